@@ -1,0 +1,110 @@
+/* models/base.c — diagnostics, status names and enum <-> name tables. */
+#include "models/base.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+void rtp_diag_clear(rtp_diag *diag)
+{
+    if (diag)
+        memset(diag, 0, sizeof *diag);
+}
+
+rtp_status rtp_diag_set(rtp_diag *diag, rtp_status status, const char *path,
+                        const char *fmt, ...)
+{
+    if (!diag)
+        return status;
+    snprintf(diag->path, sizeof diag->path, "%s", path ? path : "");
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(diag->message, sizeof diag->message, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+void rtp_diag_format(const rtp_diag *diag, const char *file, char *buf,
+                     size_t size)
+{
+    const char *msg = diag && diag->message[0] ? diag->message : "unknown error";
+    const char *path = diag ? diag->path : "";
+    char where[64] = "";
+    if (diag && diag->line > 0)
+        snprintf(where, sizeof where, " (line %d, column %d)", diag->line, diag->column);
+    if (file && *file && path[0])
+        snprintf(buf, size, "%s: %s: %s%s", file, path, msg, where);
+    else if (file && *file)
+        snprintf(buf, size, "%s: %s%s", file, msg, where);
+    else if (path[0])
+        snprintf(buf, size, "%s: %s%s", path, msg, where);
+    else
+        snprintf(buf, size, "%s%s", msg, where);
+}
+
+int rtp_status_exit_code(rtp_status status)
+{
+    switch (status) {
+    case RTP_OK: return 0;
+    case RTP_EINPUT: return 2;
+    default: return 3;
+    }
+}
+
+const char *rtp_status_name(rtp_status status)
+{
+    switch (status) {
+    case RTP_OK: return "ok";
+    case RTP_EINPUT: return "bad input";
+    case RTP_ELIMIT: return "resource limit";
+    case RTP_ENOMEM: return "out of memory";
+    case RTP_EINTERNAL: return "internal error";
+    case RTP_ENOTIMPL: return "not implemented";
+    }
+    return "unknown status";
+}
+
+static const char *const policy_names[] = {"edf", "fp", "gedf", "gfp"};
+static const char *const prio_names[] = {"opa", "dm", "rm", "given"};
+
+static int lookup(const char *const *names, int count, const char *name)
+{
+    for (int i = 0; name && i < count; i++)
+        if (strcmp(names[i], name) == 0)
+            return i;
+    return -1;
+}
+
+const char *rtp_policy_name(rtp_policy policy)
+{
+    return (unsigned)policy < 4 ? policy_names[policy] : "?";
+}
+
+int rtp_policy_parse(const char *name, rtp_policy *out)
+{
+    int i = lookup(policy_names, 4, name);
+    if (i < 0)
+        return -1;
+    *out = (rtp_policy)i;
+    return 0;
+}
+
+const char *rtp_prio_rule_name(rtp_prio_rule rule)
+{
+    return (unsigned)rule < 4 ? prio_names[rule] : "?";
+}
+
+int rtp_prio_rule_parse(const char *name, rtp_prio_rule *out)
+{
+    int i = lookup(prio_names, 4, name);
+    if (i < 0)
+        return -1;
+    *out = (rtp_prio_rule)i;
+    return 0;
+}
+
+rtp_limits rtp_limits_default(void)
+{
+    rtp_limits limits = {50u * 1000u * 1000u, 0.0};
+    return limits;
+}

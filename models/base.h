@@ -1,0 +1,93 @@
+/* models/base.h — the vocabulary every rtpack module shares: time in integer
+ * nanoseconds, status codes, the caller-owned diagnostic buffer, policies and
+ * resource limits.
+ *
+ * Units: every time is an rtp_ns (signed 64-bit nanoseconds). Valid task times
+ * lie in 1..RTP_NS_LIMIT (2^62), so a sum of two valid times never overflows.
+ * Ownership: rtp_diag is a plain value owned by the caller; the library writes
+ * into it and never prints. Thread-safety: everything here is pure. */
+#ifndef RTP_BASE_H
+#define RTP_BASE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef int64_t rtp_ns;
+
+/* Largest time accepted from input (SPEC.md: "a value past 2^62 ns" is bad). */
+#define RTP_NS_LIMIT ((rtp_ns)1 << 62)
+
+/* Status of a library call. The verdict of an analysis ("schedulable") is a
+ * separate output: RTP_OK only says the answer was computed. */
+typedef enum rtp_status {
+    RTP_OK = 0,
+    RTP_EINPUT,    /* bad input or usage: CLI exit 2 */
+    RTP_ELIMIT,    /* a resource limit (iterations, overflow, time): exit 3 */
+    RTP_ENOMEM,    /* allocation failed: exit 3 */
+    RTP_EINTERNAL, /* a bug or an unexpected library failure: exit 3 */
+    RTP_ENOTIMPL   /* the capability is not built yet: exit 3 */
+} rtp_status;
+
+/* Caller-owned diagnostic. `path` is the JSON path of the offending member in
+ * SPEC.md's form ("tasks[3].period", "platfrom"), empty when not applicable;
+ * `line`/`column` are 1-based positions in the input text, 0 when unknown. */
+typedef struct rtp_diag {
+    char message[512];
+    char path[160];
+    int line;
+    int column;
+} rtp_diag;
+
+/* Clears a diagnostic (safe on NULL). */
+void rtp_diag_clear(rtp_diag *diag);
+
+/* Records `path` (may be NULL or "") and a printf-style message; returns
+ * `status` so callers can write `return rtp_diag_set(d, RTP_EINPUT, ...)`.
+ * Safe on a NULL diag. */
+rtp_status rtp_diag_set(rtp_diag *diag, rtp_status status, const char *path,
+                        const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* One line "FILE: PATH: MESSAGE" (parts that are empty are left out) into buf. */
+void rtp_diag_format(const rtp_diag *diag, const char *file, char *buf,
+                     size_t size);
+
+/* Process exit code of SPEC.md for a failed status: 2 for RTP_EINPUT, else 3. */
+int rtp_status_exit_code(rtp_status status);
+
+const char *rtp_status_name(rtp_status status);
+
+/* Scheduling policy of a CPU or cluster. */
+typedef enum rtp_policy {
+    RTP_POLICY_EDF = 0, /* uniprocessor EDF (SCHED_DEADLINE on one CPU) */
+    RTP_POLICY_FP,      /* uniprocessor fixed priority (SCHED_FIFO) */
+    RTP_POLICY_GEDF,    /* global EDF on a cluster */
+    RTP_POLICY_GFP      /* global fixed priority on a cluster */
+} rtp_policy;
+
+const char *rtp_policy_name(rtp_policy policy);
+/* Parses "edf", "fp", "gedf", "gfp"; returns 0 on success, -1 otherwise. */
+int rtp_policy_parse(const char *name, rtp_policy *out);
+
+/* Fixed-priority assignment rule (SPEC.md "Priorities"). */
+typedef enum rtp_prio_rule {
+    RTP_PRIO_OPA = 0, /* Audsley's optimal priority assignment */
+    RTP_PRIO_DM,      /* deadline monotonic, ties by input order */
+    RTP_PRIO_RM,      /* rate monotonic, ties by input order */
+    RTP_PRIO_GIVEN    /* the tasks' own `priority` fields */
+} rtp_prio_rule;
+
+const char *rtp_prio_rule_name(rtp_prio_rule rule);
+int rtp_prio_rule_parse(const char *name, rtp_prio_rule *out);
+
+/* Resource limits handed down to every analysis (never global state).
+ * A limit reached is RTP_ELIMIT ("resource limit"), never a guessed verdict. */
+typedef struct rtp_limits {
+    uint64_t max_iterations; /* fixed-point / busy-period steps per test */
+    double time_limit_s;     /* wall-clock limit where a method honours one; 0 = none */
+} rtp_limits;
+
+/* Defaults: 50 million iterations, no time limit. */
+rtp_limits rtp_limits_default(void);
+
+#endif

@@ -1,0 +1,66 @@
+/* models/plan.h — the partition plan (SPEC.md "partition --json"): which CPU
+ * or cluster each task runs on, its priority and response time under FP.
+ *
+ * The plan is self-contained: each placed task carries its own timing and
+ * command, so `emit` needs nothing else. rtp_plan_to_json writes SPEC.md's
+ * document; rtp_plan_parse_json reads it back (emit's input) with the same
+ * strictness as the task-set reader. Ownership: an rtp_plan owns everything
+ * it points to; free it with rtp_plan_free. Thread-safety: no globals. */
+#ifndef RTP_PLAN_H
+#define RTP_PLAN_H
+
+#include "models/taskset.h"
+
+typedef struct rtp_plan_task {
+    rtp_task task;          /* deep copy: name, times, cmd, affinity */
+    int priority;           /* FP only: 1..n on its CPU, n = most urgent */
+    rtp_ns response_time_ns;/* FP only: exact WCRT; -1 = exceeds deadline (null) */
+} rtp_plan_task;
+
+/* One bin: a CPU (n_cpus == 1) or, in a clustered plan, a cluster. */
+typedef struct rtp_plan_bin {
+    int *cpus;
+    size_t n_cpus;
+    char test[24];          /* clustered plans: the accepting test ("gfb"), "" = none */
+    rtp_plan_task *tasks;
+    size_t n_tasks;
+} rtp_plan_bin;
+
+typedef struct rtp_plan {
+    int feasible;
+    rtp_policy policy;      /* EDF or FP per CPU (GEDF/GFP inside clusters) */
+    char method[16];        /* "ffd", "bfd", "wfd", "nfd", "ilp", "best" */
+    char status[16];        /* ILP only: "optimal", "infeasible", "time_limit"; "" */
+    char chosen_placement[8];  /* --method best: "ff", "bf", "wf", "nf"; "" */
+    char chosen_order[12];     /* --method best: "util", ...; "" */
+    int clustered;          /* bins are clusters: JSON has "clusters" not "cpus" */
+    int *platform_cpus;     /* every CPU id of the platform */
+    size_t n_platform_cpus;
+    rtp_plan_bin *bins;     /* every CPU (or cluster) of the platform, empty too */
+    size_t n_bins;
+    rtp_plan_task *unassigned;
+    size_t n_unassigned;
+} rtp_plan;
+
+/* Allocates n_bins empty bins (one CPU id each, from cpus[]) and copies the
+ * platform list. */
+rtp_status rtp_plan_init_cpus(rtp_plan *plan, rtp_policy policy,
+                              const int *cpus, size_t n_cpus);
+
+/* Appends a deep copy of `task` to a bin (bin_index < n_bins) or, with
+ * bin_index == (size_t)-1, to `unassigned`. */
+rtp_status rtp_plan_add_task(rtp_plan *plan, size_t bin_index,
+                             const rtp_task *task, int priority,
+                             rtp_ns response_time_ns);
+
+/* SPEC.md's plan document, malloc'd (caller frees); NULL on out of memory.
+ * Utilizations are printed for display only. */
+char *rtp_plan_to_json(const rtp_plan *plan, int pretty);
+
+/* Reads a plan document with the strictness of the task-set reader. */
+rtp_status rtp_plan_parse_json(const char *text, size_t len, rtp_plan *out,
+                               rtp_diag *diag);
+
+void rtp_plan_free(rtp_plan *plan);
+
+#endif

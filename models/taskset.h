@@ -1,0 +1,77 @@
+/* models/taskset.h — the task-set model and its JSON form (SPEC.md
+ * "Task-set JSON").
+ *
+ * A task is (wcet, deadline, period) in integer ns plus optional launch
+ * command, CPU affinity and given priority. Reading validates everything
+ * SPEC.md asks for (unknown/duplicate keys, duplicate names, exact times,
+ * platform shape) and reports the first problem as RTP_EINPUT with its JSON
+ * path in the rtp_diag. Only this module and models/plan.c see cJSON.
+ * Ownership: an rtp_taskset owns all its strings and arrays; free it with
+ * rtp_taskset_free. Thread-safety: no globals (cJSON's global error pointer
+ * is never used); distinct objects may be used from distinct threads. */
+#ifndef RTP_TASKSET_H
+#define RTP_TASKSET_H
+
+#include "models/base.h"
+
+typedef struct rtp_task {
+    char *name;
+    rtp_ns wcet_ns;
+    rtp_ns deadline_ns; /* defaults to period_ns */
+    rtp_ns period_ns;
+    char **cmd;         /* argv (cmd_len entries) or NULL */
+    size_t cmd_len;
+    int cmd_is_string;  /* input gave `cmd` as one string: cmd[0] holds it */
+    int *affinity;      /* Linux CPU ids the task may use, NULL = any */
+    size_t affinity_len;
+    int has_priority;
+    int priority;       /* given priority, larger = more urgent */
+} rtp_task;
+
+typedef struct rtp_platform {
+    int *cpus;          /* Linux CPU ids, in input order */
+    size_t n_cpus;
+    int **clusters;     /* optional disjoint lists of CPU ids */
+    size_t *cluster_len;
+    size_t n_clusters;
+    int cpus_given_as_count; /* input said "cpus": M */
+} rtp_platform;
+
+typedef struct rtp_taskset {
+    rtp_ns time_unit_ns;  /* unit of bare integers; 1 = ns */
+    int has_platform;
+    rtp_platform platform;
+    rtp_task *tasks;
+    size_t n_tasks;
+} rtp_taskset;
+
+/* Parses a task-set document of `len` bytes (need not be NUL-terminated).
+ * On error returns RTP_EINPUT (or RTP_ENOMEM) and leaves *out zeroed. */
+rtp_status rtp_taskset_parse_json(const char *text, size_t len,
+                                  rtp_taskset *out, rtp_diag *diag);
+
+/* Reads a whole file ("-" = standard input) into a malloc'd NUL-terminated
+ * buffer. RTP_EINPUT with a message when it cannot be read. */
+rtp_status rtp_read_file(const char *path, char **text, size_t *len,
+                         rtp_diag *diag);
+
+/* rtp_read_file + rtp_taskset_parse_json. */
+rtp_status rtp_taskset_load(const char *path, rtp_taskset *out, rtp_diag *diag);
+
+/* Writes the set as a task-set document (times as integer ns, time_unit
+ * "ns") into a malloc'd string owned by the caller; NULL when out of memory. */
+char *rtp_taskset_to_json(const rtp_taskset *ts, int pretty);
+
+void rtp_taskset_free(rtp_taskset *ts);
+
+/* Deep copy of one task into *dst (caller frees with rtp_task_free_fields). */
+rtp_status rtp_task_copy(rtp_task *dst, const rtp_task *src);
+void rtp_task_free_fields(rtp_task *task);
+
+/* The CPU ids to use: 0..override_cpus-1 when override_cpus > 0, else the
+ * platform's. RTP_EINPUT when neither is given (SPEC.md: usage error).
+ * *cpus is malloc'd, owned by the caller. */
+rtp_status rtp_taskset_cpu_ids(const rtp_taskset *ts, int override_cpus,
+                               int **cpus, size_t *n_cpus, rtp_diag *diag);
+
+#endif

@@ -1,0 +1,32 @@
+/* solver/edf.h — exact uniprocessor EDF test: processor demand (Baruah, Mok &
+ * Rosier 1990) checked with QPA (Zhang & Burns 2009) up to
+ * L = min(La, Lb) (La only when U < 1, Lb the synchronous busy period).
+ *
+ * Times are rtp_ns. Pure: no globals, safe from many threads; allocates only
+ * small scratch arrays, freed before return. */
+#ifndef RTP_EDF_H
+#define RTP_EDF_H
+
+#include "models/taskset.h"
+
+typedef struct rtp_edf_result {
+    int schedulable;
+    int has_first_miss;    /* set only when not schedulable and computed */
+    rtp_ns first_miss_ns;  /* smallest t with dbf(t) > t */
+} rtp_edf_result;
+
+/* Demand bound function of the set at interval length t (Baruah et al. 1990):
+ * sum over tasks of max(0, floor((t - D) / T) + 1) * C. RTP_ELIMIT on
+ * overflow. */
+rtp_status rtp_edf_dbf(const rtp_task *tasks, size_t n, rtp_ns t,
+                       rtp_ns *demand);
+
+/* Exact EDF schedulability. With want_first_miss, an unschedulable set with
+ * U <= 1 also gets first_miss (the smallest failing t, found by an upward
+ * scan of absolute deadlines). RTP_ELIMIT when a bound or the busy-period
+ * iteration passes `limits` (the answer is then unknown, never guessed). */
+rtp_status rtp_edf_qpa(const rtp_task *tasks, size_t n, int want_first_miss,
+                       const rtp_limits *limits, rtp_edf_result *result,
+                       rtp_diag *diag);
+
+#endif

@@ -1,0 +1,33 @@
+/* solver/fp.h — exact uniprocessor fixed-priority analysis: response-time
+ * analysis (Joseph & Pandya 1986; Audsley et al. 1993) extended to arbitrary
+ * deadlines with Lehoczky's level-i busy period (1990), and priority
+ * assignment RM / DM / given / Audsley's OPA (2001).
+ *
+ * Priorities follow Linux and SPEC.md: larger = more urgent; tasks with equal
+ * priority interfere with each other. Times are rtp_ns. Pure: no globals,
+ * safe from many threads. */
+#ifndef RTP_FP_H
+#define RTP_FP_H
+
+#include "models/taskset.h"
+
+/* Worst-case response time of every task under `priority` (n entries).
+ * response_time[i] = exact WCRT, or -1 when it exceeds the deadline (the
+ * iteration stops there). *schedulable = all meet their deadlines.
+ * RTP_ELIMIT when the iteration passes `limits` or overflows. */
+rtp_status rtp_fp_rta(const rtp_task *tasks, size_t n, const int *priority,
+                      rtp_ns *response_time, int *schedulable,
+                      const rtp_limits *limits, rtp_diag *diag);
+
+/* Priorities 1..n (n = most urgent) into priority[] by `rule`.
+ * RTP_PRIO_GIVEN repeats the tasks' given priorities as a dense ranking
+ * (equal given priorities share a number). RTP_PRIO_OPA tries at each level
+ * from the lowest up the candidates in reverse DM order and takes the first
+ * that passes; when no order exists *found = 0 and priority[] holds DM.
+ * For the other rules *found = 1. RTP_EINPUT for GIVEN when a task has no
+ * priority. */
+rtp_status rtp_fp_assign(const rtp_task *tasks, size_t n, rtp_prio_rule rule,
+                         int *priority, int *found, const rtp_limits *limits,
+                         rtp_diag *diag);
+
+#endif

@@ -1,0 +1,55 @@
+/* solver/test.h — a schedulability test as a small value: name + function +
+ * parameters. Heuristics, the ILP's verifier, the sweeps and priority
+ * assignment all take one as their "fits" predicate, so first/best/worst/next
+ * fit share one packing loop whatever the policy.
+ *
+ * A test reads `tasks` only; per-task outputs go to caller-owned arrays of n
+ * entries (or NULL when not wanted). Thread-safety: a test value is
+ * immutable and its run function re-entrant, so one value may be shared by
+ * many OpenMP threads. */
+#ifndef RTP_TEST_H
+#define RTP_TEST_H
+
+#include "models/taskset.h"
+
+typedef struct rtp_test_result {
+    int schedulable;        /* the verdict, meaningful when status == RTP_OK */
+    int assignment_found;   /* FP: an order passing the test was found */
+    int *priority;          /* in: caller array of n or NULL; out: FP priorities */
+    rtp_ns *response_time;  /* in: caller array of n or NULL; out: FP WCRTs, -1 = miss */
+    int has_first_miss;     /* EDF only */
+    rtp_ns first_miss_ns;
+    const char *accepted_by;/* global tests: the accepting test's name, else NULL */
+} rtp_test_result;
+
+struct rtp_test;
+typedef rtp_status (*rtp_test_fn)(const struct rtp_test *test,
+                                  const rtp_task *tasks, size_t n,
+                                  rtp_test_result *result, rtp_diag *diag);
+
+typedef struct rtp_test {
+    const char *name;        /* "edf", "fp-opa", "fp-dm", "ll-bound", "gedf", ... */
+    rtp_test_fn run;
+    rtp_policy policy;
+    rtp_prio_rule priority;  /* FP policies */
+    int cpus;                /* processors the tasks share (1 = uniprocessor) */
+    int want_first_miss;     /* EDF: compute first_miss when unschedulable */
+    rtp_limits limits;
+} rtp_test;
+
+/* The exact test of `policy` on `cpus` processors (cpus > 1 only for the
+ * global policies, which use sufficient tests; cpus == 1 always uses the
+ * exact uniprocessor test). */
+rtp_test rtp_test_exact(rtp_policy policy, rtp_prio_rule priority, int cpus,
+                        rtp_limits limits);
+
+/* Utilization-bound admission for the benchmark comparison: Liu & Layland
+ * (1973) under FP-RM / hyperbolic bound (Bini, Buttazzo & Buttazzo 2003);
+ * sufficient only, never a default. */
+rtp_test rtp_test_bound(rtp_policy policy, rtp_limits limits);
+
+/* Runs test->run after clearing `result`'s scalar fields. */
+rtp_status rtp_test_run(const rtp_test *test, const rtp_task *tasks, size_t n,
+                        rtp_test_result *result, rtp_diag *diag);
+
+#endif

@@ -1,0 +1,108 @@
+/* tests/support/testutil.c — see testutil.h. */
+#include "support/testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+uint64_t tu_next(tu_rng *rng)
+{
+    uint64_t z = (rng->state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+int64_t tu_range(tu_rng *rng, int64_t lo, int64_t hi)
+{
+    uint64_t span = (uint64_t)(hi - lo) + 1;
+    return lo + (int64_t)(tu_next(rng) % span);
+}
+
+rtp_task tu_task(rtp_ns wcet, rtp_ns deadline, rtp_ns period)
+{
+    rtp_task t;
+    memset(&t, 0, sizeof t);
+    t.wcet_ns = wcet;
+    t.deadline_ns = deadline;
+    t.period_ns = period;
+    return t;
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return strdup("");
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    size_t got;
+    while ((got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+        len += got;
+        if (cap - len < 2) {
+            cap *= 2;
+            buf = realloc(buf, cap);
+        }
+    }
+    buf[len] = '\0';
+    fclose(f);
+    return buf;
+}
+
+char *tu_write_temp(const char *text)
+{
+    char tmpl[] = "/tmp/rtp_test_XXXXXX";
+    int fd = mkstemp(tmpl);
+    if (fd < 0)
+        return NULL;
+    size_t len = strlen(text);
+    if (write(fd, text, len) != (ssize_t)len) {
+        close(fd);
+        return NULL;
+    }
+    close(fd);
+    return strdup(tmpl);
+}
+
+int tu_run_cli(const char *args, const char *stdin_text, char **out, char **err)
+{
+    const char *bin = getenv("RTP_BINARY");
+    if (!bin)
+        bin = "./rtpack";
+    char out_path[] = "/tmp/rtp_out_XXXXXX", err_path[] = "/tmp/rtp_err_XXXXXX";
+    int fo = mkstemp(out_path), fe = mkstemp(err_path);
+    if (fo < 0 || fe < 0)
+        return -1;
+    close(fo);
+    close(fe);
+    char *in_path = stdin_text ? tu_write_temp(stdin_text) : NULL;
+    size_t size = strlen(bin) + strlen(args) + 256;
+    char *cmd = malloc(size);
+    snprintf(cmd, size, "'%s' %s <%s >%s 2>%s", bin, args, in_path ? in_path : "/dev/null",
+             out_path, err_path);
+    int status = system(cmd);
+    free(cmd);
+    if (out)
+        *out = slurp(out_path);
+    if (err)
+        *err = slurp(err_path);
+    unlink(out_path);
+    unlink(err_path);
+    if (in_path) {
+        unlink(in_path);
+        free(in_path);
+    }
+    if (status == -1 || !WIFEXITED(status))
+        return -1;
+    return WEXITSTATUS(status);
+}
+
+const char *tu_source_path(const char *relative)
+{
+    static char buf[4096];
+    const char *root = getenv("RTP_SOURCE_DIR");
+    snprintf(buf, sizeof buf, "%s/%s", root ? root : ".", relative);
+    return buf;
+}

@@ -1,0 +1,36 @@
+/* tests/support/testutil.h — helpers shared by the cmocka tests: a seeded
+ * RNG (splitmix64, same numbers on every machine), task construction, and
+ * running the built `rtpack` binary (RTP_BINARY) to check exit codes and
+ * output. Include after the cmocka prerequisites. */
+#ifndef RTP_TESTUTIL_H
+#define RTP_TESTUTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "models/taskset.h"
+
+typedef struct tu_rng {
+    uint64_t state;
+} tu_rng;
+
+uint64_t tu_next(tu_rng *rng);
+/* Uniform in [lo, hi] (inclusive). */
+int64_t tu_range(tu_rng *rng, int64_t lo, int64_t hi);
+
+/* A task with a static name buffer-free form: name may be NULL. */
+rtp_task tu_task(rtp_ns wcet, rtp_ns deadline, rtp_ns period);
+
+/* Runs `rtpack ARGS` (a shell word string, e.g. "analyze x.json --json"),
+ * feeding `stdin_text` (may be NULL). Captures stdout/stderr into malloc'd
+ * strings (caller frees; pass NULL to discard). Returns the exit status. */
+int tu_run_cli(const char *args, const char *stdin_text, char **out, char **err);
+
+/* Path of a file under the source tree (static buffer per call site is not
+ * thread-safe; tests are single-threaded). */
+const char *tu_source_path(const char *relative);
+
+/* Writes text to a fresh temporary file and returns its path (malloc'd). */
+char *tu_write_temp(const char *text);
+
+#endif
