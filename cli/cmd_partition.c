@@ -8,6 +8,9 @@ static const cli_option options[] = {
     {"order", 1, "util|density|deadline|period|input (default util)"},
     {"capacity", 1, "F: per-CPU utilization cap, e.g. 0.9 (default 1)"},
     {"time-limit", 1, "S: ILP time limit in seconds (default 60)"},
+    {"objective", 1, "feasibility|min-cpus|balanced (ILP, default feasibility)"},
+    {"write-lp", 1, "FILE: write the final ILP model in CPLEX LP format"},
+    {"explain", 0, "when infeasible, say which task could not be placed and why"},
     {NULL, 0, NULL},
 };
 
