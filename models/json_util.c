@@ -1,0 +1,316 @@
+/* models/json_util.c — see json_util.h. */
+#include "models/json_util.h"
+#include "models/duration.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void rtp_json_path_key(char *out, size_t size, const char *parent, const char *key)
+{
+    if (parent && parent[0])
+        snprintf(out, size, "%s.%s", parent, key);
+    else
+        snprintf(out, size, "%s", key);
+}
+
+void rtp_json_path_index(char *out, size_t size, const char *parent, size_t index)
+{
+    snprintf(out, size, "%s[%zu]", parent ? parent : "", index);
+}
+
+/* Line and column (1-based) of byte offset `at`. */
+static void locate(const char *text, size_t at, int *line, int *column)
+{
+    int l = 1, c = 1;
+    for (size_t i = 0; i < at; i++) {
+        if (text[i] == '\n') {
+            l++;
+            c = 1;
+        } else {
+            c++;
+        }
+    }
+    *line = l;
+    *column = c;
+}
+
+/* Number tokens of the text, in document order (strings skipped). */
+static size_t scan_numbers(const char *text, size_t len, rtp_json_number *out)
+{
+    size_t count = 0;
+    for (size_t i = 0; i < len;) {
+        char ch = text[i];
+        if (ch == '"') {
+            for (i++; i < len && text[i] != '"'; i++)
+                if (text[i] == '\\')
+                    i++;
+            i++;
+        } else if (ch == '-' || (ch >= '0' && ch <= '9')) {
+            size_t start = i;
+            while (i < len && (strchr("+-.eE", text[i]) || (text[i] >= '0' && text[i] <= '9')))
+                i++;
+            if (out) {
+                out[count].text = text + start;
+                out[count].len = i - start;
+            }
+            count++;
+        } else {
+            i++;
+        }
+    }
+    return count;
+}
+
+/* Pre-order walk: attaches nodes to tokens in document order. */
+static void attach(const cJSON *node, rtp_json_number *numbers, size_t n, size_t *next)
+{
+    for (; node; node = node->next) {
+        if (cJSON_IsNumber(node) && *next < n)
+            numbers[(*next)++].node = node;
+        if (node->child)
+            attach(node->child, numbers, n, next);
+    }
+}
+
+static int by_node(const void *a, const void *b)
+{
+    const rtp_json_number *x = a, *y = b;
+    return (x->node > y->node) - (x->node < y->node);
+}
+
+/* Duplicate keys anywhere; `path` is the container's path. */
+static rtp_status check_duplicates(const cJSON *node, const char *path, rtp_diag *diag)
+{
+    char child_path[sizeof diag->path];
+    size_t index = 0;
+    for (const cJSON *c = node->child; c; c = c->next, index++) {
+        if (cJSON_IsObject(node)) {
+            rtp_json_path_key(child_path, sizeof child_path, path, c->string ? c->string : "");
+            for (const cJSON *e = node->child; e != c; e = e->next)
+                if (e->string && c->string && strcmp(e->string, c->string) == 0)
+                    return rtp_diag_set(diag, RTP_EINPUT, child_path, "duplicate key");
+        } else {
+            rtp_json_path_index(child_path, sizeof child_path, path, index);
+        }
+        if (c->child) {
+            rtp_status st = check_duplicates(c, child_path, diag);
+            if (st != RTP_OK)
+                return st;
+        }
+    }
+    return RTP_OK;
+}
+
+rtp_status rtp_json_open(rtp_json *doc, const char *text, size_t len, rtp_diag *diag)
+{
+    memset(doc, 0, sizeof *doc);
+    const char *end = NULL;
+    doc->root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    if (!doc->root) {
+        size_t at = end && end >= text && end <= text + len ? (size_t)(end - text) : 0;
+        rtp_diag_set(diag, RTP_EINPUT, "", "not valid JSON");
+        if (diag)
+            locate(text, at, &diag->line, &diag->column);
+        return RTP_EINPUT;
+    }
+    /* Only white space may follow the document. */
+    for (size_t at = (size_t)(end - text); at < len; at++) {
+        if (!strchr(" \t\r\n", text[at])) {
+            rtp_json_close(doc);
+            rtp_diag_set(diag, RTP_EINPUT, "", "not valid JSON: text after the document");
+            if (diag)
+                locate(text, at, &diag->line, &diag->column);
+            return RTP_EINPUT;
+        }
+    }
+    doc->text = text;
+    doc->len = len;
+    size_t n = scan_numbers(text, len, NULL);
+    if (n > 0) {
+        doc->numbers = calloc(n, sizeof *doc->numbers);
+        if (!doc->numbers) {
+            rtp_json_close(doc);
+            return rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
+        }
+        scan_numbers(text, len, doc->numbers);
+        size_t attached = 0;
+        attach(doc->root, doc->numbers, n, &attached);
+        if (attached != n) {
+            rtp_json_close(doc);
+            return rtp_diag_set(diag, RTP_EINTERNAL, "", "number tokens do not match the parse");
+        }
+        doc->n_numbers = n;
+        qsort(doc->numbers, n, sizeof *doc->numbers, by_node);
+    }
+    rtp_status st = check_duplicates(doc->root, "", diag);
+    if (st != RTP_OK)
+        rtp_json_close(doc);
+    return st;
+}
+
+void rtp_json_close(rtp_json *doc)
+{
+    cJSON_Delete(doc->root);
+    free(doc->numbers);
+    memset(doc, 0, sizeof *doc);
+}
+
+rtp_status rtp_json_check_keys(const cJSON *object, const char *path,
+                               const char *const *allowed, rtp_diag *diag)
+{
+    char key_path[sizeof diag->path];
+    for (const cJSON *c = object->child; c; c = c->next) {
+        int known = 0;
+        for (const char *const *a = allowed; *a && !known; a++)
+            known = strcmp(*a, c->string) == 0;
+        if (!known) {
+            rtp_json_path_key(key_path, sizeof key_path, path, c->string);
+            return rtp_diag_set(diag, RTP_EINPUT, key_path, "unknown key");
+        }
+    }
+    return RTP_OK;
+}
+
+const char *rtp_json_number_text(const rtp_json *doc, const cJSON *node, size_t *len)
+{
+    rtp_json_number key = {node, NULL, 0};
+    const rtp_json_number *hit =
+        bsearch(&key, doc->numbers, doc->n_numbers, sizeof key, by_node);
+    if (!hit)
+        return NULL;
+    *len = hit->len;
+    return hit->text;
+}
+
+/* Reads a bare integer from its token text; 1 on success. *too_big when the
+ * magnitude reaches 2^53. */
+static int token_integer(const char *text, size_t len, int64_t *out, int *too_big)
+{
+    size_t i = 0;
+    int negative = 0;
+    if (i < len && text[i] == '-') {
+        negative = 1;
+        i++;
+    }
+    if (i == len)
+        return 0;
+    int64_t value = 0;
+    *too_big = 0;
+    for (; i < len; i++) {
+        if (text[i] < '0' || text[i] > '9')
+            return 0;
+        if (value < RTP_JSON_INT_LIMIT)
+            value = value * 10 + (text[i] - '0');
+    }
+    if (value >= RTP_JSON_INT_LIMIT)
+        *too_big = 1;
+    *out = negative ? -value : value;
+    return 1;
+}
+
+rtp_status rtp_json_int(const rtp_json *doc, const cJSON *node, const char *path,
+                        int64_t min, int64_t max, int64_t *out, rtp_diag *diag)
+{
+    size_t len = 0;
+    const char *text = cJSON_IsNumber(node) ? rtp_json_number_text(doc, node, &len) : NULL;
+    int64_t value;
+    int too_big = 0;
+    if (!text || !token_integer(text, len, &value, &too_big))
+        return rtp_diag_set(diag, RTP_EINPUT, path, "must be a whole number (a JSON integer)");
+    if (too_big || value < min || value > max)
+        return rtp_diag_set(diag, RTP_EINPUT, path, "must be between %lld and %lld",
+                            (long long)min, (long long)max);
+    *out = value;
+    return RTP_OK;
+}
+
+rtp_status rtp_json_time(const rtp_json *doc, const cJSON *node, const char *path,
+                         rtp_ns unit_ns, int allow_zero, rtp_ns *out, rtp_diag *diag)
+{
+    rtp_ns value;
+    if (cJSON_IsString(node)) {
+        char why[128];
+        if (rtp_duration_parse(node->valuestring, &value, why, sizeof why) != RTP_OK)
+            return rtp_diag_set(diag, RTP_EINPUT, path, "%s (got \"%.40s\")", why,
+                                node->valuestring);
+    } else if (cJSON_IsNumber(node)) {
+        size_t len = 0;
+        const char *text = rtp_json_number_text(doc, node, &len);
+        int64_t count;
+        int too_big = 0;
+        if (!text || !token_integer(text, len, &count, &too_big))
+            return rtp_diag_set(diag, RTP_EINPUT, path,
+                                "not a whole number of ns: a bare number must be an integer "
+                                "(write \"1.5ms\" as a string)");
+        if (too_big)
+            return rtp_diag_set(diag, RTP_EINPUT, path,
+                                "bare integer of 2^53 or more: write large times as strings "
+                                "(e.g. \"9007199254740993ns\")");
+        if (count < 0)
+            return rtp_diag_set(diag, RTP_EINPUT, path, "must be positive (got %lld)",
+                                (long long)count);
+        if (rtp_duration_scale(count, unit_ns, &value) != RTP_OK)
+            return rtp_diag_set(diag, RTP_EINPUT, path, "past the limit of 2^62 ns");
+    } else {
+        return rtp_diag_set(diag, RTP_EINPUT, path,
+                            "must be a time: a JSON integer or a string like \"5ms\"%s",
+                            cJSON_IsBool(node) ? ", not a boolean" : "");
+    }
+    if (value == 0 && !allow_zero)
+        return rtp_diag_set(diag, RTP_EINPUT, path, "must be positive (got 0)");
+    *out = value;
+    return RTP_OK;
+}
+
+rtp_status rtp_json_string(const cJSON *node, const char *path, int allow_empty,
+                           const char **out, rtp_diag *diag)
+{
+    if (!cJSON_IsString(node))
+        return rtp_diag_set(diag, RTP_EINPUT, path, "must be a string");
+    if (!allow_empty && node->valuestring[0] == '\0')
+        return rtp_diag_set(diag, RTP_EINPUT, path, "must not be empty");
+    *out = node->valuestring;
+    return RTP_OK;
+}
+
+cJSON *rtp_json_new_int(int64_t value)
+{
+    char digits[32];
+    snprintf(digits, sizeof digits, "%lld", (long long)value);
+    return cJSON_CreateRaw(digits);
+}
+
+cJSON *rtp_json_new_time(rtp_ns value)
+{
+    if (value < RTP_JSON_INT_LIMIT && value > -RTP_JSON_INT_LIMIT)
+        return rtp_json_new_int(value);
+    char text[40];
+    snprintf(text, sizeof text, "%lldns", (long long)value);
+    return cJSON_CreateString(text);
+}
+
+cJSON *rtp_json_new_display(double value)
+{
+    char text[40];
+    snprintf(text, sizeof text, "%.10g", value);
+    if (!strchr(text, '.') && !strchr(text, 'e') && !strchr(text, 'n') && !strchr(text, 'i'))
+        strcat(text, ".0");
+    return cJSON_CreateRaw(text);
+}
+
+char *rtp_json_print(const cJSON *root, int pretty)
+{
+    char *body = pretty ? cJSON_Print(root) : cJSON_PrintUnformatted(root);
+    if (!body)
+        return NULL;
+    size_t len = strlen(body);
+    char *out = malloc(len + 2);
+    if (out) {
+        memcpy(out, body, len);
+        out[len] = '\n';
+        out[len + 1] = '\0';
+    }
+    cJSON_free(body);
+    return out;
+}

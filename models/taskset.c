@@ -1,0 +1,485 @@
+/* models/taskset.c — reading, writing and freeing task sets.
+ *
+ * The reader validates in document order and stops at the first problem, so
+ * the one message names exactly one JSON path. Invariants of a parsed set:
+ * every time is in 1..2^62 ns; deadline is set (= period when absent); task
+ * names are unique and non-empty; CPU ids are unique in 0..RTP_MAX_CPU_ID;
+ * clusters are disjoint non-empty subsets of the platform's CPUs. */
+#include "models/taskset.h"
+#include "models/duration.h"
+#include "models/json_util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RTP_MAX_CPU_ID 4095
+#define PATH_SIZE sizeof(((rtp_diag *)0)->path)
+
+static char *dup_string(const char *s)
+{
+    size_t len = strlen(s) + 1;
+    char *copy = malloc(len);
+    if (copy)
+        memcpy(copy, s, len);
+    return copy;
+}
+
+/* A non-empty list of unique CPU ids (used for platform.cpus, affinity and
+ * clusters). *ids is malloc'd. */
+static rtp_status read_cpu_list(const rtp_json *doc, const cJSON *node, const char *path,
+                                int **ids, size_t *count, rtp_diag *diag)
+{
+    if (!cJSON_IsArray(node))
+        return rtp_diag_set(diag, RTP_EINPUT, path, "must be a list of CPU ids");
+    size_t n = (size_t)cJSON_GetArraySize(node);
+    if (n == 0)
+        return rtp_diag_set(diag, RTP_EINPUT, path, "must not be empty");
+    int *list = calloc(n, sizeof *list);
+    if (!list)
+        return rtp_diag_set(diag, RTP_ENOMEM, path, "out of memory");
+    size_t i = 0;
+    char item_path[PATH_SIZE];
+    for (const cJSON *c = node->child; c; c = c->next, i++) {
+        rtp_json_path_index(item_path, sizeof item_path, path, i);
+        int64_t id;
+        rtp_status st = rtp_json_int(doc, c, item_path, 0, RTP_MAX_CPU_ID, &id, diag);
+        if (st != RTP_OK) {
+            free(list);
+            return st;
+        }
+        for (size_t j = 0; j < i; j++) {
+            if (list[j] == (int)id) {
+                free(list);
+                return rtp_diag_set(diag, RTP_EINPUT, item_path, "CPU %d is listed twice", (int)id);
+            }
+        }
+        list[i] = (int)id;
+    }
+    *ids = list;
+    *count = n;
+    return RTP_OK;
+}
+
+static int contains(const int *ids, size_t n, int id)
+{
+    for (size_t i = 0; i < n; i++)
+        if (ids[i] == id)
+            return 1;
+    return 0;
+}
+
+static rtp_status read_platform(const rtp_json *doc, const cJSON *node, rtp_platform *pf,
+                                rtp_diag *diag)
+{
+    static const char *const keys[] = {"cpus", "clusters", NULL};
+    if (!cJSON_IsObject(node))
+        return rtp_diag_set(diag, RTP_EINPUT, "platform", "must be an object");
+    rtp_status st = rtp_json_check_keys(node, "platform", keys, diag);
+    if (st != RTP_OK)
+        return st;
+    const cJSON *cpus = cJSON_GetObjectItemCaseSensitive(node, "cpus");
+    if (!cpus)
+        return rtp_diag_set(diag, RTP_EINPUT, "platform.cpus", "missing");
+    if (cJSON_IsNumber(cpus)) {
+        int64_t m;
+        st = rtp_json_int(doc, cpus, "platform.cpus", 1, RTP_MAX_CPU_ID + 1, &m, diag);
+        if (st != RTP_OK)
+            return st;
+        pf->cpus = calloc((size_t)m, sizeof *pf->cpus);
+        if (!pf->cpus)
+            return rtp_diag_set(diag, RTP_ENOMEM, "platform.cpus", "out of memory");
+        for (int64_t i = 0; i < m; i++)
+            pf->cpus[i] = (int)i;
+        pf->n_cpus = (size_t)m;
+        pf->cpus_given_as_count = 1;
+    } else if (cJSON_IsArray(cpus)) {
+        st = read_cpu_list(doc, cpus, "platform.cpus", &pf->cpus, &pf->n_cpus, diag);
+        if (st != RTP_OK)
+            return st;
+    } else {
+        return rtp_diag_set(diag, RTP_EINPUT, "platform.cpus",
+                            "must be a CPU count or a list of CPU ids");
+    }
+    const cJSON *clusters = cJSON_GetObjectItemCaseSensitive(node, "clusters");
+    if (!clusters)
+        return RTP_OK;
+    if (!cJSON_IsArray(clusters) || cJSON_GetArraySize(clusters) == 0)
+        return rtp_diag_set(diag, RTP_EINPUT, "platform.clusters",
+                            "must be a non-empty list of CPU-id lists");
+    size_t n = (size_t)cJSON_GetArraySize(clusters);
+    pf->clusters = calloc(n, sizeof *pf->clusters);
+    pf->cluster_len = calloc(n, sizeof *pf->cluster_len);
+    if (!pf->clusters || !pf->cluster_len)
+        return rtp_diag_set(diag, RTP_ENOMEM, "platform.clusters", "out of memory");
+    size_t k = 0;
+    char path[PATH_SIZE], item_path[PATH_SIZE];
+    for (const cJSON *c = clusters->child; c; c = c->next, k++) {
+        rtp_json_path_index(path, sizeof path, "platform.clusters", k);
+        st = read_cpu_list(doc, c, path, &pf->clusters[k], &pf->cluster_len[k], diag);
+        if (st != RTP_OK)
+            return st;
+        pf->n_clusters = k + 1;
+        for (size_t j = 0; j < pf->cluster_len[k]; j++) {
+            int id = pf->clusters[k][j];
+            rtp_json_path_index(item_path, sizeof item_path, path, j);
+            if (!contains(pf->cpus, pf->n_cpus, id))
+                return rtp_diag_set(diag, RTP_EINPUT, item_path,
+                                    "CPU %d is not in platform.cpus", id);
+            for (size_t other = 0; other < k; other++)
+                if (contains(pf->clusters[other], pf->cluster_len[other], id))
+                    return rtp_diag_set(diag, RTP_EINPUT, item_path,
+                                        "CPU %d is already in platform.clusters[%zu]", id, other);
+        }
+    }
+    return RTP_OK;
+}
+
+static rtp_status read_cmd(const cJSON *node, const char *path, rtp_task *task, rtp_diag *diag)
+{
+    char item_path[PATH_SIZE];
+    if (cJSON_IsString(node)) {
+        if (node->valuestring[0] == '\0')
+            return rtp_diag_set(diag, RTP_EINPUT, path, "must not be empty");
+        task->cmd = calloc(1, sizeof *task->cmd);
+        if (!task->cmd || !(task->cmd[0] = dup_string(node->valuestring)))
+            return rtp_diag_set(diag, RTP_ENOMEM, path, "out of memory");
+        task->cmd_len = 1;
+        task->cmd_is_string = 1;
+        return RTP_OK;
+    }
+    if (!cJSON_IsArray(node) || cJSON_GetArraySize(node) == 0)
+        return rtp_diag_set(diag, RTP_EINPUT, path,
+                            "must be a command string or a non-empty list of strings");
+    size_t n = (size_t)cJSON_GetArraySize(node), i = 0;
+    task->cmd = calloc(n, sizeof *task->cmd);
+    if (!task->cmd)
+        return rtp_diag_set(diag, RTP_ENOMEM, path, "out of memory");
+    for (const cJSON *c = node->child; c; c = c->next, i++) {
+        rtp_json_path_index(item_path, sizeof item_path, path, i);
+        const char *arg;
+        rtp_status st = rtp_json_string(c, item_path, i > 0, &arg, diag);
+        if (st != RTP_OK)
+            return st;
+        if (!(task->cmd[i] = dup_string(arg)))
+            return rtp_diag_set(diag, RTP_ENOMEM, path, "out of memory");
+        task->cmd_len = i + 1;
+    }
+    return RTP_OK;
+}
+
+static rtp_status read_task(const rtp_json *doc, const cJSON *node, const char *path,
+                            rtp_ns unit, rtp_task *task, rtp_diag *diag)
+{
+    static const char *const keys[] = {"name", "wcet", "deadline", "period", "cmd",
+                                       "affinity", "priority", NULL};
+    char field[PATH_SIZE];
+    if (!cJSON_IsObject(node))
+        return rtp_diag_set(diag, RTP_EINPUT, path, "must be an object");
+    rtp_status st = rtp_json_check_keys(node, path, keys, diag);
+    if (st != RTP_OK)
+        return st;
+    const char *name;
+    rtp_json_path_key(field, sizeof field, path, "name");
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(node, "name");
+    if (!item)
+        return rtp_diag_set(diag, RTP_EINPUT, field, "missing");
+    if ((st = rtp_json_string(item, field, 0, &name, diag)) != RTP_OK)
+        return st;
+    if (!(task->name = dup_string(name)))
+        return rtp_diag_set(diag, RTP_ENOMEM, field, "out of memory");
+
+    static const char *const times[] = {"wcet", "period", "deadline"};
+    rtp_ns *slots[] = {&task->wcet_ns, &task->period_ns, &task->deadline_ns};
+    for (int k = 0; k < 3; k++) {
+        rtp_json_path_key(field, sizeof field, path, times[k]);
+        item = cJSON_GetObjectItemCaseSensitive(node, times[k]);
+        if (!item) {
+            if (k == 2) {
+                task->deadline_ns = task->period_ns; /* SPEC.md: implicit deadline */
+                continue;
+            }
+            return rtp_diag_set(diag, RTP_EINPUT, field, "missing");
+        }
+        if ((st = rtp_json_time(doc, item, field, unit, 0, slots[k], diag)) != RTP_OK)
+            return st;
+    }
+    if ((item = cJSON_GetObjectItemCaseSensitive(node, "cmd"))) {
+        rtp_json_path_key(field, sizeof field, path, "cmd");
+        if ((st = read_cmd(item, field, task, diag)) != RTP_OK)
+            return st;
+    }
+    if ((item = cJSON_GetObjectItemCaseSensitive(node, "affinity"))) {
+        rtp_json_path_key(field, sizeof field, path, "affinity");
+        st = read_cpu_list(doc, item, field, &task->affinity, &task->affinity_len, diag);
+        if (st != RTP_OK)
+            return st;
+    }
+    if ((item = cJSON_GetObjectItemCaseSensitive(node, "priority"))) {
+        int64_t prio;
+        rtp_json_path_key(field, sizeof field, path, "priority");
+        if ((st = rtp_json_int(doc, item, field, 0, 1000000, &prio, diag)) != RTP_OK)
+            return st;
+        task->has_priority = 1;
+        task->priority = (int)prio;
+    }
+    return RTP_OK;
+}
+
+static rtp_status read_taskset(const rtp_json *doc, rtp_taskset *ts, rtp_diag *diag)
+{
+    static const char *const keys[] = {"time_unit", "platform", "tasks", NULL};
+    const cJSON *root = doc->root;
+    if (!cJSON_IsObject(root))
+        return rtp_diag_set(diag, RTP_EINPUT, "", "the document must be a JSON object");
+    rtp_status st = rtp_json_check_keys(root, "", keys, diag);
+    if (st != RTP_OK)
+        return st;
+    ts->time_unit_ns = 1;
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(root, "time_unit");
+    if (item) {
+        if (!cJSON_IsString(item) || !(ts->time_unit_ns = rtp_duration_unit(item->valuestring)))
+            return rtp_diag_set(diag, RTP_EINPUT, "time_unit", "must be one of \"ns\", \"us\", \"ms\", \"s\"");
+    }
+    if ((item = cJSON_GetObjectItemCaseSensitive(root, "platform"))) {
+        if ((st = read_platform(doc, item, &ts->platform, diag)) != RTP_OK)
+            return st;
+        ts->has_platform = 1;
+    }
+    const cJSON *tasks = cJSON_GetObjectItemCaseSensitive(root, "tasks");
+    if (!tasks)
+        return rtp_diag_set(diag, RTP_EINPUT, "tasks", "missing");
+    if (!cJSON_IsArray(tasks))
+        return rtp_diag_set(diag, RTP_EINPUT, "tasks", "must be a list of tasks");
+    size_t n = (size_t)cJSON_GetArraySize(tasks), i = 0;
+    if (n > 0 && !(ts->tasks = calloc(n, sizeof *ts->tasks)))
+        return rtp_diag_set(diag, RTP_ENOMEM, "tasks", "out of memory");
+    char path[PATH_SIZE], name_path[PATH_SIZE];
+    for (const cJSON *c = tasks->child; c; c = c->next, i++) {
+        rtp_json_path_index(path, sizeof path, "tasks", i);
+        ts->n_tasks = i + 1;
+        if ((st = read_task(doc, c, path, ts->time_unit_ns, &ts->tasks[i], diag)) != RTP_OK)
+            return st;
+        for (size_t j = 0; j < i; j++) {
+            if (strcmp(ts->tasks[j].name, ts->tasks[i].name) == 0) {
+                rtp_json_path_key(name_path, sizeof name_path, path, "name");
+                return rtp_diag_set(diag, RTP_EINPUT, name_path,
+                                    "duplicate task name \"%.60s\" (first at tasks[%zu])",
+                                    ts->tasks[i].name, j);
+            }
+        }
+    }
+    return RTP_OK;
+}
+
+rtp_status rtp_taskset_parse_json(const char *text, size_t len, rtp_taskset *out,
+                                  rtp_diag *diag)
+{
+    memset(out, 0, sizeof *out);
+    rtp_json doc;
+    rtp_status st = rtp_json_open(&doc, text, len, diag);
+    if (st != RTP_OK)
+        return st;
+    st = read_taskset(&doc, out, diag);
+    rtp_json_close(&doc);
+    if (st != RTP_OK)
+        rtp_taskset_free(out);
+    return st;
+}
+
+rtp_status rtp_read_file(const char *path, char **text, size_t *len, rtp_diag *diag)
+{
+    int is_stdin = strcmp(path, "-") == 0;
+    FILE *f = is_stdin ? stdin : fopen(path, "rb");
+    if (!f)
+        return rtp_diag_set(diag, RTP_EINPUT, "", "cannot open: %s", strerror(errno));
+    size_t cap = 1 << 16, used = 0;
+    char *buf = malloc(cap);
+    rtp_status st = RTP_OK;
+    while (buf) {
+        if (cap - used < 2) {
+            char *bigger = realloc(buf, cap * 2);
+            if (!bigger) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = bigger;
+            cap *= 2;
+        }
+        size_t got = fread(buf + used, 1, cap - used - 1, f);
+        used += got;
+        if (got == 0)
+            break;
+    }
+    if (!buf)
+        st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory reading the file");
+    else if (ferror(f))
+        st = rtp_diag_set(diag, RTP_EINPUT, "", "cannot read: %s", strerror(errno));
+    if (!is_stdin)
+        fclose(f);
+    if (st != RTP_OK) {
+        free(buf);
+        return st;
+    }
+    buf[used] = '\0';
+    *text = buf;
+    *len = used;
+    return RTP_OK;
+}
+
+rtp_status rtp_taskset_load(const char *path, rtp_taskset *out, rtp_diag *diag)
+{
+    char *text;
+    size_t len;
+    memset(out, 0, sizeof *out);
+    rtp_status st = rtp_read_file(path, &text, &len, diag);
+    if (st != RTP_OK)
+        return st;
+    st = rtp_taskset_parse_json(text, len, out, diag);
+    free(text);
+    return st;
+}
+
+/* Adds the members of one task (shared with the plan writer). */
+cJSON *rtp_task_to_json_object(const rtp_task *task)
+{
+    cJSON *obj = cJSON_CreateObject();
+    if (!obj)
+        return NULL;
+    cJSON_AddItemToObject(obj, "name", cJSON_CreateString(task->name ? task->name : ""));
+    cJSON_AddItemToObject(obj, "wcet", rtp_json_new_time(task->wcet_ns));
+    cJSON_AddItemToObject(obj, "deadline", rtp_json_new_time(task->deadline_ns));
+    cJSON_AddItemToObject(obj, "period", rtp_json_new_time(task->period_ns));
+    if (task->cmd) {
+        if (task->cmd_is_string) {
+            cJSON_AddItemToObject(obj, "cmd", cJSON_CreateString(task->cmd[0]));
+        } else {
+            cJSON *argv = cJSON_AddArrayToObject(obj, "cmd");
+            for (size_t i = 0; argv && i < task->cmd_len; i++)
+                cJSON_AddItemToArray(argv, cJSON_CreateString(task->cmd[i]));
+        }
+    }
+    if (task->affinity) {
+        cJSON *list = cJSON_AddArrayToObject(obj, "affinity");
+        for (size_t i = 0; list && i < task->affinity_len; i++)
+            cJSON_AddItemToArray(list, rtp_json_new_int(task->affinity[i]));
+    }
+    if (task->has_priority)
+        cJSON_AddItemToObject(obj, "priority", rtp_json_new_int(task->priority));
+    return obj;
+}
+
+char *rtp_taskset_to_json(const rtp_taskset *ts, int pretty)
+{
+    cJSON *root = cJSON_CreateObject();
+    if (!root)
+        return NULL;
+    cJSON_AddStringToObject(root, "time_unit", "ns");
+    if (ts->has_platform) {
+        const rtp_platform *pf = &ts->platform;
+        cJSON *platform = cJSON_AddObjectToObject(root, "platform");
+        if (pf->cpus_given_as_count) {
+            cJSON_AddItemToObject(platform, "cpus", rtp_json_new_int((int64_t)pf->n_cpus));
+        } else {
+            cJSON *cpus = cJSON_AddArrayToObject(platform, "cpus");
+            for (size_t i = 0; i < pf->n_cpus; i++)
+                cJSON_AddItemToArray(cpus, rtp_json_new_int(pf->cpus[i]));
+        }
+        if (pf->n_clusters > 0) {
+            cJSON *clusters = cJSON_AddArrayToObject(platform, "clusters");
+            for (size_t k = 0; k < pf->n_clusters; k++) {
+                cJSON *one = cJSON_CreateArray();
+                for (size_t j = 0; j < pf->cluster_len[k]; j++)
+                    cJSON_AddItemToArray(one, rtp_json_new_int(pf->clusters[k][j]));
+                cJSON_AddItemToArray(clusters, one);
+            }
+        }
+    }
+    cJSON *tasks = cJSON_AddArrayToObject(root, "tasks");
+    for (size_t i = 0; i < ts->n_tasks; i++)
+        cJSON_AddItemToArray(tasks, rtp_task_to_json_object(&ts->tasks[i]));
+    char *text = rtp_json_print(root, pretty);
+    cJSON_Delete(root);
+    return text;
+}
+
+void rtp_task_free_fields(rtp_task *task)
+{
+    if (!task)
+        return;
+    free(task->name);
+    for (size_t i = 0; task->cmd && i < task->cmd_len; i++)
+        free(task->cmd[i]);
+    free(task->cmd);
+    free(task->affinity);
+    memset(task, 0, sizeof *task);
+}
+
+rtp_status rtp_task_copy(rtp_task *dst, const rtp_task *src)
+{
+    *dst = *src;
+    dst->name = NULL;
+    dst->cmd = NULL;
+    dst->affinity = NULL;
+    dst->cmd_len = 0;
+    dst->affinity_len = 0;
+    if (src->name && !(dst->name = dup_string(src->name)))
+        goto fail;
+    if (src->cmd) {
+        if (!(dst->cmd = calloc(src->cmd_len, sizeof *dst->cmd)))
+            goto fail;
+        for (size_t i = 0; i < src->cmd_len; i++) {
+            if (!(dst->cmd[i] = dup_string(src->cmd[i])))
+                goto fail;
+            dst->cmd_len = i + 1;
+        }
+    }
+    if (src->affinity) {
+        if (!(dst->affinity = malloc(src->affinity_len * sizeof *dst->affinity)))
+            goto fail;
+        memcpy(dst->affinity, src->affinity, src->affinity_len * sizeof *dst->affinity);
+        dst->affinity_len = src->affinity_len;
+    }
+    return RTP_OK;
+fail:
+    rtp_task_free_fields(dst);
+    return RTP_ENOMEM;
+}
+
+void rtp_taskset_free(rtp_taskset *ts)
+{
+    if (!ts)
+        return;
+    for (size_t i = 0; i < ts->n_tasks; i++)
+        rtp_task_free_fields(&ts->tasks[i]);
+    free(ts->tasks);
+    free(ts->platform.cpus);
+    for (size_t k = 0; ts->platform.clusters && k < ts->platform.n_clusters; k++)
+        free(ts->platform.clusters[k]);
+    free(ts->platform.clusters);
+    free(ts->platform.cluster_len);
+    memset(ts, 0, sizeof *ts);
+}
+
+rtp_status rtp_taskset_cpu_ids(const rtp_taskset *ts, int override_cpus, int **cpus,
+                               size_t *n_cpus, rtp_diag *diag)
+{
+    size_t n;
+    if (override_cpus > 0)
+        n = (size_t)override_cpus;
+    else if (ts->has_platform)
+        n = ts->platform.n_cpus;
+    else
+        return rtp_diag_set(diag, RTP_EINPUT, "platform",
+                            "no CPUs: give platform.cpus in the file or --cpus M");
+    int *ids = malloc(n * sizeof *ids);
+    if (!ids)
+        return rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
+    for (size_t i = 0; i < n; i++)
+        ids[i] = override_cpus > 0 ? (int)i : ts->platform.cpus[i];
+    *cpus = ids;
+    *n_cpus = n;
+    return RTP_OK;
+}
