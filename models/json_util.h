@@ -73,4 +73,13 @@ cJSON *rtp_json_new_display(double value);
  * newline; NULL when out of memory. */
 char *rtp_json_print(const cJSON *root, int pretty);
 
+struct rtp_task;
+/* One task object of a task set or plan (models/taskset.c): name, wcet,
+ * deadline (default period), period, cmd, affinity, priority, plus one extra
+ * allowed key (or NULL) that the caller reads itself. On error the task may
+ * hold partial allocations: free it with rtp_task_free_fields. */
+rtp_status rtp_task_from_json(const rtp_json *doc, const cJSON *node, const char *path,
+                              rtp_ns unit, const char *extra_key, struct rtp_task *task,
+                              rtp_diag *diag);
+
 #endif

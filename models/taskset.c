@@ -169,11 +169,12 @@ static rtp_status read_cmd(const cJSON *node, const char *path, rtp_task *task, 
     return RTP_OK;
 }
 
-static rtp_status read_task(const rtp_json *doc, const cJSON *node, const char *path,
-                            rtp_ns unit, rtp_task *task, rtp_diag *diag)
+rtp_status rtp_task_from_json(const rtp_json *doc, const cJSON *node, const char *path,
+                              rtp_ns unit, const char *extra_key, rtp_task *task,
+                              rtp_diag *diag)
 {
-    static const char *const keys[] = {"name", "wcet", "deadline", "period", "cmd",
-                                       "affinity", "priority", NULL};
+    const char *keys[] = {"name", "wcet", "deadline", "period", "cmd",
+                          "affinity", "priority", extra_key, NULL};
     char field[PATH_SIZE];
     if (!cJSON_IsObject(node))
         return rtp_diag_set(diag, RTP_EINPUT, path, "must be an object");
@@ -259,7 +260,7 @@ static rtp_status read_taskset(const rtp_json *doc, rtp_taskset *ts, rtp_diag *d
     for (const cJSON *c = tasks->child; c; c = c->next, i++) {
         rtp_json_path_index(path, sizeof path, "tasks", i);
         ts->n_tasks = i + 1;
-        if ((st = read_task(doc, c, path, ts->time_unit_ns, &ts->tasks[i], diag)) != RTP_OK)
+        if ((st = rtp_task_from_json(doc, c, path, ts->time_unit_ns, NULL, &ts->tasks[i], diag)) != RTP_OK)
             return st;
         for (size_t j = 0; j < i; j++) {
             if (strcmp(ts->tasks[j].name, ts->tasks[i].name) == 0) {

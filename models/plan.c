@@ -1,0 +1,453 @@
+/* models/plan.c — building, writing and reading partition plans.
+ *
+ * Invariants of a plan read by rtp_plan_parse_json: policy is known; every
+ * bin has at least one CPU and no CPU appears in two bins; task names are
+ * unique across the whole plan; under FP every placed task has a priority in
+ * 1..(tasks on its bin). A plan written by rtp_plan_to_json reads back to the
+ * same plan (response times included). */
+#include "models/plan.h"
+#include "models/json_util.h"
+#include "models/ratio.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PATH_SIZE sizeof(((rtp_diag *)0)->path)
+
+static int policy_is_fp(rtp_policy policy)
+{
+    return policy == RTP_POLICY_FP || policy == RTP_POLICY_GFP;
+}
+
+rtp_status rtp_plan_init_cpus(rtp_plan *plan, rtp_policy policy, const int *cpus,
+                              size_t n_cpus)
+{
+    memset(plan, 0, sizeof *plan);
+    plan->policy = policy;
+    plan->platform_cpus = malloc((n_cpus ? n_cpus : 1) * sizeof *plan->platform_cpus);
+    plan->bins = calloc(n_cpus ? n_cpus : 1, sizeof *plan->bins);
+    if (!plan->platform_cpus || !plan->bins)
+        goto fail;
+    for (size_t j = 0; j < n_cpus; j++) {
+        plan->platform_cpus[j] = cpus[j];
+        if (!(plan->bins[j].cpus = malloc(sizeof(int))))
+            goto fail;
+        plan->bins[j].cpus[0] = cpus[j];
+        plan->bins[j].n_cpus = 1;
+        plan->n_bins = j + 1;
+    }
+    plan->n_platform_cpus = n_cpus;
+    return RTP_OK;
+fail:
+    rtp_plan_free(plan);
+    return RTP_ENOMEM;
+}
+
+static rtp_status append(rtp_plan_task **list, size_t *count, const rtp_task *task,
+                         int priority, rtp_ns response_time_ns)
+{
+    rtp_plan_task *bigger = realloc(*list, (*count + 1) * sizeof **list);
+    if (!bigger)
+        return RTP_ENOMEM;
+    *list = bigger;
+    rtp_plan_task *slot = &bigger[*count];
+    memset(slot, 0, sizeof *slot);
+    if (rtp_task_copy(&slot->task, task) != RTP_OK)
+        return RTP_ENOMEM;
+    slot->priority = priority;
+    slot->response_time_ns = response_time_ns;
+    (*count)++;
+    return RTP_OK;
+}
+
+rtp_status rtp_plan_add_task(rtp_plan *plan, size_t bin_index, const rtp_task *task,
+                             int priority, rtp_ns response_time_ns)
+{
+    if (bin_index == (size_t)-1)
+        return append(&plan->unassigned, &plan->n_unassigned, task, 0, -1);
+    if (bin_index >= plan->n_bins)
+        return RTP_EINTERNAL;
+    rtp_plan_bin *bin = &plan->bins[bin_index];
+    return append(&bin->tasks, &bin->n_tasks, task, priority, response_time_ns);
+}
+
+static void free_tasks(rtp_plan_task *tasks, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        rtp_task_free_fields(&tasks[i].task);
+    free(tasks);
+}
+
+void rtp_plan_free(rtp_plan *plan)
+{
+    if (!plan)
+        return;
+    for (size_t j = 0; plan->bins && j < plan->n_bins; j++) {
+        free(plan->bins[j].cpus);
+        free_tasks(plan->bins[j].tasks, plan->bins[j].n_tasks);
+    }
+    free(plan->bins);
+    free_tasks(plan->unassigned, plan->n_unassigned);
+    free(plan->platform_cpus);
+    memset(plan, 0, sizeof *plan);
+}
+
+/* ---- writing ---- */
+
+static cJSON *task_object(const rtp_plan *plan, const rtp_plan_task *pt, int placed)
+{
+    cJSON *obj = rtp_task_to_json_object(&pt->task);
+    if (!obj)
+        return NULL;
+    /* In a plan "priority" is the plan's own ranking (SPEC.md), never the
+     * input's given priority, and appears under FP only. */
+    cJSON_DeleteItemFromObjectCaseSensitive(obj, "priority");
+    if (placed && policy_is_fp(plan->policy)) {
+        cJSON_AddItemToObject(obj, "priority", rtp_json_new_int(pt->priority));
+        cJSON_AddItemToObject(obj, "response_time", pt->response_time_ns >= 0
+                                                        ? rtp_json_new_time(pt->response_time_ns)
+                                                        : cJSON_CreateNull());
+    }
+    return obj;
+}
+
+static double bin_utilization(const rtp_plan_bin *bin)
+{
+    double sum = 0.0;
+    for (size_t i = 0; i < bin->n_tasks; i++)
+        sum += (double)bin->tasks[i].task.wcet_ns / (double)bin->tasks[i].task.period_ns;
+    return sum;
+}
+
+static cJSON *int_array(const int *values, size_t n)
+{
+    cJSON *list = cJSON_CreateArray();
+    for (size_t i = 0; list && i < n; i++)
+        cJSON_AddItemToArray(list, rtp_json_new_int(values[i]));
+    return list;
+}
+
+char *rtp_plan_to_json(const rtp_plan *plan, int pretty)
+{
+    cJSON *root = cJSON_CreateObject();
+    if (!root)
+        return NULL;
+    cJSON_AddBoolToObject(root, "feasible", plan->feasible);
+    cJSON_AddStringToObject(root, "method", plan->method);
+    cJSON_AddStringToObject(root, "policy", rtp_policy_name(plan->policy));
+    if (plan->status[0])
+        cJSON_AddStringToObject(root, "status", plan->status);
+    if (plan->chosen_placement[0]) {
+        cJSON *chosen = cJSON_AddObjectToObject(root, "chosen");
+        cJSON_AddStringToObject(chosen, "placement", plan->chosen_placement);
+        cJSON_AddStringToObject(chosen, "order", plan->chosen_order);
+    }
+    cJSON *platform = cJSON_AddObjectToObject(root, "platform");
+    cJSON_AddItemToObject(platform, "cpus", int_array(plan->platform_cpus, plan->n_platform_cpus));
+    cJSON *bins = cJSON_AddArrayToObject(root, plan->clustered ? "clusters" : "cpus");
+    for (size_t j = 0; j < plan->n_bins; j++) {
+        const rtp_plan_bin *bin = &plan->bins[j];
+        cJSON *one = cJSON_CreateObject();
+        if (plan->clustered) {
+            cJSON_AddItemToObject(one, "cpus", int_array(bin->cpus, bin->n_cpus));
+            cJSON_AddItemToObject(one, "test", bin->test[0] ? cJSON_CreateString(bin->test)
+                                                            : cJSON_CreateNull());
+        } else {
+            cJSON_AddItemToObject(one, "cpu", rtp_json_new_int(bin->cpus[0]));
+        }
+        cJSON_AddItemToObject(one, "utilization", rtp_json_new_display(bin_utilization(bin)));
+        cJSON *tasks = cJSON_AddArrayToObject(one, "tasks");
+        for (size_t i = 0; i < bin->n_tasks; i++)
+            cJSON_AddItemToArray(tasks, task_object(plan, &bin->tasks[i], 1));
+        cJSON_AddItemToArray(bins, one);
+    }
+    cJSON *unassigned = cJSON_AddArrayToObject(root, "unassigned");
+    for (size_t i = 0; i < plan->n_unassigned; i++)
+        cJSON_AddItemToArray(unassigned, task_object(plan, &plan->unassigned[i], 0));
+    char *text = rtp_json_print(root, pretty);
+    cJSON_Delete(root);
+    return text;
+}
+
+/* ---- reading ---- */
+
+static rtp_status read_task_list(const rtp_json *doc, const cJSON *node, const char *path,
+                                 int placed, rtp_plan *plan, rtp_plan_task **list,
+                                 size_t *count, rtp_diag *diag)
+{
+    if (!cJSON_IsArray(node))
+        return rtp_diag_set(diag, RTP_EINPUT, path, "must be a list of tasks");
+    size_t n = (size_t)cJSON_GetArraySize(node), i = 0;
+    if (n == 0)
+        return RTP_OK;
+    if (!(*list = calloc(n, sizeof **list)))
+        return rtp_diag_set(diag, RTP_ENOMEM, path, "out of memory");
+    char item_path[PATH_SIZE], field[PATH_SIZE];
+    for (const cJSON *c = node->child; c; c = c->next, i++) {
+        rtp_plan_task *pt = &(*list)[i];
+        *count = i + 1;
+        pt->response_time_ns = -1;
+        rtp_json_path_index(item_path, sizeof item_path, path, i);
+        rtp_status st = rtp_task_from_json(doc, c, item_path, 1, "response_time", &pt->task, diag);
+        if (st != RTP_OK)
+            return st;
+        int fp = placed && policy_is_fp(plan->policy);
+        rtp_json_path_key(field, sizeof field, item_path, "priority");
+        if (pt->task.has_priority && !fp)
+            return rtp_diag_set(diag, RTP_EINPUT, field,
+                                "a priority belongs only to a task placed under fp");
+        if (fp && !pt->task.has_priority)
+            return rtp_diag_set(diag, RTP_EINPUT, field, "missing (fp plans rank every task)");
+        if (fp && (pt->task.priority < 1 || (size_t)pt->task.priority > n))
+            return rtp_diag_set(diag, RTP_EINPUT, field, "must be between 1 and %zu", n);
+        pt->priority = pt->task.priority;
+        pt->task.has_priority = 0;
+        pt->task.priority = 0;
+        const cJSON *rt = cJSON_GetObjectItemCaseSensitive(c, "response_time");
+        rtp_json_path_key(field, sizeof field, item_path, "response_time");
+        if (rt && !fp)
+            return rtp_diag_set(diag, RTP_EINPUT, field,
+                                "a response time belongs only to a task placed under fp");
+        if (rt && !cJSON_IsNull(rt) &&
+            (st = rtp_json_time(doc, rt, field, 1, 0, &pt->response_time_ns, diag)) != RTP_OK)
+            return st;
+    }
+    return RTP_OK;
+}
+
+static rtp_status read_bin(const rtp_json *doc, const cJSON *node, const char *path,
+                           rtp_plan *plan, rtp_plan_bin *bin, rtp_diag *diag)
+{
+    static const char *const cpu_keys[] = {"cpu", "utilization", "tasks", NULL};
+    static const char *const cluster_keys[] = {"cpus", "test", "utilization", "tasks", NULL};
+    char field[PATH_SIZE];
+    if (!cJSON_IsObject(node))
+        return rtp_diag_set(diag, RTP_EINPUT, path, "must be an object");
+    rtp_status st = rtp_json_check_keys(node, path, plan->clustered ? cluster_keys : cpu_keys, diag);
+    if (st != RTP_OK)
+        return st;
+    const cJSON *item;
+    if (plan->clustered) {
+        rtp_json_path_key(field, sizeof field, path, "cpus");
+        item = cJSON_GetObjectItemCaseSensitive(node, "cpus");
+        if (!item || !cJSON_IsArray(item) || cJSON_GetArraySize(item) == 0)
+            return rtp_diag_set(diag, RTP_EINPUT, field, item ? "must be a non-empty list of CPU ids" : "missing");
+        bin->cpus = calloc((size_t)cJSON_GetArraySize(item), sizeof *bin->cpus);
+        if (!bin->cpus)
+            return rtp_diag_set(diag, RTP_ENOMEM, field, "out of memory");
+        size_t k = 0;
+        char id_path[PATH_SIZE];
+        for (const cJSON *c = item->child; c; c = c->next, k++) {
+            int64_t id;
+            rtp_json_path_index(id_path, sizeof id_path, field, k);
+            if ((st = rtp_json_int(doc, c, id_path, 0, 4095, &id, diag)) != RTP_OK)
+                return st;
+            bin->cpus[k] = (int)id;
+            bin->n_cpus = k + 1;
+        }
+        item = cJSON_GetObjectItemCaseSensitive(node, "test");
+        if (item && !cJSON_IsNull(item)) {
+            const char *test;
+            rtp_json_path_key(field, sizeof field, path, "test");
+            if ((st = rtp_json_string(item, field, 0, &test, diag)) != RTP_OK)
+                return st;
+            snprintf(bin->test, sizeof bin->test, "%s", test);
+        }
+    } else {
+        int64_t id;
+        rtp_json_path_key(field, sizeof field, path, "cpu");
+        item = cJSON_GetObjectItemCaseSensitive(node, "cpu");
+        if (!item)
+            return rtp_diag_set(diag, RTP_EINPUT, field, "missing");
+        if ((st = rtp_json_int(doc, item, field, 0, 4095, &id, diag)) != RTP_OK)
+            return st;
+        if (!(bin->cpus = malloc(sizeof *bin->cpus)))
+            return rtp_diag_set(diag, RTP_ENOMEM, field, "out of memory");
+        bin->cpus[0] = (int)id;
+        bin->n_cpus = 1;
+    }
+    item = cJSON_GetObjectItemCaseSensitive(node, "utilization");
+    rtp_json_path_key(field, sizeof field, path, "utilization");
+    if (item && !cJSON_IsNumber(item))
+        return rtp_diag_set(diag, RTP_EINPUT, field, "must be a number");
+    rtp_json_path_key(field, sizeof field, path, "tasks");
+    item = cJSON_GetObjectItemCaseSensitive(node, "tasks");
+    if (!item)
+        return rtp_diag_set(diag, RTP_EINPUT, field, "missing");
+    return read_task_list(doc, item, field, 1, plan, &bin->tasks, &bin->n_tasks, diag);
+}
+
+/* Cross-bin invariants: CPUs in one bin only (and on the platform when it
+ * is given); task names unique across the plan. */
+static rtp_status check_plan(const rtp_plan *plan, const char *bins_key, rtp_diag *diag)
+{
+    char path[PATH_SIZE];
+    for (size_t j = 0; j < plan->n_bins; j++) {
+        for (size_t k = 0; k < plan->bins[j].n_cpus; k++) {
+            int id = plan->bins[j].cpus[k];
+            snprintf(path, sizeof path, plan->clustered ? "%s[%zu].cpus[%zu]" : "%s[%zu].cpu",
+                     bins_key, j, k);
+            int on_platform = 0;
+            for (size_t p = 0; p < plan->n_platform_cpus; p++)
+                on_platform |= plan->platform_cpus[p] == id;
+            if (!on_platform)
+                return rtp_diag_set(diag, RTP_EINPUT, path, "CPU %d is not in platform.cpus", id);
+            for (size_t jj = 0; jj <= j; jj++)
+                for (size_t kk = 0; kk < plan->bins[jj].n_cpus && (jj < j || kk < k); kk++)
+                    if (plan->bins[jj].cpus[kk] == id)
+                        return rtp_diag_set(diag, RTP_EINPUT, path, "CPU %d appears twice", id);
+        }
+    }
+    /* Names: a flat list in document order; the later of two equal names is
+     * the one reported (SPEC.md). */
+    size_t total = plan->n_unassigned;
+    for (size_t j = 0; j < plan->n_bins; j++)
+        total += plan->bins[j].n_tasks;
+    const char **names = malloc((total ? total : 1) * sizeof *names);
+    if (!names)
+        return rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
+    size_t count = 0;
+    rtp_status st = RTP_OK;
+    for (size_t j = 0; j <= plan->n_bins && st == RTP_OK; j++) {
+        size_t n = j < plan->n_bins ? plan->bins[j].n_tasks : plan->n_unassigned;
+        for (size_t i = 0; i < n && st == RTP_OK; i++) {
+            const char *name = j < plan->n_bins ? plan->bins[j].tasks[i].task.name
+                                                : plan->unassigned[i].task.name;
+            for (size_t k = 0; k < count; k++) {
+                if (strcmp(names[k], name) != 0)
+                    continue;
+                if (j < plan->n_bins)
+                    snprintf(path, sizeof path, "%s[%zu].tasks[%zu].name", bins_key, j, i);
+                else
+                    snprintf(path, sizeof path, "unassigned[%zu].name", i);
+                st = rtp_diag_set(diag, RTP_EINPUT, path, "duplicate task name \"%.60s\"", name);
+                break;
+            }
+            names[count++] = name;
+        }
+    }
+    free(names);
+    return st;
+}
+
+static rtp_status read_plan(const rtp_json *doc, rtp_plan *plan, rtp_diag *diag)
+{
+    static const char *const keys[] = {"feasible", "method", "policy", "status", "chosen",
+                                       "platform", "cpus", "clusters", "unassigned", NULL};
+    const cJSON *root = doc->root, *item;
+    rtp_status st;
+    if (!cJSON_IsObject(root))
+        return rtp_diag_set(diag, RTP_EINPUT, "", "the plan must be a JSON object");
+    if ((st = rtp_json_check_keys(root, "", keys, diag)) != RTP_OK)
+        return st;
+    item = cJSON_GetObjectItemCaseSensitive(root, "feasible");
+    if (!item || !cJSON_IsBool(item))
+        return rtp_diag_set(diag, RTP_EINPUT, "feasible", item ? "must be true or false" : "missing");
+    plan->feasible = cJSON_IsTrue(item);
+    item = cJSON_GetObjectItemCaseSensitive(root, "policy");
+    if (!item || !cJSON_IsString(item) || rtp_policy_parse(item->valuestring, &plan->policy) != 0)
+        return rtp_diag_set(diag, RTP_EINPUT, "policy",
+                            item ? "must be \"edf\", \"fp\", \"gedf\" or \"gfp\"" : "missing");
+    static const char *const strings[] = {"method", "status"};
+    char *slots[] = {plan->method, plan->status};
+    for (int k = 0; k < 2; k++) {
+        const char *value;
+        if (!(item = cJSON_GetObjectItemCaseSensitive(root, strings[k])))
+            continue;
+        if ((st = rtp_json_string(item, strings[k], 0, &value, diag)) != RTP_OK)
+            return st;
+        if (strlen(value) >= sizeof plan->method)
+            return rtp_diag_set(diag, RTP_EINPUT, strings[k], "too long");
+        strcpy(slots[k], value);
+    }
+    if ((item = cJSON_GetObjectItemCaseSensitive(root, "chosen"))) {
+        static const char *const chosen_keys[] = {"placement", "order", NULL};
+        if (!cJSON_IsObject(item))
+            return rtp_diag_set(diag, RTP_EINPUT, "chosen", "must be an object");
+        if ((st = rtp_json_check_keys(item, "chosen", chosen_keys, diag)) != RTP_OK)
+            return st;
+        const cJSON *pl = cJSON_GetObjectItemCaseSensitive(item, "placement");
+        const cJSON *ord = cJSON_GetObjectItemCaseSensitive(item, "order");
+        const char *value;
+        if (pl && (st = rtp_json_string(pl, "chosen.placement", 0, &value, diag)) == RTP_OK)
+            snprintf(plan->chosen_placement, sizeof plan->chosen_placement, "%s", value);
+        if (st != RTP_OK)
+            return st;
+        if (ord && (st = rtp_json_string(ord, "chosen.order", 0, &value, diag)) == RTP_OK)
+            snprintf(plan->chosen_order, sizeof plan->chosen_order, "%s", value);
+        if (st != RTP_OK)
+            return st;
+    }
+    const cJSON *cpus = cJSON_GetObjectItemCaseSensitive(root, "cpus");
+    const cJSON *clusters = cJSON_GetObjectItemCaseSensitive(root, "clusters");
+    if (cpus && clusters)
+        return rtp_diag_set(diag, RTP_EINPUT, "clusters", "a plan has \"cpus\" or \"clusters\", not both");
+    if (!cpus && !clusters)
+        return rtp_diag_set(diag, RTP_EINPUT, "cpus", "missing");
+    plan->clustered = clusters != NULL;
+    const char *bins_key = plan->clustered ? "clusters" : "cpus";
+    const cJSON *bins = plan->clustered ? clusters : cpus;
+    if (!cJSON_IsArray(bins))
+        return rtp_diag_set(diag, RTP_EINPUT, bins_key, "must be a list");
+    size_t n = (size_t)cJSON_GetArraySize(bins), j = 0;
+    if (n > 0 && !(plan->bins = calloc(n, sizeof *plan->bins)))
+        return rtp_diag_set(diag, RTP_ENOMEM, bins_key, "out of memory");
+    char path[PATH_SIZE];
+    for (const cJSON *c = bins->child; c; c = c->next, j++) {
+        rtp_json_path_index(path, sizeof path, bins_key, j);
+        plan->n_bins = j + 1;
+        if ((st = read_bin(doc, c, path, plan, &plan->bins[j], diag)) != RTP_OK)
+            return st;
+    }
+    if ((item = cJSON_GetObjectItemCaseSensitive(root, "platform"))) {
+        static const char *const platform_keys[] = {"cpus", NULL};
+        const cJSON *list;
+        if (!cJSON_IsObject(item))
+            return rtp_diag_set(diag, RTP_EINPUT, "platform", "must be an object");
+        if ((st = rtp_json_check_keys(item, "platform", platform_keys, diag)) != RTP_OK)
+            return st;
+        if (!(list = cJSON_GetObjectItemCaseSensitive(item, "cpus")) || !cJSON_IsArray(list))
+            return rtp_diag_set(diag, RTP_EINPUT, "platform.cpus", list ? "must be a list of CPU ids" : "missing");
+        size_t m = (size_t)cJSON_GetArraySize(list), k = 0;
+        if (!(plan->platform_cpus = calloc(m ? m : 1, sizeof *plan->platform_cpus)))
+            return rtp_diag_set(diag, RTP_ENOMEM, "platform.cpus", "out of memory");
+        for (const cJSON *c = list->child; c; c = c->next, k++) {
+            int64_t id;
+            rtp_json_path_index(path, sizeof path, "platform.cpus", k);
+            if ((st = rtp_json_int(doc, c, path, 0, 4095, &id, diag)) != RTP_OK)
+                return st;
+            plan->platform_cpus[k] = (int)id;
+            plan->n_platform_cpus = k + 1;
+        }
+    } else {
+        /* No platform list: the plan's own bins define it. */
+        size_t m = 0;
+        for (size_t b = 0; b < plan->n_bins; b++)
+            m += plan->bins[b].n_cpus;
+        if (!(plan->platform_cpus = calloc(m ? m : 1, sizeof *plan->platform_cpus)))
+            return rtp_diag_set(diag, RTP_ENOMEM, "platform", "out of memory");
+        for (size_t b = 0; b < plan->n_bins; b++)
+            for (size_t k = 0; k < plan->bins[b].n_cpus; k++)
+                plan->platform_cpus[plan->n_platform_cpus++] = plan->bins[b].cpus[k];
+    }
+    if ((item = cJSON_GetObjectItemCaseSensitive(root, "unassigned")) &&
+        (st = read_task_list(doc, item, "unassigned", 0, plan, &plan->unassigned,
+                             &plan->n_unassigned, diag)) != RTP_OK)
+        return st;
+    return check_plan(plan, bins_key, diag);
+}
+
+rtp_status rtp_plan_parse_json(const char *text, size_t len, rtp_plan *out, rtp_diag *diag)
+{
+    memset(out, 0, sizeof *out);
+    rtp_json doc;
+    rtp_status st = rtp_json_open(&doc, text, len, diag);
+    if (st != RTP_OK)
+        return st;
+    st = read_plan(&doc, out, diag);
+    rtp_json_close(&doc);
+    if (st != RTP_OK)
+        rtp_plan_free(out);
+    return st;
+}
