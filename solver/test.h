@@ -45,8 +45,16 @@ rtp_test rtp_test_exact(rtp_policy policy, rtp_prio_rule priority, int cpus,
 
 /* Utilization-bound admission for the benchmark comparison: Liu & Layland
  * (1973) under FP-RM / hyperbolic bound (Bini, Buttazzo & Buttazzo 2003);
- * sufficient only, never a default. */
+ * sufficient only, never a default. FP (and GFP): "ll-bound", Liu & Layland
+ * on wcet / min(deadline, period), priorities by min(deadline, period) (RM
+ * for implicit deadlines) written to result->priority, response_time not
+ * written. EDF (and GEDF): "density-bound", density <= 1 (exact U <= 1 when
+ * every deadline >= period). Exact comparisons, no floating point. */
 rtp_test rtp_test_bound(rtp_policy policy, rtp_limits limits);
+
+/* The hyperbolic bound prod (1 + wcet / min(deadline, period)) <= 2 under the
+ * same priorities as the FP "ll-bound" (which it dominates). */
+rtp_test rtp_test_hyperbolic(rtp_limits limits);
 
 /* Runs test->run after clearing `result`'s scalar fields. */
 rtp_status rtp_test_run(const rtp_test *test, const rtp_task *tasks, size_t n,

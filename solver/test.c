@@ -1,0 +1,278 @@
+/* solver/test.c — schedulability tests as values (see test.h): the exact
+ * uniprocessor tests (EDF demand / FP response times), the dispatch to the
+ * global tests on clusters, and the utilization-bound admissions.
+ *
+ * Bounds are decided exactly: Liu & Layland (1973) as (1 + U/n)^n <= 2 and
+ * the hyperbolic bound (Bini, Buttazzo & Buttazzo 2003) as
+ * prod (C_i + T_i) <= 2 prod T_i, with T_i replaced by min(D_i, T_i) (a task
+ * meeting a shorter implicit deadline meets its own). The LL power is first
+ * enclosed in 2.62 fixed point, GMP integers only when that cannot decide. */
+#include "solver/test.h"
+
+#include "models/ratio.h"
+#include "solver/edf.h"
+#include "solver/fp.h"
+#include "solver/global.h"
+
+#include <gmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+static rtp_status run_edf(const rtp_test *test, const rtp_task *tasks, size_t n,
+                          rtp_test_result *result, rtp_diag *diag)
+{
+    rtp_edf_result r;
+    rtp_status st = rtp_edf_qpa(tasks, n, test->want_first_miss, &test->limits, &r, diag);
+    if (st != RTP_OK)
+        return st;
+    result->schedulable = r.schedulable;
+    result->assignment_found = 1;
+    result->has_first_miss = r.has_first_miss;
+    result->first_miss_ns = r.first_miss_ns;
+    return RTP_OK;
+}
+
+static rtp_status run_fp(const rtp_test *test, const rtp_task *tasks, size_t n,
+                         rtp_test_result *result, rtp_diag *diag)
+{
+    int *priority = result->priority ? result->priority : malloc((n ? n : 1) * sizeof *priority);
+    rtp_ns *response = result->response_time ? result->response_time
+                                              : malloc((n ? n : 1) * sizeof *response);
+    rtp_status st = RTP_ENOMEM;
+    int found = 0, sched = 0;
+    if (!priority || !response)
+        goto done;
+    st = rtp_fp_assign(tasks, n, test->priority, priority, &found, &test->limits, diag);
+    if (st == RTP_OK)
+        st = rtp_fp_rta(tasks, n, priority, response, &sched, &test->limits, diag);
+    if (st == RTP_OK) {
+        result->assignment_found = found;
+        result->schedulable = found && sched;
+    }
+done:
+    if (priority != result->priority)
+        free(priority);
+    if (response != result->response_time)
+        free(response);
+    return st;
+}
+
+static rtp_status run_gedf(const rtp_test *test, const rtp_task *tasks, size_t n,
+                           rtp_test_result *result, rtp_diag *diag)
+{
+    if (test->cpus > 1)
+        return rtp_global_edf(test, tasks, n, result, diag);
+    return run_edf(test, tasks, n, result, diag);
+}
+
+static rtp_status run_gfp(const rtp_test *test, const rtp_task *tasks, size_t n,
+                          rtp_test_result *result, rtp_diag *diag)
+{
+    if (test->cpus > 1)
+        return rtp_global_fp(test, tasks, n, result, diag);
+    return run_fp(test, tasks, n, result, diag);
+}
+
+rtp_test rtp_test_exact(rtp_policy policy, rtp_prio_rule priority, int cpus,
+                        rtp_limits limits)
+{
+    static const char *const fp_names[] = {"fp-opa", "fp-dm", "fp-rm", "fp-given"};
+    rtp_test t;
+    memset(&t, 0, sizeof t);
+    t.policy = policy;
+    t.priority = priority;
+    t.cpus = cpus < 1 ? 1 : cpus;
+    t.limits = limits;
+    switch (policy) {
+    case RTP_POLICY_FP:
+        t.name = (unsigned)priority < 4 ? fp_names[priority] : "fp";
+        t.run = run_fp;
+        break;
+    case RTP_POLICY_GEDF:
+        t.name = "gedf";
+        t.run = run_gedf;
+        break;
+    case RTP_POLICY_GFP:
+        t.name = "gfp";
+        t.run = run_gfp;
+        break;
+    default:
+        t.name = "edf";
+        t.run = run_edf;
+        break;
+    }
+    return t;
+}
+
+static rtp_ns short_period(const rtp_task *t)
+{
+    return t->deadline_ns < t->period_ns ? t->deadline_ns : t->period_ns;
+}
+
+/* FP bounds: priorities by min(D, T) (RM when deadlines are implicit). */
+static rtp_status bound_priorities(const rtp_task *tasks, size_t n,
+                                   rtp_test_result *result)
+{
+    if (!result->priority)
+        return RTP_OK;
+    for (size_t i = 0; i < n; i++) {
+        int rank = 0; /* tasks less urgent than i */
+        for (size_t j = 0; j < n; j++) {
+            rtp_ns a = short_period(&tasks[i]), b = short_period(&tasks[j]);
+            rank += b > a || (b == a && j > i);
+        }
+        result->priority[i] = rank + 1;
+    }
+    return RTP_OK;
+}
+
+/* x * y in 2.62 fixed point, rounded up or down. */
+static unsigned __int128 fix_mul(unsigned __int128 x, unsigned __int128 y, int up)
+{
+    unsigned __int128 p = x * y;
+    return (p >> 62) + (up && (p & (((unsigned __int128)1 << 62) - 1)) != 0);
+}
+
+/* x^e in 2.62 fixed point; callers keep every partial power below 4. */
+static unsigned __int128 fix_pow(unsigned __int128 x, size_t e, int up)
+{
+    unsigned __int128 r = (unsigned __int128)1 << 62;
+    while (e) {
+        if (e & 1)
+            r = fix_mul(r, x, up);
+        e >>= 1;
+        if (e)
+            x = fix_mul(x, x, up);
+    }
+    return r;
+}
+
+/* Liu & Layland: U' <= n (2^(1/n) - 1)  <=>  (P + nQ)^n <= 2 (nQ)^n with
+ * U' = P / Q. U' > 1 fails outright (the bound is below 1), so U'/n <= 1/n
+ * and every partial power of 1 + U'/n stays below e < 4. */
+static int ll_accepts(const rtp_task *tasks, size_t n)
+{
+    mpz_t p, q, nq, x;
+    mpz_inits(p, q, nq, x, NULL);
+    mpz_set_ui(q, 1);
+    for (size_t i = 0; i < n; i++) { /* P/Q += C/T' */
+        unsigned long t = (unsigned long)short_period(&tasks[i]);
+        mpz_mul_ui(p, p, t);
+        mpz_addmul_ui(p, q, (unsigned long)tasks[i].wcet_ns);
+        mpz_mul_ui(q, q, t);
+    }
+    int accepts;
+    if (mpz_cmp(p, q) > 0) {
+        accepts = 0;
+    } else {
+        mpz_mul_ui(nq, q, n);
+        mpz_mul_2exp(x, p, 62);
+        mpz_fdiv_q(x, x, nq); /* floor(2^62 U'/n) <= 2^62 */
+        unsigned __int128 lo = ((unsigned __int128)1 << 62) + mpz_get_ui(x);
+        mpz_mul(x, x, nq);
+        mpz_mul_2exp(p, p, 62);
+        unsigned __int128 hi = lo + (mpz_cmp(x, p) != 0);
+        mpz_fdiv_q_2exp(p, p, 62);
+        const unsigned __int128 two = (unsigned __int128)1 << 63;
+        if (fix_pow(hi, n, 1) <= two) {
+            accepts = 1;
+        } else if (fix_pow(lo, n, 0) > two) {
+            accepts = 0;
+        } else {
+            mpz_add(x, p, nq);
+            mpz_pow_ui(x, x, n);
+            mpz_pow_ui(nq, nq, n);
+            mpz_mul_2exp(nq, nq, 1);
+            accepts = mpz_cmp(x, nq) <= 0;
+        }
+    }
+    mpz_clears(p, q, nq, x, NULL);
+    return accepts;
+}
+
+/* Hyperbolic bound: prod (U'_i + 1) <= 2. */
+static int hyperbolic_accepts(const rtp_task *tasks, size_t n)
+{
+    mpz_t left, right;
+    mpz_init_set_ui(left, 1);
+    mpz_init_set_ui(right, 2);
+    for (size_t i = 0; i < n; i++) {
+        unsigned long t = (unsigned long)short_period(&tasks[i]);
+        mpz_mul_ui(left, left, t + (unsigned long)tasks[i].wcet_ns);
+        mpz_mul_ui(right, right, t);
+    }
+    int accepts = mpz_cmp(left, right) <= 0;
+    mpz_clears(left, right, NULL);
+    return accepts;
+}
+
+static rtp_status run_ll(const rtp_test *test, const rtp_task *tasks, size_t n,
+                         rtp_test_result *result, rtp_diag *diag)
+{
+    (void)test;
+    (void)diag;
+    result->schedulable = n == 0 || ll_accepts(tasks, n);
+    result->assignment_found = result->schedulable;
+    return bound_priorities(tasks, n, result);
+}
+
+static rtp_status run_hyperbolic(const rtp_test *test, const rtp_task *tasks, size_t n,
+                                 rtp_test_result *result, rtp_diag *diag)
+{
+    (void)test;
+    (void)diag;
+    result->schedulable = hyperbolic_accepts(tasks, n);
+    result->assignment_found = result->schedulable;
+    return bound_priorities(tasks, n, result);
+}
+
+/* EDF: U <= 1 is exact when every D >= T; otherwise density <= 1. */
+static rtp_status run_edf_bound(const rtp_test *test, const rtp_task *tasks, size_t n,
+                                rtp_test_result *result, rtp_diag *diag)
+{
+    (void)test;
+    (void)diag;
+    rtp_ratio one = {1, 1};
+    result->schedulable = rtp_load_cmp(tasks, n, RTP_LOAD_DENSITY, one) <= 0;
+    result->assignment_found = 1;
+    return RTP_OK;
+}
+
+rtp_test rtp_test_bound(rtp_policy policy, rtp_limits limits)
+{
+    rtp_test t;
+    memset(&t, 0, sizeof t);
+    t.policy = policy;
+    t.cpus = 1;
+    t.limits = limits;
+    if (policy == RTP_POLICY_FP || policy == RTP_POLICY_GFP) {
+        t.name = "ll-bound";
+        t.priority = RTP_PRIO_RM;
+        t.run = run_ll;
+    } else {
+        t.name = "density-bound";
+        t.run = run_edf_bound;
+    }
+    return t;
+}
+
+rtp_test rtp_test_hyperbolic(rtp_limits limits)
+{
+    rtp_test t = rtp_test_bound(RTP_POLICY_FP, limits);
+    t.name = "hyperbolic-bound";
+    t.run = run_hyperbolic;
+    return t;
+}
+
+rtp_status rtp_test_run(const rtp_test *test, const rtp_task *tasks, size_t n,
+                        rtp_test_result *result, rtp_diag *diag)
+{
+    result->schedulable = 0;
+    result->assignment_found = 0;
+    result->has_first_miss = 0;
+    result->first_miss_ns = 0;
+    result->accepted_by = NULL;
+    if (!test || !test->run)
+        return rtp_diag_set(diag, RTP_EINTERNAL, "", "no schedulability test given");
+    return test->run(test, tasks, n, result, diag);
+}
