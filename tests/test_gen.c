@@ -1,0 +1,375 @@
+/* tests/test_gen.c — the random task-set generators (bench/gen.h): same
+ * stream same set, the exact total, caps and ranges, the distributions
+ * (Kolmogorov-Smirnov with fixed seeds), impossible requests, and the
+ * deterministic elementary functions against libm. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/gen.h"
+#include "support/testutil.h"
+
+#define GOLDEN_UUNIFAST 0x6e638f18e01d21b6ull
+#define GOLDEN_RANDFIXEDSUM 0x2108130decaffd19ull
+
+static rtp_gen_opts opts(size_t n, int64_t unum, int64_t uden, rtp_gen_algo algo)
+{
+    rtp_gen_opts o = rtp_gen_opts_default();
+    o.n_tasks = n;
+    o.total_util = (rtp_ratio){unum, uden};
+    o.algo = algo;
+    return o;
+}
+
+static uint64_t hash_set(const rtp_taskset *ts)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < ts->n_tasks; i++) {
+        rtp_ns v[3] = {ts->tasks[i].wcet_ns, ts->tasks[i].deadline_ns, ts->tasks[i].period_ns};
+        for (int k = 0; k < 3; k++)
+            for (int b = 0; b < 8; b++)
+                h = (h ^ (uint8_t)(v[k] >> (8 * b))) * 1099511628211ull;
+    }
+    return h;
+}
+
+static void test_same_stream_same_set(void **state)
+{
+    (void)state;
+    rtp_gen_opts o = opts(12, 27, 10, RTP_GEN_RANDFIXEDSUM);
+    o.deadlines = RTP_DL_CONSTRAINED;
+    rtp_taskset a, b, c;
+    assert_int_equal(rtp_gen_taskset(&o, 7, 3, 11, &a, NULL), RTP_OK);
+    assert_int_equal(rtp_gen_taskset(&o, 7, 3, 11, &b, NULL), RTP_OK);
+    assert_int_equal(rtp_gen_taskset(&o, 7, 3, 12, &c, NULL), RTP_OK);
+    char *ja = rtp_taskset_to_json(&a, 0), *jb = rtp_taskset_to_json(&b, 0);
+    assert_string_equal(ja, jb);
+    assert_true(hash_set(&a) != hash_set(&c));
+    assert_string_equal(a.tasks[0].name, "T1");
+    assert_string_equal(a.tasks[11].name, "T12");
+    free(ja);
+    free(jb);
+    rtp_taskset_free(&a);
+    rtp_taskset_free(&b);
+    rtp_taskset_free(&c);
+}
+
+/* Pins the numbers drawn: if this changes, the sets of every published sweep
+ * change, so RTP_GEN_VERSION must be bumped together with these values. */
+static void test_golden_version(void **state)
+{
+    (void)state;
+    assert_int_equal(RTP_GEN_VERSION, 1);
+    rtp_gen_opts o = opts(10, 3, 1, RTP_GEN_UUNIFAST_DISCARD);
+    o.deadlines = RTP_DL_CONSTRAINED;
+    o.granularity_ns = 1000;
+    rtp_taskset ts;
+    assert_int_equal(rtp_gen_taskset(&o, 1, 0, 0, &ts, NULL), RTP_OK);
+    uint64_t h1 = hash_set(&ts);
+    rtp_taskset_free(&ts);
+    o.algo = RTP_GEN_RANDFIXEDSUM;
+    o.deadlines = RTP_DL_ARBITRARY;
+    assert_int_equal(rtp_gen_taskset(&o, 1, 0, 0, &ts, NULL), RTP_OK);
+    uint64_t h2 = hash_set(&ts);
+    rtp_taskset_free(&ts);
+    print_message("golden: %016llx %016llx\n", (unsigned long long)h1, (unsigned long long)h2);
+    assert_true(h1 == GOLDEN_UUNIFAST);
+    assert_true(h2 == GOLDEN_RANDFIXEDSUM);
+}
+
+/* Every set: total within 1/T_min of U (exactly compared), wcet in
+ * [1, cap T], period in range and a multiple of the granularity, deadline
+ * in the model's range. When U = n x cap, every wcet is floor(cap T) and the
+ * total may fall short by up to n / T_min (gen.h). */
+static void check_set(const rtp_gen_opts *o, const rtp_taskset *ts)
+{
+    assert_int_equal(ts->n_tasks, o->n_tasks);
+    rtp_ns tmin = INT64_MAX;
+    for (size_t i = 0; i < ts->n_tasks; i++) {
+        const rtp_task *t = &ts->tasks[i];
+        tmin = t->period_ns < tmin ? t->period_ns : tmin;
+        assert_true(t->period_ns >= o->period_min_ns && t->period_ns <= o->period_max_ns);
+        assert_int_equal(t->period_ns % o->granularity_ns, 0);
+        assert_true(t->wcet_ns >= 1);
+        assert_true((__int128)t->wcet_ns * o->max_task_util.den <=
+                    (__int128)t->period_ns * o->max_task_util.num);
+        __int128 c = t->wcet_ns, d = t->deadline_ns, p = t->period_ns;
+        switch (o->deadlines) {
+        case RTP_DL_IMPLICIT:
+            assert_true(d == p);
+            break;
+        case RTP_DL_CONSTRAINED: /* C + a(T - C) <= D <= T */
+            assert_true(d <= p);
+            assert_true(d * o->constrained_factor.den >=
+                        c * o->constrained_factor.den + (p - c) * o->constrained_factor.num);
+            break;
+        case RTP_DL_ARBITRARY: /* C <= D <= bT */
+            assert_true(d >= c);
+            assert_true(d * o->arbitrary_factor.den <= p * o->arbitrary_factor.num);
+            break;
+        }
+    }
+    rtp_ratio u = o->total_util;
+    rtp_ratio hi = {u.num * tmin + u.den, u.den * tmin}, lo = {u.num * tmin - u.den, u.den * tmin};
+    assert_true(rtp_load_cmp(ts->tasks, ts->n_tasks, RTP_LOAD_UTIL, hi) <= 0);
+    if ((__int128)u.num * o->max_task_util.den ==
+        (__int128)o->max_task_util.num * (int64_t)o->n_tasks * u.den) /* U = n cap */
+        lo.num = u.num * tmin - u.den * (int64_t)o->n_tasks;
+    assert_true(rtp_load_cmp(ts->tasks, ts->n_tasks, RTP_LOAD_UTIL, lo) >= 0);
+}
+
+static void test_exact_total_and_ranges(void **state)
+{
+    (void)state;
+    tu_rng rng = {2024};
+    int sets = 0;
+    for (int round = 0; round < 3000; round++) {
+        size_t n = (size_t)tu_range(&rng, 1, 24);
+        rtp_gen_algo algo = (rtp_gen_algo)tu_range(&rng, 0, 1);
+        int64_t cap_pct = tu_range(&rng, 20, 100);
+        /* total in (0, n cap], well inside for UUniFast-discard */
+        int64_t max_pct = (int64_t)n * cap_pct * (algo == RTP_GEN_RANDFIXEDSUM ? 100 : 35) / 100;
+        int64_t total_pct = tu_range(&rng, 1, max_pct < 1 ? 1 : max_pct);
+        if (algo == RTP_GEN_UUNIFAST_DISCARD && n > 1 && total_pct >= (int64_t)n * cap_pct)
+            continue;
+        rtp_gen_opts o = opts(n, total_pct, 100, algo);
+        o.max_task_util = (rtp_ratio){cap_pct, 100};
+        o.deadlines = (rtp_gen_deadlines)tu_range(&rng, 0, 2);
+        o.period_min_ns = tu_range(&rng, 1, 10000) * 1000;
+        o.period_max_ns = o.period_min_ns * tu_range(&rng, 1, 1000);
+        o.granularity_ns = tu_range(&rng, 0, 1) ? 1 : 1000;
+        o.harmonic = tu_range(&rng, 0, 4) == 0;
+        o.constrained_factor = (rtp_ratio){tu_range(&rng, 0, 10), 10};
+        o.arbitrary_factor = (rtp_ratio){tu_range(&rng, 10, 40), 10};
+        rtp_taskset ts;
+        rtp_diag diag;
+        rtp_status st = rtp_gen_taskset(&o, (uint64_t)round, 5, 9, &ts, &diag);
+        if (st == RTP_ELIMIT)
+            continue; /* discard budget spent: allowed, never a wrong set */
+        if (st != RTP_OK)
+            print_message("%s\n", diag.message);
+        assert_int_equal(st, RTP_OK);
+        check_set(&o, &ts);
+        rtp_taskset_free(&ts);
+        sets++;
+    }
+    print_message("checked %d generated sets\n", sets);
+    assert_true(sets > 2500);
+}
+
+static void test_period_set(void **state)
+{
+    (void)state;
+    static const rtp_ns set[] = {5000000, 10000000, 20000000};
+    rtp_gen_opts o = opts(30, 5, 2, RTP_GEN_RANDFIXEDSUM);
+    o.period_set = set;
+    o.n_period_set = 3;
+    int seen[3] = {0, 0, 0};
+    rtp_taskset ts;
+    assert_int_equal(rtp_gen_taskset(&o, 3, 0, 0, &ts, NULL), RTP_OK);
+    for (size_t i = 0; i < ts.n_tasks; i++)
+        for (int k = 0; k < 3; k++)
+            seen[k] += ts.tasks[i].period_ns == set[k];
+    assert_int_equal(seen[0] + seen[1] + seen[2], 30);
+    assert_true(seen[0] > 0 && seen[1] > 0 && seen[2] > 0);
+    rtp_taskset_free(&ts);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* One-sample KS statistic of sorted x against a CDF. */
+static double ks_one(double *x, size_t n, double (*cdf)(double, double), double param)
+{
+    qsort(x, n, sizeof *x, cmp_double);
+    double d = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        double f = cdf(x[i], param);
+        double a = fabs((double)(i + 1) / (double)n - f), b = fabs(f - (double)i / (double)n);
+        d = fmax(d, fmax(a, b));
+    }
+    return d;
+}
+
+/* Beta(1, k) CDF: 1 - (1 - x)^k, the marginal of a uniform point of the
+ * (k+1)-simplex (Bini & Buttazzo 2005). */
+static double beta_1k(double x, double k) { return 1.0 - pow(1.0 - x, k); }
+static double uniform01(double x, double unused) { (void)unused; return x; }
+
+#define KS_SAMPLES 4000
+#define KS_CRIT_1PCT(n) (1.63 / sqrt((double)(n)))
+
+static void test_uunifast_marginals_beta(void **state)
+{
+    (void)state;
+    for (int algo = 0; algo < 2; algo++) {
+        rtp_gen_opts o = opts(5, 1, 1, (rtp_gen_algo)algo); /* cap 1 never binds */
+        double *first = malloc(KS_SAMPLES * sizeof *first), *last = malloc(KS_SAMPLES * sizeof *last);
+        double u[5];
+        for (size_t s = 0; s < KS_SAMPLES; s++) {
+            rtp_rng rng = rtp_rng_stream(99, (uint64_t)algo, s);
+            assert_int_equal(rtp_gen_utilizations(&o, &rng, u, NULL), RTP_OK);
+            double sum = u[0] + u[1] + u[2] + u[3] + u[4];
+            assert_true(fabs(sum - 1.0) < 1e-12);
+            first[s] = u[0];
+            last[s] = u[4];
+        }
+        double d1 = ks_one(first, KS_SAMPLES, beta_1k, 4.0), d2 = ks_one(last, KS_SAMPLES, beta_1k, 4.0);
+        print_message("%s KS D = %.4f, %.4f (1%% critical %.4f)\n", rtp_gen_algo_name((rtp_gen_algo)algo),
+                      d1, d2, KS_CRIT_1PCT(KS_SAMPLES));
+        assert_true(d1 < KS_CRIT_1PCT(KS_SAMPLES));
+        assert_true(d2 < KS_CRIT_1PCT(KS_SAMPLES));
+        free(first);
+        free(last);
+    }
+}
+
+/* Above 1 with a cap, both algorithms sample uniformly over the capped
+ * simplex: their marginals must agree (two-sample KS). */
+static void test_capped_algorithms_agree(void **state)
+{
+    (void)state;
+    double *x[2];
+    double u[4];
+    for (int algo = 0; algo < 2; algo++) {
+        rtp_gen_opts o = opts(4, 5, 2, (rtp_gen_algo)algo); /* U = 2.5, cap 1 */
+        x[algo] = malloc(KS_SAMPLES * sizeof(double));
+        for (size_t s = 0; s < KS_SAMPLES; s++) {
+            rtp_rng rng = rtp_rng_stream(5, 100 + (uint64_t)algo, s);
+            assert_int_equal(rtp_gen_utilizations(&o, &rng, u, NULL), RTP_OK);
+            for (int i = 0; i < 4; i++)
+                assert_true(u[i] >= 0.0 && u[i] <= 1.0);
+            x[algo][s] = u[s % 4];
+        }
+        qsort(x[algo], KS_SAMPLES, sizeof(double), cmp_double);
+    }
+    double d = 0.0;
+    size_t i = 0, j = 0;
+    while (i < KS_SAMPLES && j < KS_SAMPLES) {
+        double v = fmin(x[0][i], x[1][j]);
+        while (i < KS_SAMPLES && x[0][i] <= v)
+            i++;
+        while (j < KS_SAMPLES && x[1][j] <= v)
+            j++;
+        d = fmax(d, fabs((double)i - (double)j) / KS_SAMPLES);
+    }
+    double crit = 1.63 * sqrt(2.0 / KS_SAMPLES);
+    print_message("two-sample KS D = %.4f (1%% critical %.4f)\n", d, crit);
+    assert_true(d < crit);
+    free(x[0]);
+    free(x[1]);
+}
+
+static void test_log_uniform_periods(void **state)
+{
+    (void)state;
+    rtp_gen_opts o = opts(50, 1, 1, RTP_GEN_UUNIFAST_DISCARD);
+    o.period_min_ns = 1000000;
+    o.period_max_ns = 1000000000;
+    double *x = malloc(KS_SAMPLES * sizeof *x);
+    double lo = log(1e6), span = log(1e9 + 1) - lo;
+    for (size_t s = 0; s < KS_SAMPLES / 50; s++) {
+        rtp_taskset ts;
+        assert_int_equal(rtp_gen_taskset(&o, 11, 0, s, &ts, NULL), RTP_OK);
+        for (size_t i = 0; i < 50; i++)
+            x[s * 50 + i] = (log((double)ts.tasks[i].period_ns) - lo) / span;
+        rtp_taskset_free(&ts);
+    }
+    double d = ks_one(x, KS_SAMPLES, uniform01, 0.0);
+    print_message("log-period KS D = %.4f\n", d);
+    assert_true(d < KS_CRIT_1PCT(KS_SAMPLES));
+    free(x);
+}
+
+static void test_impossible_requests(void **state)
+{
+    (void)state;
+    rtp_taskset ts;
+    rtp_diag diag;
+    rtp_gen_opts o = opts(4, 41, 10, RTP_GEN_RANDFIXEDSUM); /* 4.1 > 4 x 1 */
+    assert_int_equal(rtp_gen_taskset(&o, 1, 0, 0, &ts, &diag), RTP_EINPUT);
+    assert_non_null(strstr(diag.message, "impossible"));
+    o = opts(4, 2, 1, RTP_GEN_RANDFIXEDSUM);
+    o.max_task_util = (rtp_ratio){1, 2}; /* exactly n x cap: every task at 1/2 */
+    assert_int_equal(rtp_gen_taskset(&o, 1, 0, 0, &ts, &diag), RTP_OK);
+    rtp_taskset_free(&ts);
+    o.algo = RTP_GEN_UUNIFAST_DISCARD;
+    assert_int_equal(rtp_gen_taskset(&o, 1, 0, 0, &ts, &diag), RTP_EINPUT);
+    o = opts(8, 79, 10, RTP_GEN_UUNIFAST_DISCARD); /* 7.9 of 8: discards forever */
+    o.max_attempts = 200;
+    assert_int_equal(rtp_gen_taskset(&o, 1, 0, 0, &ts, &diag), RTP_ELIMIT);
+    o = opts(0, 1, 1, RTP_GEN_UUNIFAST_DISCARD);
+    assert_int_equal(rtp_gen_taskset(&o, 1, 0, 0, &ts, &diag), RTP_EINPUT);
+    o = opts(3, 1, 1, RTP_GEN_UUNIFAST_DISCARD);
+    o.period_min_ns = 1500;
+    o.period_max_ns = 1900;
+    o.granularity_ns = 1000; /* no multiple of 1us in [1.5us, 1.9us] */
+    assert_int_equal(rtp_gen_taskset(&o, 1, 0, 0, &ts, &diag), RTP_EINPUT);
+    o.granularity_ns = 100;
+    o.max_task_util = (rtp_ratio){3, 2};
+    assert_int_equal(rtp_gen_taskset(&o, 1, 0, 0, &ts, &diag), RTP_EINPUT);
+}
+
+static void test_elementary_functions(void **state)
+{
+    (void)state;
+    tu_rng rng = {77};
+    for (int i = 0; i < 20000; i++) {
+        double x = ldexp((double)tu_range(&rng, 1, 1 << 30), (int)tu_range(&rng, -60, 40));
+        assert_true(fabs(rtp_gen_log(x) - log(x)) <= 1e-14 * fmax(1.0, fabs(log(x))));
+        double y = (double)tu_range(&rng, -700000, 700000) / 1000.0;
+        assert_true(fabs(rtp_gen_exp(y) - exp(y)) <= 1e-13 * exp(y));
+        double r = (double)tu_range(&rng, 1, 1 << 30) / (double)(1 << 30);
+        double k = (double)tu_range(&rng, 1, 100);
+        assert_true(fabs(rtp_gen_pow(r, 1.0 / k) - pow(r, 1.0 / k)) <= 1e-13);
+    }
+}
+
+static void test_cli_gen(void **state)
+{
+    (void)state;
+    char *a = NULL, *b = NULL, *err = NULL;
+    const char *args = "gen --tasks 6 --utilization 1.75 --seed 42 --deadlines constrained "
+                       "--periods 1ms:100ms --generator randfixedsum --cpus 2";
+    assert_int_equal(tu_run_cli(args, NULL, &a, NULL), 0);
+    assert_int_equal(tu_run_cli(args, NULL, &b, NULL), 0);
+    assert_string_equal(a, b);
+    rtp_taskset ts;
+    assert_int_equal(rtp_taskset_parse_json(a, strlen(a), &ts, NULL), RTP_OK);
+    assert_int_equal(ts.n_tasks, 6);
+    assert_int_equal(ts.platform.n_cpus, 2);
+    rtp_taskset_free(&ts);
+    free(a);
+    free(b);
+    assert_int_equal(tu_run_cli("gen --tasks 3 --utilization 3.5", NULL, NULL, &err), 2);
+    assert_non_null(strstr(err, "impossible"));
+    free(err);
+    assert_int_equal(tu_run_cli("gen --tasks 3 --utilization 1 --periods 5ms", NULL, NULL, NULL), 2);
+    assert_int_equal(tu_run_cli("gen --utilization 1", NULL, NULL, NULL), 2);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_same_stream_same_set),
+        cmocka_unit_test(test_golden_version),
+        cmocka_unit_test(test_exact_total_and_ranges),
+        cmocka_unit_test(test_period_set),
+        cmocka_unit_test(test_uunifast_marginals_beta),
+        cmocka_unit_test(test_capped_algorithms_agree),
+        cmocka_unit_test(test_log_uniform_periods),
+        cmocka_unit_test(test_impossible_requests),
+        cmocka_unit_test(test_elementary_functions),
+        cmocka_unit_test(test_cli_gen),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
