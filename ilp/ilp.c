@@ -1,7 +1,36 @@
-/* TEMPORARY stub: the ILP path is being written (issue 5). */
+/* ilp/ilp.c — the solve / verify / cut loop of ilp.h.
+ *
+ * Formulation (ilp_model.c): binary x[i][j] for the allowed (task, CPU)
+ * pairs; each task on one CPU; per CPU sum_i u_i x[i][j] <= capacity; big
+ * tasks (2 u_i > capacity) one per CPU; orbitopal symmetry breaking inside
+ * classes of interchangeable CPUs. Lazy rows (ilp_verify.c): after each GLPK
+ * answer every CPU is checked with the exact test; a failing CPU yields
+ *   - an EDF demand row at its first miss t, sum_i dbf_i(t)/t x[i][j] <= 1
+ *     on every CPU (Baruah & Bini 2008 give the static form), and
+ *   - a no-good cut on a minimal failing subset S (deletion filter),
+ *     sum_{i in S} x[i][j] <= |S| - 1 on every CPU.
+ *
+ * FP uses the same combinatorial Benders loop, not a MILP with priority and
+ * response-time variables (Zeng & Di Natale 2013): that model needs big-M
+ * rows over ns-sized times, where GLPK's doubles and tolerances cannot make
+ * "infeasible" a proof, while the exact RTA + OPA check per CPU is already
+ * optimal for the priority part (Audsley 2001) and the no-good cuts have 0/1
+ * coefficients, exact in doubles. Demand rows still help FP: a set that EDF
+ * rejects is rejected by every priority order.
+ *
+ * Every row is valid for every exactly feasible partition (coefficients
+ * rounded down, right-hand sides up), so GLPK's "infeasible" is a proof;
+ * a GLPK solution is accepted only when every CPU passes the exact test.
+ * The loop ends because each round cuts the current candidate off and there
+ * are finitely many partitions. */
 #include "ilp/ilp.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+#include "ilp/ilp_internal.h"
 
 rtp_ilp_opts rtp_ilp_opts_default(void)
 {
@@ -14,24 +43,262 @@ rtp_ilp_opts rtp_ilp_opts_default(void)
     return o;
 }
 
+static const char *const status_names[] = {"optimal", "infeasible", "time_limit"};
+static const char *const objective_names[] = {"feasibility", "min-cpus", "balanced"};
+
 const char *rtp_ilp_status_name(rtp_ilp_status s)
 {
-    return s == RTP_ILP_OPTIMAL ? "optimal" : s == RTP_ILP_INFEASIBLE ? "infeasible" : "time_limit";
+    return (unsigned)s < 3 ? status_names[s] : "?";
 }
 
 const char *rtp_ilp_objective_name(rtp_ilp_objective o)
 {
-    return o == RTP_ILP_FEASIBILITY ? "feasibility" : o == RTP_ILP_MIN_CPUS ? "min-cpus" : "balanced";
+    return (unsigned)o < 3 ? objective_names[o] : "?";
 }
 
 int rtp_ilp_objective_parse(const char *name, rtp_ilp_objective *out)
 {
     for (int i = 0; i < 3; i++)
-        if (strcmp(name, rtp_ilp_objective_name((rtp_ilp_objective)i)) == 0) {
+        if (strcmp(name, objective_names[i]) == 0) {
             *out = (rtp_ilp_objective)i;
             return 0;
         }
     return -1;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void ctx_free(ilp_ctx *c)
+{
+    rtp_glpk_free(c->g);
+    free(c->allowed);
+    free(c->util);
+    free(c->xcol);
+    free(c->ycol);
+    free(c->sym_class);
+    free(c->points);
+    free(c->sub);
+    free(c->sub_idx);
+    free(c->prio);
+    free(c->rt);
+    free(c->row_cols);
+    free(c->row_vals);
+}
+
+static rtp_status ctx_init(ilp_ctx *c, const rtp_taskset *ts, const int *cpus,
+                           size_t m, const rtp_ilp_opts *opts)
+{
+    memset(c, 0, sizeof *c);
+    c->tasks = ts->tasks;
+    c->n = ts->n_tasks;
+    c->m = m;
+    c->cpus = cpus;
+    c->opts = opts;
+    c->zcol = -1;
+    c->test = rtp_test_exact(opts->part.policy, opts->part.priority, 1, opts->part.limits);
+    c->edf = rtp_test_exact(RTP_POLICY_EDF, RTP_PRIO_OPA, 1, opts->part.limits);
+    c->edf.want_first_miss = 1;
+    size_t n1 = c->n + 1, nm = (c->n ? c->n : 1) * (m ? m : 1);
+    c->allowed = calloc(nm, sizeof *c->allowed);
+    c->xcol = calloc(nm, sizeof *c->xcol);
+    c->util = calloc(n1, sizeof *c->util);
+    c->sym_class = calloc(m + 1, sizeof *c->sym_class);
+    c->sub = calloc(n1, sizeof *c->sub);
+    c->sub_idx = calloc(n1, sizeof *c->sub_idx);
+    c->prio = calloc(n1, sizeof *c->prio);
+    c->rt = calloc(n1, sizeof *c->rt);
+    c->row_cols = calloc(n1, sizeof *c->row_cols);
+    c->row_vals = calloc(n1, sizeof *c->row_vals);
+    if (opts->objective == RTP_ILP_MIN_CPUS)
+        c->ycol = calloc(m + 1, sizeof *c->ycol);
+    if (!c->allowed || !c->xcol || !c->util || !c->sym_class || !c->sub || !c->sub_idx ||
+        !c->prio || !c->rt || !c->row_cols || !c->row_vals ||
+        (opts->objective == RTP_ILP_MIN_CPUS && !c->ycol))
+        return RTP_ENOMEM;
+    return RTP_OK;
+}
+
+static int same_task(const rtp_task *a, const rtp_task *b)
+{
+    if (a->wcet_ns != b->wcet_ns || a->deadline_ns != b->deadline_ns ||
+        a->period_ns != b->period_ns || a->affinity_len != b->affinity_len ||
+        (!a->name) != (!b->name) || (a->name && strcmp(a->name, b->name) != 0) ||
+        (!a->affinity) != (!b->affinity))
+        return 0;
+    return !a->affinity || memcmp(a->affinity, b->affinity, a->affinity_len * sizeof(int)) == 0;
+}
+
+/* The best heuristic plan (rtp_part_best) as an assignment, when it is
+ * complete; *have = 0 otherwise (the warm start is optional, so heuristic
+ * errors other than out-of-memory only mean "no warm start"). Plan tasks are
+ * copies: each is matched to the first unused input task equal in every
+ * field that matters, and equal tasks are interchangeable. */
+static rtp_status heuristic(ilp_ctx *c, const rtp_taskset *ts, int *assign, int *have)
+{
+    *have = 0;
+    rtp_plan hp;
+    memset(&hp, 0, sizeof hp);
+    rtp_diag scratch;
+    rtp_diag_clear(&scratch);
+    rtp_status st = rtp_part_best(ts, c->cpus, c->m, &c->opts->part, &hp, &scratch);
+    if (st != RTP_OK || !hp.feasible || hp.n_unassigned > 0 || hp.n_bins != c->m) {
+        rtp_plan_free(&hp);
+        return st == RTP_ENOMEM ? st : RTP_OK;
+    }
+    for (size_t i = 0; i < c->n; i++)
+        assign[i] = -1;
+    int ok = 1;
+    for (size_t b = 0; b < hp.n_bins && ok; b++) {
+        size_t j = 0;
+        while (j < c->m && !(hp.bins[b].n_cpus == 1 && hp.bins[b].cpus[0] == c->cpus[j]))
+            j++;
+        ok = j < c->m;
+        for (size_t q = 0; q < hp.bins[b].n_tasks && ok; q++) {
+            size_t i = 0;
+            while (i < c->n && (assign[i] >= 0 || !same_task(&c->tasks[i], &hp.bins[b].tasks[q].task)))
+                i++;
+            ok = i < c->n && c->allowed[ILP_AT(c, i, j)];
+            if (ok)
+                assign[i] = (int)j;
+        }
+    }
+    for (size_t i = 0; i < c->n && ok; i++)
+        ok = assign[i] >= 0;
+    rtp_plan_free(&hp);
+    if (!ok)
+        return RTP_OK;
+    int failed;
+    st = ilp_verify(c, assign, 0, &failed); /* never trust: re-check exactly */
+    *have = st == RTP_OK && failed == 0;
+    return st;
+}
+
+/* GLPK's integer solution as task -> CPU index. */
+static rtp_status read_assign(ilp_ctx *c, int *assign)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        assign[i] = -1;
+        double best = 0.5;
+        for (size_t j = 0; j < c->m; j++) {
+            int col = c->xcol[ILP_AT(c, i, j)];
+            double v = col >= 0 ? rtp_glpk_value(c->g, col) : 0.0;
+            if (v > best) {
+                best = v;
+                assign[i] = (int)j;
+            }
+        }
+        if (assign[i] < 0)
+            return rtp_diag_set(c->diag, RTP_EINTERNAL, "", "ILP: GLPK returned no CPU for task %zu", i);
+    }
+    return RTP_OK;
+}
+
+/* The loop. *have_plan / plan_assign carry the best verified assignment;
+ * *outcome is the verdict. */
+static rtp_status loop(ilp_ctx *c, double deadline, int *plan_assign, int *have_plan,
+                       rtp_ilp_status *outcome)
+{
+    double *incumbent = NULL;
+    int *assign = malloc((c->n ? c->n : 1) * sizeof *assign);
+    if (!assign)
+        return RTP_ENOMEM;
+    rtp_status st = RTP_OK;
+    int objective = c->opts->objective != RTP_ILP_FEASIBILITY;
+    for (;;) {
+        double left = deadline > 0 ? deadline - now_s() : 0.0;
+        if (deadline > 0 && left <= 0) {
+            *outcome = RTP_ILP_TIME_LIMIT;
+            break;
+        }
+        if (*have_plan && objective) {
+            free(incumbent);
+            incumbent = malloc((size_t)rtp_glpk_cols(c->g) * sizeof *incumbent + 1);
+            if (!incumbent) {
+                st = RTP_ENOMEM;
+                break;
+            }
+            if ((st = ilp_incumbent(c, plan_assign, incumbent)) != RTP_OK)
+                break;
+        }
+        rtp_glpk_outcome go;
+        c->stats->rounds++;
+        st = rtp_glpk_solve(c->g, left, *have_plan && objective ? incumbent : NULL, 0, &go);
+        if (st != RTP_OK) {
+            rtp_diag_set(c->diag, st, "", "ILP: GLPK failed (%s)", rtp_status_name(st));
+            break;
+        }
+        if (go == RTP_GLPK_INFEASIBLE) {
+            if (*have_plan) { /* a verified plan satisfies every row */
+                st = rtp_diag_set(c->diag, RTP_EINTERNAL, "",
+                                  "ILP: GLPK declared a model infeasible that a verified plan satisfies");
+                break;
+            }
+            *outcome = RTP_ILP_INFEASIBLE;
+            break;
+        }
+        if (go == RTP_GLPK_TIME_NONE) {
+            *outcome = RTP_ILP_TIME_LIMIT;
+            break;
+        }
+        if ((st = read_assign(c, assign)) != RTP_OK)
+            break;
+        int failed;
+        if ((st = ilp_verify(c, assign, go == RTP_GLPK_OPTIMAL, &failed)) != RTP_OK)
+            break;
+        if (failed == 0) {
+            memcpy(plan_assign, assign, c->n * sizeof *assign);
+            *have_plan = 1;
+        }
+        if (go == RTP_GLPK_TIME_SOLUTION) {
+            *outcome = RTP_ILP_TIME_LIMIT;
+            break;
+        }
+        if (failed == 0) {
+            *outcome = RTP_ILP_OPTIMAL;
+            break;
+        }
+    }
+    free(incumbent);
+    free(assign);
+    return st;
+}
+
+/* The same input rules as rtp_part_pack, plus the ILP's own options. */
+static rtp_status validate(const rtp_taskset *ts, const int *cpus, size_t m,
+                           const rtp_ilp_opts *opts, rtp_diag *diag)
+{
+    if (m == 0 || !cpus)
+        return rtp_diag_set(diag, RTP_EINPUT, "", "no CPUs to partition onto");
+    if (opts->part.policy != RTP_POLICY_EDF && opts->part.policy != RTP_POLICY_FP)
+        return rtp_diag_set(diag, RTP_EINPUT, "",
+                            "partitioning needs a uniprocessor policy (edf or fp), not %s",
+                            rtp_policy_name(opts->part.policy));
+    if (opts->part.capacity.num < 0 || opts->part.capacity.den <= 0)
+        return rtp_diag_set(diag, RTP_EINPUT, "", "capacity must be a non-negative ratio");
+    if ((unsigned)opts->objective > RTP_ILP_BALANCED)
+        return rtp_diag_set(diag, RTP_EINPUT, "", "unknown ILP objective");
+    if (!(opts->time_limit_s >= 0))
+        return rtp_diag_set(diag, RTP_EINPUT, "", "--time-limit must be a non-negative number of seconds");
+    for (size_t i = 0; i < ts->n_tasks; i++) {
+        const rtp_task *t = &ts->tasks[i];
+        for (size_t k = 0; t->affinity && k < t->affinity_len; k++) {
+            size_t j = 0;
+            while (j < m && cpus[j] != t->affinity[k])
+                j++;
+            if (j == m) {
+                char path[64];
+                snprintf(path, sizeof path, "tasks[%zu].affinity", i);
+                return rtp_diag_set(diag, RTP_EINPUT, path,
+                                    "CPU %d is not on the platform", t->affinity[k]);
+            }
+        }
+    }
+    return opts->write_lp_path ? rtp_glpk_lp_path_ok(opts->write_lp_path, diag) : RTP_OK;
 }
 
 rtp_status rtp_ilp_solve(const rtp_taskset *ts, const int *cpus, size_t n_cpus,
@@ -39,6 +306,65 @@ rtp_status rtp_ilp_solve(const rtp_taskset *ts, const int *cpus, size_t n_cpus,
                          rtp_ilp_status *status, rtp_ilp_stats *stats,
                          rtp_diag *diag)
 {
-    (void)ts; (void)cpus; (void)n_cpus; (void)opts; (void)plan; (void)status; (void)stats;
-    return rtp_diag_set(diag, RTP_ENOTIMPL, "", "--method ilp is not implemented yet");
+    double start = now_s();
+    rtp_ilp_stats local_stats;
+    if (!stats)
+        stats = &local_stats;
+    memset(stats, 0, sizeof *stats);
+    memset(plan, 0, sizeof *plan);
+    rtp_status st = validate(ts, cpus, n_cpus, opts, diag);
+    if (st != RTP_OK)
+        return st;
+    ilp_ctx c;
+    st = ctx_init(&c, ts, cpus, n_cpus, opts);
+    c.stats = stats;
+    c.diag = diag;
+    int *best = malloc((c.n ? c.n : 1) * sizeof *best);
+    if (st == RTP_OK && !best)
+        st = RTP_ENOMEM;
+    int homeless = 0, have_plan = 0;
+    rtp_ilp_status outcome = RTP_ILP_INFEASIBLE;
+    if (st == RTP_OK)
+        st = ilp_allowed(&c, &homeless);
+    if (st == RTP_OK && !homeless && opts->warm_start)
+        st = heuristic(&c, ts, best, &have_plan);
+    if (st == RTP_OK)
+        st = ilp_build(&c);
+    double deadline = opts->time_limit_s > 0 ? start + opts->time_limit_s : 0.0;
+    if (st == RTP_OK && c.n == 0)
+        have_plan = 1; /* nothing to place */
+    if (st != RTP_OK || homeless) {
+        /* a task that fits no CPU alone: no partition exists */
+    } else if (have_plan && (opts->objective == RTP_ILP_FEASIBILITY || c.n == 0)) {
+        outcome = RTP_ILP_OPTIMAL;
+    } else {
+        st = loop(&c, deadline, best, &have_plan, &outcome);
+    }
+    if (st == RTP_OK) {
+        stats->rows = rtp_glpk_rows(c.g);
+        stats->cols = rtp_glpk_cols(c.g);
+    }
+    if (st == RTP_OK && opts->write_lp_path)
+        st = rtp_glpk_write_lp(c.g, opts->write_lp_path, diag);
+    if (st == RTP_OK)
+        st = rtp_plan_init_cpus(plan, opts->part.policy, cpus, n_cpus);
+    if (st == RTP_OK && have_plan) {
+        st = ilp_plan(&c, best, plan);
+    } else {
+        for (size_t i = 0; i < c.n && st == RTP_OK; i++)
+            st = rtp_plan_add_task(plan, (size_t)-1, &c.tasks[i], 0, -1);
+    }
+    if (st == RTP_OK) {
+        snprintf(plan->method, sizeof plan->method, "ilp");
+        snprintf(plan->status, sizeof plan->status, "%s", rtp_ilp_status_name(outcome));
+        *status = outcome;
+    } else {
+        rtp_plan_free(plan);
+        if (st == RTP_ENOMEM)
+            rtp_diag_set(diag, st, "", "out of memory");
+    }
+    free(best);
+    ctx_free(&c);
+    stats->seconds = now_s() - start;
+    return st;
 }

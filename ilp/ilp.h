@@ -1,8 +1,16 @@
 /* ilp/ilp.h — exact partitioning as an integer program solved by GLPK
  * (x[i][j] = 1 when task i runs on CPU j), with lazily added demand rows
- * (EDF) or combinatorial cuts (FP), every GLPK answer re-verified with the
- * exact integer tests. Only ilp/glpk_*.c includes <glpk.h>.
+ * (EDF, Baruah & Bini 2008) and combinatorial Benders no-good cuts (EDF and
+ * FP), every GLPK answer re-verified with the exact integer tests; the model
+ * is a relaxation of the exact problem, so "infeasible" is a proof. The
+ * formulation and why FP uses cuts rather than a priority MILP: ilp/ilp.c.
+ * Only ilp/glpk_*.c includes <glpk.h>.
  *
+ * Status: OPTIMAL = a verified plan, optimal for the objective (balanced:
+ * up to GLPK's 1e-9 tolerance on the utilization sums; the plan itself is
+ * exact); INFEASIBLE = no partition exists; TIME_LIMIT = stopped, with
+ * plan->feasible = 1 only when a verified plan is in hand (never reported
+ * as infeasible). Units: times in ns, time_limit_s in wall-clock seconds.
  * Ownership: the plan written is the caller's. Thread-safety: no globals;
  * GLPK keeps one environment per thread, so solves may run in OpenMP threads. */
 #ifndef RTP_ILP_H
@@ -32,9 +40,10 @@ typedef struct rtp_ilp_opts {
 } rtp_ilp_opts;
 
 typedef struct rtp_ilp_stats {
-    int rounds;               /* solve / verify / cut rounds */
+    int rounds;               /* solve / verify / cut rounds (GLPK solves) */
     int cuts;                 /* rows added lazily */
     double seconds;
+    int rows, cols;           /* size of the final model */
 } rtp_ilp_stats;
 
 rtp_ilp_opts rtp_ilp_opts_default(void);
@@ -42,7 +51,11 @@ const char *rtp_ilp_status_name(rtp_ilp_status status);     /* "optimal", ... */
 const char *rtp_ilp_objective_name(rtp_ilp_objective obj);  /* "feasibility", "min-cpus", "balanced" */
 int rtp_ilp_objective_parse(const char *name, rtp_ilp_objective *out);
 
-/* Solves; *plan gets method "ilp" and status set. */
+/* Solves; *plan gets method "ilp" and status set; every task is placed
+ * (feasible plan) or unassigned (no verified plan). `stats` may be NULL.
+ * RTP_EINPUT as rtp_part_pack (no CPUs, bad policy, affinity off the
+ * platform) or for a --write-lp path that exists and is not a regular file;
+ * RTP_ELIMIT when an exact test hits a resource limit. */
 rtp_status rtp_ilp_solve(const rtp_taskset *ts, const int *cpus, size_t n_cpus,
                          const rtp_ilp_opts *opts, rtp_plan *plan,
                          rtp_ilp_status *status, rtp_ilp_stats *stats,

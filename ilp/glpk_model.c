@@ -1,0 +1,392 @@
+/* ilp/glpk_model.c — see glpk_model.h. The only file that includes <glpk.h>. */
+#include "ilp/glpk_model.h"
+
+#include <errno.h>
+#include <glpk.h>
+#include <limits.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+struct rtp_glpk {
+    glp_prob *P;   /* NULL once dead */
+    int rows, cols;
+    int *ind;      /* 1-based scratch for one row: cols + 1 entries */
+    double *val;
+    int *stamp;    /* per column: last row that used it (duplicate check) */
+    int stamp_now;
+};
+
+/* glp_error_hook target: GLPK must not return from an error, so jump back to
+ * the guarded call (GLPK's documented recovery path). */
+typedef struct guard {
+    jmp_buf env;
+    int term_out; /* the thread's previous terminal setting, restored after */
+} guard;
+
+static void on_glpk_error(void *info)
+{
+    longjmp(((guard *)info)->env, 1);
+}
+
+static void guard_begin(guard *gd)
+{
+    gd->term_out = glp_term_out(GLP_OFF);
+    glp_error_hook(on_glpk_error, gd);
+}
+
+static void guard_end(const guard *gd)
+{
+    glp_error_hook(NULL, NULL);
+    glp_term_out(gd->term_out);
+}
+
+/* After a longjmp: GLPK's state in this thread is unusable; free it all. */
+static rtp_status die(rtp_glpk *g)
+{
+    glp_free_env();
+    g->P = NULL;
+    return RTP_EINTERNAL;
+}
+
+rtp_status rtp_glpk_create(rtp_glpk **out)
+{
+    rtp_glpk *g = calloc(1, sizeof *g);
+    if (!g)
+        return RTP_ENOMEM;
+    guard gd;
+    if (setjmp(gd.env)) {
+        free(g);
+        glp_free_env();
+        return RTP_EINTERNAL;
+    }
+    guard_begin(&gd);
+    g->P = glp_create_prob();
+    glp_set_prob_name(g->P, "rtpack_partition");
+    glp_set_obj_dir(g->P, GLP_MIN);
+    guard_end(&gd);
+    *out = g;
+    return RTP_OK;
+}
+
+void rtp_glpk_free(rtp_glpk *g)
+{
+    if (!g)
+        return;
+    if (g->P) {
+        guard gd;
+        if (setjmp(gd.env)) {
+            glp_free_env();
+        } else {
+            guard_begin(&gd);
+            glp_delete_prob(g->P);
+            guard_end(&gd);
+        }
+    }
+    free(g->ind);
+    free(g->val);
+    free(g->stamp);
+    free(g);
+}
+
+int rtp_glpk_rows(const rtp_glpk *g) { return g->rows; }
+int rtp_glpk_cols(const rtp_glpk *g) { return g->cols; }
+
+static int grow(rtp_glpk *g, int cols)
+{
+    int *ind = realloc(g->ind, (size_t)(cols + 1) * sizeof *ind);
+    if (!ind)
+        return -1;
+    g->ind = ind;
+    double *val = realloc(g->val, (size_t)(cols + 1) * sizeof *val);
+    if (!val)
+        return -1;
+    g->val = val;
+    int *stamp = realloc(g->stamp, (size_t)cols * sizeof *stamp);
+    if (!stamp)
+        return -1;
+    g->stamp = stamp;
+    g->stamp[cols - 1] = 0;
+    return 0;
+}
+
+rtp_status rtp_glpk_add_col(rtp_glpk *g, const char *name, int binary,
+                            double lb, double ub, double obj, int *index)
+{
+    if (!g->P || g->cols == INT_MAX - 1)
+        return RTP_EINTERNAL;
+    if (!binary && !(isfinite(lb) && isfinite(ub) && lb <= ub))
+        return RTP_EINTERNAL;
+    if (!isfinite(obj) || (name && strlen(name) > 255))
+        return RTP_EINTERNAL;
+    if (grow(g, g->cols + 1) != 0)
+        return RTP_ENOMEM;
+    guard gd;
+    if (setjmp(gd.env))
+        return die(g);
+    guard_begin(&gd);
+    int j = glp_add_cols(g->P, 1);
+    if (name)
+        glp_set_col_name(g->P, j, name);
+    if (binary) {
+        glp_set_col_kind(g->P, j, GLP_BV);
+    } else {
+        glp_set_col_kind(g->P, j, GLP_CV);
+        glp_set_col_bnds(g->P, j, lb == ub ? GLP_FX : GLP_DB, lb, ub);
+    }
+    glp_set_obj_coef(g->P, j, obj);
+    guard_end(&gd);
+    *index = g->cols++;
+    return RTP_OK;
+}
+
+rtp_status rtp_glpk_add_row(rtp_glpk *g, const char *name, int len,
+                            const int *cols, const double *vals, int equal,
+                            double rhs)
+{
+    if (!g->P || len < 0 || len > g->cols || !isfinite(rhs) || g->rows == INT_MAX - 1)
+        return RTP_EINTERNAL;
+    if (name && strlen(name) > 255)
+        return RTP_EINTERNAL;
+    g->stamp_now++;
+    for (int k = 0; k < len; k++) {
+        int c = cols[k];
+        if (c < 0 || c >= g->cols || g->stamp[c] == g->stamp_now || !isfinite(vals[k]))
+            return RTP_EINTERNAL;
+        g->stamp[c] = g->stamp_now;
+        g->ind[k + 1] = c + 1;
+        g->val[k + 1] = vals[k];
+    }
+    guard gd;
+    if (setjmp(gd.env))
+        return die(g);
+    guard_begin(&gd);
+    int i = glp_add_rows(g->P, 1);
+    if (name)
+        glp_set_row_name(g->P, i, name);
+    glp_set_row_bnds(g->P, i, equal ? GLP_FX : GLP_UP, rhs, rhs);
+    glp_set_mat_row(g->P, i, len, g->ind, g->val);
+    guard_end(&gd);
+    g->rows++;
+    return RTP_OK;
+}
+
+/* Branch-and-bound callback: hand the caller's incumbent over once, at the
+ * first heuristic hook (root node). */
+typedef struct heur_info {
+    const double *x; /* 1-based */
+    int given;
+} heur_info;
+
+static void on_tree(glp_tree *tree, void *info)
+{
+    heur_info *h = info;
+    if (glp_ios_reason(tree) == GLP_IHEUR && !h->given) {
+        h->given = 1;
+        glp_ios_heur_sol(tree, h->x);
+    }
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* GLPK's tm_lim (ms) for what is left of `seconds` since `start`, at least
+ * 1 ms; INT_MAX (GLPK's "no limit") when seconds <= 0. */
+static int limit_ms(double seconds, double start)
+{
+    if (seconds <= 0)
+        return INT_MAX;
+    double ms = ceil((seconds - (now_s() - start)) * 1000.0);
+    if (ms < 1.0)
+        return 1;
+    return ms >= (double)INT_MAX ? INT_MAX : (int)ms;
+}
+
+rtp_status rtp_glpk_solve(rtp_glpk *g, double time_limit_s,
+                          const double *incumbent, int mip_cuts,
+                          rtp_glpk_outcome *outcome)
+{
+    if (!g->P)
+        return RTP_EINTERNAL;
+    heur_info h = {NULL, 0};
+    if (incumbent) {
+        for (int j = 0; j < g->cols; j++) {
+            if (!isfinite(incumbent[j]))
+                return RTP_EINTERNAL;
+            g->val[j + 1] = incumbent[j];
+        }
+        h.x = g->val;
+    }
+    double start = now_s();
+    glp_smcp sm;
+    glp_init_smcp(&sm);
+    sm.msg_lev = GLP_MSG_OFF;
+    sm.tm_lim = limit_ms(time_limit_s, start);
+    glp_iocp io;
+    glp_init_iocp(&io);
+    io.msg_lev = GLP_MSG_OFF;
+    io.presolve = GLP_OFF; /* the callback's incumbent is in the original columns */
+    io.mip_gap = 0.0;
+    if (mip_cuts)
+        io.cov_cuts = io.clq_cuts = io.mir_cuts = io.gmi_cuts = GLP_ON;
+    if (incumbent) {
+        io.cb_func = on_tree;
+        io.cb_info = &h;
+    }
+    guard gd;
+    if (setjmp(gd.env))
+        return die(g);
+    guard_begin(&gd);
+    /* glp_intopt without presolve needs an optimal LP basis first. Rows
+     * added since the last solve are basic, so the old basis stays valid;
+     * should the factorisation still fail, restart from a fresh basis. */
+    int rc = glp_simplex(g->P, &sm);
+    if (rc == GLP_EBADB || rc == GLP_ESING || rc == GLP_ECOND) {
+        glp_adv_basis(g->P, 0);
+        rc = glp_simplex(g->P, &sm);
+    }
+    rtp_status st = RTP_OK;
+    if (rc == GLP_ETMLIM) {
+        *outcome = RTP_GLPK_TIME_NONE;
+    } else if (rc != 0) {
+        st = RTP_EINTERNAL;
+    } else if (glp_get_status(g->P) == GLP_NOFEAS) {
+        *outcome = RTP_GLPK_INFEASIBLE;
+    } else if (glp_get_status(g->P) != GLP_OPT) {
+        st = RTP_EINTERNAL; /* every column is bounded: nothing else is possible */
+    } else {
+        io.tm_lim = limit_ms(time_limit_s, start);
+        rc = glp_intopt(g->P, &io);
+        int mip = glp_mip_status(g->P);
+        if (rc == 0 && mip == GLP_OPT)
+            *outcome = RTP_GLPK_OPTIMAL;
+        else if (rc == 0 && mip == GLP_NOFEAS)
+            *outcome = RTP_GLPK_INFEASIBLE;
+        else if (rc == GLP_ETMLIM)
+            *outcome = mip == GLP_FEAS ? RTP_GLPK_TIME_SOLUTION : RTP_GLPK_TIME_NONE;
+        else
+            st = RTP_EINTERNAL;
+    }
+    guard_end(&gd);
+    return st;
+}
+
+double rtp_glpk_value(const rtp_glpk *g, int col)
+{
+    if (!g->P || col < 0 || col >= g->cols)
+        return 0.0;
+    return glp_mip_col_val(g->P, col + 1);
+}
+
+/* Folder part of a path ("." when it has none), malloc'd. */
+static char *folder_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return strdup(".");
+    if (slash == path)
+        return strdup("/");
+    return strndup(path, (size_t)(slash - path));
+}
+
+/* The mode to give the new file: the old file's, or 0644 when absent. */
+static rtp_status path_mode(const char *path, mode_t *mode, rtp_diag *diag)
+{
+    struct stat sb;
+    *mode = 0644;
+    if (lstat(path, &sb) == 0) {
+        if (!S_ISREG(sb.st_mode))
+            return rtp_diag_set(diag, RTP_EINPUT, "",
+                                "--write-lp %s: not a regular file (refusing to replace it)", path);
+        *mode = sb.st_mode & 0777;
+    } else if (errno != ENOENT) {
+        return rtp_diag_set(diag, RTP_EINPUT, "", "--write-lp %s: %s", path, strerror(errno));
+    }
+    return RTP_OK;
+}
+
+rtp_status rtp_glpk_lp_path_ok(const char *path, rtp_diag *diag)
+{
+    mode_t mode;
+    return path_mode(path, &mode, diag);
+}
+
+rtp_status rtp_glpk_write_lp(rtp_glpk *g, const char *path, rtp_diag *diag)
+{
+    if (!g->P)
+        return RTP_EINTERNAL;
+    mode_t mode;
+    rtp_status st = path_mode(path, &mode, diag);
+    if (st != RTP_OK)
+        return st;
+    char *folder = folder_of(path);
+    if (!folder)
+        return RTP_ENOMEM;
+    size_t size = strlen(folder) + 32;
+    char *tmp = malloc(size);
+    if (!tmp) {
+        free(folder);
+        return RTP_ENOMEM;
+    }
+    snprintf(tmp, size, "%s/.rtpack-lp-XXXXXX", folder);
+    free(folder);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        st = rtp_diag_set(diag, RTP_EINPUT, "", "--write-lp %s: cannot create a file there: %s",
+                                     path, strerror(errno));
+        free(tmp);
+        return st;
+    }
+    int chmod_rc = fchmod(fd, mode);
+    close(fd);
+    guard gd;
+    if (setjmp(gd.env)) {
+        unlink(tmp);
+        free(tmp);
+        return die(g);
+    }
+    guard_begin(&gd);
+    int rc = glp_write_lp(g->P, NULL, tmp);
+    guard_end(&gd);
+    if (rc != 0 || chmod_rc != 0)
+        st = rtp_diag_set(diag, RTP_EINPUT, "", "--write-lp %s: GLPK could not write the model", path);
+    else if (rename(tmp, path) != 0)
+        st = rtp_diag_set(diag, RTP_EINPUT, "", "--write-lp %s: %s", path, strerror(errno));
+    if (st != RTP_OK)
+        unlink(tmp);
+    free(tmp);
+    return st;
+}
+
+rtp_status rtp_glpk_read_lp_counts(const char *path, int *rows, int *cols,
+                                   int *binaries, rtp_diag *diag)
+{
+    glp_prob *volatile P = NULL;
+    guard gd;
+    if (setjmp(gd.env)) {
+        glp_free_env();
+        return RTP_EINTERNAL;
+    }
+    guard_begin(&gd);
+    P = glp_create_prob();
+    int rc = glp_read_lp(P, NULL, path);
+    if (rc == 0) {
+        *rows = glp_get_num_rows(P);
+        *cols = glp_get_num_cols(P);
+        *binaries = glp_get_num_bin(P);
+    }
+    glp_delete_prob(P);
+    guard_end(&gd);
+    if (rc != 0)
+        return rtp_diag_set(diag, RTP_EINPUT, "", "%s: GLPK cannot read it as CPLEX LP", path);
+    return RTP_OK;
+}

@@ -1,0 +1,76 @@
+/* ilp/glpk_model.h — the only door to GLPK (the only file that includes
+ * <glpk.h> is glpk_model.c): a 0/1 + continuous minimisation model built row
+ * by row, solved with glp_simplex + glp_intopt under a wall-clock limit, and
+ * written in CPLEX LP format.
+ *
+ * GLPK aborts the process on a bad index or count (its xerror), so every call
+ * here validates its arguments first (column range, duplicate columns, finite
+ * numbers) and runs GLPK under glp_error_hook: should GLPK still fail, the
+ * hook longjmps back, glp_free_env() releases the thread's GLPK state and the
+ * model turns "dead" (every later call returns RTP_EINTERNAL). Output is
+ * silenced (glp_term_out, msg_lev). GLPK deletes an output file before
+ * writing it, so rtp_glpk_write_lp hands it a temporary file of our own and
+ * renames that into place only over a regular file or a missing one.
+ *
+ * Columns and rows are 0-based here. Ownership: rtp_glpk_create allocates,
+ * rtp_glpk_free releases. Thread-safety: GLPK keeps one environment per
+ * thread (NOTES.md), so distinct models may live in distinct threads; one
+ * model must stay in one thread. */
+#ifndef RTP_GLPK_MODEL_H
+#define RTP_GLPK_MODEL_H
+
+#include "models/base.h"
+
+typedef struct rtp_glpk rtp_glpk;
+
+typedef enum rtp_glpk_outcome {
+    RTP_GLPK_OPTIMAL = 0,   /* proven optimal integer solution */
+    RTP_GLPK_INFEASIBLE,    /* proven: no integer solution */
+    RTP_GLPK_TIME_SOLUTION, /* time limit with an integer incumbent */
+    RTP_GLPK_TIME_NONE      /* time limit, no integer solution */
+} rtp_glpk_outcome;
+
+rtp_status rtp_glpk_create(rtp_glpk **out);
+void rtp_glpk_free(rtp_glpk *g);
+
+/* Appends a column: binary (bounds 0..1) or continuous in [lb, ub], with
+ * objective coefficient `obj`; *index receives its 0-based index. */
+rtp_status rtp_glpk_add_col(rtp_glpk *g, const char *name, int binary,
+                            double lb, double ub, double obj, int *index);
+
+/* Appends the row sum_k vals[k] * x[cols[k]] <= rhs (or == rhs with
+ * `equal`). Columns must exist and be distinct; numbers finite. */
+rtp_status rtp_glpk_add_row(rtp_glpk *g, const char *name, int len,
+                            const int *cols, const double *vals, int equal,
+                            double rhs);
+
+int rtp_glpk_rows(const rtp_glpk *g);
+int rtp_glpk_cols(const rtp_glpk *g);
+
+/* Minimises. time_limit_s <= 0 means no limit. `incumbent` (one value per
+ * column, or NULL) is a feasible integer solution handed to the branch and
+ * bound as its first incumbent (it must satisfy every row: GLPK does not
+ * check). `mip_cuts` turns on GLPK's cover, clique, MIR and Gomory cuts. */
+rtp_status rtp_glpk_solve(rtp_glpk *g, double time_limit_s,
+                          const double *incumbent, int mip_cuts,
+                          rtp_glpk_outcome *outcome);
+
+/* Value of a column in the last integer solution (solve said OPTIMAL or
+ * TIME_SOLUTION). */
+double rtp_glpk_value(const rtp_glpk *g, int col);
+
+/* Writes the model in CPLEX LP format to `path` via a temporary file in the
+ * same folder (mode 0644). RTP_EINPUT with a message when `path` exists and
+ * is not a regular file, or cannot be written. */
+rtp_status rtp_glpk_write_lp(rtp_glpk *g, const char *path, rtp_diag *diag);
+
+/* The check rtp_glpk_write_lp makes before writing, for callers that want
+ * to refuse a bad path before a long solve. */
+rtp_status rtp_glpk_lp_path_ok(const char *path, rtp_diag *diag);
+
+/* Reads an LP file back with GLPK (round-trip check) and reports its row,
+ * column and binary-column counts. RTP_EINPUT when GLPK cannot read it. */
+rtp_status rtp_glpk_read_lp_counts(const char *path, int *rows, int *cols,
+                                   int *binaries, rtp_diag *diag);
+
+#endif
