@@ -10,12 +10,16 @@
  *      bound of it (terms with D_i > T_i dropped, 64.64 fixed point rounded
  *      up, GMP when that cannot decide); Lb the synchronous busy period
  *      (Spuri 1996), iterated at most limits->max_iterations times.
+ *      When the busy period passes the cap, a miss found below its last
+ *      iterate still decides "not schedulable"; otherwise RTP_ELIMIT.
  *   4. QPA (Zhang & Burns 2009, Theorem 5): from the last deadline <= L walk
  *      down, t <- dbf(t) when dbf(t) < t, else the previous deadline, until
  *      dbf(t) <= d_min (schedulable) or dbf(t) > t (a miss).
  *   5. first_miss: QPA's failure point need not be the smallest, so the
  *      absolute deadlines are scanned upward (demand accumulated job by job)
  *      up to QPA's failure point.
+ * Each phase (busy period, QPA, first-miss scan) may take up to
+ * limits->max_iterations steps.
  * Demands are summed in 128 bits and saturate at 2^100 (> any rtp_ns), so a
  * comparison with t is exact and nothing overflows. */
 #include "solver/edf.h"
@@ -137,21 +141,23 @@ static rtp_ns la_bound(const rtp_task *tasks, size_t n)
 }
 
 /* Lb: least fixed point of w = sum ceil(w / T_i) C_i, or stop as soon as w
- * passes `stop` (> 0: La, the other bound). *lb = 0 when stopped. */
+ * passes `stop` (> 0: La, the other bound): *lb = 0 then. On RTP_ELIMIT,
+ * *lb is the last iterate (a lower bound of Lb, so a miss below it is still
+ * a valid answer). */
 static rtp_status busy_period(const rtp_task *tasks, size_t n, rtp_ns stop,
                               budget *b, rtp_ns *lb, rtp_diag *diag)
 {
     i128 w = 0;
     for (size_t i = 0; i < n; i++)
         w += tasks[i].wcet_ns;
+    *lb = 0;
     for (;;) {
-        if (stop > 0 && w > stop) {
-            *lb = 0;
+        if (stop > 0 && w > stop)
             return RTP_OK;
-        }
         if (w > INT64_MAX)
             return rtp_diag_set(diag, RTP_ELIMIT, "",
-                                "EDF busy period passes 2^63 ns (U = 1?)");
+                                "EDF busy period passes 2^63 ns");
+        *lb = (rtp_ns)w;
         if (spend(b))
             return rtp_diag_set(diag, RTP_ELIMIT, "",
                                 "EDF busy period not found in %llu iterations",
@@ -161,12 +167,33 @@ static rtp_status busy_period(const rtp_task *tasks, size_t n, rtp_ns stop,
             rtp_ns jobs = ((rtp_ns)w + tasks[i].period_ns - 1) / tasks[i].period_ns;
             next += (i128)jobs * tasks[i].wcet_ns;
         }
-        if (next == w) {
-            *lb = (rtp_ns)w;
+        if (next == w)
             return RTP_OK;
-        }
         w = next;
     }
+}
+
+/* QPA (Zhang & Burns 2009) over the deadlines <= bound: *failed_at = a t
+ * with dbf(t) > t, or 0 when there is none. */
+static rtp_status qpa(const rtp_task *tasks, size_t n, rtp_ns bound, rtp_ns d_min,
+                      budget *b, rtp_ns *failed_at, rtp_diag *diag)
+{
+    rtp_ns t = bound < INT64_MAX ? prev_deadline(tasks, n, bound + 1) : bound;
+    *failed_at = 0;
+    while (t > 0) {
+        if (spend(b))
+            return rtp_diag_set(diag, RTP_ELIMIT, "", "EDF QPA did not finish in %llu iterations",
+                                (unsigned long long)b->max);
+        i128 h = demand(tasks, n, t);
+        if (h > t) {
+            *failed_at = t;
+            break;
+        }
+        if (h <= d_min)
+            break;
+        t = h < t ? (rtp_ns)h : prev_deadline(tasks, n, t);
+    }
+    return RTP_OK;
 }
 
 /* The smallest absolute deadline t <= upto with dbf(t) > t (one exists). */
@@ -236,35 +263,29 @@ rtp_status rtp_edf_qpa(const rtp_task *tasks, size_t n, int want_first_miss,
         return RTP_OK;
     }
 
-    rtp_ns la = cmp < 0 ? la_bound(tasks, n) : 0, lb = 0;
+    rtp_ns la = cmp < 0 ? la_bound(tasks, n) : 0, lb = 0, failed_at = 0;
     rtp_status st = busy_period(tasks, n, la, &b, &lb, diag);
+    if (st == RTP_ELIMIT && lb > 0) {
+        /* No bound: a miss below the last busy-period iterate still decides. */
+        budget b2 = {0, lim.max_iterations};
+        if (qpa(tasks, n, lb, d_min, &b2, &failed_at, diag) != RTP_OK || failed_at == 0)
+            return RTP_ELIMIT;
+        rtp_diag_clear(diag);
+        st = RTP_OK;
+    } else if (st == RTP_OK) {
+        rtp_ns bound = (lb > 0 && (la == 0 || lb < la)) ? lb : la;
+        st = qpa(tasks, n, bound, d_min, &b, &failed_at, diag);
+    }
     if (st != RTP_OK)
         return st;
-    rtp_ns bound = (lb > 0 && (la == 0 || lb < la)) ? lb : la;
-
-    /* QPA (Zhang & Burns 2009): every deadline <= bound is covered. */
-    rtp_ns t = bound < INT64_MAX ? prev_deadline(tasks, n, bound + 1) : bound;
-    rtp_ns failed_at = 0;
-    while (t > 0) {
-        if (spend(&b))
-            return rtp_diag_set(diag, RTP_ELIMIT, "", "EDF QPA did not finish in %llu iterations",
-                                (unsigned long long)b.max);
-        i128 h = demand(tasks, n, t);
-        if (h > t) {
-            failed_at = t;
-            break;
-        }
-        if (h <= d_min)
-            break;
-        t = h < t ? (rtp_ns)h : prev_deadline(tasks, n, t);
-    }
     if (failed_at == 0) {
         result->schedulable = 1;
         return RTP_OK;
     }
     if (!want_first_miss)
         return RTP_OK;
-    st = first_miss(tasks, n, failed_at, &b, &result->first_miss_ns, diag);
+    budget b3 = {0, lim.max_iterations};
+    st = first_miss(tasks, n, failed_at, &b3, &result->first_miss_ns, diag);
     if (st == RTP_OK)
         result->has_first_miss = 1;
     return st;

@@ -1,0 +1,355 @@
+/* tests/test_edf.c — solver/edf.h: the exact EDF test (QPA) and first_miss.
+ *
+ * References written here, slow and obviously correct:
+ *  - demand enumeration: dbf(t) at every integer t up to H + max D (H the
+ *    hyperperiod, a divisor of 720): for U <= 1, dbf(t + H) = dbf(t) + U H
+ *    <= dbf(t) + H once t >= max D, so no miss can first appear later;
+ *  - an EDF schedule simulation of every job released in [0, H), each run to
+ *    completion (a miss = a job finishing after its absolute deadline; the
+ *    earliest deadline among missed jobs is the smallest t with dbf(t) > t).
+ * Thousands of seeded random sets, plus the same sets scaled by a prime
+ * (scale invariance), published/hand-worked examples and 2^40-ns edge cases. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "solver/edf.h"
+#include "support/testutil.h"
+
+static const rtp_ns divisors720[] = {2, 3, 4, 5, 6, 8, 9, 10, 12, 15, 16, 18, 20, 24, 30,
+                                     36, 40, 45, 48, 60, 72, 80, 90, 120, 144, 180, 240, 360};
+#define N_DIV (sizeof divisors720 / sizeof divisors720[0])
+
+static rtp_ns gcd(rtp_ns a, rtp_ns b)
+{
+    while (b) {
+        rtp_ns r = a % b;
+        a = b;
+        b = r;
+    }
+    return a;
+}
+
+/* ---- references ---- */
+
+static rtp_ns ref_dbf(const rtp_task *ts, size_t n, rtp_ns t)
+{
+    rtp_ns sum = 0;
+    for (size_t i = 0; i < n; i++)
+        for (rtp_ns d = ts[i].deadline_ns; d <= t; d += ts[i].period_ns)
+            sum += ts[i].wcet_ns;
+    return sum;
+}
+
+/* Returns 1 when schedulable; else 0 with *miss (0 when U > 1). */
+static int ref_enumerate(const rtp_task *ts, size_t n, rtp_ns *miss)
+{
+    rtp_ns h = 1, max_d = 0, work = 0;
+    for (size_t i = 0; i < n; i++) {
+        h = h / gcd(h, ts[i].period_ns) * ts[i].period_ns;
+        if (ts[i].deadline_ns > max_d)
+            max_d = ts[i].deadline_ns;
+    }
+    for (size_t i = 0; i < n; i++)
+        work += h / ts[i].period_ns * ts[i].wcet_ns;
+    *miss = 0;
+    if (work > h)
+        return 0;
+    for (rtp_ns t = 1; t <= h + max_d; t++)
+        if (ref_dbf(ts, n, t) > t) {
+            *miss = t;
+            return 0;
+        }
+    return 1;
+}
+
+/* EDF simulation in unit steps of every job released in [0, H), synchronous.
+ * Returns the earliest absolute deadline of a job that misses, 0 if none. */
+static rtp_ns ref_simulate(const rtp_task *ts, size_t n)
+{
+    rtp_ns h = 1;
+    for (size_t i = 0; i < n; i++)
+        h = h / gcd(h, ts[i].period_ns) * ts[i].period_ns;
+    size_t jobs = 0;
+    for (size_t i = 0; i < n; i++)
+        jobs += (size_t)(h / ts[i].period_ns);
+    rtp_ns *release = malloc(jobs * sizeof *release), *deadline = malloc(jobs * sizeof *deadline),
+           *left = malloc(jobs * sizeof *left);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        for (rtp_ns r = 0; r < h; r += ts[i].period_ns, k++) {
+            release[k] = r;
+            deadline[k] = r + ts[i].deadline_ns;
+            left[k] = ts[i].wcet_ns;
+        }
+    rtp_ns earliest_miss = 0;
+    size_t done = 0;
+    for (rtp_ns now = 0; done < jobs; now++) {
+        size_t pick = jobs;
+        for (size_t j = 0; j < jobs; j++)
+            if (left[j] > 0 && release[j] <= now && (pick == jobs || deadline[j] < deadline[pick]))
+                pick = j;
+        if (pick == jobs)
+            continue;
+        if (--left[pick] == 0) {
+            done++;
+            if (now + 1 > deadline[pick] && (earliest_miss == 0 || deadline[pick] < earliest_miss))
+                earliest_miss = deadline[pick];
+        }
+    }
+    free(release);
+    free(deadline);
+    free(left);
+    return earliest_miss;
+}
+
+/* ---- generators ---- */
+
+static size_t random_set(tu_rng *rng, rtp_task *ts)
+{
+    size_t n = (size_t)tu_range(rng, 1, 6);
+    int64_t target = tu_range(rng, 60, 110); /* percent, total */
+    for (size_t i = 0; i < n; i++) {
+        rtp_ns t = divisors720[tu_range(rng, 0, N_DIV - 1)];
+        rtp_ns c = t * target / 100 / (rtp_ns)n + tu_range(rng, -1, 1);
+        if (c < 1)
+            c = 1;
+        if (c > t)
+            c = t;
+        rtp_ns d;
+        switch (tu_range(rng, 0, 3)) {
+        case 0: d = t; break;
+        case 1: d = tu_range(rng, c, t); break;           /* constrained */
+        case 2: d = tu_range(rng, 1, t); break;           /* may be < C */
+        default: d = tu_range(rng, t, 2 * t + 3); break; /* arbitrary */
+        }
+        ts[i] = tu_task(c, d, t);
+    }
+    return n;
+}
+
+static void check_against_references(const rtp_task *ts, size_t n, rtp_ns scale,
+                                     int *counts)
+{
+    rtp_task scaled[8];
+    for (size_t i = 0; i < n; i++)
+        scaled[i] = tu_task(ts[i].wcet_ns * scale, ts[i].deadline_ns * scale,
+                            ts[i].period_ns * scale);
+    rtp_ns ref_miss;
+    int ref_ok = ref_enumerate(ts, n, &ref_miss);
+    rtp_edf_result r;
+    rtp_diag diag;
+    rtp_limits lim = rtp_limits_default();
+    assert_int_equal(rtp_edf_qpa(scaled, n, 1, &lim, &r, &diag), RTP_OK);
+    assert_int_equal(r.schedulable, ref_ok);
+    if (!ref_ok && ref_miss > 0) {
+        assert_true(r.has_first_miss);
+        assert_int_equal(r.first_miss_ns, ref_miss * scale);
+        assert_int_equal(ref_simulate(ts, n), ref_miss);
+        counts[1]++;
+    } else if (!ref_ok) {
+        assert_false(r.has_first_miss); /* U > 1: left out */
+        counts[2]++;
+    } else {
+        assert_int_equal(ref_simulate(ts, n), 0);
+        counts[0]++;
+    }
+    /* Without want_first_miss, the same verdict and no first_miss. */
+    assert_int_equal(rtp_edf_qpa(scaled, n, 0, &lim, &r, &diag), RTP_OK);
+    assert_int_equal(r.schedulable, ref_ok);
+    assert_false(r.has_first_miss);
+}
+
+static void test_random_vs_references(void **state)
+{
+    (void)state;
+    tu_rng rng = {20261203};
+    int counts[3] = {0, 0, 0}; /* schedulable, miss with U <= 1, U > 1 */
+    rtp_task ts[8];
+    for (int k = 0; k < 4000; k++) {
+        size_t n = random_set(&rng, ts);
+        check_against_references(ts, n, k % 4 == 0 ? 7919 : 1, counts);
+    }
+    /* The sample must exercise every outcome substantially. */
+    assert_true(counts[0] > 500);
+    assert_true(counts[1] > 500);
+    assert_true(counts[2] > 200);
+}
+
+static void test_dbf(void **state)
+{
+    (void)state;
+    rtp_task ts[2] = {tu_task(1, 3, 4), tu_task(2, 5, 5)};
+    rtp_ns d = -1;
+    assert_int_equal(rtp_edf_dbf(ts, 2, 2, &d), RTP_OK);
+    assert_int_equal(d, 0);
+    assert_int_equal(rtp_edf_dbf(ts, 2, 3, &d), RTP_OK);
+    assert_int_equal(d, 1);
+    assert_int_equal(rtp_edf_dbf(ts, 2, 10, &d), RTP_OK);
+    assert_int_equal(d, 2 * 1 + 2 * 2); /* deadlines 3, 7 and 5, 10 */
+    /* Past 2^63: a limit, never a wrapped value. */
+    rtp_task big[3] = {tu_task(RTP_NS_LIMIT, 1, 1), tu_task(RTP_NS_LIMIT, 1, 1),
+                       tu_task(RTP_NS_LIMIT, 1, 1)};
+    assert_int_equal(rtp_edf_dbf(big, 3, 1, &d), RTP_ELIMIT);
+}
+
+/* Worked examples. */
+static void test_examples(void **state)
+{
+    (void)state;
+    rtp_edf_result r;
+    rtp_limits lim = rtp_limits_default();
+    /* The seed article's textbook set T1(1,4) T2(2,6) T3(3,8): U = 23/24,
+     * implicit deadlines, EDF-schedulable (Liu & Layland 1973: U <= 1). */
+    rtp_task text[3] = {tu_task(1, 4, 4), tu_task(2, 6, 6), tu_task(3, 8, 8)};
+    assert_int_equal(rtp_edf_qpa(text, 3, 1, &lim, &r, NULL), RTP_OK);
+    assert_true(r.schedulable);
+    /* Deadlines 3, 4, 5 (hand-worked): dbf(3) = 1, dbf(4) = 3, dbf(5) = 6 > 5. */
+    rtp_task tight[3] = {tu_task(1, 3, 4), tu_task(2, 4, 6), tu_task(3, 5, 8)};
+    assert_int_equal(rtp_edf_qpa(tight, 3, 1, &lim, &r, NULL), RTP_OK);
+    assert_false(r.schedulable);
+    assert_true(r.has_first_miss);
+    assert_int_equal(r.first_miss_ns, 5);
+    /* Video task of the seed article: 5 ms every 16.666666 ms, deadline 10 ms. */
+    rtp_task video = tu_task(5000000, 10000000, 16666666);
+    assert_int_equal(rtp_edf_qpa(&video, 1, 1, &lim, &r, NULL), RTP_OK);
+    assert_true(r.schedulable);
+    /* wcet > deadline: simply unschedulable, first miss at the deadline. */
+    rtp_task late = tu_task(5, 4, 10);
+    assert_int_equal(rtp_edf_qpa(&late, 1, 1, &lim, &r, NULL), RTP_OK);
+    assert_false(r.schedulable);
+    assert_int_equal(r.first_miss_ns, 4);
+    /* Empty set: schedulable. */
+    assert_int_equal(rtp_edf_qpa(NULL, 0, 1, &lim, &r, NULL), RTP_OK);
+    assert_true(r.schedulable);
+}
+
+/* (q^-1 mod p) by extended Euclid. */
+static rtp_ns mod_inverse(rtp_ns q, rtp_ns p)
+{
+    __int128 r0 = p, r1 = q % p, s0 = 0, s1 = 1;
+    while (r1 != 0) {
+        __int128 k = r0 / r1, t = r0 - k * r1;
+        r0 = r1;
+        r1 = t;
+        t = s0 - k * s1;
+        s0 = s1;
+        s1 = t;
+    }
+    return (rtp_ns)((s0 % p + p) % p);
+}
+
+/* Co-prime periods near 2^40 with U = 1 +- 1/(p q) ~ 1 +- 2^-80. */
+static void test_precision(void **state)
+{
+    (void)state;
+    const rtp_ns p = ((rtp_ns)1 << 40) - 1, q = ((rtp_ns)1 << 40) - 3; /* odd, differ by 2 */
+    rtp_edf_result r;
+    rtp_limits lim = rtp_limits_default();
+    /* C1 q + C2 p = p q + 1: U = 1 + 1/(pq), not schedulable. */
+    rtp_ns c1 = mod_inverse(q, p);
+    rtp_ns c2 = (rtp_ns)(((__int128)p * q + 1 - (__int128)c1 * q) / p);
+    assert_true(c1 >= 1 && c1 < p && c2 >= 1 && c2 <= q);
+    rtp_task over[2] = {tu_task(c1, p, p), tu_task(c2, q, q)};
+    assert_int_equal(rtp_edf_qpa(over, 2, 1, &lim, &r, NULL), RTP_OK);
+    assert_false(r.schedulable);
+    assert_false(r.has_first_miss);
+    /* C1 q + C2 p = p q - 1: U = 1 - 1/(pq), implicit: schedulable. */
+    c1 = p - mod_inverse(q, p); /* C1 q = -1 mod p */
+    c2 = (rtp_ns)(((__int128)p * q - 1 - (__int128)c1 * q) / p);
+    rtp_task under[2] = {tu_task(c1, p, p), tu_task(c2, q, q)};
+    assert_int_equal(rtp_edf_qpa(under, 2, 1, &lim, &r, NULL), RTP_OK);
+    assert_true(r.schedulable);
+    /* U exactly 1, implicit deadlines: schedulable. */
+    rtp_task exact[3] = {tu_task(p, 2 * p, 2 * p), tu_task(q, 4 * q, 4 * q),
+                         tu_task(q, 4 * q, 4 * q)};
+    assert_int_equal(rtp_edf_qpa(exact, 3, 1, &lim, &r, NULL), RTP_OK);
+    assert_true(r.schedulable);
+}
+
+/* Periods 4 k_i with co-prime k_i near 2^38, C = T/4, so U = 3/4 exactly and
+ * La = sum (T_i - D_i) (4 x sum (T - D) U / 1): few deadlines below it, which
+ * a 128-bit enumeration checks. */
+static int enumerate_upto(const rtp_task *ts, size_t n, rtp_ns upto, rtp_ns *miss)
+{
+    for (size_t i = 0; i < n; i++)
+        for (rtp_ns t = ts[i].deadline_ns; t <= upto; t += ts[i].period_ns) {
+            __int128 dem = 0;
+            for (size_t j = 0; j < n; j++)
+                if (t >= ts[j].deadline_ns)
+                    dem += (__int128)((t - ts[j].deadline_ns) / ts[j].period_ns + 1) * ts[j].wcet_ns;
+            if (dem > t && (*miss == 0 || t < *miss))
+                *miss = t;
+        }
+    return *miss == 0;
+}
+
+static void test_large_coprime(void **state)
+{
+    (void)state;
+    tu_rng rng = {40};
+    const rtp_ns k[3] = {((rtp_ns)1 << 38) - 1, ((rtp_ns)1 << 38) + 1, ((rtp_ns)1 << 38) + 3};
+    int outcomes[2] = {0, 0};
+    for (int rep = 0; rep < 300; rep++) {
+        rtp_task ts[3];
+        rtp_ns la = 0;
+        for (int i = 0; i < 3; i++) {
+            rtp_ns t = 4 * k[i], c = k[i];
+            rtp_ns d = tu_range(&rng, c / 2, t); /* some below C: misses */
+            ts[i] = tu_task(c, d, t);
+            la += t - d;
+        }
+        rtp_ns miss = 0;
+        int ok = enumerate_upto(ts, 3, la + 1, &miss);
+        rtp_edf_result r;
+        rtp_limits lim = rtp_limits_default();
+        assert_int_equal(rtp_edf_qpa(ts, 3, 1, &lim, &r, NULL), RTP_OK);
+        assert_int_equal(r.schedulable, ok);
+        if (!ok)
+            assert_int_equal(r.first_miss_ns, miss);
+        outcomes[ok]++;
+    }
+    assert_true(outcomes[0] > 20 && outcomes[1] > 20);
+}
+
+/* U = 1 with a constrained deadline and co-prime periods near 2^40: the busy
+ * period is astronomically long. A miss below the capped iteration still
+ * decides; otherwise the answer is a resource limit, never a guess. */
+static void test_limit(void **state)
+{
+    (void)state;
+    const rtp_ns p = ((rtp_ns)1 << 40) - 1, q = ((rtp_ns)1 << 40) - 3;
+    rtp_limits lim = rtp_limits_default();
+    lim.max_iterations = 20000;
+    rtp_edf_result r;
+    rtp_diag diag;
+    rtp_diag_clear(&diag);
+    rtp_task ts[3] = {tu_task(p, 2 * p - 5, 2 * p), tu_task(q, 2 * q, 4 * q),
+                      tu_task(q, 4 * q, 4 * q)};
+    assert_int_equal(rtp_edf_qpa(ts, 3, 1, &lim, &r, &diag), RTP_ELIMIT);
+    assert_true(strlen(diag.message) > 0);
+    /* The same with an early miss: decided despite the cap. */
+    rtp_task miss[3] = {tu_task(p, p - 1, 2 * p), tu_task(q, 2 * q, 4 * q),
+                        tu_task(q, 4 * q, 4 * q)};
+    assert_int_equal(rtp_edf_qpa(miss, 3, 1, &lim, &r, &diag), RTP_OK);
+    assert_false(r.schedulable);
+    assert_int_equal(r.first_miss_ns, p - 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_dbf),
+        cmocka_unit_test(test_examples),
+        cmocka_unit_test(test_random_vs_references),
+        cmocka_unit_test(test_precision),
+        cmocka_unit_test(test_large_coprime),
+        cmocka_unit_test(test_limit),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
