@@ -1,0 +1,65 @@
+/* bench/explore.h — `rtpack explore` and `rtpack merge`: acceptance ratios of
+ * partitioning methods over generated task sets (docs/explore.md).
+ *
+ * One point's sets run in an OpenMP loop (dynamic schedule); every set is a
+ * pure function of (seed, point, index) and each outcome lands in its own
+ * slot, summed in index order, so counts never depend on the thread count.
+ * Points are dealt to shards round-robin (point p goes to shard p mod N + 1);
+ * each finished point is appended to DIR/results.csv (and timing.csv,
+ * sets.jsonl) and flushed to disk, so a crash loses at most the point in
+ * progress and --resume continues after the last whole one. DIR/manifest.txt
+ * records the sweep hash, generator version and shard; `merge` checks them.
+ *
+ * Ownership: outputs go to files under the caller's DIR; cells are caller
+ * arrays. Thread-safety: no globals; the progress callback is called from
+ * one thread at a time. */
+#ifndef RTP_EXPLORE_H
+#define RTP_EXPLORE_H
+
+#include "bench/sweep.h"
+
+/* Outcome of one policy x method over one point's sets. */
+typedef struct rtp_explore_cell {
+    int64_t accepted;    /* sets the method placed feasibly */
+    int64_t total;       /* sets evaluated */
+    int64_t timeouts;    /* not decided: ILP time limit without a plan, or a
+                          * resource limit in an exact test (not accepted) */
+    int64_t median_ns;   /* analysis time per set (nearest rank) */
+    int64_t p99_ns;
+} rtp_explore_cell;
+
+typedef void (*rtp_explore_progress)(void *ctx, uint64_t sets_done, uint64_t sets_total);
+
+/* Evaluates point `point`: cells[policy * n_methods + method]. threads 0 =
+ * OpenMP default. With jsonl != NULL, *jsonl gets every set as one compact
+ * task-set document per line (malloc'd, caller frees). progress may be NULL;
+ * it receives sets done within this point. */
+rtp_status rtp_explore_point(const rtp_sweep *sw, size_t point, int threads,
+                             rtp_explore_cell *cells, char **jsonl,
+                             rtp_explore_progress progress, void *progress_ctx,
+                             rtp_diag *diag);
+
+typedef struct rtp_explore_opts {
+    const char *out_dir;
+    int shard_k, shard_n;   /* 1..N of N; 1/1 = the whole sweep */
+    int resume;
+    int threads;            /* 0 = OpenMP default */
+    rtp_explore_progress progress; /* sets done / total of this run, or NULL */
+    void *progress_ctx;
+} rtp_explore_opts;
+
+/* Runs the sweep (text = the sweep file, copied to DIR/sweep.json) into
+ * opts->out_dir, then writes weighted.csv and acceptance.svg from all rows
+ * in results.csv. RTP_EINPUT when DIR already holds results and !resume, or
+ * when resuming a different sweep. */
+rtp_status rtp_explore_run(const char *text, size_t len, const rtp_explore_opts *opts,
+                           rtp_diag *diag);
+
+/* Combines the outputs of shards 1..N (any order) into out_dir, giving the
+ * results.csv (and timing.csv, sets.jsonl) a single run would have given.
+ * RTP_EINPUT when the shards' manifests disagree (sweep hash, generator
+ * version, N), a shard is missing or repeated, or one is incomplete. */
+rtp_status rtp_explore_merge(const char *const *dirs, size_t n_dirs, const char *out_dir,
+                             rtp_diag *diag);
+
+#endif

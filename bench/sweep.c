@@ -1,0 +1,190 @@
+/* bench/sweep.c — sweep points, canonical text and hash (see sweep.h). */
+#include "bench/sweep.h"
+#include "models/arith.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const method_names[] = {"ffd", "bfd", "wfd", "nfd", "best", "ilp"};
+
+const char *rtp_explore_method_name(rtp_explore_method m)
+{
+    return (unsigned)m < 6 ? method_names[m] : "?";
+}
+
+static uint64_t fnv1a(uint64_t h, const char *text)
+{
+    for (; *text; text++)
+        h = (h ^ (uint8_t)*text) * 1099511628211ull;
+    return h;
+}
+
+static uint64_t fnv_ratio(uint64_t h, const char *label, rtp_ratio r)
+{
+    char buf[80];
+    snprintf(buf, sizeof buf, "%s=%lld/%lld;", label, (long long)r.num, (long long)r.den);
+    return fnv1a(h, buf);
+}
+
+static uint64_t fnv_int(uint64_t h, const char *label, int64_t v)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s=%lld;", label, (long long)v);
+    return fnv1a(h, buf);
+}
+
+/* Every field that changes a number in the outputs enters the hash. */
+static uint64_t sweep_hash(const rtp_sweep_doc *d)
+{
+    uint64_t h = fnv_int(1469598103934665603ull, "generator_version", RTP_GEN_VERSION);
+    h = fnv_int(h, "seed", d->seed);
+    h = fnv_int(h, "sets_per_point", d->sets_per_point);
+    for (size_t i = 0; i < d->n_tasks; i++)
+        h = fnv_int(h, "tasks", d->tasks[i]);
+    for (size_t i = 0; i < d->n_cpus; i++)
+        h = fnv_int(h, "cpus", d->cpus[i]);
+    for (size_t i = 0; i < d->n_utilizations; i++)
+        h = fnv_ratio(h, "util", d->utilizations[i]);
+    h = fnv_int(h, "period_min", d->period_min_ns);
+    h = fnv_int(h, "period_max", d->period_max_ns);
+    h = fnv_int(h, "granularity", d->granularity_ns);
+    h = fnv_int(h, "harmonic", d->harmonic);
+    for (size_t i = 0; i < d->n_period_set; i++)
+        h = fnv_int(h, "period_set", d->period_set[i]);
+    for (size_t i = 0; i < d->n_deadlines; i++)
+        h = fnv1a(fnv1a(h, "deadlines="), d->deadlines[i]);
+    h = fnv1a(fnv1a(h, ";generator="), d->generator);
+    for (size_t i = 0; i < d->n_policies; i++)
+        h = fnv1a(fnv1a(h, ";policy="), d->policies[i]);
+    for (size_t i = 0; i < d->n_methods; i++)
+        h = fnv1a(fnv1a(h, ";method="), d->methods[i]);
+    h = fnv1a(fnv1a(h, ";priority="), d->priority);
+    h = fnv_ratio(h, "max_task_util", d->max_task_util);
+    h = fnv_ratio(h, "constrained_factor", d->constrained_factor);
+    h = fnv_ratio(h, "arbitrary_factor", d->arbitrary_factor);
+    h = fnv_ratio(h, "time_limit", d->time_limit_s);
+    h = fnv_int(h, "max_attempts", d->max_attempts);
+    return fnv_int(h, "sets_jsonl", d->sets_jsonl);
+}
+
+rtp_gen_opts rtp_sweep_gen_opts(const rtp_sweep *sw, size_t point)
+{
+    rtp_gen_opts o = sw->gen;
+    const rtp_sweep_point *p = &sw->points[point];
+    o.n_tasks = (size_t)p->tasks;
+    int64_t g = rtp_gcd(p->util.den, p->cpus);
+    /* make_points checked that the product fits. */
+    o.total_util.num = p->util.num * (p->cpus / g);
+    o.total_util.den = p->util.den / g;
+    o.deadlines = p->deadlines;
+    return o;
+}
+
+void rtp_sweep_point_key(const rtp_sweep *sw, size_t point, char *buf, size_t size)
+{
+    const rtp_sweep_point *p = &sw->points[point];
+    char util[48];
+    rtp_ratio_format(p->util, util, sizeof util);
+    snprintf(buf, size, "%lld,%lld,%s,%s", (long long)p->tasks, (long long)p->cpus, util,
+             rtp_gen_deadlines_name(p->deadlines));
+}
+
+static rtp_status map_names(rtp_sweep *sw, rtp_diag *diag)
+{
+    const rtp_sweep_doc *d = &sw->doc;
+    sw->gen = rtp_gen_opts_default();
+    if (rtp_gen_algo_parse(d->generator, &sw->gen.algo) != 0 ||
+        rtp_prio_rule_parse(d->priority, &sw->priority) != 0)
+        return rtp_diag_set(diag, RTP_EINTERNAL, "", "sweep names out of step");
+    for (size_t i = 0; i < d->n_policies; i++)
+        if (rtp_policy_parse(d->policies[i], &sw->policies[i]) != 0)
+            return rtp_diag_set(diag, RTP_EINTERNAL, "", "sweep names out of step");
+    sw->n_policies = d->n_policies;
+    for (size_t i = 0; i < d->n_methods; i++) {
+        size_t k = 0;
+        while (k < 6 && strcmp(d->methods[i], method_names[k]) != 0)
+            k++;
+        if (k == 6)
+            return rtp_diag_set(diag, RTP_EINTERNAL, "", "sweep names out of step");
+        sw->methods[i] = (rtp_explore_method)k;
+    }
+    sw->n_methods = d->n_methods;
+    sw->gen.max_task_util = d->max_task_util;
+    sw->gen.period_min_ns = d->period_min_ns;
+    sw->gen.period_max_ns = d->period_max_ns;
+    sw->gen.granularity_ns = d->granularity_ns;
+    sw->gen.harmonic = d->harmonic;
+    sw->gen.period_set = d->period_set;
+    sw->gen.n_period_set = d->n_period_set;
+    sw->gen.constrained_factor = d->constrained_factor;
+    sw->gen.arbitrary_factor = d->arbitrary_factor;
+    sw->gen.max_attempts = (uint32_t)d->max_attempts;
+    return RTP_OK;
+}
+
+static rtp_status make_points(rtp_sweep *sw, rtp_diag *diag)
+{
+    const rtp_sweep_doc *d = &sw->doc;
+    size_t n = d->n_tasks * d->n_cpus * d->n_utilizations * d->n_deadlines;
+    if (n > 1000000)
+        return rtp_diag_set(diag, RTP_EINPUT, "", "the sweep has %zu points (at most 1000000)", n);
+    if (!(sw->points = calloc(n, sizeof *sw->points)))
+        return rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
+    size_t k = 0;
+    for (size_t t = 0; t < d->n_tasks; t++)
+        for (size_t c = 0; c < d->n_cpus; c++)
+            for (size_t u = 0; u < d->n_utilizations; u++)
+                for (size_t l = 0; l < d->n_deadlines; l++, k++) {
+                    rtp_sweep_point *p = &sw->points[k];
+                    p->tasks = d->tasks[t];
+                    p->cpus = d->cpus[c];
+                    p->util = d->utilizations[u];
+                    if (rtp_gen_deadlines_parse(d->deadlines[l], &p->deadlines) != 0)
+                        return rtp_diag_set(diag, RTP_EINTERNAL, "", "sweep names out of step");
+                    /* Deadline model left out: models share periods and WCETs. */
+                    p->stream = rtp_rng_mix(rtp_rng_mix(rtp_rng_mix((uint64_t)p->tasks) ^
+                                                        (uint64_t)p->cpus) ^
+                                            rtp_rng_mix((uint64_t)p->util.num) ^
+                                            ((uint64_t)p->util.den << 20));
+                }
+    sw->n_points = n;
+    for (k = 0; k < n; k++) {
+        int64_t total;
+        if (__builtin_mul_overflow(sw->points[k].util.num, sw->points[k].cpus, &total))
+            return rtp_diag_set(diag, RTP_EINPUT, "utilization", "too many digits");
+        rtp_gen_opts o = rtp_sweep_gen_opts(sw, k);
+        rtp_diag why;
+        rtp_diag_clear(&why);
+        if (rtp_gen_check(&o, &why) != RTP_OK) {
+            char key[128];
+            rtp_sweep_point_key(sw, k, key, sizeof key);
+            return rtp_diag_set(diag, RTP_EINPUT, "", "point %s (tasks,cpus,utilization,deadlines): %s",
+                                key, why.message);
+        }
+    }
+    return RTP_OK;
+}
+
+rtp_status rtp_sweep_parse(const char *text, size_t len, rtp_sweep *out, rtp_diag *diag)
+{
+    memset(out, 0, sizeof *out);
+    rtp_status st = rtp_sweep_doc_parse(text, len, &out->doc, diag);
+    if (st != RTP_OK)
+        return st;
+    if ((st = map_names(out, diag)) != RTP_OK || (st = make_points(out, diag)) != RTP_OK) {
+        rtp_sweep_free(out);
+        return st;
+    }
+    out->hash = sweep_hash(&out->doc);
+    return RTP_OK;
+}
+
+void rtp_sweep_free(rtp_sweep *sw)
+{
+    if (!sw)
+        return;
+    rtp_sweep_doc_free(&sw->doc);
+    free(sw->points);
+    memset(sw, 0, sizeof *sw);
+}
