@@ -1,16 +1,147 @@
-/* TEMPORARY stub: global tests are being written (issue 8). */
+/* solver/global.c — the two entry points of solver/global.h: one cluster
+ * under global EDF or global FP. m == 1 goes to the exact uniprocessor
+ * tests; m >= 2 runs the sufficient tests of global_edf.c / global_fp.c. */
 #include "solver/global.h"
+#include "solver/edf.h"
+#include "solver/fp.h"
+
+#include <stdio.h>
+#include <stdlib.h>
 
 rtp_status rtp_global_edf(const rtp_test *test, const rtp_task *tasks, size_t n,
                           rtp_test_result *result, rtp_diag *diag)
 {
-    (void)test; (void)tasks; (void)n; (void)result;
-    return rtp_diag_set(diag, RTP_ENOTIMPL, "", "global EDF tests are not implemented yet");
+    int m = test->cpus;
+    result->accepted_by = NULL;
+    result->schedulable = 0;
+    if (m < 1)
+        return rtp_diag_set(diag, RTP_EINPUT, "", "a cluster needs at least one CPU");
+    if (m == 1) {
+        rtp_edf_result er = {0, 0, 0};
+        rtp_status st = rtp_edf_qpa(tasks, n, test->want_first_miss, &test->limits, &er, diag);
+        if (st != RTP_OK)
+            return st;
+        result->schedulable = er.schedulable;
+        result->has_first_miss = er.has_first_miss;
+        result->first_miss_ns = er.first_miss_ns;
+        result->accepted_by = er.schedulable ? "edf" : NULL;
+        return RTP_OK;
+    }
+    /* Cheapest first; the first acceptance names the verdict. */
+    rtp_global_verdict v;
+    rtp_status st;
+    if ((st = rtp_global_gfb(tasks, n, m, &v)) == RTP_OK && v == RTP_GLOBAL_ACCEPT)
+        result->accepted_by = "gfb";
+    else if (!st && (st = rtp_global_bak(tasks, n, m, &v)) == RTP_OK && v == RTP_GLOBAL_ACCEPT)
+        result->accepted_by = "bak";
+    else if (!st && (st = rtp_global_bcl(tasks, n, m, &v)) == RTP_OK && v == RTP_GLOBAL_ACCEPT)
+        result->accepted_by = "bcl";
+    else if (!st && (st = rtp_global_edf_rta(tasks, n, m, &test->limits, NULL, &v, diag)) == RTP_OK &&
+             v == RTP_GLOBAL_ACCEPT)
+        result->accepted_by = "rta";
+    if (st != RTP_OK)
+        return st;
+    result->schedulable = result->accepted_by != NULL;
+    return RTP_OK;
+}
+
+/* Dense ranking of the given priorities into priority[]; *distinct = no two
+ * tasks share one. RTP_EINPUT naming the first task without a priority. */
+static rtp_status given_ranks(const rtp_task *tasks, size_t n, int *priority,
+                              int *distinct, rtp_diag *diag)
+{
+    *distinct = 1;
+    for (size_t i = 0; i < n; i++) {
+        if (!tasks[i].has_priority) {
+            char path[48];
+            snprintf(path, sizeof path, "tasks[%zu].priority", i);
+            return rtp_diag_set(diag, RTP_EINPUT, path,
+                                "--priority given needs a priority for every task");
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        /* rank = 1 + number of distinct given values below this one */
+        int rank = 1;
+        for (size_t j = 0; j < n; j++) {
+            int below = tasks[j].priority < tasks[i].priority;
+            for (size_t l = 0; below && l < j; l++)
+                below = tasks[l].priority != tasks[j].priority; /* count a value once */
+            rank += below;
+            if (j != i && tasks[j].priority == tasks[i].priority)
+                *distinct = 0;
+        }
+        priority[i] = rank;
+    }
+    return RTP_OK;
 }
 
 rtp_status rtp_global_fp(const rtp_test *test, const rtp_task *tasks, size_t n,
                          rtp_test_result *result, rtp_diag *diag)
 {
-    (void)test; (void)tasks; (void)n; (void)result;
-    return rtp_diag_set(diag, RTP_ENOTIMPL, "", "global FP tests are not implemented yet");
+    int m = test->cpus;
+    result->accepted_by = NULL;
+    result->schedulable = 0;
+    result->assignment_found = 0;
+    if (m < 1)
+        return rtp_diag_set(diag, RTP_EINPUT, "", "a cluster needs at least one CPU");
+    int *priority = result->priority ? result->priority : malloc((n ? n : 1) * sizeof *priority);
+    rtp_ns *response = result->response_time ? result->response_time
+                                             : malloc((n ? n : 1) * sizeof *response);
+    rtp_status st = RTP_OK;
+    if (!priority || !response) {
+        st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
+        goto done;
+    }
+    if (m == 1) {
+        int found = 0, sched = 0;
+        if ((st = rtp_fp_assign(tasks, n, test->priority, priority, &found, &test->limits, diag)) ||
+            (st = rtp_fp_rta(tasks, n, priority, response, &sched, &test->limits, diag)))
+            goto done;
+        result->schedulable = sched;
+        result->assignment_found = found;
+        result->accepted_by = sched ? "fp" : NULL;
+        goto done;
+    }
+    int found = 1;
+    switch (test->priority) {
+    case RTP_PRIO_DM:
+    case RTP_PRIO_RM:
+        rtp_global_monotonic(tasks, n, test->priority, priority);
+        break;
+    case RTP_PRIO_OPA:
+        if ((st = rtp_global_fp_opa(tasks, n, m, priority, &found, diag)))
+            goto done;
+        break;
+    case RTP_PRIO_GIVEN: {
+        int distinct;
+        if ((st = given_ranks(tasks, n, priority, &distinct, diag)))
+            goto done;
+        if (!distinct) { /* not applicable: the global tests need a strict order */
+            for (size_t i = 0; i < n; i++)
+                response[i] = -1;
+            goto done;
+        }
+        break;
+    }
+    }
+    /* The final order is re-checked with response-time analysis. */
+    rtp_global_verdict v;
+    if ((st = rtp_global_fp_rta(tasks, n, m, priority, 0, &test->limits, response, &v, diag)))
+        goto done;
+    if (v == RTP_GLOBAL_ACCEPT) {
+        result->accepted_by = "rta";
+    } else {
+        if ((st = rtp_global_fp_rta(tasks, n, m, priority, 1, &test->limits, response, &v, diag)))
+            goto done;
+        if (v == RTP_GLOBAL_ACCEPT)
+            result->accepted_by = "rta-lc";
+    }
+    result->schedulable = v == RTP_GLOBAL_ACCEPT;
+    result->assignment_found = found || result->schedulable;
+done:
+    if (priority != result->priority)
+        free(priority);
+    if (response != result->response_time)
+        free(response);
+    return st;
 }

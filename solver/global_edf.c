@@ -1,0 +1,237 @@
+/* solver/global_edf.c — the sufficient global EDF tests of solver/global.h:
+ * GFB, BAK, BCL and Bertogna & Cirinei's response-time bound with slack
+ * iteration. See the header for the conditions and their sources. */
+#include "solver/global.h"
+#include "solver/global_work.h"
+
+#include <gmp.h>
+#include <stdlib.h>
+
+const char *rtp_global_verdict_name(rtp_global_verdict v)
+{
+    switch (v) {
+    case RTP_GLOBAL_ACCEPT: return "accept";
+    case RTP_GLOBAL_REJECT: return "reject";
+    default: return "n/a";
+    }
+}
+
+/* Applicability and the necessary conditions, shared by the four tests:
+ * returns 1 and sets *verdict when that already decides. */
+static int screen(const rtp_task *tasks, size_t n, int m, rtp_global_verdict *verdict)
+{
+    if (!gw_constrained(tasks, n)) {
+        *verdict = RTP_GLOBAL_NA;
+        return 1;
+    }
+    if (!gw_necessary(tasks, n, m)) {
+        *verdict = RTP_GLOBAL_REJECT;
+        return 1;
+    }
+    return 0;
+}
+
+static void mpq_set_ns(mpq_t q, rtp_ns num, rtp_ns den)
+{
+    mpz_set_si(mpq_numref(q), num);
+    mpz_set_si(mpq_denref(q), den);
+    mpq_canonicalize(q);
+}
+
+rtp_status rtp_global_gfb(const rtp_task *tasks, size_t n, int m,
+                          rtp_global_verdict *verdict)
+{
+    if (m < 1)
+        return RTP_EINPUT;
+    if (screen(tasks, n, m, verdict))
+        return RTP_OK;
+    /* sum C_i/D_i <= m - (m - 1) lambda_max, in exact rationals. */
+    size_t kmax = 0;
+    for (size_t i = 1; i < n; i++) /* C_i/D_i > C_k/D_k  <=>  C_i D_k > C_k D_i */
+        if ((rtp_i128)tasks[i].wcet_ns * tasks[kmax].deadline_ns >
+            (rtp_i128)tasks[kmax].wcet_ns * tasks[i].deadline_ns)
+            kmax = i;
+    mpq_t sum, term, bound;
+    mpq_inits(sum, term, bound, NULL);
+    for (size_t i = 0; i < n; i++) {
+        mpq_set_ns(term, tasks[i].wcet_ns, tasks[i].deadline_ns);
+        mpq_add(sum, sum, term);
+    }
+    if (n > 0) {
+        mpq_set_ns(term, tasks[kmax].wcet_ns, tasks[kmax].deadline_ns);
+        mpq_set_si(bound, m - 1, 1);
+        mpq_mul(term, term, bound);
+    }
+    mpq_set_si(bound, m, 1);
+    mpq_sub(bound, bound, term);
+    *verdict = mpq_cmp(sum, bound) <= 0 ? RTP_GLOBAL_ACCEPT : RTP_GLOBAL_REJECT;
+    mpq_clears(sum, term, bound, NULL);
+    return RTP_OK;
+}
+
+/* q = a * b / (c * d), all valid task times (so the products are exact in
+ * GMP, never in int64). */
+static void mpq_set_prod(mpq_t q, rtp_ns a, rtp_ns b, rtp_ns c, rtp_ns d)
+{
+    mpz_set_si(mpq_numref(q), a);
+    mpz_mul_si(mpq_numref(q), mpq_numref(q), b);
+    mpz_set_si(mpq_denref(q), c);
+    mpz_mul_si(mpq_denref(q), mpq_denref(q), d);
+    mpq_canonicalize(q);
+}
+
+/* beta_k(i) of BAK into `beta` (tmp is scratch). */
+static void bak_beta(const rtp_task *ti, const rtp_task *tk, mpq_t beta, mpq_t tmp)
+{
+    /* U_i (1 + (T_i - D_i)/D_k) = C_i (D_k + T_i - D_i) / (T_i D_k);
+     * D_k + T_i - D_i <= 2^63 - 1 since D_i >= 1 and both are <= 2^62. */
+    mpq_set_prod(beta, ti->wcet_ns, tk->deadline_ns + (ti->period_ns - ti->deadline_ns),
+                 ti->period_ns, tk->deadline_ns);
+    /* lambda_k < U_i  <=>  C_k T_i < C_i D_k: add C_i/D_k - C_k T_i/D_k^2 */
+    if ((rtp_i128)tk->wcet_ns * ti->period_ns < (rtp_i128)ti->wcet_ns * tk->deadline_ns) {
+        mpq_set_ns(tmp, ti->wcet_ns, tk->deadline_ns);
+        mpq_add(beta, beta, tmp);
+        mpq_set_prod(tmp, tk->wcet_ns, ti->period_ns, tk->deadline_ns, tk->deadline_ns);
+        mpq_sub(beta, beta, tmp);
+    }
+}
+
+rtp_status rtp_global_bak(const rtp_task *tasks, size_t n, int m,
+                          rtp_global_verdict *verdict)
+{
+    if (m < 1)
+        return RTP_EINPUT;
+    if (screen(tasks, n, m, verdict))
+        return RTP_OK;
+    mpq_t one, sum, beta, tmp, bound;
+    mpq_inits(one, sum, beta, tmp, bound, NULL);
+    mpq_set_ui(one, 1, 1);
+    *verdict = RTP_GLOBAL_ACCEPT;
+    for (size_t k = 0; k < n && *verdict == RTP_GLOBAL_ACCEPT; k++) {
+        const rtp_task *tk = &tasks[k];
+        /* bound = m (1 - lambda_k) + lambda_k = m - (m - 1) C_k / D_k */
+        mpq_set_prod(bound, m - 1, tk->wcet_ns, 1, tk->deadline_ns);
+        mpq_set_si(tmp, m, 1);
+        mpq_sub(bound, tmp, bound);
+        mpq_set_ui(sum, 0, 1);
+        for (size_t i = 0; i < n && mpq_cmp(sum, bound) <= 0; i++) {
+            bak_beta(&tasks[i], tk, beta, tmp);
+            mpq_add(sum, sum, mpq_cmp(beta, one) < 0 ? beta : one);
+        }
+        if (mpq_cmp(sum, bound) > 0)
+            *verdict = RTP_GLOBAL_REJECT;
+    }
+    mpq_clears(one, sum, beta, tmp, bound, NULL);
+    return RTP_OK;
+}
+
+rtp_status rtp_global_bcl(const rtp_task *tasks, size_t n, int m,
+                          rtp_global_verdict *verdict)
+{
+    if (m < 1)
+        return RTP_EINPUT;
+    if (screen(tasks, n, m, verdict))
+        return RTP_OK;
+    *verdict = RTP_GLOBAL_ACCEPT;
+    for (size_t k = 0; k < n; k++) {
+        const rtp_task *tk = &tasks[k];
+        /* beta_i and 1 - lambda_k multiplied by D_k: W_i and D_k - C_k. */
+        rtp_i128 room = tk->deadline_ns - tk->wcet_ns, sum = 0;
+        int small_beta = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (i == k)
+                continue;
+            const rtp_task *ti = &tasks[i];
+            rtp_i128 jobs = ti->deadline_ns > tk->deadline_ns
+                                ? 0 : (tk->deadline_ns - ti->deadline_ns) / ti->period_ns + 1;
+            rtp_i128 rest = tk->deadline_ns - jobs * ti->period_ns;
+            rtp_i128 w = jobs * ti->wcet_ns +
+                         (rest <= 0 ? 0 : rest < ti->wcet_ns ? rest : ti->wcet_ns);
+            sum += w < room ? w : room;
+            small_beta |= (w > 0 && w <= room);
+        }
+        rtp_i128 cap = (rtp_i128)m * room;
+        if (!(sum < cap || (sum == cap && small_beta))) {
+            *verdict = RTP_GLOBAL_REJECT;
+            break;
+        }
+    }
+    return RTP_OK;
+}
+
+rtp_status rtp_global_edf_rta(const rtp_task *tasks, size_t n, int m,
+                              const rtp_limits *limits, rtp_ns *response_time,
+                              rtp_global_verdict *verdict, rtp_diag *diag)
+{
+    if (m < 1)
+        return rtp_diag_set(diag, RTP_EINPUT, "", "a cluster needs at least one CPU");
+    for (size_t i = 0; response_time && i < n; i++)
+        response_time[i] = -1;
+    if (screen(tasks, n, m, verdict))
+        return RTP_OK;
+    rtp_ns *rbound = malloc((n ? n : 1) * sizeof *rbound); /* D_i - S_i */
+    rtp_ns *bound = malloc((n ? n : 1) * sizeof *bound);
+    size_t *others = malloc((n ? n : 1) * sizeof *others);
+    if (!rbound || !bound || !others) {
+        free(rbound);
+        free(bound);
+        free(others);
+        return rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
+    }
+    for (size_t i = 0; i < n; i++)
+        rbound[i] = tasks[i].deadline_ns;
+    /* Slack iteration (Bertogna & Cirinei 2007, Sect. 5; first used in
+     * Bertogna, Cirinei & Lipari 2005): slacks start at 0 and only grow,
+     * each round re-bounding every task with the latest slacks, until a
+     * round bounds every task within its deadline (accept) or no slack
+     * improves (reject). */
+    rtp_status st = RTP_OK;
+    uint64_t steps = 0;
+    int all_fit = 0, improved = 1;
+    while (improved && !all_fit) {
+        improved = 0;
+        all_fit = 1;
+        for (size_t k = 0; k < n; k++) {
+            size_t n_others = 0;
+            for (size_t i = 0; i < n; i++)
+                if (i != k)
+                    others[n_others++] = i;
+            gw_ctx ctx = {tasks, others, n_others, rbound, &tasks[k], m, GW_EDF, NULL};
+            if ((st = rtp_gw_fixed_point(&ctx, &steps, limits, &bound[k], diag)))
+                goto done;
+            if (bound[k] < 0) {
+                all_fit = 0;
+            } else if (bound[k] < rbound[k]) { /* slack D_k - bound grew */
+                rbound[k] = bound[k];
+                improved = 1;
+            }
+        }
+    }
+    *verdict = all_fit ? RTP_GLOBAL_ACCEPT : RTP_GLOBAL_REJECT;
+    for (size_t i = 0; response_time && i < n; i++)
+        response_time[i] = bound[i];
+done:
+    free(rbound);
+    free(bound);
+    free(others);
+    return st;
+}
+
+rtp_status rtp_global_edf_report(const rtp_task *tasks, size_t n, int m,
+                                 const rtp_limits *limits,
+                                 rtp_global_report *report, rtp_diag *diag)
+{
+    static const char *const names[RTP_GLOBAL_EDF_TESTS] = {"gfb", "bak", "bcl", "rta"};
+    rtp_status st;
+    for (size_t j = 0; j < RTP_GLOBAL_EDF_TESTS; j++) {
+        report->test[j] = names[j];
+        report->verdict[j] = RTP_GLOBAL_NA;
+    }
+    if (m < 1)
+        return rtp_diag_set(diag, RTP_EINPUT, "", "a cluster needs at least one CPU");
+    if ((st = rtp_global_gfb(tasks, n, m, &report->verdict[0])) ||
+        (st = rtp_global_bak(tasks, n, m, &report->verdict[1])) ||
+        (st = rtp_global_bcl(tasks, n, m, &report->verdict[2])))
+        return st;
+    return rtp_global_edf_rta(tasks, n, m, limits, NULL, &report->verdict[3], diag);
+}

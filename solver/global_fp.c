@@ -1,0 +1,189 @@
+/* solver/global_fp.c — global fixed-priority analysis of solver/global.h:
+ * response-time bounds of Bertogna & Cirinei 2007 and Guan et al. 2009, the
+ * deadline-based DA / DA-LC tests and Audsley's OPA over them (Davis & Burns
+ * 2009), and monotonic priority orders. */
+#include "solver/global.h"
+#include "solver/global_work.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static rtp_status nomem(rtp_diag *diag)
+{
+    return rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
+}
+
+/* a more urgent than b under `rule` (DM: deadline, RM: period; ties to the
+ * earlier task in input). */
+static int more_urgent(const rtp_task *tasks, rtp_prio_rule rule, size_t a, size_t b)
+{
+    rtp_ns ka = rule == RTP_PRIO_RM ? tasks[a].period_ns : tasks[a].deadline_ns;
+    rtp_ns kb = rule == RTP_PRIO_RM ? tasks[b].period_ns : tasks[b].deadline_ns;
+    return ka < kb || (ka == kb && a < b);
+}
+
+void rtp_global_monotonic(const rtp_task *tasks, size_t n, rtp_prio_rule rule,
+                          int *priority)
+{
+    /* priority = 1 + the number of tasks that are less urgent: O(n^2), fine
+     * for the few hundred tasks of one cluster and free of allocation. */
+    for (size_t i = 0; i < n; i++) {
+        int below = 0;
+        for (size_t j = 0; j < n; j++)
+            below += (j != i && more_urgent(tasks, rule, i, j));
+        priority[i] = below + 1;
+    }
+}
+
+rtp_status rtp_global_fp_rta(const rtp_task *tasks, size_t n, int m,
+                             const int *priority, int limited_carry_in,
+                             const rtp_limits *limits, rtp_ns *response_time,
+                             rtp_global_verdict *verdict, rtp_diag *diag)
+{
+    if (m < 1)
+        return rtp_diag_set(diag, RTP_EINPUT, "", "a cluster needs at least one CPU");
+    for (size_t i = 0; response_time && i < n; i++)
+        response_time[i] = -1;
+    *verdict = RTP_GLOBAL_NA;
+    if (!gw_constrained(tasks, n))
+        return RTP_OK;
+    size_t *order = malloc((n ? n : 1) * sizeof *order);
+    rtp_ns *r = malloc((n ? n : 1) * sizeof *r);
+    gw_term *scratch = malloc((n ? n : 1) * sizeof *scratch);
+    rtp_status st = RTP_OK;
+    if (!order || !r || !scratch) {
+        st = nomem(diag);
+        goto done;
+    }
+    /* order[p] = the task with priority n - p (most urgent first). */
+    for (size_t i = 0; i < n; i++)
+        order[i] = (size_t)-1;
+    for (size_t i = 0; i < n; i++) {
+        if (priority[i] < 1 || (size_t)priority[i] > n || order[n - priority[i]] != (size_t)-1) {
+            st = rtp_diag_set(diag, RTP_EINPUT, "",
+                              "global FP analysis needs distinct priorities 1..n");
+            goto done;
+        }
+        order[n - priority[i]] = i;
+    }
+    uint64_t steps = 0;
+    int all_fit = 1;
+    for (size_t p = 0; p < n; p++) {
+        size_t k = order[p];
+        r[k] = -1;
+        if (!all_fit)
+            continue; /* a more urgent task has no bound: none for k either */
+        gw_ctx ctx = {tasks, order, p, r, &tasks[k], m, GW_FP_BC, scratch};
+        rtp_ns bc, lc = -1;
+        if ((st = rtp_gw_fixed_point(&ctx, &steps, limits, &bc, diag)))
+            goto done;
+        ctx.kind = GW_FP_LC;
+        if (limited_carry_in && (st = rtp_gw_fixed_point(&ctx, &steps, limits, &lc, diag)))
+            goto done;
+        /* Both are valid upper bounds given valid bounds r[] of the more
+         * urgent tasks, so their minimum is one too. */
+        r[k] = bc < 0 ? lc : (lc < 0 ? bc : (bc < lc ? bc : lc));
+        all_fit = r[k] >= 0;
+    }
+    *verdict = all_fit ? RTP_GLOBAL_ACCEPT : RTP_GLOBAL_REJECT;
+    for (size_t i = 0; response_time && i < n; i++)
+        response_time[i] = r[i];
+done:
+    free(order);
+    free(r);
+    free(scratch);
+    return st;
+}
+
+/* DA / DA-LC of task k against hp[0..n_hp-1]: the interference at
+ * L = D_k with R_i = D_i, strictly below m (D_k - C_k + 1). */
+static int da_passes(const rtp_task *tasks, const size_t *hp, size_t n_hp, int m,
+                     size_t k, int lc, gw_term *scratch, const rtp_ns *deadlines)
+{
+    const rtp_task *tk = &tasks[k];
+    if (tk->wcet_ns > tk->deadline_ns)
+        return 0;
+    gw_ctx ctx = {tasks, hp, n_hp, deadlines, tk, m, lc ? GW_FP_LC : GW_FP_BC, scratch};
+    rtp_i128 total, slope, run;
+    rtp_gw_interference(&ctx, tk->deadline_ns, &total, &slope, &run);
+    return total < (rtp_i128)m * (tk->deadline_ns - tk->wcet_ns + 1);
+}
+
+rtp_status rtp_global_fp_da(const rtp_task *tasks, size_t n, int m, size_t k,
+                            const unsigned char *higher, int limited_carry_in,
+                            int *passes, rtp_diag *diag)
+{
+    *passes = 0;
+    if (m < 1)
+        return rtp_diag_set(diag, RTP_EINPUT, "", "a cluster needs at least one CPU");
+    if (!gw_constrained(tasks, n))
+        return RTP_OK;
+    size_t *hp = malloc((n ? n : 1) * sizeof *hp);
+    rtp_ns *deadlines = malloc((n ? n : 1) * sizeof *deadlines);
+    gw_term *scratch = malloc((n ? n : 1) * sizeof *scratch);
+    rtp_status st = RTP_OK;
+    if (!hp || !deadlines || !scratch) {
+        st = nomem(diag);
+    } else {
+        size_t n_hp = 0;
+        for (size_t i = 0; i < n; i++) {
+            deadlines[i] = tasks[i].deadline_ns;
+            if (i != k && higher[i])
+                hp[n_hp++] = i;
+        }
+        *passes = da_passes(tasks, hp, n_hp, m, k, limited_carry_in, scratch, deadlines);
+    }
+    free(hp);
+    free(deadlines);
+    free(scratch);
+    return st;
+}
+
+rtp_status rtp_global_fp_opa(const rtp_task *tasks, size_t n, int m,
+                             int *priority, int *found, rtp_diag *diag)
+{
+    *found = 0;
+    if (m < 1)
+        return rtp_diag_set(diag, RTP_EINPUT, "", "a cluster needs at least one CPU");
+    rtp_global_monotonic(tasks, n, RTP_PRIO_DM, priority);
+    if (!gw_constrained(tasks, n))
+        return RTP_OK;
+    size_t *by_dm = malloc((n ? n : 1) * sizeof *by_dm); /* most urgent first */
+    size_t *hp = malloc((n ? n : 1) * sizeof *hp);
+    int *level = calloc(n ? n : 1, sizeof *level);       /* 0 = unassigned */
+    rtp_ns *deadlines = malloc((n ? n : 1) * sizeof *deadlines);
+    gw_term *scratch = malloc((n ? n : 1) * sizeof *scratch);
+    if (!by_dm || !hp || !level || !deadlines || !scratch) {
+        free(by_dm); free(hp); free(level); free(deadlines); free(scratch);
+        return nomem(diag);
+    }
+    for (size_t i = 0; i < n; i++) {
+        by_dm[n - (size_t)priority[i]] = i;
+        deadlines[i] = tasks[i].deadline_ns;
+    }
+    int ok = 1;
+    for (int lv = 1; ok && (size_t)lv <= n; lv++) {
+        ok = 0;
+        for (size_t c = n; c-- > 0 && !ok;) { /* reverse DM order */
+            size_t k = by_dm[c];
+            if (level[k])
+                continue;
+            size_t n_hp = 0;
+            for (size_t i = 0; i < n; i++)
+                if (i != k && !level[i])
+                    hp[n_hp++] = i;
+            if (da_passes(tasks, hp, n_hp, m, k, 0, scratch, deadlines) ||
+                da_passes(tasks, hp, n_hp, m, k, 1, scratch, deadlines)) {
+                level[k] = lv;
+                ok = 1;
+            }
+        }
+    }
+    if (ok) {
+        for (size_t i = 0; i < n; i++)
+            priority[i] = level[i];
+        *found = 1;
+    }
+    free(by_dm); free(hp); free(level); free(deadlines); free(scratch);
+    return RTP_OK;
+}

@@ -1,0 +1,80 @@
+/* solver/global_work.h — internal to solver/global*.c: the interference
+ * sums of the global response-time bounds and their fixed-point search.
+ *
+ * Discrete time: every release and execution time is a whole ns, so every
+ * scheduling event is too, and the "+ 1" terms of the papers apply. Values
+ * are __int128, so sums of n terms of valid task times (<= 2^62) never
+ * overflow. Pure and thread-safe. */
+#ifndef RTP_GLOBAL_WORK_H
+#define RTP_GLOBAL_WORK_H
+
+#include "models/ratio.h"
+#include "models/taskset.h"
+
+typedef __int128 rtp_i128;
+
+/* Which bound on the interference suffered by the analysed task k in a
+ * window of length x (each term clamped to x - C_k + 1):
+ * GW_FP_BC  Bertogna & Cirinei 2007 eq. (3)-(4): sum of W_i(x) with carry-in
+ *           for every more urgent task (response bound R_i = bound[i]);
+ * GW_FP_LC  Guan, Stigge, Yi & Yu 2009 eq. (5)-(9): no carry-in except for
+ *           the m - 1 tasks with the largest carry-in excess;
+ * GW_EDF    Bertogna & Cirinei 2007 Sect. 5: min(W_i(x), J_i^k) for every
+ *           other task, J_i^k the EDF interference bound with slack
+ *           S_i = D_i - bound[i] (Bertogna, Cirinei & Lipari 2005). */
+typedef enum gw_kind { GW_FP_BC = 0, GW_FP_LC, GW_EDF } gw_kind;
+
+typedef struct gw_term { /* one piece, linear over [x, x + run] */
+    rtp_i128 value, run;
+    int slope;
+} gw_term;
+
+typedef struct gw_ctx {
+    const rtp_task *tasks;
+    const size_t *interferers; /* task indices */
+    size_t n_interferers;
+    const rtp_ns *bound;       /* response bound of each task (by index) */
+    const rtp_task *tk;        /* the analysed task */
+    int m;
+    gw_kind kind;
+    gw_term *scratch;          /* n_interferers entries (GW_FP_LC) */
+} gw_ctx;
+
+/* The interference bound at x >= 1 (*value), a lower bound on its right
+ * slope that holds over the whole of [x, x + *run] (the sum is linear or
+ * convex there, *run >= 1). The value alone is the classic formula. */
+void rtp_gw_interference(const gw_ctx *ctx, rtp_i128 x, rtp_i128 *value,
+                         rtp_i128 *slope, rtp_i128 *run);
+
+/* The least x >= C_k with C_k + floor(interference(x) / m) <= x, the
+ * response-time bound of the papers (the fixed point their iteration
+ * x <- C_k + floor(interference(x) / m) reaches from C_k), or -1 when it
+ * passes D_k. Each step jumps to the larger of the classic iterate and the
+ * first point the linear / convex piece allows, so it never skips the least
+ * fixed point yet never creeps one ns at a time. *steps counts steps;
+ * RTP_ELIMIT past limits->max_iterations. */
+rtp_status rtp_gw_fixed_point(const gw_ctx *ctx, uint64_t *steps,
+                              const rtp_limits *limits, rtp_ns *bound,
+                              rtp_diag *diag);
+
+/* The shared precondition: constrained deadlines (D <= T for every task). */
+static inline int gw_constrained(const rtp_task *tasks, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (tasks[i].deadline_ns > tasks[i].period_ns)
+            return 0;
+    return 1;
+}
+
+/* Necessary conditions: every C <= D and total utilization <= m (exact).
+ * A set failing them is unschedulable on m CPUs under any scheduler. */
+static inline int gw_necessary(const rtp_task *tasks, size_t n, int m)
+{
+    for (size_t i = 0; i < n; i++)
+        if (tasks[i].wcet_ns > tasks[i].deadline_ns)
+            return 0;
+    rtp_ratio cap = {m, 1};
+    return rtp_load_cmp(tasks, n, RTP_LOAD_UTIL, cap) <= 0;
+}
+
+#endif

@@ -1,0 +1,702 @@
+/* tests/test_global.c — the sufficient global EDF / FP tests of
+ * solver/global.h: published and hand-computed examples (each cites its
+ * source or shows its arithmetic), preconditions ("not applicable"), exact
+ * rational comparisons at the edge, limits, and the soundness property: no
+ * set a test accepts shows a deadline miss (or a response time above its
+ * bound) in a simulation of the synchronous periodic case under global EDF /
+ * global FP, written here as plainly as possible. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "models/ratio.h"
+#include "solver/edf.h"
+#include "solver/global.h"
+#include "support/testutil.h"
+
+#define MS 1000000LL
+
+/* ---- the reference: a unit-step simulation of global scheduling ---- */
+
+#define SIM_MAX 16
+
+/* Synchronous periodic release of every task at 0, T, 2T, ...; at each
+ * integer time step the m highest-priority ready jobs run for one unit.
+ * Under EDF (priority == NULL) priority = earlier absolute deadline, ties to
+ * the lower task index; under FP priority[] (larger = more urgent). A task's
+ * jobs run one after another. Returns 1 at the first deadline miss (a miss
+ * proves the set unschedulable), 0 when none occurs before `horizon`;
+ * worst[i] = the largest response time seen for task i. */
+static int simulate(const rtp_task *t, size_t n, int m, const int *priority,
+                    int64_t horizon, int64_t *worst)
+{
+    int64_t pending[SIM_MAX][64]; /* release times of unfinished jobs, FIFO */
+    int64_t left[SIM_MAX];        /* remaining work of the head job */
+    size_t head[SIM_MAX], tail[SIM_MAX];
+    memset(head, 0, sizeof head);
+    memset(tail, 0, sizeof tail);
+    for (size_t i = 0; i < n; i++)
+        worst[i] = 0;
+    for (int64_t now = 0; now < horizon; now++) {
+        for (size_t i = 0; i < n; i++) {
+            if (head[i] < tail[i] && pending[i][head[i] % 64] + t[i].deadline_ns <= now)
+                return 1; /* unfinished at its deadline */
+            if (now % t[i].period_ns == 0) {
+                if (head[i] == tail[i])
+                    left[i] = t[i].wcet_ns;
+                if (tail[i] - head[i] >= 64)
+                    return 1;
+                pending[i][tail[i]++ % 64] = now;
+            }
+        }
+        int run[SIM_MAX] = {0};
+        for (int cpu = 0; cpu < m; cpu++) {
+            size_t best = n;
+            for (size_t i = 0; i < n; i++) {
+                if (head[i] == tail[i] || run[i])
+                    continue;
+                if (best == n) {
+                    best = i;
+                } else if (priority) {
+                    if (priority[i] > priority[best])
+                        best = i;
+                } else if (pending[i][head[i] % 64] + t[i].deadline_ns <
+                           pending[best][head[best] % 64] + t[best].deadline_ns) {
+                    best = i;
+                }
+            }
+            if (best < n)
+                run[best] = 1;
+        }
+        for (size_t i = 0; i < n; i++) {
+            if (!run[i] || --left[i] > 0)
+                continue;
+            int64_t response = now + 1 - pending[i][head[i] % 64];
+            if (response > worst[i])
+                worst[i] = response;
+            head[i]++;
+            if (head[i] < tail[i])
+                left[i] = t[i].wcet_ns;
+        }
+    }
+    return 0;
+}
+
+static int64_t gcd64(int64_t a, int64_t b)
+{
+    while (b) {
+        int64_t r = a % b;
+        a = b;
+        b = r;
+    }
+    return a;
+}
+
+static int64_t hyperperiod(const rtp_task *t, size_t n)
+{
+    int64_t h = 1;
+    for (size_t i = 0; i < n; i++)
+        h = h / gcd64(h, t[i].period_ns) * t[i].period_ns;
+    return h;
+}
+
+static rtp_test global_test(rtp_policy policy, rtp_prio_rule rule, int m)
+{
+    rtp_test test;
+    memset(&test, 0, sizeof test);
+    test.name = policy == RTP_POLICY_GEDF ? "gedf" : "gfp";
+    test.run = policy == RTP_POLICY_GEDF ? rtp_global_edf : rtp_global_fp;
+    test.policy = policy;
+    test.priority = rule;
+    test.cpus = m;
+    test.limits = rtp_limits_default();
+    return test;
+}
+
+/* ---- published and hand-computed examples ---- */
+
+/* Dhall & Liu 1978 ("Dhall's effect"), in the seed's form: four tasks of
+ * 1 ms every 999 ms plus one of 1000 ms every 1000 ms on a 4-CPU cluster.
+ * Total utilization is only about 1.004 of 4, yet every global EDF test
+ * rejects it, and rightly: in the synchronous release the four light jobs
+ * (deadline 999) take all four CPUs during [0, 1 ms), so the heavy job can
+ * finish at 1001 ms at the earliest, past its deadline of 1000 ms. The
+ * simulation (in ms: all times are whole ms) shows that miss. */
+static void dhall(rtp_task *t)
+{
+    for (int i = 0; i < 4; i++)
+        t[i] = tu_task(1 * MS, 999 * MS, 999 * MS);
+    t[4] = tu_task(1000 * MS, 1000 * MS, 1000 * MS);
+}
+
+static void test_dhall_rejected_by_global_edf(void **state)
+{
+    (void)state;
+    rtp_task t[5];
+    dhall(t);
+    rtp_limits limits = rtp_limits_default();
+    rtp_global_report report;
+    assert_int_equal(rtp_global_edf_report(t, 5, 4, &limits, &report, NULL), RTP_OK);
+    for (int j = 0; j < RTP_GLOBAL_EDF_TESTS; j++)
+        assert_int_equal(report.verdict[j], RTP_GLOBAL_REJECT);
+    rtp_test test = global_test(RTP_POLICY_GEDF, RTP_PRIO_DM, 4);
+    rtp_test_result res;
+    memset(&res, 0, sizeof res);
+    assert_int_equal(rtp_global_edf(&test, t, 5, &res, NULL), RTP_OK);
+    assert_int_equal(res.schedulable, 0);
+    assert_null(res.accepted_by);
+
+    rtp_task ms[5];
+    for (int i = 0; i < 5; i++)
+        ms[i] = tu_task(t[i].wcet_ns / MS, t[i].deadline_ns / MS, t[i].period_ns / MS);
+    int64_t worst[5];
+    assert_int_equal(simulate(ms, 5, 4, NULL, 2000, worst), 1); /* the miss */
+    /* ... while each task alone on its own CPU is trivially fine (the
+     * partitioned side is in test_cluster.c, through rtp_part_pack). */
+    for (int i = 0; i < 5; i++) {
+        rtp_edf_result er;
+        assert_int_equal(rtp_edf_qpa(&t[i], 1, 0, &limits, &er, NULL), RTP_OK);
+        assert_true(er.schedulable);
+    }
+}
+
+/* SchedCAT (Brandenburg et al.), tests/fp.py, BertognaRTA.test_times4:
+ * tasks (C, T) = (1,4) (1,5) (3,9) (9,18), implicit deadlines, RM, on 2 CPUs:
+ * Bertogna & Cirinei 2007 RTA with response times (slack) gives the bounds
+ * 1, 1, 4, 15. By hand for the last task (hp bounds 1, 1, 4): x = 9 -> 10 ->
+ * 12 -> 14 -> 15 -> 15. On 1 CPU the set is overloaded (U > 1). */
+static void test_bc07_fp_schedcat_example(void **state)
+{
+    (void)state;
+    rtp_task t[4] = {tu_task(1, 4, 4), tu_task(1, 5, 5), tu_task(3, 9, 9), tu_task(9, 18, 18)};
+    int prio[4];
+    rtp_ns r[4];
+    rtp_global_verdict v;
+    rtp_limits limits = rtp_limits_default();
+    rtp_global_monotonic(t, 4, RTP_PRIO_RM, prio);
+    assert_int_equal(prio[0], 4);
+    assert_int_equal(prio[3], 1);
+    assert_int_equal(rtp_global_fp_rta(t, 4, 2, prio, 0, &limits, r, &v, NULL), RTP_OK);
+    assert_int_equal(v, RTP_GLOBAL_ACCEPT);
+    assert_int_equal(r[0], 1);
+    assert_int_equal(r[1], 1);
+    assert_int_equal(r[2], 4);
+    assert_int_equal(r[3], 15);
+    /* On 3 CPUs the three most urgent run at once (bounds = wcet); the last
+     * one by hand: x = 9 -> 10 -> 11 -> 12 -> 12 (each term clamped to
+     * x - C + 1 as in Bertogna & Cirinei 2007, eq. (6)). */
+    assert_int_equal(rtp_global_fp_rta(t, 4, 3, prio, 0, &limits, r, &v, NULL), RTP_OK);
+    assert_int_equal(v, RTP_GLOBAL_ACCEPT);
+    assert_int_equal(r[2], 3);
+    assert_int_equal(r[3], 12);
+    /* The limited carry-in bound never makes a bound worse. */
+    rtp_ns r_lc[4];
+    assert_int_equal(rtp_global_fp_rta(t, 4, 2, prio, 1, &limits, r_lc, &v, NULL), RTP_OK);
+    for (int i = 0; i < 4; i++)
+        assert_true(r_lc[i] <= (i == 3 ? 15 : 4));
+    /* Through the rtp_test entry point, RM: accepted by "rta". */
+    rtp_test test = global_test(RTP_POLICY_GFP, RTP_PRIO_RM, 2);
+    rtp_test_result res;
+    memset(&res, 0, sizeof res);
+    res.priority = prio;
+    res.response_time = r;
+    assert_int_equal(rtp_global_fp(&test, t, 4, &res, NULL), RTP_OK);
+    assert_true(res.schedulable);
+    assert_string_equal(res.accepted_by, "rta");
+    assert_int_equal(r[3], 15);
+}
+
+/* GFB at equality, exactly: m = 2, five tasks (1, 3): lambda_max = 1/3, bound
+ * 2 - 1/3 = 5/3 = the total. One more task (1, 2^61 ns) pushes the total
+ * 2^-61 above the bound: a double would round it away; the exact test must
+ * reject. */
+static void test_gfb_exact_edge(void **state)
+{
+    (void)state;
+    rtp_task t[6];
+    for (int i = 0; i < 5; i++)
+        t[i] = tu_task(1, 3, 3);
+    t[5] = tu_task(1, (rtp_ns)1 << 61, (rtp_ns)1 << 61);
+    rtp_global_verdict v;
+    assert_int_equal(rtp_global_gfb(t, 5, 2, &v), RTP_OK);
+    assert_int_equal(v, RTP_GLOBAL_ACCEPT);
+    assert_int_equal(rtp_global_gfb(t, 6, 2, &v), RTP_OK);
+    assert_int_equal(v, RTP_GLOBAL_REJECT);
+}
+
+/* Three tasks (1, 2) on 2 CPUs (U = 1.5), by hand:
+ * GFB: 3/2 <= 2 - 1/2, accept (equality).
+ * BAK: lambda_k = 1/2, bound 2 (1 - 1/2) + 1/2 = 3/2; beta_k(i) = 1/2 each,
+ *      sum 3/2 <= 3/2, accept (equality).
+ * BCL: D_k - C_k = 1; N_i = 1, W_i = 1; sum over the two others = 2 =
+ *      m (D_k - C_k), and 0 < W_i <= 1: accept by the equality branch.
+ * RTA: x = 1: two others, min(W, J, 1) = 1 each, floor(2/2) = 1 -> x = 2;
+ *      x = 2: min(., 2) with J = 1 -> floor(2/2) = 1, x = 2 = D: accept. */
+static void test_edf_tests_by_hand(void **state)
+{
+    (void)state;
+    rtp_task t[3] = {tu_task(1, 2, 2), tu_task(1, 2, 2), tu_task(1, 2, 2)};
+    rtp_limits limits = rtp_limits_default();
+    rtp_global_verdict v;
+    rtp_ns r[3];
+    assert_int_equal(rtp_global_gfb(t, 3, 2, &v), RTP_OK);
+    assert_int_equal(v, RTP_GLOBAL_ACCEPT);
+    assert_int_equal(rtp_global_bak(t, 3, 2, &v), RTP_OK);
+    assert_int_equal(v, RTP_GLOBAL_ACCEPT);
+    assert_int_equal(rtp_global_bcl(t, 3, 2, &v), RTP_OK);
+    assert_int_equal(v, RTP_GLOBAL_ACCEPT);
+    assert_int_equal(rtp_global_edf_rta(t, 3, 2, &limits, r, &v, NULL), RTP_OK);
+    assert_int_equal(v, RTP_GLOBAL_ACCEPT);
+    assert_int_equal(r[0], 2);
+    /* Three tasks (2, 3) on 2 CPUs (U = 2): in the synchronous release one
+     * job waits 1 and ends at 3 = D, but at time 3 the next jobs... the
+     * simulation shows a miss, and every test rejects. */
+    rtp_task u[3] = {tu_task(2, 3, 3), tu_task(2, 3, 3), tu_task(2, 3, 3)};
+    int64_t worst[3];
+    assert_int_equal(simulate(u, 3, 2, NULL, 12, worst), 1);
+    assert_int_equal(rtp_global_gfb(u, 3, 2, &v), RTP_OK);
+    assert_int_equal(v, RTP_GLOBAL_REJECT);
+    assert_int_equal(rtp_global_bak(u, 3, 2, &v), RTP_OK);
+    assert_int_equal(v, RTP_GLOBAL_REJECT);
+    assert_int_equal(rtp_global_bcl(u, 3, 2, &v), RTP_OK);
+    assert_int_equal(v, RTP_GLOBAL_REJECT);
+    assert_int_equal(rtp_global_edf_rta(u, 3, 2, &limits, r, &v, NULL), RTP_OK);
+    assert_int_equal(v, RTP_GLOBAL_REJECT);
+}
+
+/* Preconditions: a deadline past the period makes every m >= 2 test "not
+ * applicable", and the entry points then accept nothing (never a silent
+ * verdict either way). */
+static void test_arbitrary_deadlines_not_applicable(void **state)
+{
+    (void)state;
+    rtp_task t[2] = {tu_task(1, 10, 10), tu_task(1, 20, 10)};
+    rtp_limits limits = rtp_limits_default();
+    rtp_global_report report;
+    assert_int_equal(rtp_global_edf_report(t, 2, 2, &limits, &report, NULL), RTP_OK);
+    for (int j = 0; j < RTP_GLOBAL_EDF_TESTS; j++)
+        assert_int_equal(report.verdict[j], RTP_GLOBAL_NA);
+    assert_string_equal(rtp_global_verdict_name(report.verdict[0]), "n/a");
+    rtp_test test = global_test(RTP_POLICY_GEDF, RTP_PRIO_DM, 2);
+    rtp_test_result res;
+    memset(&res, 0, sizeof res);
+    assert_int_equal(rtp_global_edf(&test, t, 2, &res, NULL), RTP_OK);
+    assert_false(res.schedulable);
+    assert_null(res.accepted_by);
+    int prio[2];
+    rtp_ns r[2];
+    rtp_global_verdict v;
+    rtp_global_monotonic(t, 2, RTP_PRIO_DM, prio);
+    assert_int_equal(rtp_global_fp_rta(t, 2, 2, prio, 1, &limits, r, &v, NULL), RTP_OK);
+    assert_int_equal(v, RTP_GLOBAL_NA);
+    assert_int_equal(r[0], -1);
+    /* On one CPU the exact uniprocessor test decides arbitrary deadlines. */
+    test.cpus = 1;
+    assert_int_equal(rtp_global_edf(&test, t, 2, &res, NULL), RTP_OK);
+    assert_true(res.schedulable);
+    assert_string_equal(res.accepted_by, "edf");
+}
+
+/* Equal given priorities: the global FP tests assume a strict order, so the
+ * set is not applicable (not accepted, bounds -1). */
+static void test_given_ties_not_applicable(void **state)
+{
+    (void)state;
+    rtp_task t[3] = {tu_task(1, 10, 10), tu_task(1, 10, 10), tu_task(1, 10, 10)};
+    for (int i = 0; i < 3; i++) {
+        t[i].has_priority = 1;
+        t[i].priority = i == 2 ? 50 : 10;
+    }
+    rtp_test test = global_test(RTP_POLICY_GFP, RTP_PRIO_GIVEN, 2);
+    int prio[3];
+    rtp_ns r[3];
+    rtp_test_result res;
+    memset(&res, 0, sizeof res);
+    res.priority = prio;
+    res.response_time = r;
+    assert_int_equal(rtp_global_fp(&test, t, 3, &res, NULL), RTP_OK);
+    assert_false(res.schedulable);
+    assert_null(res.accepted_by);
+    assert_int_equal(prio[0], 1);
+    assert_int_equal(prio[1], 1);
+    assert_int_equal(prio[2], 2);
+    assert_int_equal(r[1], -1);
+    t[1].priority = 20; /* distinct now: analysed */
+    assert_int_equal(rtp_global_fp(&test, t, 3, &res, NULL), RTP_OK);
+    assert_true(res.schedulable);
+    assert_int_equal(prio[0], 1);
+    assert_int_equal(prio[1], 2);
+    assert_int_equal(prio[2], 3);
+    t[0].has_priority = 0;
+    rtp_diag diag;
+    rtp_diag_clear(&diag);
+    assert_int_equal(rtp_global_fp(&test, t, 3, &res, &diag), RTP_EINPUT);
+    assert_string_equal(diag.path, "tasks[0].priority");
+}
+
+/* The iteration cap is a resource limit, never a verdict. */
+static void test_iteration_limit(void **state)
+{
+    (void)state;
+    rtp_task t[3] = {tu_task(1, 4, 4), tu_task(1, 5, 5), tu_task(90, 100, 100)};
+    rtp_limits limits = rtp_limits_default();
+    limits.max_iterations = 2;
+    rtp_global_verdict v;
+    int prio[3];
+    rtp_global_monotonic(t, 3, RTP_PRIO_DM, prio);
+    assert_int_equal(rtp_global_fp_rta(t, 3, 2, prio, 0, &limits, NULL, &v, NULL), RTP_ELIMIT);
+    assert_int_equal(rtp_global_edf_rta(t, 3, 2, &limits, NULL, &v, NULL), RTP_ELIMIT);
+    rtp_test test = global_test(RTP_POLICY_GEDF, RTP_PRIO_DM, 2);
+    test.limits = limits;
+    rtp_test_result res;
+    memset(&res, 0, sizeof res);
+    /* GFB / BAK / BCL are closed forms; the RTA hits the cap. */
+    rtp_status st = rtp_global_edf(&test, t, 3, &res, NULL);
+    assert_true(st == RTP_ELIMIT || (st == RTP_OK && res.accepted_by != NULL));
+}
+
+/* Times near 2^62: no overflow anywhere (sanitizer builds check it). */
+static void test_huge_times(void **state)
+{
+    (void)state;
+    rtp_ns big = (rtp_ns)1 << 62;
+    rtp_task t[3] = {tu_task(big / 2, big, big), tu_task(big / 2, big, big),
+                     tu_task(big / 4, big - 1, big)};
+    rtp_limits limits = rtp_limits_default();
+    rtp_global_report report;
+    assert_int_equal(rtp_global_edf_report(t, 3, 2, &limits, &report, NULL), RTP_OK);
+    assert_int_equal(report.verdict[0], RTP_GLOBAL_ACCEPT); /* 1.25 <= 2 - 0.5 */
+    int prio[3];
+    rtp_ns r[3];
+    rtp_global_verdict v;
+    rtp_global_monotonic(t, 3, RTP_PRIO_DM, prio);
+    assert_int_equal(rtp_global_fp_rta(t, 3, 2, prio, 1, &limits, r, &v, NULL), RTP_OK);
+    assert_int_equal(v, RTP_GLOBAL_ACCEPT);
+    int found;
+    assert_int_equal(rtp_global_fp_opa(t, 3, 2, prio, &found, NULL), RTP_OK);
+    assert_true(found);
+}
+
+/* The plain iteration crawls one ns per step when exactly m interfering
+ * terms sit at their clamp x - C_k + 1: here the third task on 2 CPUs under
+ * FP starts at x = 5 ms with both others clamped, and would need about 10^6
+ * steps of 1 ns. The jumping search needs a handful. */
+static void test_no_creep(void **state)
+{
+    (void)state;
+    rtp_task t[3] = {tu_task(5 * MS, 20 * MS, 20 * MS), tu_task(5 * MS, 20 * MS, 20 * MS),
+                     tu_task(5 * MS, 30 * MS, 30 * MS)};
+    rtp_limits limits = rtp_limits_default();
+    limits.max_iterations = 100;
+    int prio[3];
+    rtp_ns r[3];
+    rtp_global_verdict v;
+    rtp_global_monotonic(t, 3, RTP_PRIO_DM, prio);
+    assert_int_equal(rtp_global_fp_rta(t, 3, 2, prio, 1, &limits, r, &v, NULL), RTP_OK);
+    assert_int_equal(v, RTP_GLOBAL_ACCEPT);
+    assert_int_equal(r[0], 5 * MS);
+    assert_int_equal(r[2], 10 * MS); /* both others run first in [0, 5 ms) */
+    assert_int_equal(rtp_global_edf_rta(t, 3, 2, &limits, r, &v, NULL), RTP_OK);
+    assert_int_equal(v, RTP_GLOBAL_ACCEPT);
+}
+
+/* m == 1 is the exact uniprocessor test, both policies. */
+static void test_one_cpu_is_exact(void **state)
+{
+    (void)state;
+    /* (2, 4) + (3, 6): U = 1 exactly, EDF-schedulable (U <= 1, implicit
+     * deadlines: Liu & Layland 1973), not RM-schedulable. */
+    rtp_task t[2] = {tu_task(2, 4, 4), tu_task(3, 6, 6)}; /* U = 1 */
+    rtp_test test = global_test(RTP_POLICY_GEDF, RTP_PRIO_DM, 1);
+    rtp_test_result res;
+    memset(&res, 0, sizeof res);
+    assert_int_equal(rtp_global_edf(&test, t, 2, &res, NULL), RTP_OK);
+    assert_true(res.schedulable);
+    assert_string_equal(res.accepted_by, "edf");
+    /* RM: (3, 6) sees 2 * ceil(R / 4): R = 3 + 2 = 5 -> 3 + 4 = 7 > 6. */
+    test = global_test(RTP_POLICY_GFP, RTP_PRIO_RM, 1);
+    int prio[2];
+    rtp_ns r[2];
+    memset(&res, 0, sizeof res);
+    res.priority = prio;
+    res.response_time = r;
+    assert_int_equal(rtp_global_fp(&test, t, 2, &res, NULL), RTP_OK);
+    assert_false(res.schedulable);
+    assert_int_equal(r[0], 2);
+    assert_int_equal(r[1], -1);
+}
+
+/* ---- the jumping fixed-point search equals the plain iteration ---- */
+
+/* The papers' formulas, written out directly, and their plain iteration
+ * x <- C_k + floor(omega(x) / m) from x = C_k (Bertogna & Cirinei 2007;
+ * Guan et al. 2009). kind: 0 = BC (FP), 1 = limited carry-in, 2 = EDF. */
+static int64_t ref_omega(const rtp_task *t, const size_t *hp, size_t n_hp,
+                         const int64_t *r, int m, const rtp_task *tk, int64_t x, int kind)
+{
+    int64_t clamp = x - tk->wcet_ns + 1, sum = 0, diff[SIM_MAX];
+    for (size_t j = 0; j < n_hp; j++) {
+        const rtp_task *ti = &t[hp[j]];
+        int64_t c = ti->wcet_ns, p = ti->period_ns, ri = r[hp[j]];
+        if (kind == 1) {
+            int64_t nc = (x / p) * c + (x % p < c ? x % p : c);
+            int64_t b = x - c > 0 ? x - c : 0;
+            int64_t alpha = b % p - (p - ri);
+            alpha = alpha < 0 ? 0 : (alpha > c - 1 ? c - 1 : alpha);
+            int64_t ci = (b / p) * c + c + alpha;
+            nc = nc < clamp ? nc : clamp;
+            ci = ci < clamp ? ci : clamp;
+            sum += nc;
+            diff[j] = ci - nc;
+            continue;
+        }
+        int64_t span = x + ri - c;
+        int64_t w = (span / p) * c + (span % p < c ? span % p : c);
+        if (kind == 2) {
+            int64_t slack = ti->deadline_ns - ri;
+            int64_t rest = tk->deadline_ns % p - slack;
+            int64_t jk = (tk->deadline_ns / p) * c + (rest <= 0 ? 0 : rest < c ? rest : c);
+            w = w < jk ? w : jk;
+        }
+        sum += w < clamp ? w : clamp;
+    }
+    if (kind == 1) { /* the m - 1 largest positive differences */
+        for (int pick = 0; pick < m - 1; pick++) {
+            size_t best = n_hp;
+            for (size_t j = 0; j < n_hp; j++)
+                if (diff[j] > 0 && (best == n_hp || diff[j] > diff[best]))
+                    best = j;
+            if (best == n_hp)
+                break;
+            sum += diff[best];
+            diff[best] = 0;
+        }
+    }
+    return sum;
+}
+
+static int64_t ref_fixed_point(const rtp_task *t, const size_t *hp, size_t n_hp,
+                               const int64_t *r, int m, const rtp_task *tk, int kind)
+{
+    int64_t x = tk->wcet_ns;
+    while (x <= tk->deadline_ns) {
+        int64_t next = tk->wcet_ns + ref_omega(t, hp, n_hp, r, m, tk, x, kind) / m;
+        if (next == x)
+            return x;
+        x = next;
+    }
+    return -1;
+}
+
+/* Global FP with DM priorities (index order after sorting by deadline). */
+static void ref_fp_bounds(const rtp_task *t, size_t n, int m, int lc, int64_t *r)
+{
+    size_t order[SIM_MAX];
+    int prio[SIM_MAX];
+    rtp_global_monotonic(t, n, RTP_PRIO_DM, prio);
+    for (size_t i = 0; i < n; i++)
+        order[n - (size_t)prio[i]] = i;
+    int ok = 1;
+    for (size_t p = 0; p < n; p++) {
+        size_t k = order[p];
+        r[k] = -1;
+        if (!ok)
+            continue;
+        int64_t bc = ref_fixed_point(t, order, p, r, m, &t[k], 0);
+        int64_t l = lc ? ref_fixed_point(t, order, p, r, m, &t[k], 1) : -1;
+        r[k] = bc < 0 ? l : (l < 0 ? bc : (bc < l ? bc : l));
+        ok = r[k] >= 0;
+    }
+}
+
+static void ref_edf_bounds(const rtp_task *t, size_t n, int m, int64_t *bound)
+{
+    int64_t r[SIM_MAX];
+    size_t others[SIM_MAX];
+    for (size_t i = 0; i < n; i++)
+        r[i] = t[i].deadline_ns;
+    int improved = 1, all_fit = 0;
+    while (improved && !all_fit) {
+        improved = 0;
+        all_fit = 1;
+        for (size_t k = 0; k < n; k++) {
+            size_t n_others = 0;
+            for (size_t i = 0; i < n; i++)
+                if (i != k)
+                    others[n_others++] = i;
+            bound[k] = ref_fixed_point(t, others, n_others, r, m, &t[k], 2);
+            if (bound[k] < 0)
+                all_fit = 0;
+            else if (bound[k] < r[k])
+                r[k] = bound[k], improved = 1;
+        }
+    }
+}
+
+static void test_jumps_equal_plain_iteration(void **state)
+{
+    (void)state;
+    tu_rng rng = {20260803};
+    rtp_limits limits = rtp_limits_default();
+    for (int s = 0; s < 3000; s++) {
+        rtp_task t[SIM_MAX];
+        int m = (int)tu_range(&rng, 2, 4);
+        size_t n = (size_t)tu_range(&rng, 2, 9);
+        for (size_t i = 0; i < n; i++) {
+            rtp_ns period = tu_range(&rng, 50, 3000);
+            rtp_ns deadline = s % 2 ? tu_range(&rng, period / 2, period) : period;
+            t[i] = tu_task(tu_range(&rng, 1, deadline / (tu_range(&rng, 1, 4))), deadline,
+                           period);
+        }
+        int prio[SIM_MAX];
+        rtp_global_monotonic(t, n, RTP_PRIO_DM, prio);
+        for (int lc = 0; lc < 2; lc++) {
+            rtp_ns got[SIM_MAX];
+            int64_t want[SIM_MAX];
+            rtp_global_verdict v;
+            assert_int_equal(rtp_global_fp_rta(t, n, m, prio, lc, &limits, got, &v, NULL), RTP_OK);
+            ref_fp_bounds(t, n, m, lc, want);
+            for (size_t i = 0; i < n; i++)
+                assert_int_equal(got[i], want[i]);
+        }
+        rtp_ns got[SIM_MAX];
+        int64_t want[SIM_MAX];
+        rtp_global_verdict v;
+        assert_int_equal(rtp_global_edf_rta(t, n, m, &limits, got, &v, NULL), RTP_OK);
+        int necessary = rtp_load_cmp(t, n, RTP_LOAD_UTIL, (rtp_ratio){m, 1}) <= 0;
+        for (size_t i = 0; i < n; i++)
+            necessary &= t[i].wcet_ns <= t[i].deadline_ns;
+        if (!necessary) /* the library rejects those without iterating */
+            continue;
+        ref_edf_bounds(t, n, m, want);
+        for (size_t i = 0; i < n; i++)
+            assert_int_equal(got[i], want[i]);
+    }
+}
+
+/* ---- soundness on seeded random sets ---- */
+
+static const rtp_ns periods[] = {2, 3, 4, 5, 6, 8, 10, 12};
+
+static size_t random_set(tu_rng *rng, rtp_task *t, int m, int constrained)
+{
+    size_t n = (size_t)tu_range(rng, m + 1, m + 4);
+    for (size_t i = 0; i < n; i++) {
+        rtp_ns period = periods[tu_range(rng, 0, 7)];
+        rtp_ns deadline = constrained ? tu_range(rng, (period + 1) / 2, period) : period;
+        t[i] = tu_task(tu_range(rng, 1, deadline), deadline, period);
+        if (tu_range(rng, 0, 2) > 0) /* lighter tasks are more interesting */
+            t[i].wcet_ns = tu_range(rng, 1, (deadline + 2) / 3);
+    }
+    return n;
+}
+
+static void test_edf_soundness(void **state)
+{
+    (void)state;
+    tu_rng rng = {20260801};
+    rtp_limits limits = rtp_limits_default();
+    long accepted[RTP_GLOBAL_EDF_TESTS] = {0}, missed = 0, sets = 0;
+    for (int s = 0; s < 12000; s++) {
+        rtp_task t[SIM_MAX];
+        int m = (int)tu_range(&rng, 2, 4);
+        size_t n = random_set(&rng, t, m, s % 2);
+        rtp_global_report report;
+        rtp_ns bound[SIM_MAX];
+        rtp_global_verdict v;
+        assert_int_equal(rtp_global_edf_report(t, n, m, &limits, &report, NULL), RTP_OK);
+        assert_int_equal(rtp_global_edf_rta(t, n, m, &limits, bound, &v, NULL), RTP_OK);
+        int64_t worst[SIM_MAX];
+        int miss = simulate(t, n, m, NULL, 2 * hyperperiod(t, n), worst);
+        missed += miss;
+        sets++;
+        for (int j = 0; j < RTP_GLOBAL_EDF_TESTS; j++) {
+            if (report.verdict[j] != RTP_GLOBAL_ACCEPT)
+                continue;
+            accepted[j]++;
+            if (miss)
+                fail_msg("set %d: %s accepts, simulation misses", s, report.test[j]);
+        }
+        for (size_t i = 0; v == RTP_GLOBAL_ACCEPT && i < n; i++)
+            if (worst[i] > bound[i])
+                fail_msg("set %d task %zu: simulated %lld > bound %lld", s, i,
+                         (long long)worst[i], (long long)bound[i]);
+    }
+    /* Not vacuous: every test accepts many sets and many sets miss. */
+    for (int j = 0; j < RTP_GLOBAL_EDF_TESTS; j++)
+        assert_true(accepted[j] > sets / 20);
+    assert_true(missed > sets / 20);
+}
+
+static void test_fp_soundness(void **state)
+{
+    (void)state;
+    tu_rng rng = {20260802};
+    static const rtp_prio_rule rules[3] = {RTP_PRIO_DM, RTP_PRIO_RM, RTP_PRIO_OPA};
+    long accepted[3] = {0}, lc_only = 0, opa_found = 0, sets = 0;
+    for (int s = 0; s < 12000; s++) {
+        rtp_task t[SIM_MAX];
+        int m = (int)tu_range(&rng, 2, 4);
+        size_t n = random_set(&rng, t, m, s % 2);
+        for (int rule = 0; rule < 3; rule++) {
+            rtp_test test = global_test(RTP_POLICY_GFP, rules[rule], m);
+            int prio[SIM_MAX];
+            rtp_ns bound[SIM_MAX];
+            rtp_test_result res;
+            memset(&res, 0, sizeof res);
+            res.priority = prio;
+            res.response_time = bound;
+            assert_int_equal(rtp_global_fp(&test, t, n, &res, NULL), RTP_OK);
+            int64_t worst[SIM_MAX];
+            int miss = simulate(t, n, m, prio, 2 * hyperperiod(t, n), worst);
+            if (res.schedulable && miss)
+                fail_msg("set %d rule %d: %s accepts, simulation misses", s, rule,
+                         res.accepted_by);
+            for (size_t i = 0; i < n; i++)
+                if (bound[i] >= 0 && worst[i] > bound[i])
+                    fail_msg("set %d rule %d task %zu: simulated %lld > bound %lld", s, rule,
+                             i, (long long)worst[i], (long long)bound[i]);
+            accepted[rule] += res.schedulable;
+            lc_only += res.schedulable && strcmp(res.accepted_by, "rta-lc") == 0;
+            if (rules[rule] == RTP_PRIO_OPA) {
+                int found, dm_prio[SIM_MAX];
+                assert_int_equal(rtp_global_fp_opa(t, n, m, dm_prio, &found, NULL), RTP_OK);
+                opa_found += found;
+                /* An order OPA finds with DA / DA-LC always passes the RTA
+                 * re-check (the RTA dominates them given R_i <= D_i). */
+                if (found)
+                    assert_true(res.schedulable);
+            }
+        }
+        sets++;
+    }
+    assert_true(accepted[0] > sets / 20);
+    assert_true(accepted[1] > sets / 20);
+    assert_true(accepted[2] >= accepted[0] / 2);
+    assert_true(opa_found > sets / 20);
+    assert_true(lc_only > 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_dhall_rejected_by_global_edf),
+        cmocka_unit_test(test_bc07_fp_schedcat_example),
+        cmocka_unit_test(test_gfb_exact_edge),
+        cmocka_unit_test(test_edf_tests_by_hand),
+        cmocka_unit_test(test_arbitrary_deadlines_not_applicable),
+        cmocka_unit_test(test_given_ties_not_applicable),
+        cmocka_unit_test(test_iteration_limit),
+        cmocka_unit_test(test_huge_times),
+        cmocka_unit_test(test_no_creep),
+        cmocka_unit_test(test_one_cpu_is_exact),
+        cmocka_unit_test(test_jumps_equal_plain_iteration),
+        cmocka_unit_test(test_edf_soundness),
+        cmocka_unit_test(test_fp_soundness),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
