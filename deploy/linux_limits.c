@@ -1,0 +1,220 @@
+/* deploy/linux_limits.c — see linux_limits.h. */
+#include "deploy/linux_limits.h"
+#include "deploy/quote.h"
+#include "solver/test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+rtp_deploy_opts rtp_deploy_opts_default(void)
+{
+    rtp_deploy_opts opts;
+    memset(&opts, 0, sizeof opts);
+    opts.budget = (rtp_ratio){9, 10};
+    opts.fifo_lo = 1;
+    opts.fifo_hi = 98;
+    opts.name = "plan";
+    opts.cgroup = RTP_CGROUP_AUTO;
+    opts.cgroup_root = NULL;
+    opts.duration_s = 10;
+    opts.limits = rtp_limits_default();
+    return opts;
+}
+
+rtp_status rtp_deploy_opts_check(const rtp_deploy_opts *opts, rtp_diag *diag)
+{
+    char why[96];
+    if (opts->budget.num <= 0 || opts->budget.den <= 0 || opts->budget.num > opts->budget.den)
+        return rtp_diag_set(diag, RTP_EINPUT, "", "--budget must be in (0, 1]");
+    if (opts->fifo_lo < 1 || opts->fifo_hi > 99 || opts->fifo_lo > opts->fifo_hi)
+        return rtp_diag_set(diag, RTP_EINPUT, "", "--fifo-range wants LO:HI with 1 <= LO <= HI <= 99");
+    if (!opts->name || !rtp_quote_is_ident(opts->name))
+        return rtp_diag_set(diag, RTP_EINPUT, "",
+                            "--name wants 1 to 32 characters of A-Z a-z 0-9 _ (it names cgroup folders)");
+    if (opts->cgroup_root) {
+        const char *r = opts->cgroup_root;
+        if (r[0] != '/' || rtp_quote_check_text(r, why, sizeof why) != 0 || strstr(r, "/../") ||
+            (strlen(r) >= 3 && strcmp(r + strlen(r) - 3, "/..") == 0))
+            return rtp_diag_set(diag, RTP_EINPUT, "",
+                                "--cgroup-root wants an absolute path without '..' or control characters");
+    }
+    if (opts->duration_s < 1)
+        return rtp_diag_set(diag, RTP_EINPUT, "", "--duration wants a whole number of seconds >= 1");
+    return RTP_OK;
+}
+
+int64_t rtp_linux_bw(rtp_ns runtime, rtp_ns period, int round_up)
+{
+    unsigned __int128 num = (unsigned __int128)runtime << RTP_LINUX_BW_SHIFT;
+    unsigned __int128 q = num / (unsigned __int128)period;
+    if (round_up && q * (unsigned __int128)period != num)
+        q++;
+    return (int64_t)q;
+}
+
+int rtp_deploy_fifo_priority(const rtp_deploy_opts *opts, int plan_priority)
+{
+    return opts->fifo_lo + plan_priority - 1;
+}
+
+int rtp_deploy_is_deadline(const rtp_plan *plan)
+{
+    return plan->policy == RTP_POLICY_EDF || plan->policy == RTP_POLICY_GEDF;
+}
+
+void rtp_deploy_bin_path(const rtp_plan *plan, size_t j, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s[%zu]", plan->clustered ? "clusters" : "cpus", j);
+}
+
+/* "0", "2,3": the bin's CPUs for messages. */
+static void cpu_words(const rtp_plan_bin *bin, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t k = 0; k < bin->n_cpus && used < size; k++)
+        used += (size_t)snprintf(buf + used, size - used, "%s%d", k ? "," : "", bin->cpus[k]);
+}
+
+/* Linux's SCHED_DEADLINE parameter rules for one task (sched_setattr(2),
+ * kernel __checkparam_dl). 0 = fine, else diag holds reason and fix. */
+static int dl_params_refused(const rtp_task *t, const char *path, rtp_diag *diag)
+{
+    if (t->deadline_ns > t->period_ns) {
+        rtp_diag_set(diag, RTP_OK, path,
+                     "deadline %lld ns > period %lld ns cannot be SCHED_DEADLINE (Linux wants "
+                     "runtime <= deadline <= period); fix: make the deadline at most the period, "
+                     "or partition with --policy fp",
+                     (long long)t->deadline_ns, (long long)t->period_ns);
+        return 1;
+    }
+    if (t->wcet_ns < RTP_LINUX_DL_RUNTIME_MIN_NS) {
+        rtp_diag_set(diag, RTP_OK, path,
+                     "runtime (wcet) %lld ns is below Linux's SCHED_DEADLINE minimum of 1024 ns; "
+                     "fix: budget at least 1024 ns for this task",
+                     (long long)t->wcet_ns);
+        return 1;
+    }
+    if (t->period_ns < RTP_LINUX_DL_PERIOD_MIN_NS || t->period_ns > RTP_LINUX_DL_PERIOD_MAX_NS) {
+        rtp_diag_set(diag, RTP_OK, path,
+                     "period %lld ns is outside Linux's SCHED_DEADLINE range 100 us .. 4.194304 s "
+                     "(sched_deadline_period_min_us / _max_us); fix: change the period, or "
+                     "partition with --policy fp",
+                     (long long)t->period_ns);
+        return 1;
+    }
+    return 0;
+}
+
+/* Runs the exact test of the plan's policy on bin j with the plan's own
+ * priorities; *ok = verdict. */
+static rtp_status retest_bin(const rtp_plan *plan, size_t j, const rtp_deploy_opts *opts,
+                             int *ok, rtp_diag *diag)
+{
+    const rtp_plan_bin *bin = &plan->bins[j];
+    int fp = plan->policy == RTP_POLICY_FP || plan->policy == RTP_POLICY_GFP;
+    rtp_policy policy = plan->policy;
+    if (bin->n_cpus > 1)
+        policy = fp ? RTP_POLICY_GFP : RTP_POLICY_GEDF;
+    else
+        policy = fp ? RTP_POLICY_FP : RTP_POLICY_EDF;
+    rtp_task *tasks = calloc(bin->n_tasks ? bin->n_tasks : 1, sizeof *tasks);
+    if (!tasks)
+        return rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
+    for (size_t i = 0; i < bin->n_tasks; i++) {
+        tasks[i] = bin->tasks[i].task; /* shallow: borrowed fields */
+        tasks[i].has_priority = fp;
+        tasks[i].priority = fp ? bin->tasks[i].priority : 0;
+    }
+    rtp_test test = rtp_test_exact(policy, RTP_PRIO_GIVEN, (int)bin->n_cpus, opts->limits);
+    rtp_test_result result;
+    memset(&result, 0, sizeof result);
+    rtp_status st = rtp_test_run(&test, tasks, bin->n_tasks, &result, diag);
+    free(tasks);
+    *ok = st == RTP_OK && result.schedulable;
+    return st;
+}
+
+rtp_status rtp_deploy_check(const rtp_plan *plan, const rtp_deploy_opts *opts, int *deployable,
+                            rtp_diag *diag)
+{
+    char path[160], why[96], cpus[64];
+    int deadline = rtp_deploy_is_deadline(plan);
+    *deployable = 0;
+    rtp_status st = rtp_deploy_opts_check(opts, diag);
+    if (st != RTP_OK)
+        return st;
+    /* Names first: every later message may quote them. */
+    for (size_t j = 0; j < plan->n_bins; j++) {
+        for (size_t i = 0; i < plan->bins[j].n_tasks; i++) {
+            rtp_deploy_bin_path(plan, j, cpus, sizeof cpus);
+            snprintf(path, sizeof path, "%s.tasks[%zu].name", cpus, i);
+            if (rtp_quote_check_text(plan->bins[j].tasks[i].task.name, why, sizeof why) != 0)
+                return rtp_diag_set(diag, RTP_EINPUT, path, "the task name %s", why);
+        }
+    }
+    if (!plan->feasible || plan->n_unassigned > 0) {
+        rtp_diag_set(diag, RTP_OK, plan->n_unassigned ? "unassigned" : "feasible",
+                     "the plan is not feasible (%zu task(s) unassigned); fix: partition again "
+                     "with more CPUs or another --method",
+                     plan->n_unassigned);
+        return RTP_OK;
+    }
+    for (size_t j = 0; j < plan->n_bins; j++) {
+        const rtp_plan_bin *bin = &plan->bins[j];
+        char bin_path[48];
+        rtp_deploy_bin_path(plan, j, bin_path, sizeof bin_path);
+        cpu_words(bin, cpus, sizeof cpus);
+        int max_priority = 0;
+        for (size_t i = 0; i < bin->n_tasks; i++) {
+            snprintf(path, sizeof path, "%s.tasks[%zu]", bin_path, i);
+            if (deadline && dl_params_refused(&bin->tasks[i].task, path, diag))
+                return RTP_OK;
+            if (bin->tasks[i].priority > max_priority)
+                max_priority = bin->tasks[i].priority;
+        }
+        if (!deadline && max_priority > opts->fifo_hi - opts->fifo_lo + 1) {
+            rtp_diag_set(diag, RTP_OK, bin_path,
+                         "CPU %s needs %d SCHED_FIFO priority levels but --fifo-range %d:%d has "
+                         "%d; fix: widen --fifo-range",
+                         cpus, max_priority, opts->fifo_lo, opts->fifo_hi,
+                         opts->fifo_hi - opts->fifo_lo + 1);
+            return RTP_OK;
+        }
+        int ok = 0;
+        if ((st = retest_bin(plan, j, opts, &ok, diag)) != RTP_OK)
+            return st;
+        if (!ok) {
+            rtp_diag_set(diag, RTP_OK, bin_path,
+                         "CPU %s fails the exact %s test with the plan's %s; fix: partition "
+                         "again (rtpack partition) instead of editing the plan",
+                         cpus, deadline ? "EDF" : "fixed-priority",
+                         deadline ? "tasks" : "priorities");
+            return RTP_OK;
+        }
+        rtp_ratio bound = {opts->budget.num * (int64_t)bin->n_cpus, opts->budget.den};
+        rtp_task *tasks = calloc(bin->n_tasks ? bin->n_tasks : 1, sizeof *tasks);
+        if (!tasks)
+            return rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
+        for (size_t i = 0; i < bin->n_tasks; i++)
+            tasks[i] = bin->tasks[i].task;
+        int over = rtp_load_cmp(tasks, bin->n_tasks, RTP_LOAD_UTIL, bound) > 0;
+        double load = rtp_load_double(tasks, bin->n_tasks, RTP_LOAD_UTIL);
+        free(tasks);
+        if (over) {
+            char budget[32];
+            rtp_ratio_format(opts->budget, budget, sizeof budget);
+            rtp_diag_set(diag, RTP_OK, bin_path,
+                         "CPU %s: %s utilization %.4f exceeds Linux's real-time budget of %s per "
+                         "CPU (sched_rt_runtime_us / sched_rt_period_us, minus the fair "
+                         "server's 0.05 since Linux 6.12)%s; fix: partition with --capacity %s, "
+                         "or raise the kernel's budget and pass --budget",
+                         cpus, deadline ? "SCHED_DEADLINE" : "SCHED_FIFO", load, budget,
+                         deadline ? "" : ": RT throttling would stop the tasks", budget);
+            return RTP_OK;
+        }
+    }
+    *deployable = 1;
+    return RTP_OK;
+}

@@ -1,0 +1,71 @@
+/* deploy/linux_limits.h — what Linux accepts, and the re-check every emitter
+ * runs before it writes anything (SPEC.md "emit").
+ *
+ * A plan is deployable when (1) it says feasible and places every task,
+ * (2) every bin passes the exact test of its policy again with the plan's own
+ * priorities (a hand-edited plan is re-analysed, not trusted), and (3) Linux
+ * would take it: SCHED_DEADLINE wants 1024 ns <= runtime <= deadline <=
+ * period and sched_deadline_period_{min,max}_us (defaults 100 us and
+ * 4.194304 s) around the period; per root domain the summed bandwidth
+ * runtime/period must stay within `budget` x CPUs (sched_rt_runtime_us /
+ * sched_rt_period_us = 0.95, minus the fair server's 0.05 per CPU since
+ * Linux 6.12: 0.90 by default); SCHED_FIFO loads above the same budget are
+ * throttled, so they are refused too; plan priorities must fit the FIFO
+ * range. Bandwidth sums are exact rationals (models/ratio.h).
+ * Thread-safety: pure, no globals. */
+#ifndef RTP_DEPLOY_LINUX_LIMITS_H
+#define RTP_DEPLOY_LINUX_LIMITS_H
+
+#include "models/plan.h"
+#include "models/ratio.h"
+
+#define RTP_LINUX_DL_RUNTIME_MIN_NS ((rtp_ns)1024)          /* 1 << DL_SCALE */
+#define RTP_LINUX_DL_PERIOD_MIN_NS ((rtp_ns)100 * 1000)     /* default sysctl */
+#define RTP_LINUX_DL_PERIOD_MAX_NS ((rtp_ns)4194304 * 1000) /* default sysctl */
+#define RTP_LINUX_BW_SHIFT 20                               /* kernel BW_SHIFT */
+
+typedef enum rtp_cgroup_mode {
+    RTP_CGROUP_AUTO = 0, /* detected by the script at run time */
+    RTP_CGROUP_V1,
+    RTP_CGROUP_V2
+} rtp_cgroup_mode;
+
+/* Emitter options. Strings are borrowed (the caller keeps them alive). */
+typedef struct rtp_deploy_opts {
+    rtp_ratio budget;        /* usable real-time bandwidth per CPU, (0, 1] */
+    int fifo_lo, fifo_hi;    /* SCHED_FIFO priorities used, 1 <= lo <= hi <= 99 */
+    const char *name;        /* deployment name, [A-Za-z0-9_]{1,32} */
+    rtp_cgroup_mode cgroup;  /* script default; RTPACK_CGROUP overrides */
+    const char *cgroup_root; /* script default, NULL = detect; RTPACK_CGROUP_ROOT overrides */
+    int duration_s;          /* rtapp: seconds rt-app runs (>= 1) */
+    rtp_limits limits;       /* for the exact re-check */
+} rtp_deploy_opts;
+
+/* budget 9/10, FIFO 1..98, name "plan", cgroup auto, no root, 10 s. */
+rtp_deploy_opts rtp_deploy_opts_default(void);
+
+/* RTP_EINPUT with a message naming the option when opts are out of range. */
+rtp_status rtp_deploy_opts_check(const rtp_deploy_opts *opts, rtp_diag *diag);
+
+/* The kernel's fixed-point bandwidth to_ratio(period, runtime) =
+ * (runtime << 20) / period, rounded down (as the kernel) or up. */
+int64_t rtp_linux_bw(rtp_ns runtime, rtp_ns period, int round_up);
+
+/* SCHED_FIFO priority of a task ranked `plan_priority` (1..n, n = most
+ * urgent) on its bin: fifo_lo + plan_priority - 1 (order and ties kept). */
+int rtp_deploy_fifo_priority(const rtp_deploy_opts *opts, int plan_priority);
+
+/* 1 when the bin runs SCHED_DEADLINE (policy EDF or GEDF). */
+int rtp_deploy_is_deadline(const rtp_plan *plan);
+
+/* "cpus[3]" or "clusters[3]": the JSON path of bin j. */
+void rtp_deploy_bin_path(const rtp_plan *plan, size_t j, char *buf, size_t size);
+
+/* The re-check described above. RTP_OK with *deployable = 1, or
+ * *deployable = 0 and diag holding the reason and the fix (path = the
+ * offending member). RTP_EINPUT for bad options or task names that are
+ * not safe text (quote.h); RTP_ELIMIT / RTP_ENOTIMPL from the exact tests. */
+rtp_status rtp_deploy_check(const rtp_plan *plan, const rtp_deploy_opts *opts,
+                            int *deployable, rtp_diag *diag);
+
+#endif

@@ -1,0 +1,49 @@
+/* deploy/script.h — the POSIX sh launch script of a plan (SPEC.md "emit").
+ *
+ * `sh FILE start` checks root and the live kernel limits, creates one cpuset
+ * per bin that has tasks (cgroup v1: cpus, mems copied from the parent,
+ * cpu_exclusive=1 under EDF, the root's sched_load_balance saved and set to
+ * 0, a load-balanced housekeeping cpuset for the other CPUs; cgroup v2:
+ * cpuset.cpus.partition=root, with a CPU left to the root), then starts
+ * every task in its cpuset: EDF as `chrt -R -d --sched-runtime R
+ * --sched-deadline D --sched-period P 0 CMD`, FP as `taskset -c CPUS chrt -f
+ * PRIO CMD`; on the first failure it stops what it started and restores
+ * what it changed. `stop` finds the tasks by cgroup membership, kills them,
+ * removes the cpusets and restores the saved values; `check` reports and
+ * changes nothing. Hidden verbs for the systemd units: `cgroups-up`,
+ * `cgroups-down`, `run BIN CMD...`. Times in the script are integer ns.
+ * Every plan string reaches the script single-quoted (deploy/quote.h).
+ * Ownership: *script is malloc'd, the caller frees it. Thread-safe. */
+#ifndef RTP_DEPLOY_SCRIPT_H
+#define RTP_DEPLOY_SCRIPT_H
+
+#include "deploy/linux_limits.h"
+#include "deploy/text.h"
+
+/* Writes the script for a plan that rtp_deploy_check accepted. Warnings
+ * (forking commands, ...) are appended to `warnings` (one line each).
+ * RTP_EINPUT at the task's JSON path when a command is missing or unsafe. */
+rtp_status rtp_deploy_script(const rtp_plan *plan, const rtp_deploy_opts *opts,
+                             char **script, rtp_text *warnings, rtp_diag *diag);
+
+/* Appends one command word, quoted for its destination (rtp_quote_sh,
+ * rtp_quote_systemd). */
+typedef void (*rtp_quote_fn)(rtp_text *out, const char *word);
+
+/* The task's own command words (quote.h: rtp_quote_cmd_argv), each
+ * quoted with `quote`, appended to out. */
+rtp_status rtp_deploy_cmd_words(const rtp_plan *plan, size_t j, size_t i,
+                                rtp_quote_fn quote, rtp_text *out, rtp_diag *diag);
+
+/* The command words (EDF: chrt -R -d ...; FP: taskset -c ... chrt -f ...)
+ * that start task i of bin j, the task's own words quoted with `quote`,
+ * appended to out; shared with the systemd emitter. RTP_EINPUT when the
+ * task's command is missing or unsafe. */
+rtp_status rtp_deploy_launch_words(const rtp_plan *plan, size_t j, size_t i,
+                                   const rtp_deploy_opts *opts, rtp_quote_fn quote,
+                                   rtp_text *out, rtp_diag *diag);
+
+/* "0" or "2,3": bin j's CPUs as a Linux CPU list. */
+void rtp_deploy_cpu_list(const rtp_plan_bin *bin, rtp_text *out);
+
+#endif

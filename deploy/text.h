@@ -1,0 +1,36 @@
+/* deploy/text.h — a growable text buffer for the emitters (scripts, unit
+ * files, warnings), with printf-style appends and a sticky out-of-memory
+ * flag so emitters check once at the end instead of after every line.
+ *
+ * Ownership: an rtp_text owns its buffer; rtp_text_take hands it to the
+ * caller, rtp_text_free releases it. Thread-safety: no globals. */
+#ifndef RTP_DEPLOY_TEXT_H
+#define RTP_DEPLOY_TEXT_H
+
+#include <stddef.h>
+
+#include "models/base.h"
+
+typedef struct rtp_text {
+    char *data;    /* NUL-terminated, or NULL before the first append */
+    size_t len;
+    size_t cap;
+    int failed;    /* an allocation failed: the content is incomplete */
+} rtp_text;
+
+void rtp_text_init(rtp_text *t);
+void rtp_text_free(rtp_text *t);
+
+void rtp_text_append(rtp_text *t, const char *s);
+void rtp_text_appendn(rtp_text *t, const char *s, size_t n);
+void rtp_text_printf(rtp_text *t, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* RTP_ENOMEM when an append failed, else RTP_OK. */
+rtp_status rtp_text_status(const rtp_text *t);
+
+/* The buffer (malloc'd, "" when empty; NULL on failure), now the caller's;
+ * t is left empty. */
+char *rtp_text_take(rtp_text *t);
+
+#endif
