@@ -1,16 +1,332 @@
-/* cli/cmd_analyze.c — `rtpack analyze`: Analyse all tasks of FILE on one CPU (or one cluster of --cpus M CPUs). */
+/* cli/cmd_analyze.c — `rtpack analyze`: every task of FILE on one CPU (exact
+ * EDF / FP tests), or on one cluster of M CPUs (global sufficient tests); one
+ * document (--json) or a table, or one compact result per line (--batch).
+ * Exit: 0 schedulable, 1 not, 2 bad input, 3 limit (SPEC.md). */
 #include "cli/cli.h"
+
+#include "models/analysis_doc.h"
+#include "models/duration.h"
+#include "models/ratio.h"
+#include "solver/edf.h"
+#include "solver/test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 static const cli_option options[] = {
     {"policy", 1, "fp|edf|gedf|gfp (default edf)"},
     {"priority", 1, "rm|dm|opa|given (default opa under fp, dm under gfp)"},
     {"batch", 1, "FILE.jsonl: one task set per line, one JSON result per line"},
+    {"max-iterations", 1, "N: fixed-point steps per test before 'resource limit' (default 50000000)"},
     {NULL, 0, NULL},
 };
 
+typedef struct settings {
+    rtp_policy policy;
+    rtp_prio_rule priority;
+    rtp_limits limits;
+    int cpus_override;
+} settings;
+
+/* One analysed set: the document plus the per-task rows it borrows. */
+typedef struct analysis {
+    rtp_analysis_doc doc;
+    rtp_analysis_task *rows;
+    int *priority;
+    rtp_ns *response;
+} analysis;
+
+static void analysis_free(analysis *a)
+{
+    free(a->rows);
+    free(a->priority);
+    free(a->response);
+}
+
+static int is_global(rtp_policy p)
+{
+    return p == RTP_POLICY_GEDF || p == RTP_POLICY_GFP;
+}
+
+static rtp_status analyse(const rtp_taskset *ts, const settings *s, analysis *a,
+                          rtp_diag *diag)
+{
+    size_t n = ts->n_tasks;
+    memset(a, 0, sizeof *a);
+    int cpus = 1;
+    if (is_global(s->policy)) {
+        int *ids = NULL;
+        size_t n_ids = 0;
+        rtp_status st = rtp_taskset_cpu_ids(ts, s->cpus_override, &ids, &n_ids, diag);
+        free(ids);
+        if (st != RTP_OK)
+            return st;
+        cpus = (int)n_ids;
+    }
+    a->rows = calloc(n ? n : 1, sizeof *a->rows);
+    a->priority = calloc(n ? n : 1, sizeof *a->priority);
+    a->response = malloc((n ? n : 1) * sizeof *a->response);
+    if (!a->rows || !a->priority || !a->response)
+        return RTP_ENOMEM;
+    for (size_t i = 0; i < n; i++)
+        a->response[i] = -2; /* "not computed" */
+    rtp_test test = rtp_test_exact(s->policy, s->priority, cpus, s->limits);
+    test.want_first_miss = 1;
+    rtp_test_result res;
+    memset(&res, 0, sizeof res);
+    int fixed = s->policy == RTP_POLICY_FP || s->policy == RTP_POLICY_GFP;
+    if (fixed) {
+        res.priority = a->priority;
+        res.response_time = a->response;
+    }
+    rtp_status st = rtp_test_run(&test, ts->tasks, n, &res, diag);
+    if (st != RTP_OK)
+        return st;
+    rtp_analysis_doc *d = &a->doc;
+    d->policy = s->policy;
+    d->has_priority_rule = fixed;
+    d->priority_rule = s->priority;
+    d->cpus = is_global(s->policy) ? cpus : 0;
+    d->schedulable = res.schedulable;
+    d->has_assignment_found = s->policy == RTP_POLICY_FP;
+    d->assignment_found = res.assignment_found;
+    d->has_test = is_global(s->policy);
+    d->test = res.accepted_by;
+    d->utilization = rtp_load_double(ts->tasks, n, RTP_LOAD_UTIL);
+    d->has_first_miss = res.has_first_miss;
+    d->first_miss_ns = res.first_miss_ns;
+    for (size_t i = 0; i < n; i++) {
+        const rtp_task *t = &ts->tasks[i];
+        rtp_analysis_task *r = &a->rows[i];
+        r->name = t->name;
+        r->wcet_ns = t->wcet_ns;
+        r->deadline_ns = t->deadline_ns;
+        r->period_ns = t->period_ns;
+        r->has_priority = fixed && a->priority[i] > 0;
+        r->priority = a->priority[i];
+        r->has_response = fixed && a->response[i] != -2;
+        r->response_time_ns = a->response[i];
+        r->has_meets_deadline = r->has_response;
+        r->meets_deadline = a->response[i] >= 0;
+    }
+    d->tasks = a->rows;
+    d->n_tasks = n;
+    return RTP_OK;
+}
+
+/* ---- the human table ---- */
+
+static void print_first_miss(const rtp_taskset *ts, rtp_ns t)
+{
+    char when[40], dem[40];
+    rtp_ns demand = 0;
+    rtp_duration_format(t, when, sizeof when);
+    if (rtp_edf_dbf(ts->tasks, ts->n_tasks, t, &demand) == RTP_OK)
+        rtp_duration_format(demand, dem, sizeof dem);
+    else
+        snprintf(dem, sizeof dem, "more than 2^63 ns");
+    printf("first deadline miss: after a synchronous release, the jobs due within %s need %s "
+           "of CPU time (dbf(%s) = %s > %s), so a job due at %s misses:",
+           when, dem, when, dem, when, when);
+    for (size_t i = 0; i < ts->n_tasks; i++) {
+        const rtp_task *k = &ts->tasks[i];
+        if (t >= k->deadline_ns && (t - k->deadline_ns) % k->period_ns == 0)
+            printf(" %s", k->name);
+    }
+    printf(" (deadline at %s).\n", when);
+}
+
+static void print_verdict(const rtp_taskset *ts, const analysis *a)
+{
+    const rtp_analysis_doc *d = &a->doc;
+    char util[32];
+    snprintf(util, sizeof util, "%.4f", d->utilization);
+    printf("\ntotal utilization: %s\n", util);
+    rtp_ratio one = {1, 1};
+    int overloaded = rtp_load_cmp(ts->tasks, ts->n_tasks, RTP_LOAD_UTIL, one) > 0;
+    switch (d->policy) {
+    case RTP_POLICY_EDF:
+        if (d->schedulable)
+            printf("verdict: schedulable under EDF on one CPU (processor demand, exact)\n");
+        else if (overloaded)
+            printf("verdict: NOT schedulable under EDF: the total utilization exceeds 1\n");
+        else {
+            printf("verdict: NOT schedulable under EDF on one CPU\n");
+            if (d->has_first_miss)
+                print_first_miss(ts, d->first_miss_ns);
+        }
+        break;
+    case RTP_POLICY_FP:
+        if (d->schedulable)
+            printf("verdict: schedulable under fixed priorities (%s) on one CPU "
+                   "(response-time analysis, exact)\n", rtp_prio_rule_name(d->priority_rule));
+        else if (!d->assignment_found)
+            printf("verdict: NOT schedulable: no fixed-priority order meets every deadline "
+                   "(OPA found none); deadline-monotonic priorities shown\n");
+        else
+            printf("verdict: NOT schedulable under fixed priorities (%s): the tasks marked "
+                   "MISSES exceed their deadlines\n", rtp_prio_rule_name(d->priority_rule));
+        break;
+    default:
+        if (d->schedulable)
+            printf("verdict: schedulable under global %s on %d CPUs (accepted by %s)\n",
+                   d->policy == RTP_POLICY_GEDF ? "EDF" : "FP", d->cpus, d->test);
+        else
+            printf("verdict: NOT shown schedulable under global %s on %d CPUs: no test "
+                   "accepts (the tests are sufficient only)\n",
+                   d->policy == RTP_POLICY_GEDF ? "EDF" : "FP", d->cpus);
+        break;
+    }
+}
+
+static void print_table(const rtp_taskset *ts, const analysis *a)
+{
+    const rtp_analysis_doc *d = &a->doc;
+    printf("policy: %s", rtp_policy_name(d->policy));
+    if (d->has_priority_rule)
+        printf(", priorities: %s", rtp_prio_rule_name(d->priority_rule));
+    if (d->cpus > 0)
+        printf(", %d CPUs", d->cpus);
+    printf("\n\n%-16s %12s %12s %12s %11s %8s %12s %12s  %s\n", "name", "wcet", "deadline",
+           "period", "utilization", "priority", "response", "slack", "verdict");
+    for (size_t i = 0; i < d->n_tasks; i++) {
+        const rtp_analysis_task *r = &d->tasks[i];
+        char c[40], dl[40], p[40], prio[16] = "-", resp[40] = "-", slack[40] = "-";
+        rtp_duration_format(r->wcet_ns, c, sizeof c);
+        rtp_duration_format(r->deadline_ns, dl, sizeof dl);
+        rtp_duration_format(r->period_ns, p, sizeof p);
+        if (r->has_priority)
+            snprintf(prio, sizeof prio, "%d", r->priority);
+        const char *verdict = d->schedulable ? "ok" : "-";
+        if (r->has_response && r->response_time_ns >= 0) {
+            rtp_duration_format(r->response_time_ns, resp, sizeof resp);
+            rtp_duration_format(r->deadline_ns - r->response_time_ns, slack, sizeof slack);
+            verdict = "ok";
+        } else if (r->has_response) {
+            snprintf(resp, sizeof resp, "> deadline");
+            verdict = "MISSES";
+        }
+        printf("%-16s %12s %12s %12s %11.4f %8s %12s %12s  %s\n", r->name, c, dl, p,
+               (double)r->wcet_ns / (double)r->period_ns, prio, resp, slack, verdict);
+    }
+    print_verdict(ts, a);
+}
+
+/* ---- batch mode ---- */
+
+static int is_blank(const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
+            return 0;
+    return 1;
+}
+
+/* Analyses one line; prints its result line; returns 0, 2 (bad) or 3 (limit). */
+static int batch_line(const char *text, size_t len, long line, const settings *s)
+{
+    rtp_taskset ts;
+    rtp_diag diag;
+    rtp_diag_clear(&diag);
+    char *out = NULL, msg[1200];
+    int kind = 0;
+    rtp_status st = rtp_taskset_parse_json(text, len, &ts, &diag);
+    if (st == RTP_OK) {
+        analysis a;
+        st = analyse(&ts, s, &a, &diag);
+        if (st == RTP_OK) {
+            a.doc.line = line;
+            out = rtp_analysis_doc_to_json(&a.doc, 0);
+        }
+        analysis_free(&a);
+        rtp_taskset_free(&ts);
+    }
+    if (st != RTP_OK) {
+        char where[1024];
+        rtp_diag_format(&diag, NULL, where, sizeof where);
+        if (st == RTP_EINPUT) {
+            snprintf(msg, sizeof msg, "%s", where);
+            kind = 2;
+        } else {
+            snprintf(msg, sizeof msg, "%s: %s",
+                     st == RTP_ELIMIT ? "resource limit" : rtp_status_name(st), where);
+            kind = 3;
+        }
+        out = rtp_analysis_error_to_json(line, msg);
+    }
+    if (!out) {
+        fprintf(stderr, "rtpack analyze: out of memory at line %ld\n", line);
+        return 3;
+    }
+    fputs(out, stdout);
+    free(out);
+    return kind;
+}
+
+static int run_batch(const cli_args *args, const char *file, const settings *s)
+{
+    char *text = NULL;
+    size_t len = 0;
+    rtp_diag diag;
+    rtp_diag_clear(&diag);
+    rtp_status st = rtp_read_file(file, &text, &len, &diag);
+    if (st != RTP_OK)
+        return cli_fail(args, strcmp(file, "-") == 0 ? "<stdin>" : file, st, &diag);
+    int any_bad = 0, any_limit = 0;
+    long line = 0;
+    for (size_t start = 0; start < len;) {
+        const char *nl = memchr(text + start, '\n', len - start);
+        size_t end = nl ? (size_t)(nl - text) : len;
+        line++;
+        if (!is_blank(text + start, end - start)) {
+            int kind = batch_line(text + start, end - start, line, s);
+            any_bad |= kind == 2;
+            any_limit |= kind == 3;
+        }
+        start = end + 1;
+    }
+    free(text);
+    return any_bad ? CLI_EXIT_USAGE : any_limit ? CLI_EXIT_LIMIT : CLI_EXIT_OK;
+}
+
+/* ---- options ---- */
+
+static int parse_settings(const cli_args *args, settings *s)
+{
+    memset(s, 0, sizeof *s);
+    s->limits = rtp_limits_default();
+    s->cpus_override = args->cpus;
+    const char *v = cli_get(args, "policy");
+    if (v && rtp_policy_parse(v, &s->policy) != 0)
+        return cli_usage_error(args, "--policy wants fp, edf, gedf or gfp, got '%s'", v);
+    s->priority = s->policy == RTP_POLICY_GFP ? RTP_PRIO_DM : RTP_PRIO_OPA;
+    v = cli_get(args, "priority");
+    if (v && rtp_prio_rule_parse(v, &s->priority) != 0)
+        return cli_usage_error(args, "--priority wants rm, dm, opa or given, got '%s'", v);
+    v = cli_get(args, "max-iterations");
+    if (v) {
+        char *end = NULL;
+        unsigned long long k = strtoull(v, &end, 10);
+        if (end == v || *end != '\0' || k == 0 || v[0] == '-')
+            return cli_usage_error(args, "--max-iterations wants a positive whole number, got '%s'", v);
+        s->limits.max_iterations = k;
+    }
+    return 0;
+}
+
 static int run(const cli_args *args)
 {
-    int rc = 0;
+    settings s;
+    int rc = parse_settings(args, &s);
+    if (rc)
+        return rc;
+    const char *batch = cli_get(args, "batch");
+    if (batch) {
+        if (args->n_positional != 0)
+            return cli_usage_error(args, "--batch takes the input file; no FILE argument too");
+        return run_batch(args, batch, &s);
+    }
     const char *file = cli_one_file(args, &rc);
     if (!file)
         return rc;
@@ -18,10 +334,33 @@ static int run(const cli_args *args)
     rc = cli_load_taskset(args, file, &ts);
     if (rc)
         return rc;
+    analysis a;
+    rtp_diag diag;
+    rtp_diag_clear(&diag);
+    rtp_status st = analyse(&ts, &s, &a, &diag);
+    if (st != RTP_OK) {
+        rc = cli_fail(args, strcmp(file, "-") == 0 ? "<stdin>" : file, st, &diag);
+    } else if (args->json) {
+        char *text = rtp_analysis_doc_to_json(&a.doc, 1);
+        if (text) {
+            fputs(text, stdout);
+            free(text);
+        }
+        rc = !text ? CLI_EXIT_LIMIT : a.doc.schedulable ? CLI_EXIT_OK : CLI_EXIT_NO;
+    } else {
+        print_table(&ts, &a);
+        rc = a.doc.schedulable ? CLI_EXIT_OK : CLI_EXIT_NO;
+    }
+    analysis_free(&a);
     rtp_taskset_free(&ts);
-    return cli_not_implemented(args, "analysis");
+    return rc;
 }
 
 const cli_command cli_cmd_analyze = {
-    "analyze", "FILE [--policy fp|edf|gedf|gfp] [--priority rm|dm|opa|given] [--json]", "Analyse all tasks of FILE on one CPU (or one cluster of --cpus M CPUs).", options, run,
+    "analyze",
+    "FILE [--policy fp|edf|gedf|gfp] [--priority rm|dm|opa|given] [--json]\n"
+    "       rtpack analyze --batch FILE.jsonl [--policy ...] [--priority ...]",
+    "Analyse all tasks of FILE on one CPU (or one cluster of --cpus M CPUs).",
+    options,
+    run,
 };

@@ -62,7 +62,9 @@ static rtp_status run_gedf(const rtp_test *test, const rtp_task *tasks, size_t n
 {
     if (test->cpus > 1)
         return rtp_global_edf(test, tasks, n, result, diag);
-    return run_edf(test, tasks, n, result, diag);
+    rtp_status st = run_edf(test, tasks, n, result, diag);
+    result->accepted_by = st == RTP_OK && result->schedulable ? "edf" : NULL;
+    return st;
 }
 
 static rtp_status run_gfp(const rtp_test *test, const rtp_task *tasks, size_t n,
@@ -70,7 +72,9 @@ static rtp_status run_gfp(const rtp_test *test, const rtp_task *tasks, size_t n,
 {
     if (test->cpus > 1)
         return rtp_global_fp(test, tasks, n, result, diag);
-    return run_fp(test, tasks, n, result, diag);
+    rtp_status st = run_fp(test, tasks, n, result, diag);
+    result->accepted_by = st == RTP_OK && result->schedulable ? "rta" : NULL;
+    return st;
 }
 
 rtp_test rtp_test_exact(rtp_policy policy, rtp_prio_rule priority, int cpus,

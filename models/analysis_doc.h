@@ -1,0 +1,50 @@
+/* models/analysis_doc.h — the result document of `rtpack analyze --json`
+ * (SPEC.md "analyze --json") and its batch-line forms, written from a plain
+ * struct so the solver and the CLI never touch cJSON.
+ *
+ * Times are integer ns (exact: raw JSON integers for response_time and
+ * first_miss; wcet/deadline/period as in task-set documents); "utilization"
+ * is a display double. Ownership: the writers return malloc'd text (caller
+ * frees), NULL when out of memory; the struct only borrows its strings.
+ * Thread-safety: pure, no globals. */
+#ifndef RTP_ANALYSIS_DOC_H
+#define RTP_ANALYSIS_DOC_H
+
+#include "models/base.h"
+
+typedef struct rtp_analysis_task {
+    const char *name;
+    rtp_ns wcet_ns, deadline_ns, period_ns;
+    int has_priority;         /* FP: "priority" */
+    int priority;
+    int has_response;         /* FP: "response_time" (null when -1) */
+    rtp_ns response_time_ns;  /* exact WCRT, -1 = exceeds the deadline */
+    int has_meets_deadline;   /* FP: "meets_deadline" */
+    int meets_deadline;
+} rtp_analysis_task;
+
+typedef struct rtp_analysis_doc {
+    long line;                /* batch mode: > 0 adds "line": N first */
+    rtp_policy policy;
+    int has_priority_rule;    /* FP / GFP: "priority": "opa" */
+    rtp_prio_rule priority_rule;
+    int cpus;                 /* global policies: "cpus": M (0 = left out) */
+    int schedulable;
+    int has_assignment_found; /* FP: "assignment_found" */
+    int assignment_found;
+    int has_test;             /* global policies: "test": name or null */
+    const char *test;         /* NULL = null */
+    double utilization;       /* display only, never a verdict */
+    int has_first_miss;       /* EDF: "first_miss" */
+    rtp_ns first_miss_ns;
+    const rtp_analysis_task *tasks;
+    size_t n_tasks;
+} rtp_analysis_doc;
+
+/* The document; pretty = indented, else one compact line. Ends with '\n'. */
+char *rtp_analysis_doc_to_json(const rtp_analysis_doc *doc, int pretty);
+
+/* A bad batch line: {"line": N, "error": "MESSAGE"} on one line, '\n' ended. */
+char *rtp_analysis_error_to_json(long line, const char *message);
+
+#endif
