@@ -361,6 +361,16 @@ static rtp_status fill_tasks(const rtp_gen_opts *o, rtp_rng *rng, const double *
             }
         }
     }
+    /* Never above the request (exact check): the last tasks give back whole
+     * ns until sum C/T <= U, at most 1/T_i each past the rounding. */
+    for (size_t i = n; i-- > 0 && rtp_load_cmp(tasks, n, RTP_LOAD_UTIL, o->total_util) > 0;) {
+        double excess = rtp_load_double(tasks, n, RTP_LOAD_UTIL) - rtp_ratio_double(o->total_util);
+        rtp_ns give = (rtp_ns)ceil(excess * (double)tasks[i].period_ns);
+        give = give < 1 ? 1 : give;
+        tasks[i].wcet_ns = tasks[i].wcet_ns - give < 1 ? 1 : tasks[i].wcet_ns - give;
+        if (rtp_load_cmp(tasks, n, RTP_LOAD_UTIL, o->total_util) > 0 && tasks[i].wcet_ns > 1)
+            i++; /* still above: take more from the same task */
+    }
     for (size_t i = 0; i < n; i++)
         tasks[i].deadline_ns = draw_deadline(o, tasks[i].wcet_ns, tasks[i].period_ns, rng);
     return RTP_OK;

@@ -15,7 +15,7 @@
 #include "bench/gen.h"
 #include "support/testutil.h"
 
-#define GOLDEN_UUNIFAST 0x6e638f18e01d21b6ull
+#define GOLDEN_UUNIFAST 0xe249f0ba117649f8ull
 #define GOLDEN_RANDFIXEDSUM 0x2108130decaffd19ull
 
 static rtp_gen_opts opts(size_t n, int64_t unum, int64_t uden, rtp_gen_algo algo)
@@ -83,7 +83,7 @@ static void test_golden_version(void **state)
     assert_true(h2 == GOLDEN_RANDFIXEDSUM);
 }
 
-/* Every set: total within 1/T_min of U (exactly compared), wcet in
+/* Every set: total in (U - 1/T_min, U] (exactly compared), wcet in
  * [1, cap T], period in range and a multiple of the granularity, deadline
  * in the model's range. When U = n x cap, every wcet is floor(cap T) and the
  * total may fall short by up to n / T_min (gen.h). */
@@ -116,8 +116,8 @@ static void check_set(const rtp_gen_opts *o, const rtp_taskset *ts)
         }
     }
     rtp_ratio u = o->total_util;
-    rtp_ratio hi = {u.num * tmin + u.den, u.den * tmin}, lo = {u.num * tmin - u.den, u.den * tmin};
-    assert_true(rtp_load_cmp(ts->tasks, ts->n_tasks, RTP_LOAD_UTIL, hi) <= 0);
+    rtp_ratio lo = {u.num * tmin - u.den, u.den * tmin};
+    assert_true(rtp_load_cmp(ts->tasks, ts->n_tasks, RTP_LOAD_UTIL, u) <= 0);
     if ((__int128)u.num * o->max_task_util.den ==
         (__int128)o->max_task_util.num * (int64_t)o->n_tasks * u.den) /* U = n cap */
         lo.num = u.num * tmin - u.den * (int64_t)o->n_tasks;

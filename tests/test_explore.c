@@ -1,0 +1,349 @@
+/* tests/test_explore.c — the sweep file reader (models/sweep_doc.h), the
+ * sweep points, one point's evaluation (thread-count invariance), resume and
+ * merge refusals, and the science sanity checks of issue 7: uniprocessor EDF
+ * accepts every implicit-deadline set with U <= 1, and on 4 CPUs FFD accepts
+ * only sets the ILP accepts, falling as U/m grows. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench/explore.h"
+#include "heuristics/partition.h"
+#include "ilp/ilp.h"
+#include "support/testutil.h"
+
+static rtp_status parse_doc(const char *text, rtp_sweep_doc *doc, rtp_diag *diag)
+{
+    rtp_diag_clear(diag);
+    return rtp_sweep_doc_parse(text, strlen(text), doc, diag);
+}
+
+static void expect_error(const char *text, const char *path, const char *words)
+{
+    rtp_sweep_doc doc;
+    rtp_diag diag;
+    assert_int_equal(parse_doc(text, &doc, &diag), RTP_EINPUT);
+    if (strcmp(diag.path, path) != 0 || !strstr(diag.message, words))
+        print_message("got path '%s' message '%s'\n", diag.path, diag.message);
+    assert_string_equal(diag.path, path);
+    assert_non_null(strstr(diag.message, words));
+}
+
+#define BASE "\"tasks\": 5, \"cpus\": 2, \"utilization\": "
+
+static void test_doc_errors(void **state)
+{
+    (void)state;
+    expect_error("{" BASE "[\"0.5\"], \"method\": \"ffd\"}", "method", "unknown key");
+    expect_error("{" BASE "[\"0.5\"], \"methods\": [\"ffd\", \"bfdd\"]}", "methods[1]", "one of");
+    expect_error("{" BASE "[\"0.5\"], \"methods\": [\"ffd\", \"ffd\"]}", "methods[1]", "twice");
+    expect_error("{" BASE "{\"from\": \"0.5\", \"to\": \"0.4\", \"step\": \"0.1\"}}",
+                 "utilization.to", "below");
+    expect_error("{" BASE "{\"from\": \"0.5\", \"to\": \"0.9\"}}", "utilization.step", "missing");
+    expect_error("{" BASE "{\"from\": \"0.5\", \"to\": \"0.9\", \"step\": \"-1\"}}",
+                 "utilization.step", "decimal");
+    expect_error("{" BASE "[\"0.5\"], \"periods\": {\"min\": \"1.5ns\"}}", "periods.min", "whole");
+    expect_error("{" BASE "[\"0.5\"], \"periods\": {\"set\": [\"1ms\"], \"min\": \"1ms\"}}",
+                 "periods.set", "combined");
+    expect_error("{" BASE "[\"0.5\"], \"deadlines\": \"sporadic\"}", "deadlines", "one of");
+    expect_error("{" BASE "[\"0.5\"], \"policies\": [\"gedf\"]}", "policies[0]", "one of");
+    expect_error("{\"cpus\": 2, \"utilization\": [\"0.5\"]}", "tasks", "missing");
+    expect_error("{" BASE "[\"0.5\"], \"tasks\": 3}", "tasks", "duplicate");
+    expect_error("{" BASE "[\"0.5\"], \"sets_per_point\": 1.5}", "sets_per_point", "whole");
+    expect_error("{" BASE "[\"0.5\"], \"sets_jsonl\": 1}", "sets_jsonl", "true or false");
+}
+
+static void test_doc_utilizations_exact(void **state)
+{
+    (void)state;
+    rtp_sweep_doc doc;
+    rtp_diag diag;
+    /* 0.1 + 0.1 + 0.1 is not 0.3 in binary; here it is, and `to` is included. */
+    assert_int_equal(parse_doc("{" BASE "{\"from\": 0.1, \"to\": 0.3, \"step\": 0.1}}", &doc, &diag),
+                     RTP_OK);
+    assert_int_equal(doc.n_utilizations, 3);
+    assert_true(doc.utilizations[2].num == 3 && doc.utilizations[2].den == 10);
+    rtp_sweep_doc_free(&doc);
+    assert_int_equal(parse_doc("{" BASE "{\"from\": \"0.5\", \"to\": \"1.0\", \"step\": \"0.03\"}}",
+                               &doc, &diag), RTP_OK);
+    assert_int_equal(doc.n_utilizations, 17); /* 0.5 .. 0.98 */
+    assert_true(doc.utilizations[16].num == 49 && doc.utilizations[16].den == 50);
+    rtp_sweep_doc_free(&doc);
+    assert_int_equal(parse_doc("{" BASE "[0.65, \"0.7\"], \"deadlines\": \"constrained\"}", &doc,
+                               &diag), RTP_OK);
+    assert_true(doc.utilizations[0].num == 13 && doc.utilizations[0].den == 20);
+    assert_int_equal(doc.n_deadlines, 1);
+    assert_int_equal(doc.n_methods, 5); /* default: every heuristic */
+    rtp_sweep_doc_free(&doc);
+}
+
+static void test_sweep_points(void **state)
+{
+    (void)state;
+    const char *text = "{\"tasks\": [4, 6], \"cpus\": 2, \"utilization\": [\"0.5\", \"0.75\"], "
+                       "\"deadlines\": [\"implicit\", \"arbitrary\"]}";
+    rtp_sweep sw;
+    rtp_diag diag;
+    assert_int_equal(rtp_sweep_parse(text, strlen(text), &sw, &diag), RTP_OK);
+    assert_int_equal(sw.n_points, 8);
+    char key[128];
+    rtp_sweep_point_key(&sw, 0, key, sizeof key);
+    assert_string_equal(key, "4,2,0.5,implicit");
+    rtp_sweep_point_key(&sw, 3, key, sizeof key);
+    assert_string_equal(key, "4,2,0.75,arbitrary");
+    rtp_sweep_point_key(&sw, 4, key, sizeof key);
+    assert_string_equal(key, "6,2,0.5,implicit");
+    /* Deadline models of one (n, m, U) share their random stream (paired). */
+    assert_true(sw.points[0].stream == sw.points[1].stream);
+    assert_true(sw.points[0].stream != sw.points[2].stream);
+    rtp_gen_opts o = rtp_sweep_gen_opts(&sw, 3);
+    assert_true(o.total_util.num == 3 && o.total_util.den == 2);
+    rtp_sweep_free(&sw);
+    /* A point the generator cannot meet is bad input naming the point. */
+    text = "{\"tasks\": 2, \"cpus\": 4, \"utilization\": [\"0.4\", \"0.6\"]}";
+    assert_int_equal(rtp_sweep_parse(text, strlen(text), &sw, &diag), RTP_EINPUT);
+    assert_non_null(strstr(diag.message, "2,4,0.6,implicit"));
+}
+
+static void test_point_thread_invariance(void **state)
+{
+    (void)state;
+    const char *text = "{\"seed\": 9, \"sets_per_point\": 60, \"tasks\": 12, \"cpus\": 3, "
+                       "\"utilization\": [\"0.85\"], \"deadlines\": \"constrained\", "
+                       "\"policies\": [\"edf\", \"fp\"], \"sets_jsonl\": true}";
+    rtp_sweep sw;
+    rtp_diag diag;
+    assert_int_equal(rtp_sweep_parse(text, strlen(text), &sw, &diag), RTP_OK);
+    rtp_explore_cell a[10], b[10];
+    char *ja = NULL, *jb = NULL;
+    assert_int_equal(rtp_explore_point(&sw, 0, 1, a, &ja, NULL, NULL, &diag), RTP_OK);
+    assert_int_equal(rtp_explore_point(&sw, 0, 2, b, &jb, NULL, NULL, &diag), RTP_OK);
+    for (int c = 0; c < 10; c++) {
+        assert_int_equal(a[c].accepted, b[c].accepted);
+        assert_int_equal(a[c].total, 60);
+        assert_int_equal(a[c].timeouts, b[c].timeouts);
+    }
+    assert_string_equal(ja, jb);
+    /* The JSONL lines are task-set documents the reader accepts. */
+    char *nl = strchr(ja, '\n');
+    rtp_taskset ts;
+    assert_int_equal(rtp_taskset_parse_json(ja, (size_t)(nl - ja), &ts, &diag), RTP_OK);
+    assert_int_equal(ts.n_tasks, 12);
+    assert_int_equal(ts.platform.n_cpus, 3);
+    rtp_taskset_free(&ts);
+    free(ja);
+    free(jb);
+    rtp_sweep_free(&sw);
+}
+
+/* Uniprocessor EDF is exact and U <= 1 is its whole condition for implicit
+ * deadlines (Liu & Layland 1973): on one CPU every heuristic is that test. */
+static void test_uniprocessor_edf_accepts_all(void **state)
+{
+    (void)state;
+    int sets = 0;
+    for (int round = 0; round < 1500; round++) {
+        rtp_gen_opts o = rtp_gen_opts_default();
+        o.n_tasks = (size_t)(1 + round % 12);
+        o.total_util = (rtp_ratio){80 + round % 21, 100}; /* 0.80 .. 1.00 */
+        o.algo = (rtp_gen_algo)(round % 2);
+        o.period_max_ns = 100000000;
+        rtp_taskset ts;
+        rtp_diag diag;
+        rtp_status st = rtp_gen_taskset(&o, 17, 1, (uint64_t)round, &ts, &diag);
+        if (st == RTP_ELIMIT)
+            continue;
+        assert_int_equal(st, RTP_OK);
+        assert_true(rtp_load_cmp(ts.tasks, ts.n_tasks, RTP_LOAD_UTIL, (rtp_ratio){1, 1}) <= 0);
+        int cpu = 0;
+        rtp_part_opts po = rtp_part_opts_default();
+        rtp_plan plan;
+        memset(&plan, 0, sizeof plan);
+        assert_int_equal(rtp_part_pack(&ts, &cpu, 1, &po, &plan, &diag), RTP_OK);
+        assert_true(plan.feasible);
+        rtp_plan_free(&plan);
+        rtp_taskset_free(&ts);
+        sets++;
+    }
+    print_message("uniprocessor EDF accepted all %d sets with U <= 1\n", sets);
+    assert_true(sets > 1400);
+}
+
+/* Per set on 4 CPUs: FFD feasible => ILP feasible (the ILP is exact), and
+ * FFD's acceptance ratio does not rise with U/m. */
+static void test_ffd_below_ilp_and_falling(void **state)
+{
+    (void)state;
+    const char *text = "{\"seed\": 4, \"sets_per_point\": 30, \"tasks\": 8, \"cpus\": 4, "
+                       "\"utilization\": {\"from\": \"0.6\", \"to\": \"1.0\", \"step\": \"0.1\"}, "
+                       "\"periods\": {\"min\": \"1ms\", \"max\": \"100ms\"}, "
+                       "\"generator\": \"randfixedsum\", \"deadlines\": [\"implicit\", \"constrained\"]}";
+    rtp_sweep sw;
+    rtp_diag diag;
+    assert_int_equal(rtp_sweep_parse(text, strlen(text), &sw, &diag), RTP_OK);
+    int cpus[4] = {0, 1, 2, 3};
+    int64_t previous[2] = {INT64_MAX, INT64_MAX};
+    int checked = 0;
+    for (size_t p = 0; p < sw.n_points; p++) {
+        rtp_gen_opts o = rtp_sweep_gen_opts(&sw, p);
+        int64_t ffd_accepted = 0;
+        for (int64_t i = 0; i < sw.doc.sets_per_point; i++) {
+            rtp_taskset ts;
+            assert_int_equal(rtp_gen_taskset(&o, 4, sw.points[p].stream, (uint64_t)i, &ts, &diag),
+                             RTP_OK);
+            rtp_part_opts po = rtp_part_opts_default();
+            rtp_plan ffd, ilp;
+            memset(&ffd, 0, sizeof ffd);
+            memset(&ilp, 0, sizeof ilp);
+            assert_int_equal(rtp_part_pack(&ts, cpus, 4, &po, &ffd, &diag), RTP_OK);
+            rtp_ilp_opts io = rtp_ilp_opts_default();
+            io.time_limit_s = 20;
+            rtp_ilp_status status;
+            rtp_ilp_stats stats;
+            assert_int_equal(rtp_ilp_solve(&ts, cpus, 4, &io, &ilp, &status, &stats, &diag), RTP_OK);
+            if (ffd.feasible)
+                assert_true(ilp.feasible);
+            if (status == RTP_ILP_INFEASIBLE)
+                assert_false(ffd.feasible);
+            ffd_accepted += ffd.feasible;
+            rtp_plan_free(&ffd);
+            rtp_plan_free(&ilp);
+            rtp_taskset_free(&ts);
+            checked++;
+        }
+        size_t model = (size_t)sw.points[p].deadlines;
+        assert_true(ffd_accepted <= previous[model]);
+        previous[model] = ffd_accepted;
+    }
+    print_message("FFD <= ILP on %d sets\n", checked);
+    rtp_sweep_free(&sw);
+}
+
+static char *slurp(const char *path)
+{
+    char *text = NULL;
+    size_t len;
+    rtp_diag diag;
+    return rtp_read_file(path, &text, &len, &diag) == RTP_OK ? text : NULL;
+}
+
+static const char small_sweep[] =
+    "{\"seed\": 2, \"sets_per_point\": 12, \"tasks\": [5, 7], \"cpus\": 2, "
+    "\"utilization\": {\"from\": \"0.6\", \"to\": \"0.9\", \"step\": \"0.1\"}, "
+    "\"policies\": [\"edf\", \"fp\"], \"methods\": [\"ffd\", \"wfd\"], \"sets_jsonl\": true}";
+
+static void run_into(const char *dir, const char *text, int k, int n, int resume,
+                     rtp_status expect)
+{
+    rtp_explore_opts o;
+    memset(&o, 0, sizeof o);
+    o.out_dir = dir;
+    o.shard_k = k;
+    o.shard_n = n;
+    o.resume = resume;
+    rtp_diag diag;
+    rtp_diag_clear(&diag);
+    rtp_status st = rtp_explore_run(text, strlen(text), &o, &diag);
+    if (st != expect)
+        print_message("%s\n", diag.message);
+    assert_int_equal(st, expect);
+}
+
+static void test_resume_and_merge(void **state)
+{
+    (void)state;
+    char root[] = "/tmp/rtp_explore_XXXXXX";
+    assert_non_null(mkdtemp(root));
+    char one[600], cut[600], shard[3][600], merged[600], other[600], path[700];
+    snprintf(one, sizeof one, "%s/one", root);
+    snprintf(cut, sizeof cut, "%s/cut", root);
+    snprintf(merged, sizeof merged, "%s/merged", root);
+    snprintf(other, sizeof other, "%s/other", root);
+    run_into(one, small_sweep, 1, 1, 0, RTP_OK);
+    run_into(one, small_sweep, 1, 1, 0, RTP_EINPUT); /* refuses to overwrite */
+
+    /* A crash inside the third point: results cut mid-line, then --resume. */
+    run_into(cut, small_sweep, 1, 1, 0, RTP_OK);
+    snprintf(path, sizeof path, "%s/results.csv", cut);
+    char *full = slurp(path);
+    size_t keep = 0;
+    for (int lines = 0; lines < 1 + 2 * 4 + 3; keep++)
+        lines += full[keep] == '\n';
+    assert_int_equal(truncate(path, (off_t)keep + 7), 0);
+    run_into(cut, small_sweep, 1, 1, 1, RTP_OK);
+    char *again = slurp(path);
+    assert_string_equal(full, again);
+    free(again);
+
+    /* Three shards merged give the single run's bytes (JSONL too). */
+    for (int k = 0; k < 3; k++) {
+        snprintf(shard[k], sizeof shard[k], "%s/shard%d", root, k + 1);
+        run_into(shard[k], small_sweep, k + 1, 3, 0, RTP_OK);
+    }
+    rtp_diag diag;
+    const char *dirs[3] = {shard[2], shard[0], shard[1]};
+    assert_int_equal(rtp_explore_merge(dirs, 3, merged, &diag), RTP_OK);
+    static const char *const files[] = {"results.csv", "sets.jsonl", "weighted.csv",
+                                        "acceptance.svg"};
+    for (int f = 0; f < 4; f++) {
+        snprintf(path, sizeof path, "%s/%s", one, files[f]);
+        char *a = slurp(path);
+        snprintf(path, sizeof path, "%s/%s", merged, files[f]);
+        char *b = slurp(path);
+        assert_non_null(a);
+        assert_non_null(b);
+        assert_string_equal(a, b);
+        free(a);
+        free(b);
+    }
+    free(full);
+
+    /* Refusals: a missing shard, a repeated one, another sweep, another
+     * generator version. */
+    assert_int_equal(rtp_explore_merge(dirs, 2, merged, &diag), RTP_EINPUT);
+    const char *twice[3] = {shard[0], shard[0], shard[1]};
+    assert_int_equal(rtp_explore_merge(twice, 3, merged, &diag), RTP_EINPUT);
+    assert_non_null(strstr(diag.message, "twice"));
+    char *changed = strdup(small_sweep);
+    changed[9] = '3'; /* "seed": 3 */
+    run_into(other, changed, 2, 3, 0, RTP_OK);
+    const char *mixed[3] = {shard[0], other, shard[2]};
+    assert_int_equal(rtp_explore_merge(mixed, 3, merged, &diag), RTP_EINPUT);
+    assert_non_null(strstr(diag.message, "different sweep"));
+    run_into(shard[0], changed, 1, 3, 1, RTP_EINPUT); /* resume another sweep */
+    free(changed);
+    snprintf(path, sizeof path, "%s/manifest.txt", shard[1]);
+    char *manifest = slurp(path);
+    char *v = strstr(manifest, "generator_version 1");
+    v[strlen("generator_version ")] = '7';
+    FILE *f = fopen(path, "w");
+    fputs(manifest, f);
+    fclose(f);
+    free(manifest);
+    assert_int_equal(rtp_explore_merge(dirs, 3, merged, &diag), RTP_EINPUT);
+    assert_non_null(strstr(diag.message, "generator version 7"));
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", root);
+    assert_int_equal(system(cmd), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_doc_errors),
+        cmocka_unit_test(test_doc_utilizations_exact),
+        cmocka_unit_test(test_sweep_points),
+        cmocka_unit_test(test_point_thread_invariance),
+        cmocka_unit_test(test_uniprocessor_edf_accepts_all),
+        cmocka_unit_test(test_ffd_below_ilp_and_falling),
+        cmocka_unit_test(test_resume_and_merge),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
