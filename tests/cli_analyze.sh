@@ -1,0 +1,110 @@
+#!/bin/sh
+# tests/cli_analyze.sh — `rtpack analyze` end to end (SPEC.md "analyze --json",
+# batch mode, exit codes) on the seed examples and small inline sets.
+set -u
+B=${RTP_BINARY:-./rtpack}
+S=${RTP_SOURCE_DIR:-.}
+TMP=$(mktemp -d) || exit 1
+trap 'rm -rf "$TMP"' EXIT
+fails=0
+
+# expect CODE DESCRIPTION -- runs the rest of the line, output in $TMP/out, $TMP/err
+expect() {
+    code=$1 what=$2
+    shift 2
+    "$@" >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    if [ "$rc" -ne "$code" ]; then
+        echo "FAIL: $what: exit $rc, expected $code" >&2
+        sed 's/^/  stderr: /' "$TMP/err" >&2
+        fails=$((fails + 1))
+    fi
+}
+
+# has PATTERN FILE DESCRIPTION -- fixed string in the file with blanks removed
+has() {
+    if ! tr -d ' \t\n' <"$2" | grep -F -q -- "$1"; then
+        echo "FAIL: $3: '$1' not in output" >&2
+        sed 's/^/  got: /' "$2" >&2
+        fails=$((fails + 1))
+    fi
+}
+
+# The seed article's textbook set: EDF-schedulable, no fixed-priority order works.
+expect 0 "textbook edf" "$B" analyze "$S/examples/textbook.json" --json
+has '"policy":"edf","schedulable":true' "$TMP/out" "textbook edf"
+expect 1 "textbook fp" "$B" analyze "$S/examples/textbook.json" --policy fp --json
+has '"priority":"opa","schedulable":false,"assignment_found":false' "$TMP/out" "textbook opa"
+has '"name":"T3","wcet":3000000,"deadline":8000000,"period":8000000,"priority":1,"response_time":null,"meets_deadline":false' "$TMP/out" "textbook T3"
+has '"name":"T1","wcet":1000000,"deadline":4000000,"period":4000000,"priority":3,"response_time":1000000' "$TMP/out" "textbook T1"
+expect 1 "textbook rm" "$B" analyze "$S/examples/textbook.json" --policy fp --priority rm --json
+has '"priority":"rm","schedulable":false,"assignment_found":true' "$TMP/out" "textbook rm"
+expect 1 "textbook fp table" "$B" analyze "$S/examples/textbook.json" --policy fp
+has 'MISSES' "$TMP/out" "table marks the miss"
+
+# The video task: 5 ms every 16.666666 ms, deadline 10 ms.
+printf '{"tasks":[{"name":"video","wcet":"5ms","deadline":"10ms","period":"16666666ns"}]}' >"$TMP/video1.json"
+expect 0 "video fp" "$B" analyze "$TMP/video1.json" --policy fp --json
+has '"response_time":5000000,"meets_deadline":true' "$TMP/out" "video response"
+expect 0 "video example edf" "$B" analyze "$S/examples/video.json"
+has '16.666666ms' "$TMP/out" "times printed exactly"
+
+# EDF first miss: deadlines 3, 4, 5 ms, dbf(5 ms) = 6 ms.
+printf '{"time_unit":"ms","tasks":[{"name":"A","wcet":1,"deadline":3,"period":4},{"name":"B","wcet":2,"deadline":4,"period":6},{"name":"C","wcet":3,"deadline":5,"period":8}]}' >"$TMP/tight.json"
+expect 1 "tight edf" "$B" analyze - --json <"$TMP/tight.json"
+has '"schedulable":false,"utilization":0.9583333333,"first_miss":5000000' "$TMP/out" "first miss"
+expect 1 "tight edf table" "$B" analyze "$TMP/tight.json"
+has 'firstdeadlinemiss' "$TMP/out" "first miss in words"
+# U > 1: no first_miss (never null).
+printf '{"tasks":[{"name":"A","wcet":3,"period":4},{"name":"B","wcet":3,"period":4}]}' >"$TMP/over.json"
+expect 1 "overload" "$B" analyze "$TMP/over.json" --json
+if grep -q first_miss "$TMP/out"; then echo "FAIL: first_miss with U > 1" >&2; fails=$((fails + 1)); fi
+# Empty task list: schedulable.
+printf '{"tasks":[]}' >"$TMP/empty.json"
+expect 0 "empty" "$B" analyze "$TMP/empty.json" --policy fp --json
+
+# Given priorities: equal ones share a number and interfere.
+printf '{"tasks":[{"name":"A","wcet":2,"period":10,"priority":5},{"name":"B","wcet":3,"period":10,"priority":5}]}' >"$TMP/given.json"
+expect 0 "given" "$B" analyze "$TMP/given.json" --policy fp --priority given --json
+has '"name":"A","wcet":2,"deadline":10,"period":10,"priority":1,"response_time":5' "$TMP/out" "given A"
+has '"name":"B","wcet":3,"deadline":10,"period":10,"priority":1,"response_time":5' "$TMP/out" "given B"
+expect 2 "given missing" "$B" analyze "$TMP/tight.json" --policy fp --priority given
+has 'tasks[0].priority' "$TMP/err" "given missing path"
+
+# Bad input and usage.
+printf '{"tasks":[{"name":"A","wcet":1,"perod":4}]}' >"$TMP/bad.json"
+expect 2 "unknown key" "$B" analyze "$TMP/bad.json" --json
+has 'tasks[0].perod' "$TMP/err" "unknown key path"
+expect 2 "bad policy" "$B" analyze "$S/examples/textbook.json" --policy rr
+expect 2 "bad priority" "$B" analyze "$S/examples/textbook.json" --policy fp --priority xx
+expect 2 "no file" "$B" analyze
+expect 2 "global without cpus" "$B" analyze "$S/examples/textbook.json" --policy gedf
+
+# Global policies on one CPU are the exact uniprocessor tests.
+expect 0 "gedf on 1 cpu" "$B" analyze "$S/examples/textbook.json" --policy gedf --cpus 1 --json
+has '"policy":"gedf","cpus":1,"schedulable":true,"test":"edf"' "$TMP/out" "gedf m=1"
+expect 1 "gfp on 1 cpu" "$B" analyze "$S/examples/textbook.json" --policy gfp --cpus 1 --json
+has '"schedulable":false,"test":null' "$TMP/out" "gfp m=1"
+
+# Batch: one compact result per line, "line" numbers count blank lines.
+expect 0 "batch" "$B" analyze --batch "$S/examples/analysis_batch.jsonl" --policy fp
+[ "$(wc -l <"$TMP/out")" -eq 4 ] || { echo "FAIL: batch line count" >&2; fails=$((fails + 1)); }
+has '{"line":1,"policy":"fp","priority":"opa","schedulable":false,"assignment_found":false' "$TMP/out" "batch line 1"
+has '"name":"b","wcet":62000,"deadline":118000,"period":100000,"priority":1,"response_time":118000' "$TMP/out" "batch Lehoczky"
+expect 2 "batch with a bad line" "$B" analyze --batch "$S/examples/analysis_mixed.jsonl"
+has '{"line":3,"error":"tasks[0].perod:unknownkey"}' "$TMP/out" "batch error line"
+has '{"line":4,"policy":"edf","schedulable":true' "$TMP/out" "batch goes on"
+expect 0 "batch stdin" "$B" analyze --batch - <"$S/examples/analysis_batch.jsonl"
+# A line that hits the iteration cap (U = 1, co-prime periods near 2^40).
+printf '%s\n' '{"tasks":[{"name":"A","wcet":"1099511627775ns","deadline":"2199023255545ns","period":"2199023255550ns"},{"name":"B","wcet":"1099511627773ns","deadline":"4398046511092ns","period":"4398046511092ns"},{"name":"C","wcet":"1099511627773ns","deadline":"4398046511092ns","period":"4398046511092ns"}]}' \
+    '{"tasks":[]}' >"$TMP/limit.jsonl"
+expect 3 "batch limit" "$B" analyze --batch "$TMP/limit.jsonl" --max-iterations 1000
+has '{"line":1,"error":"resourcelimit:' "$TMP/out" "limit line"
+has '{"line":2,"policy":"edf","schedulable":true' "$TMP/out" "after limit"
+head -n 1 "$TMP/limit.jsonl" >"$TMP/limit.json"
+expect 3 "single limit" "$B" analyze "$TMP/limit.json" --max-iterations 1000
+has 'resourcelimit' "$TMP/err" "limit message"
+expect 2 "batch and FILE" "$B" analyze "$S/examples/textbook.json" --batch "$TMP/limit.jsonl"
+
+[ "$fails" -eq 0 ] && echo "cli_analyze: all checks passed"
+exit "$fails"
