@@ -1,0 +1,58 @@
+#!/bin/sh
+# fuzz/run.sh — builds the libFuzzer targets (fuzz/CMakeLists.txt, clang,
+# ASan + UBSan) in their own build directory and runs each for a bounded
+# time on a seed corpus made at run time from examples/*.json plus a few
+# built-in documents. Exit 0 when no target found a crash, leak or timeout.
+# Env: FUZZ_SECONDS (per target, default 60), FUZZ_BUILD_DIR (default
+# build-fuzz/ in the source root), FUZZ_TARGETS (default "taskset plan").
+set -eu
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${FUZZ_BUILD_DIR:-$ROOT/build-fuzz}
+SECONDS_EACH=${FUZZ_SECONDS:-60}
+TARGETS=${FUZZ_TARGETS:-"taskset plan"}
+
+command -v clang >/dev/null || { echo "fuzz/run.sh: clang not found (run .ci/setup)" >&2; exit 3; }
+cmake -S "$ROOT/fuzz" -B "$BUILD" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$BUILD" -j2 >/dev/null
+
+seed() { printf '%s\n' "$2" >"$1"; }
+
+status=0
+for target in $TARGETS; do
+    corpus="$BUILD/corpus-$target"
+    artifacts="$BUILD/artifacts-$target"
+    mkdir -p "$corpus" "$artifacts"
+    for f in "$ROOT"/examples/*.json; do
+        [ -f "$f" ] && cp "$f" "$corpus/example-$(basename "$f")"
+    done
+    seed "$corpus/seed-spec.json" '{"time_unit": "ns", "platform": {"cpus": 4}, "tasks": [
+ {"name": "video", "wcet": "5ms", "deadline": "10ms", "period": "16666666ns",
+  "cmd": ["video_processing_tool", "--fast"]}, {"name": "T1", "wcet": 1, "period": 4}]}'
+    seed "$corpus/seed-full.json" '{"time_unit": "us", "platform": {"cpus": [2, 3, 6, 7],
+ "clusters": [[2, 3], [6]]}, "tasks": [{"name": "a", "wcet": 1.5, "period": "1.5us",
+ "deadline": "9007199254740993ns", "cmd": "run a", "affinity": [2, 6], "priority": 3},
+ {"name": "b", "wcet": 9007199254740993, "period": "4611686018.427387904s"}]}'
+    seed "$corpus/seed-plan-fp.json" '{"feasible": true, "method": "best", "policy": "fp",
+ "chosen": {"placement": "bf", "order": "density"}, "platform": {"cpus": [0, 1]},
+ "cpus": [{"cpu": 0, "utilization": 0.75, "tasks": [{"name": "T1", "wcet": 1, "deadline": 4,
+ "period": 4, "priority": 2, "response_time": 1}, {"name": "T2", "wcet": 2, "deadline": 4,
+ "period": 8, "priority": 1, "response_time": null, "cmd": ["x", "-y"]}]},
+ {"cpu": 1, "utilization": 0.0, "tasks": []}],
+ "unassigned": [{"name": "U", "wcet": 9, "period": 5}]}'
+    seed "$corpus/seed-plan-clusters.json" '{"feasible": false, "method": "ilp",
+ "status": "time_limit", "policy": "gedf", "platform": {"cpus": [0, 1, 2]},
+ "clusters": [{"cpus": [0, 1], "test": "gfb", "utilization": 0.5, "tasks": [{"name": "a",
+ "wcet": "1ms", "deadline": "2ms", "period": "2ms", "affinity": [0]}]},
+ {"cpus": [2], "test": null, "tasks": []}], "unassigned": []}'
+    echo "fuzz_$target: ${SECONDS_EACH}s on $(find "$corpus" -type f | wc -l) inputs"
+    if ! "$BUILD/fuzz_$target" -max_total_time="$SECONDS_EACH" -max_len=4096 -timeout=10 \
+        -rss_limit_mb=2048 -dict="$ROOT/fuzz/json.dict" -print_final_stats=1 \
+        -artifact_prefix="$artifacts/" "$corpus" >"$BUILD/fuzz_$target.log" 2>&1; then
+        echo "fuzz_$target: FAILED (input saved in $artifacts/):" >&2
+        grep -E "ERROR|broken rule|SUMMARY|Test unit written" "$BUILD/fuzz_$target.log" >&2 || true
+        status=1
+    fi
+    grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$BUILD/fuzz_$target.log" || true
+    grep -E "^#[0-9]+ +DONE" "$BUILD/fuzz_$target.log" | tail -1 || true
+done
+exit "$status"
