@@ -237,54 +237,72 @@ static rtp_status first_miss(const rtp_task *tasks, size_t n, rtp_ns upto,
     return st;
 }
 
+/* Steps 1-3: *overloaded = U > 1; otherwise *bound = L, or 0 when every
+ * D >= T (schedulable at once). On RTP_ELIMIT, *bound is the last busy-period
+ * iterate (0 if none): a miss below it still decides. */
+static rtp_status interval(const rtp_task *tasks, size_t n, budget *b, int *overloaded,
+                           rtp_ns *bound, rtp_diag *diag)
+{
+    rtp_ratio one = {1, 1};
+    int cmp = rtp_load_cmp(tasks, n, RTP_LOAD_UTIL, one), all_loose = 1;
+    for (size_t i = 0; i < n; i++)
+        all_loose = all_loose && tasks[i].deadline_ns >= tasks[i].period_ns;
+    *overloaded = cmp > 0;
+    *bound = 0;
+    if (cmp > 0 || all_loose)
+        return RTP_OK;
+    rtp_ns la = cmp < 0 ? la_bound(tasks, n) : 0, lb = 0;
+    rtp_status st = busy_period(tasks, n, la, b, &lb, diag);
+    *bound = st != RTP_OK ? lb : (lb > 0 && (la == 0 || lb < la)) ? lb : la;
+    return st;
+}
+
+rtp_status rtp_edf_bound(const rtp_task *tasks, size_t n, const rtp_limits *limits,
+                         rtp_ns *bound, rtp_diag *diag)
+{
+    budget b = {0, (limits ? *limits : rtp_limits_default()).max_iterations};
+    int overloaded;
+    rtp_status st = interval(tasks, n, &b, &overloaded, bound, diag);
+    if (st != RTP_OK)
+        *bound = 0;
+    return st;
+}
+
 rtp_status rtp_edf_qpa(const rtp_task *tasks, size_t n, int want_first_miss,
                        const rtp_limits *limits, rtp_edf_result *result,
                        rtp_diag *diag)
 {
-    rtp_limits lim = limits ? *limits : rtp_limits_default();
-    budget b = {0, lim.max_iterations};
+    const uint64_t max = (limits ? *limits : rtp_limits_default()).max_iterations;
+    budget b = {0, max};
     result->schedulable = 0;
     result->has_first_miss = 0;
     result->first_miss_ns = 0;
-
-    rtp_ratio one = {1, 1};
-    int cmp = rtp_load_cmp(tasks, n, RTP_LOAD_UTIL, one);
-    if (cmp > 0)
-        return RTP_OK; /* U > 1 */
-    int all_loose = 1;
-    rtp_ns d_min = INT64_MAX;
-    for (size_t i = 0; i < n; i++) {
-        all_loose = all_loose && tasks[i].deadline_ns >= tasks[i].period_ns;
+    rtp_ns d_min = INT64_MAX, bound = 0, failed_at = 0;
+    for (size_t i = 0; i < n; i++)
         if (tasks[i].deadline_ns < d_min)
             d_min = tasks[i].deadline_ns;
-    }
-    if (all_loose) {
-        result->schedulable = 1;
-        return RTP_OK;
-    }
-
-    rtp_ns la = cmp < 0 ? la_bound(tasks, n) : 0, lb = 0, failed_at = 0;
-    rtp_status st = busy_period(tasks, n, la, &b, &lb, diag);
-    if (st == RTP_ELIMIT && lb > 0) {
+    int overloaded;
+    rtp_status st = interval(tasks, n, &b, &overloaded, &bound, diag);
+    if (st == RTP_ELIMIT && bound > 0) {
         /* No bound: a miss below the last busy-period iterate still decides. */
-        budget b2 = {0, lim.max_iterations};
-        if (qpa(tasks, n, lb, d_min, &b2, &failed_at, diag) != RTP_OK || failed_at == 0)
+        budget b2 = {0, max};
+        if (qpa(tasks, n, bound, d_min, &b2, &failed_at, diag) != RTP_OK || failed_at == 0)
             return RTP_ELIMIT;
         rtp_diag_clear(diag);
-        st = RTP_OK;
-    } else if (st == RTP_OK) {
-        rtp_ns bound = (lb > 0 && (la == 0 || lb < la)) ? lb : la;
-        st = qpa(tasks, n, bound, d_min, &b, &failed_at, diag);
-    }
-    if (st != RTP_OK)
+    } else if (st != RTP_OK) {
         return st;
+    } else if (overloaded) {
+        return RTP_OK; /* U > 1: first_miss left out */
+    } else if (bound > 0 && (st = qpa(tasks, n, bound, d_min, &b, &failed_at, diag)) != RTP_OK) {
+        return st;
+    }
     if (failed_at == 0) {
         result->schedulable = 1;
         return RTP_OK;
     }
     if (!want_first_miss)
         return RTP_OK;
-    budget b3 = {0, lim.max_iterations};
+    budget b3 = {0, max};
     st = first_miss(tasks, n, failed_at, &b3, &result->first_miss_ns, diag);
     if (st == RTP_OK)
         result->has_first_miss = 1;

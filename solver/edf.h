@@ -29,4 +29,11 @@ rtp_status rtp_edf_qpa(const rtp_task *tasks, size_t n, int want_first_miss,
                        const rtp_limits *limits, rtp_edf_result *result,
                        rtp_diag *diag);
 
+/* The testing interval QPA uses: L = min(La, Lb) (see rtp_edf_qpa), for
+ * the benchmark's full-enumeration baseline and for reports. *bound = 0 when
+ * no interval is needed (U > 1, or every deadline >= period with U <= 1).
+ * RTP_ELIMIT when Lb passes `limits` and La does not apply. */
+rtp_status rtp_edf_bound(const rtp_task *tasks, size_t n, const rtp_limits *limits,
+                         rtp_ns *bound, rtp_diag *diag);
+
 #endif
