@@ -1,7 +1,8 @@
 /* bench/svg.c — the acceptance plot (see svg.h), drawn the way scheduling
  * papers draw it: y = acceptance ratio in [0, 1], x = utilization per CPU
  * (U/m), a light grid, one line per method told apart by colour (Okabe & Ito's
- * colour-blind-safe palette), dash pattern and marker, and a shared legend. */
+ * colour-blind-safe palette; black for the exact ILP), dash pattern and
+ * marker, and a shared legend. */
 #include "bench/svg.h"
 
 #include <math.h>
@@ -20,7 +21,7 @@
 #define FOOTER_H 26.0
 
 static const char *const colours[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
-                                      "#E69F00", "#56B4E9"};
+                                      "#E69F00", "#000000"}; /* ILP, the exact one: black */
 static const char *const dashes[] = {"", "7 4", "2 3", "9 3 2 3", "4 2", "1 0"};
 static const char *const labels[] = {"FFD", "BFD", "WFD", "NFD", "best", "ILP"};
 
