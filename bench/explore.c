@@ -133,11 +133,10 @@ rtp_status rtp_explore_point(const rtp_sweep *sw, size_t point, int threads,
     rtp_gen_opts gen = rtp_sweep_gen_opts(sw, point);
     unsigned char *outcome = calloc(sets * stride, 1);
     int64_t *time_ns = calloc(sets * stride, sizeof *time_ns);
-    rtp_status *status = calloc(sets, sizeof *status);
     char **json = jsonl ? calloc(sets, sizeof *json) : NULL;
     int *cpus = malloc(m * sizeof *cpus);
     rtp_status st = RTP_OK;
-    if (!outcome || !time_ns || !status || !cpus || (jsonl && !json)) {
+    if (!outcome || !time_ns || !cpus || (jsonl && !json)) {
         st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
         goto done;
     }
@@ -145,6 +144,7 @@ rtp_status rtp_explore_point(const rtp_sweep *sw, size_t point, int threads,
         cpus[i] = (int)i;
     uint64_t finished = 0;
     size_t first_failure = sets; /* lowest failing index seen, under critical */
+    rtp_status first_status = RTP_OK;
     int failed = 0;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads > 0 ? threads : omp_get_max_threads())
     for (size_t i = 0; i < sets; i++) {
@@ -155,15 +155,16 @@ rtp_status rtp_explore_point(const rtp_sweep *sw, size_t point, int threads,
             continue;
         rtp_diag local;
         rtp_diag_clear(&local);
-        status[i] = run_set(sw, point, &gen, cpus, i, outcome, time_ns, stride,
-                            json ? &json[i] : NULL, &local);
+        rtp_status set_status = run_set(sw, point, &gen, cpus, i, outcome, time_ns, stride,
+                                        json ? &json[i] : NULL, &local);
         uint64_t done_now;
 #pragma omp atomic capture
         done_now = ++finished;
-        if (status[i] != RTP_OK) {
+        if (set_status != RTP_OK) {
 #pragma omp critical(rtp_explore_failure)
             if (i < first_failure) {
                 first_failure = i;
+                first_status = set_status;
                 *diag = local;
             }
 #pragma omp atomic write
@@ -173,7 +174,7 @@ rtp_status rtp_explore_point(const rtp_sweep *sw, size_t point, int threads,
             progress(progress_ctx, done_now, sets);
     }
     if (first_failure < sets) {
-        st = status[first_failure];
+        st = first_status;
         goto done;
     }
     for (size_t c = 0; c < stride; c++) {
@@ -200,7 +201,6 @@ done:
     free(json);
     free(outcome);
     free(time_ns);
-    free(status);
     free(cpus);
     return st;
 }
