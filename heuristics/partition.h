@@ -50,15 +50,58 @@ rtp_part_opts rtp_part_opts_default(void);
 
 /* Packs ts's tasks on cpus[0..n_cpus-1] with one placement and order.
  * *plan receives every CPU and every task (placed or unassigned) with FP
- * priorities and response times; plan->feasible as SPEC.md defines it. */
+ * priorities and response times; plan->feasible as SPEC.md defines it.
+ *
+ * Rules (deterministic): tasks are taken in the order's sequence, ties by
+ * input order; CPUs are scanned by increasing Linux id. A CPU admits a task
+ * when it is in the task's affinity, the CPU's utilization with the task
+ * stays <= capacity (exact), and the admission test accepts the CPU's tasks
+ * plus this one. FF takes the first admitting CPU; BF the admitting CPU with
+ * the largest load (least room) by fit_measure, WF the smallest, ties to the
+ * lowest id; NF (Johnson's next fit) never returns to a CPU it left. A task
+ * no CPU admits is unassigned. Tasks are listed per CPU and in `unassigned`
+ * in input order. Every CPU is then checked with the exact test of the
+ * policy (FP: rtp_fp_assign by opts->priority, then rtp_fp_rta).
+ * RTP_EINPUT (path "tasks[i].affinity") when an affinity names a CPU not in
+ * cpus[]; RTP_ELIMIT when an exact test hits a limit. */
 rtp_status rtp_part_pack(const rtp_taskset *ts, const int *cpus, size_t n_cpus,
                          const rtp_part_opts *opts, rtp_plan *plan,
                          rtp_diag *diag);
 
 /* Every placement x order; the feasible plan with the smallest largest
- * per-CPU utilization, ties to the first in placement-major order. */
+ * per-CPU utilization, ties to the first in placement-major order. When no
+ * candidate is feasible: the one with the fewest unassigned tasks (ties to
+ * the first). Candidates run in an OpenMP loop (opts->threads threads, 0 =
+ * default) into per-index slots reduced in index order, so the result does
+ * not depend on the thread count. A candidate that hits RTP_ELIMIT is left
+ * out when another is feasible; otherwise the limit is returned. */
 rtp_status rtp_part_best(const rtp_taskset *ts, const int *cpus, size_t n_cpus,
                          const rtp_part_opts *opts, rtp_plan *plan,
                          rtp_diag *diag);
+
+/* Why an unassigned task of a plan could not be placed, for `--explain`. */
+typedef enum rtp_part_reason {
+    RTP_MISS_NO_CPU = 0, /* its affinity allows no CPU of the plan */
+    RTP_MISS_CAPACITY,   /* the closest CPU's utilization would pass capacity */
+    RTP_MISS_TEST,       /* the exact test of the policy rejects the closest CPU */
+    RTP_MISS_HEURISTIC   /* the closest CPU would take it: the heuristic did not
+                          * try it (next fit, or a bound admission test) */
+} rtp_part_reason;
+
+typedef struct rtp_part_miss {
+    rtp_part_reason reason;
+    size_t bin;            /* closest bin (index into plan->bins), unless NO_CPU */
+    double load_after;     /* display only: that CPU's utilization with the task */
+    int has_first_miss;    /* EDF, RTP_MISS_TEST: smallest t with dbf(t) > t */
+    rtp_ns first_miss_ns;
+    const char *late_task; /* FP, RTP_MISS_TEST: a task (name in the plan) that
+                            * misses its deadline under deadline-monotonic order */
+} rtp_part_miss;
+
+/* Explains plan->unassigned[k]: the closest CPU is the one in the task's
+ * affinity whose utilization with the task is smallest (exact, ties to the
+ * lowest id), and the reason is read from capacity and the exact test. */
+rtp_status rtp_part_explain(const rtp_plan *plan, const rtp_part_opts *opts,
+                            size_t k, rtp_part_miss *miss, rtp_diag *diag);
 
 #endif

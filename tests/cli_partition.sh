@@ -1,0 +1,127 @@
+#!/bin/sh
+# tests/cli_partition.sh — `rtpack partition` end to end: exit codes, the plan
+# document, defaults, bad input, and the same bytes for 1 and 2 threads.
+set -u
+BIN=${RTP_BINARY:-./rtpack}
+SRC=${RTP_SOURCE_DIR:-.}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+FAILS=0
+
+fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
+
+# expect CODE ARGS...: runs rtpack partition ARGS, checks the exit status.
+expect() {
+    want=$1
+    shift
+    "$BIN" partition "$@" >"$TMP/out" 2>"$TMP/err"
+    got=$?
+    [ "$got" -eq "$want" ] || fail "partition $* exited $got, wanted $want: $(cat "$TMP/err")"
+}
+
+contains() { grep -q -- "$2" "$1" || fail "$1 lacks '$2': $(cat "$1")"; }
+
+cat >"$TMP/textbook.json" <<'EOF'
+{ "tasks": [ { "name": "T1", "wcet": 1, "period": 4 },
+             { "name": "T2", "wcet": 2, "period": 6 },
+             { "name": "T3", "wcet": 3, "period": 8 } ] }
+EOF
+
+# Dhall's set on its 4 CPUs: feasible with every method and both policies.
+for m in best ffd bfd wfd nfd; do
+    for p in edf fp; do
+        expect 0 "$SRC/examples/dhall.json" --method "$m" --policy "$p" --json
+        contains "$TMP/out" '"feasible":[[:space:]]*true'
+    done
+done
+expect 0 "$SRC/examples/dhall.json" --json
+contains "$TMP/out" '"method":[[:space:]]*"best"'
+contains "$TMP/out" '"chosen"'
+contains "$TMP/out" '"policy":[[:space:]]*"edf"'
+
+# The textbook U = 23/24 set: one CPU under EDF, two under FP.
+expect 0 "$TMP/textbook.json" --cpus 1
+expect 1 "$TMP/textbook.json" --cpus 1 --policy fp
+expect 1 "$TMP/textbook.json" --cpus 1 --policy fp --explain
+contains "$TMP/out" 'could not be placed'
+contains "$TMP/out" 'closest is CPU 0'
+expect 1 "$TMP/textbook.json" --cpus 1 --policy fp --explain --json
+contains "$TMP/err" 'could not be placed'
+contains "$TMP/out" '"unassigned":[[:space:]]*\['
+expect 0 "$TMP/textbook.json" --cpus 2 --policy fp --json
+contains "$TMP/out" '"response_time"'
+contains "$TMP/out" '"priority"'
+expect 0 "$TMP/textbook.json" --cpus 2 --policy fp --priority rm --method wfd --order period
+contains "$TMP/out" 'response'
+expect 0 - --cpus 1 --json <"$TMP/textbook.json"
+
+# The four packings differ.
+for m in ffd bfd wfd nfd; do
+    expect 0 "$SRC/examples/four_packings.json" --method "$m" --json
+    tr -d ' \n' <"$TMP/out" | sed 's/"chosen[^}]*}//; s/"method":"[a-z]*"//' >"$TMP/$m"
+done
+for a in ffd bfd wfd nfd; do
+    for b in ffd bfd wfd nfd; do
+        [ "$a" = "$b" ] || ! cmp -s "$TMP/$a" "$TMP/$b" || fail "$a and $b give the same packing"
+    done
+done
+
+# Capacity: .5 + .5 fits one CPU at 1, not at 0.9.
+cat >"$TMP/halves.json" <<'EOF'
+{ "platform": { "cpus": [3] },
+  "tasks": [ { "name": "a", "wcet": "5ms", "period": "10ms", "cmd": ["sleep", "1"] },
+             { "name": "b", "wcet": "5ms", "period": "10ms" } ] }
+EOF
+expect 0 "$TMP/halves.json" --json
+contains "$TMP/out" '"cpu":[[:space:]]*3'
+contains "$TMP/out" '"cmd"'
+expect 1 "$TMP/halves.json" --capacity 0.9 --explain
+contains "$TMP/out" 'capacity'
+
+# The same bytes with 1 and 2 OpenMP threads, on a larger set.
+awk 'BEGIN { s = 7; printf "{ \"platform\": { \"cpus\": 6 }, \"tasks\": [";
+  for (i = 0; i < 40; i++) {
+    s = (s * 1103515245 + 12345) % 2147483648; t = 1000 + s % 99000;
+    s = (s * 1103515245 + 12345) % 2147483648; c = 1 + s % int(t * 0.3);
+    printf "%s{\"name\": \"t%d\", \"wcet\": %d, \"period\": %d}", (i ? ", " : ""), i, c, t }
+  printf "] }\n" }' >"$TMP/big.json"
+for p in edf fp; do
+    OMP_NUM_THREADS=1 "$BIN" partition "$TMP/big.json" --policy "$p" --json >"$TMP/one"
+    r1=$?
+    OMP_NUM_THREADS=2 "$BIN" partition "$TMP/big.json" --policy "$p" --json >"$TMP/two"
+    r2=$?
+    [ "$r1" -eq "$r2" ] || fail "exit $r1 with 1 thread, $r2 with 2"
+    [ "$r1" -le 1 ] || fail "big.json exited $r1"
+    cmp -s "$TMP/one" "$TMP/two" || fail "$p: output differs between 1 and 2 threads"
+done
+
+# Bad input and usage errors: exit 2.
+expect 2 "$TMP/textbook.json"                       # no platform, no --cpus
+contains "$TMP/err" 'platform'
+expect 2 "$TMP/textbook.json" --cpus 0
+expect 2 "$TMP/textbook.json" --cpus 2 --method xfd
+expect 2 "$TMP/textbook.json" --cpus 2 --method ff
+expect 2 "$TMP/textbook.json" --cpus 2 --order size
+expect 2 "$TMP/textbook.json" --cpus 2 --policy gedf
+expect 2 "$TMP/textbook.json" --cpus 2 --priority given
+expect 2 "$TMP/textbook.json" --cpus 2 --capacity 0
+expect 2 "$TMP/textbook.json" --cpus 2 --capacity x
+expect 2 "$TMP/textbook.json" --cpus 2 --method ilp --time-limit -1
+expect 2 "$TMP/textbook.json" --cpus 2 --method ilp --objective most
+expect 2 "$TMP/textbook.json" --cpus 2 --fit area
+cat >"$TMP/affinity.json" <<'EOF'
+{ "platform": { "cpus": [0, 1] },
+  "tasks": [ { "name": "a", "wcet": 1, "period": 4 },
+             { "name": "b", "wcet": 1, "period": 4, "affinity": [1, 5] } ] }
+EOF
+expect 2 "$TMP/affinity.json"
+contains "$TMP/err" 'tasks\[1\].affinity'
+expect 0 "$TMP/affinity.json" --cpus 6 --method ffd --json
+expect 2 "$TMP/missing.json" --cpus 2
+expect 0 "$TMP/textbook.json" --help
+
+if [ "$FAILS" -ne 0 ]; then
+    echo "$FAILS failure(s)"
+    exit 1
+fi
+echo "cli_partition: all passed"
