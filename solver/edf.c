@@ -164,7 +164,7 @@ static rtp_status busy_period(const rtp_task *tasks, size_t n, rtp_ns stop,
                                 (unsigned long long)b->max);
         i128 next = 0;
         for (size_t i = 0; i < n && next < SATURATED; i++) {
-            rtp_ns jobs = ((rtp_ns)w + tasks[i].period_ns - 1) / tasks[i].period_ns;
+            rtp_ns jobs = ((rtp_ns)w - 1) / tasks[i].period_ns + 1; /* ceil, w >= 1 */
             next += (i128)jobs * tasks[i].wcet_ns;
         }
         if (next == w)

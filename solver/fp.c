@@ -44,15 +44,15 @@ static rtp_status spend(rta_ctx *c, rtp_diag *diag)
 
 /* sum over tasks j != i with priority[j] above (equal too, when with_equal)
  * of ceil(w / T_j) C_j, saturated. */
-static i128 interference(const rta_ctx *c, size_t i, i128 w, int with_equal)
+static i128 interference(const rta_ctx *c, size_t i, rtp_ns w, int with_equal)
 {
     i128 sum = 0;
     int p = c->priority[i];
     for (size_t j = 0; j < c->n && sum < SATURATED; j++) {
         if (j == i || c->priority[j] < p || (c->priority[j] == p && !with_equal))
             continue;
-        i128 jobs = (w + c->tasks[j].period_ns - 1) / c->tasks[j].period_ns;
-        sum += jobs * c->tasks[j].wcet_ns;
+        rtp_ns jobs = (w - 1) / c->tasks[j].period_ns + 1; /* ceil, w >= 1 */
+        sum += (i128)jobs * c->tasks[j].wcet_ns;
     }
     return sum;
 }
@@ -100,7 +100,10 @@ static rtp_status task_wcrt(rta_ctx *c, size_t i, rtp_ns *response, rtp_diag *di
             rtp_status st = spend(c, diag);
             if (st != RTP_OK)
                 return st;
-            i128 w2 = own + interference(c, i, w, 0);
+            if (w > INT64_MAX)
+                return rtp_diag_set(diag, RTP_ELIMIT, "",
+                                    "fixed-priority response passes 2^63 ns");
+            i128 w2 = own + interference(c, i, (rtp_ns)w, 0);
             if (w2 <= w)
                 break;
             w = w2;
@@ -117,7 +120,7 @@ static rtp_status task_wcrt(rta_ctx *c, size_t i, rtp_ns *response, rtp_diag *di
             rtp_status st = spend(c, diag);
             if (st != RTP_OK)
                 return st;
-            i128 t2 = (i128)(q + 1) * ti->wcet_ns + interference(c, i, t, 1);
+            i128 t2 = (i128)(q + 1) * ti->wcet_ns + interference(c, i, (rtp_ns)t, 1);
             if (t2 <= t || t2 > next) {
                 t = t2 <= t ? t : t2;
                 break;

@@ -1,0 +1,209 @@
+/* bench/bench_analysis.c — time per exact uniprocessor test on seeded random
+ * sets, reported as medians and as ratios against a baseline of the same run.
+ *
+ * Sets (bench/gen.h): UUniFast-discard, n = 10, 50, 200 tasks, U = 0.70 and
+ * 0.95, periods log-uniform in [1 ms, 1 s], deadlines uniform in
+ * [C + 0.5 (T - C), T]. Per set:
+ *   - EDF: QPA (rtp_edf_qpa) against the classic processor-demand test that
+ *     evaluates dbf at every absolute deadline up to the same bound L
+ *     (Baruah et al. 1990), verdicts cross-checked;
+ *   - FP: response-time analysis under DM (rtp_fp_rta), and OPA
+ *     (rtp_fp_assign with RTP_PRIO_OPA: up to n(n+1)/2 single-task RTAs);
+ *   - `analyze --batch` throughput: parse one JSON line, run the test, write
+ *     the result document (the loop rtpack runs per line), sets per second.
+ *
+ * Times are thread CPU time (CLOCK_THREAD_CPUTIME_ID).
+ *
+ * usage: bench_analysis [SETS (default 31)] [SEED (default 1)] */
+#include "bench/gen.h"
+#include "models/analysis_doc.h"
+#include "solver/edf.h"
+#include "solver/fp.h"
+#include "solver/test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* CPU time of this thread: other processes on the machine do not count. */
+static double now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The baseline: dbf at every absolute deadline <= bound, each in O(n). */
+static int enumerate_demand(const rtp_task *t, size_t n, rtp_ns bound)
+{
+    for (size_t i = 0; i < n; i++)
+        for (rtp_ns d = t[i].deadline_ns; d <= bound; d += t[i].period_ns) {
+            rtp_ns demand;
+            if (rtp_edf_dbf(t, n, d, &demand) != RTP_OK || demand > d)
+                return 0;
+        }
+    return 1;
+}
+
+/* One batch line's work, as rtpack analyze --batch does it. */
+static int batch_once(const char *line, size_t len, const rtp_test *test)
+{
+    rtp_taskset ts;
+    rtp_diag diag;
+    if (rtp_taskset_parse_json(line, len, &ts, &diag) != RTP_OK)
+        return -1;
+    size_t n = ts.n_tasks;
+    int *prio = calloc(n, sizeof *prio);
+    rtp_ns *resp = calloc(n, sizeof *resp);
+    rtp_analysis_task *rows = calloc(n, sizeof *rows);
+    rtp_test_result r;
+    memset(&r, 0, sizeof r);
+    r.priority = prio;
+    r.response_time = resp;
+    int ok = rtp_test_run(test, ts.tasks, n, &r, &diag) == RTP_OK;
+    rtp_analysis_doc doc;
+    memset(&doc, 0, sizeof doc);
+    doc.line = 1;
+    doc.policy = test->policy;
+    doc.schedulable = r.schedulable;
+    doc.utilization = rtp_load_double(ts.tasks, n, RTP_LOAD_UTIL);
+    for (size_t i = 0; i < n; i++) {
+        rows[i].name = ts.tasks[i].name;
+        rows[i].wcet_ns = ts.tasks[i].wcet_ns;
+        rows[i].deadline_ns = ts.tasks[i].deadline_ns;
+        rows[i].period_ns = ts.tasks[i].period_ns;
+        rows[i].has_priority = rows[i].has_response = test->policy == RTP_POLICY_FP;
+        rows[i].priority = prio[i];
+        rows[i].response_time_ns = resp[i];
+    }
+    doc.tasks = rows;
+    doc.n_tasks = n;
+    char *out = rtp_analysis_doc_to_json(&doc, 0);
+    ok = ok && out;
+    free(out);
+    free(rows);
+    free(prio);
+    free(resp);
+    rtp_taskset_free(&ts);
+    return ok;
+}
+
+int main(int argc, char **argv)
+{
+    size_t sets = argc > 1 ? (size_t)strtoul(argv[1], NULL, 10) : 31;
+    uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 10) : 1;
+    if (sets == 0)
+        sets = 1;
+    const size_t sizes[] = {10, 50, 200};
+    const rtp_ratio utils[] = {{70, 100}, {95, 100}};
+    rtp_limits lim = rtp_limits_default();
+    double *qpa_us = calloc(sets, sizeof(double)), *enum_us = calloc(sets, sizeof(double)),
+           *rta_us = calloc(sets, sizeof(double)), *opa_us = calloc(sets, sizeof(double));
+    printf("# bench_analysis: %zu sets per point, seed %llu; medians in microseconds\n", sets,
+           (unsigned long long)seed);
+    printf("%5s %5s %10s %12s %9s %10s %10s %9s %6s %6s\n", "n", "U", "edf_qpa", "edf_enum",
+           "enum/qpa", "fp_rta_dm", "fp_opa", "opa/rta", "edf_ok", "opa_ok");
+    for (size_t si = 0; si < 3; si++)
+        for (size_t ui = 0; ui < 2; ui++) {
+            rtp_gen_opts o = rtp_gen_opts_default();
+            o.n_tasks = sizes[si];
+            o.total_util = utils[ui];
+            o.deadlines = RTP_DL_CONSTRAINED;
+            size_t edf_ok = 0, opa_ok = 0;
+            for (size_t k = 0; k < sets; k++) {
+                rtp_taskset ts;
+                rtp_diag diag;
+                if (rtp_gen_taskset(&o, seed, si * 2 + ui, k, &ts, &diag) != RTP_OK) {
+                    fprintf(stderr, "gen: %s\n", diag.message);
+                    return 3;
+                }
+                const rtp_task *t = ts.tasks;
+                size_t n = ts.n_tasks;
+                rtp_edf_result er;
+                double t0 = now_us();
+                rtp_status st = rtp_edf_qpa(t, n, 0, &lim, &er, &diag);
+                double t1 = now_us();
+                rtp_ns bound = 0;
+                int enum_ok = 1;
+                if (st == RTP_OK && rtp_edf_bound(t, n, &lim, &bound, &diag) == RTP_OK)
+                    enum_ok = enumerate_demand(t, n, bound);
+                double t2 = now_us();
+                if (st != RTP_OK || enum_ok != er.schedulable) {
+                    fprintf(stderr, "EDF mismatch or limit on set %zu\n", k);
+                    return 3;
+                }
+                int prio[200], found;
+                rtp_ns resp[200];
+                int sched;
+                rtp_fp_assign(t, n, RTP_PRIO_DM, prio, &found, &lim, &diag);
+                double t3 = now_us();
+                rtp_fp_rta(t, n, prio, resp, &sched, &lim, &diag);
+                double t4 = now_us();
+                rtp_fp_assign(t, n, RTP_PRIO_OPA, prio, &found, &lim, &diag);
+                double t5 = now_us();
+                qpa_us[k] = t1 - t0;
+                enum_us[k] = t2 - t1;
+                rta_us[k] = t4 - t3;
+                opa_us[k] = t5 - t4;
+                edf_ok += (size_t)er.schedulable;
+                opa_ok += (size_t)found;
+                rtp_taskset_free(&ts);
+            }
+            double q = median(qpa_us, sets), e = median(enum_us, sets),
+                   r = median(rta_us, sets), p = median(opa_us, sets);
+            printf("%5zu %5.2f %10.1f %12.1f %9.1f %10.1f %10.1f %9.1f %6zu %6zu\n", sizes[si],
+                   rtp_ratio_double(utils[ui]), q, e, e / q, r, p, p / r, edf_ok, opa_ok);
+            fflush(stdout);
+        }
+
+    /* Batch throughput: the lines are generated first, then parsed and
+     * analysed in one timed loop. */
+    for (size_t si = 0; si < 2; si++) {
+        rtp_gen_opts o = rtp_gen_opts_default();
+        o.n_tasks = sizes[si];
+        o.total_util = (rtp_ratio){80, 100};
+        o.deadlines = RTP_DL_CONSTRAINED;
+        size_t lines = 2000;
+        char **text = calloc(lines, sizeof *text);
+        for (size_t k = 0; k < lines; k++) {
+            rtp_taskset ts;
+            rtp_diag diag;
+            if (rtp_gen_taskset(&o, seed, 100 + si, k, &ts, &diag) != RTP_OK)
+                return 3;
+            text[k] = rtp_taskset_to_json(&ts, 0);
+            rtp_taskset_free(&ts);
+        }
+        for (int pol = 0; pol < 2; pol++) {
+            rtp_test test = rtp_test_exact(pol ? RTP_POLICY_FP : RTP_POLICY_EDF, RTP_PRIO_OPA, 1, lim);
+            test.want_first_miss = 1;
+            double t0 = now_us();
+            for (size_t k = 0; k < lines; k++)
+                if (batch_once(text[k], strlen(text[k]), &test) < 0)
+                    return 3;
+            double secs = (now_us() - t0) / 1e6;
+            printf("batch n=%zu U=0.80 %s: %.0f sets/s\n", sizes[si], pol ? "fp-opa" : "edf",
+                   (double)lines / secs);
+        }
+        for (size_t k = 0; k < lines; k++)
+            free(text[k]);
+        free(text);
+    }
+    free(qpa_us);
+    free(enum_us);
+    free(rta_us);
+    free(opa_us);
+    return 0;
+}
