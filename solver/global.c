@@ -97,9 +97,9 @@ rtp_status rtp_global_fp(const rtp_test *test, const rtp_task *tasks, size_t n,
         if ((st = rtp_fp_assign(tasks, n, test->priority, priority, &found, &test->limits, diag)) ||
             (st = rtp_fp_rta(tasks, n, priority, response, &sched, &test->limits, diag)))
             goto done;
-        result->schedulable = sched;
+        result->schedulable = found && sched;
         result->assignment_found = found;
-        result->accepted_by = sched ? "fp" : NULL;
+        result->accepted_by = result->schedulable ? "rta" : NULL; /* as solver/test.c */
         goto done;
     }
     int found = 1;

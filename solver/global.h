@@ -42,7 +42,7 @@ rtp_status rtp_global_edf(const rtp_test *test, const rtp_task *tasks, size_t n,
  * none is shown (the bound passes the deadline, or a more urgent task has
  * none). assignment_found = an order passing the analysis was found (always 1
  * for DM/RM/GIVEN). With cpus == 1: rtp_fp_assign + rtp_fp_rta (exact;
- * accepted_by "fp"). */
+ * accepted_by "rta", as rtp_test_exact names it). */
 rtp_status rtp_global_fp(const rtp_test *test, const rtp_task *tasks, size_t n,
                          rtp_test_result *result, rtp_diag *diag);
 
