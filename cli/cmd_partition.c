@@ -35,6 +35,7 @@ typedef struct part_cli {
 
 static int parse_options(const cli_args *args, part_cli *pc)
 {
+    memset(pc, 0, sizeof *pc);
     pc->opts = rtp_part_opts_default();
     pc->ilp = rtp_ilp_opts_default();
     pc->explain = cli_has(args, "explain");

@@ -30,7 +30,7 @@
 typedef struct set {
     rtp_taskset ts;
     rtp_task tasks[MAXN];
-    char names[MAXN][8];
+    char names[MAXN][24];
     int affinity[MAXN][MAXM];
 } set;
 
