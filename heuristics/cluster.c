@@ -2,9 +2,9 @@
  *
  * The packing loop is rtp_part_pack's with clusters for CPUs: the same task
  * orders, the same four placements (Johnson 1974), admission by affinity,
- * exact capacity and the test of the cluster's size. Loads and rooms are
- * exact GMP rationals (a cluster's room mixes an integer size with a sum of
- * fractions). */
+ * exact capacity and the test of the cluster's size. Loads are exact GMP
+ * rationals (a cluster's load per CPU divides a sum of fractions by its
+ * size). */
 #include "heuristics/cluster.h"
 
 #include <gmp.h>
@@ -166,7 +166,7 @@ typedef struct packer {
     size_t *scan;       /* cluster indices by increasing smallest CPU id */
     size_t *where;      /* per task: cluster index or NONE */
     rtp_task *scratch;  /* n + 1 entries */
-    mpq_t *room;        /* per cluster, for best / worst fit */
+    mpq_t *load;        /* per cluster, for best / worst fit */
 } packer;
 
 static int in_list(const int *list, size_t len, int cpu)
@@ -247,25 +247,24 @@ static rtp_status admits(packer *p, size_t j, size_t i, int *fits, rtp_diag *dia
     return st;
 }
 
-/* Stable insertion sort of candidate clusters by room (size - load):
- * increasing for best fit, decreasing for worst fit. */
-static void sort_by_room(packer *p, size_t *cand, size_t nc)
+/* Stable insertion sort of candidate clusters by load per CPU (load by
+ * opts->fit_measure, divided by the cluster's size): decreasing for best fit
+ * (least room first), increasing for worst fit; ties keep the scan order. */
+static void sort_by_load(packer *p, size_t *cand, size_t nc)
 {
-    int sign = p->opts->placement == RTP_PLACE_BF ? 1 : -1;
+    int sign = p->opts->placement == RTP_PLACE_BF ? -1 : 1;
+    mpq_t size;
+    mpq_init(size);
     for (size_t c = 0; c < nc; c++) {
         const cbin *b = &p->bins[cand[c]];
-        mpq_t *room = &p->room[cand[c]];
-        load_q(*room, b->tasks, b->len, NULL, p->opts->fit_measure);
-        mpq_neg(*room, *room);
-        mpq_t size;
-        mpq_init(size);
+        load_q(p->load[cand[c]], b->tasks, b->len, NULL, p->opts->fit_measure);
         mpq_set_ui(size, (unsigned long)p->cl->len[cand[c]], 1);
-        mpq_add(*room, *room, size);
-        mpq_clear(size);
+        mpq_div(p->load[cand[c]], p->load[cand[c]], size);
     }
+    mpq_clear(size);
     for (size_t a = 1; a < nc; a++) {
         size_t x = cand[a], k = a;
-        while (k > 0 && sign * mpq_cmp(p->room[x], p->room[cand[k - 1]]) < 0) {
+        while (k > 0 && sign * mpq_cmp(p->load[x], p->load[cand[k - 1]]) < 0) {
             cand[k] = cand[k - 1];
             k--;
         }
@@ -282,7 +281,7 @@ static rtp_status place_all(packer *p, const size_t *order, size_t *cand, rtp_di
         for (size_t s = first; s < m; s++)
             cand[nc++] = p->scan[s];
         if (pl == RTP_PLACE_BF || pl == RTP_PLACE_WF)
-            sort_by_room(p, cand, nc);
+            sort_by_load(p, cand, nc);
         for (size_t c = 0; c < nc; c++) {
             int fits = 0;
             rtp_status st = admits(p, cand[c], i, &fits, diag);
@@ -448,14 +447,14 @@ rtp_status rtp_cluster_pack(const rtp_taskset *ts, const int *cpus, size_t n_cpu
                 malloc(m * sizeof(mpq_t))};
     size_t *order = malloc((n ? n : 1) * sizeof *order);
     size_t *cand = malloc(m * sizeof *cand);
-    if (!p.bins || !p.scan || !p.where || !p.scratch || !p.room || !order || !cand) {
-        free(p.room);
-        p.room = NULL;
+    if (!p.bins || !p.scan || !p.where || !p.scratch || !p.load || !order || !cand) {
+        free(p.load);
+        p.load = NULL;
         st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
         goto done;
     }
     for (size_t j = 0; j < m; j++) {
-        mpq_init(p.room[j]);
+        mpq_init(p.load[j]);
         size_t k = j;
         for (; k > 0 && smallest_cpu(clusters, p.scan[k - 1]) > smallest_cpu(clusters, j); k--)
             p.scan[k] = p.scan[k - 1];
@@ -476,9 +475,9 @@ done:
         free(p.bins[j].idx);
         free(p.bins[j].tasks);
     }
-    for (size_t j = 0; p.room && j < m; j++)
-        mpq_clear(p.room[j]);
-    free(p.room);
+    for (size_t j = 0; p.load && j < m; j++)
+        mpq_clear(p.load[j]);
+    free(p.load);
     free(p.bins);
     free(p.scan);
     free(p.where);

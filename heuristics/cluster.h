@@ -35,8 +35,9 @@ void rtp_cluster_list_free(rtp_cluster_list *list);
  * opts->placement and opts->order, following rtp_part_pack's rules with
  * clusters for CPUs: tasks in the order's sequence (ties by input order);
  * clusters scanned by increasing smallest CPU id; FF the first admitting
- * cluster, BF the admitting one with the least room (size - load by
- * opts->fit_measure), WF the most, ties to the scan order; NF never returns
+ * cluster, BF the admitting one with the largest load per CPU (load by
+ * opts->fit_measure / size: the least room), WF the smallest, ties to the
+ * scan order; NF never returns
  * to a cluster it left. opts->policy EDF/GEDF means global EDF, FP/GFP global
  * FP (priorities by opts->priority, per cluster). The plan is clustered
  * (plan->clustered = 1, policy GEDF/GFP): one bin per cluster in the given

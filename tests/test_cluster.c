@@ -351,6 +351,40 @@ static void test_layouts(void **state)
     assert_int_equal(rtp_layout_parse_list("", &all), -1);
 }
 
+/* Best and worst fit over clusters of different sizes compare the load per
+ * CPU: utilizations 0.3, 0.2, 0.02 onto {0, 1} and {2}. Worst fit: 0.3 to
+ * the first (tie at 0), 0.2 to {2} (0 < 0.15), 0.02 back to {0, 1} (0.15 <
+ * 0.2). Best fit keeps filling {0, 1}. */
+static void test_fit_by_load_per_cpu(void **state)
+{
+    (void)state;
+    set s;
+    set_init(&s, 3);
+    set_task(&s, 0, 30, 100, 100);
+    set_task(&s, 1, 20, 100, 100);
+    set_task(&s, 2, 2, 100, 100);
+    int c01[2] = {0, 1}, c2[1] = {2};
+    int *lists[2] = {c01, c2};
+    size_t len[2] = {2, 1};
+    rtp_cluster_list cl = {lists, len, 2};
+    rtp_part_opts opts = rtp_part_opts_default();
+    rtp_plan plan;
+    opts.placement = RTP_PLACE_WF;
+    assert_int_equal(rtp_cluster_pack(&s.ts, cpus8, 3, &cl, &opts, &plan, NULL), RTP_OK);
+    assert_int_equal(plan.bins[0].n_tasks, 2);
+    assert_string_equal(plan.bins[1].tasks[0].task.name, "T1");
+    assert_string_equal(plan.method, "wfd");
+    rtp_plan_free(&plan);
+    opts.placement = RTP_PLACE_BF;
+    assert_int_equal(rtp_cluster_pack(&s.ts, cpus8, 3, &cl, &opts, &plan, NULL), RTP_OK);
+    assert_int_equal(plan.bins[0].n_tasks, 3);
+    rtp_plan_free(&plan);
+    /* rtp_cluster_best picks worst fit: largest per-CPU load 0.2, not 0.26. */
+    assert_int_equal(rtp_cluster_best(&s.ts, cpus8, 3, &cl, &opts, &plan, NULL), RTP_OK);
+    assert_string_equal(plan.chosen_placement, "wf");
+    rtp_plan_free(&plan);
+}
+
 /* ---- shapes, affinity and bad input ---- */
 
 static void test_shapes(void **state)
@@ -428,6 +462,7 @@ int main(void)
         cmocka_unit_test(test_size_one_is_partitioning),
         cmocka_unit_test(test_clustered_plans_sound),
         cmocka_unit_test(test_layouts),
+        cmocka_unit_test(test_fit_by_load_per_cpu),
         cmocka_unit_test(test_shapes),
         cmocka_unit_test(test_affinity_and_errors),
     };
