@@ -158,6 +158,11 @@ static void print_human(const rtp_plan *plan, const part_cli *pc)
 static int print_explain(FILE *out, const cli_args *args, const rtp_plan *plan,
                          const part_cli *pc)
 {
+    if (strcmp(plan->status, "infeasible") == 0) {
+        fprintf(out, "no partition of these tasks onto these CPUs passes the exact test "
+                     "(the ILP proves it)\n");
+        return 0;
+    }
     for (size_t k = 0; k < plan->n_unassigned; k++) {
         rtp_part_miss miss;
         rtp_diag diag;
@@ -178,8 +183,10 @@ static int print_explain(FILE *out, const cli_args *args, const rtp_plan *plan,
             rtp_ratio_format(pc->opts.capacity, cap, sizeof cap);
             fprintf(out, "over the capacity %s\n", cap);
         } else if (miss.reason == RTP_MISS_HEURISTIC) {
-            fprintf(out, "the exact test would accept it there, but %s did not try it "
-                         "(try --method best or ilp)\n", plan->method);
+            fprintf(out, "the exact test accepts it there, but %s%s did not place it "
+                         "there (try another --method)\n",
+                    plan->chosen_placement[0] ? plan->chosen_placement : plan->method,
+                    plan->chosen_placement[0] ? "d" : "");
         } else if (plan->policy == RTP_POLICY_FP) {
             fprintf(out, "no priority order passes response-time analysis");
             if (miss.late_task)
