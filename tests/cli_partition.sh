@@ -4,6 +4,7 @@
 set -u
 BIN=${RTP_BINARY:-./rtpack}
 SRC=${RTP_SOURCE_DIR:-.}
+[ -x "$BIN" ] || { echo "no rtpack binary at $BIN (set RTP_BINARY)"; exit 1; }
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 FAILS=0
@@ -54,6 +55,13 @@ contains "$TMP/out" '"priority"'
 expect 0 "$TMP/textbook.json" --cpus 2 --policy fp --priority rm --method wfd --order period
 contains "$TMP/out" 'response'
 expect 0 - --cpus 1 --json <"$TMP/textbook.json"
+
+# --method ilp: statuses map to exit codes (optimal 0, infeasible 1).
+expect 1 "$TMP/textbook.json" --cpus 1 --policy fp --method ilp --json
+contains "$TMP/out" '"status":[[:space:]]*"infeasible"'
+expect 0 "$TMP/textbook.json" --cpus 2 --policy fp --method ilp --time-limit 30 --json
+contains "$TMP/out" '"status":[[:space:]]*"optimal"'
+contains "$TMP/out" '"feasible":[[:space:]]*true'
 
 # The four packings differ.
 for m in ffd bfd wfd nfd; do
