@@ -23,8 +23,10 @@ rtp_status rtp_edf_dbf(const rtp_task *tasks, size_t n, rtp_ns t,
 
 /* Exact EDF schedulability. With want_first_miss, an unschedulable set with
  * U <= 1 also gets first_miss (the smallest failing t, found by an upward
- * scan of absolute deadlines). RTP_ELIMIT when a bound or the busy-period
- * iteration passes `limits` (the answer is then unknown, never guessed). */
+ * scan of absolute deadlines); with U > 1 it is left out. RTP_ELIMIT when a
+ * bound or the busy-period iteration passes `limits` (the answer is then
+ * unknown, never guessed); each phase (busy period, QPA, first-miss scan)
+ * may take limits->max_iterations steps. limits may be NULL (defaults). */
 rtp_status rtp_edf_qpa(const rtp_task *tasks, size_t n, int want_first_miss,
                        const rtp_limits *limits, rtp_edf_result *result,
                        rtp_diag *diag);

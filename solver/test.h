@@ -39,7 +39,10 @@ typedef struct rtp_test {
 
 /* The exact test of `policy` on `cpus` processors (cpus > 1 only for the
  * global policies, which use sufficient tests; cpus == 1 always uses the
- * exact uniprocessor test). */
+ * exact uniprocessor test, and then names it in accepted_by: "edf" or "rta"
+ * when it accepts). Names: "edf", "fp-opa", "fp-dm", "fp-rm", "fp-given",
+ * "gedf", "gfp". FP: priorities by `priority` (rtp_fp_assign), then
+ * rtp_fp_rta; schedulable = assignment_found && every deadline met. */
 rtp_test rtp_test_exact(rtp_policy policy, rtp_prio_rule priority, int cpus,
                         rtp_limits limits);
 
