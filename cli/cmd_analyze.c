@@ -126,15 +126,15 @@ static void print_first_miss(const rtp_taskset *ts, rtp_ns t)
         rtp_duration_format(demand, dem, sizeof dem);
     else
         snprintf(dem, sizeof dem, "more than 2^63 ns");
-    printf("first deadline miss: after a synchronous release, the jobs due within %s need %s "
-           "of CPU time (dbf(%s) = %s > %s), so a job due at %s misses:",
-           when, dem, when, dem, when, when);
+    printf("first deadline miss at %s: after a synchronous release, the jobs due by %s need "
+           "%s of CPU time (dbf(%s) = %s > %s), so a job due at %s misses (tasks with a "
+           "deadline there:", when, when, dem, when, dem, when, when);
     for (size_t i = 0; i < ts->n_tasks; i++) {
         const rtp_task *k = &ts->tasks[i];
         if (t >= k->deadline_ns && (t - k->deadline_ns) % k->period_ns == 0)
             printf(" %s", k->name);
     }
-    printf(" (deadline at %s).\n", when);
+    printf("). No earlier interval is overloaded.\n");
 }
 
 static void print_verdict(const rtp_taskset *ts, const analysis *a)
