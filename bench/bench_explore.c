@@ -12,19 +12,21 @@
 #include <string.h>
 #include <time.h>
 
-static double seconds_now(void)
+static double seconds(clockid_t clock)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(clock, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Runs every point with `threads` threads; returns seconds, fills counts. */
-static double run_all(const rtp_sweep *sw, int threads, int64_t *accepted)
+/* Runs every point with `threads` threads; returns wall seconds and *cpu
+ * the process CPU seconds (contention from other processes inflates the
+ * first, not the second), fills counts. */
+static double run_all(const rtp_sweep *sw, int threads, int64_t *accepted, double *cpu)
 {
     size_t pm = sw->n_policies * sw->n_methods;
     rtp_explore_cell *cells = calloc(pm, sizeof *cells);
-    double start = seconds_now();
+    double start = seconds(CLOCK_MONOTONIC), cpu_start = seconds(CLOCK_PROCESS_CPUTIME_ID);
     for (size_t p = 0; p < sw->n_points; p++) {
         rtp_diag diag;
         rtp_diag_clear(&diag);
@@ -35,7 +37,8 @@ static double run_all(const rtp_sweep *sw, int threads, int64_t *accepted)
         for (size_t c = 0; c < pm; c++)
             accepted[p * pm + c] = cells[c].accepted;
     }
-    double elapsed = seconds_now() - start;
+    double elapsed = seconds(CLOCK_MONOTONIC) - start;
+    *cpu = seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu_start;
     free(cells);
     return elapsed;
 }
@@ -64,15 +67,15 @@ int main(int argc, char **argv)
     size_t cells = sw.n_points * sw.n_policies * sw.n_methods;
     int64_t *a1 = calloc(cells, sizeof *a1), *a2 = calloc(cells, sizeof *a2);
     double total = (double)sets * (double)sw.n_points;
-    double t1 = run_all(&sw, 1, a1);
-    double t2 = run_all(&sw, 2, a2);
+    double c1, c2, t1 = run_all(&sw, 1, a1, &c1), t2 = run_all(&sw, 2, a2, &c2);
     int same = memcmp(a1, a2, cells * sizeof *a1) == 0;
     printf("standard sweep: %zu points x %ld sets = %.0f task sets, %zu policy x method each\n",
            sw.n_points, sets, total, sw.n_policies * sw.n_methods);
-    printf("1 thread : %8.3f s  %9.1f sets/s  (%.1f sets/s per thread)\n", t1, total / t1,
-           total / t1);
-    printf("2 threads: %8.3f s  %9.1f sets/s  (%.1f sets/s per thread)\n", t2, total / t2,
-           total / t2 / 2);
+    printf("1 thread : %8.3f s  %9.1f sets/s  (%.1f sets/s per thread; %.1f sets per CPU-second)\n",
+           t1, total / t1, total / t1, total / c1);
+    printf("2 threads: %8.3f s  %9.1f sets/s  (%.1f sets/s per thread; %.1f sets per CPU-second)\n",
+           t2, total / t2, total / t2 / 2, total / c2);
+    printf("parallel work overhead (CPU time 2 threads / 1 thread): %.2f\n", c2 / c1);
     printf("speed-up 2 vs 1 threads: %.2fx (target >= 1.8x); counts identical: %s\n", t1 / t2,
            same ? "yes" : "NO");
     free(a1);
