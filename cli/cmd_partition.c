@@ -279,9 +279,11 @@ static int run(const cli_args *args)
         } else {
             print_human(&plan, &pc);
         }
-        if (rc == CLI_EXIT_LIMIT && plan.status[0])
-            fprintf(stderr, "rtpack partition: ILP stopped (%s) before finding a plan\n",
-                    plan.status);
+        if (rc == CLI_EXIT_LIMIT)
+            fprintf(stderr, "rtpack partition: %s\n",
+                    strcmp(plan.status, "time_limit") == 0
+                        ? "resource limit: the ILP time limit passed before a verified plan"
+                        : "internal error: the ILP reported a solution without a verified plan");
         if (pc.explain && !plan.feasible) {
             int erc = print_explain(args->json ? stderr : stdout, args, &plan, &pc);
             rc = erc ? erc : rc;
