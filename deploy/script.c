@@ -132,6 +132,7 @@ rtp_status rtp_deploy_script(const rtp_plan *plan, const rtp_deploy_opts *opts, 
     *script = NULL;
     write_header(plan, opts, &out);
     rtp_text_append(&out, "# for_each_task ACTION: ACTION BIN NAME COMMAND... for every task.\n"
+                          "# shellcheck disable=SC2016 # plan strings stay literal on purpose\n"
                           "for_each_task() {\n    :\n");
     size_t n_tasks = 0;
     for (size_t j = 0; j < plan->n_bins; j++) {

@@ -1,0 +1,569 @@
+/* tests/test_deploy.c — deploy/: quoting of untrusted text (round trip
+ * through a real sh, injection attempts), the Linux limit re-check against a
+ * slow reference on seeded random plans, microsecond rounding for rt-app,
+ * golden files of every format on the bundled plans, and emit's exit codes.
+ * Set RTP_UPDATE_GOLDEN=1 to rewrite the golden files after a reviewed
+ * change. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "deploy/linux_limits.h"
+#include "deploy/quote.h"
+#include "deploy/rtapp.h"
+#include "support/testutil.h"
+
+/* ---- helpers ---- */
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    size_t got = fread(buf, 1, (size_t)n, f);
+    buf[got] = '\0';
+    fclose(f);
+    return buf;
+}
+
+static void spill(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Compares text with tests/golden/deploy/NAME (or rewrites it). */
+static void golden(const char *name, const char *text)
+{
+    char rel[256];
+    snprintf(rel, sizeof rel, "tests/golden/deploy/%s", name);
+    const char *path = tu_source_path(rel);
+    if (getenv("RTP_UPDATE_GOLDEN")) {
+        spill(path, text);
+        return;
+    }
+    char *want = slurp(path);
+    if (!want)
+        fail_msg("missing golden file %s", path);
+    if (strcmp(want, text) != 0)
+        fail_msg("%s differs from the golden file (RTP_UPDATE_GOLDEN=1 rewrites it)", name);
+    free(want);
+}
+
+/* rtpack emit on a plan given as text; returns the exit code. */
+static int emit_text(const char *plan, const char *args, char **out, char **err)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "emit - %s", args);
+    return tu_run_cli(cmd, plan, out, err);
+}
+
+static int emit_status(const char *plan, const char *args)
+{
+    char *out = NULL, *err = NULL;
+    int rc = emit_text(plan, args, &out, &err);
+    free(out);
+    free(err);
+    return rc;
+}
+
+/* ---- quoting ---- */
+
+static const char *const hostile[] = {
+    "$(touch x)", "`touch x`", "'; reboot #", "a'b", "'", "''", "\"\\$HOME\\\\",
+    "../../etc", "vidéo ✓", "*", "-n", "a b\tc", "%s %n", "$$", "!x", "~root",
+};
+
+static void test_quote_sh_round_trip(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rtp_quote_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    for (size_t i = 0; i < sizeof hostile / sizeof hostile[0]; i++) {
+        rtp_text cmd;
+        rtp_text_init(&cmd);
+        rtp_text_printf(&cmd, "cd %s && printf '%%s' ", dir);
+        rtp_quote_sh(&cmd, hostile[i]);
+        FILE *p = popen(cmd.data, "r");
+        assert_non_null(p);
+        char got[256] = "";
+        size_t n = fread(got, 1, sizeof got - 1, p);
+        got[n] = '\0';
+        assert_int_equal(pclose(p), 0);
+        assert_string_equal(got, hostile[i]);
+        rtp_text_free(&cmd);
+    }
+    char x[64];
+    snprintf(x, sizeof x, "%s/x", dir);
+    assert_int_not_equal(access(x, F_OK), 0); /* nothing ran */
+    rmdir(dir);
+}
+
+static void test_quote_systemd(void **state)
+{
+    (void)state;
+    static const char *const cases[][2] = {
+        {"plain", "\"plain\""},
+        {"a\"b", "\"a\\\"b\""},
+        {"a\\b", "\"a\\\\b\""},
+        {"100%", "\"100%%\""},
+        {"$HOME ${X}", "\"$$HOME $${X}\""},
+        {"; reboot", "\"; reboot\""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        rtp_text t;
+        rtp_text_init(&t);
+        rtp_quote_systemd(&t, cases[i][0]);
+        assert_string_equal(t.data, cases[i][1]);
+        rtp_text_free(&t);
+    }
+}
+
+static void test_check_text(void **state)
+{
+    (void)state;
+    char why[96];
+    static const char *const good[] = {"", "video", "vidéo ✓", "$(touch x)", "日本", "\xf0\x9f\x98\x80"};
+    static const char *const bad[] = {
+        "a\nb", "a\tb", "a\rb", "\x7f", "\x1b[31m", "\xc3", "\xc3\x28", "\xc0\xaf",
+        "\xe0\x80\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xc2\x85", "\xff",
+    };
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
+        assert_int_equal(rtp_quote_check_text(good[i], why, sizeof why), 0);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        assert_int_equal(rtp_quote_check_text(bad[i], why, sizeof why), -1);
+}
+
+static void test_names(void **state)
+{
+    (void)state;
+    assert_true(rtp_quote_is_plain_name("video_1.main-x"));
+    static const char *const not_plain[] = {"", ".hidden", "-x", "../../etc", "a/b", "a b",
+                                            "$(x)", "vidéo", "'q'"};
+    for (size_t i = 0; i < sizeof not_plain / sizeof not_plain[0]; i++)
+        assert_false(rtp_quote_is_plain_name(not_plain[i]));
+    assert_true(rtp_quote_is_ident("plan_2"));
+    assert_false(rtp_quote_is_ident("plan-2"));
+    assert_false(rtp_quote_is_ident("../x"));
+    assert_false(rtp_quote_is_ident("abcdefghijklmnopqrstuvwxyz0123456"));
+}
+
+static void test_cmd_argv(void **state)
+{
+    (void)state;
+    rtp_diag diag;
+    char **argv, *storage;
+    size_t argc;
+    char *words[] = {"logger  --quiet  -x"};
+    rtp_task t = tu_task(1, 1, 1);
+    t.name = "t";
+    t.cmd = words;
+    t.cmd_len = 1;
+    t.cmd_is_string = 1;
+    assert_int_equal(rtp_quote_cmd_argv(&t, "p", &argv, &argc, &storage, &diag), RTP_OK);
+    assert_int_equal(argc, 3);
+    assert_string_equal(argv[0], "logger");
+    assert_string_equal(argv[2], "-x");
+    free(argv);
+    free(storage);
+    char *dash[] = {"-rf", "x"};
+    t.cmd = dash;
+    t.cmd_len = 2;
+    t.cmd_is_string = 0;
+    assert_int_equal(rtp_quote_cmd_argv(&t, "p", &argv, &argc, &storage, &diag), RTP_EINPUT);
+    free(argv);
+    free(storage);
+    char *nl[] = {"echo", "a\nrm -rf /"};
+    t.cmd = nl;
+    assert_int_equal(rtp_quote_cmd_argv(&t, "p", &argv, &argc, &storage, &diag), RTP_EINPUT);
+    free(argv);
+    free(storage);
+    t.cmd = NULL;
+    t.cmd_len = 0;
+    assert_int_equal(rtp_quote_cmd_argv(&t, "p", &argv, &argc, &storage, &diag), RTP_EINPUT);
+    free(argv);
+    free(storage);
+}
+
+/* ---- the Linux limit re-check against a reference ---- */
+
+/* sum(wcet/period) <= num/den, exactly with 128-bit cross products (n <= 4,
+ * periods below 2^24 keep every product below 2^100). */
+static int ref_util_within(const rtp_task *tasks, size_t n, int64_t num, int64_t den)
+{
+    __int128 prod = 1, sum = 0;
+    for (size_t i = 0; i < n; i++)
+        prod *= tasks[i].period_ns;
+    for (size_t i = 0; i < n; i++)
+        sum += (__int128)tasks[i].wcet_ns * (prod / tasks[i].period_ns);
+    return sum * den <= prod * num;
+}
+
+/* Slow, obviously-correct RTA for constrained deadlines, priorities
+ * distinct: R = C + sum over higher ceil(R/T) C, iterated to a fixed point. */
+static int ref_fp_ok(const rtp_task *tasks, const int *prio, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        rtp_ns r = tasks[i].wcet_ns, prev = 0;
+        while (r != prev && r <= tasks[i].deadline_ns) {
+            prev = r;
+            r = tasks[i].wcet_ns;
+            for (size_t j = 0; j < n; j++)
+                if (prio[j] > prio[i])
+                    r += (prev + tasks[j].period_ns - 1) / tasks[j].period_ns * tasks[j].wcet_ns;
+        }
+        if (r > tasks[i].deadline_ns)
+            return 0;
+    }
+    return 1;
+}
+
+static void one_bin_plan(rtp_plan *plan, rtp_policy policy, const rtp_task *tasks,
+                         const int *prio, size_t n)
+{
+    int cpu = 0;
+    assert_int_equal(rtp_plan_init_cpus(plan, policy, &cpu, 1), RTP_OK);
+    plan->feasible = 1;
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(rtp_plan_add_task(plan, 0, &tasks[i], prio ? prio[i] : 0, -1), RTP_OK);
+}
+
+static void test_check_random_edf(void **state)
+{
+    (void)state;
+    tu_rng rng = {20260601};
+    rtp_deploy_opts opts = rtp_deploy_opts_default();
+    int counts[2] = {0, 0};
+    char names[4][8];
+    for (int iter = 0; iter < 2000; iter++) {
+        size_t n = (size_t)tu_range(&rng, 1, 4);
+        rtp_task tasks[4];
+        for (size_t i = 0; i < n; i++) {
+            rtp_ns period = tu_range(&rng, 100000, 10000000);
+            rtp_ns most = period * 6 / 5 / (rtp_ns)n; /* U up to 1.2: all verdicts */
+            tasks[i] = tu_task(tu_range(&rng, 1024, most < period ? most : period), period, period);
+            snprintf(names[i], sizeof names[i], "t%zu", i);
+            tasks[i].name = names[i];
+        }
+        rtp_plan plan;
+        one_bin_plan(&plan, RTP_POLICY_EDF, tasks, NULL, n);
+        int deployable = -1;
+        rtp_diag diag;
+        rtp_diag_clear(&diag);
+        assert_int_equal(rtp_deploy_check(&plan, &opts, &deployable, &diag), RTP_OK);
+        /* Implicit deadlines: EDF is exact at U <= 1, so the verdict is U <= 0.9. */
+        int want = ref_util_within(tasks, n, 9, 10);
+        assert_int_equal(deployable, want);
+        counts[want]++;
+        rtp_plan_free(&plan);
+    }
+    assert_true(counts[0] > 100 && counts[1] > 100); /* both verdicts exercised */
+}
+
+static void test_check_random_fp(void **state)
+{
+    (void)state;
+    tu_rng rng = {777};
+    rtp_deploy_opts opts = rtp_deploy_opts_default();
+    int counts[2] = {0, 0};
+    char names[4][8];
+    for (int iter = 0; iter < 1500; iter++) {
+        size_t n = (size_t)tu_range(&rng, 1, 4);
+        rtp_task tasks[4];
+        int prio[4];
+        for (size_t i = 0; i < n; i++) {
+            rtp_ns period = tu_range(&rng, 1000, 200000);
+            rtp_ns wcet = tu_range(&rng, 1, period / 2);
+            tasks[i] = tu_task(wcet, tu_range(&rng, wcet, period), period);
+            snprintf(names[i], sizeof names[i], "t%zu", i);
+            tasks[i].name = names[i];
+        }
+        /* Deadline-monotonic ranks 1..n, ties by index (distinct). */
+        for (size_t i = 0; i < n; i++) {
+            prio[i] = 1;
+            for (size_t j = 0; j < n; j++)
+                if (tasks[j].deadline_ns > tasks[i].deadline_ns ||
+                    (tasks[j].deadline_ns == tasks[i].deadline_ns && j > i))
+                    prio[i]++;
+        }
+        rtp_plan plan;
+        one_bin_plan(&plan, RTP_POLICY_FP, tasks, prio, n);
+        int deployable = -1;
+        rtp_diag diag;
+        rtp_diag_clear(&diag);
+        assert_int_equal(rtp_deploy_check(&plan, &opts, &deployable, &diag), RTP_OK);
+        int want = ref_fp_ok(tasks, prio, n) && ref_util_within(tasks, n, 9, 10);
+        assert_int_equal(deployable, want);
+        counts[want]++;
+        rtp_plan_free(&plan);
+    }
+    assert_true(counts[0] > 100 && counts[1] > 100);
+}
+
+static void test_linux_bw_and_rounding(void **state)
+{
+    (void)state;
+    assert_int_equal(rtp_linux_bw(950000, 1000000, 0), 996147);  /* kernel's 0.95 */
+    assert_int_equal(rtp_linux_bw(50000000, 1000000000, 0), 52428); /* fair server */
+    assert_int_equal(rtp_linux_bw(1, 3, 0), 349525);
+    assert_int_equal(rtp_linux_bw(1, 3, 1), 349526);
+    assert_int_equal(rtp_linux_bw(1, 2, 1), 524288);
+    assert_int_equal(rtp_ns_to_us_ceil(1000), 1);
+    assert_int_equal(rtp_ns_to_us_ceil(1001), 2);
+    assert_int_equal(rtp_ns_to_us_floor(1999), 1);
+    tu_rng rng = {5};
+    for (int i = 0; i < 5000; i++) {
+        rtp_ns t = tu_range(&rng, 1, (rtp_ns)1 << 50);
+        assert_true(rtp_ns_to_us_ceil(t) * 1000 >= t && rtp_ns_to_us_ceil(t) * 1000 < t + 1000);
+        assert_true(rtp_ns_to_us_floor(t) * 1000 <= t && rtp_ns_to_us_floor(t) * 1000 > t - 1000);
+    }
+}
+
+/* ---- golden files and exit codes through the CLI ---- */
+
+static void test_golden_single_files(void **state)
+{
+    (void)state;
+    static const char *const plans[] = {"plan_edf", "plan_fp", "plan_clustered"};
+    static const char *const formats[][2] = {{"script", "sh"}, {"rtapp", "rtapp.json"},
+                                             {"json", "json"}};
+    for (size_t p = 0; p < 3; p++) {
+        for (size_t f = 0; f < 3; f++) {
+            char rel[128], args[512], name[128];
+            snprintf(rel, sizeof rel, "examples/%s.json", plans[p]);
+            snprintf(args, sizeof args, "emit '%s' --format %s", tu_source_path(rel), formats[f][0]);
+            char *out = NULL;
+            assert_int_equal(tu_run_cli(args, NULL, &out, NULL), 0);
+            snprintf(name, sizeof name, "%s.%s", plans[p], formats[f][1]);
+            golden(name, out);
+            free(out);
+        }
+    }
+}
+
+static void test_golden_systemd(void **state)
+{
+    (void)state;
+    static const char *const plans[] = {"plan_edf", "plan_fp"};
+    static const char *const files[] = {
+        "rtpack-plan.target", "rtpack-plan-video.service", "rtpack-plan-logger.service",
+        "rtpack-plan-audio.service", "rtpack-plan-cpusets.service",
+    };
+    for (size_t p = 0; p < 2; p++) {
+        char dir[] = "/tmp/rtp_systemd_XXXXXX", rel[128], args[512];
+        assert_non_null(mkdtemp(dir));
+        snprintf(rel, sizeof rel, "examples/%s.json", plans[p]);
+        snprintf(args, sizeof args, "emit '%s' --format systemd --out %s/units",
+                 tu_source_path(rel), dir);
+        assert_int_equal(tu_run_cli(args, NULL, NULL, NULL), 0);
+        for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+            char path[256], name[160];
+            snprintf(path, sizeof path, "%s/units/%s", dir, files[f]);
+            char *text = slurp(path);
+            int is_edf = p == 0;
+            if (strstr(files[f], "cpusets") && !is_edf) {
+                assert_null(text); /* FP plans need no cpusets unit */
+                continue;
+            }
+            assert_non_null(text);
+            snprintf(name, sizeof name, "%s.systemd/%s", plans[p], files[f]);
+            golden(name, text);
+            free(text);
+            unlink(path);
+        }
+        char cmd[512];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+        assert_int_equal(system(cmd), 0);
+    }
+}
+
+#define PLAN_HEAD "{ \"feasible\": true, \"method\": \"ffd\", \"policy\": \"%s\", " \
+                  "\"cpus\": [ { \"cpu\": 0, \"tasks\": [ %s ] } ], \"unassigned\": [] }"
+
+static char *plan_of(const char *policy, const char *tasks)
+{
+    size_t size = strlen(PLAN_HEAD) + strlen(policy) + strlen(tasks) + 1;
+    char *text = malloc(size);
+    snprintf(text, size, PLAN_HEAD, policy, tasks);
+    return text;
+}
+
+static void expect_emit(const char *policy, const char *tasks, const char *args, int want)
+{
+    char *plan = plan_of(policy, tasks);
+    char *out = NULL, *err = NULL;
+    int rc = emit_text(plan, args, &out, &err);
+    if (rc != want)
+        fail_msg("emit %s on %s: exit %d, want %d; stderr: %s", args, tasks, rc, want, err);
+    free(plan);
+    free(out);
+    free(err);
+}
+
+static void test_exit_codes(void **state)
+{
+    (void)state;
+    const char *sleep1 = "\"cmd\": [\"sleep\", \"1\"]";
+    char t[1024];
+    /* Usage and malformed plans: 2. */
+    snprintf(t, sizeof t, "{ \"name\": \"a\", \"wcet\": 1000000, \"period\": 10000000, %s }", sleep1);
+    expect_emit("edf", t, "", 2);
+    expect_emit("edf", t, "--format pdf", 2);
+    expect_emit("edf", t, "--format systemd", 2);
+    expect_emit("edf", t, "--format script --budget 1.5", 2);
+    expect_emit("edf", t, "--format script --fifo-range 50:10", 2);
+    expect_emit("edf", t, "--format script --name 'a/b'", 2);
+    expect_emit("edf", t, "--format script --cgroup-root relative/path", 2);
+    expect_emit("edf", t, "--format script --cgroup v3", 2);
+    expect_emit("edf", t, "--format script", 0);
+    expect_emit("edf", "{ \"name\": \"a\", \"wcet\": 1, \"perod\": 2 }", "--format json", 2);
+    assert_int_equal(emit_status("{ \"feasible\": true }", "--format json"), 2);
+    assert_int_equal(emit_status("not json", "--format json"), 2);
+    /* Not deployable: 1. */
+    snprintf(t, sizeof t, "{ \"name\": \"a\", \"wcet\": 6000000, \"period\": 10000000, %s },"
+                          "{ \"name\": \"b\", \"wcet\": 5000000, \"period\": 10000000, %s }",
+             sleep1, sleep1);
+    expect_emit("edf", t, "--format json", 1); /* fails the exact test */
+    snprintf(t, sizeof t, "{ \"name\": \"a\", \"wcet\": 9500000, \"period\": 10000000, %s }", sleep1);
+    expect_emit("edf", t, "--format script", 1);          /* over 0.9 */
+    expect_emit("edf", t, "--format script --budget 1", 0); /* allowed by the option */
+    snprintf(t, sizeof t, "{ \"name\": \"a\", \"wcet\": 1000, \"period\": 10000000, %s }", sleep1);
+    expect_emit("edf", t, "--format script", 1); /* runtime < 1024 ns */
+    snprintf(t, sizeof t, "{ \"name\": \"a\", \"wcet\": 1000000, \"deadline\": 20000000, "
+                          "\"period\": 10000000, %s }", sleep1);
+    expect_emit("edf", t, "--format script", 1); /* deadline > period */
+    snprintf(t, sizeof t, "{ \"name\": \"a\", \"wcet\": 1000000, \"period\": \"5s\", %s }", sleep1);
+    expect_emit("edf", t, "--format script", 1); /* period above 4.194304 s */
+    expect_emit("fp", "{ \"name\": \"a\", \"wcet\": 1, \"period\": 10, \"priority\": 1, \"cmd\": \"x\" },"
+                      "{ \"name\": \"b\", \"wcet\": 1, \"period\": 10, \"priority\": 2, \"cmd\": \"x\" }",
+                "--format script --fifo-range 5:5", 1);
+    snprintf(t, sizeof t, "{ \"name\": \"a\", \"wcet\": 9500000, \"period\": 10000000, \"priority\": 1, %s }",
+             sleep1);
+    expect_emit("fp", t, "--format script", 1); /* FIFO over the throttling budget */
+    assert_int_equal(emit_status("{ \"feasible\": false, \"method\": \"ffd\", \"policy\": \"edf\", "
+                                 "\"cpus\": [ { \"cpu\": 0, \"tasks\": [] } ], \"unassigned\": "
+                                 "[ { \"name\": \"u\", \"wcet\": 1, \"period\": 2 } ] }",
+                                 "--format json"),
+                     1);
+}
+
+static void test_untrusted_values(void **state)
+{
+    (void)state;
+    /* Refused everywhere: control characters in names or commands. */
+    expect_emit("edf", "{ \"name\": \"a\\nb\", \"wcet\": 1000000, \"period\": 10000000, \"cmd\": \"x\" }",
+                "--format script", 2);
+    expect_emit("edf", "{ \"name\": \"a\", \"wcet\": 1000000, \"period\": 10000000, "
+                       "\"cmd\": [\"echo\", \"a\\nreboot\"] }", "--format script", 2);
+    expect_emit("edf", "{ \"name\": \"a\", \"wcet\": 1000000, \"period\": 10000000, "
+                       "\"cmd\": [\"-rf\", \"x\"] }", "--format script", 2);
+    expect_emit("edf", "{ \"name\": \"a\", \"wcet\": 1000000, \"period\": 10000000 }",
+                "--format script", 2); /* no command to launch */
+    expect_emit("edf", "{ \"name\": \"a\", \"wcet\": 1000000, \"period\": 10000000 }",
+                "--format rtapp", 0); /* rt-app needs none */
+    /* Names that cannot be unit or thread names: refused by systemd and rtapp,
+     * quoted by the script. */
+    static const char *const names[] = {"$(touch x)", "'; reboot #", "../../etc", "vidéo"};
+    for (size_t i = 0; i < 4; i++) {
+        char t[512], dir[] = "/tmp/rtp_units_XXXXXX", args[256];
+        assert_non_null(mkdtemp(dir));
+        snprintf(t, sizeof t, "{ \"name\": \"%s\", \"wcet\": 1000000, \"period\": 10000000, "
+                              "\"cmd\": [\"echo\", \"%s\"] }", names[i], names[i]);
+        snprintf(args, sizeof args, "--format systemd --out %s", dir);
+        expect_emit("edf", t, args, 2);
+        expect_emit("edf", t, "--format rtapp", 2);
+        expect_emit("edf", t, "--format script", 0);
+        rmdir(dir);
+    }
+}
+
+/* The script of a hostile plan, run for real (`check`, which prints every
+ * name and command), executes nothing from the plan. */
+static void test_hostile_script_runs_nothing(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rtp_hostile_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char *plan = plan_of("fp",
+        "{ \"name\": \"$(touch x)\", \"wcet\": 1, \"period\": 10, \"priority\": 2,"
+        "  \"cmd\": [\"echo\", \"$(touch x)\", \"`touch x`\", \"'; touch x #\"] },"
+        "{ \"name\": \"'; touch x #\", \"wcet\": 1, \"period\": 10, \"priority\": 1,"
+        "  \"cmd\": \"echo $(touch x) ; touch x\" }");
+    char *script = NULL;
+    assert_int_equal(emit_text(plan, "--format script", &script, NULL), 0);
+    char path[128], cmd[512];
+    snprintf(path, sizeof path, "%s/s.sh", dir);
+    spill(path, script);
+    /* A fake cgroup v1 folder, so that check runs to the end. */
+    snprintf(cmd, sizeof cmd, "cd %s && mkdir cg && echo 0 > cg/cpuset.cpu_exclusive && "
+                              "echo 0 > cg/cpuset.cpus && echo 0 > cg/cpuset.mems && "
+                              "RTPACK_CGROUP_ROOT=%s/cg dash s.sh check > out 2>&1",
+             dir, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(path, sizeof path, "%s/x", dir);
+    assert_int_not_equal(access(path, F_OK), 0);
+    snprintf(path, sizeof path, "%s/out", dir);
+    char *out = slurp(path);
+    assert_non_null(strstr(out, "$(touch x): taskset -c 0 chrt -f 2 echo $(touch x) `touch x` '; touch x #"));
+    assert_non_null(strstr(out, "'; touch x #: taskset -c 0 chrt -f 1 echo $(touch x) ; touch x"));
+    free(out);
+    free(script);
+    free(plan);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* rt-app rounding: a plan that fits in ns but not in whole microseconds is
+ * refused; the values written are rounded the safe way. */
+static void test_rtapp_rounding(void **state)
+{
+    (void)state;
+    /* 900500 / 1000999 < 0.9, but 901 us / 1000 us > 0.9. */
+    expect_emit("edf", "{ \"name\": \"a\", \"wcet\": 900500, \"period\": 1000999 }", "--format rtapp", 1);
+    expect_emit("edf", "{ \"name\": \"a\", \"wcet\": 900500, \"period\": 1000999 }", "--format json", 0);
+    char *plan = plan_of("edf", "{ \"name\": \"a\", \"wcet\": 1500, \"deadline\": 99999, \"period\": 200999 }");
+    char *out = NULL;
+    assert_int_equal(emit_text(plan, "--format rtapp", &out, NULL), 0);
+    assert_non_null(strstr(out, "\"dl-runtime\":\t2,"));
+    assert_non_null(strstr(out, "\"dl-deadline\":\t99,"));
+    assert_non_null(strstr(out, "\"dl-period\":\t200,"));
+    assert_non_null(strstr(out, "\"run\":\t2,"));
+    free(out);
+    free(plan);
+    expect_emit("fp", "{ \"name\": \"a\", \"wcet\": 1, \"period\": 999, \"priority\": 1 }", "--format rtapp", 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_quote_sh_round_trip),
+        cmocka_unit_test(test_quote_systemd),
+        cmocka_unit_test(test_check_text),
+        cmocka_unit_test(test_names),
+        cmocka_unit_test(test_cmd_argv),
+        cmocka_unit_test(test_check_random_edf),
+        cmocka_unit_test(test_check_random_fp),
+        cmocka_unit_test(test_linux_bw_and_rounding),
+        cmocka_unit_test(test_golden_single_files),
+        cmocka_unit_test(test_golden_systemd),
+        cmocka_unit_test(test_exit_codes),
+        cmocka_unit_test(test_untrusted_values),
+        cmocka_unit_test(test_hostile_script_runs_nothing),
+        cmocka_unit_test(test_rtapp_rounding),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
