@@ -52,7 +52,7 @@ for target in $TARGETS; do
         grep -E "ERROR|broken rule|SUMMARY|Test unit written" "$BUILD/fuzz_$target.log" >&2 || true
         status=1
     fi
-    grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$BUILD/fuzz_$target.log" || true
-    grep -E "^#[0-9]+ +DONE" "$BUILD/fuzz_$target.log" | tail -1 || true
+    grep -E "^Done [0-9]+ runs|stat::number_of_executed_units|stat::new_units_added" \
+        "$BUILD/fuzz_$target.log" || true
 done
 exit "$status"
