@@ -384,6 +384,10 @@ teardown() {
             subtree) t_subtree=$t_value ;;
             esac
         done < "$STATE"
+    elif [ "$POLICY" = edf ] && [ "$MODE" = v1 ]; then
+        get "$ROOT/cpuset.sched_load_balance"
+        [ "$VAL" != 0 ] ||
+            msg "warning: no state file $STATE, so $ROOT/cpuset.sched_load_balance stays 0; write the value it had before start (usually 1)"
     fi
     t_dirs="$ROOT/$PREFIX-housekeeping"
     for t_bin in $BINS; do
