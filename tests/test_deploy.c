@@ -248,7 +248,7 @@ static void test_check_random_edf(void **state)
     tu_rng rng = {20260601};
     rtp_deploy_opts opts = rtp_deploy_opts_default();
     int counts[2] = {0, 0};
-    char names[4][8];
+    char names[4][24];
     for (int iter = 0; iter < 2000; iter++) {
         size_t n = (size_t)tu_range(&rng, 1, 4);
         rtp_task tasks[4];
@@ -280,7 +280,7 @@ static void test_check_random_fp(void **state)
     tu_rng rng = {777};
     rtp_deploy_opts opts = rtp_deploy_opts_default();
     int counts[2] = {0, 0};
-    char names[4][8];
+    char names[4][24];
     for (int iter = 0; iter < 1500; iter++) {
         size_t n = (size_t)tu_range(&rng, 1, 4);
         rtp_task tasks[4];
