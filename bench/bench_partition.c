@@ -10,7 +10,8 @@
  * admission (Liu & Layland / hyperbolic under FP, U <= 1 under EDF), best.
  *
  * usage: bench_partition [SETS_PER_POINT (default 5)] [SEED (default 1)]
- *                        [implicit|constrained] */
+ *                        [implicit|constrained]
+ *        bench_partition speedup [SETS_PER_POINT]   (the speed-up part only) */
 #include "heuristics/partition.h"
 
 #include <math.h>
@@ -138,6 +139,11 @@ static void speedup(uint64_t seed, int constrained, int per_point, const int *cp
 
 int main(int argc, char **argv)
 {
+    int speedup_only = argc > 1 && strcmp(argv[1], "speedup") == 0;
+    if (speedup_only) {
+        argv++;
+        argc--;
+    }
     int per_point = argc > 1 ? atoi(argv[1]) : 5;
     uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 10) : 1;
     int constrained = argc > 3 && strcmp(argv[3], "constrained") == 0;
@@ -149,7 +155,7 @@ int main(int argc, char **argv)
     static cell by_load[2][N_METHODS][N_LOADS], by_n[2][N_METHODS][N_NS];
     printf("bench_partition: %d sets per point, seed %llu, %s deadlines\n", per_point,
            (unsigned long long)seed, constrained ? "constrained" : "implicit");
-    for (size_t a = 0; a < N_NS; a++)
+    for (size_t a = 0; a < N_NS && !speedup_only; a++)
         for (size_t b = 0; b < N_MS; b++)
             for (size_t c = 0; c < N_LOADS; c++)
                 for (int s = 0; s < per_point; s++) {
@@ -189,7 +195,7 @@ int main(int argc, char **argv)
                                 rtp_plan_free(&plan);
                         }
                 }
-    for (int pol = 0; pol < 2; pol++) {
+    for (int pol = 0; pol < 2 && !speedup_only; pol++) {
         printf("\n%s: acceptance ratio by U/m (all n, m)\n%-10s", pol ? "fp (opa)" : "edf",
                "method");
         for (size_t c = 0; c < N_LOADS; c++)
