@@ -123,6 +123,9 @@ rtp_status rtp_global_fp(const rtp_test *test, const rtp_task *tasks, size_t n,
         }
         break;
     }
+    default:
+        st = rtp_diag_set(diag, RTP_EINPUT, "", "unknown priority rule");
+        goto done;
     }
     /* The final order is re-checked with response-time analysis. */
     rtp_global_verdict v;

@@ -6,7 +6,6 @@
 #include "solver/global_work.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 static rtp_status nomem(rtp_diag *diag)
 {
