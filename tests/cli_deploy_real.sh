@@ -185,6 +185,20 @@ else
     ok "mid-start failure rolled back"
 fi
 
+# --- a cpuset conflict at the second CPU: the first CPU's cpuset is undone ---
+mkdir "$CG/rtpack-$NAME-zz" && echo 1 > "$CG/rtpack-$NAME-zz/cpuset.cpus" &&
+    cat "$CG/cpuset.mems" > "$CG/rtpack-$NAME-zz/cpuset.mems" || fail "cannot make the conflicting cpuset"
+if dash "$T/edf.sh" start > "$T/start.out" 2>&1; then
+    fail "start beside an overlapping cpuset succeeded"
+    dash "$T/edf.sh" stop > /dev/null 2>&1
+else
+    grep -q "shares CPUs 1" "$T/start.out" || fail "no conflict message: $(cat "$T/start.out")"
+    rmdir "$CG/rtpack-$NAME-zz"
+    [ -z "$(cpuset_pids)" ] || fail "processes left after rollback"
+    expect_clean ""
+    ok "cpuset conflict rolled back"
+fi
+
 # --- rt-app runs the rtapp output of both plans ---
 if command -v rt-app > /dev/null; then
     for p in edf fp; do

@@ -266,14 +266,15 @@ make_cgroups() {
         put "$MEMS" "$BIN_DIR/cpuset.mems"
         [ "$POLICY" = edf ] || continue
         if [ "$MODE" = v1 ]; then
-            put 1 "$BIN_DIR/cpuset.cpu_exclusive"
+            put 1 "$BIN_DIR/cpuset.cpu_exclusive" ||
+                die "cannot make $BIN_DIR exclusive: another cpuset under $ROOT shares CPUs $B_CPUS"
         else
             put root "$BIN_DIR/cpuset.cpus.partition"
             get "$BIN_DIR/cpuset.cpus.partition"
             [ "$VAL" = root ] || die "the kernel made $BIN_DIR '$VAL', not a partition root"
         fi
     done
-    if [ "$POLICY" = edf ] && [ "$MODE" = v1 ]; then
+    if [ "$POLICY" = edf ] && [ "$MODE" = v1 ] && [ -n "$BINS" ]; then
         if [ -n "$HK" ]; then
             mkdir "$ROOT/$PREFIX-housekeeping"
             put "$HK" "$ROOT/$PREFIX-housekeeping/cpuset.cpus"
