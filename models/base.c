@@ -11,16 +11,44 @@ void rtp_diag_clear(rtp_diag *diag)
         memset(diag, 0, sizeof *diag);
 }
 
+/* Copies src into dst (size bytes), control characters escaped. */
+static void copy_escaped(char *dst, size_t size, const char *src)
+{
+    size_t used = 0;
+    for (; *src && used + 1 < size; src++) {
+        unsigned char ch = (unsigned char)*src;
+        char esc[8];
+        if (ch == '\n')
+            snprintf(esc, sizeof esc, "\\n");
+        else if (ch == '\t')
+            snprintf(esc, sizeof esc, "\\t");
+        else if (ch < 0x20 || ch == 0x7f)
+            snprintf(esc, sizeof esc, "\\x%02x", ch);
+        else {
+            dst[used++] = (char)ch;
+            continue;
+        }
+        size_t len = strlen(esc);
+        if (used + len + 1 > size)
+            break;
+        memcpy(dst + used, esc, len);
+        used += len;
+    }
+    dst[used] = '\0';
+}
+
 rtp_status rtp_diag_set(rtp_diag *diag, rtp_status status, const char *path,
                         const char *fmt, ...)
 {
     if (!diag)
         return status;
-    snprintf(diag->path, sizeof diag->path, "%s", path ? path : "");
+    char raw[sizeof diag->message];
+    copy_escaped(diag->path, sizeof diag->path, path ? path : "");
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(diag->message, sizeof diag->message, fmt, ap);
+    vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
+    copy_escaped(diag->message, sizeof diag->message, raw);
     return status;
 }
 

@@ -3,7 +3,8 @@
  * resource limits.
  *
  * Units: every time is an rtp_ns (signed 64-bit nanoseconds). Valid task times
- * lie in 1..RTP_NS_LIMIT (2^62), so a sum of two valid times never overflows.
+ * lie in 1..RTP_NS_LIMIT (2^62); sums and products of them can overflow
+ * int64_t, so they go through models/arith.h.
  * Ownership: rtp_diag is a plain value owned by the caller; the library writes
  * into it and never prints. Thread-safety: everything here is pure. */
 #ifndef RTP_BASE_H
@@ -41,7 +42,9 @@ typedef struct rtp_diag {
 /* Clears a diagnostic (safe on NULL). */
 void rtp_diag_clear(rtp_diag *diag);
 
-/* Records `path` (may be NULL or "") and a printf-style message; returns
+/* Records `path` (may be NULL or "") and a printf-style message, with
+ * control characters shown as escapes ("\n", "\x01") so the diagnostic is
+ * always one line whatever the input held; returns
  * `status` so callers can write `return rtp_diag_set(d, RTP_EINPUT, ...)`.
  * Safe on a NULL diag. */
 rtp_status rtp_diag_set(rtp_diag *diag, rtp_status status, const char *path,

@@ -35,17 +35,27 @@ static void locate(const char *text, size_t at, int *line, int *column)
     *column = c;
 }
 
-/* Number tokens of the text, in document order (strings skipped). */
-static size_t scan_numbers(const char *text, size_t len, rtp_json_number *out)
+/* Number tokens of the text, in document order (strings skipped). Sets
+ * *nul_string to the ordinal (in document order, keys included) of the first
+ * string holding a "\u0000" escape, which cJSON would silently turn into the
+ * end of the string ("5ms\u0000junk" read as "5ms"). */
+static size_t scan_numbers(const char *text, size_t len, rtp_json_number *out,
+                           size_t *nul_string)
 {
-    size_t count = 0;
+    size_t count = 0, strings = 0;
     for (size_t i = 0; i < len;) {
         char ch = text[i];
         if (ch == '"') {
-            for (i++; i < len && text[i] != '"'; i++)
-                if (text[i] == '\\')
-                    i++;
+            for (i++; i < len && text[i] != '"'; i++) {
+                if (text[i] != '\\')
+                    continue;
+                if (nul_string && *nul_string == (size_t)-1 && i + 5 < len &&
+                    text[i + 1] == 'u' && strncmp(text + i + 2, "0000", 4) == 0)
+                    *nul_string = strings;
+                i++;
+            }
             i++;
+            strings++;
         } else if (ch == '-' || (ch >= '0' && ch <= '9')) {
             size_t start = i;
             while (i < len && (strchr("+-.eE", text[i]) || (text[i] >= '0' && text[i] <= '9')))
@@ -79,26 +89,94 @@ static int by_node(const void *a, const void *b)
     return (x->node > y->node) - (x->node < y->node);
 }
 
-/* Duplicate keys anywhere; `path` is the container's path. */
-static rtp_status check_duplicates(const cJSON *node, const char *path, rtp_diag *diag)
+/* ---- a set of names: open addressing over FNV-1a, so duplicate checks
+ * stay linear (50k task names or keys in one object). ---- */
+
+rtp_status rtp_nameset_init(rtp_nameset *set, size_t expected)
 {
+    size_t cap = 16;
+    while (cap < 2 * expected + 1)
+        cap *= 2;
+    set->slots = calloc(cap, sizeof *set->slots);
+    set->capacity = set->slots ? cap : 0;
+    return set->slots ? RTP_OK : RTP_ENOMEM;
+}
+
+void rtp_nameset_free(rtp_nameset *set)
+{
+    free(set->slots);
+    set->slots = NULL;
+    set->capacity = 0;
+}
+
+static uint64_t fnv1a(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+int rtp_nameset_add(rtp_nameset *set, const char *name)
+{
+    size_t mask = set->capacity - 1;
+    for (size_t i = (size_t)fnv1a(name) & mask;; i = (i + 1) & mask) {
+        if (!set->slots[i]) {
+            set->slots[i] = name;
+            return 0;
+        }
+        if (strcmp(set->slots[i], name) == 0)
+            return 1;
+    }
+}
+
+/* Walk of check_duplicates: strings met so far (keys and values, in
+ * document order) and the ordinal of the first one holding U+0000. */
+typedef struct walk_state {
+    size_t strings_seen;
+    size_t nul_string;
+} walk_state;
+
+/* Counts one string; RTP_EINPUT at `path` when it is the one with U+0000. */
+static rtp_status count_string(walk_state *walk, const char *path, const char *what,
+                               rtp_diag *diag)
+{
+    if (walk->strings_seen++ == walk->nul_string)
+        return rtp_diag_set(diag, RTP_EINPUT, path, "%s must not contain U+0000", what);
+    return RTP_OK;
+}
+
+/* Duplicate keys (and U+0000 in strings) anywhere; `path` is the container's
+ * path. */
+static rtp_status check_duplicates(const cJSON *node, const char *path, walk_state *walk,
+                                   rtp_diag *diag)
+{
+    rtp_status st;
     char child_path[sizeof diag->path];
     size_t index = 0;
+    rtp_nameset keys = {NULL, 0};
+    if (cJSON_IsObject(node) && rtp_nameset_init(&keys, (size_t)cJSON_GetArraySize(node)) != RTP_OK)
+        return rtp_diag_set(diag, RTP_ENOMEM, path, "out of memory");
     for (const cJSON *c = node->child; c; c = c->next, index++) {
         if (cJSON_IsObject(node)) {
             rtp_json_path_key(child_path, sizeof child_path, path, c->string ? c->string : "");
-            for (const cJSON *e = node->child; e != c; e = e->next)
-                if (e->string && c->string && strcmp(e->string, c->string) == 0)
-                    return rtp_diag_set(diag, RTP_EINPUT, child_path, "duplicate key");
+            st = count_string(walk, child_path, "a key", diag);
+            if (st == RTP_OK && c->string && rtp_nameset_add(&keys, c->string))
+                st = rtp_diag_set(diag, RTP_EINPUT, child_path, "duplicate key");
         } else {
             rtp_json_path_index(child_path, sizeof child_path, path, index);
+            st = RTP_OK;
         }
-        if (c->child) {
-            rtp_status st = check_duplicates(c, child_path, diag);
-            if (st != RTP_OK)
-                return st;
+        if (st == RTP_OK && cJSON_IsString(c))
+            st = count_string(walk, child_path, "a string", diag);
+        if (st == RTP_OK && c->child)
+            st = check_duplicates(c, child_path, walk, diag);
+        if (st != RTP_OK) {
+            rtp_nameset_free(&keys);
+            return st;
         }
     }
+    rtp_nameset_free(&keys);
     return RTP_OK;
 }
 
@@ -126,14 +204,15 @@ rtp_status rtp_json_open(rtp_json *doc, const char *text, size_t len, rtp_diag *
     }
     doc->text = text;
     doc->len = len;
-    size_t n = scan_numbers(text, len, NULL);
+    walk_state walk = {0, (size_t)-1};
+    size_t n = scan_numbers(text, len, NULL, &walk.nul_string);
     if (n > 0) {
         doc->numbers = calloc(n, sizeof *doc->numbers);
         if (!doc->numbers) {
             rtp_json_close(doc);
             return rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
         }
-        scan_numbers(text, len, doc->numbers);
+        scan_numbers(text, len, doc->numbers, NULL);
         size_t attached = 0;
         attach(doc->root, doc->numbers, n, &attached);
         if (attached != n) {
@@ -143,7 +222,11 @@ rtp_status rtp_json_open(rtp_json *doc, const char *text, size_t len, rtp_diag *
         doc->n_numbers = n;
         qsort(doc->numbers, n, sizeof *doc->numbers, by_node);
     }
-    rtp_status st = check_duplicates(doc->root, "", diag);
+    rtp_status st = RTP_OK;
+    if (cJSON_IsString(doc->root) && walk.nul_string == 0)
+        st = rtp_diag_set(diag, RTP_EINPUT, "", "strings must not contain U+0000");
+    if (st == RTP_OK)
+        st = check_duplicates(doc->root, "", &walk, diag);
     if (st != RTP_OK)
         rtp_json_close(doc);
     return st;

@@ -73,6 +73,17 @@ cJSON *rtp_json_new_display(double value);
  * newline; NULL when out of memory. */
 char *rtp_json_print(const cJSON *root, int pretty);
 
+/* A set of borrowed C strings for linear-time duplicate checks. */
+typedef struct rtp_nameset {
+    const char **slots;
+    size_t capacity;
+} rtp_nameset;
+
+rtp_status rtp_nameset_init(rtp_nameset *set, size_t expected);
+/* Adds `name` (borrowed: it must outlive the set); 1 when already present. */
+int rtp_nameset_add(rtp_nameset *set, const char *name);
+void rtp_nameset_free(rtp_nameset *set);
+
 struct rtp_task;
 /* One task object of a task set or plan (models/taskset.c): name, wcet,
  * deadline (default period), period, cmd, affinity, priority, plus one extra

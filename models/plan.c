@@ -138,7 +138,7 @@ char *rtp_plan_to_json(const rtp_plan *plan, int pretty)
     cJSON_AddStringToObject(root, "policy", rtp_policy_name(plan->policy));
     if (plan->status[0])
         cJSON_AddStringToObject(root, "status", plan->status);
-    if (plan->chosen_placement[0]) {
+    if (plan->chosen_placement[0] || plan->chosen_order[0]) {
         cJSON *chosen = cJSON_AddObjectToObject(root, "chosen");
         cJSON_AddStringToObject(chosen, "placement", plan->chosen_placement);
         cJSON_AddStringToObject(chosen, "order", plan->chosen_order);
@@ -299,35 +299,39 @@ static rtp_status check_plan(const rtp_plan *plan, const char *bins_key, rtp_dia
                         return rtp_diag_set(diag, RTP_EINPUT, path, "CPU %d appears twice", id);
         }
     }
+    for (size_t p = 0; !plan->clustered && p < plan->n_platform_cpus; p++) {
+        int listed = 0;
+        for (size_t j = 0; j < plan->n_bins && !listed; j++)
+            listed = plan->bins[j].cpus[0] == plan->platform_cpus[p];
+        if (!listed)
+            return rtp_diag_set(diag, RTP_EINPUT, "cpus",
+                                "CPU %d of platform.cpus has no entry (every CPU is listed)",
+                                plan->platform_cpus[p]);
+    }
     /* Names: a flat list in document order; the later of two equal names is
      * the one reported (SPEC.md). */
     size_t total = plan->n_unassigned;
     for (size_t j = 0; j < plan->n_bins; j++)
         total += plan->bins[j].n_tasks;
-    const char **names = malloc((total ? total : 1) * sizeof *names);
-    if (!names)
+    rtp_nameset names;
+    if (rtp_nameset_init(&names, total) != RTP_OK)
         return rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
-    size_t count = 0;
     rtp_status st = RTP_OK;
     for (size_t j = 0; j <= plan->n_bins && st == RTP_OK; j++) {
         size_t n = j < plan->n_bins ? plan->bins[j].n_tasks : plan->n_unassigned;
         for (size_t i = 0; i < n && st == RTP_OK; i++) {
             const char *name = j < plan->n_bins ? plan->bins[j].tasks[i].task.name
                                                 : plan->unassigned[i].task.name;
-            for (size_t k = 0; k < count; k++) {
-                if (strcmp(names[k], name) != 0)
-                    continue;
-                if (j < plan->n_bins)
-                    snprintf(path, sizeof path, "%s[%zu].tasks[%zu].name", bins_key, j, i);
-                else
-                    snprintf(path, sizeof path, "unassigned[%zu].name", i);
-                st = rtp_diag_set(diag, RTP_EINPUT, path, "duplicate task name \"%.60s\"", name);
-                break;
-            }
-            names[count++] = name;
+            if (!rtp_nameset_add(&names, name))
+                continue;
+            if (j < plan->n_bins)
+                snprintf(path, sizeof path, "%s[%zu].tasks[%zu].name", bins_key, j, i);
+            else
+                snprintf(path, sizeof path, "unassigned[%zu].name", i);
+            st = rtp_diag_set(diag, RTP_EINPUT, path, "duplicate task name \"%.60s\"", name);
         }
     }
-    free(names);
+    rtp_nameset_free(&names);
     return st;
 }
 
@@ -355,7 +359,7 @@ static rtp_status read_plan(const rtp_json *doc, rtp_plan *plan, rtp_diag *diag)
         const char *value;
         if (!(item = cJSON_GetObjectItemCaseSensitive(root, strings[k])))
             continue;
-        if ((st = rtp_json_string(item, strings[k], 0, &value, diag)) != RTP_OK)
+        if ((st = rtp_json_string(item, strings[k], 1, &value, diag)) != RTP_OK)
             return st;
         if (strlen(value) >= sizeof plan->method)
             return rtp_diag_set(diag, RTP_EINPUT, strings[k], "too long");
@@ -367,17 +371,20 @@ static rtp_status read_plan(const rtp_json *doc, rtp_plan *plan, rtp_diag *diag)
             return rtp_diag_set(diag, RTP_EINPUT, "chosen", "must be an object");
         if ((st = rtp_json_check_keys(item, "chosen", chosen_keys, diag)) != RTP_OK)
             return st;
-        const cJSON *pl = cJSON_GetObjectItemCaseSensitive(item, "placement");
-        const cJSON *ord = cJSON_GetObjectItemCaseSensitive(item, "order");
-        const char *value;
-        if (pl && (st = rtp_json_string(pl, "chosen.placement", 0, &value, diag)) == RTP_OK)
-            snprintf(plan->chosen_placement, sizeof plan->chosen_placement, "%s", value);
-        if (st != RTP_OK)
-            return st;
-        if (ord && (st = rtp_json_string(ord, "chosen.order", 0, &value, diag)) == RTP_OK)
-            snprintf(plan->chosen_order, sizeof plan->chosen_order, "%s", value);
-        if (st != RTP_OK)
-            return st;
+        static const char *const chosen_paths[] = {"chosen.placement", "chosen.order"};
+        char *chosen_slots[] = {plan->chosen_placement, plan->chosen_order};
+        size_t chosen_sizes[] = {sizeof plan->chosen_placement, sizeof plan->chosen_order};
+        for (int k = 0; k < 2; k++) {
+            const cJSON *field = cJSON_GetObjectItemCaseSensitive(item, chosen_keys[k]);
+            const char *value;
+            if (!field)
+                continue;
+            if ((st = rtp_json_string(field, chosen_paths[k], 1, &value, diag)) != RTP_OK)
+                return st;
+            if (strlen(value) >= chosen_sizes[k])
+                return rtp_diag_set(diag, RTP_EINPUT, chosen_paths[k], "too long");
+            strcpy(chosen_slots[k], value);
+        }
     }
     const cJSON *cpus = cJSON_GetObjectItemCaseSensitive(root, "cpus");
     const cJSON *clusters = cJSON_GetObjectItemCaseSensitive(root, "clusters");
@@ -417,6 +424,9 @@ static rtp_status read_plan(const rtp_json *doc, rtp_plan *plan, rtp_diag *diag)
             rtp_json_path_index(path, sizeof path, "platform.cpus", k);
             if ((st = rtp_json_int(doc, c, path, 0, 4095, &id, diag)) != RTP_OK)
                 return st;
+            for (size_t seen = 0; seen < k; seen++)
+                if (plan->platform_cpus[seen] == (int)id)
+                    return rtp_diag_set(diag, RTP_EINPUT, path, "CPU %d is listed twice", (int)id);
             plan->platform_cpus[k] = (int)id;
             plan->n_platform_cpus = k + 1;
         }

@@ -50,12 +50,18 @@ rtp_status rtp_ratio_parse_decimal(const char *text, rtp_ratio *out,
     }
     while (frac_len > 0 && frac[frac_len - 1] == '0')
         frac_len--;
-    while (int_len > 1 && *int_start == '0') {
+    while (int_len > 0 && *int_start == '0') {
         int_start++;
         int_len--;
     }
-    if (int_len + frac_len > 18) {
-        snprintf(why, why_size, "more than 18 digits");
+    /* Significant digits: those of int * 10^frac_len + frac without its
+     * leading zeros; at most 18 keep num and den = 10^frac_len in int64. */
+    size_t lead = 0;
+    if (int_len == 0)
+        while (lead < frac_len && frac[lead] == '0')
+            lead++;
+    if (int_len + frac_len - lead > 18 || frac_len > 18) {
+        snprintf(why, why_size, "more than 18 significant digits");
         return RTP_EINPUT;
     }
     int64_t num = 0, den = 1;

@@ -257,21 +257,23 @@ static rtp_status read_taskset(const rtp_json *doc, rtp_taskset *ts, rtp_diag *d
     if (n > 0 && !(ts->tasks = calloc(n, sizeof *ts->tasks)))
         return rtp_diag_set(diag, RTP_ENOMEM, "tasks", "out of memory");
     char path[PATH_SIZE], name_path[PATH_SIZE];
+    rtp_nameset names;
+    if (rtp_nameset_init(&names, n) != RTP_OK)
+        return rtp_diag_set(diag, RTP_ENOMEM, "tasks", "out of memory");
     for (const cJSON *c = tasks->child; c; c = c->next, i++) {
         rtp_json_path_index(path, sizeof path, "tasks", i);
         ts->n_tasks = i + 1;
-        if ((st = rtp_task_from_json(doc, c, path, ts->time_unit_ns, NULL, &ts->tasks[i], diag)) != RTP_OK)
-            return st;
-        for (size_t j = 0; j < i; j++) {
-            if (strcmp(ts->tasks[j].name, ts->tasks[i].name) == 0) {
-                rtp_json_path_key(name_path, sizeof name_path, path, "name");
-                return rtp_diag_set(diag, RTP_EINPUT, name_path,
-                                    "duplicate task name \"%.60s\" (first at tasks[%zu])",
-                                    ts->tasks[i].name, j);
-            }
+        st = rtp_task_from_json(doc, c, path, ts->time_unit_ns, NULL, &ts->tasks[i], diag);
+        if (st == RTP_OK && rtp_nameset_add(&names, ts->tasks[i].name)) {
+            rtp_json_path_key(name_path, sizeof name_path, path, "name");
+            st = rtp_diag_set(diag, RTP_EINPUT, name_path, "duplicate task name \"%.60s\"",
+                              ts->tasks[i].name);
         }
+        if (st != RTP_OK)
+            break;
     }
-    return RTP_OK;
+    rtp_nameset_free(&names);
+    return st;
 }
 
 rtp_status rtp_taskset_parse_json(const char *text, size_t len, rtp_taskset *out,

@@ -3,7 +3,7 @@
  * back and compared field by field; FP-only fields; null response times;
  * the clustered form; and bad plans rejected with their JSON path.
  *
- * known_bug_* tests skip unless RTP_TEST_KNOWN_BUGS=1 (see test_taskset.c). */
+ * regression_* tests pin defects found in review (now fixed). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -17,13 +17,6 @@
 #include "models/plan.h"
 #include "support/testutil.h"
 
-#define KNOWN_BUG(why)                                                  \
-    do {                                                                \
-        if (!getenv("RTP_TEST_KNOWN_BUGS")) {                           \
-            print_message("KNOWN BUG (skipped): %s\n", why);           \
-            skip();                                                     \
-        }                                                               \
-    } while (0)
 
 static char *arg_list[] = {"tool", "--fast", "x y"};
 static int affinity_list[] = {0, 3};
@@ -379,13 +372,9 @@ static void test_plan_without_platform(void **state)
     rtp_plan_free(&plan);
 }
 
-static void known_bug_empty_strings_round_trip(void **state)
+static void regression_empty_strings_round_trip(void **state)
 {
     (void)state;
-    KNOWN_BUG("a plan without a method (the reader allows it; rtp_plan_init_cpus leaves it "
-              "empty) is written as \"method\": \"\", which the reader then rejects "
-              "(method: must not be empty); the same for \"chosen\" with only a placement "
-              "(written with \"order\": \"\")");
     rtp_plan plan;
     parse_ok("{\"feasible\": true, \"policy\": \"edf\", \"cpus\": [{\"cpu\": 0, \"tasks\": []}]}",
              &plan);
@@ -396,12 +385,9 @@ static void known_bug_empty_strings_round_trip(void **state)
     rtp_plan_free(&plan);
 }
 
-static void known_bug_chosen_truncated(void **state)
+static void regression_chosen_truncated(void **state)
 {
     (void)state;
-    KNOWN_BUG("chosen.placement / chosen.order longer than their buffers (7 / 11 chars) are "
-              "cut silently (\"firstfit\" reads as \"firstfi\"); method/status say "
-              "\"too long\" instead");
     rtp_plan plan;
     rtp_diag d;
     const char *text = doc("edf", "[]", ", \"chosen\": {\"placement\": \"firstfit\", \"order\": \"util\"}");
@@ -412,11 +398,9 @@ static void known_bug_chosen_truncated(void **state)
     }
 }
 
-static void known_bug_platform_cpus(void **state)
+static void regression_platform_cpus(void **state)
 {
     (void)state;
-    KNOWN_BUG("plan reader: platform.cpus may list a CPU twice, and a platform CPU may have "
-              "no entry in \"cpus\" (SPEC.md: cpus lists every CPU of the platform)");
     bad_at(doc("edf", "[{\"cpu\": 0, \"tasks\": []}, {\"cpu\": 1, \"tasks\": []}]",
                ", \"platform\": {\"cpus\": [0, 1, 1]}"),
            "platform.cpus[2]");
@@ -434,9 +418,9 @@ int main(void)
         cmocka_unit_test(test_clustered),
         cmocka_unit_test(test_bad_plans),
         cmocka_unit_test(test_plan_without_platform),
-        cmocka_unit_test(known_bug_empty_strings_round_trip),
-        cmocka_unit_test(known_bug_chosen_truncated),
-        cmocka_unit_test(known_bug_platform_cpus),
+        cmocka_unit_test(regression_empty_strings_round_trip),
+        cmocka_unit_test(regression_chosen_truncated),
+        cmocka_unit_test(regression_platform_cpus),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

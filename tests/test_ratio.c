@@ -118,19 +118,10 @@ static void test_cmp(void **state)
     assert_true(rtp_ratio_double(half) == 0.5);
 }
 
-#define KNOWN_BUG(why)                                                  \
-    do {                                                                \
-        if (!getenv("RTP_TEST_KNOWN_BUGS")) {                           \
-            print_message("KNOWN BUG (skipped): %s\n", why);           \
-            skip();                                                     \
-        }                                                               \
-    } while (0)
 
-static void known_bug_leading_zero_counts_as_digit(void **state)
+static void regression_leading_zero_counts_as_digit(void **state)
 {
     (void)state;
-    KNOWN_BUG("ratio.h promises 18 significant digits, but the \"0\" of \"0.xxx\" is "
-              "counted: \"0.123456789012345678\" is rejected as more than 18 digits");
     expect_parse("0.123456789012345678", 61728394506172839LL, 500000000000000000LL);
     expect_parse("0.000000000000000001", 1, 1000000000000000000LL);
 }
@@ -398,7 +389,7 @@ int main(void)
         cmocka_unit_test(test_load_one_plus_minus_2_pow_80),
         cmocka_unit_test(test_load_edges),
         cmocka_unit_test(test_load_random),
-        cmocka_unit_test(known_bug_leading_zero_counts_as_digit),
+        cmocka_unit_test(regression_leading_zero_counts_as_digit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,9 +4,7 @@
  * trips (parse -> to_json -> parse gives identical tasks) on seeded random
  * sets with times past 2^53, and rtp_taskset_cpu_ids.
  *
- * Tests named known_bug_* document a defect found in review; they skip
- * unless RTP_TEST_KNOWN_BUGS=1 is set, so the suite stays green until the
- * fix lands (then drop the KNOWN_BUG line). */
+ * Tests named regression_* pin defects found in review (now fixed). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -21,13 +19,6 @@
 #include "models/taskset.h"
 #include "support/testutil.h"
 
-#define KNOWN_BUG(why)                                                  \
-    do {                                                                \
-        if (!getenv("RTP_TEST_KNOWN_BUGS")) {                           \
-            print_message("KNOWN BUG (skipped): %s\n", why);           \
-            skip();                                                     \
-        }                                                               \
-    } while (0)
 
 #define INT_LIMIT ((rtp_ns)1 << 53) /* bare JSON integers stay below */
 
@@ -712,11 +703,9 @@ static void test_load_file(void **state)
 
 /* ---- defects found in review (see the file comment) ---- */
 
-static void known_bug_embedded_nul_in_strings(void **state)
+static void regression_embedded_nul_in_strings(void **state)
 {
     (void)state;
-    KNOWN_BUG("\"5ms\\u0000junk\" is read as 5ms and \"a\\u0000b\" as the name \"a\": "
-              "cJSON stops at the NUL; the reader should reject strings holding U+0000");
     bad_at(one_task("\"wcet\": \"5ms\\u0000junk\", \"period\": \"10ms\""), "tasks[0].wcet");
     bad_at("{\"tasks\": [{\"name\": \"a\\u0000b\", \"wcet\": 1, \"period\": 4}]}",
            "tasks[0].name");
@@ -732,11 +721,9 @@ static void one_line(const char *json)
         fail_msg("%s\n  diagnostic spans lines: %s: %s", json, d.path, d.message);
 }
 
-static void known_bug_diagnostic_lines(void **state)
+static void regression_diagnostic_lines(void **state)
 {
     (void)state;
-    KNOWN_BUG("user text (key names, task names, time strings) is copied raw into the "
-              "diagnostic: a \\n in it splits SPEC.md's one-line error message");
     one_line(one_task("\"wcet\": 1, \"period\": 4, \"pe\\nriod\": 4"));
     one_line(one_task("\"wcet\": \"1\\nms\", \"period\": 4"));
     one_line("{\"tasks\": [{\"name\": \"a\\nb\", \"wcet\": 1, \"period\": 4},"
@@ -774,8 +761,8 @@ int main(void)
         cmocka_unit_test(test_cpu_ids),
         cmocka_unit_test(test_load_file),
         cmocka_unit_test(test_diagnostic_lines_quoted_values),
-        cmocka_unit_test(known_bug_embedded_nul_in_strings),
-        cmocka_unit_test(known_bug_diagnostic_lines),
+        cmocka_unit_test(regression_embedded_nul_in_strings),
+        cmocka_unit_test(regression_diagnostic_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
