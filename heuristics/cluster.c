@@ -329,7 +329,10 @@ static rtp_status build_plan(const packer *p, const int *cpus, size_t n_cpus, rt
 {
     size_t n = p->ts->n_tasks;
     int is_fp = p->policy == RTP_POLICY_GFP;
-    rtp_status st = init_plan(plan, p->policy, cpus, n_cpus, p->cl);
+    /* The plan names the user's policy (SPEC.md: partition --policy edf|fp);
+     * a bin of several CPUs is global scheduling of that policy, and its
+     * `test` names the global test that accepted it. */
+    rtp_status st = init_plan(plan, is_fp ? RTP_POLICY_FP : RTP_POLICY_EDF, cpus, n_cpus, p->cl);
     int *priority = calloc(n ? n : 1, sizeof *priority);
     rtp_ns *response = calloc(n ? n : 1, sizeof *response);
     if (st != RTP_OK || !priority || !response) {

@@ -40,8 +40,8 @@ void rtp_cluster_list_free(rtp_cluster_list *list);
  * scan order; NF never returns
  * to a cluster it left. opts->policy EDF/GEDF means global EDF, FP/GFP global
  * FP (priorities by opts->priority, per cluster). The plan is clustered
- * (plan->clustered = 1, policy GEDF/GFP): one bin per cluster in the given
- * order, each with its CPUs and bin->test = the test that accepts its tasks
+ * (plan->clustered = 1; policy EDF/FP as the user chose, a bin of several
+ * CPUs being scheduled globally): one bin per cluster in the given order, each with its CPUs and bin->test = the test that accepts its tasks
  * ("gfb", "bak", "bcl", "rta", "rta-lc"; "edf"/"rta" for one CPU; "" when
  * empty or none), FP priorities 1..n per cluster and response-time bounds.
  * plan->feasible = every task placed and every cluster accepted.

@@ -213,7 +213,7 @@ static void test_size_one_is_partitioning(void **state)
                     rtp_cluster_pack(&st.ts, cpus8, 3, &singles.list, &opts, &clus, NULL),
                     RTP_OK);
                 assert_true(clus.clustered);
-                assert_int_equal(clus.policy, fp ? RTP_POLICY_GFP : RTP_POLICY_GEDF);
+                assert_int_equal(clus.policy, fp ? RTP_POLICY_FP : RTP_POLICY_EDF);
                 assert_same_plan(&part, &clus, fp);
                 for (size_t j = 0; j < clus.n_bins; j++)
                     if (clus.bins[j].n_tasks && clus.feasible)
@@ -336,7 +336,7 @@ static void test_layouts(void **state)
     assert_int_equal(
         rtp_cluster_best(&s.ts, cpus8, 4, &two_by_two.list, &opts, &plan, NULL), RTP_OK);
     assert_true(plan.feasible);
-    assert_int_equal(plan.policy, RTP_POLICY_GFP);
+    assert_int_equal(plan.policy, RTP_POLICY_FP);
     assert_int_equal(plan.bins[0].tasks[0].priority, 3); /* DM ties: input order */
     assert_int_equal(plan.bins[0].tasks[0].response_time_ns, 2);
     assert_int_equal(plan.bins[0].tasks[2].response_time_ns, 4);
