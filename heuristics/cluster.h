@@ -37,11 +37,12 @@ void rtp_cluster_list_free(rtp_cluster_list *list);
  * clusters scanned by increasing smallest CPU id; FF the first admitting
  * cluster, BF the admitting one with the largest load per CPU (load by
  * opts->fit_measure / size: the least room), WF the smallest, ties to the
- * scan order; NF never returns
- * to a cluster it left. opts->policy EDF/GEDF means global EDF, FP/GFP global
- * FP (priorities by opts->priority, per cluster). The plan is clustered
- * (plan->clustered = 1; policy EDF/FP as the user chose, a bin of several
- * CPUs being scheduled globally): one bin per cluster in the given order, each with its CPUs and bin->test = the test that accepts its tasks
+ * scan order; NF never returns to a cluster it left. opts->policy EDF/GEDF
+ * means global EDF, FP/GFP global FP (priorities by opts->priority, per
+ * cluster). The plan is clustered (plan->clustered = 1; policy EDF/FP as the
+ * user chose, a bin of several CPUs being scheduled globally): one bin per
+ * cluster in the given order, each with its CPUs and bin->test = the test
+ * that accepts its tasks
  * ("gfb", "bak", "bcl", "rta", "rta-lc"; "edf"/"rta" for one CPU; "" when
  * empty or none), FP priorities 1..n per cluster and response-time bounds.
  * plan->feasible = every task placed and every cluster accepted.
