@@ -138,10 +138,14 @@ char *rtp_plan_to_json(const rtp_plan *plan, int pretty)
     cJSON_AddStringToObject(root, "policy", rtp_policy_name(plan->policy));
     if (plan->status[0])
         cJSON_AddStringToObject(root, "status", plan->status);
-    if (plan->chosen_placement[0] || plan->chosen_order[0]) {
+    if (plan->chosen_placement[0] || plan->chosen_order[0] || plan->chosen_layout[0]) {
         cJSON *chosen = cJSON_AddObjectToObject(root, "chosen");
-        cJSON_AddStringToObject(chosen, "placement", plan->chosen_placement);
-        cJSON_AddStringToObject(chosen, "order", plan->chosen_order);
+        if (plan->chosen_layout[0])
+            cJSON_AddStringToObject(chosen, "layout", plan->chosen_layout);
+        if (plan->chosen_placement[0] || plan->chosen_order[0]) {
+            cJSON_AddStringToObject(chosen, "placement", plan->chosen_placement);
+            cJSON_AddStringToObject(chosen, "order", plan->chosen_order);
+        }
     }
     cJSON *platform = cJSON_AddObjectToObject(root, "platform");
     cJSON_AddItemToObject(platform, "cpus", int_array(plan->platform_cpus, plan->n_platform_cpus));
@@ -366,15 +370,17 @@ static rtp_status read_plan(const rtp_json *doc, rtp_plan *plan, rtp_diag *diag)
         strcpy(slots[k], value);
     }
     if ((item = cJSON_GetObjectItemCaseSensitive(root, "chosen"))) {
-        static const char *const chosen_keys[] = {"placement", "order", NULL};
+        static const char *const chosen_keys[] = {"placement", "order", "layout", NULL};
         if (!cJSON_IsObject(item))
             return rtp_diag_set(diag, RTP_EINPUT, "chosen", "must be an object");
         if ((st = rtp_json_check_keys(item, "chosen", chosen_keys, diag)) != RTP_OK)
             return st;
-        static const char *const chosen_paths[] = {"chosen.placement", "chosen.order"};
-        char *chosen_slots[] = {plan->chosen_placement, plan->chosen_order};
-        size_t chosen_sizes[] = {sizeof plan->chosen_placement, sizeof plan->chosen_order};
-        for (int k = 0; k < 2; k++) {
+        static const char *const chosen_paths[] = {"chosen.placement", "chosen.order",
+                                                   "chosen.layout"};
+        char *chosen_slots[] = {plan->chosen_placement, plan->chosen_order, plan->chosen_layout};
+        size_t chosen_sizes[] = {sizeof plan->chosen_placement, sizeof plan->chosen_order,
+                                 sizeof plan->chosen_layout};
+        for (int k = 0; k < 3; k++) {
             const cJSON *field = cJSON_GetObjectItemCaseSensitive(item, chosen_keys[k]);
             const char *value;
             if (!field)

@@ -33,6 +33,7 @@ typedef struct rtp_plan {
     char status[16];        /* ILP only: "optimal", "infeasible", "time_limit"; "" */
     char chosen_placement[8];  /* --method best: "ff", "bf", "wf", "nf"; "" */
     char chosen_order[12];     /* --method best: "util", ...; "" */
+    char chosen_layout[16];    /* --layouts: "partitioned", "clustered", "global"; "" */
     int clustered;          /* bins are clusters: JSON has "clusters" not "cpus" */
     int *platform_cpus;     /* every CPU id of the platform */
     size_t n_platform_cpus;
