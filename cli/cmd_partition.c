@@ -3,6 +3,7 @@
  * --json"). Parses options, calls heuristics/partition or ilp/, prints, and
  * maps the verdict to the exit code: 0 feasible, 1 not, 2 bad input, 3 limit. */
 #include "cli/cli.h"
+#include "heuristics/cluster.h"
 #include "heuristics/partition.h"
 #include "ilp/ilp.h"
 #include "models/duration.h"
@@ -24,6 +25,8 @@ static const cli_option options[] = {
     {"explain", 0, "when infeasible, say which task could not be placed and why"},
     {"fit", 1, "util|density: room measure of best/worst fit (default util)"},
     {"admission", 1, "exact|bound: admission test of the heuristics (default exact)"},
+    {"clusters", 1, "SHAPE: clusters of the CPUs, \"2x2\" or \"3,1\" (global test per cluster)"},
+    {"layouts", 1, "L,...: with best, compare partitioned,clustered,global layouts"},
     {NULL, 0, NULL},
 };
 
@@ -101,8 +104,17 @@ static void print_cpu(const rtp_plan *plan, const rtp_plan_bin *bin, rtp_ratio c
     double u = 0;
     for (size_t k = 0; k < bin->n_tasks; k++)
         u += (double)bin->tasks[k].task.wcet_ns / (double)bin->tasks[k].task.period_ns;
-    printf("CPU %d: utilization %.4f, room %.4f, %zu task%s\n", bin->cpus[0], u,
-           rtp_ratio_double(capacity) - u, bin->n_tasks, bin->n_tasks == 1 ? "" : "s");
+    if (plan->clustered) {
+        printf("cluster of CPU%s", bin->n_cpus == 1 ? "" : "s");
+        for (size_t k = 0; k < bin->n_cpus; k++)
+            printf("%s%d", k ? "," : " ", bin->cpus[k]);
+        printf(": utilization %.4f, room %.4f, %zu task%s, accepted by %s\n", u,
+               rtp_ratio_double(capacity) * (double)bin->n_cpus - u, bin->n_tasks,
+               bin->n_tasks == 1 ? "" : "s", bin->test[0] ? bin->test : "no test");
+    } else {
+        printf("CPU %d: utilization %.4f, room %.4f, %zu task%s\n", bin->cpus[0], u,
+               rtp_ratio_double(capacity) - u, bin->n_tasks, bin->n_tasks == 1 ? "" : "s");
+    }
     if (bin->n_tasks == 0)
         return;
     int fp = plan->policy == RTP_POLICY_FP;
@@ -138,6 +150,8 @@ static void print_cpu(const rtp_plan *plan, const rtp_plan_bin *bin, rtp_ratio c
 static void print_human(const rtp_plan *plan, const part_cli *pc)
 {
     printf("feasible: %s  (method %s", plan->feasible ? "yes" : "no", plan->method);
+    if (plan->chosen_layout[0])
+        printf(", %s layout", plan->chosen_layout);
     if (plan->chosen_placement[0])
         printf(": %s + %s order", plan->chosen_placement, plan->chosen_order);
     if (plan->status[0])
@@ -161,6 +175,12 @@ static int print_explain(FILE *out, const cli_args *args, const rtp_plan *plan,
     if (strcmp(plan->status, "infeasible") == 0) {
         fprintf(out, "no partition of these tasks onto these CPUs passes the exact test "
                      "(the ILP proves it)\n");
+        return 0;
+    }
+    if (plan->clustered) {
+        for (size_t k = 0; k < plan->n_unassigned; k++)
+            fprintf(out, "%s could not be placed: no cluster's global test accepts it with "
+                         "the tasks placed before it\n", plan->unassigned[k].task.name);
         return 0;
     }
     for (size_t k = 0; k < plan->n_unassigned; k++) {
@@ -204,14 +224,58 @@ static int print_explain(FILE *out, const cli_args *args, const rtp_plan *plan,
 
 /* ---- running ---- */
 
-/* Clustered partitioning (platform.clusters / --clusters, issue 8) plugs in
- * here, with the same contract as the per-CPU path: print the plan, return
- * the exit code. */
-static int partition_clusters(const cli_args *args, const rtp_taskset *ts, const part_cli *pc)
+/* Clustered partitioning (SPEC.md "Clustered plans"): bins are the
+ * platform's clusters or --clusters SHAPE, admission is the global test of
+ * each cluster's size; --layouts compares whole layouts of the platform. */
+static int solve_clusters(const cli_args *args, const char *file, const rtp_taskset *ts,
+                          part_cli *pc, const int *cpus, size_t n_cpus, rtp_plan *plan)
 {
-    (void)ts;
-    (void)pc;
-    return cli_not_implemented(args, "clustered partitioning (platform.clusters)");
+    const char *shape = cli_get(args, "clusters"), *layouts = cli_get(args, "layouts");
+    rtp_cluster_list cl = {NULL, NULL, 0};
+    int owned = 0, have = 0;
+    rtp_diag diag;
+    rtp_diag_clear(&diag);
+    rtp_status st = RTP_OK;
+    unsigned mask = 0;
+    if (pc->use_ilp)
+        return cli_usage_error(args, "--method ilp partitions onto single CPUs; it takes no "
+                                     "--clusters, --layouts or platform.clusters (use --cpus M)");
+    if (layouts && (!pc->use_best || rtp_layout_parse_list(layouts, &mask) != 0))
+        return cli_usage_error(args, pc->use_best
+                                         ? "--layouts wants a list of partitioned, clustered, global, got '%s'"
+                                         : "--layouts compares layouts under --method best, got '%s'",
+                               layouts);
+    if (shape) {
+        if ((st = rtp_cluster_shape(cpus, n_cpus, shape, &cl, &diag)) != RTP_OK)
+            return cli_fail(args, "", st, &diag);
+        owned = have = 1;
+    } else if (args->cpus == 0 && ts->platform.n_clusters > 0) {
+        cl.cpus = ts->platform.clusters;
+        cl.len = ts->platform.cluster_len;
+        cl.n = ts->platform.n_clusters;
+        have = 1;
+    }
+    if (layouts) {
+        rtp_layout chosen = RTP_LAYOUT_PARTITIONED;
+        st = rtp_layout_best(ts, cpus, n_cpus, have ? &cl : NULL, mask, &pc->opts, plan,
+                             &chosen, &diag);
+        if (st == RTP_OK)
+            snprintf(plan->chosen_layout, sizeof plan->chosen_layout, "%s",
+                     rtp_layout_name(chosen));
+    } else if (!have) {
+        st = rtp_diag_set(&diag, RTP_EINPUT, "--clusters", "no clusters given");
+    } else if (pc->use_best) {
+        st = rtp_cluster_best(ts, cpus, n_cpus, &cl, &pc->opts, plan, &diag);
+    } else {
+        st = rtp_cluster_pack(ts, cpus, n_cpus, &cl, &pc->opts, plan, &diag);
+    }
+    if (owned)
+        rtp_cluster_list_free(&cl);
+    if (st != RTP_OK) {
+        rtp_plan_free(plan);
+        return cli_fail(args, file, st, &diag);
+    }
+    return plan->feasible ? CLI_EXIT_OK : CLI_EXIT_NO;
 }
 
 static int solve(const cli_args *args, const char *file, const rtp_taskset *ts,
@@ -225,6 +289,12 @@ static int solve(const cli_args *args, const char *file, const rtp_taskset *ts,
     if (st != RTP_OK)
         return cli_fail(args, file, st, &diag);
     int rc = 0;
+    if (cli_has(args, "clusters") || cli_has(args, "layouts") ||
+        (args->cpus == 0 && ts->platform.n_clusters > 0)) {
+        rc = solve_clusters(args, file, ts, pc, cpus, n_cpus, plan);
+        free(cpus);
+        return rc;
+    }
     if (pc->use_ilp) {
         rtp_ilp_status ilp_status = RTP_ILP_TIME_LIMIT;
         rtp_ilp_stats stats;
@@ -258,11 +328,6 @@ static int run(const cli_args *args)
     rtp_taskset ts;
     if ((rc = cli_load_taskset(args, file, &ts)) != 0)
         return rc;
-    if (args->cpus == 0 && ts.platform.n_clusters > 0) {
-        rc = partition_clusters(args, &ts, &pc);
-        rtp_taskset_free(&ts);
-        return rc;
-    }
     rtp_plan plan;
     memset(&plan, 0, sizeof plan);
     rc = solve(args, strcmp(file, "-") == 0 ? "<stdin>" : file, &ts, &pc, &plan);
@@ -297,7 +362,7 @@ static int run(const cli_args *args)
 const cli_command cli_cmd_partition = {
     "partition",
     "FILE [--cpus M] [--policy edf|fp] [--method ffd|bfd|wfd|nfd|ilp|best] [--order O] "
-    "[--capacity F] [--explain] [--json]",
+    "[--capacity F] [--clusters SHAPE] [--layouts L] [--explain] [--json]",
     "Assign the tasks of FILE to CPUs (or clusters), order priorities, print the plan.",
     options, run,
 };

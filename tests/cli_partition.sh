@@ -128,6 +128,28 @@ expect 0 "$TMP/affinity.json" --cpus 6 --method ffd --json
 expect 2 "$TMP/missing.json" --cpus 2
 expect 0 "$TMP/textbook.json" --help
 
+# Clusters (SPEC.md "Clustered plans"): the Dhall set is rejected by global
+# EDF on one 4-CPU cluster, accepted partitioned; --layouts picks partitioned.
+expect 1 "$SRC/examples/dhall.json" --clusters 1x4 --json
+contains "$TMP/out" '"clusters":'
+expect 0 "$SRC/examples/dhall.json" --layouts partitioned,global --json
+contains "$TMP/out" '"layout":[[:space:]]*"partitioned"'
+expect 0 "$SRC/examples/quickstart.json" --cpus 4 --clusters 2x2 --policy fp --json
+contains "$TMP/out" '"test":[[:space:]]*"rta'
+contains "$TMP/out" '"policy":[[:space:]]*"fp"'
+cat >"$TMP/clustered.json" <<'EOF'
+{ "platform": { "cpus": [0, 1, 2, 3], "clusters": [[0, 1], [2, 3]] },
+  "tasks": [ { "name": "a", "wcet": 3, "period": 4 },
+             { "name": "b", "wcet": 3, "period": 4 },
+             { "name": "c", "wcet": 1, "period": 4 } ] }
+EOF
+expect 0 "$TMP/clustered.json" --json
+contains "$TMP/out" '"clusters":'
+expect 2 "$TMP/clustered.json" --method ilp
+expect 2 "$SRC/examples/dhall.json" --clusters 3x3
+expect 2 "$SRC/examples/dhall.json" --layouts partitioned,sideways
+expect 2 "$SRC/examples/dhall.json" --layouts clustered
+
 if [ "$FAILS" -ne 0 ]; then
     echo "$FAILS failure(s)"
     exit 1
