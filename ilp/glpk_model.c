@@ -19,6 +19,7 @@ struct rtp_glpk {
     int *ind;      /* 1-based scratch for one row: cols + 1 entries */
     double *val;
     int *stamp;    /* per column: last row that used it (duplicate check) */
+    int *priority; /* per column branching priority, or NULL (GLPK's choice) */
     int stamp_now;
 };
 
@@ -91,10 +92,21 @@ void rtp_glpk_free(rtp_glpk *g)
     free(g->ind);
     free(g->val);
     free(g->stamp);
+    free(g->priority);
     free(g);
 }
 
 int rtp_glpk_rows(const rtp_glpk *g) { return g->rows; }
+
+rtp_status rtp_glpk_set_priority(rtp_glpk *g, int col, int priority)
+{
+    if (col < 0 || col >= g->cols)
+        return RTP_EINTERNAL;
+    if (!g->priority && !(g->priority = calloc((size_t)g->cols, sizeof *g->priority)))
+        return RTP_ENOMEM;
+    g->priority[col] = priority;
+    return RTP_OK;
+}
 int rtp_glpk_cols(const rtp_glpk *g) { return g->cols; }
 
 static int grow(rtp_glpk *g, int cols)
@@ -112,6 +124,13 @@ static int grow(rtp_glpk *g, int cols)
         return -1;
     g->stamp = stamp;
     g->stamp[cols - 1] = 0;
+    if (g->priority) {
+        int *pr = realloc(g->priority, (size_t)cols * sizeof *pr);
+        if (!pr)
+            return -1;
+        g->priority = pr;
+        g->priority[cols - 1] = 0;
+    }
     return 0;
 }
 
@@ -176,19 +195,38 @@ rtp_status rtp_glpk_add_row(rtp_glpk *g, const char *name, int len,
     return RTP_OK;
 }
 
-/* Branch-and-bound callback: hand the caller's incumbent over once, at the
- * first heuristic hook (root node). */
-typedef struct heur_info {
-    const double *x; /* 1-based */
+/* Branch-and-bound callback: hands the caller's incumbent over once, at the
+ * first heuristic hook (root node), and branches on the fractional column
+ * of highest priority (ties: largest LP value), up-branch first. */
+typedef struct tree_info {
+    const rtp_glpk *g;
+    const double *x; /* 1-based incumbent, or NULL */
     int given;
-} heur_info;
+} tree_info;
 
 static void on_tree(glp_tree *tree, void *info)
 {
-    heur_info *h = info;
-    if (glp_ios_reason(tree) == GLP_IHEUR && !h->given) {
+    tree_info *h = info;
+    int reason = glp_ios_reason(tree);
+    if (reason == GLP_IHEUR && h->x && !h->given) {
         h->given = 1;
         glp_ios_heur_sol(tree, h->x);
+    } else if (reason == GLP_IBRANCH && h->g->priority) {
+        glp_prob *P = glp_ios_get_prob(tree);
+        int best = 0;
+        double best_value = 0.0;
+        for (int j = 1; j <= h->g->cols; j++) {
+            if (!glp_ios_can_branch(tree, j))
+                continue;
+            double v = glp_get_col_prim(P, j);
+            if (!best || h->g->priority[j - 1] > h->g->priority[best - 1] ||
+                (h->g->priority[j - 1] == h->g->priority[best - 1] && v > best_value)) {
+                best = j;
+                best_value = v;
+            }
+        }
+        if (best)
+            glp_ios_branch_upon(tree, best, GLP_UP_BRNCH);
     }
 }
 
@@ -212,12 +250,11 @@ static int limit_ms(double seconds, double start)
 }
 
 rtp_status rtp_glpk_solve(rtp_glpk *g, double time_limit_s,
-                          const double *incumbent, int mip_cuts,
-                          rtp_glpk_outcome *outcome)
+                          const double *incumbent, rtp_glpk_outcome *outcome)
 {
     if (!g->P)
         return RTP_EINTERNAL;
-    heur_info h = {NULL, 0};
+    tree_info h = {g, NULL, 0};
     if (incumbent) {
         for (int j = 0; j < g->cols; j++) {
             if (!isfinite(incumbent[j]))
@@ -236,9 +273,7 @@ rtp_status rtp_glpk_solve(rtp_glpk *g, double time_limit_s,
     io.msg_lev = GLP_MSG_OFF;
     io.presolve = GLP_OFF; /* the callback's incumbent is in the original columns */
     io.mip_gap = 0.0;
-    if (mip_cuts)
-        io.cov_cuts = io.clq_cuts = io.mir_cuts = io.gmi_cuts = GLP_ON;
-    if (incumbent) {
+    if (incumbent || g->priority) {
         io.cb_func = on_tree;
         io.cb_info = &h;
     }

@@ -44,16 +44,20 @@ rtp_status rtp_glpk_add_row(rtp_glpk *g, const char *name, int len,
                             const int *cols, const double *vals, int equal,
                             double rhs);
 
+/* Branching priority of a column (default 0): branch and bound branches on
+ * the fractional column of highest priority, up-branch first. Setting any
+ * priority replaces GLPK's own branching rule. */
+rtp_status rtp_glpk_set_priority(rtp_glpk *g, int col, int priority);
+
 int rtp_glpk_rows(const rtp_glpk *g);
 int rtp_glpk_cols(const rtp_glpk *g);
 
 /* Minimises. time_limit_s <= 0 means no limit. `incumbent` (one value per
  * column, or NULL) is a feasible integer solution handed to the branch and
  * bound as its first incumbent (it must satisfy every row: GLPK does not
- * check). `mip_cuts` turns on GLPK's cover, clique, MIR and Gomory cuts. */
+ * check). */
 rtp_status rtp_glpk_solve(rtp_glpk *g, double time_limit_s,
-                          const double *incumbent, int mip_cuts,
-                          rtp_glpk_outcome *outcome);
+                          const double *incumbent, rtp_glpk_outcome *outcome);
 
 /* Value of a column in the last integer solution (solve said OPTIMAL or
  * TIME_SOLUTION). */

@@ -81,6 +81,7 @@ static void ctx_free(ilp_ctx *c)
     free(c->xcol);
     free(c->ycol);
     free(c->sym_class);
+    free(c->order);
     free(c->points);
     free(c->sub);
     free(c->sub_idx);
@@ -108,6 +109,7 @@ static rtp_status ctx_init(ilp_ctx *c, const rtp_taskset *ts, const int *cpus,
     c->xcol = calloc(nm, sizeof *c->xcol);
     c->util = calloc(n1, sizeof *c->util);
     c->sym_class = calloc(m + 1, sizeof *c->sym_class);
+    c->order = calloc(n1, sizeof *c->order);
     c->sub = calloc(n1, sizeof *c->sub);
     c->sub_idx = calloc(n1, sizeof *c->sub_idx);
     c->prio = calloc(n1, sizeof *c->prio);
@@ -116,7 +118,7 @@ static rtp_status ctx_init(ilp_ctx *c, const rtp_taskset *ts, const int *cpus,
     c->row_vals = calloc(n1, sizeof *c->row_vals);
     if (opts->objective == RTP_ILP_MIN_CPUS)
         c->ycol = calloc(m + 1, sizeof *c->ycol);
-    if (!c->allowed || !c->xcol || !c->util || !c->sym_class || !c->sub || !c->sub_idx ||
+    if (!c->allowed || !c->xcol || !c->util || !c->sym_class || !c->order || !c->sub || !c->sub_idx ||
         !c->prio || !c->rt || !c->row_cols || !c->row_vals ||
         (opts->objective == RTP_ILP_MIN_CPUS && !c->ycol))
         return RTP_ENOMEM;
@@ -227,7 +229,7 @@ static rtp_status loop(ilp_ctx *c, double deadline, int *plan_assign, int *have_
         }
         rtp_glpk_outcome go;
         c->stats->rounds++;
-        st = rtp_glpk_solve(c->g, left, *have_plan && objective ? incumbent : NULL, 0, &go);
+        st = rtp_glpk_solve(c->g, left, *have_plan && objective ? incumbent : NULL, &go);
         if (st != RTP_OK) {
             rtp_diag_set(c->diag, st, "", "ILP: GLPK failed (%s)", rtp_status_name(st));
             break;

@@ -29,6 +29,7 @@ typedef struct ilp_ctx {
     int *ycol;                /* m: min-cpus "CPU used" columns, else NULL */
     int zcol;                 /* balanced: largest utilization column, else -1 */
     int *sym_class;           /* m: class id of interchangeable CPUs */
+    size_t *order;            /* n: tasks by decreasing utilization (symmetry ranks) */
     rtp_ns *points;           /* demand-row points already added */
     size_t n_points, cap_points;
     /* scratch */

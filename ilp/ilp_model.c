@@ -121,28 +121,47 @@ static rtp_status capacity_rows(ilp_ctx *c)
     return RTP_OK;
 }
 
-/* Tasks with 2 u_i > capacity (exact) pairwise exclude each other: at most
- * one of them per CPU (a clique of the conflict graph). It turns the
- * pigeonhole "m + 1 tasks above half on m CPUs" into an infeasible LP. */
-static rtp_status clique_rows(ilp_ctx *c)
+/* Cardinality rows (cover inequalities of the knapsack rows, exact): with
+ * tasks ranked by decreasing utilization, when every k + 1 tasks among the
+ * first L exceed the capacity (the k + 1 smallest of them do, compared
+ * exactly), at most k of those L share a CPU: sum_{rank < L} x[i][j] <= k.
+ * k = 1 is the clique of tasks above half a CPU, which turns the pigeonhole
+ * "m + 1 tasks above half on m CPUs" into an infeasible LP; a row whose set
+ * is no larger than the previous k's is dominated and left out. */
+static rtp_status cardinality_rows(ilp_ctx *c)
 {
-    for (size_t j = 0; j < c->m; j++) {
-        int len = 0;
-        for (size_t i = 0; i < c->n; i++) {
-            rtp_task twice[2] = {c->tasks[i], c->tasks[i]};
-            int col = c->xcol[ILP_AT(c, i, j)];
-            if (col >= 0 && rtp_load_cmp(twice, 2, RTP_LOAD_UTIL, c->opts->part.capacity) > 0) {
-                c->row_cols[len] = col;
-                c->row_vals[len++] = 1.0;
-            }
-        }
-        if (len < 2)
+    size_t n = c->n, last = 0;
+    rtp_ratio cap = c->opts->part.capacity;
+    for (size_t r = 0; r < n; r++)
+        c->sub[r] = c->tasks[c->order[r]];
+    for (size_t k = 1; k + 1 <= n; k++) {
+        size_t len = last > k + 1 ? last : k + 1;
+        if (rtp_load_cmp(c->sub + len - k - 1, k + 1, RTP_LOAD_UTIL, cap) <= 0)
+            continue; /* not even the k + 1 largest exceed */
+        while (len < n && rtp_load_cmp(c->sub + len - k, k + 1, RTP_LOAD_UTIL, cap) > 0)
+            len++;
+        if (len <= last)
             continue;
-        char name[64];
-        snprintf(name, sizeof name, "big_%zu", j);
-        rtp_status st = rtp_glpk_add_row(c->g, name, len, c->row_cols, c->row_vals, 0, 1.0);
-        if (st != RTP_OK)
-            return st;
+        last = len;
+        for (size_t j = 0; j < c->m; j++) {
+            int cnt = 0;
+            for (size_t r = 0; r < len; r++) {
+                int col = c->xcol[ILP_AT(c, c->order[r], j)];
+                if (col >= 0) {
+                    c->row_cols[cnt] = col;
+                    c->row_vals[cnt++] = 1.0;
+                }
+            }
+            if ((size_t)cnt <= k)
+                continue;
+            char name[64];
+            snprintf(name, sizeof name, "card_%zu_%zu", k, j);
+            rtp_status st = rtp_glpk_add_row(c->g, name, cnt, c->row_cols, c->row_vals, 0, (double)k);
+            if (st != RTP_OK)
+                return st;
+        }
+        if (len == n)
+            break; /* larger k: the same set with a weaker bound */
     }
     return RTP_OK;
 }
@@ -169,23 +188,31 @@ static void classes(ilp_ctx *c)
     }
 }
 
-/* Within a class j_1 < ... < j_k: the lowest task index on j_l is above the
- * lowest on j_(l-1) and empty CPUs come last:
- *   x[i][j_l] <= sum_{i' < i} x[i'][j_(l-1)]   (l >= 2).
- * Valid: sorting a class's CPUs by their lowest task index maps any
- * feasible partition onto one that satisfies every row (Margot 2010 calls
- * the family "orbitopal"). */
+/* Symmetry breaking inside a class of interchangeable CPUs j_0 < j_1 < ...,
+ * with tasks ranked by decreasing utilization (c->order). The orbitopal
+ * column inequalities (Kaibel & Pfetsch 2008)
+ *   x[i][j_l] <= sum_{i' ranked before i} x[i'][j_(l-1)]      (l >= 1)
+ * say that the best-ranked task of j_l ranks below that of j_(l-1) and empty
+ * CPUs come last; sorting a class's CPUs by best rank maps every feasible
+ * partition onto one that satisfies them all, so each is valid. Only the
+ * "staircase" part is added: the rows of the l best-ranked tasks on j_l
+ * (task of rank r only on the first r + 1 CPUs, and so on). In our runs
+ * (bench/bench_ilp.c) the full family kept all but one partition per orbit
+ * and made feasible instances slower to hit with GLPK's search, while the
+ * staircase keeps what infeasibility proofs need. */
 static rtp_status symmetry_rows(ilp_ctx *c)
 {
     char name[64];
     for (size_t j = 0; j < c->m; j++) {
-        if (c->sym_class[j] == (int)j)
-            continue;
-        size_t prev = j; /* previous member of j's class */
-        while (c->sym_class[--prev] != c->sym_class[j])
-            ;
+        size_t pos = 0, prev = 0; /* j's place in its class; the member before */
+        for (size_t k = 0; k < j; k++)
+            if (c->sym_class[k] == c->sym_class[j]) {
+                pos++;
+                prev = k;
+            }
         int len = 1;
-        for (size_t i = 0; i < c->n; i++) {
+        for (size_t r = 0; r < c->n && (size_t)len <= pos; r++) {
+            size_t i = c->order[r];
             int col = c->xcol[ILP_AT(c, i, j)];
             if (col < 0)
                 continue;
@@ -202,8 +229,24 @@ static rtp_status symmetry_rows(ilp_ctx *c)
     return RTP_OK;
 }
 
+/* Decreasing utilization, exactly (C_a T_b vs C_b T_a in 128 bits), ties
+ * by input order. */
+static int by_util_desc(const void *a, const void *b, void *arg)
+{
+    const rtp_task *t = arg;
+    size_t ia = *(const size_t *)a, ib = *(const size_t *)b;
+    __int128 ua = (__int128)t[ia].wcet_ns * t[ib].period_ns;
+    __int128 ub = (__int128)t[ib].wcet_ns * t[ia].period_ns;
+    if (ua != ub)
+        return ua < ub ? 1 : -1;
+    return (ia > ib) - (ia < ib);
+}
+
 rtp_status ilp_build(ilp_ctx *c)
 {
+    for (size_t i = 0; i < c->n; i++)
+        c->order[i] = i;
+    qsort_r(c->order, c->n, sizeof *c->order, by_util_desc, (void *)c->tasks);
     rtp_status st = rtp_glpk_create(&c->g);
     if (st == RTP_OK)
         st = columns(c);
@@ -212,10 +255,17 @@ rtp_status ilp_build(ilp_ctx *c)
     if (st == RTP_OK)
         st = capacity_rows(c);
     if (st == RTP_OK)
-        st = clique_rows(c);
+        st = cardinality_rows(c);
     classes(c);
     if (st == RTP_OK && c->opts->symmetry_breaking)
         st = symmetry_rows(c);
+    /* Branch on big tasks first, up-branch first: first-fit-decreasing
+     * with backtracking, guided by the LP (GLPK's own rule was slower on
+     * near-full packings in bench/bench_ilp.c). */
+    for (size_t r = 0; r < c->n && st == RTP_OK; r++)
+        for (size_t j = 0; j < c->m && st == RTP_OK; j++)
+            if (c->xcol[ILP_AT(c, c->order[r], j)] >= 0)
+                st = rtp_glpk_set_priority(c->g, c->xcol[ILP_AT(c, c->order[r], j)], (int)(c->n - r));
     return st;
 }
 
@@ -228,8 +278,8 @@ rtp_status ilp_incumbent(ilp_ctx *c, const int *assign, double *x)
     size_t *perm = low + m;
     for (size_t j = 0; j < m; j++)
         low[j] = c->n;
-    for (size_t i = c->n; i-- > 0;)
-        low[assign[i]] = i;
+    for (size_t r = c->n; r-- > 0;)
+        low[assign[c->order[r]]] = r;
     /* Sort each class's CPUs by lowest task index (empty last): the old CPU
      * whose lowest index ranks r inside its class moves to the r-th member. */
     for (size_t j = 0; j < m; j++) {
