@@ -10,6 +10,12 @@ set -u
 BIN=${RTP_BINARY:?RTP_BINARY must name the built rtpack}
 FAILS=0
 fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
+# running PID: alive and not a zombie (a zombie is gone for our purpose).
+running() {
+    st=$(grep '^State:' "/proc/$1/status" 2>/dev/null) || return 1
+    case $st in *Z*) return 1 ;; esac
+    return 0
+}
 [ "$(id -u)" -eq 0 ] || { echo "SKIP cli_deploy_v2: the script under test insists on root"; exit 0; }
 
 T=$(mktemp -d /tmp/rtp_deploy_v2.XXXXXX)
@@ -85,7 +91,7 @@ if dash "$T/edf.sh" start > "$T/start.out" 2>&1; then
     pids=$(cat "$FAKE"/rtpack-v2t-*/cgroup.procs)
     dash "$T/edf.sh" stop > "$T/stop.out" 2>&1 || fail "stop: $(cat "$T/stop.out")"
     for pid in $pids; do
-        [ -d "/proc/$pid" ] && ! grep -q '^State:.*Z' "/proc/$pid/status" && fail "pid $pid survived stop"
+        running "$pid" && fail "pid $pid survived stop"
     done
     ls -d "$FAKE"/rtpack-v2t-* > /dev/null 2>&1 && fail "cgroups left after stop"
     [ "$(cat "$FAKE/cgroup.subtree_control")" = "-cpuset" ] || fail "subtree_control not restored"
