@@ -240,11 +240,11 @@ static rtp_status opa(const rtp_task *tasks, size_t n, const size_t *dm,
     int *trial = malloc((n ? n : 1) * sizeof *trial);
     if (!trial)
         return RTP_ENOMEM;
-    rta_ctx c;
-    rtp_status st = ctx_init(&c, tasks, n, trial, limits);
     const int unassigned = (int)n + 1;
     for (size_t i = 0; i < n; i++)
         trial[i] = unassigned;
+    rta_ctx c;
+    rtp_status st = ctx_init(&c, tasks, n, trial, limits);
     *found = 1;
     for (int level = 1; st == RTP_OK && level <= (int)n && *found; level++) {
         *found = 0;
