@@ -138,7 +138,7 @@ static void run(const rtp_taskset *ts, const int *cpus, size_t m, rtp_policy pol
     t->timeouts += status == RTP_ILP_TIME_LIMIT;
     t->plans += p.feasible;
     t->heuristic += best_ok;
-    t->ilp_only += p.feasible && !best_ok;
+    t->ilp_only += with_best && p.feasible && !best_ok;
     rtp_plan_free(&p);
 }
 
@@ -156,6 +156,14 @@ static void header(void)
     printf("%-26s %4s %4s %4s %4s %5s %5s %6s %9s %9s %7s %7s %3s\n", "point", "sets", "opt",
            "inf", "tlim", "heur", "plan", "ilp+", "ilp_s", "heur_s", "rounds", "cuts", "err");
 }
+
+/* No partition on 8 CPUs; proved in about a second with symmetry breaking. */
+static const rtp_ns hard_set[][2] = {
+    {57564, 73000}, {16549, 18000}, {8176, 87000}, {8091, 30000}, {4618, 74000},
+    {10859, 46000}, {1721, 11000},  {17613, 68000}, {21340, 91000}, {1164, 50000},
+    {24653, 51000}, {10115, 47000}, {8758, 18000}, {1535, 23000}, {9317, 26000},
+    {17455, 75000}, {2040, 35000},  {7347, 13000}, {3530, 58000}, {41470, 60000},
+    {9570, 35000},  {26704, 65000}, {2689, 87000}, {17911, 19000}};
 
 static const size_t part1_n[] = {10, 20, 40, 80, 128};
 static const size_t part1_m[] = {2, 4, 8, 32};
@@ -260,6 +268,27 @@ int main(int argc, char **argv)
                    cfg[q][0] ? "on" : "off", cfg[q][1] ? "on" : "off",
                    t[0].seconds > 0 ? t[q].seconds / t[0].seconds : 0.0);
     }
+    printf("hard infeasible set (tests/test_ilp.c, n=24 m=8 U/m=0.99):\n");
+    header();
+    rtp_taskset hard;
+    memset(&hard, 0, sizeof hard);
+    hard.n_tasks = sizeof hard_set / sizeof hard_set[0];
+    rtp_task hard_tasks[sizeof hard_set / sizeof hard_set[0]];
+    memset(hard_tasks, 0, sizeof hard_tasks);
+    hard.tasks = hard_tasks;
+    for (size_t i = 0; i < hard.n_tasks; i++) {
+        hard_tasks[i].wcet_ns = hard_set[i][0];
+        hard_tasks[i].deadline_ns = hard_tasks[i].period_ns = hard_set[i][1];
+    }
+    tally th[4] = {{0}};
+    for (int q = 0; q < 4; q++) {
+        run(&hard, cpus, 8, RTP_POLICY_EDF, cfg[q][0], cfg[q][1], limit, 0, &th[q]);
+        char label[64];
+        snprintf(label, sizeof label, "  sym=%s warm=%s", cfg[q][0] ? "on" : "off",
+                 cfg[q][1] ? "on" : "off");
+        print_row(label, &th[q]);
+    }
+
     printf("\n== part 4: feasible by construction (CPUs filled to 0.975..1, shuffled), EDF ==\n");
     header();
     static const size_t p4[][2] = {{20, 4}, {30, 6}, {40, 8}};

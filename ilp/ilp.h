@@ -7,8 +7,8 @@
  * Only ilp/glpk_*.c includes <glpk.h>.
  *
  * Status: OPTIMAL = a verified plan, optimal for the objective (balanced:
- * up to GLPK's 1e-9 tolerance on the utilization sums; the plan itself is
- * exact); INFEASIBLE = no partition exists; TIME_LIMIT = stopped, with
+ * up to GLPK's objective tolerance, about 1e-7 relative, on the
+ * utilization sums; the plan's feasibility itself is exact); INFEASIBLE = no partition exists; TIME_LIMIT = stopped, with
  * plan->feasible = 1 only when a verified plan is in hand (never reported
  * as infeasible). Units: times in ns, time_limit_s in wall-clock seconds.
  * Ownership: the plan written is the caller's. Thread-safety: no globals;
