@@ -196,13 +196,37 @@ rtp_status rtp_glpk_add_row(rtp_glpk *g, const char *name, int len,
 }
 
 /* Branch-and-bound callback: hands the caller's incumbent over once, at the
- * first heuristic hook (root node), and branches on the fractional column
- * of highest priority (ties: largest LP value), up-branch first. */
+ * first heuristic hook (root node), then offers the caller's rounding
+ * heuristic the node's LP solution now and then (at the 1st, 2nd, 4th, ...
+ * and every 32nd hook), and branches on the fractional column of highest
+ * priority (ties: largest LP value), up-branch first. */
 typedef struct tree_info {
-    const rtp_glpk *g;
+    rtp_glpk *g;
     const double *x; /* 1-based incumbent, or NULL */
     int given;
+    rtp_glpk_heuristic heur;
+    void *heur_ctx;
+    double *lp, *sol; /* 0-based scratch for the heuristic, cols entries */
+    long hooks;
 } tree_info;
+
+static void heuristic(glp_tree *tree, tree_info *h)
+{
+    long k = ++h->hooks;
+    if ((k & (k - 1)) != 0 && k % 32 != 0)
+        return;
+    glp_prob *P = glp_ios_get_prob(tree);
+    for (int j = 0; j < h->g->cols; j++)
+        h->lp[j] = glp_get_col_prim(P, j + 1);
+    if (!h->heur(h->heur_ctx, h->lp, h->sol))
+        return;
+    for (int j = 0; j < h->g->cols; j++) {
+        if (!isfinite(h->sol[j]))
+            return;
+        h->g->val[j + 1] = h->sol[j];
+    }
+    glp_ios_heur_sol(tree, h->g->val);
+}
 
 static void on_tree(glp_tree *tree, void *info)
 {
@@ -211,6 +235,8 @@ static void on_tree(glp_tree *tree, void *info)
     if (reason == GLP_IHEUR && h->x && !h->given) {
         h->given = 1;
         glp_ios_heur_sol(tree, h->x);
+    } else if (reason == GLP_IHEUR && h->heur) {
+        heuristic(tree, h);
     } else if (reason == GLP_IBRANCH && h->g->priority) {
         glp_prob *P = glp_ios_get_prob(tree);
         int best = 0;
@@ -249,20 +275,9 @@ static int limit_ms(double seconds, double start)
     return ms >= (double)INT_MAX ? INT_MAX : (int)ms;
 }
 
-rtp_status rtp_glpk_solve(rtp_glpk *g, double time_limit_s,
-                          const double *incumbent, rtp_glpk_outcome *outcome)
+static rtp_status solve(rtp_glpk *g, double time_limit_s, tree_info *h,
+                        rtp_glpk_outcome *outcome)
 {
-    if (!g->P)
-        return RTP_EINTERNAL;
-    tree_info h = {g, NULL, 0};
-    if (incumbent) {
-        for (int j = 0; j < g->cols; j++) {
-            if (!isfinite(incumbent[j]))
-                return RTP_EINTERNAL;
-            g->val[j + 1] = incumbent[j];
-        }
-        h.x = g->val;
-    }
     double start = now_s();
     glp_smcp sm;
     glp_init_smcp(&sm);
@@ -273,9 +288,9 @@ rtp_status rtp_glpk_solve(rtp_glpk *g, double time_limit_s,
     io.msg_lev = GLP_MSG_OFF;
     io.presolve = GLP_OFF; /* the callback's incumbent is in the original columns */
     io.mip_gap = 0.0;
-    if (incumbent || g->priority) {
+    if (h->x || h->heur || g->priority) {
         io.cb_func = on_tree;
-        io.cb_info = &h;
+        io.cb_info = h;
     }
     guard gd;
     if (setjmp(gd.env))
@@ -312,6 +327,43 @@ rtp_status rtp_glpk_solve(rtp_glpk *g, double time_limit_s,
             st = RTP_EINTERNAL;
     }
     guard_end(&gd);
+    return st;
+}
+
+rtp_status rtp_glpk_solve(rtp_glpk *g, double time_limit_s,
+                          const double *incumbent, rtp_glpk_heuristic heur,
+                          void *heur_ctx, rtp_glpk_outcome *outcome)
+{
+    if (!g->P)
+        return RTP_EINTERNAL;
+    tree_info h = {g, NULL, 0, heur, heur_ctx, NULL, NULL, 0};
+    double *x1 = NULL;
+    if (incumbent) {
+        if (!(x1 = malloc((size_t)(g->cols + 1) * sizeof *x1)))
+            return RTP_ENOMEM;
+        for (int j = 0; j < g->cols; j++) {
+            if (!isfinite(incumbent[j])) {
+                free(x1);
+                return RTP_EINTERNAL;
+            }
+            x1[j + 1] = incumbent[j];
+        }
+        h.x = x1;
+    }
+    if (heur) {
+        h.lp = malloc((size_t)(g->cols + 1) * sizeof *h.lp);
+        h.sol = malloc((size_t)(g->cols + 1) * sizeof *h.sol);
+        if (!h.lp || !h.sol) {
+            free(x1);
+            free(h.lp);
+            free(h.sol);
+            return RTP_ENOMEM;
+        }
+    }
+    rtp_status st = solve(g, time_limit_s, &h, outcome);
+    free(x1);
+    free(h.lp);
+    free(h.sol);
     return st;
 }
 

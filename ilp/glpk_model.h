@@ -52,12 +52,18 @@ rtp_status rtp_glpk_set_priority(rtp_glpk *g, int col, int priority);
 int rtp_glpk_rows(const rtp_glpk *g);
 int rtp_glpk_cols(const rtp_glpk *g);
 
+/* A primal heuristic: from a node's LP solution `lp` (one value per column)
+ * write an integer solution into `x` and return 1, or return 0. Like the
+ * incumbent below, x must satisfy every row: GLPK does not check. */
+typedef int (*rtp_glpk_heuristic)(void *ctx, const double *lp, double *x);
+
 /* Minimises. time_limit_s <= 0 means no limit. `incumbent` (one value per
  * column, or NULL) is a feasible integer solution handed to the branch and
- * bound as its first incumbent (it must satisfy every row: GLPK does not
- * check). */
+ * bound as its first incumbent; `heur` (or NULL) is offered node LP
+ * solutions now and then. */
 rtp_status rtp_glpk_solve(rtp_glpk *g, double time_limit_s,
-                          const double *incumbent, rtp_glpk_outcome *outcome);
+                          const double *incumbent, rtp_glpk_heuristic heur,
+                          void *heur_ctx, rtp_glpk_outcome *outcome);
 
 /* Value of a column in the last integer solution (solve said OPTIMAL or
  * TIME_SOLUTION). */

@@ -87,6 +87,10 @@ static void ctx_free(ilp_ctx *c)
     free(c->sub_idx);
     free(c->prio);
     free(c->rt);
+    free(c->round_assign);
+    free(c->round_members);
+    free(c->round_count);
+    free(c->round_cpu);
     free(c->row_cols);
     free(c->row_vals);
 }
@@ -114,12 +118,17 @@ static rtp_status ctx_init(ilp_ctx *c, const rtp_taskset *ts, const int *cpus,
     c->sub_idx = calloc(n1, sizeof *c->sub_idx);
     c->prio = calloc(n1, sizeof *c->prio);
     c->rt = calloc(n1, sizeof *c->rt);
+    c->round_assign = calloc(n1, sizeof *c->round_assign);
+    c->round_members = calloc(nm, sizeof *c->round_members);
+    c->round_count = calloc(m + 1, sizeof *c->round_count);
+    c->round_cpu = calloc(m + 1, sizeof *c->round_cpu);
     c->row_cols = calloc(n1, sizeof *c->row_cols);
     c->row_vals = calloc(n1, sizeof *c->row_vals);
     if (opts->objective == RTP_ILP_MIN_CPUS)
         c->ycol = calloc(m + 1, sizeof *c->ycol);
     if (!c->allowed || !c->xcol || !c->util || !c->sym_class || !c->order || !c->sub || !c->sub_idx ||
-        !c->prio || !c->rt || !c->row_cols || !c->row_vals ||
+        !c->prio || !c->rt || !c->round_assign || !c->round_members || !c->round_count ||
+        !c->round_cpu || !c->row_cols || !c->row_vals ||
         (opts->objective == RTP_ILP_MIN_CPUS && !c->ycol))
         return RTP_ENOMEM;
     return RTP_OK;
@@ -229,7 +238,8 @@ static rtp_status loop(ilp_ctx *c, double deadline, int *plan_assign, int *have_
         }
         rtp_glpk_outcome go;
         c->stats->rounds++;
-        st = rtp_glpk_solve(c->g, left, *have_plan && objective ? incumbent : NULL, &go);
+        st = rtp_glpk_solve(c->g, left, *have_plan && objective ? incumbent : NULL, ilp_round, c,
+                            &go);
         if (st != RTP_OK) {
             rtp_diag_set(c->diag, st, "", "ILP: GLPK failed (%s)", rtp_status_name(st));
             break;

@@ -1,7 +1,8 @@
 /* ilp/ilp_internal.h — shared state of one ILP solve, split over three files:
  * ilp_model.c builds the GLPK model (ilp/glpk_model.h) and the warm-start
  * incumbent, ilp_verify.c checks CPUs with the exact integer tests and turns
- * failures into cuts and plans, ilp.c runs the solve / verify / cut loop.
+ * failures into cuts and plans, ilp_round.c is the primal heuristic inside
+ * branch and bound, ilp.c runs the solve / verify / cut loop.
  *
  * Relaxation rule: every row is valid for every exactly feasible partition
  * (coefficients rounded down, right-hand sides rounded up), so GLPK's
@@ -37,6 +38,10 @@ typedef struct ilp_ctx {
     size_t *sub_idx;          /* n */
     int *prio;                /* n */
     rtp_ns *rt;               /* n */
+    int *round_assign;        /* n: ilp_round's assignment */
+    size_t *round_members;    /* m * n: ilp_round's tasks per CPU */
+    size_t *round_count;      /* m */
+    size_t *round_cpu;        /* m: candidate CPUs of one task */
     int *row_cols;            /* n + 1 */
     double *row_vals;         /* n + 1 */
     rtp_ilp_stats *stats;
@@ -58,6 +63,9 @@ rtp_status ilp_cut_cpu(ilp_ctx *c, const size_t *idx, size_t k);
  * with `cut` each failing CPU gets its cuts. */
 rtp_status ilp_verify(ilp_ctx *c, const int *assign, int cut, int *failed);
 rtp_status ilp_plan(ilp_ctx *c, const int *assign, rtp_plan *plan);
+
+/* ilp_round.c: rtp_glpk_heuristic over an ilp_ctx */
+int ilp_round(void *ctx, const double *lp, double *x);
 
 /* ilp_model.c */
 rtp_status ilp_allowed(ilp_ctx *c, int *some_task_homeless);

@@ -276,6 +276,7 @@ static void small_sets(rtp_policy policy, uint64_t seed, int count)
 {
     tu_rng rng = {seed};
     int feasible = 0, infeasible = 0, objective_checks = 0;
+    long cuts = 0;
     for (int k = 0; k < count; k++) {
         int affinity = k % 4 == 3;
         size_t m = (size_t)tu_range(&rng, 2, affinity ? 3 : 4);
@@ -290,6 +291,7 @@ static void small_sets(rtp_policy policy, uint64_t seed, int count)
         rtp_plan p;
         rtp_ilp_stats stats;
         rtp_ilp_status status = solve(&s, &o, &p, &stats);
+        cuts += stats.cuts;
         if (r.found) {
             if (status != RTP_ILP_OPTIMAL)
                 fail_msg("set %d: exhaustive search finds a partition, ILP says %s", k,
@@ -324,9 +326,9 @@ static void small_sets(rtp_policy policy, uint64_t seed, int count)
             objective_checks++;
         }
     }
-    print_message("%s: %d sets, %d feasible, %d infeasible, %d objective checks\n",
-                  rtp_policy_name(policy), count, feasible, infeasible, objective_checks);
-    assert_true(feasible > count / 5 && infeasible > count / 10);
+    print_message("%s: %d sets, %d feasible, %d infeasible, %d objective checks, %ld lazy rows\n",
+                  rtp_policy_name(policy), count, feasible, infeasible, objective_checks, cuts);
+    assert_true(feasible > count / 5 && infeasible > count / 10 && cuts > count);
 }
 
 static void test_small_edf(void **state)
