@@ -1,10 +1,14 @@
 /* ilp/ilp.c — the solve / verify / cut loop of ilp.h.
  *
  * Formulation (ilp_model.c): binary x[i][j] for the allowed (task, CPU)
- * pairs; each task on one CPU; per CPU sum_i u_i x[i][j] <= capacity; big
- * tasks (2 u_i > capacity) one per CPU; orbitopal symmetry breaking inside
- * classes of interchangeable CPUs. Lazy rows (ilp_verify.c): after each GLPK
- * answer every CPU is checked with the exact test; a failing CPU yields
+ * pairs (affinity, and the task passes the exact test alone); each task on
+ * one CPU; per CPU sum_i u_i x[i][j] <= capacity; cardinality (cover) rows
+ * "at most k of these L tasks per CPU", derived exactly; staircase
+ * symmetry breaking inside classes of interchangeable CPUs. Branch and bound
+ * branches on big tasks first and runs an LP-guided first fit with exact
+ * checks as primal heuristic (ilp_round.c). Lazy rows (ilp_verify.c): after
+ * each GLPK answer every CPU is checked with the exact test; a failing CPU
+ * yields
  *   - an EDF demand row at its first miss t, sum_i dbf_i(t)/t x[i][j] <= 1
  *     on every CPU (Baruah & Bini 2008 give the static form), and
  *   - a no-good cut on a minimal failing subset S (deletion filter),
@@ -228,7 +232,7 @@ static rtp_status loop(ilp_ctx *c, double deadline, int *plan_assign, int *have_
         }
         if (*have_plan && objective) {
             free(incumbent);
-            incumbent = malloc((size_t)rtp_glpk_cols(c->g) * sizeof *incumbent + 1);
+            incumbent = malloc((size_t)(rtp_glpk_cols(c->g) + 1) * sizeof *incumbent);
             if (!incumbent) {
                 st = RTP_ENOMEM;
                 break;

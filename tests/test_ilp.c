@@ -472,8 +472,20 @@ static void test_inputs(void **state)
     assert_int_equal(p.bins[1].n_tasks, 1);
     rtp_plan_free(&p);
     set_task(&s, 0, 5, 4, 4);
-    assert_int_equal(solve(&s, &o, &p, NULL), RTP_ILP_INFEASIBLE);
+    char lp[] = "/tmp/rtp_ilp_lp_XXXXXX";
+    int fd = mkstemp(lp);
+    assert_true(fd >= 0);
+    close(fd);
+    o.write_lp_path = lp; /* the model with an empty assignment row reads back */
+    rtp_ilp_stats stats;
+    assert_int_equal(solve(&s, &o, &p, &stats), RTP_ILP_INFEASIBLE);
     rtp_plan_free(&p);
+    int rows, cols, bins;
+    assert_int_equal(rtp_glpk_read_lp_counts(lp, &rows, &cols, &bins, NULL), RTP_OK);
+    assert_int_equal(rows, stats.rows);
+    assert_int_equal(cols, stats.cols);
+    unlink(lp);
+    o.write_lp_path = NULL;
 
     /* no tasks: optimal, empty CPUs */
     s.ts.n_tasks = 0;
