@@ -8,7 +8,8 @@
  * implicit deadlines, n = 10, 20, 40, 80, 128 tasks x m = 2, 4, 8, 32 CPUs
  * (n >= 1.25 m) x U/m = 0.95, 0.99. Part 2: lazy rows, EDF with constrained
  * deadlines and FP (OPA), n = 10, 20, 40 x m = 2, 4, 8, warm start off so
- * GLPK and the lazy rows do the work. Part 3: symmetry
+ * GLPK does the work, with and without the LP-guided rounding heuristic
+ * (without it, the lazy rows do the work). Part 3: symmetry
  * breaking and warm start on/off on the part-1 sets of the largest shapes.
  * Part 4: sets feasible by construction (a partition with every CPU filled
  * to 0.975..1 drawn first, then shuffled), 4 x SETS_PER_POINT per shape.
@@ -104,10 +105,11 @@ static void constructed(uint64_t *rng, size_t n, size_t m, rtp_taskset *ts)
 }
 
 /* One ILP run (and the heuristic baseline when `with_best`). */
-static void run(const rtp_taskset *ts, const int *cpus, size_t m, rtp_policy policy,
-                int symmetry, int warm, double limit, int with_best, tally *t)
+static void run_opts(const rtp_taskset *ts, const int *cpus, size_t m, rtp_policy policy,
+                     int symmetry, int warm, int rounding, double limit, int with_best, tally *t)
 {
     rtp_ilp_opts o = rtp_ilp_opts_default();
+    o.lp_rounding = rounding;
     o.part.policy = policy;
     o.time_limit_s = limit;
     o.symmetry_breaking = symmetry;
@@ -140,6 +142,12 @@ static void run(const rtp_taskset *ts, const int *cpus, size_t m, rtp_policy pol
     t->heuristic += best_ok;
     t->ilp_only += with_best && p.feasible && !best_ok;
     rtp_plan_free(&p);
+}
+
+static void run(const rtp_taskset *ts, const int *cpus, size_t m, rtp_policy policy,
+                int symmetry, int warm, double limit, int with_best, tally *t)
+{
+    run_opts(ts, cpus, m, policy, symmetry, warm, 1, limit, with_best, t);
 }
 
 static void print_row(const char *label, const tally *t)
@@ -214,7 +222,8 @@ int main(int argc, char **argv)
            "do not), %d time-outs\n", all.sets, all.heuristic, all.plans, all.ilp_only,
            all.timeouts);
 
-    printf("\n== part 2: lazy rows, warm start off (EDF constrained deadlines, FP with OPA) ==\n");
+    printf("\n== part 2: lazy rows, warm start off, LP rounding on / off (EDF constrained "
+           "deadlines, FP with OPA) ==\n");
     header();
     static const size_t p2_n[] = {10, 20, 40}, p2_m[] = {2, 4, 8};
     for (int policy = RTP_POLICY_EDF; policy <= RTP_POLICY_FP; policy++)
@@ -224,7 +233,7 @@ int main(int argc, char **argv)
                     size_t n = p2_n[a], m = p2_m[b];
                     if (n * 4 < m * 5)
                         continue;
-                    tally t = {0};
+                    tally t = {0}, raw = {0};
                     rtp_gen_deadlines dl = policy == RTP_POLICY_EDF ? RTP_DL_CONSTRAINED
                                                                     : RTP_DL_IMPLICIT;
                     int pct = pcts[c] - 10; /* constrained / FP sets are full well below U = m */
@@ -232,13 +241,16 @@ int main(int argc, char **argv)
                         rtp_taskset ts;
                         if (!make_set(n, m, pct, dl, seed, (uint64_t)k, &ts))
                             continue;
-                        run(&ts, cpus, m, (rtp_policy)policy, 1, 0, limit, 1, &t);
+                        run_opts(&ts, cpus, m, (rtp_policy)policy, 1, 0, 1, limit, 1, &t);
+                        run_opts(&ts, cpus, m, (rtp_policy)policy, 1, 0, 0, limit, 0, &raw);
                         rtp_taskset_free(&ts);
                     }
                     char label[64];
                     snprintf(label, sizeof label, "%s n=%zu m=%zu U/m=0.%d",
                              policy == RTP_POLICY_EDF ? "edf-c" : "fp", n, m, pct);
                     print_row(label, &t);
+                    snprintf(label, sizeof label, "  same, no LP rounding");
+                    print_row(label, &raw);
                 }
 
     printf("\n== part 3: symmetry breaking / warm start (EDF implicit, U/m = 0.99; heur not run) ==\n");

@@ -44,6 +44,7 @@ rtp_ilp_opts rtp_ilp_opts_default(void)
     o.time_limit_s = 60.0;
     o.symmetry_breaking = 1;
     o.warm_start = 1;
+    o.lp_rounding = 1;
     return o;
 }
 
@@ -242,8 +243,8 @@ static rtp_status loop(ilp_ctx *c, double deadline, int *plan_assign, int *have_
         }
         rtp_glpk_outcome go;
         c->stats->rounds++;
-        st = rtp_glpk_solve(c->g, left, *have_plan && objective ? incumbent : NULL, ilp_round, c,
-                            &go);
+        st = rtp_glpk_solve(c->g, left, *have_plan && objective ? incumbent : NULL,
+                            c->opts->lp_rounding ? ilp_round : NULL, c, &go);
         if (st != RTP_OK) {
             rtp_diag_set(c->diag, st, "", "ILP: GLPK failed (%s)", rtp_status_name(st));
             break;

@@ -37,6 +37,7 @@ typedef struct rtp_ilp_opts {
     const char *write_lp_path;/* write the final model (CPLEX LP) here, or NULL */
     int symmetry_breaking;    /* default 1 */
     int warm_start;           /* default 1: start from the best heuristic plan */
+    int lp_rounding;          /* default 1: LP-guided first fit inside branch and bound */
 } rtp_ilp_opts;
 
 typedef struct rtp_ilp_stats {
