@@ -3,8 +3,9 @@
  * - Seeded small sets (n <= 10, m <= 4; EDF with implicit, constrained and
  *   arbitrary deadlines, FP with OPA; some with affinity): the ILP says
  *   "optimal" exactly when an exhaustive search written here finds a
- *   partition, and "infeasible" otherwise; on feasible sets min-cpus and
- *   balanced match the exhaustive optimum. Every plan is re-checked here.
+ *   partition, and "infeasible" otherwise (a seventh of them with a
+ *   per-CPU capacity of 0.9); on feasible sets min-cpus and balanced match
+ *   the exhaustive optimum. Every plan is re-checked here.
  * - Sets feasible by construction (a partition drawn first, then shuffled)
  *   on which FFD, BFD and WFD all fail: the ILP finds a plan (n = 20..40,
  *   m = 4..8).
@@ -45,6 +46,7 @@ typedef struct set {
     int affinity[MAXN][MAXM];
     int cpus[MAXM];
     size_t m;
+    rtp_ratio cap; /* per-CPU utilization capacity (--capacity) */
 } set;
 
 static void set_init(set *s, size_t n, size_t m)
@@ -54,6 +56,7 @@ static void set_init(set *s, size_t n, size_t m)
     s->ts.tasks = s->tasks;
     s->ts.n_tasks = n;
     s->m = m;
+    s->cap = (rtp_ratio){1, 1};
     for (size_t j = 0; j < m; j++)
         s->cpus[j] = (int)j;
     for (size_t i = 0; i < n; i++) {
@@ -108,6 +111,8 @@ static int cpu_ok(ref *r, size_t j)
     rtp_task sub[MAXN];
     for (size_t q = 0; q < r->count[j]; q++)
         sub[q] = r->s->tasks[r->members[j][q]];
+    if (rtp_load_cmp(sub, r->count[j], RTP_LOAD_UTIL, r->s->cap) > 0)
+        return 0;
     rtp_test_result res;
     memset(&res, 0, sizeof res);
     assert_int_equal(rtp_test_run(&r->test, sub, r->count[j], &res, NULL), RTP_OK);
@@ -206,7 +211,7 @@ static void check_plan(const set *s, const rtp_plan *p, rtp_policy policy, size_
         double u = cpu_util(s, idx, bin->n_tasks);
         *worst = u > *worst ? u : *worst;
         rtp_limits lim = rtp_limits_default();
-        assert_true(rtp_load_cmp(sub, bin->n_tasks, RTP_LOAD_UTIL, (rtp_ratio){1, 1}) <= 0);
+        assert_true(rtp_load_cmp(sub, bin->n_tasks, RTP_LOAD_UTIL, s->cap) <= 0);
         if (policy == RTP_POLICY_EDF) {
             rtp_edf_result er;
             assert_int_equal(rtp_edf_qpa(sub, bin->n_tasks, 0, &lim, &er, NULL), RTP_OK);
@@ -283,9 +288,12 @@ static void small_sets(rtp_policy policy, uint64_t seed, int count)
         size_t n = (size_t)tu_range(&rng, 3, affinity ? 8 : 10);
         set s;
         random_set(&rng, &s, n, m, k % 3, affinity);
+        if (k % 7 == 6)
+            s.cap = (rtp_ratio){9, 10};
         int small = n <= 8;
         ref r = reference(&s, policy, small);
         rtp_ilp_opts o = opts_for(policy);
+        o.part.capacity = s.cap;
         o.warm_start = k % 5 == 0;
         o.symmetry_breaking = k % 2 == 0;
         o.lp_rounding = k % 3 != 0; /* without it the lazy rows do all the work */
