@@ -196,10 +196,11 @@ static void classes(ilp_ctx *c)
  * CPUs come last; sorting a class's CPUs by best rank maps every feasible
  * partition onto one that satisfies them all, so each is valid. Only the
  * "staircase" part is added: the rows of the l best-ranked tasks on j_l
- * (task of rank r only on the first r + 1 CPUs, and so on). In our runs
- * (bench/bench_ilp.c) the full family kept all but one partition per orbit
- * and made feasible instances slower to hit with GLPK's search, while the
- * staircase keeps what infeasibility proofs need. */
+ * (task of rank r only on the first r + 1 CPUs, and so on). On sets
+ * feasible by construction (tests/test_ilp.c) the full family, which keeps
+ * one partition per orbit, made GLPK's search time out where the staircase
+ * needed under 3 s, while infeasibility proofs (the hard set of
+ * bench/bench_ilp.c) were as fast with the staircase. */
 static rtp_status symmetry_rows(ilp_ctx *c)
 {
     char name[64];
