@@ -12,7 +12,7 @@
 #ifndef RTP_DEPLOY_QUOTE_H
 #define RTP_DEPLOY_QUOTE_H
 
-#include "deploy/text.h"
+#include "models/text.h"
 #include "models/taskset.h"
 
 /* 0 when s is valid UTF-8 without control characters (C0, DEL, C1);

@@ -13,7 +13,7 @@
 #define RTP_DEPLOY_RTAPP_H
 
 #include "deploy/linux_limits.h"
-#include "deploy/text.h"
+#include "models/text.h"
 
 /* ns -> us, rounded up / down (the named conversions of STYLE.md). */
 int64_t rtp_ns_to_us_ceil(rtp_ns t);

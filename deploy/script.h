@@ -18,7 +18,7 @@
 #define RTP_DEPLOY_SCRIPT_H
 
 #include "deploy/linux_limits.h"
-#include "deploy/text.h"
+#include "models/text.h"
 
 /* Writes the script for a plan that rtp_deploy_check accepted. Warnings
  * (forking commands, ...) are appended to `warnings` (one line each).

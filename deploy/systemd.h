@@ -14,7 +14,7 @@
 #define RTP_DEPLOY_SYSTEMD_H
 
 #include "deploy/linux_limits.h"
-#include "deploy/text.h"
+#include "models/text.h"
 
 typedef struct rtp_deploy_file {
     char *name;     /* file name, no directory part */

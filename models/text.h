@@ -1,11 +1,12 @@
-/* deploy/text.h — a growable text buffer for the emitters (scripts, unit
- * files, warnings), with printf-style appends and a sticky out-of-memory
- * flag so emitters check once at the end instead of after every line.
+/* models/text.h — a growable text buffer with printf-style appends and a
+ * sticky out-of-memory flag, so writers (deploy scripts, unit files,
+ * warnings; bench CSV and SVG output) check once at the end instead of after
+ * every line.
  *
  * Ownership: an rtp_text owns its buffer; rtp_text_take hands it to the
  * caller, rtp_text_free releases it. Thread-safety: no globals. */
-#ifndef RTP_DEPLOY_TEXT_H
-#define RTP_DEPLOY_TEXT_H
+#ifndef RTP_TEXT_H
+#define RTP_TEXT_H
 
 #include <stddef.h>
 

@@ -1,5 +1,5 @@
-/* deploy/text.c — see text.h. */
-#include "deploy/text.h"
+/* models/text.c — see text.h. */
+#include "models/text.h"
 
 #include <stdarg.h>
 #include <stdio.h>
