@@ -9,9 +9,9 @@
  * every key) and cuts the other files to the same number of blocks. */
 #include "bench/explore.h"
 #include "bench/svg.h"
+#include "models/text.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,76 +80,44 @@ static rtp_status append_text(const char *path, const char *text, size_t len, rt
 
 /* --- formatting ------------------------------------------------------------ */
 
-/* A growable text buffer; on out of memory it stays NULL. */
-typedef struct text_buf {
-    char *data;
-    size_t len, cap;
-    int failed;
-} text_buf;
-
-static void put(text_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(text_buf *b, const char *fmt, ...)
-{
-    if (b->failed)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    int need = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (b->len + (size_t)need + 1 > b->cap) {
-        size_t cap = (b->cap + (size_t)need + 1) * 2;
-        char *grown = realloc(b->data, cap);
-        if (!grown) {
-            b->failed = 1;
-            return;
-        }
-        b->data = grown;
-        b->cap = cap;
-    }
-    va_start(ap, fmt);
-    vsnprintf(b->data + b->len, b->cap - b->len, fmt, ap);
-    va_end(ap);
-    b->len += (size_t)need;
-}
-
-static void put_row_prefix(text_buf *b, const rtp_sweep *sw, size_t point, size_t p, size_t k)
+static void put_row_prefix(rtp_text *b, const rtp_sweep *sw, size_t point, size_t p, size_t k)
 {
     char key[160];
     rtp_sweep_point_key(sw, point, key, sizeof key);
-    put(b, "%s,%s,%s,", key, rtp_policy_name(sw->policies[p]),
-        rtp_explore_method_name(sw->methods[k]));
+    rtp_text_printf(b, "%s,%s,%s,", key, rtp_policy_name(sw->policies[p]),
+                    rtp_explore_method_name(sw->methods[k]));
 }
 
 /* accepted/total to 6 places, rounded half up, in integers. */
-static void put_ratio(text_buf *b, int64_t accepted, int64_t total)
+static void put_ratio(rtp_text *b, int64_t accepted, int64_t total)
 {
     int64_t micro = total ? (accepted * 2000000 + total) / (2 * total) : 0;
-    put(b, "%lld.%06lld", (long long)(micro / 1000000), (long long)(micro % 1000000));
+    rtp_text_printf(b, "%lld.%06lld", (long long)(micro / 1000000), (long long)(micro % 1000000));
 }
 
-static void put_results_block(text_buf *b, const rtp_sweep *sw, size_t point,
+static void put_results_block(rtp_text *b, const rtp_sweep *sw, size_t point,
                               const rtp_explore_cell *cells)
 {
     for (size_t p = 0; p < sw->n_policies; p++)
         for (size_t k = 0; k < sw->n_methods; k++) {
             const rtp_explore_cell *c = &cells[p * sw->n_methods + k];
             put_row_prefix(b, sw, point, p, k);
-            put(b, "%lld,%lld,", (long long)c->accepted, (long long)c->total);
+            rtp_text_printf(b, "%lld,%lld,", (long long)c->accepted, (long long)c->total);
             put_ratio(b, c->accepted, c->total);
-            put(b, ",%lld\n", (long long)c->timeouts);
+            rtp_text_printf(b, ",%lld\n", (long long)c->timeouts);
         }
 }
 
-static void put_timing_block(text_buf *b, const rtp_sweep *sw, size_t point,
+static void put_timing_block(rtp_text *b, const rtp_sweep *sw, size_t point,
                              const rtp_explore_cell *cells)
 {
     for (size_t p = 0; p < sw->n_policies; p++)
         for (size_t k = 0; k < sw->n_methods; k++) {
             const rtp_explore_cell *c = &cells[p * sw->n_methods + k];
             put_row_prefix(b, sw, point, p, k);
-            put(b, "%lld,%lld.%03lld,%lld.%03lld\n", (long long)c->total,
-                (long long)(c->median_ns / 1000), (long long)(c->median_ns % 1000),
-                (long long)(c->p99_ns / 1000), (long long)(c->p99_ns % 1000));
+            rtp_text_printf(b, "%lld,%lld.%03lld,%lld.%03lld\n", (long long)c->total,
+                            (long long)(c->median_ns / 1000), (long long)(c->median_ns % 1000),
+                            (long long)(c->p99_ns / 1000), (long long)(c->p99_ns % 1000));
         }
 }
 
@@ -212,7 +180,8 @@ static rtp_status read_results(const rtp_sweep *sw, const char *path, int k, int
         return rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
     }
     size_t limit = shard_size(sw, k, n), line = 0;
-    text_buf prefix = {0};
+    rtp_text prefix;
+    rtp_text_init(&prefix);
     while (*blocks < limit && line + pm <= lines && st == RTP_OK) {
         size_t point = shard_point(*blocks, k, n);
         for (size_t c = 0; c < pm && st == RTP_OK; c++, line++) {
@@ -221,7 +190,7 @@ static rtp_status read_results(const rtp_sweep *sw, const char *path, int k, int
             const char *row = text + at[line];
             long long acc, tot, to;
             char tail;
-            if (prefix.failed)
+            if (rtp_text_status(&prefix) != RTP_OK)
                 st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
             else if (strncmp(row, prefix.data, prefix.len) != 0 ||
                      sscanf(row + prefix.len, "%lld,%lld,%*[0-9.],%lld%c", &acc, &tot, &to,
@@ -240,7 +209,7 @@ static rtp_status read_results(const rtp_sweep *sw, const char *path, int k, int
             ++*blocks;
     }
     *end = at[*blocks * pm];
-    free(prefix.data);
+    rtp_text_free(&prefix);
     free(at);
     free(text);
     return st;
@@ -330,10 +299,11 @@ static rtp_status check_manifest(const manifest *m, const rtp_sweep *sw, const c
 static char *weighted_csv(const rtp_sweep *sw, const rtp_explore_cell *table,
                           const unsigned char *have)
 {
-    text_buf b = {0};
+    rtp_text b;
+    rtp_text_init(&b);
     const rtp_sweep_doc *d = &sw->doc;
     size_t pm = sw->n_policies * sw->n_methods, nu = d->n_utilizations, nd = d->n_deadlines;
-    put(&b, "tasks,cpus,deadlines,policy,method,points,weighted_schedulability\n");
+    rtp_text_append(&b, "tasks,cpus,deadlines,policy,method,points,weighted_schedulability\n");
     for (size_t t = 0; t < d->n_tasks; t++)
         for (size_t c = 0; c < d->n_cpus; c++)
             for (size_t l = 0; l < nd; l++)
@@ -352,17 +322,13 @@ static char *weighted_csv(const rtp_sweep *sw, const rtp_explore_cell *table,
                     }
                     if (used == 0)
                         continue;
-                    put(&b, "%lld,%lld,%s,%s,%s,%zu,%.6f\n", (long long)d->tasks[t],
-                        (long long)d->cpus[c], d->deadlines[l],
-                        rtp_policy_name(sw->policies[cell / sw->n_methods]),
-                        rtp_explore_method_name(sw->methods[cell % sw->n_methods]), used,
-                        num / den);
+                    rtp_text_printf(&b, "%lld,%lld,%s,%s,%s,%zu,%.6f\n", (long long)d->tasks[t],
+                                    (long long)d->cpus[c], d->deadlines[l],
+                                    rtp_policy_name(sw->policies[cell / sw->n_methods]),
+                                    rtp_explore_method_name(sw->methods[cell % sw->n_methods]),
+                                    used, num / den);
                 }
-    if (b.failed) {
-        free(b.data);
-        return NULL;
-    }
-    return b.data;
+    return rtp_text_take(&b);
 }
 
 /* weighted.csv and acceptance.svg from the rows of results.csv. */
@@ -469,11 +435,13 @@ static void relay(void *ctx, uint64_t done, uint64_t total)
 static rtp_status append_point(const rtp_sweep *sw, const out_paths *paths, size_t point,
                                const rtp_explore_cell *cells, const char *jsonl, rtp_diag *diag)
 {
-    text_buf timing = {0}, results = {0};
+    rtp_text timing, results;
+    rtp_text_init(&timing);
+    rtp_text_init(&results);
     put_timing_block(&timing, sw, point, cells);
     put_results_block(&results, sw, point, cells);
     rtp_status st = RTP_OK;
-    if (timing.failed || results.failed)
+    if (rtp_text_status(&timing) != RTP_OK || rtp_text_status(&results) != RTP_OK)
         st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
     if (st == RTP_OK && jsonl)
         st = append_text(paths->jsonl, jsonl, strlen(jsonl), diag);
@@ -481,8 +449,8 @@ static rtp_status append_point(const rtp_sweep *sw, const out_paths *paths, size
         st = append_text(paths->timing, timing.data, timing.len, diag);
     if (st == RTP_OK)
         st = append_text(paths->results, results.data, results.len, diag);
-    free(timing.data);
-    free(results.data);
+    rtp_text_free(&timing);
+    rtp_text_free(&results);
     return st;
 }
 
@@ -564,16 +532,19 @@ static rtp_status load_shard(const rtp_sweep *sw, shard_in *s, rtp_diag *diag)
 }
 
 /* Point p's block of a file whose blocks hold `per` lines (line offsets at). */
-static void put_block(text_buf *b, const char *text, const size_t *at, size_t j, size_t per)
+static void put_block(rtp_text *b, const char *text, const size_t *at, size_t j, size_t per)
 {
     size_t from = at[j * per], to = at[(j + 1) * per];
-    put(b, "%.*s", (int)(to - from), text + from);
+    rtp_text_printf(b, "%.*s", (int)(to - from), text + from);
 }
 
 static rtp_status write_merged(const rtp_sweep *sw, shard_in *shards, int n, const char *text,
                                size_t len, const out_paths *out, rtp_diag *diag)
 {
-    text_buf results = {0}, timing = {0}, jsonl = {0};
+    rtp_text results, timing, jsonl;
+    rtp_text_init(&results);
+    rtp_text_init(&timing);
+    rtp_text_init(&jsonl);
     size_t pm = sw->n_policies * sw->n_methods;
     rtp_explore_cell *table = calloc(sw->n_points * pm, sizeof *table);
     unsigned char *have = calloc(sw->n_points, 1);
@@ -585,8 +556,8 @@ static rtp_status write_merged(const rtp_sweep *sw, shard_in *shards, int n, con
         st = read_results(sw, shards[i].paths.results, shards[i].m.k, n, table, have, &blocks,
                           &end, diag);
     }
-    put(&results, "%s", results_header);
-    put(&timing, "%s", timing_header);
+    rtp_text_append(&results, results_header);
+    rtp_text_append(&timing, timing_header);
     for (size_t p = 0; p < sw->n_points && st == RTP_OK; p++) {
         shard_in *s = &shards[p % (size_t)n]; /* shards[] is sorted by K */
         size_t j = p / (size_t)n;
@@ -595,7 +566,8 @@ static rtp_status write_merged(const rtp_sweep *sw, shard_in *shards, int n, con
         if (sw->doc.sets_jsonl)
             put_block(&jsonl, s->jsonl, s->jsonl_at, j, (size_t)sw->doc.sets_per_point);
     }
-    if (st == RTP_OK && (results.failed || timing.failed || jsonl.failed))
+    if (st == RTP_OK && (rtp_text_status(&results) != RTP_OK ||
+                         rtp_text_status(&timing) != RTP_OK || rtp_text_status(&jsonl) != RTP_OK))
         st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
     if (st == RTP_OK && (st = make_dir(out->dir, diag)) == RTP_OK &&
         (st = write_manifest(out->manifest, sw, 1, 1, diag)) == RTP_OK &&
@@ -605,9 +577,9 @@ static rtp_status write_merged(const rtp_sweep *sw, shard_in *shards, int n, con
          (st = write_text(out->jsonl, jsonl.data ? jsonl.data : "", jsonl.len, diag)) == RTP_OK) &&
         (st = write_text(out->results, results.data, results.len, diag)) == RTP_OK)
         st = finish(sw, out, 1, 1, diag);
-    free(results.data);
-    free(timing.data);
-    free(jsonl.data);
+    rtp_text_free(&results);
+    rtp_text_free(&timing);
+    rtp_text_free(&jsonl);
     free(table);
     free(have);
     return st;

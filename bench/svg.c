@@ -5,11 +5,10 @@
  * marker, and a shared legend. */
 #include "bench/svg.h"
 
+#include "models/text.h"
+
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #define PANEL_W 440.0 /* plot area of one panel, px */
 #define PANEL_H 280.0
@@ -25,61 +24,35 @@ static const char *const colours[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7"
 static const char *const dashes[] = {"", "7 4", "2 3", "9 3 2 3", "4 2", "1 0"};
 static const char *const labels[] = {"FFD", "BFD", "WFD", "NFD", "best", "ILP"};
 
-typedef struct svg_buf {
-    char *data;
-    size_t len, cap;
-    int failed;
-} svg_buf;
-
-static void put(svg_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(svg_buf *b, const char *fmt, ...)
-{
-    if (b->failed)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    int need = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (b->len + (size_t)need + 1 > b->cap) {
-        size_t cap = (b->cap + (size_t)need + 1) * 2;
-        char *grown = realloc(b->data, cap);
-        if (!grown) {
-            b->failed = 1;
-            return;
-        }
-        b->data = grown;
-        b->cap = cap;
-    }
-    va_start(ap, fmt);
-    vsnprintf(b->data + b->len, b->cap - b->len, fmt, ap);
-    va_end(ap);
-    b->len += (size_t)need;
-}
-
 /* Marker k (by method) centred at (x, y). */
-static void marker(svg_buf *b, int k, double x, double y, const char *colour)
+static void marker(rtp_text *b, int k, double x, double y, const char *colour)
 {
     switch (k % 6) {
     case 0:
-        put(b, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"3.6\" fill=\"%s\"/>", x, y, colour);
+        rtp_text_printf(b, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"3.6\" fill=\"%s\"/>", x, y, colour);
         break;
     case 1:
-        put(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"7\" height=\"7\" fill=\"white\" stroke=\"%s\" "
-               "stroke-width=\"1.6\"/>", x - 3.5, y - 3.5, colour);
+        rtp_text_printf(b,
+            "<rect x=\"%.2f\" y=\"%.2f\" width=\"7\" height=\"7\" fill=\"white\" stroke=\"%s\" "
+            "stroke-width=\"1.6\"/>", x - 3.5, y - 3.5, colour);
         break;
     case 2:
-        put(b, "<path d=\"M%.2f %.2fl4.2 7.4h-8.4z\" fill=\"%s\"/>", x, y - 4.6, colour);
+        rtp_text_printf(b,
+            "<path d=\"M%.2f %.2fl4.2 7.4h-8.4z\" fill=\"%s\"/>", x, y - 4.6, colour);
         break;
     case 3:
-        put(b, "<path d=\"M%.2f %.2fl4.4 4.4l-4.4 4.4l-4.4-4.4z\" fill=\"white\" stroke=\"%s\" "
-               "stroke-width=\"1.6\"/>", x, y - 4.4, colour);
+        rtp_text_printf(b,
+            "<path d=\"M%.2f %.2fl4.4 4.4l-4.4 4.4l-4.4-4.4z\" fill=\"white\" stroke=\"%s\" "
+            "stroke-width=\"1.6\"/>", x, y - 4.4, colour);
         break;
     case 4:
-        put(b, "<path d=\"M%.2f %.2fl7 7m0 -7l-7 7\" stroke=\"%s\" stroke-width=\"1.8\"/>",
+        rtp_text_printf(b,
+            "<path d=\"M%.2f %.2fl7 7m0 -7l-7 7\" stroke=\"%s\" stroke-width=\"1.8\"/>",
             x - 3.5, y - 3.5, colour);
         break;
     default:
-        put(b, "<path d=\"M%.2f %.2fh9m-4.5 -4.5v9\" stroke=\"%s\" stroke-width=\"1.8\"/>",
+        rtp_text_printf(b,
+            "<path d=\"M%.2f %.2fh9m-4.5 -4.5v9\" stroke=\"%s\" stroke-width=\"1.8\"/>",
             x - 4.5, y, colour);
     }
 }
@@ -101,34 +74,38 @@ typedef struct frame {
 static double px(const frame *f, double x) { return f->left + (x - f->x0) / (f->x1 - f->x0) * PANEL_W; }
 static double py(const frame *f, double y) { return f->top + (1.0 - y) * PANEL_H; }
 
-static void axes(svg_buf *b, const frame *f, const char *title)
+static void axes(rtp_text *b, const frame *f, const char *title)
 {
-    put(b, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\" font-size=\"14\" "
-           "font-weight=\"bold\">%s</text>\n", f->left + PANEL_W / 2, f->top - 14, title);
-    put(b, "<g stroke=\"#dddddd\" stroke-width=\"1\">");
+    rtp_text_printf(b,
+        "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\" font-size=\"14\" "
+        "font-weight=\"bold\">%s</text>\n", f->left + PANEL_W / 2, f->top - 14, title);
+    rtp_text_printf(b, "<g stroke=\"#dddddd\" stroke-width=\"1\">");
     for (int i = 0; i <= 10; i += 2)
-        put(b, "<path d=\"M%.2f %.2fh%.2f\"/>", f->left, py(f, i / 10.0), PANEL_W);
+        rtp_text_printf(b, "<path d=\"M%.2f %.2fh%.2f\"/>", f->left, py(f, i / 10.0), PANEL_W);
     double step = tick_step(f->x1 - f->x0);
     double first = ceil(f->x0 / step - 1e-9) * step;
     for (double x = first; x <= f->x1 + 1e-9; x += step)
-        put(b, "<path d=\"M%.2f %.2fv%.2f\"/>", px(f, x), f->top, PANEL_H);
-    put(b, "</g>\n<g font-size=\"12\" fill=\"#222222\">");
+        rtp_text_printf(b, "<path d=\"M%.2f %.2fv%.2f\"/>", px(f, x), f->top, PANEL_H);
+    rtp_text_printf(b, "</g>\n<g font-size=\"12\" fill=\"#222222\">");
     for (int i = 0; i <= 10; i += 2)
-        put(b, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"end\">%g</text>", f->left - 8,
-            py(f, i / 10.0) + 4, i / 10.0);
+        rtp_text_printf(b, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"end\">%g</text>", f->left - 8,
+                        py(f, i / 10.0) + 4, i / 10.0);
     for (double x = first; x <= f->x1 + 1e-9; x += step)
-        put(b, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\">%g</text>", px(f, x),
-            f->top + PANEL_H + 18, round(x / step) * step);
-    put(b, "</g>\n<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"none\" "
-           "stroke=\"#222222\" stroke-width=\"1.2\"/>\n", f->left, f->top, PANEL_W, PANEL_H);
-    put(b, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\" font-size=\"13\">"
-           "Utilization per CPU, U/m</text>\n", f->left + PANEL_W / 2, f->top + PANEL_H + 42);
-    put(b, "<text transform=\"translate(%.2f %.2f) rotate(-90)\" text-anchor=\"middle\" "
-           "font-size=\"13\">Acceptance ratio</text>\n", f->left - 46, f->top + PANEL_H / 2);
+        rtp_text_printf(b, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\">%g</text>", px(f, x),
+                        f->top + PANEL_H + 18, round(x / step) * step);
+    rtp_text_printf(b,
+        "</g>\n<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"none\" "
+        "stroke=\"#222222\" stroke-width=\"1.2\"/>\n", f->left, f->top, PANEL_W, PANEL_H);
+    rtp_text_printf(b,
+        "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\" font-size=\"13\">"
+        "Utilization per CPU, U/m</text>\n", f->left + PANEL_W / 2, f->top + PANEL_H + 42);
+    rtp_text_printf(b,
+        "<text transform=\"translate(%.2f %.2f) rotate(-90)\" text-anchor=\"middle\" "
+        "font-size=\"13\">Acceptance ratio</text>\n", f->left - 46, f->top + PANEL_H / 2);
 }
 
 /* One panel: policy `pol`, group (t, c, l); curves over the utilizations. */
-static void panel(svg_buf *b, const rtp_sweep *sw, const rtp_explore_cell *cells,
+static void panel(rtp_text *b, const rtp_sweep *sw, const rtp_explore_cell *cells,
                   const unsigned char *have, const frame *f, size_t pol, size_t t, size_t c,
                   size_t l)
 {
@@ -141,8 +118,9 @@ static void panel(svg_buf *b, const rtp_sweep *sw, const rtp_explore_cell *cells
     axes(b, f, title);
     for (size_t k = 0; k < sw->n_methods; k++) {
         int id = (int)sw->methods[k];
-        put(b, "<g><path fill=\"none\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"%s\" "
-               "stroke-linejoin=\"round\" d=\"", colours[id], dashes[id]);
+        rtp_text_printf(b,
+            "<g><path fill=\"none\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"%s\" "
+            "stroke-linejoin=\"round\" d=\"", colours[id], dashes[id]);
         int pen_down = 0;
         for (size_t u = 0; u < nu; u++) {
             size_t point = ((t * d->n_cpus + c) * nu + u) * nd + l;
@@ -151,11 +129,12 @@ static void panel(svg_buf *b, const rtp_sweep *sw, const rtp_explore_cell *cells
                 pen_down = 0;
                 continue;
             }
-            put(b, "%s%.2f %.2f", pen_down ? "L" : "M", px(f, rtp_ratio_double(d->utilizations[u])),
+            rtp_text_printf(b,
+                "%s%.2f %.2f", pen_down ? "L" : "M", px(f, rtp_ratio_double(d->utilizations[u])),
                 py(f, (double)x->accepted / (double)x->total));
             pen_down = 1;
         }
-        put(b, "\"/>");
+        rtp_text_printf(b, "\"/>");
         for (size_t u = 0; u < nu; u++) {
             size_t point = ((t * d->n_cpus + c) * nu + u) * nd + l;
             const rtp_explore_cell *x = &cells[point * pm + pol * sw->n_methods + k];
@@ -163,7 +142,7 @@ static void panel(svg_buf *b, const rtp_sweep *sw, const rtp_explore_cell *cells
                 marker(b, id, px(f, rtp_ratio_double(d->utilizations[u])),
                        py(f, (double)x->accepted / (double)x->total), colours[id]);
         }
-        put(b, "</g>\n");
+        rtp_text_printf(b, "</g>\n");
     }
 }
 
@@ -181,21 +160,24 @@ char *rtp_svg_acceptance(const rtp_sweep *sw, const rtp_explore_cell *cells,
         x1 = v > x1 ? v : x1;
     }
     double pad = x1 > x0 ? (x1 - x0) * 0.02 : 0.05;
-    svg_buf b = {0};
-    put(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-            "viewBox=\"0 0 %.0f %.0f\" font-family=\"Helvetica, Arial, sans-serif\">\n"
-            "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
-            width, height, width, height);
+    rtp_text b;
+    rtp_text_init(&b);
+    rtp_text_printf(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+                        "viewBox=\"0 0 %.0f %.0f\" font-family=\"Helvetica, Arial, sans-serif\">\n"
+                        "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+                        width, height, width, height);
     /* Legend: one entry per method, centred above the panels. */
     double entry = 96.0, lx = (width - entry * (double)sw->n_methods) / 2;
     for (size_t k = 0; k < sw->n_methods; k++) {
         int id = (int)sw->methods[k];
         double x = lx + entry * (double)k;
-        put(&b, "<path d=\"M%.2f 24h34\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"%s\"/>",
+        rtp_text_printf(&b,
+            "<path d=\"M%.2f 24h34\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"%s\"/>",
             x, colours[id], dashes[id]);
         marker(&b, id, x + 17, 24, colours[id]);
-        put(&b, "<text x=\"%.2f\" y=\"29\" font-size=\"13\">%s</text>\n", x + 40, labels[id]);
+        rtp_text_printf(&b,
+            "<text x=\"%.2f\" y=\"29\" font-size=\"13\">%s</text>\n", x + 40, labels[id]);
     }
     size_t g = 0;
     for (size_t t = 0; t < d->n_tasks; t++)
@@ -206,13 +188,10 @@ char *rtp_svg_acceptance(const rtp_sweep *sw, const rtp_explore_cell *cells,
                                LEGEND_H + cell_h * (double)g + MARGIN_T, x0 - pad, x1 + pad};
                     panel(&b, sw, cells, have, &f, pol, t, c, l);
                 }
-    put(&b, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"end\" font-size=\"11\" fill=\"#666666\">"
-            "%lld task sets per point, %s utilizations, seed %lld, generator version %d</text>\n"
-            "</svg>\n", width - 12, height - 9, (long long)d->sets_per_point, d->generator,
-            (long long)d->seed, RTP_GEN_VERSION);
-    if (b.failed) {
-        free(b.data);
-        return NULL;
-    }
-    return b.data;
+    rtp_text_printf(&b,
+        "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"end\" font-size=\"11\" fill=\"#666666\">"
+        "%lld task sets per point, %s utilizations, seed %lld, generator version %d</text>\n"
+        "</svg>\n", width - 12, height - 9, (long long)d->sets_per_point, d->generator,
+        (long long)d->seed, RTP_GEN_VERSION);
+    return rtp_text_take(&b);
 }
