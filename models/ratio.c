@@ -7,6 +7,7 @@
  * are recomputed as GMP rationals, which is exact at any size (the common
  * denominator of a few co-prime periods near 2^40 already passes 2^160). */
 #include "models/ratio.h"
+#include "models/arith.h"
 #include "models/taskset.h"
 
 #include <gmp.h>
@@ -15,16 +16,6 @@
 
 typedef unsigned __int128 u128;
 #define SAT ((u128)1 << 127) /* enclosures saturate here: then go exact */
-
-static int64_t gcd64(int64_t a, int64_t b)
-{
-    while (b) {
-        int64_t r = a % b;
-        a = b;
-        b = r;
-    }
-    return a;
-}
 
 rtp_status rtp_ratio_parse_decimal(const char *text, rtp_ratio *out,
                                    char *why, size_t why_size)
@@ -71,7 +62,7 @@ rtp_status rtp_ratio_parse_decimal(const char *text, rtp_ratio *out,
         num = num * 10 + (frac[i] - '0');
         den *= 10;
     }
-    int64_t g = gcd64(num, den);
+    int64_t g = rtp_gcd(num, den);
     out->num = num / g;
     out->den = den / g;
     return RTP_OK;
