@@ -2,11 +2,22 @@
  * under global EDF or global FP. m == 1 goes to the exact uniprocessor
  * tests; m >= 2 runs the sufficient tests of global_edf.c / global_fp.c. */
 #include "solver/global.h"
-#include "solver/edf.h"
-#include "solver/fp.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+
+/* m == 1: the exact uniprocessor test of solver/test.c for `policy`; an
+ * acceptance is named `accepted_by`. */
+static rtp_status uniprocessor(const rtp_test *test, rtp_policy policy, const char *accepted_by,
+                               const rtp_task *tasks, size_t n, rtp_test_result *result,
+                               rtp_diag *diag)
+{
+    rtp_test uni = rtp_test_exact(policy, test->priority, 1, test->limits);
+    uni.want_first_miss = test->want_first_miss;
+    rtp_status st = rtp_test_run(&uni, tasks, n, result, diag);
+    result->accepted_by = st == RTP_OK && result->schedulable ? accepted_by : NULL;
+    return st;
+}
 
 rtp_status rtp_global_edf(const rtp_test *test, const rtp_task *tasks, size_t n,
                           rtp_test_result *result, rtp_diag *diag)
@@ -16,17 +27,8 @@ rtp_status rtp_global_edf(const rtp_test *test, const rtp_task *tasks, size_t n,
     result->schedulable = 0;
     if (m < 1)
         return rtp_diag_set(diag, RTP_EINPUT, "", "a cluster needs at least one CPU");
-    if (m == 1) {
-        rtp_edf_result er = {0, 0, 0};
-        rtp_status st = rtp_edf_qpa(tasks, n, test->want_first_miss, &test->limits, &er, diag);
-        if (st != RTP_OK)
-            return st;
-        result->schedulable = er.schedulable;
-        result->has_first_miss = er.has_first_miss;
-        result->first_miss_ns = er.first_miss_ns;
-        result->accepted_by = er.schedulable ? "edf" : NULL;
-        return RTP_OK;
-    }
+    if (m == 1)
+        return uniprocessor(test, RTP_POLICY_EDF, "edf", tasks, n, result, diag);
     /* Cheapest first; the first acceptance names the verdict. */
     rtp_global_verdict v;
     rtp_status st;
@@ -84,22 +86,14 @@ rtp_status rtp_global_fp(const rtp_test *test, const rtp_task *tasks, size_t n,
     result->assignment_found = 0;
     if (m < 1)
         return rtp_diag_set(diag, RTP_EINPUT, "", "a cluster needs at least one CPU");
+    if (m == 1)
+        return uniprocessor(test, RTP_POLICY_FP, "rta", tasks, n, result, diag);
     int *priority = result->priority ? result->priority : malloc((n ? n : 1) * sizeof *priority);
     rtp_ns *response = result->response_time ? result->response_time
                                              : malloc((n ? n : 1) * sizeof *response);
     rtp_status st = RTP_OK;
     if (!priority || !response) {
         st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
-        goto done;
-    }
-    if (m == 1) {
-        int found = 0, sched = 0;
-        if ((st = rtp_fp_assign(tasks, n, test->priority, priority, &found, &test->limits, diag)) ||
-            (st = rtp_fp_rta(tasks, n, priority, response, &sched, &test->limits, diag)))
-            goto done;
-        result->schedulable = found && sched;
-        result->assignment_found = found;
-        result->accepted_by = result->schedulable ? "rta" : NULL; /* as solver/test.c */
         goto done;
     }
     int found = 1;

@@ -38,10 +38,12 @@ static rtp_status run_fp(const rtp_test *test, const rtp_task *tasks, size_t n,
     int *priority = result->priority ? result->priority : malloc((n ? n : 1) * sizeof *priority);
     rtp_ns *response = result->response_time ? result->response_time
                                               : malloc((n ? n : 1) * sizeof *response);
-    rtp_status st = RTP_ENOMEM;
+    rtp_status st;
     int found = 0, sched = 0;
-    if (!priority || !response)
+    if (!priority || !response) {
+        st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
         goto done;
+    }
     st = rtp_fp_assign(tasks, n, test->priority, priority, &found, &test->limits, diag);
     if (st == RTP_OK)
         st = rtp_fp_rta(tasks, n, priority, response, &sched, &test->limits, diag);
@@ -54,26 +56,6 @@ done:
         free(priority);
     if (response != result->response_time)
         free(response);
-    return st;
-}
-
-static rtp_status run_gedf(const rtp_test *test, const rtp_task *tasks, size_t n,
-                           rtp_test_result *result, rtp_diag *diag)
-{
-    if (test->cpus > 1)
-        return rtp_global_edf(test, tasks, n, result, diag);
-    rtp_status st = run_edf(test, tasks, n, result, diag);
-    result->accepted_by = st == RTP_OK && result->schedulable ? "edf" : NULL;
-    return st;
-}
-
-static rtp_status run_gfp(const rtp_test *test, const rtp_task *tasks, size_t n,
-                          rtp_test_result *result, rtp_diag *diag)
-{
-    if (test->cpus > 1)
-        return rtp_global_fp(test, tasks, n, result, diag);
-    rtp_status st = run_fp(test, tasks, n, result, diag);
-    result->accepted_by = st == RTP_OK && result->schedulable ? "rta" : NULL;
     return st;
 }
 
@@ -94,11 +76,11 @@ rtp_test rtp_test_exact(rtp_policy policy, rtp_prio_rule priority, int cpus,
         break;
     case RTP_POLICY_GEDF:
         t.name = "gedf";
-        t.run = run_gedf;
+        t.run = rtp_global_edf; /* m == 1 comes back to run_edf */
         break;
     case RTP_POLICY_GFP:
         t.name = "gfp";
-        t.run = run_gfp;
+        t.run = rtp_global_fp; /* m == 1 comes back to run_fp */
         break;
     default:
         t.name = "edf";
