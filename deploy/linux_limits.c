@@ -68,6 +68,24 @@ void rtp_deploy_bin_path(const rtp_plan *plan, size_t j, char *buf, size_t size)
     snprintf(buf, size, "%s[%zu]", plan->clustered ? "clusters" : "cpus", j);
 }
 
+rtp_status rtp_deploy_plain_names(const rtp_plan *plan, const char *need, size_t *n_tasks,
+                                  rtp_diag *diag)
+{
+    char path[160], bin_path[48];
+    *n_tasks = 0;
+    for (size_t j = 0; j < plan->n_bins; j++) {
+        for (size_t i = 0; i < plan->bins[j].n_tasks; i++, ++*n_tasks) {
+            if (rtp_quote_is_plain_name(plan->bins[j].tasks[i].task.name))
+                continue;
+            rtp_deploy_bin_path(plan, j, bin_path, sizeof bin_path);
+            snprintf(path, sizeof path, "%s.tasks[%zu].name", bin_path, i);
+            return rtp_diag_set(diag, RTP_EINPUT, path,
+                                "%s (1-64 of A-Z a-z 0-9 _ . -, not starting with . or -)", need);
+        }
+    }
+    return RTP_OK;
+}
+
 /* "0", "2,3": the bin's CPUs for messages. */
 static void cpu_words(const rtp_plan_bin *bin, char *buf, size_t size)
 {

@@ -61,6 +61,11 @@ int rtp_deploy_is_deadline(const rtp_plan *plan);
 /* "cpus[3]" or "clusters[3]": the JSON path of bin j. */
 void rtp_deploy_bin_path(const rtp_plan *plan, size_t j, char *buf, size_t size);
 
+/* *n_tasks = the plan's task count; RTP_EINPUT at the first task whose name
+ * is not plain (deploy/quote.h), the message "<need> (1-64 of ...)". */
+rtp_status rtp_deploy_plain_names(const rtp_plan *plan, const char *need, size_t *n_tasks,
+                                  rtp_diag *diag);
+
 /* The re-check described above. RTP_OK with *deployable = 1, or
  * *deployable = 0 and diag holding the reason and the fix (path = the
  * offending member). RTP_EINPUT for bad options or task names that are

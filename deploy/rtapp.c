@@ -55,18 +55,10 @@ rtp_status rtp_deploy_rtapp(const rtp_plan *plan, const rtp_deploy_opts *opts, c
     char path[160], bin_path[48];
     *json = NULL;
     *deployable = 0;
-    size_t n = 0;
-    for (size_t j = 0; j < plan->n_bins; j++) {
-        for (size_t i = 0; i < plan->bins[j].n_tasks; i++, n++) {
-            if (rtp_quote_is_plain_name(plan->bins[j].tasks[i].task.name))
-                continue;
-            rtp_deploy_bin_path(plan, j, bin_path, sizeof bin_path);
-            snprintf(path, sizeof path, "%s.tasks[%zu].name", bin_path, i);
-            return rtp_diag_set(diag, RTP_EINPUT, path,
-                                "rt-app needs a plain thread name (1-64 of A-Z a-z 0-9 _ . -, "
-                                "not starting with . or -)");
-        }
-    }
+    size_t n;
+    rtp_status st = rtp_deploy_plain_names(plan, "rt-app needs a plain thread name", &n, diag);
+    if (st != RTP_OK)
+        return st;
     for (size_t j = 0; j < plan->n_bins; j++) {
         for (size_t i = 0; i < plan->bins[j].n_tasks; i++) {
             const rtp_task *t = &plan->bins[j].tasks[i].task;
@@ -81,7 +73,7 @@ rtp_status rtp_deploy_rtapp(const rtp_plan *plan, const rtp_deploy_opts *opts, c
     }
     rtp_plan rounded;
     memset(&rounded, 0, sizeof rounded);
-    rtp_status st = round_plan(plan, &rounded);
+    st = round_plan(plan, &rounded);
     if (st == RTP_OK)
         st = rtp_deploy_check(&rounded, opts, deployable, diag);
     if (st == RTP_OK && !*deployable) {

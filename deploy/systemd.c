@@ -108,26 +108,18 @@ rtp_status rtp_deploy_systemd(const rtp_plan *plan, const rtp_deploy_opts *opts,
                               rtp_deploy_file **files, size_t *n_files, rtp_text *warnings,
                               rtp_diag *diag)
 {
-    char path[160], bin_path[48], prefix[48];
-    size_t n_tasks = 0;
+    char prefix[48];
+    size_t n_tasks;
     *files = NULL;
     *n_files = 0;
-    for (size_t j = 0; j < plan->n_bins; j++) {
-        for (size_t i = 0; i < plan->bins[j].n_tasks; i++, n_tasks++) {
-            if (rtp_quote_is_plain_name(plan->bins[j].tasks[i].task.name))
-                continue;
-            rtp_deploy_bin_path(plan, j, bin_path, sizeof bin_path);
-            snprintf(path, sizeof path, "%s.tasks[%zu].name", bin_path, i);
-            return rtp_diag_set(diag, RTP_EINPUT, path,
-                                "a systemd unit needs a plain name (1-64 of A-Z a-z 0-9 _ . -, "
-                                "not starting with . or -)");
-        }
-    }
+    rtp_status st = rtp_deploy_plain_names(plan, "a systemd unit needs a plain name", &n_tasks,
+                                           diag);
+    if (st != RTP_OK)
+        return st;
     rtp_deploy_file *list = calloc(n_tasks + 3, sizeof *list);
     if (!list)
         return rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
     size_t n = 0;
-    rtp_status st = RTP_OK;
     rtp_text text;
     rtp_text_init(&text);
     snprintf(prefix, sizeof prefix, "rtpack-%s", opts->name);
