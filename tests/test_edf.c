@@ -25,16 +25,6 @@ static const rtp_ns divisors720[] = {2, 3, 4, 5, 6, 8, 9, 10, 12, 15, 16, 18, 20
                                      36, 40, 45, 48, 60, 72, 80, 90, 120, 144, 180, 240, 360};
 #define N_DIV (sizeof divisors720 / sizeof divisors720[0])
 
-static rtp_ns gcd(rtp_ns a, rtp_ns b)
-{
-    while (b) {
-        rtp_ns r = a % b;
-        a = b;
-        b = r;
-    }
-    return a;
-}
-
 /* ---- references ---- */
 
 static rtp_ns ref_dbf(const rtp_task *ts, size_t n, rtp_ns t)
@@ -49,12 +39,10 @@ static rtp_ns ref_dbf(const rtp_task *ts, size_t n, rtp_ns t)
 /* Returns 1 when schedulable; else 0 with *miss (0 when U > 1). */
 static int ref_enumerate(const rtp_task *ts, size_t n, rtp_ns *miss)
 {
-    rtp_ns h = 1, max_d = 0, work = 0;
-    for (size_t i = 0; i < n; i++) {
-        h = h / gcd(h, ts[i].period_ns) * ts[i].period_ns;
+    rtp_ns h = tu_hyperperiod(ts, n), max_d = 0, work = 0;
+    for (size_t i = 0; i < n; i++)
         if (ts[i].deadline_ns > max_d)
             max_d = ts[i].deadline_ns;
-    }
     for (size_t i = 0; i < n; i++)
         work += h / ts[i].period_ns * ts[i].wcet_ns;
     *miss = 0;
@@ -72,9 +60,7 @@ static int ref_enumerate(const rtp_task *ts, size_t n, rtp_ns *miss)
  * Returns the earliest absolute deadline of a job that misses, 0 if none. */
 static rtp_ns ref_simulate(const rtp_task *ts, size_t n)
 {
-    rtp_ns h = 1;
-    for (size_t i = 0; i < n; i++)
-        h = h / gcd(h, ts[i].period_ns) * ts[i].period_ns;
+    rtp_ns h = tu_hyperperiod(ts, n);
     size_t jobs = 0;
     for (size_t i = 0; i < n; i++)
         jobs += (size_t)(h / ts[i].period_ns);

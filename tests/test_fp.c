@@ -29,28 +29,10 @@ static const rtp_ns divisors720[] = {2, 3, 4, 5, 6, 8, 9, 10, 12, 15, 16, 18, 20
 #define N_DIV (sizeof divisors720 / sizeof divisors720[0])
 #define MAXN 8
 
-static rtp_ns gcd(rtp_ns a, rtp_ns b)
-{
-    while (b) {
-        rtp_ns r = a % b;
-        a = b;
-        b = r;
-    }
-    return a;
-}
-
-static rtp_ns hyperperiod(const rtp_task *ts, size_t n)
-{
-    rtp_ns h = 1;
-    for (size_t i = 0; i < n; i++)
-        h = h / gcd(h, ts[i].period_ns) * ts[i].period_ns;
-    return h;
-}
-
 /* Level-i utilization above 1? (integer: work in one hyperperiod vs H). */
 static int level_overloaded(const rtp_task *ts, size_t n, const int *prio, size_t i)
 {
-    rtp_ns h = hyperperiod(ts, n), work = 0;
+    rtp_ns h = tu_hyperperiod(ts, n), work = 0;
     for (size_t j = 0; j < n; j++)
         if (prio[j] >= prio[i])
             work += h / ts[j].period_ns * ts[j].wcet_ns;
@@ -81,7 +63,7 @@ static int before(const job *a, const job *b, const int *prio, size_t analysed)
  * all complete within the horizon. */
 static rtp_ns ref_wcrt(const rtp_task *ts, size_t n, const int *prio, size_t i)
 {
-    rtp_ns h = hyperperiod(ts, n), horizon = 40 * h + 4000;
+    rtp_ns h = tu_hyperperiod(ts, n), horizon = 40 * h + 4000;
     size_t cap = 4096, count = 0;
     job *jobs = malloc(cap * sizeof *jobs);
     rtp_ns worst = 0, pending_i = h / ts[i].period_ns;

@@ -86,24 +86,6 @@ static int simulate(const rtp_task *t, size_t n, int m, const int *priority,
     return 0;
 }
 
-static int64_t gcd64(int64_t a, int64_t b)
-{
-    while (b) {
-        int64_t r = a % b;
-        a = b;
-        b = r;
-    }
-    return a;
-}
-
-static int64_t hyperperiod(const rtp_task *t, size_t n)
-{
-    int64_t h = 1;
-    for (size_t i = 0; i < n; i++)
-        h = h / gcd64(h, t[i].period_ns) * t[i].period_ns;
-    return h;
-}
-
 static rtp_test global_test(rtp_policy policy, rtp_prio_rule rule, int m)
 {
     rtp_test test;
@@ -611,7 +593,7 @@ static void test_edf_soundness(void **state)
         assert_int_equal(rtp_global_edf_report(t, n, m, &limits, &report, NULL), RTP_OK);
         assert_int_equal(rtp_global_edf_rta(t, n, m, &limits, bound, &v, NULL), RTP_OK);
         int64_t worst[SIM_MAX];
-        int miss = simulate(t, n, m, NULL, 2 * hyperperiod(t, n), worst);
+        int miss = simulate(t, n, m, NULL, 2 * tu_hyperperiod(t, n), worst);
         missed += miss;
         sets++;
         for (int j = 0; j < RTP_GLOBAL_EDF_TESTS; j++) {
@@ -652,7 +634,7 @@ static void test_fp_soundness(void **state)
             res.response_time = bound;
             assert_int_equal(rtp_global_fp(&test, t, n, &res, NULL), RTP_OK);
             int64_t worst[SIM_MAX];
-            int miss = simulate(t, n, m, prio, 2 * hyperperiod(t, n), worst);
+            int miss = simulate(t, n, m, prio, 2 * tu_hyperperiod(t, n), worst);
             if (res.schedulable && miss)
                 fail_msg("set %d rule %d: %s accepts, simulation misses", s, rule,
                          res.accepted_by);

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/arith.h"
 #include "models/ratio.h"
 #include "models/taskset.h"
 #include "support/testutil.h"
@@ -167,16 +168,6 @@ static int ref_cmp(const rtp_task *a, size_t na, const rtp_task *extra, const rt
 }
 
 static const rtp_ratio ONE = {1, 1};
-
-static int64_t gcd(int64_t a, int64_t b)
-{
-    while (b) {
-        int64_t r = a % b;
-        a = b;
-        b = r;
-    }
-    return a;
-}
 
 static int64_t modinv(int64_t a, int64_t m)
 {
@@ -330,7 +321,7 @@ static void test_load_random(void **state)
         rtp_load_kind kind = tu_range(&rng, 0, 1) ? RTP_LOAD_DENSITY : RTP_LOAD_UTIL;
         int64_t den = tu_range(&rng, 1, 1000), num = tu_range(&rng, 0, 3 * den);
         rtp_ratio bound = {num, den};
-        int64_t g = gcd(num, den);
+        int64_t g = rtp_gcd(num, den);
         bound.num /= g;
         bound.den /= g;
         rtp_ns pmax = (rtp_ns)1 << tu_range(&rng, 4, 44);

@@ -1,6 +1,8 @@
 /* tests/support/testutil.c — see testutil.h. */
 #include "support/testutil.h"
 
+#include "models/arith.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +31,14 @@ rtp_task tu_task(rtp_ns wcet, rtp_ns deadline, rtp_ns period)
     t.deadline_ns = deadline;
     t.period_ns = period;
     return t;
+}
+
+rtp_ns tu_hyperperiod(const rtp_task *ts, size_t n)
+{
+    rtp_ns h = 1;
+    for (size_t i = 0; i < n; i++)
+        h = h / rtp_gcd(h, ts[i].period_ns) * ts[i].period_ns;
+    return h;
 }
 
 static char *slurp(const char *path)

@@ -21,6 +21,9 @@ int64_t tu_range(tu_rng *rng, int64_t lo, int64_t hi);
 /* A task with a static name buffer-free form: name may be NULL. */
 rtp_task tu_task(rtp_ns wcet, rtp_ns deadline, rtp_ns period);
 
+/* lcm of the periods, unchecked: for the small periods of reference checks. */
+rtp_ns tu_hyperperiod(const rtp_task *ts, size_t n);
+
 /* Runs `rtpack ARGS` (a shell word string, e.g. "analyze x.json --json"),
  * feeding `stdin_text` (may be NULL). Captures stdout/stderr into malloc'd
  * strings (caller frees; pass NULL to discard). Returns the exit status. */
