@@ -3,6 +3,7 @@
  * document (--json) or a table, or one compact result per line (--batch).
  * Exit: 0 schedulable, 1 not, 2 bad input, 3 limit (SPEC.md). */
 #include "cli/cli.h"
+#include "solver/global.h"
 
 #include "models/analysis_doc.h"
 #include "models/duration.h"
@@ -137,6 +138,20 @@ static void print_first_miss(const rtp_taskset *ts, rtp_ns t)
     printf("). No earlier interval is overloaded.\n");
 }
 
+/* Each global EDF test's own verdict, so "n/a" (preconditions not met) is
+ * told apart from "reject". */
+static void print_global_edf_tests(const rtp_taskset *ts, int cpus)
+{
+    rtp_global_report report;
+    rtp_limits limits = rtp_limits_default();
+    if (rtp_global_edf_report(ts->tasks, ts->n_tasks, cpus, &limits, &report, NULL) != RTP_OK)
+        return;
+    printf("tests:");
+    for (int k = 0; k < RTP_GLOBAL_EDF_TESTS; k++)
+        printf(" %s %s%s", report.test[k], rtp_global_verdict_name(report.verdict[k]),
+               k + 1 < RTP_GLOBAL_EDF_TESTS ? "," : "\n");
+}
+
 static void print_verdict(const rtp_taskset *ts, const analysis *a)
 {
     const rtp_analysis_doc *d = &a->doc;
@@ -176,6 +191,8 @@ static void print_verdict(const rtp_taskset *ts, const analysis *a)
             printf("verdict: NOT shown schedulable under global %s on %d CPUs: no test "
                    "accepts (the tests are sufficient only)\n",
                    d->policy == RTP_POLICY_GEDF ? "EDF" : "FP", d->cpus);
+        if (d->policy == RTP_POLICY_GEDF && d->cpus >= 2)
+            print_global_edf_tests(ts, d->cpus);
         break;
     }
 }
