@@ -35,7 +35,7 @@ static double uniform(uint64_t *state)
 
 /* One random set of n tasks with total utilization `total` (names "T1"..). */
 static int make_set(uint64_t *rng, size_t n, double total, int constrained, rtp_taskset *ts,
-                    rtp_task *tasks, char (*names)[12])
+                    rtp_task *tasks, char (*names)[24])
 {
     double util[128];
     for (int attempt = 0; attempt < 10000; attempt++) {
@@ -112,7 +112,7 @@ static double time_best(const rtp_taskset *ts, const int *cpus, size_t m, rtp_po
 /* Speed-up of rtp_part_best, 2 threads vs 1, on sets of n = 50 and 100
  * tasks, m = 4 and 8 CPUs, U/m = 0.8, both policies. */
 static void speedup(uint64_t seed, int constrained, int per_point, const int *cpus,
-                    rtp_task *tasks, char (*names)[12])
+                    rtp_task *tasks, char (*names)[24])
 {
     double total[2][2] = {{0, 0}, {0, 0}};
     for (int pol = 0; pol < 2; pol++)
@@ -148,7 +148,7 @@ int main(int argc, char **argv)
     uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 10) : 1;
     int constrained = argc > 3 && strcmp(argv[3], "constrained") == 0;
     static rtp_task tasks[128];
-    static char names[128][12];
+    static char names[128][24];
     int cpus[16];
     for (int j = 0; j < 16; j++)
         cpus[j] = j;

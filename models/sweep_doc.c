@@ -3,6 +3,7 @@
  * names one JSON path. */
 #include "models/sweep_doc.h"
 #include "models/duration.h"
+#include "models/arith.h"
 #include "models/json_util.h"
 
 #include <stdio.h>
@@ -117,16 +118,6 @@ static rtp_status read_decimal(const cJSON *node, const char *path, rtp_ratio *o
     return RTP_OK;
 }
 
-static int64_t gcd(int64_t a, int64_t b)
-{
-    while (b) {
-        int64_t r = a % b;
-        a = b;
-        b = r;
-    }
-    return a;
-}
-
 static rtp_status read_utilization(const cJSON *node, rtp_sweep_doc *d, rtp_diag *diag)
 {
     static const char *const keys[] = {"from", "to", "step", NULL};
@@ -169,7 +160,7 @@ static rtp_status read_utilization(const cJSON *node, rtp_sweep_doc *d, rtp_diag
     if (rtp_ratio_cmp(r[1], r[0]) < 0)
         return rtp_diag_set(diag, RTP_EINPUT, "utilization.to", "must not be below from");
     /* from + k step <= to, on the common denominator of from and step. */
-    __int128 den = (__int128)r[0].den / gcd(r[0].den, r[2].den) * r[2].den;
+    __int128 den = (__int128)r[0].den / rtp_gcd(r[0].den, r[2].den) * r[2].den;
     if (den > INT64_MAX / 4)
         return rtp_diag_set(diag, RTP_EINPUT, "utilization.step", "too many decimal places");
     __int128 from = r[0].num * (den / r[0].den), step = r[2].num * (den / r[2].den);
@@ -182,7 +173,7 @@ static rtp_status read_utilization(const cJSON *node, rtp_sweep_doc *d, rtp_diag
         return rtp_diag_set(diag, RTP_ENOMEM, "utilization", "out of memory");
     size_t n = 0;
     for (__int128 v = from; v * r[1].den <= to_scaled; v += step) {
-        int64_t g = gcd((int64_t)v, (int64_t)den);
+        int64_t g = rtp_gcd((int64_t)v, (int64_t)den);
         d->utilizations[n].num = (int64_t)v / g;
         d->utilizations[n].den = (int64_t)den / g;
         n++;
