@@ -8,7 +8,8 @@
  * capacity x its size (exact), and the global test for the cluster's size
  * accepts its tasks plus this one (solver/global.h via rtp_test_exact; a
  * cluster of one CPU uses the exact uniprocessor test, so clusters of size 1
- * reduce exactly to rtp_part_pack). Ownership: plans are the caller's
+ * reduce exactly to rtp_part_pack: both run heuristics/pack.h's one engine).
+ * Ownership: plans are the caller's
  * (rtp_plan_free), cluster lists from rtp_cluster_shape too
  * (rtp_cluster_list_free). Thread-safety: no globals. */
 #ifndef RTP_CLUSTER_H

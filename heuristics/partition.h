@@ -1,5 +1,6 @@
 /* heuristics/partition.h — partitioning by bin packing: first / best / worst /
- * next fit over a chosen task order, one shared packing loop, admission by an
+ * next fit over a chosen task order, one shared packing loop (heuristics/
+ * pack.h, which clusters use too: a CPU is a bin of size 1), admission by an
  * rtp_test (the exact test of the policy by default), per-task affinity and
  * a per-CPU utilization capacity. rtp_part_best runs every placement x order
  * candidate in parallel (OpenMP) and picks as SPEC.md says, with output that
@@ -67,6 +68,12 @@ rtp_part_opts rtp_part_opts_default(void);
 rtp_status rtp_part_pack(const rtp_taskset *ts, const int *cpus, size_t n_cpus,
                          const rtp_part_opts *opts, rtp_plan *plan,
                          rtp_diag *diag);
+
+/* RTP_EINPUT (path "tasks[i].affinity", "CPU c is not on the platform")
+ * when a task's affinity names a CPU not in cpus[0..n_cpus-1]: the input
+ * rule of rtp_part_pack, rtp_part_best and the ILP. */
+rtp_status rtp_part_check_affinity(const rtp_taskset *ts, const int *cpus, size_t n_cpus,
+                                   rtp_diag *diag);
 
 /* Every placement x order; the feasible plan with the smallest largest
  * per-CPU utilization, ties to the first in placement-major order. When no

@@ -301,20 +301,9 @@ static rtp_status validate(const rtp_taskset *ts, const int *cpus, size_t m,
         return rtp_diag_set(diag, RTP_EINPUT, "", "unknown ILP objective");
     if (!(opts->time_limit_s >= 0))
         return rtp_diag_set(diag, RTP_EINPUT, "", "--time-limit must be a non-negative number of seconds");
-    for (size_t i = 0; i < ts->n_tasks; i++) {
-        const rtp_task *t = &ts->tasks[i];
-        for (size_t k = 0; t->affinity && k < t->affinity_len; k++) {
-            size_t j = 0;
-            while (j < m && cpus[j] != t->affinity[k])
-                j++;
-            if (j == m) {
-                char path[64];
-                snprintf(path, sizeof path, "tasks[%zu].affinity", i);
-                return rtp_diag_set(diag, RTP_EINPUT, path,
-                                    "CPU %d is not on the platform", t->affinity[k]);
-            }
-        }
-    }
+    rtp_status st = rtp_part_check_affinity(ts, cpus, m, diag);
+    if (st != RTP_OK)
+        return st;
     return opts->write_lp_path ? rtp_glpk_lp_path_ok(opts->write_lp_path, diag) : RTP_OK;
 }
 
