@@ -111,7 +111,7 @@ static int parse_periods(const cli_args *args, rtp_gen_opts *o, rtp_ns **set)
 static int parse_opts(const cli_args *args, rtp_gen_opts *o, uint64_t *seed, rtp_ns **set)
 {
     const char *text;
-    uint64_t v;
+    uint64_t v = 0;
     int rc;
     if (!(text = cli_get(args, "tasks")))
         return cli_usage_error(args, "--tasks N is required");
@@ -151,7 +151,7 @@ static int run(const cli_args *args)
     if (args->n_positional != 0)
         return cli_usage_error(args, "takes no FILE argument");
     rtp_gen_opts o = rtp_gen_opts_default();
-    uint64_t seed;
+    uint64_t seed = 1;
     rtp_ns *set = NULL;
     int rc = parse_opts(args, &o, &seed, &set);
     if (rc) {
