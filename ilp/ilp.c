@@ -127,8 +127,11 @@ static rtp_status ctx_init(ilp_ctx *c, const rtp_taskset *ts, const int *cpus,
     c->round_members = calloc(nm, sizeof *c->round_members);
     c->round_count = calloc(m + 1, sizeof *c->round_count);
     c->round_cpu = calloc(m + 1, sizeof *c->round_cpu);
-    c->row_cols = calloc(n1, sizeof *c->row_cols);
-    c->row_vals = calloc(n1, sizeof *c->row_vals);
+    /* a row has at most one entry per task plus one (capacity), or one per
+     * CPU (assignment, symmetry): more CPUs than tasks is common */
+    size_t row_len = (c->n > m ? c->n : m) + 1;
+    c->row_cols = calloc(row_len, sizeof *c->row_cols);
+    c->row_vals = calloc(row_len, sizeof *c->row_vals);
     if (opts->objective == RTP_ILP_MIN_CPUS)
         c->ycol = calloc(m + 1, sizeof *c->ycol);
     if (!c->allowed || !c->xcol || !c->util || !c->sym_class || !c->order || !c->sub || !c->sub_idx ||

@@ -451,6 +451,29 @@ static void test_pigeonhole_infeasible(void **state)
         }
 }
 
+/* Regression: more CPUs than tasks + 1 overflowed the row scratch arrays
+ * (sized by tasks) in the assignment and symmetry rows. */
+static void test_more_cpus_than_tasks(void **state)
+{
+    (void)state;
+    for (size_t m = 3; m <= 8; m++)
+        for (int obj = RTP_ILP_FEASIBILITY; obj <= RTP_ILP_BALANCED; obj++) {
+            set s;
+            set_init(&s, 2, m);
+            set_task(&s, 0, 3, 4, 4);
+            set_task(&s, 1, 1, 4, 4);
+            rtp_ilp_opts o = opts_for(obj % 2 ? RTP_POLICY_FP : RTP_POLICY_EDF);
+            o.objective = (rtp_ilp_objective)obj;
+            o.warm_start = 0;
+            rtp_plan p;
+            rtp_ilp_stats stats;
+            assert_int_equal(solve(&s, &o, &p, &stats), RTP_ILP_OPTIMAL);
+            assert_true(p.feasible);
+            assert_int_equal(p.n_bins, m);
+            rtp_plan_free(&p);
+        }
+}
+
 /* ---- input rules ---- */
 
 static void test_inputs(void **state)
@@ -655,6 +678,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_inputs),
         cmocka_unit_test(test_pigeonhole_infeasible),
+        cmocka_unit_test(test_more_cpus_than_tasks),
         cmocka_unit_test(test_write_lp),
         cmocka_unit_test(test_time_limit),
         cmocka_unit_test(test_threads),
