@@ -152,8 +152,10 @@ static rtp_status busy_period(const rtp_task *tasks, size_t n, rtp_ns stop,
         w += tasks[i].wcet_ns;
     *lb = 0;
     for (;;) {
-        if (stop > 0 && w > stop)
+        if (stop > 0 && w > stop) {
+            *lb = 0; /* not the previous iterate: that is below Lb */
             return RTP_OK;
+        }
         if (w > INT64_MAX)
             return rtp_diag_set(diag, RTP_ELIMIT, "",
                                 "EDF busy period passes 2^63 ns");

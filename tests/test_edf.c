@@ -167,6 +167,58 @@ static void test_random_vs_references(void **state)
     assert_true(counts[2] > 200);
 }
 
+/* Arbitrary periods 1..100 (hyperperiods far too long to enumerate), U < 1:
+ * a miss, if any, lies within the synchronous busy period (Spuri 1996), so
+ * the reference scans dbf(t) <= t over [1, L] with L iterated here plainly.
+ * This is where min(La, Lb) really picks either bound. */
+static void test_random_periods_vs_busy_period(void **state)
+{
+    (void)state;
+    tu_rng rng = {79};
+    int sched = 0, miss = 0;
+    rtp_task ts[6];
+    rtp_limits lim = rtp_limits_default();
+    for (int k = 0; k < 6000; k++) {
+        size_t n = (size_t)tu_range(&rng, 2, 5);
+        __int128 un = 0, ud = 1; /* U = un / ud */
+        for (size_t i = 0; i < n; i++) {
+            rtp_ns t = tu_range(&rng, 1, 100), c = tu_range(&rng, 1, t / 3 + 1);
+            ts[i] = tu_task(c, tu_range(&rng, c, t), t);
+            un = un * t + c * ud;
+            ud *= t;
+        }
+        if (un >= ud)
+            continue;
+        rtp_ns busy = 0, next = 0;
+        for (size_t i = 0; i < n; i++)
+            next += ts[i].wcet_ns;
+        while (next != busy) {
+            busy = next;
+            next = 0;
+            for (size_t i = 0; i < n; i++)
+                next += ((busy - 1) / ts[i].period_ns + 1) * ts[i].wcet_ns;
+        }
+        rtp_ns first = 0, d;
+        for (rtp_ns t = 1; t <= busy && !first; t++)
+            if (rtp_edf_dbf(ts, n, t, &d) == RTP_OK && d > t)
+                first = t;
+        rtp_edf_result r;
+        assert_int_equal(rtp_edf_qpa(ts, n, 1, &lim, &r, NULL), RTP_OK);
+        if (r.schedulable != !first)
+            print_error("set %d: qpa %d, first miss by scan %lld\n", k, r.schedulable,
+                        (long long)first);
+        assert_int_equal(r.schedulable, !first);
+        if (first) {
+            assert_true(r.has_first_miss);
+            assert_int_equal(r.first_miss_ns, first);
+            miss++;
+        } else {
+            sched++;
+        }
+    }
+    assert_true(sched > 1000 && miss > 500);
+}
+
 static void test_dbf(void **state)
 {
     (void)state;
@@ -210,6 +262,14 @@ static void test_examples(void **state)
     assert_int_equal(rtp_edf_qpa(&late, 1, 1, &lim, &r, NULL), RTP_OK);
     assert_false(r.schedulable);
     assert_int_equal(r.first_miss_ns, 4);
+    /* Regression: La = 31 < Lb; the busy-period iteration (24, 32) passed La
+     * after one step and its first iterate 24 was taken as the bound, so the
+     * miss at 25 (dbf = 17 + 3 + 6 = 26) went unseen: "schedulable". */
+    rtp_task lab[3] = {tu_task(17, 25, 79), tu_task(1, 4, 10), tu_task(6, 21, 22)};
+    assert_int_equal(rtp_edf_qpa(lab, 3, 1, &lim, &r, NULL), RTP_OK);
+    assert_false(r.schedulable);
+    assert_true(r.has_first_miss);
+    assert_int_equal(r.first_miss_ns, 25);
     /* Empty set: schedulable. */
     assert_int_equal(rtp_edf_qpa(NULL, 0, 1, &lim, &r, NULL), RTP_OK);
     assert_true(r.schedulable);
@@ -333,6 +393,7 @@ int main(void)
         cmocka_unit_test(test_dbf),
         cmocka_unit_test(test_examples),
         cmocka_unit_test(test_random_vs_references),
+        cmocka_unit_test(test_random_periods_vs_busy_period),
         cmocka_unit_test(test_precision),
         cmocka_unit_test(test_large_coprime),
         cmocka_unit_test(test_limit),
