@@ -12,6 +12,16 @@
  * and i itself) lasts past (q + 1) T_i. The iteration starts at a valid lower
  * bound (the previous job's completion, or all first jobs' work) and stops as
  * soon as w passes a + D_i: the response is then reported as -1 (a miss).
+ * With equal priorities the synchronous release of i is NOT the worst case
+ * (an equal-priority job released just before i's, delayed by higher ones,
+ * still runs first): the higher and equal tasks are released together at 0
+ * (their critical instant) and i's job at every r in the synchronous level-i
+ * busy period where an equal task or i (phase 0) releases (R = w - r only
+ * falls between them), its earlier jobs at r - k T_i >= 0, and
+ *   w = (floor(r / T_i) + 1) C_i + sum_{j equal} (floor(r / T_j) + 1) C_j
+ *     + sum_{j higher} ceil(w / T_j) C_j;
+ * an r is skipped when that release pattern leaves the CPU idle by r (the
+ * job then starts a later busy period, covered by another r).
  * When the level-i utilization exceeds 1 (exact, models/ratio.h) the busy
  * period never ends and responses grow without bound: a miss.
  * Sums are 128-bit and saturate at 2^100, so nothing overflows. */
@@ -68,6 +78,107 @@ static int level_overloaded(const rta_ctx *c, size_t i)
     return rtp_load_cmp(c->scratch, m, RTP_LOAD_UTIL, one) > 0;
 }
 
+/* Work released in [0, t) when the tasks at or above priority p (but i) are
+ * released at 0 and i at phase, phase + T_i, ... (saturated). */
+static i128 phased_work(const rta_ctx *c, size_t i, rtp_ns phase, rtp_ns t)
+{
+    i128 sum = interference(c, i, t, 1);
+    if (t > phase)
+        sum += (i128)((t - phase - 1) / c->tasks[i].period_ns + 1) * c->tasks[i].wcet_ns;
+    return sum;
+}
+
+/* With i released at phase (> 0), does the level-i busy period from 0 last
+ * past r? */
+static rtp_status busy_past(rta_ctx *c, size_t i, rtp_ns phase, rtp_ns r, int *busy,
+                            rtp_diag *diag)
+{
+    i128 t = phased_work(c, i, phase, 1);
+    for (;;) {
+        if (t > r) {
+            *busy = 1;
+            return RTP_OK;
+        }
+        rtp_status st = spend(c, diag);
+        if (st != RTP_OK)
+            return st;
+        i128 t2 = phased_work(c, i, phase, (rtp_ns)t);
+        if (t2 <= t) {
+            *busy = 0;
+            return RTP_OK;
+        }
+        t = t2;
+    }
+}
+
+/* Worst-case response of task i with equal-priority tasks (FIFO among them),
+ * over the releases r described at the top; -1 when one passes D_i. */
+static rtp_status fifo_wcrt(rta_ctx *c, size_t i, rtp_ns *response, rtp_diag *diag)
+{
+    const rtp_task *ti = &c->tasks[i];
+    int p = c->priority[i];
+    *response = -1;
+    if (level_overloaded(c, i))
+        return RTP_OK; /* the busy period never ends: a miss */
+    /* The synchronous level-i busy period (its least fixed point). */
+    i128 busy = ti->wcet_ns + interference(c, i, 1, 1);
+    for (;;) {
+        rtp_status st = spend(c, diag);
+        if (st != RTP_OK)
+            return st;
+        if (busy > INT64_MAX)
+            return rtp_diag_set(diag, RTP_ELIMIT, "",
+                                "fixed-priority busy period passes 2^63 ns");
+        i128 next = phased_work(c, i, 0, (rtp_ns)busy);
+        if (next <= busy)
+            break;
+        busy = next;
+    }
+    i128 worst = 0;
+    for (rtp_ns r = 0; r < (rtp_ns)busy;) {
+        rtp_ns phase = r % ti->period_ns;
+        int in_busy = 1;
+        rtp_status st = phase == 0 ? RTP_OK : busy_past(c, i, phase, r, &in_busy, diag);
+        if (st != RTP_OK)
+            return st;
+        if (in_busy) {
+            i128 own = (i128)(r / ti->period_ns + 1) * ti->wcet_ns, w;
+            for (size_t j = 0; j < c->n; j++)
+                if (j != i && c->priority[j] == p)
+                    own += (i128)(r / c->tasks[j].period_ns + 1) * c->tasks[j].wcet_ns;
+            w = own > (i128)r + 1 ? own : (i128)r + 1;
+            for (;;) {
+                if (w > (i128)r + ti->deadline_ns)
+                    return RTP_OK; /* miss */
+                if ((st = spend(c, diag)) != RTP_OK)
+                    return st;
+                if (w > INT64_MAX)
+                    return rtp_diag_set(diag, RTP_ELIMIT, "",
+                                        "fixed-priority response passes 2^63 ns");
+                i128 w2 = own + interference(c, i, (rtp_ns)w, 0);
+                if (w2 <= w)
+                    break;
+                w = w2;
+            }
+            if (w - r > worst)
+                worst = w - r;
+        }
+        /* the next release of i (phase 0) or of an equal-priority task */
+        rtp_ns next = INT64_MAX;
+        for (size_t j = 0; j < c->n; j++) {
+            if (j != i && c->priority[j] != p)
+                continue;
+            rtp_ns tj = c->tasks[j].period_ns, at = r / tj * tj;
+            at = at > INT64_MAX - tj ? INT64_MAX : at + tj;
+            if (at < next)
+                next = at;
+        }
+        r = next;
+    }
+    *response = (rtp_ns)worst;
+    return RTP_OK;
+}
+
 /* Worst-case response of task i, or -1 when some job misses its deadline. */
 static rtp_status task_wcrt(rta_ctx *c, size_t i, rtp_ns *response, rtp_diag *diag)
 {
@@ -80,6 +191,8 @@ static rtp_status task_wcrt(rta_ctx *c, size_t i, rtp_ns *response, rtp_diag *di
         has_equal = has_equal || c->priority[j] == p;
         first_jobs += c->tasks[j].wcet_ns;
     }
+    if (has_equal)
+        return fifo_wcrt(c, i, response, diag);
     i128 w = first_jobs + ti->wcet_ns, worst = 0;
     *response = -1;
     for (rtp_ns q = 0;; q++) {

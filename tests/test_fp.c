@@ -8,7 +8,10 @@
  *    then the analysed task last (its worst case), then input order. The WCRT
  *    of task i is the largest response of its jobs released in [0, H), H the
  *    hyperperiod (a divisor of 720), which covers the first level-i busy
- *    period whenever the level-i utilization is <= 1;
+ *    period whenever the level-i utilization is <= 1. With equal priorities
+ *    the synchronous release is not i's worst case (FIFO: an equal job
+ *    released just before i's, delayed by higher ones, still runs first), so
+ *    i is then also released at every phase 0..T_i-1 and the worst taken;
  *  - OPA's optimality: a distinct-priority order passing the exact test
  *    exists (every permutation tried, n <= 7) iff OPA finds one; and SPEC.md's
  *    candidate rule replayed step by step with rtp_fp_rta. */
@@ -59,17 +62,20 @@ static int before(const job *a, const job *b, const int *prio, size_t analysed)
     return a->task < b->task;
 }
 
-/* Largest response of task i's jobs released in [0, H); -2 when they do not
- * all complete within the horizon. */
-static rtp_ns ref_wcrt(const rtp_task *ts, size_t n, const int *prio, size_t i)
+/* Largest response of task i's jobs released in [phase, phase + H) when i is
+ * released at phase + k T_i and the others at k T_j; -2 when they do not all
+ * complete within the horizon. */
+static rtp_ns ref_wcrt_phased(const rtp_task *ts, size_t n, const int *prio, size_t i,
+                              rtp_ns phase)
 {
-    rtp_ns h = tu_hyperperiod(ts, n), horizon = 40 * h + 4000;
+    rtp_ns h = tu_hyperperiod(ts, n), horizon = 40 * h + 4000 + phase;
     size_t cap = 4096, count = 0;
     job *jobs = malloc(cap * sizeof *jobs);
     rtp_ns worst = 0, pending_i = h / ts[i].period_ns;
     for (rtp_ns now = 0; pending_i > 0 && now < horizon; now++) {
         for (size_t j = 0; j < n; j++)
-            if (now % ts[j].period_ns == 0) {
+            if (j == i ? now >= phase && (now - phase) % ts[i].period_ns == 0
+                       : now % ts[j].period_ns == 0) {
                 if (count == cap)
                     jobs = realloc(jobs, (cap *= 2) * sizeof *jobs);
                 jobs[count++] = (job){j, now, ts[j].wcet_ns};
@@ -81,7 +87,7 @@ static rtp_ns ref_wcrt(const rtp_task *ts, size_t n, const int *prio, size_t i)
         if (pick == count)
             continue;
         if (--jobs[pick].left == 0) {
-            if (jobs[pick].task == i && jobs[pick].release < h) {
+            if (jobs[pick].task == i && jobs[pick].release < phase + h) {
                 if (now + 1 - jobs[pick].release > worst)
                     worst = now + 1 - jobs[pick].release;
                 pending_i--;
@@ -91,6 +97,22 @@ static rtp_ns ref_wcrt(const rtp_task *ts, size_t n, const int *prio, size_t i)
     }
     free(jobs);
     return pending_i > 0 ? -2 : worst;
+}
+
+/* The worst over i's phases when it shares its priority, else synchronous. */
+static rtp_ns ref_wcrt(const rtp_task *ts, size_t n, const int *prio, size_t i)
+{
+    rtp_ns phases = 1, worst = 0;
+    for (size_t j = 0; j < n; j++)
+        if (j != i && prio[j] == prio[i])
+            phases = ts[i].period_ns;
+    for (rtp_ns phase = 0; phase < phases; phase++) {
+        rtp_ns r = ref_wcrt_phased(ts, n, prio, i, phase);
+        if (r < 0)
+            return r;
+        worst = r > worst ? r : worst;
+    }
+    return worst;
 }
 
 static size_t random_set(tu_rng *rng, rtp_task *ts, int *prio)
@@ -207,6 +229,23 @@ static void test_golden(void **state)
     assert_int_equal(rtp_fp_rta(eq, 2, eq_prio, resp, &sched, &lim, NULL), RTP_OK);
     assert_int_equal(resp[0], 5);
     assert_int_equal(resp[1], 5);
+    /* Regression (fuzz_analysis): FIFO among equal priorities is not worst at
+     * the synchronous release. a (C 7, D 12, T 40) and c (C 1, T 4) share a
+     * priority below b (C 4, T 12). Synchronously a completes at 12, but its
+     * job at 40 waits for c's job released at 36 (delayed by b until 40),
+     * then c's job at 40, and b again at 48: it completes at 53, R = 13 > 12.
+     * The old analysis took only the synchronous release: "schedulable". */
+    rtp_task fifo[3] = {tu_task(7, 12, 40), tu_task(4, 6, 12), tu_task(1, 30, 4)};
+    int fifo_prio[3] = {1, 2, 1};
+    assert_int_equal(rtp_fp_rta(fifo, 3, fifo_prio, resp, &sched, &lim, NULL), RTP_OK);
+    assert_int_equal(resp[0], -1);
+    assert_int_equal(resp[1], 4);
+    assert_int_equal(resp[2], 13);
+    assert_false(sched);
+    fifo[0].deadline_ns = 13;
+    assert_int_equal(rtp_fp_rta(fifo, 3, fifo_prio, resp, &sched, &lim, NULL), RTP_OK);
+    assert_int_equal(resp[0], 13);
+    assert_true(sched);
     /* The video task alone: 5 ms. */
     rtp_task video = tu_task(5000000, 10000000, 16666666);
     int one = 1;
