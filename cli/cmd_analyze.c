@@ -11,6 +11,7 @@
 #include "solver/edf.h"
 #include "solver/test.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -324,8 +325,9 @@ static int parse_settings(const cli_args *args, settings *s)
     v = cli_get(args, "max-iterations");
     if (v) {
         char *end = NULL;
+        errno = 0;
         unsigned long long k = strtoull(v, &end, 10);
-        if (end == v || *end != '\0' || k == 0 || v[0] == '-')
+        if (end == v || *end != '\0' || k == 0 || v[0] == '-' || errno == ERANGE)
             return cli_usage_error(args, "--max-iterations wants a positive whole number, got '%s'", v);
         s->limits.max_iterations = k;
     }

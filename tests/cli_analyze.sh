@@ -105,6 +105,20 @@ head -n 1 "$TMP/limit.jsonl" >"$TMP/limit.json"
 expect 3 "single limit" "$B" analyze "$TMP/limit.json" --max-iterations 1000
 has 'resourcelimit' "$TMP/err" "limit message"
 expect 2 "batch and FILE" "$B" analyze "$S/examples/textbook.json" --batch "$TMP/limit.jsonl"
+expect 2 "max-iterations past 2^64" "$B" analyze "$S/examples/textbook.json" \
+    --max-iterations 99999999999999999999999
+
+# Regressions found by fuzz/fuzz_analysis (both once said "schedulable"):
+# EDF with La < Lb, the busy-period iterate below La taken as the bound ...
+printf '%s\n' '{"tasks":[{"name":"a","wcet":17,"deadline":25,"period":79},{"name":"b","wcet":1,"deadline":4,"period":10},{"name":"c","wcet":6,"deadline":21,"period":22}]}' \
+    >"$TMP/la.json"
+expect 1 "edf la < lb" "$B" analyze "$TMP/la.json" --json
+has '"schedulable":false,"utilization":0.5879171461,"first_miss":25' "$TMP/out" "edf la < lb miss"
+# ... and FIFO among equal priorities, worst not at the synchronous release.
+printf '%s\n' '{"tasks":[{"name":"a","wcet":7,"deadline":12,"period":40,"priority":1},{"name":"b","wcet":4,"deadline":6,"period":12,"priority":2},{"name":"c","wcet":1,"deadline":30,"period":4,"priority":1}]}' \
+    >"$TMP/fifo.json"
+expect 1 "fp fifo" "$B" analyze "$TMP/fifo.json" --policy fp --priority given --json
+has '"name":"a","wcet":7,"deadline":12,"period":40,"priority":1,"response_time":null' "$TMP/out" "fp fifo a"
 
 [ "$fails" -eq 0 ] && echo "cli_analyze: all checks passed"
 exit "$fails"

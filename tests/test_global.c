@@ -35,7 +35,7 @@ static int simulate(const rtp_task *t, size_t n, int m, const int *priority,
                     int64_t horizon, int64_t *worst)
 {
     int64_t pending[SIM_MAX][64]; /* release times of unfinished jobs, FIFO */
-    int64_t left[SIM_MAX];        /* remaining work of the head job */
+    int64_t left[SIM_MAX] = {0};  /* remaining work of the head job */
     size_t head[SIM_MAX], tail[SIM_MAX];
     memset(head, 0, sizeof head);
     memset(tail, 0, sizeof tail);
