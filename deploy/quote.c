@@ -76,6 +76,8 @@ void rtp_quote_sh(rtp_text *out, const char *s)
     for (const char *p = s; *p; p++) {
         if (*p == '\'')
             rtp_text_append(out, "'\\''");
+        else if (*p == '\\') /* outside the quotes: shellcheck (SC1003) flags '\' */
+            rtp_text_append(out, "'\\\\'");
         else
             rtp_text_appendn(out, p, 1);
     }

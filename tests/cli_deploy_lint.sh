@@ -15,7 +15,7 @@ cat > "$T/hostile.json" <<'EOP'
 { "feasible": true, "method": "ffd", "policy": "fp", "platform": { "cpus": [0] },
   "cpus": [ { "cpu": 0, "tasks": [
     { "name": "$(touch x)", "wcet": 1, "period": 10, "priority": 3,
-      "cmd": ["echo", "$(touch x)", "`touch x`", "'; reboot #", "a\"b\\c", "vidéo ✓"] },
+      "cmd": ["echo", "$(touch x)", "`touch x`", "'; reboot #", "a\"b\\c", "vidéo ✓", "c\\", "\\"] },
     { "name": "'; reboot #", "wcet": 1, "period": 10, "priority": 2, "cmd": "echo ../../etc $HOME" },
     { "name": "../../etc", "wcet": 1, "period": 10, "priority": 1, "cmd": ["echo"] } ] } ],
   "unassigned": [] }

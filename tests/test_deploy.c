@@ -86,6 +86,7 @@ static int emit_status(const char *plan, const char *args)
 static const char *const hostile[] = {
     "$(touch x)", "`touch x`", "'; reboot #", "a'b", "'", "''", "\"\\$HOME\\\\",
     "../../etc", "vidéo ✓", "*", "-n", "a b\tc", "%s %n", "$$", "!x", "~root",
+    "\\", "a\\'b", "\\\\", "'\\'",
 };
 
 static void test_quote_sh_round_trip(void **state)
