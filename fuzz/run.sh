@@ -1,15 +1,17 @@
 #!/bin/sh
 # fuzz/run.sh — builds the libFuzzer targets (fuzz/CMakeLists.txt, clang,
 # ASan + UBSan) in their own build directory and runs each for a bounded
-# time on a seed corpus made at run time from examples/*.json plus a few
-# built-in documents. Exit 0 when no target found a crash, leak or timeout.
-# Env: FUZZ_SECONDS (per target, default 60), FUZZ_BUILD_DIR (default
-# build-fuzz/ in the source root), FUZZ_TARGETS (default "taskset plan").
+# time on a seed corpus made at run time: for the JSON readers from
+# examples/*.json plus a few built-in documents, for fuzz_analysis (binary
+# input) a few byte strings. Exit 0 when no target found a crash, leak or
+# timeout. Env: FUZZ_SECONDS (per target, default 60), FUZZ_BUILD_DIR
+# (default build-fuzz/ in the source root), FUZZ_TARGETS (default
+# "taskset plan analysis").
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${FUZZ_BUILD_DIR:-$ROOT/build-fuzz}
 SECONDS_EACH=${FUZZ_SECONDS:-60}
-TARGETS=${FUZZ_TARGETS:-"taskset plan"}
+TARGETS=${FUZZ_TARGETS:-"taskset plan analysis"}
 
 command -v clang >/dev/null || { echo "fuzz/run.sh: clang not found (run .ci/setup)" >&2; exit 3; }
 cmake -S "$ROOT/fuzz" -B "$BUILD" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
@@ -22,8 +24,20 @@ for target in $TARGETS; do
     corpus="$BUILD/corpus-$target"
     artifacts="$BUILD/artifacts-$target"
     mkdir -p "$corpus" "$artifacts"
+    if [ "$target" = analysis ]; then
+        # mode, n, then per task: period index, shape, wcet, deadline, priority
+        printf '\000\003\001\002\003\001\001\004\006\005\002\002\011\024\004\003\000' \
+            >"$corpus/seed-small"
+        printf '\300\003\117\002\020\030\001\011\002\003\001\002\025\005\006\024\000' \
+            >"$corpus/seed-periods"
+        printf '\017\004\000\001\002\003\004\005\006\007\010\011\012\013\014\015' \
+            >"$corpus/seed-huge"
+        dict=""
+    else
+        dict="-dict=$ROOT/fuzz/json.dict"
+    fi
     for f in "$ROOT"/examples/*.json; do
-        [ -f "$f" ] && cp "$f" "$corpus/example-$(basename "$f")"
+        [ -f "$f" ] && [ "$target" != analysis ] && cp "$f" "$corpus/example-$(basename "$f")"
     done
     seed "$corpus/seed-spec.json" '{"time_unit": "ns", "platform": {"cpus": 4}, "tasks": [
  {"name": "video", "wcet": "5ms", "deadline": "10ms", "period": "16666666ns",
@@ -46,7 +60,7 @@ for target in $TARGETS; do
  {"cpus": [2], "test": null, "tasks": []}], "unassigned": []}'
     echo "fuzz_$target: ${SECONDS_EACH}s on $(find "$corpus" -type f | wc -l) inputs"
     if ! "$BUILD/fuzz_$target" -max_total_time="$SECONDS_EACH" -max_len=4096 -timeout=10 \
-        -rss_limit_mb=2048 -dict="$ROOT/fuzz/json.dict" -print_final_stats=1 \
+        -rss_limit_mb=2048 $dict -print_final_stats=1 \
         -artifact_prefix="$artifacts/" "$corpus" >"$BUILD/fuzz_$target.log" 2>&1; then
         echo "fuzz_$target: FAILED (input saved in $artifacts/):" >&2
         grep -E "ERROR|broken rule|SUMMARY|Test unit written" "$BUILD/fuzz_$target.log" >&2 || true
