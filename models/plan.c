@@ -312,6 +312,22 @@ static rtp_status check_plan(const rtp_plan *plan, const char *bins_key, rtp_dia
                                 "CPU %d of platform.cpus has no entry (every CPU is listed)",
                                 plan->platform_cpus[p]);
     }
+    /* Placement within affinity: a task with an affinity runs only on CPUs
+     * it names (every CPU of its cluster, in a clustered plan). */
+    for (size_t j = 0; j < plan->n_bins; j++)
+        for (size_t i = 0; i < plan->bins[j].n_tasks; i++) {
+            const rtp_task *t = &plan->bins[j].tasks[i].task;
+            for (size_t k = 0; t->affinity && k < plan->bins[j].n_cpus; k++) {
+                int id = plan->bins[j].cpus[k], allowed = 0;
+                for (size_t a = 0; a < t->affinity_len; a++)
+                    allowed |= t->affinity[a] == id;
+                if (allowed)
+                    continue;
+                snprintf(path, sizeof path, "%s[%zu].tasks[%zu].affinity", bins_key, j, i);
+                return rtp_diag_set(diag, RTP_EINPUT, path,
+                                    "task placed on CPU %d, outside its affinity", id);
+            }
+        }
     /* Names: a flat list in document order; the later of two equal names is
      * the one reported (SPEC.md). */
     size_t total = plan->n_unassigned;

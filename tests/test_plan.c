@@ -19,7 +19,7 @@
 
 
 static char *arg_list[] = {"tool", "--fast", "x y"};
-static int affinity_list[] = {0, 3};
+static int affinity_list[] = {2, 7}; /* video runs on CPU 2 */
 
 static rtp_task named(char *name, rtp_ns wcet, rtp_ns deadline, rtp_ns period)
 {
@@ -336,6 +336,13 @@ static void test_bad_plans(void **state)
     bad_at("{\"feasible\": true, \"cpus\": []}", "policy");
     bad_at("{\"feasible\": true, \"policy\": \"edf\"}", "cpus");
     bad_at("{\"feasible\": true, \"method\": 5, \"policy\": \"edf\", \"cpus\": []}", "method");
+    /* placed outside its own affinity (a hand-edited plan) */
+    bad_at(doc("edf", "[{\"cpu\": 0, \"tasks\": [{\"name\": \"a\", \"wcet\": 1, \"period\": 4,"
+                      " \"affinity\": [1]}]}, {\"cpu\": 1, \"tasks\": []}]", ""),
+           "cpus[0].tasks[0].affinity");
+    bad_at("{\"feasible\": true, \"policy\": \"gedf\", \"clusters\": [{\"cpus\": [0, 1], \"tasks\": ["
+           "{\"name\": \"a\", \"wcet\": 1, \"period\": 4, \"affinity\": [0]}]}]}",
+           "clusters[0].tasks[0].affinity");
     /* clustered */
     bad_at("{\"feasible\": true, \"policy\": \"gedf\", \"clusters\": [{\"cpus\": [0, 1], \"tasks\": []},"
            " {\"cpus\": [1], \"tasks\": []}]}",
