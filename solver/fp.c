@@ -4,20 +4,19 @@
  * Response time of task i (Lehoczky 1990, arbitrary deadlines; Joseph & Pandya
  * 1986 / Audsley et al. 1993 when one job suffices): from the synchronous
  * release, job q (released at a = q T_i) completes at the least fixed point of
- *   w = (q + 1) C_i + sum_{j equal} (floor(a / T_j) + 1) C_j
- *                   + sum_{j higher} ceil(w / T_j) C_j,
- * i.e. equal-priority jobs run first-in first-out (SCHED_FIFO) and the ones
- * released at or before a, ties included, are served first (worst case).
- * R_q = w - a; jobs are examined while the level-i busy period (higher, equal
- * and i itself) lasts past (q + 1) T_i. The iteration starts at a valid lower
- * bound (the previous job's completion, or all first jobs' work) and stops as
- * soon as w passes a + D_i: the response is then reported as -1 (a miss).
- * With equal priorities the synchronous release of i is NOT the worst case
- * (an equal-priority job released just before i's, delayed by higher ones,
- * still runs first): the higher and equal tasks are released together at 0
- * (their critical instant) and i's job at every r in the synchronous level-i
- * busy period where an equal task or i (phase 0) releases (R = w - r only
- * falls between them), its earlier jobs at r - k T_i >= 0, and
+ *   w = (q + 1) C_i + sum_{j higher} ceil(w / T_j) C_j;
+ * R_q = w - a; jobs are examined while the level-i busy period lasts past
+ * (q + 1) T_i. The iteration starts at a valid lower bound (the previous
+ * job's completion, or all first jobs' work) and stops as soon as w passes
+ * a + D_i: the response is then reported as -1 (a miss).
+ * Equal priorities run first-in first-out (SCHED_FIFO), the jobs released at
+ * or before i's, ties included, first (worst case). Then the synchronous
+ * release of i is NOT the worst case (an equal-priority job released just
+ * before i's, delayed by higher ones, still runs first): the higher and
+ * equal tasks are released together at 0 (their critical instant) and i's
+ * job at every r in the synchronous level-i busy period where an equal task
+ * or i (phase 0) releases (R = w - r only falls between them), its earlier
+ * jobs at r - k T_i >= 0, and
  *   w = (floor(r / T_i) + 1) C_i + sum_{j equal} (floor(r / T_j) + 1) C_j
  *     + sum_{j higher} ceil(w / T_j) C_j;
  * an r is skipped when that release pattern leaves the CPU idle by r (the
@@ -183,16 +182,17 @@ static rtp_status fifo_wcrt(rta_ctx *c, size_t i, rtp_ns *response, rtp_diag *di
 static rtp_status task_wcrt(rta_ctx *c, size_t i, rtp_ns *response, rtp_diag *diag)
 {
     const rtp_task *ti = &c->tasks[i];
-    int p = c->priority[i], has_equal = 0;
+    int p = c->priority[i];
     i128 first_jobs = 0;
     for (size_t j = 0; j < c->n; j++) {
         if (j == i || c->priority[j] < p)
             continue;
-        has_equal = has_equal || c->priority[j] == p;
+        if (c->priority[j] == p)
+            return fifo_wcrt(c, i, response, diag);
         first_jobs += c->tasks[j].wcet_ns;
     }
-    if (has_equal)
-        return fifo_wcrt(c, i, response, diag);
+    /* Only higher priorities: the synchronous release is the critical
+     * instant; jobs 0, 1, ... while the level-i busy period lasts. */
     i128 w = first_jobs + ti->wcet_ns, worst = 0;
     *response = -1;
     for (rtp_ns q = 0;; q++) {
@@ -200,11 +200,7 @@ static rtp_status task_wcrt(rta_ctx *c, size_t i, rtp_ns *response, rtp_diag *di
         if (next > INT64_MAX)
             return rtp_diag_set(diag, RTP_ELIMIT, "",
                                 "fixed-priority busy period passes 2^63 ns");
-        /* Own jobs 0..q plus equal-priority jobs released at or before a. */
-        i128 own = (i128)(q + 1) * ti->wcet_ns;
-        for (size_t j = 0; j < c->n; j++)
-            if (j != i && c->priority[j] == p)
-                own += (i128)((rtp_ns)a / c->tasks[j].period_ns + 1) * c->tasks[j].wcet_ns;
+        i128 own = (i128)(q + 1) * ti->wcet_ns; /* jobs 0..q */
         if (w < own)
             w = own;
         for (;;) {
@@ -223,25 +219,10 @@ static rtp_status task_wcrt(rta_ctx *c, size_t i, rtp_ns *response, rtp_diag *di
         }
         if (w - a > worst)
             worst = w - a;
-        if (!has_equal && w <= next)
+        if (w <= next)
             break; /* w is then also where the level-i busy period ends */
         if (q == 0 && level_overloaded(c, i))
             return RTP_OK; /* the busy period never ends: a miss */
-        /* Does the level-i busy period end by the next release of i? */
-        i128 t = w;
-        for (;;) {
-            rtp_status st = spend(c, diag);
-            if (st != RTP_OK)
-                return st;
-            i128 t2 = (i128)(q + 1) * ti->wcet_ns + interference(c, i, (rtp_ns)t, 1);
-            if (t2 <= t || t2 > next) {
-                t = t2 <= t ? t : t2;
-                break;
-            }
-            t = t2;
-        }
-        if (t <= next)
-            break;
         w += ti->wcet_ns; /* job q + 1 completes at least C_i later */
     }
     *response = (rtp_ns)worst;
