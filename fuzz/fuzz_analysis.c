@@ -4,11 +4,12 @@
  *   - rtp_edf_qpa: verdict and first_miss against brute-force dbf over
  *     [1, H + Dmax] (Baruah, Mok & Rosier 1990), U > 1 by exact cross-products;
  *   - rtp_fp_rta (priorities by rtp_fp_assign, DM/RM/OPA/given with ties):
- *     response times against a unit-step simulation of the synchronous
- *     release of the level-i tasks (FIFO among equal priorities, the task
- *     under study last at equal release times) until its schedule repeats;
+ *     response times against a unit-step simulation of the level-i tasks
+ *     released at 0 (FIFO among equal priorities, the task under study last
+ *     at equal release times; when it shares its priority, released at every
+ *     phase 0..T-1 instead) until the schedule repeats;
  *     OPA "not found" against every permutation (n <= 5);
- *   - rtp_global_edf / rtp_global_fp on m = 2 (sufficient tests): an accepted
+ *   - rtp_global_edf / rtp_global_fp on m = 2 or 3 (sufficient tests): an accepted
  *     set must not miss in a unit-step simulation, synchronous and with
  *     offsets taken from the input.
  * Tiny max_iterations (from the input) must give the right answer or
@@ -394,12 +395,13 @@ static void check_fp(const rtp_task *tasks, size_t n, int64_t h, uint64_t max_it
     }
 }
 
-/* ---- global (m = 2) reference: a unit-step simulation ---- */
+/* ---- global (m >= 2) reference: a unit-step simulation ---- */
 
 /* Does any job miss, releases at offset[i] + k T_i, over the horizon?
- * edf: earliest absolute deadline first (ties by index), else by prio. */
+ * edf: earliest absolute deadline first (ties by index), else by prio.
+ * worst (n entries or NULL): raised to each task's largest response seen. */
 static int global_misses(const rtp_task *tasks, size_t n, int m, int edf, const int *prio,
-                         const int64_t *offset, int64_t horizon)
+                         const int64_t *offset, int64_t horizon, int64_t *worst)
 {
     int64_t rel[MAX_TASKS][MAX_PENDING], rem[MAX_TASKS][MAX_PENDING];
     int cnt[MAX_TASKS] = {0};
@@ -441,6 +443,8 @@ static int global_misses(const rtp_task *tasks, size_t n, int m, int edf, const 
         }
         for (size_t i = 0; i < n; i++)
             if (chosen[i] && --rem[i][0] == 0) {
+                if (worst && t + 1 - rel[i][0] > worst[i])
+                    worst[i] = t + 1 - rel[i][0];
                 memmove(rel[i], rel[i] + 1, (size_t)(cnt[i] - 1) * sizeof(int64_t));
                 memmove(rem[i], rem[i] + 1, (size_t)(cnt[i] - 1) * sizeof(int64_t));
                 cnt[i]--;
@@ -454,7 +458,7 @@ static int global_misses(const rtp_task *tasks, size_t n, int m, int edf, const 
 
 static void check_global(const rtp_task *tasks, size_t n, int64_t h, reader *r)
 {
-    const int m = 2;
+    const int m = 2 + (int)(byte(r) % 2);
     int64_t zero[MAX_TASKS] = {0}, offset[MAX_TASKS], omax = 0, dmax = 0;
     for (size_t i = 0; i < n; i++) {
         offset[i] = byte(r) % (tasks[i].period_ns + 1);
@@ -472,23 +476,34 @@ static void check_global(const rtp_task *tasks, size_t n, int64_t h, reader *r)
     rtp_status st = rtp_test_run(&ge, tasks, n, &res, &diag);
     CHECK(st == RTP_OK || st == RTP_ELIMIT);
     if (st == RTP_OK && res.schedulable) {
-        if (global_misses(tasks, n, m, 1, NULL, zero, horizon) ||
-            global_misses(tasks, n, m, 1, NULL, offset, horizon))
+        if (global_misses(tasks, n, m, 1, NULL, zero, horizon, NULL) ||
+            global_misses(tasks, n, m, 1, NULL, offset, horizon, NULL))
             fprintf(stderr, "gedf accepted by %s but misses\n", res.accepted_by);
-        CHECK(!global_misses(tasks, n, m, 1, NULL, zero, horizon));
-        CHECK(!global_misses(tasks, n, m, 1, NULL, offset, horizon));
+        CHECK(!global_misses(tasks, n, m, 1, NULL, zero, horizon, NULL));
+        CHECK(!global_misses(tasks, n, m, 1, NULL, offset, horizon, NULL));
     }
     /* each global EDF test on its own */
     rtp_global_report rep;
     if (rtp_global_edf_report(tasks, n, m, &lim, &rep, &diag) == RTP_OK)
         for (int k = 0; k < RTP_GLOBAL_EDF_TESTS; k++)
             if (rep.verdict[k] == RTP_GLOBAL_ACCEPT) {
-                if (global_misses(tasks, n, m, 1, NULL, zero, horizon) ||
-                    global_misses(tasks, n, m, 1, NULL, offset, horizon))
+                if (global_misses(tasks, n, m, 1, NULL, zero, horizon, NULL) ||
+                    global_misses(tasks, n, m, 1, NULL, offset, horizon, NULL))
                     fprintf(stderr, "gedf test %s accepts but misses\n", rep.test[k]);
-                CHECK(!global_misses(tasks, n, m, 1, NULL, zero, horizon));
-                CHECK(!global_misses(tasks, n, m, 1, NULL, offset, horizon));
+                CHECK(!global_misses(tasks, n, m, 1, NULL, zero, horizon, NULL));
+                CHECK(!global_misses(tasks, n, m, 1, NULL, offset, horizon, NULL));
             }
+    /* Bertogna & Cirinei's EDF response bounds bound what happens */
+    rtp_ns edf_resp[MAX_TASKS];
+    rtp_global_verdict v;
+    if (rtp_global_edf_rta(tasks, n, m, &lim, edf_resp, &v, &diag) == RTP_OK &&
+        v == RTP_GLOBAL_ACCEPT) {
+        int64_t seen[MAX_TASKS] = {0};
+        CHECK(!global_misses(tasks, n, m, 1, NULL, zero, horizon, seen));
+        CHECK(!global_misses(tasks, n, m, 1, NULL, offset, horizon, seen));
+        for (size_t i = 0; i < n; i++)
+            CHECK(edf_resp[i] >= tasks[i].wcet_ns && seen[i] <= edf_resp[i]);
+    }
     static const rtp_prio_rule rules[] = {RTP_PRIO_DM, RTP_PRIO_RM, RTP_PRIO_OPA,
                                           RTP_PRIO_GIVEN};
     for (size_t k = 0; k < sizeof rules / sizeof *rules; k++) {
@@ -504,12 +519,15 @@ static void check_global(const rtp_task *tasks, size_t n, int64_t h, reader *r)
             continue;
         for (size_t i = 0; i < n; i++)
             CHECK(resp[i] >= tasks[i].wcet_ns && resp[i] <= tasks[i].deadline_ns);
-        if (global_misses(tasks, n, m, 0, prio, zero, horizon) ||
-            global_misses(tasks, n, m, 0, prio, offset, horizon))
+        if (global_misses(tasks, n, m, 0, prio, zero, horizon, NULL) ||
+            global_misses(tasks, n, m, 0, prio, offset, horizon, NULL))
             fprintf(stderr, "gfp (rule %d) accepted by %s but misses\n", (int)rules[k],
                     res.accepted_by);
-        CHECK(!global_misses(tasks, n, m, 0, prio, zero, horizon));
-        CHECK(!global_misses(tasks, n, m, 0, prio, offset, horizon));
+        int64_t seen[MAX_TASKS] = {0};
+        CHECK(!global_misses(tasks, n, m, 0, prio, zero, horizon, seen));
+        CHECK(!global_misses(tasks, n, m, 0, prio, offset, horizon, seen));
+        for (size_t i = 0; i < n; i++)
+            CHECK(seen[i] <= resp[i]); /* the bounds bound what happens */
     }
 }
 
