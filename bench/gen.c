@@ -160,9 +160,11 @@ rtp_status rtp_gen_check(const rtp_gen_opts *o, rtp_diag *diag)
     rtp_ns longest = o->period_max_ns, scaled;
     for (size_t i = 0; i < o->n_period_set; i++)
         longest = i == 0 || o->period_set[i] > longest ? o->period_set[i] : longest;
+    /* the 2^62 bound matters only where the factor scales deadlines */
     if (o->arbitrary_factor.den <= 0 || rtp_ratio_cmp(o->arbitrary_factor, one) < 0 ||
-        rtp_muldiv_floor(longest, o->arbitrary_factor.num, o->arbitrary_factor.den,
-                         &scaled) != RTP_OK || scaled > RTP_NS_LIMIT)
+        (o->deadlines == RTP_DL_ARBITRARY &&
+         (rtp_muldiv_floor(longest, o->arbitrary_factor.num, o->arbitrary_factor.den,
+                           &scaled) != RTP_OK || scaled > RTP_NS_LIMIT)))
         return rtp_diag_set(diag, RTP_EINPUT, "",
                             "the arbitrary-deadline factor must be >= 1 and keep deadlines below 2^62 ns");
     if (o->max_attempts < 1)

@@ -317,6 +317,15 @@ static void test_impossible_requests(void **state)
     o.granularity_ns = 100;
     o.max_task_util = (rtp_ratio){3, 2};
     assert_int_equal(rtp_gen_taskset(&o, 1, 0, 0, &ts, &diag), RTP_EINPUT);
+    /* regression: periods up to 2^62 ns are fine unless deadlines are
+     * arbitrary (factor 2 would pass 2^62); implicit was refused */
+    o = opts(3, 1, 1, RTP_GEN_UUNIFAST_DISCARD);
+    o.period_min_ns = 1000000000;
+    o.period_max_ns = RTP_NS_LIMIT;
+    assert_int_equal(rtp_gen_taskset(&o, 1, 0, 0, &ts, &diag), RTP_OK);
+    rtp_taskset_free(&ts);
+    o.deadlines = RTP_DL_ARBITRARY;
+    assert_int_equal(rtp_gen_taskset(&o, 1, 0, 0, &ts, &diag), RTP_EINPUT);
 }
 
 static void test_elementary_functions(void **state)
