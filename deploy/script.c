@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 void rtp_deploy_cpu_list(const rtp_plan_bin *bin, rtp_text *out)
 {
@@ -98,6 +99,8 @@ static void write_header(const rtp_plan *plan, const rtp_deploy_opts *opts, rtp_
                     deadline ? "SCHED_DEADLINE" : "SCHED_FIFO");
     static const char *const modes[] = {"auto", "v1", "v2"};
     rtp_text_printf(out, "CG_MODE=${RTPACK_CGROUP:-%s}\n", modes[opts->cgroup]);
+    if (opts->cgroup_root && strpbrk(opts->cgroup_root, "$`"))
+        rtp_text_append(out, "# shellcheck disable=SC2016 # --cgroup-root stays literal\n");
     rtp_text_append(out, "CG_ROOT_DEFAULT=");
     rtp_quote_sh(out, opts->cgroup_root ? opts->cgroup_root : "");
     rtp_text_append(out, "\nCG_ROOT=${RTPACK_CGROUP_ROOT:-$CG_ROOT_DEFAULT}\n"

@@ -32,6 +32,16 @@ for plan in "$SRC/examples/plan_edf.json" "$SRC/examples/plan_fp.json" \
         shellcheck -s sh "$T/$name.sh" || fail "shellcheck -s sh $name"
     fi
 done
+# a hostile --cgroup-root is quoted, parses, and lints clean too
+"$BIN" emit "$T/hostile.json" --format script --cgroup-root '/tmp/x;rm $(id) `x` '"'"'q\' \
+    --out "$T/root.sh" 2> /dev/null || fail "emit with a hostile --cgroup-root"
+for sh in dash bash; do
+    command -v "$sh" > /dev/null || continue
+    $sh -n "$T/root.sh" || fail "$sh -n root.sh"
+done
+if command -v shellcheck > /dev/null; then
+    shellcheck -s sh "$T/root.sh" || fail "shellcheck -s sh root.sh"
+fi
 command -v shellcheck > /dev/null || echo "note: shellcheck not installed, not run"
 
 [ "$FAILS" -eq 0 ] || { echo "$FAILS failure(s)"; exit 1; }
