@@ -186,12 +186,13 @@ static void print_verdict(const rtp_taskset *ts, const analysis *a)
         break;
     default:
         if (d->schedulable)
-            printf("verdict: schedulable under global %s on %d CPUs (accepted by %s)\n",
-                   d->policy == RTP_POLICY_GEDF ? "EDF" : "FP", d->cpus, d->test);
+            printf("verdict: schedulable under global %s on %d CPU%s (accepted by %s)\n",
+                   d->policy == RTP_POLICY_GEDF ? "EDF" : "FP", d->cpus, d->cpus == 1 ? "" : "s",
+                   d->test);
         else
-            printf("verdict: NOT shown schedulable under global %s on %d CPUs: no test "
+            printf("verdict: NOT shown schedulable under global %s on %d CPU%s: no test "
                    "accepts (the tests are sufficient only)\n",
-                   d->policy == RTP_POLICY_GEDF ? "EDF" : "FP", d->cpus);
+                   d->policy == RTP_POLICY_GEDF ? "EDF" : "FP", d->cpus, d->cpus == 1 ? "" : "s");
         if (d->policy == RTP_POLICY_GEDF && d->cpus >= 2)
             print_global_edf_tests(ts, d->cpus);
         break;
@@ -205,7 +206,7 @@ static void print_table(const rtp_taskset *ts, const analysis *a)
     if (d->has_priority_rule)
         printf(", priorities: %s", rtp_prio_rule_name(d->priority_rule));
     if (d->cpus > 0)
-        printf(", %d CPUs", d->cpus);
+        printf(", %d CPU%s", d->cpus, d->cpus == 1 ? "" : "s");
     printf("\n\n%-16s %12s %12s %12s %11s %8s %12s %12s  %s\n", "name", "wcet", "deadline",
            "period", "utilization", "priority", "response", "slack", "verdict");
     for (size_t i = 0; i < d->n_tasks; i++) {
