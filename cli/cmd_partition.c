@@ -15,7 +15,7 @@
 
 static const cli_option options[] = {
     {"policy", 1, "edf|fp (default edf)"},
-    {"priority", 1, "rm|dm|opa (per CPU under fp, default opa)"},
+    {"priority", 1, "rm|dm|opa|given (per CPU under fp, default opa)"},
     {"method", 1, "ffd|bfd|wfd|nfd|ilp|best (default best)"},
     {"order", 1, "util|density|deadline|period|input (default util)"},
     {"capacity", 1, "F: per-CPU utilization cap, e.g. 0.9 (default 1)"},
@@ -47,9 +47,8 @@ static int parse_options(const cli_args *args, part_cli *pc)
         (rtp_policy_parse(v, &pc->opts.policy) != 0 ||
          (pc->opts.policy != RTP_POLICY_EDF && pc->opts.policy != RTP_POLICY_FP)))
         return cli_usage_error(args, "--policy wants edf or fp, got '%s'", v);
-    if ((v = cli_get(args, "priority")) &&
-        (rtp_prio_rule_parse(v, &pc->opts.priority) != 0 || pc->opts.priority == RTP_PRIO_GIVEN))
-        return cli_usage_error(args, "--priority wants rm, dm or opa, got '%s'", v);
+    if ((v = cli_get(args, "priority")) && rtp_prio_rule_parse(v, &pc->opts.priority) != 0)
+        return cli_usage_error(args, "--priority wants rm, dm, opa or given, got '%s'", v);
     v = cli_get(args, "method");
     if (!v || strcmp(v, "best") == 0) {
         pc->use_best = 1;
@@ -328,6 +327,18 @@ static int run(const cli_args *args)
     rtp_taskset ts;
     if ((rc = cli_load_taskset(args, file, &ts)) != 0)
         return rc;
+    /* --priority given ranks each CPU's tasks by their own priorities
+     * (SPEC.md "Priorities"), so every task needs one. */
+    for (size_t i = 0; pc.opts.policy == RTP_POLICY_FP && pc.opts.priority == RTP_PRIO_GIVEN &&
+                       i < ts.n_tasks; i++) {
+        if (!ts.tasks[i].has_priority) {
+            fprintf(stderr, "rtpack partition: %s: tasks[%zu].priority: missing (--priority "
+                            "given needs every task's priority)\n",
+                    strcmp(file, "-") == 0 ? "<stdin>" : file, i);
+            rtp_taskset_free(&ts);
+            return CLI_EXIT_USAGE;
+        }
+    }
     rtp_plan plan;
     memset(&plan, 0, sizeof plan);
     rc = solve(args, strcmp(file, "-") == 0 ? "<stdin>" : file, &ts, &pc, &plan);

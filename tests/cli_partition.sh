@@ -111,7 +111,21 @@ expect 2 "$TMP/textbook.json" --cpus 2 --method xfd
 expect 2 "$TMP/textbook.json" --cpus 2 --method ff
 expect 2 "$TMP/textbook.json" --cpus 2 --order size
 expect 2 "$TMP/textbook.json" --cpus 2 --policy gedf
-expect 2 "$TMP/textbook.json" --cpus 2 --priority given
+expect 2 "$TMP/textbook.json" --cpus 2 --policy fp --priority given
+contains "$TMP/err" 'tasks\[0\].priority: missing'
+# --priority given repeats the given ranking per CPU; equal priorities share a
+# number and interfere with each other (SPEC.md "Priorities").
+cat >"$TMP/given.json" <<'EOF'
+{ "platform": { "cpus": 1 },
+  "tasks": [ { "name": "a", "wcet": 2, "period": 10, "priority": 5 },
+             { "name": "b", "wcet": 3, "period": 10, "priority": 5 },
+             { "name": "c", "wcet": 1, "period": 4, "priority": 9 } ] }
+EOF
+expect 0 "$TMP/given.json" --policy fp --priority given --json
+tr -d ' \t\n' <"$TMP/out" >"$TMP/flat"
+contains "$TMP/flat" '"name":"a","wcet":2,"deadline":10,"period":10,"priority":1,"response_time":7'
+contains "$TMP/flat" '"name":"b","wcet":3,"deadline":10,"period":10,"priority":1,"response_time":7'
+contains "$TMP/flat" '"name":"c","wcet":1,"deadline":4,"period":4,"priority":2,"response_time":1'
 expect 2 "$TMP/textbook.json" --cpus 2 --capacity 0
 expect 2 "$TMP/textbook.json" --cpus 2 --capacity x
 expect 2 "$TMP/textbook.json" --cpus 2 --method ilp --time-limit -1
