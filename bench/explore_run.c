@@ -156,6 +156,18 @@ static size_t shard_size(const rtp_sweep *sw, int k, int n)
 /* Reads results.csv of shard k/n: *blocks whole points whose keys all match;
  * their cells go to table (and have[] = 1) when table != NULL; *end = byte
  * offset after the last whole block. A missing file is 0 blocks. */
+/* rtp_read_file, with the file's path in the message (merge reads many). */
+static rtp_status read_named(const char *path, char **text, size_t *len, rtp_diag *diag)
+{
+    rtp_status st = rtp_read_file(path, text, len, diag);
+    if (st != RTP_OK && diag) {
+        char reason[sizeof diag->message];
+        snprintf(reason, sizeof reason, "%s", diag->message);
+        rtp_diag_set(diag, st, "", "%s: %s", path, reason);
+    }
+    return st;
+}
+
 static rtp_status read_results(const rtp_sweep *sw, const char *path, int k, int n,
                                rtp_explore_cell *table, unsigned char *have, size_t *blocks,
                                size_t *end, rtp_diag *diag)
@@ -166,7 +178,7 @@ static rtp_status read_results(const rtp_sweep *sw, const char *path, int k, int
     *end = 0;
     if (access(path, F_OK) != 0)
         return RTP_OK;
-    rtp_status st = rtp_read_file(path, &text, &len, diag);
+    rtp_status st = read_named(path, &text, &len, diag);
     if (st != RTP_OK)
         return st;
     size_t hlen = strlen(results_header);
@@ -222,7 +234,7 @@ static rtp_status block_end(const char *path, size_t hlen, size_t per_block, siz
 {
     char *text = NULL;
     size_t len = 0, lines = 0;
-    rtp_status st = rtp_read_file(path, &text, &len, diag);
+    rtp_status st = read_named(path, &text, &len, diag);
     if (st != RTP_OK)
         return st;
     size_t *at = line_starts(text, len, hlen < len ? hlen : len, &lines);
@@ -265,7 +277,7 @@ static rtp_status read_manifest(const char *path, manifest *m, rtp_diag *diag)
 {
     char *text = NULL;
     size_t len;
-    rtp_status st = rtp_read_file(path, &text, &len, diag);
+    rtp_status st = read_named(path, &text, &len, diag);
     if (st != RTP_OK)
         return st;
     int fields = sscanf(text, "rtpack-explore-manifest 1\ngenerator_version %d\nsweep_hash %llx\n"
@@ -600,7 +612,7 @@ rtp_status rtp_explore_merge(const char *const *dirs, size_t n_dirs, const char 
     rtp_status st = shards ? RTP_OK : rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
     if (st == RTP_OK) {
         make_paths(dirs[0], &shards[0].paths);
-        if ((st = rtp_read_file(shards[0].paths.sweep, &text, &len, diag)) == RTP_OK)
+        if ((st = read_named(shards[0].paths.sweep, &text, &len, diag)) == RTP_OK)
             st = rtp_sweep_parse(text, len, &sw, diag);
     }
     for (size_t i = 0; i < n_dirs && st == RTP_OK; i++) {

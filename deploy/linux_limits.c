@@ -207,7 +207,9 @@ rtp_status rtp_deploy_check(const rtp_plan *plan, const rtp_deploy_opts *opts, i
             rtp_diag_set(diag, RTP_OK, bin_path,
                          "CPU %s fails the exact %s test with the plan's %s; fix: partition "
                          "again (rtpack partition) instead of editing the plan",
-                         cpus, deadline ? "EDF" : "fixed-priority",
+                         cpus,
+                         bin->n_cpus > 1 ? (deadline ? "global EDF" : "global fixed-priority")
+                                         : (deadline ? "EDF" : "fixed-priority"),
                          deadline ? "tasks" : "priorities");
             return RTP_OK;
         }
