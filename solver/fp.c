@@ -110,6 +110,31 @@ static rtp_status busy_past(rta_ctx *c, size_t i, rtp_ns phase, rtp_ns r, int *b
     }
 }
 
+/* Iterates w = own + interference(w) upward from *w (a lower bound) to its
+ * least fixed point, the completion of the job under analysis. *miss = 1,
+ * and the iteration stops, as soon as w passes `deadline` (that job's
+ * absolute deadline): nothing later can bring it back. */
+static rtp_status settle(rta_ctx *c, size_t i, i128 own, i128 deadline, i128 *w, int *miss,
+                         rtp_diag *diag)
+{
+    *miss = 0;
+    for (;;) {
+        if (*w > deadline) {
+            *miss = 1;
+            return RTP_OK;
+        }
+        rtp_status st = spend(c, diag);
+        if (st != RTP_OK)
+            return st;
+        if (*w > INT64_MAX)
+            return rtp_diag_set(diag, RTP_ELIMIT, "", "fixed-priority response passes 2^63 ns");
+        i128 next = own + interference(c, i, (rtp_ns)*w, 0);
+        if (next <= *w)
+            return RTP_OK;
+        *w = next;
+    }
+}
+
 /* Worst-case response of task i with equal-priority tasks (FIFO among them),
  * over the releases r described at the top; -1 when one passes D_i. */
 static rtp_status fifo_wcrt(rta_ctx *c, size_t i, rtp_ns *response, rtp_diag *diag)
@@ -146,19 +171,10 @@ static rtp_status fifo_wcrt(rta_ctx *c, size_t i, rtp_ns *response, rtp_diag *di
                 if (j != i && c->priority[j] == p)
                     own += (i128)(r / c->tasks[j].period_ns + 1) * c->tasks[j].wcet_ns;
             w = own > (i128)r + 1 ? own : (i128)r + 1;
-            for (;;) {
-                if (w > (i128)r + ti->deadline_ns)
-                    return RTP_OK; /* miss */
-                if ((st = spend(c, diag)) != RTP_OK)
-                    return st;
-                if (w > INT64_MAX)
-                    return rtp_diag_set(diag, RTP_ELIMIT, "",
-                                        "fixed-priority response passes 2^63 ns");
-                i128 w2 = own + interference(c, i, (rtp_ns)w, 0);
-                if (w2 <= w)
-                    break;
-                w = w2;
-            }
+            int miss = 0;
+            if ((st = settle(c, i, own, (i128)r + ti->deadline_ns, &w, &miss, diag)) != RTP_OK ||
+                miss)
+                return st;
             if (w - r > worst)
                 worst = w - r;
         }
@@ -203,20 +219,10 @@ static rtp_status task_wcrt(rta_ctx *c, size_t i, rtp_ns *response, rtp_diag *di
         i128 own = (i128)(q + 1) * ti->wcet_ns; /* jobs 0..q */
         if (w < own)
             w = own;
-        for (;;) {
-            if (w > a + ti->deadline_ns)
-                return RTP_OK; /* miss */
-            rtp_status st = spend(c, diag);
-            if (st != RTP_OK)
-                return st;
-            if (w > INT64_MAX)
-                return rtp_diag_set(diag, RTP_ELIMIT, "",
-                                    "fixed-priority response passes 2^63 ns");
-            i128 w2 = own + interference(c, i, (rtp_ns)w, 0);
-            if (w2 <= w)
-                break;
-            w = w2;
-        }
+        int miss = 0;
+        rtp_status st = settle(c, i, own, a + ti->deadline_ns, &w, &miss, diag);
+        if (st != RTP_OK || miss)
+            return st;
         if (w - a > worst)
             worst = w - a;
         if (w <= next)
