@@ -327,18 +327,6 @@ static int run(const cli_args *args)
     rtp_taskset ts;
     if ((rc = cli_load_taskset(args, file, &ts)) != 0)
         return rc;
-    /* --priority given ranks each CPU's tasks by their own priorities
-     * (SPEC.md "Priorities"), so every task needs one. */
-    for (size_t i = 0; pc.opts.policy == RTP_POLICY_FP && pc.opts.priority == RTP_PRIO_GIVEN &&
-                       i < ts.n_tasks; i++) {
-        if (!ts.tasks[i].has_priority) {
-            fprintf(stderr, "rtpack partition: %s: tasks[%zu].priority: missing (--priority "
-                            "given needs every task's priority)\n",
-                    strcmp(file, "-") == 0 ? "<stdin>" : file, i);
-            rtp_taskset_free(&ts);
-            return CLI_EXIT_USAGE;
-        }
-    }
     rtp_plan plan;
     memset(&plan, 0, sizeof plan);
     rc = solve(args, strcmp(file, "-") == 0 ? "<stdin>" : file, &ts, &pc, &plan);

@@ -100,7 +100,7 @@ static rtp_status validate(const rtp_taskset *ts, const int *cpus, size_t n_cpus
 {
     if (!cl || cl->n == 0)
         return rtp_diag_set(diag, RTP_EINPUT, "platform.clusters", "no clusters to pack onto");
-    rtp_status st = rtp_pack_check_opts(opts, diag);
+    rtp_status st = rtp_pack_check_input(ts, opts, diag);
     if (st != RTP_OK)
         return st;
     for (size_t j = 0; j < cl->n; j++) {

@@ -17,12 +17,22 @@
 #define NONE ((size_t)-1)
 #define N_CANDIDATES (RTP_N_PLACEMENTS * RTP_N_ORDERS)
 
-rtp_status rtp_pack_check_opts(const rtp_part_opts *opts, rtp_diag *diag)
+rtp_status rtp_pack_check_input(const rtp_taskset *ts, const rtp_part_opts *opts,
+                                rtp_diag *diag)
 {
     if ((unsigned)opts->placement >= RTP_N_PLACEMENTS || (unsigned)opts->order >= RTP_N_ORDERS)
         return rtp_diag_set(diag, RTP_EINPUT, "", "unknown placement or order");
     if (opts->capacity.num < 0 || opts->capacity.den <= 0)
         return rtp_diag_set(diag, RTP_EINPUT, "", "capacity must be a non-negative ratio");
+    int fp = opts->policy == RTP_POLICY_FP || opts->policy == RTP_POLICY_GFP;
+    for (size_t i = 0; fp && opts->priority == RTP_PRIO_GIVEN && i < ts->n_tasks; i++) {
+        if (!ts->tasks[i].has_priority) {
+            char path[64];
+            snprintf(path, sizeof path, "tasks[%zu].priority", i);
+            return rtp_diag_set(diag, RTP_EINPUT, path,
+                                "missing (--priority given needs every task's priority)");
+        }
+    }
     return RTP_OK;
 }
 

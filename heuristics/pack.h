@@ -34,9 +34,11 @@ typedef struct rtp_pack_job {
     int clustered;         /* the plan's bins are clusters (plan->clustered) */
 } rtp_pack_job;
 
-/* RTP_EINPUT unless opts' placement and order are known and its capacity is
- * a non-negative ratio. */
-rtp_status rtp_pack_check_opts(const rtp_part_opts *opts, rtp_diag *diag);
+/* RTP_EINPUT unless opts' placement and order are known, its capacity is a
+ * non-negative ratio and, under FP with RTP_PRIO_GIVEN, every task has a
+ * priority (path "tasks[i].priority"). */
+rtp_status rtp_pack_check_input(const rtp_taskset *ts, const rtp_part_opts *opts,
+                                rtp_diag *diag);
 
 /* RTP_EINPUT (path "tasks[i].affinity", "CPU c <missing>") when an affinity
  * names a CPU in none of the groups. */

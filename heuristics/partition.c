@@ -66,15 +66,8 @@ rtp_part_opts rtp_part_opts_default(void)
 
 /* ---- packing: heuristics/pack.c with one bin per CPU ---- */
 
-rtp_status rtp_part_check_affinity(const rtp_taskset *ts, const int *cpus, size_t n_cpus,
-                                   rtp_diag *diag)
-{
-    rtp_pack_bins platform = {&cpus, &n_cpus, 1};
-    return rtp_pack_check_affinity(ts, &platform, "is not on the platform", diag);
-}
-
-static rtp_status validate(const rtp_taskset *ts, const int *cpus, size_t m,
-                           const rtp_part_opts *opts, rtp_diag *diag)
+rtp_status rtp_part_check_input(const rtp_taskset *ts, const int *cpus, size_t m,
+                                const rtp_part_opts *opts, rtp_diag *diag)
 {
     if (m == 0)
         return rtp_diag_set(diag, RTP_EINPUT, "", "no CPUs to partition onto");
@@ -82,8 +75,11 @@ static rtp_status validate(const rtp_taskset *ts, const int *cpus, size_t m,
         return rtp_diag_set(diag, RTP_EINPUT, "",
                             "partitioning needs a uniprocessor policy (edf or fp), not %s",
                             rtp_policy_name(opts->policy));
-    rtp_status st = rtp_pack_check_opts(opts, diag);
-    return st == RTP_OK ? rtp_part_check_affinity(ts, cpus, m, diag) : st;
+    rtp_status st = rtp_pack_check_input(ts, opts, diag);
+    if (st != RTP_OK)
+        return st;
+    rtp_pack_bins platform = {&cpus, &m, 1};
+    return rtp_pack_check_affinity(ts, &platform, "is not on the platform", diag);
 }
 
 /* Runs the engine (rtp_pack_best when `best`, else rtp_pack_run) on bins of
@@ -93,7 +89,7 @@ static rtp_status pack_cpus(const rtp_taskset *ts, const int *cpus, size_t m,
                             rtp_diag *diag)
 {
     memset(plan, 0, sizeof *plan);
-    rtp_status st = validate(ts, cpus, m, opts, diag);
+    rtp_status st = rtp_part_check_input(ts, cpus, m, opts, diag);
     if (st != RTP_OK)
         return st;
     const int **one = malloc(m * sizeof *one);

@@ -69,11 +69,13 @@ rtp_status rtp_part_pack(const rtp_taskset *ts, const int *cpus, size_t n_cpus,
                          const rtp_part_opts *opts, rtp_plan *plan,
                          rtp_diag *diag);
 
-/* RTP_EINPUT (path "tasks[i].affinity", "CPU c is not on the platform")
- * when a task's affinity names a CPU not in cpus[0..n_cpus-1]: the input
- * rule of rtp_part_pack, rtp_part_best and the ILP. */
-rtp_status rtp_part_check_affinity(const rtp_taskset *ts, const int *cpus, size_t n_cpus,
-                                   rtp_diag *diag);
+/* The input rules of rtp_part_pack, rtp_part_best and the ILP: RTP_EINPUT
+ * for no CPUs, a policy other than EDF/FP, an unknown placement or order, a
+ * negative capacity, a task without a priority under FP with
+ * RTP_PRIO_GIVEN ("tasks[i].priority"), or an affinity naming a CPU not in
+ * cpus[0..n_cpus-1] ("tasks[i].affinity", "CPU c is not on the platform"). */
+rtp_status rtp_part_check_input(const rtp_taskset *ts, const int *cpus, size_t n_cpus,
+                                const rtp_part_opts *opts, rtp_diag *diag);
 
 /* Every placement x order; the feasible plan with the smallest largest
  * per-CPU utilization, ties to the first in placement-major order. When no

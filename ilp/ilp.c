@@ -292,21 +292,15 @@ static rtp_status loop(ilp_ctx *c, double deadline, int *plan_assign, int *have_
 static rtp_status validate(const rtp_taskset *ts, const int *cpus, size_t m,
                            const rtp_ilp_opts *opts, rtp_diag *diag)
 {
-    if (m == 0 || !cpus)
+    if (!cpus)
         return rtp_diag_set(diag, RTP_EINPUT, "", "no CPUs to partition onto");
-    if (opts->part.policy != RTP_POLICY_EDF && opts->part.policy != RTP_POLICY_FP)
-        return rtp_diag_set(diag, RTP_EINPUT, "",
-                            "partitioning needs a uniprocessor policy (edf or fp), not %s",
-                            rtp_policy_name(opts->part.policy));
-    if (opts->part.capacity.num < 0 || opts->part.capacity.den <= 0)
-        return rtp_diag_set(diag, RTP_EINPUT, "", "capacity must be a non-negative ratio");
+    rtp_status st = rtp_part_check_input(ts, cpus, m, &opts->part, diag);
+    if (st != RTP_OK)
+        return st;
     if ((unsigned)opts->objective > RTP_ILP_BALANCED)
         return rtp_diag_set(diag, RTP_EINPUT, "", "unknown ILP objective");
     if (!(opts->time_limit_s >= 0))
         return rtp_diag_set(diag, RTP_EINPUT, "", "--time-limit must be a non-negative number of seconds");
-    rtp_status st = rtp_part_check_affinity(ts, cpus, m, diag);
-    if (st != RTP_OK)
-        return st;
     return opts->write_lp_path ? rtp_glpk_lp_path_ok(opts->write_lp_path, diag) : RTP_OK;
 }
 
