@@ -1,7 +1,7 @@
 /* bench/bench_analysis.c — time per exact uniprocessor test on seeded random
  * sets, reported as medians and as ratios against a baseline of the same run.
  *
- * Sets (bench/gen.h): UUniFast-discard, n = 10, 50, 200 tasks, U = 0.70 and
+ * Sets (gen/gen.h): UUniFast-discard, n = 10, 50, 200 tasks, U = 0.70 and
  * 0.95, periods log-uniform in [1 ms, 1 s], deadlines uniform in
  * [C + 0.5 (T - C), T]. Per set:
  *   - EDF: QPA (rtp_edf_qpa) against the classic processor-demand test that
@@ -15,7 +15,7 @@
  * Times are thread CPU time (CLOCK_THREAD_CPUTIME_ID).
  *
  * usage: bench_analysis [SETS (default 31)] [SEED (default 1)] */
-#include "bench/gen.h"
+#include "gen/gen.h"
 #include "models/analysis_doc.h"
 #include "solver/edf.h"
 #include "solver/fp.h"

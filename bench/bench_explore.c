@@ -5,7 +5,7 @@
  * (per thread too), and the 2-thread speed-up, checking that both runs give
  * the same counts. In memory: no files are written.
  * Usage: bench_explore [SETS_PER_POINT] */
-#include "bench/explore.h"
+#include "explore/explore.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 /* cli/cmd_explore.c — `rtpack explore`: batch design-space exploration over
- * generated task sets (bench/explore.h), with a progress line on stderr when
+ * generated task sets (explore/explore.h), with a progress line on stderr when
  * stderr is a terminal. */
 #include "cli/cli.h"
-#include "bench/explore.h"
+#include "explore/explore.h"
 
 #include <stdio.h>
 #include <stdlib.h>

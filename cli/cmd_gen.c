@@ -1,7 +1,7 @@
-/* cli/cmd_gen.c — `rtpack gen`: generate one random task set (bench/gen.h)
+/* cli/cmd_gen.c — `rtpack gen`: generate one random task set (gen/gen.h)
  * and print it as a task-set document (times as integer ns). */
 #include "cli/cli.h"
-#include "bench/gen.h"
+#include "gen/gen.h"
 #include "models/duration.h"
 
 #include <errno.h>

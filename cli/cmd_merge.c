@@ -1,7 +1,7 @@
 /* cli/cmd_merge.c — `rtpack merge`: combine the outputs of sweep shards into
- * the files a single run would have written (bench/explore.h). */
+ * the files a single run would have written (explore/explore.h). */
 #include "cli/cli.h"
-#include "bench/explore.h"
+#include "explore/explore.h"
 
 static const cli_option options[] = {
     {"out", 1, "DIR: output folder"},

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench/explore.h"
+#include "explore/explore.h"
 #include "heuristics/partition.h"
 #include "ilp/ilp.h"
 #include "support/testutil.h"

@@ -1,4 +1,4 @@
-/* tests/test_gen.c — the random task-set generators (bench/gen.h): same
+/* tests/test_gen.c — the random task-set generators (gen/gen.h): same
  * stream same set, the exact total, caps and ranges, the distributions
  * (Kolmogorov-Smirnov with fixed seeds), impossible requests, and the
  * deterministic elementary functions against libm. */
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/gen.h"
+#include "gen/gen.h"
 #include "support/testutil.h"
 
 #define GOLDEN_UUNIFAST 0xe249f0ba117649f8ull

@@ -1,4 +1,4 @@
-/* bench/rng.h — the counter-based random numbers of the generators.
+/* gen/rng.h — the counter-based random numbers of the generators.
  *
  * splitmix64 (Steele, Lea & Flood 2014): the state is a 64-bit counter, each
  * draw mixes it with a fixed bijection, so a stream is fully defined by its

@@ -1,5 +1,5 @@
-/* bench/sweep.c — sweep points, canonical text and hash (see sweep.h). */
-#include "bench/sweep.h"
+/* explore/sweep.c — sweep points, canonical text and hash (see sweep.h). */
+#include "explore/sweep.h"
 #include "models/arith.h"
 
 #include <stdio.h>

@@ -1,11 +1,11 @@
-/* bench/gen.c — random task sets (see gen.h for the contract).
+/* gen/gen.c — random task sets (see gen.h for the contract).
  *
  * Order of draws for one set, all from its own stream: n periods, then the
  * utilization vector (UUniFast-discard may redraw it), then n deadlines. The
  * stream's point key leaves the deadline model out, so the implicit and the
  * constrained sets of one (n, m, U) point share their periods and WCETs: the
  * comparison between deadline models is paired. */
-#include "bench/gen.h"
+#include "gen/gen.h"
 #include "models/arith.h"
 
 #include <float.h>

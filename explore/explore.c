@@ -1,4 +1,4 @@
-/* bench/explore.c — evaluating one sweep point (see explore.h): generate
+/* explore/explore.c — evaluating one sweep point (see explore.h): generate
  * each set, run every policy x method on it, time each run.
  *
  * Acceptance: a method accepts a set when its plan is feasible (every task
@@ -7,7 +7,7 @@
  * without one, or RTP_ELIMIT from any method, is a time-out: neither accepted
  * nor a failure of the sweep. Any other error stops the sweep (the lowest
  * failing set index seen is reported). */
-#include "bench/explore.h"
+#include "explore/explore.h"
 #include "heuristics/partition.h"
 #include "ilp/ilp.h"
 

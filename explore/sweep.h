@@ -1,4 +1,4 @@
-/* bench/sweep.h — a sweep file turned into the list of points `rtpack
+/* explore/sweep.h — a sweep file turned into the list of points `rtpack
  * explore` evaluates (docs/explore.md).
  *
  * A point is (tasks, cpus, utilization per CPU, deadline model); points are
@@ -10,7 +10,7 @@
 #ifndef RTP_SWEEP_H
 #define RTP_SWEEP_H
 
-#include "bench/gen.h"
+#include "gen/gen.h"
 #include "models/sweep_doc.h"
 
 typedef enum rtp_explore_method {

@@ -1,4 +1,4 @@
-/* bench/gen.h — random task-set generators for design-space exploration.
+/* gen/gen.h — random task-set generators for design-space exploration.
  *
  * Utilizations: UUniFast-discard (Bini & Buttazzo 2005; Davis & Burns 2011:
  * redraw the whole vector while a task exceeds the cap) or RandFixedSum
@@ -21,7 +21,7 @@
 #ifndef RTP_GEN_H
 #define RTP_GEN_H
 
-#include "bench/rng.h"
+#include "gen/rng.h"
 #include "models/ratio.h"
 #include "models/taskset.h"
 

@@ -1,4 +1,4 @@
-/* bench/svg.h — the acceptance plot of a sweep as a self-contained SVG file
+/* explore/svg.h — the acceptance plot of a sweep as a self-contained SVG file
  * (no plotting library): acceptance ratio against utilization per CPU, one
  * line (distinct colour, dash and marker) per method, one panel per
  * (policy, tasks, cpus, deadline model), panels in a grid with one column per
@@ -7,7 +7,7 @@
 #ifndef RTP_SVG_H
 #define RTP_SVG_H
 
-#include "bench/explore.h"
+#include "explore/explore.h"
 
 /* cells[point * n_policies * n_methods + policy * n_methods + method];
  * points with have[point] == 0 are left out. */

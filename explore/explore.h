@@ -1,4 +1,4 @@
-/* bench/explore.h — `rtpack explore` and `rtpack merge`: acceptance ratios of
+/* explore/explore.h — `rtpack explore` and `rtpack merge`: acceptance ratios of
  * partitioning methods over generated task sets (docs/explore.md).
  *
  * One point's sets run in an OpenMP loop (dynamic schedule); every set is a
@@ -16,7 +16,7 @@
 #ifndef RTP_EXPLORE_H
 #define RTP_EXPLORE_H
 
-#include "bench/sweep.h"
+#include "explore/sweep.h"
 
 /* Outcome of one policy x method over one point's sets. */
 typedef struct rtp_explore_cell {

@@ -1,4 +1,4 @@
-/* bench/explore_run.c — the files of `rtpack explore` and `rtpack merge`
+/* explore/explore_run.c — the files of `rtpack explore` and `rtpack merge`
  * (see explore.h and docs/explore.md).
  *
  * A shard's points are p = K-1, K-1+N, ... in sweep order. Each output file
@@ -7,8 +7,8 @@
  * order sets.jsonl, timing.csv, results.csv and flushed to disk, so
  * results.csv is the commit record: --resume keeps its whole blocks (checking
  * every key) and cuts the other files to the same number of blocks. */
-#include "bench/explore.h"
-#include "bench/svg.h"
+#include "explore/explore.h"
+#include "explore/svg.h"
 #include "models/text.h"
 
 #include <errno.h>
