@@ -1,0 +1,120 @@
+/* explore/explore_files.c — the output folder of a sweep: file paths, whole
+ * writes, durable appends and the manifest (see explore_internal.h). */
+#include "explore/explore_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void explore_make_paths(const char *dir, explore_paths *p)
+{
+    snprintf(p->dir, sizeof p->dir, "%s", dir);
+    snprintf(p->manifest, sizeof p->manifest, "%s/manifest.txt", dir);
+    snprintf(p->sweep, sizeof p->sweep, "%s/sweep.json", dir);
+    snprintf(p->results, sizeof p->results, "%s/results.csv", dir);
+    snprintf(p->timing, sizeof p->timing, "%s/timing.csv", dir);
+    snprintf(p->jsonl, sizeof p->jsonl, "%s/sets.jsonl", dir);
+    snprintf(p->weighted, sizeof p->weighted, "%s/weighted.csv", dir);
+    snprintf(p->svg, sizeof p->svg, "%s/acceptance.svg", dir);
+}
+
+rtp_status explore_io_error(rtp_diag *diag, const char *path, const char *what)
+{
+    return rtp_diag_set(diag, RTP_EINPUT, "", "%s: cannot %s: %s", path, what, strerror(errno));
+}
+
+rtp_status explore_write_text(const char *path, const char *text, size_t len, rtp_diag *diag)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return explore_io_error(diag, path, "write");
+    int ok = fwrite(text, 1, len, f) == len;
+    ok = fclose(f) == 0 && ok;
+    return ok ? RTP_OK : explore_io_error(diag, path, "write");
+}
+
+rtp_status explore_append_text(const char *path, const char *text, size_t len, rtp_diag *diag)
+{
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT, 0644);
+    if (fd < 0)
+        return explore_io_error(diag, path, "append to");
+    size_t done = 0;
+    while (done < len) {
+        ssize_t n = write(fd, text + done, len - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            close(fd);
+            return explore_io_error(diag, path, "append to");
+        }
+        done += (size_t)n;
+    }
+    int ok = fsync(fd) == 0 || errno == EINVAL;
+    ok = close(fd) == 0 && ok;
+    return ok ? RTP_OK : explore_io_error(diag, path, "append to");
+}
+
+rtp_status explore_read_named(const char *path, char **text, size_t *len, rtp_diag *diag)
+{
+    rtp_status st = rtp_read_file(path, text, len, diag);
+    if (st != RTP_OK && diag) {
+        char reason[sizeof diag->message];
+        snprintf(reason, sizeof reason, "%s", diag->message);
+        rtp_diag_set(diag, st, "", "%s: %s", path, reason);
+    }
+    return st;
+}
+
+rtp_status explore_make_dir(const char *dir, rtp_diag *diag)
+{
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+        return explore_io_error(diag, dir, "create the folder");
+    struct stat sb;
+    if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
+        return rtp_diag_set(diag, RTP_EINPUT, "", "%s: not a folder", dir);
+    return RTP_OK;
+}
+
+rtp_status explore_write_manifest(const char *path, const rtp_sweep *sw, int k, int n,
+                                  rtp_diag *diag)
+{
+    char text[256];
+    int len = snprintf(text, sizeof text,
+                       "rtpack-explore-manifest 1\ngenerator_version %d\nsweep_hash %016llx\n"
+                       "shard %d/%d\npoints %zu\n",
+                       RTP_GEN_VERSION, (unsigned long long)sw->hash, k, n, sw->n_points);
+    return explore_write_text(path, text, (size_t)len, diag);
+}
+
+rtp_status explore_read_manifest(const char *path, explore_manifest *m, rtp_diag *diag)
+{
+    char *text = NULL;
+    size_t len;
+    rtp_status st = explore_read_named(path, &text, &len, diag);
+    if (st != RTP_OK)
+        return st;
+    int fields = sscanf(text, "rtpack-explore-manifest 1\ngenerator_version %d\nsweep_hash %llx\n"
+                              "shard %d/%d\n", &m->version, &m->hash, &m->k, &m->n);
+    free(text);
+    if (fields != 4 || m->k < 1 || m->k > m->n)
+        return rtp_diag_set(diag, RTP_EINPUT, "", "%s: not an rtpack explore manifest", path);
+    return RTP_OK;
+}
+
+rtp_status explore_check_manifest(const explore_manifest *m, const rtp_sweep *sw,
+                                  const char *path, rtp_diag *diag)
+{
+    if (m->version != RTP_GEN_VERSION)
+        return rtp_diag_set(diag, RTP_EINPUT, "",
+                            "%s: made with generator version %d, this rtpack has version %d",
+                            path, m->version, RTP_GEN_VERSION);
+    if (m->hash != sw->hash)
+        return rtp_diag_set(diag, RTP_EINPUT, "",
+                            "%s: made from a different sweep (hash %016llx, expected %016llx)",
+                            path, m->hash, (unsigned long long)sw->hash);
+    return RTP_OK;
+}

@@ -1,0 +1,149 @@
+/* explore/explore_merge.c — `rtpack merge` (rtp_explore_merge, see
+ * explore.h): checks that the shard folders are one whole sweep, then writes
+ * the files a single run would have written, point by point in sweep order. */
+#include "explore/explore_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct shard_in {
+    explore_paths paths;
+    explore_manifest m;
+    char *timing, *jsonl;  /* whole files */
+    size_t *timing_at, *jsonl_at;
+} shard_in;
+
+static rtp_status load_shard(const rtp_sweep *sw, shard_in *s, rtp_diag *diag)
+{
+    size_t blocks, end, lines, t_end, j_end;
+    rtp_status st = explore_read_results(sw, s->paths.results, s->m.k, s->m.n, NULL, NULL,
+                                         &blocks, &end, diag);
+    if (st != RTP_OK)
+        return st;
+    size_t want = explore_shard_size(sw, s->m.k, s->m.n);
+    if (blocks != want)
+        return rtp_diag_set(diag, RTP_EINPUT, "",
+                            "%s: shard %d/%d is incomplete (%zu of %zu points): finish it with "
+                            "rtpack explore --resume", s->paths.dir, s->m.k, s->m.n, blocks, want);
+    size_t hlen = strlen(explore_timing_header);
+    if ((st = explore_block_end(s->paths.timing, hlen, sw->n_policies * sw->n_methods, blocks,
+                                &t_end, &s->timing, diag)) != RTP_OK)
+        return st;
+    if (!(s->timing_at = explore_line_starts(s->timing, t_end, hlen, &lines)))
+        return rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
+    if (!sw->doc.sets_jsonl)
+        return RTP_OK;
+    if ((st = explore_block_end(s->paths.jsonl, 0, (size_t)sw->doc.sets_per_point, blocks,
+                                &j_end, &s->jsonl, diag)) != RTP_OK)
+        return st;
+    if (!(s->jsonl_at = explore_line_starts(s->jsonl, j_end, 0, &lines)))
+        return rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
+    return RTP_OK;
+}
+
+/* Point p's block of a file whose blocks hold `per` lines (line offsets at). */
+static void put_block(rtp_text *b, const char *text, const size_t *at, size_t j, size_t per)
+{
+    size_t from = at[j * per], to = at[(j + 1) * per];
+    rtp_text_printf(b, "%.*s", (int)(to - from), text + from);
+}
+
+static rtp_status write_merged(const rtp_sweep *sw, shard_in *shards, int n, const char *text,
+                               size_t len, const explore_paths *out, rtp_diag *diag)
+{
+    rtp_text results, timing, jsonl;
+    rtp_text_init(&results);
+    rtp_text_init(&timing);
+    rtp_text_init(&jsonl);
+    size_t pm = sw->n_policies * sw->n_methods;
+    rtp_explore_cell *table = calloc(sw->n_points * pm, sizeof *table);
+    unsigned char *have = calloc(sw->n_points, 1);
+    rtp_status st = RTP_OK;
+    if (!table || !have)
+        st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
+    for (int i = 0; i < n && st == RTP_OK; i++) {
+        size_t blocks, end;
+        st = explore_read_results(sw, shards[i].paths.results, shards[i].m.k, n, table, have,
+                                  &blocks, &end, diag);
+    }
+    rtp_text_append(&results, explore_results_header);
+    rtp_text_append(&timing, explore_timing_header);
+    for (size_t p = 0; p < sw->n_points && st == RTP_OK; p++) {
+        shard_in *s = &shards[p % (size_t)n]; /* shards[] is sorted by K */
+        size_t j = p / (size_t)n;
+        explore_put_results(&results, sw, p, &table[p * pm]);
+        put_block(&timing, s->timing, s->timing_at, j, pm);
+        if (sw->doc.sets_jsonl)
+            put_block(&jsonl, s->jsonl, s->jsonl_at, j, (size_t)sw->doc.sets_per_point);
+    }
+    if (st == RTP_OK && (rtp_text_status(&results) != RTP_OK ||
+                         rtp_text_status(&timing) != RTP_OK || rtp_text_status(&jsonl) != RTP_OK))
+        st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
+    if (st == RTP_OK && (st = explore_make_dir(out->dir, diag)) == RTP_OK &&
+        (st = explore_write_manifest(out->manifest, sw, 1, 1, diag)) == RTP_OK &&
+        (st = explore_write_text(out->sweep, text, len, diag)) == RTP_OK &&
+        (st = explore_write_text(out->timing, timing.data, timing.len, diag)) == RTP_OK &&
+        (!sw->doc.sets_jsonl ||
+         (st = explore_write_text(out->jsonl, jsonl.data ? jsonl.data : "", jsonl.len,
+                                  diag)) == RTP_OK) &&
+        (st = explore_write_text(out->results, results.data, results.len, diag)) == RTP_OK)
+        st = explore_finish(sw, out, 1, 1, diag);
+    rtp_text_free(&results);
+    rtp_text_free(&timing);
+    rtp_text_free(&jsonl);
+    free(table);
+    free(have);
+    return st;
+}
+
+rtp_status rtp_explore_merge(const char *const *dirs, size_t n_dirs, const char *out_dir,
+                             rtp_diag *diag)
+{
+    if (n_dirs == 0)
+        return rtp_diag_set(diag, RTP_EINPUT, "", "no shard folders given");
+    shard_in *shards = calloc(n_dirs, sizeof *shards);
+    char *text = NULL;
+    size_t len = 0;
+    rtp_sweep sw;
+    memset(&sw, 0, sizeof sw);
+    explore_paths out;
+    explore_make_paths(out_dir, &out);
+    rtp_status st = shards ? RTP_OK : rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
+    if (st == RTP_OK) {
+        explore_make_paths(dirs[0], &shards[0].paths);
+        if ((st = explore_read_named(shards[0].paths.sweep, &text, &len, diag)) == RTP_OK)
+            st = rtp_sweep_parse(text, len, &sw, diag);
+    }
+    for (size_t i = 0; i < n_dirs && st == RTP_OK; i++) {
+        shard_in s;
+        memset(&s, 0, sizeof s);
+        explore_make_paths(dirs[i], &s.paths);
+        if (strcmp(s.paths.dir, out.dir) == 0)
+            st = rtp_diag_set(diag, RTP_EINPUT, "", "--out %s is one of the shards", out_dir);
+        else if ((st = explore_read_manifest(s.paths.manifest, &s.m, diag)) == RTP_OK &&
+                 (st = explore_check_manifest(&s.m, &sw, s.paths.manifest, diag)) == RTP_OK) {
+            if ((size_t)s.m.n != n_dirs)
+                st = rtp_diag_set(diag, RTP_EINPUT, "", "%s: shard %d/%d, but %zu folders given",
+                                  s.paths.dir, s.m.k, s.m.n, n_dirs);
+            else if (shards[s.m.k - 1].m.k != 0)
+                st = rtp_diag_set(diag, RTP_EINPUT, "", "%s: shard %d/%d is given twice",
+                                  s.paths.dir, s.m.k, s.m.n);
+            else
+                shards[s.m.k - 1] = s;
+        }
+    }
+    for (size_t i = 0; i < n_dirs && st == RTP_OK; i++)
+        st = load_shard(&sw, &shards[i], diag);
+    if (st == RTP_OK)
+        st = write_merged(&sw, shards, (int)n_dirs, text, len, &out, diag);
+    for (size_t i = 0; shards && i < n_dirs; i++) {
+        free(shards[i].timing);
+        free(shards[i].jsonl);
+        free(shards[i].timing_at);
+        free(shards[i].jsonl_at);
+    }
+    free(shards);
+    free(text);
+    rtp_sweep_free(&sw);
+    return st;
+}
