@@ -1,6 +1,6 @@
-/* deploy/script.c — see script.h. The fixed shell code is in
- * script_body.c; this file writes the header, the variables and the task
- * table in front of it. */
+/* deploy/script.c — see script.h. The fixed shell code is the template
+ * deploy/launch.sh (script_body.h); this file writes the header, the
+ * variables and the task table in front of it. */
 #include "deploy/script.h"
 #include "deploy/quote.h"
 #include "deploy/script_body.h"
