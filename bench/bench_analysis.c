@@ -6,7 +6,7 @@
  * [C + 0.5 (T - C), T]. Per set:
  *   - EDF: QPA (rtp_edf_qpa) against the classic processor-demand test that
  *     evaluates dbf at every absolute deadline up to the same bound L
- *     (Baruah et al. 1990), verdicts cross-checked;
+ *     [BMR90], verdicts cross-checked;
  *   - FP: response-time analysis under DM (rtp_fp_rta), and OPA
  *     (rtp_fp_assign with RTP_PRIO_OPA: up to n(n+1)/2 single-task RTAs);
  *   - `analyze --batch` throughput: parse one JSON line, run the test, write

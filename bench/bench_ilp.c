@@ -3,7 +3,7 @@
  * ILP places that the heuristics (rtp_part_best) do not, and what symmetry
  * breaking and the warm start change.
  *
- * Sets: RandFixedSum utilizations (Stafford 2006; gen/gen.h), per-task cap
+ * Sets: RandFixedSum utilizations ([Sta06]; gen/gen.h), per-task cap
  * 1, periods log-uniform in [1 ms, 1 s] rounded to 1 us. Part 1: EDF with
  * implicit deadlines, n = 10, 20, 40, 80, 128 tasks x m = 2, 4, 8, 32 CPUs
  * (n >= 1.25 m) x U/m = 0.95, 0.99. Part 2: lazy rows, EDF with constrained

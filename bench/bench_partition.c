@@ -2,12 +2,13 @@
  * partitioning heuristics, and the speed-up of rtp_part_best with 2 OpenMP
  * threads against 1 (same sets, same run).
  *
- * Sets: UUniFast-discard utilizations (Bini & Buttazzo 2005) with per-task
+ * Sets: UUniFast-discard utilizations [BB05] with per-task
  * cap 1, periods log-uniform in [1 ms, 1 s] rounded to 1 us, implicit
  * deadlines (or constrained in [C, T] with argument "constrained"); n = 10..100
  * tasks, m = 2..16 CPUs (n >= m), U/m = 0.50..0.95. Methods: FFD, BFD, WFD,
  * NFD (decreasing utilization, exact admission), FFD with utilization-bound
- * admission (Liu & Layland / hyperbolic under FP, U <= 1 under EDF), best.
+ * admission (Liu & Layland [LL73] / hyperbolic [BBB03] under FP, U <= 1
+ * under EDF), best.
  *
  * usage: bench_partition [SETS_PER_POINT (default 5)] [SEED (default 1)]
  *                        [implicit|constrained]

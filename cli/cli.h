@@ -1,13 +1,13 @@
 /* cli/cli.h — the thin `rtpack` front end: one option parser shared by every
  * subcommand, the task-set loading every command does first, and the mapping
- * from library status to SPEC.md's exit codes. Only the CLI prints. */
+ * from library status to the exit codes of docs/spec.md. Only the CLI prints. */
 #ifndef RTP_CLI_H
 #define RTP_CLI_H
 
 #include "models/base.h"
 #include "models/taskset.h"
 
-/* SPEC.md exit codes. */
+/* docs/spec.md "Exit status". */
 enum { CLI_EXIT_OK = 0, CLI_EXIT_NO = 1, CLI_EXIT_USAGE = 2, CLI_EXIT_LIMIT = 3 };
 
 /* An option a command accepts: "--name VALUE" when takes_value, else a flag. */

@@ -1,7 +1,7 @@
 /* cli/cmd_analyze.c — `rtpack analyze`: every task of FILE on one CPU (exact
  * EDF / FP tests), or on one cluster of M CPUs (global sufficient tests); one
  * document (--json) or a table, or one compact result per line (--batch).
- * Exit: 0 schedulable, 1 not, 2 bad input, 3 limit (SPEC.md). */
+ * Exit: 0 schedulable, 1 not, 2 bad input, 3 limit (docs/spec.md). */
 #include "cli/cli.h"
 #include "solver/global.h"
 

@@ -1,6 +1,6 @@
 /* cli/cmd_partition.c — `rtpack partition`: assign the tasks of FILE to CPUs
- * (or clusters), order priorities, print the plan (SPEC.md "partition
- * --json"). Parses options, calls heuristics/partition or ilp/, prints, and
+ * (or clusters), order priorities, print the plan (docs/spec.md "Plan
+ * document"). Parses options, calls heuristics/partition or ilp/, prints, and
  * maps the verdict to the exit code: 0 feasible, 1 not, 2 bad input, 3 limit. */
 #include "cli/cli.h"
 #include "heuristics/cluster.h"
@@ -223,7 +223,7 @@ static int print_explain(FILE *out, const cli_args *args, const rtp_plan *plan,
 
 /* ---- running ---- */
 
-/* Clustered partitioning (SPEC.md "Clustered plans"): bins are the
+/* Clustered partitioning (docs/spec.md "rtpack partition"): bins are the
  * platform's clusters or --clusters SHAPE, admission is the global test of
  * each cluster's size; --layouts compares whole layouts of the platform. */
 static int solve_clusters(const cli_args *args, const char *file, const rtp_taskset *ts,

@@ -1,5 +1,5 @@
 /* deploy/linux_limits.h — what Linux accepts, and the re-check every emitter
- * runs before it writes anything (SPEC.md "emit").
+ * runs before it writes anything (docs/spec.md "rtpack emit").
  *
  * A plan is deployable when (1) it says feasible and places every task,
  * (2) every bin passes the exact test of its policy again with the plan's own

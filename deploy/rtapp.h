@@ -15,7 +15,8 @@
 #include "deploy/linux_limits.h"
 #include "models/text.h"
 
-/* ns -> us, rounded up / down (the named conversions of STYLE.md). */
+/* ns -> us, rounded up / down (one named conversion per direction,
+ * HACKING.md "Numbers"). */
 int64_t rtp_ns_to_us_ceil(rtp_ns t);
 int64_t rtp_ns_to_us_floor(rtp_ns t);
 

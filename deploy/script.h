@@ -1,4 +1,5 @@
-/* deploy/script.h — the POSIX sh launch script of a plan (SPEC.md "emit").
+/* deploy/script.h — the POSIX sh launch script of a plan (docs/spec.md
+ * "Launch script").
  *
  * `sh FILE start` checks root and the live kernel limits, creates one cpuset
  * per bin that has tasks (cgroup v1: cpus, mems copied from the parent,

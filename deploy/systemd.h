@@ -1,5 +1,5 @@
 /* deploy/systemd.h — systemd units for a plan: one .service per task and a
- * .target that starts them all (SPEC.md "emit --format systemd").
+ * .target that starts them all (docs/spec.md "systemd units and rt-app JSON").
  *
  * FP tasks: CPUAffinity=, CPUSchedulingPolicy=fifo, CPUSchedulingPriority=.
  * EDF tasks: systemd has no SCHED_DEADLINE and no exclusive cpusets, so a

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Weighted schedulability (Bastoni, Brandenburg & Anderson 2010):
+/* Weighted schedulability [BBA10]:
  * W = sum_u u S(u) / sum_u u over the utilizations of each (tasks, cpus,
  * deadlines, policy, method) curve; display value, 6 places. */
 static char *weighted_csv(const rtp_sweep *sw, const rtp_explore_cell *table,

@@ -1,7 +1,7 @@
 /* explore/svg.c — the acceptance plot (see svg.h), drawn the way scheduling
  * papers draw it: y = acceptance ratio in [0, 1], x = utilization per CPU
- * (U/m), a light grid, one line per method told apart by colour (Okabe & Ito's
- * colour-blind-safe palette; black for the exact ILP), dash pattern and
+ * (U/m), a light grid, one line per method told apart by colour (the
+ * colour-blind-safe palette of [OI08]; black for the exact ILP), dash pattern and
  * marker, and a shared legend. */
 #include "explore/svg.h"
 

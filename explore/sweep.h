@@ -2,7 +2,7 @@
  * explore` evaluates (docs/explore.md).
  *
  * A point is (tasks, cpus, utilization per CPU, deadline model); points are
- * enumerated nested in that order (SPEC.md's row order), and each point is
+ * enumerated nested in that order (the row order of docs/spec.md), and each point is
  * evaluated under every policy x method. The sweep's identity is a 64-bit
  * FNV-1a hash of a canonical text of every parsed field plus RTP_GEN_VERSION:
  * shards and resumed runs must carry the same one. Ownership: rtp_sweep owns

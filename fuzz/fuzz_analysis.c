@@ -2,7 +2,7 @@
  * analyses of solver/: the input bytes become a small task set (n <= 6) and
  * every answer is compared with a slow reference written here:
  *   - rtp_edf_qpa: verdict and first_miss against brute-force dbf over
- *     [1, H + Dmax] (Baruah, Mok & Rosier 1990), U > 1 by exact cross-products;
+ *     [1, H + Dmax] [BMR90], U > 1 by exact cross-products;
  *   - rtp_fp_rta (priorities by rtp_fp_assign, DM/RM/OPA/given with ties):
  *     response times against a unit-step simulation of the level-i tasks
  *     released at 0 (FIFO among equal priorities, the task under study last
@@ -152,8 +152,8 @@ static void check_edf(const rtp_task *tasks, size_t n, int64_t h, uint64_t max_i
     for (size_t i = 0; i < n; i++)
         dmax = tasks[i].deadline_ns > dmax ? tasks[i].deadline_ns : dmax;
     int overloaded = util_cmp(tasks, n) > 0;
-    /* U <= 1: a miss, if any, is due by H + Dmax (Baruah et al. 1990) and
-     * within the synchronous busy period (Spuri 1996); the latter is used
+    /* U <= 1: a miss, if any, is due by H + Dmax [BMR90] and
+     * within the synchronous busy period [Spu96]; the latter is used
      * for long hyperperiods. */
     int64_t upto = h > 0 ? h + dmax : overloaded ? 0 : ref_busy_period(tasks, n, 200000);
     if (upto == 0 && !overloaded)
@@ -187,7 +187,7 @@ static void check_edf(const rtp_task *tasks, size_t n, int64_t h, uint64_t max_i
         }
     }
     /* The bound must cover the first miss when U <= 1, and (its contract)
-     * reach min(La, Lb): La of George et al. 1996 with every term, Lb the
+     * reach min(La, Lb): La [GRS96] with every term, Lb the
      * busy period. This catches a short bound without needing a miss past
      * it, which is rare. */
     rtp_ns bound = 0;
@@ -525,7 +525,7 @@ static void check_global(const rtp_task *tasks, size_t n, int64_t h, reader *r)
                 CHECK(!global_misses(tasks, n, m, 1, NULL, zero, horizon, NULL));
                 CHECK(!global_misses(tasks, n, m, 1, NULL, offset, horizon, NULL));
             }
-    /* Bertogna & Cirinei's EDF response bounds bound what happens */
+    /* The EDF response bounds of [BC07] bound what happens */
     rtp_ns edf_resp[MAX_TASKS];
     rtp_global_verdict v;
     if (rtp_global_edf_rta(tasks, n, m, &lim, edf_resp, &v, &diag) == RTP_OK &&

@@ -174,7 +174,7 @@ rtp_status rtp_gen_check(const rtp_gen_opts *o, rtp_diag *diag)
 
 /* --- utilizations --------------------------------------------------------- */
 
-/* UUniFast (Bini & Buttazzo 2005, Fig. 2): uniform over the simplex sum = U. */
+/* UUniFast [BB05] (Fig. 2): uniform over the simplex sum = U. */
 static void uunifast(size_t n, double total, rtp_rng *rng, double *util)
 {
     double sum = total;
@@ -186,7 +186,7 @@ static void uunifast(size_t n, double total, rtp_rng *rng, double *util)
     util[n - 1] = sum;
 }
 
-/* RandFixedSum (Stafford 2006; Emberson, Stafford & Davis 2010), one vector
+/* RandFixedSum [Sta06] [ESD10], one vector
  * of n values in [0, 1] with sum s, uniform over that polytope; a line-by-line
  * port of Stafford's MATLAB code with 0-based indices. w and t are n x (n+1)
  * and (n-1) x n tables of simplex volumes and transition probabilities. */
@@ -293,8 +293,8 @@ static rtp_ns draw_period(const rtp_gen_opts *o, rtp_rng *rng)
             top++;
         return (lo << rtp_rng_range(rng, 0, top)) * g;
     }
-    /* Log-uniform in [lo, hi + 1), floored to a whole multiple (Emberson et
-     * al. 2010, section 4). */
+    /* Log-uniform in [lo, hi + 1), floored to a whole multiple ([ESD10],
+     * section 4). */
     double a = rtp_gen_log((double)lo), b = rtp_gen_log((double)hi + 1.0);
     double x = rtp_gen_exp(a + rtp_rng_unit(rng) * (b - a));
     rtp_ns k = x >= (double)hi ? hi : (rtp_ns)floor(x);

@@ -1,11 +1,11 @@
 /* gen/gen.h — random task-set generators for design-space exploration.
  *
- * Utilizations: UUniFast-discard (Bini & Buttazzo 2005; Davis & Burns 2011:
+ * Utilizations: UUniFast-discard ([BB05]; [DB11]:
  * redraw the whole vector while a task exceeds the cap) or RandFixedSum
- * (Stafford 2006; Emberson, Stafford & Davis 2010: uniform over the capped
+ * ([Sta06]; [ESD10]: uniform over the capped
  * simplex, no discarding, so totals above 1 and near n x cap are cheap).
- * Periods: log-uniform in [min, max] as multiples of a granularity (Emberson
- * et al. 2010), harmonic (min x 2^k), or drawn from a given set. WCETs are
+ * Periods: log-uniform in [min, max] as multiples of a granularity
+ * [ESD10], harmonic (min x 2^k), or drawn from a given set. WCETs are
  * whole ns, rounded with a carried error so the total utilization misses the
  * requested one by less than 1/(2 x last period) (plus double rounding).
  * Deadlines: implicit; constrained uniform in [C + a(T - C), T]; arbitrary

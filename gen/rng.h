@@ -1,6 +1,6 @@
 /* gen/rng.h — the counter-based random numbers of the generators.
  *
- * splitmix64 (Steele, Lea & Flood 2014): the state is a 64-bit counter, each
+ * splitmix64 [SLF14]: the state is a 64-bit counter, each
  * draw mixes it with a fixed bijection, so a stream is fully defined by its
  * start value. rtp_rng_stream derives that start from (seed, point, index) by
  * mixing, so every task set is a pure function of those three numbers, on any

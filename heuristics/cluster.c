@@ -1,7 +1,7 @@
 /* heuristics/cluster.c — see cluster.h.
  *
  * Clustered packing is heuristics/pack.c's engine with one bin per cluster:
- * the same task orders, the same four placements (Johnson 1974), admission
+ * the same task orders, the same four placements [Joh74], admission
  * by affinity over the whole cluster, exact capacity x size and the global
  * test of the cluster's size (solver/global.h). This file adds the shapes,
  * the cluster input rules and the comparison of layouts. */

@@ -1,7 +1,7 @@
 /* heuristics/pack.c — see pack.h.
  *
- * One packing loop serves the four placements (Johnson 1974's first / best /
- * worst / next fit, used for real-time partitioning since Dhall & Liu 1978)
+ * One packing loop serves the four placements (first / best / worst / next
+ * fit [Joh74], used for real-time partitioning since [DL78])
  * and both kinds of bin: they differ only in which admitting bin they take.
  * Loads and orders are compared exactly: 128-bit cross products for single
  * tasks, models/ratio's sums for bins of equal size (always so for CPUs), GMP
@@ -317,9 +317,9 @@ static rtp_status init_plan(rtp_plan *plan, rtp_policy policy, const rtp_pack_jo
 }
 
 /* Every bin's exact verdict with FP priorities and response times; the
- * plan's policy is the user's EDF or FP (SPEC.md: partition --policy
- * edf|fp), a bin of several CPUs being global scheduling of that policy
- * with `test` naming the global test that accepted it. */
+ * plan's policy is the user's EDF or FP (docs/spec.md "rtpack partition":
+ * --policy edf|fp), a bin of several CPUs being global scheduling of that
+ * policy with `test` naming the global test that accepted it. */
 static rtp_status build_plan(const packer *p, rtp_plan *plan, rtp_diag *diag)
 {
     const rtp_pack_job *job = p->job;

@@ -1,7 +1,7 @@
 /* heuristics/pack.h — the one bin-packing engine behind rtp_part_pack and
  * rtp_cluster_pack (and their *_best): bins are groups of CPUs, a CPU being
  * a group of one and a cluster a group of several, filled by first / best /
- * worst / next fit (Johnson 1974) over a task order. A bin of `size` CPUs
+ * worst / next fit [Joh74] over a task order. A bin of `size` CPUs
  * admits a task when its affinity covers every CPU of the bin, the bin's
  * utilization with it stays <= capacity x size (exact), and the bin's test
  * accepts (rtp_test_exact(policy, priority, size): the exact uniprocessor

@@ -1,8 +1,8 @@
 /* heuristics/partition.c — see partition.h.
  *
  * Partitioning is heuristics/pack.c's engine with one bin per CPU: the one
- * packing loop of the four placements (Johnson 1974's first / best / worst /
- * next fit, used for real-time partitioning since Dhall & Liu 1978), with
+ * packing loop of the four placements (first / best / worst / next fit
+ * [Joh74], used for real-time partitioning since [DL78]), with
  * admission by affinity, exact capacity (rtp_load_cmp_plus) and the policy's
  * uniprocessor test (or the bound test), each CPU re-checked exactly. This
  * file adds the names, input rules and the `--explain` reasons. */

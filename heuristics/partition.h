@@ -3,8 +3,8 @@
  * pack.h, which clusters use too: a CPU is a bin of size 1), admission by an
  * rtp_test (the exact test of the policy by default), per-task affinity and
  * a per-CPU utilization capacity. rtp_part_best runs every placement x order
- * candidate in parallel (OpenMP) and picks as SPEC.md says, with output that
- * does not depend on the thread count.
+ * candidate in parallel (OpenMP) and picks as docs/spec.md "rtpack
+ * partition" says, with output that does not depend on the thread count.
  *
  * Ownership: the plan written is the caller's (rtp_plan_free).
  * Thread-safety: no globals; distinct calls may run concurrently. */
@@ -51,7 +51,8 @@ rtp_part_opts rtp_part_opts_default(void);
 
 /* Packs ts's tasks on cpus[0..n_cpus-1] with one placement and order.
  * *plan receives every CPU and every task (placed or unassigned) with FP
- * priorities and response times; plan->feasible as SPEC.md defines it.
+ * priorities and response times; plan->feasible as docs/spec.md "rtpack
+ * partition" defines it.
  *
  * Rules (deterministic): tasks are taken in the order's sequence, ties by
  * input order; CPUs are scanned by increasing Linux id. A CPU admits a task
@@ -59,7 +60,7 @@ rtp_part_opts rtp_part_opts_default(void);
  * stays <= capacity (exact), and the admission test accepts the CPU's tasks
  * plus this one. FF takes the first admitting CPU; BF the admitting CPU with
  * the largest load (least room) by fit_measure, WF the smallest, ties to the
- * lowest id; NF (Johnson's next fit) never returns to a CPU it left. A task
+ * lowest id; NF (next fit [Joh74]) never returns to a CPU it left. A task
  * no CPU admits is unassigned. Tasks are listed per CPU and in `unassigned`
  * in input order. Every CPU is then checked with the exact test of the
  * policy (FP: rtp_fp_assign by opts->priority, then rtp_fp_rta).

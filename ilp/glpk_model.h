@@ -14,8 +14,8 @@
  *
  * Columns and rows are 0-based here. Ownership: rtp_glpk_create allocates,
  * rtp_glpk_free releases. Thread-safety: GLPK keeps one environment per
- * thread (NOTES.md), so distinct models may live in distinct threads; one
- * model must stay in one thread. */
+ * thread (docs/platform-notes.md), so distinct models may live in distinct
+ * threads; one model must stay in one thread. */
 #ifndef RTP_GLPK_MODEL_H
 #define RTP_GLPK_MODEL_H
 

@@ -10,15 +10,15 @@
  * each GLPK answer every CPU is checked with the exact test; a failing CPU
  * yields
  *   - an EDF demand row at its first miss t, sum_i dbf_i(t)/t x[i][j] <= 1
- *     on every CPU (Baruah & Bini 2008 give the static form), and
+ *     on every CPU ([BB08] give the static form), and
  *   - a no-good cut on a minimal failing subset S (deletion filter),
  *     sum_{i in S} x[i][j] <= |S| - 1 on every CPU.
  *
  * FP uses the same combinatorial Benders loop, not a MILP with priority and
- * response-time variables (Zeng & Di Natale 2013): that model needs big-M
+ * response-time variables [ZD13]: that model needs big-M
  * rows over ns-sized times, where GLPK's doubles and tolerances cannot make
  * "infeasible" a proof, while the exact RTA + OPA check per CPU is already
- * optimal for the priority part (Audsley 2001) and the no-good cuts have 0/1
+ * optimal for the priority part [Aud01] and the no-good cuts have 0/1
  * coefficients, exact in doubles. Demand rows still help FP: a set that EDF
  * rejects is rejected by every priority order.
  *

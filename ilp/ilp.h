@@ -1,7 +1,7 @@
 /* ilp/ilp.h — exact partitioning as an integer program solved by GLPK
  * (x[i][j] = 1 when task i runs on CPU j), with lazily added demand rows
- * (EDF, Baruah & Bini 2008) and combinatorial Benders no-good cuts (EDF and
- * FP), every GLPK answer re-verified with the exact integer tests; the model
+ * (EDF, [BB08]) and combinatorial Benders no-good cuts [CF06] (EDF
+ * and FP), every GLPK answer re-verified with the exact integer tests; the model
  * is a relaxation of the exact problem, so "infeasible" is a proof. The
  * formulation and why FP uses cuts rather than a priority MILP: ilp/ilp.c.
  * Only ilp/glpk_*.c includes <glpk.h>.

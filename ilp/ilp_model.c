@@ -190,7 +190,7 @@ static void classes(ilp_ctx *c)
 
 /* Symmetry breaking inside a class of interchangeable CPUs j_0 < j_1 < ...,
  * with tasks ranked by decreasing utilization (c->order). The orbitopal
- * column inequalities (Kaibel & Pfetsch 2008)
+ * column inequalities [KP08]
  *   x[i][j_l] <= sum_{i' ranked before i} x[i'][j_(l-1)]      (l >= 1)
  * say that the best-ranked task of j_l ranks below that of j_(l-1) and empty
  * CPUs come last; sorting a class's CPUs by best rank maps every feasible

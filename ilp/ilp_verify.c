@@ -56,11 +56,11 @@ static rtp_status add_point(ilp_ctx *c, rtp_ns t)
     return RTP_OK;
 }
 
-/* Demand rows at t (Baruah, Mok & Rosier 1990; the static form is Baruah &
- * Bini 2008): sum_i dbf_i(t)/t x[i][j] <= 1 on every CPU j. Coefficients are
- * rounded down (a task whose dbf overflows gets 0: still a relaxation). Added
- * only when it cuts the current candidate (the set idx violates it by more
- * than GLPK's tolerance); the set's no-good cut covers the rest. */
+/* Demand rows at t ([BMR90]; the static form is [BB08]):
+ * sum_i dbf_i(t)/t x[i][j] <= 1 on every CPU j. Coefficients are rounded
+ * down (a task whose dbf overflows gets 0: still a relaxation). Added only
+ * when it cuts the current candidate (the set idx violates it by more than
+ * GLPK's tolerance); the set's no-good cut covers the rest. */
 static rtp_status demand_rows(ilp_ctx *c, const size_t *idx, size_t k, rtp_ns t)
 {
     for (size_t p = 0; p < c->n_points; p++)
@@ -103,7 +103,7 @@ static rtp_status demand_rows(ilp_ctx *c, const size_t *idx, size_t k, rtp_ns t)
     return st;
 }
 
-/* Deletion filter (Chinneck & Dravnieks 1991): drop each task in turn
+/* Deletion filter [CD91]: drop each task in turn
  * (smallest utilization first) when the rest still fails. The result S is a
  * minimal failing set: every proper subset passes. idx is rewritten in place,
  * *k shrinks. */
@@ -135,7 +135,7 @@ static rtp_status shrink(ilp_ctx *c, size_t *idx, size_t *k)
     return RTP_OK;
 }
 
-/* No-good cut (combinatorial Benders, Codato & Fischetti 2006): the minimal
+/* No-good cut (combinatorial Benders [CF06]): the minimal
  * failing set S may not share any CPU: sum_{i in S} x[i][j] <= |S| - 1 for
  * every CPU j. Integer coefficients: exact in GLPK's doubles. */
 static rtp_status no_good(ilp_ctx *c, const size_t *idx, size_t k)

@@ -1,5 +1,5 @@
 /* models/analysis_doc.h — the result document of `rtpack analyze --json`
- * (SPEC.md "analyze --json") and its batch-line forms, written from a plain
+ * (docs/spec.md "analyze --json") and its batch-line forms, written from a plain
  * struct so the solver and the CLI never touch cJSON.
  *
  * Times are integer ns (exact: raw JSON integers for response_time and

@@ -15,7 +15,7 @@
 
 typedef int64_t rtp_ns;
 
-/* Largest time accepted from input (SPEC.md: "a value past 2^62 ns" is bad). */
+/* Largest time accepted from input (docs/spec.md "Times": past 2^62 ns is bad). */
 #define RTP_NS_LIMIT ((rtp_ns)1 << 62)
 
 /* Status of a library call. The verdict of an analysis ("schedulable") is a
@@ -30,7 +30,7 @@ typedef enum rtp_status {
 } rtp_status;
 
 /* Caller-owned diagnostic. `path` is the JSON path of the offending member in
- * SPEC.md's form ("tasks[3].period", "platfrom"), empty when not applicable;
+ * docs/spec.md's form ("tasks[3].period", "platfrom"), empty when not applicable;
  * `line`/`column` are 1-based positions in the input text, 0 when unknown. */
 typedef struct rtp_diag {
     char message[512];
@@ -55,7 +55,8 @@ rtp_status rtp_diag_set(rtp_diag *diag, rtp_status status, const char *path,
 void rtp_diag_format(const rtp_diag *diag, const char *file, char *buf,
                      size_t size);
 
-/* Process exit code of SPEC.md for a failed status: 2 for RTP_EINPUT, else 3. */
+/* Process exit code (docs/spec.md "Exit status") for a failed status: 2 for
+ * RTP_EINPUT, else 3. */
 int rtp_status_exit_code(rtp_status status);
 
 const char *rtp_status_name(rtp_status status);
@@ -72,9 +73,9 @@ const char *rtp_policy_name(rtp_policy policy);
 /* Parses "edf", "fp", "gedf", "gfp"; returns 0 on success, -1 otherwise. */
 int rtp_policy_parse(const char *name, rtp_policy *out);
 
-/* Fixed-priority assignment rule (SPEC.md "Priorities"). */
+/* Fixed-priority assignment rule (docs/spec.md "Priorities"). */
 typedef enum rtp_prio_rule {
-    RTP_PRIO_OPA = 0, /* Audsley's optimal priority assignment */
+    RTP_PRIO_OPA = 0, /* Audsley's optimal priority assignment [Aud01] */
     RTP_PRIO_DM,      /* deadline monotonic, ties by input order */
     RTP_PRIO_RM,      /* rate monotonic, ties by input order */
     RTP_PRIO_GIVEN    /* the tasks' own `priority` fields */

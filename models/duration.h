@@ -1,4 +1,4 @@
-/* models/duration.h — exact parsing and printing of times (SPEC.md "A time").
+/* models/duration.h — exact parsing and printing of times (docs/spec.md "Times").
  *
  * "<digits>[.<digits>]<unit>" with unit ns|us|ms|s becomes integer nanoseconds
  * with no floating point: the decimal is scaled by the unit and must come out

@@ -4,7 +4,7 @@
  * Reading: rtp_json_open parses the text (errors carry line and column),
  * rejects duplicate keys anywhere (cJSON keeps them), and records the text of
  * every number token, because cJSON keeps numbers only as doubles: a bare
- * integer is then read from its digits, exactly. Paths follow SPEC.md
+ * integer is then read from its digits, exactly. Paths follow docs/spec.md
  * ("tasks[3].period"). Writing: times are exact integers (raw digits) below
  * 2^53 and "<n>ns" strings above. Ownership: an rtp_json owns its cJSON tree
  * until rtp_json_close. Thread-safety: no globals (cJSON's global error

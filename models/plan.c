@@ -100,7 +100,7 @@ static cJSON *task_object(const rtp_plan *plan, const rtp_plan_task *pt, int pla
     cJSON *obj = rtp_task_to_json_object(&pt->task);
     if (!obj)
         return NULL;
-    /* In a plan "priority" is the plan's own ranking (SPEC.md), never the
+    /* In a plan "priority" is the plan's own ranking (docs/spec.md), never the
      * input's given priority, and appears under FP only. */
     cJSON_DeleteItemFromObjectCaseSensitive(obj, "priority");
     if (placed && policy_is_fp(plan->policy)) {
@@ -329,7 +329,7 @@ static rtp_status check_plan(const rtp_plan *plan, const char *bins_key, rtp_dia
             }
         }
     /* Names: a flat list in document order; the later of two equal names is
-     * the one reported (SPEC.md). */
+     * the one reported (docs/spec.md "Error messages"). */
     size_t total = plan->n_unassigned;
     for (size_t j = 0; j < plan->n_bins; j++)
         total += plan->bins[j].n_tasks;

@@ -1,8 +1,8 @@
-/* models/plan.h — the partition plan (SPEC.md "partition --json"): which CPU
+/* models/plan.h — the partition plan (docs/spec.md "Plan document"): which CPU
  * or cluster each task runs on, its priority and response time under FP.
  *
  * The plan is self-contained: each placed task carries its own timing and
- * command, so `emit` needs nothing else. rtp_plan_to_json writes SPEC.md's
+ * command, so `emit` needs nothing else. rtp_plan_to_json writes that
  * document; rtp_plan_parse_json reads it back (emit's input) with the same
  * strictness as the task-set reader. Ownership: an rtp_plan owns everything
  * it points to; free it with rtp_plan_free. Thread-safety: no globals. */
@@ -54,7 +54,7 @@ rtp_status rtp_plan_add_task(rtp_plan *plan, size_t bin_index,
                              const rtp_task *task, int priority,
                              rtp_ns response_time_ns);
 
-/* SPEC.md's plan document, malloc'd (caller frees); NULL on out of memory.
+/* The plan document (docs/spec.md), malloc'd (caller frees); NULL on out of memory.
  * Utilizations are printed for display only. */
 char *rtp_plan_to_json(const rtp_plan *plan, int pretty);
 

@@ -1,6 +1,6 @@
 /* models/rtapp_doc.h — writes an rt-app workload description (rt-app's JSON
  * "global" + "tasks" objects; see rt-app's doc/tutorial.txt) from plain
- * values, so that deploy/ never touches cJSON (STYLE.md).
+ * values, so that deploy/ never touches cJSON (HACKING.md "Layers").
  *
  * Times are whole microseconds, rt-app's unit; the caller rounds them.
  * Every field rt-app would otherwise default (dl-period, priority) is

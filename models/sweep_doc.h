@@ -1,5 +1,5 @@
-/* models/sweep_doc.h — the sweep file of `rtpack explore` (SPEC.md "explore";
- * every field in docs/explore.md), read with the strictness of the task-set
+/* models/sweep_doc.h — the sweep file of `rtpack explore` (docs/spec.md "Sweep
+ * document"), read with the strictness of the task-set
  * reader: unknown and duplicate keys, bad values and bad names are
  * RTP_EINPUT naming the JSON path ("utilization.step", "methods[2]").
  *

@@ -198,7 +198,7 @@ rtp_status rtp_task_from_json(const rtp_json *doc, const cJSON *node, const char
         item = cJSON_GetObjectItemCaseSensitive(node, times[k]);
         if (!item) {
             if (k == 2) {
-                task->deadline_ns = task->period_ns; /* SPEC.md: implicit deadline */
+                task->deadline_ns = task->period_ns; /* implicit deadline */
                 continue;
             }
             return rtp_diag_set(diag, RTP_EINPUT, field, "missing");

@@ -1,9 +1,9 @@
-/* models/taskset.h — the task-set model and its JSON form (SPEC.md
- * "Task-set JSON").
+/* models/taskset.h — the task-set model and its JSON form (docs/spec.md
+ * "Task-set document").
  *
  * A task is (wcet, deadline, period) in integer ns plus optional launch
  * command, CPU affinity and given priority. Reading validates everything
- * SPEC.md asks for (unknown/duplicate keys, duplicate names, exact times,
+ * docs/spec.md asks for (unknown/duplicate keys, duplicate names, exact times,
  * platform shape) and reports the first problem as RTP_EINPUT with its JSON
  * path in the rtp_diag. Only this module and models/plan.c see cJSON.
  * Ownership: an rtp_taskset owns all its strings and arrays; free it with
@@ -69,7 +69,7 @@ rtp_status rtp_task_copy(rtp_task *dst, const rtp_task *src);
 void rtp_task_free_fields(rtp_task *task);
 
 /* The CPU ids to use: 0..override_cpus-1 when override_cpus > 0, else the
- * platform's. RTP_EINPUT when neither is given (SPEC.md: usage error).
+ * platform's. RTP_EINPUT when neither is given (docs/spec.md: usage error).
  * *cpus is malloc'd, owned by the caller. */
 rtp_status rtp_taskset_cpu_ids(const rtp_taskset *ts, int override_cpus,
                                int **cpus, size_t *n_cpus, rtp_diag *diag);

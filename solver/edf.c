@@ -1,18 +1,18 @@
 /* solver/edf.c — exact uniprocessor EDF: processor demand with QPA.
  *
  * A set is EDF-schedulable on one CPU iff U <= 1 and dbf(t) <= t for every
- * absolute deadline t below a bound L (Baruah, Mok & Rosier 1990). The steps:
+ * absolute deadline t below a bound L [BMR90]. The steps:
  *   1. U > 1 (exact, models/ratio.h): not schedulable.
  *   2. every D >= T and U <= 1: schedulable, because then
  *      dbf_i(t) <= (t - D_i + T_i) C_i / T_i <= t C_i / T_i.
  *   3. L = min(La, Lb): La = max(max(D_i - T_i), sum (T_i - D_i) U_i / (1 - U))
- *      (George, Rivierre & Spuri 1996) only when U < 1, here an integer upper
+ *      [GRS96] only when U < 1, here an integer upper
  *      bound of it (terms with D_i > T_i dropped, 64.64 fixed point rounded
  *      up, GMP when that cannot decide); Lb the synchronous busy period
- *      (Spuri 1996), iterated at most limits->max_iterations times.
+ *      [Spu96], iterated at most limits->max_iterations times.
  *      When the busy period passes the cap, a miss found below its last
  *      iterate still decides "not schedulable"; otherwise RTP_ELIMIT.
- *   4. QPA (Zhang & Burns 2009, Theorem 5): from the last deadline <= L walk
+ *   4. QPA [ZB09] (Theorem 5): from the last deadline <= L walk
  *      down, t <- dbf(t) when dbf(t) < t, else the previous deadline, until
  *      dbf(t) <= d_min (schedulable) or dbf(t) > t (a miss).
  *   5. first_miss: QPA's failure point need not be the smallest, so the
@@ -175,7 +175,7 @@ static rtp_status busy_period(const rtp_task *tasks, size_t n, rtp_ns stop,
     }
 }
 
-/* QPA (Zhang & Burns 2009) over the deadlines <= bound: *failed_at = a t
+/* QPA [ZB09] over the deadlines <= bound: *failed_at = a t
  * with dbf(t) > t, or 0 when there is none. */
 static rtp_status qpa(const rtp_task *tasks, size_t n, rtp_ns bound, rtp_ns d_min,
                       budget *b, rtp_ns *failed_at, rtp_diag *diag)

@@ -1,5 +1,5 @@
-/* solver/edf.h — exact uniprocessor EDF test: processor demand (Baruah, Mok &
- * Rosier 1990) checked with QPA (Zhang & Burns 2009) up to
+/* solver/edf.h — exact uniprocessor EDF test: processor demand
+ * [BMR90] checked with QPA [ZB09] up to
  * L = min(La, Lb) (La only when U < 1, Lb the synchronous busy period).
  *
  * Times are rtp_ns. Pure: no globals, safe from many threads; allocates only
@@ -15,7 +15,7 @@ typedef struct rtp_edf_result {
     rtp_ns first_miss_ns;  /* smallest t with dbf(t) > t */
 } rtp_edf_result;
 
-/* Demand bound function of the set at interval length t (Baruah et al. 1990):
+/* Demand bound function of the set at interval length t [BMR90]:
  * sum over tasks of max(0, floor((t - D) / T) + 1) * C. RTP_ELIMIT on
  * overflow. */
 rtp_status rtp_edf_dbf(const rtp_task *tasks, size_t n, rtp_ns t,

@@ -1,8 +1,8 @@
 /* solver/fp.c — exact uniprocessor fixed-priority response times and
  * priority assignment.
  *
- * Response time of task i (Lehoczky 1990, arbitrary deadlines; Joseph & Pandya
- * 1986 / Audsley et al. 1993 when one job suffices): from the synchronous
+ * Response time of task i ([Leh90], arbitrary deadlines; [JP86] / [ABRTW93]
+ * when one job suffices): from the synchronous
  * release, job q (released at a = q T_i) completes at the least fixed point of
  *   w = (q + 1) C_i + sum_{j higher} ceil(w / T_j) C_j;
  * R_q = w - a; jobs are examined while the level-i busy period lasts past
@@ -330,7 +330,7 @@ static rtp_status given_ranking(const rtp_task *tasks, size_t n, int *priority,
     return RTP_OK;
 }
 
-/* Audsley's OPA: levels 1 (lowest) .. n; at each, the unassigned tasks in
+/* Audsley's OPA [Aud01]: levels 1 (lowest) .. n; at each, the unassigned tasks in
  * reverse DM order, the first whose response (all other unassigned tasks
  * above it) meets its deadline takes the level. */
 static rtp_status opa(const rtp_task *tasks, size_t n, const size_t *dm,

@@ -1,11 +1,11 @@
 /* solver/fp.h — exact uniprocessor fixed-priority analysis: response-time
- * analysis (Joseph & Pandya 1986; Audsley et al. 1993) extended to arbitrary
- * deadlines with Lehoczky's level-i busy period (1990), and priority
- * assignment RM / DM / given / Audsley's OPA (2001).
+ * analysis [JP86] [ABRTW93] extended to arbitrary deadlines with Lehoczky's
+ * level-i busy period [Leh90], and priority assignment RM [LL73] / DM [LW82]
+ * / given / Audsley's OPA [Aud01].
  *
- * Priorities follow Linux and SPEC.md: larger = more urgent; tasks with equal
- * priority interfere with each other. Times are rtp_ns. Pure: no globals,
- * safe from many threads. */
+ * Priorities follow Linux and docs/spec.md "Priorities": larger = more
+ * urgent; tasks with equal priority interfere with each other. Times are
+ * rtp_ns. Pure: no globals, safe from many threads. */
 #ifndef RTP_FP_H
 #define RTP_FP_H
 

@@ -1,6 +1,6 @@
 /* solver/global.h — sufficient schedulability tests for global scheduling of
- * one cluster of m identical CPUs: global EDF (GFB, BAK, BCL, Bertogna &
- * Cirinei's response-time bound) and global FP (Bertogna & Cirinei 2007 RTA,
+ * one cluster of m identical CPUs: global EDF (GFB [GFB], BAK [BAK], BCL
+ * [BCL], the response-time bound of [BC07]) and global FP (RTA [BC07],
  * DA/DA-LC for OPA). Each test states its preconditions; outside them it is
  * "not applicable", never a verdict. m == 1 uses the exact uniprocessor tests.
  * Times are rtp_ns. Pure: no globals, safe from many threads.
@@ -31,18 +31,19 @@ rtp_status rtp_global_edf(const rtp_test *test, const rtp_task *tasks, size_t n,
  * when given.
  *
  * Priorities: DM / RM ties to the earlier task in input; OPA is Audsley's
- * algorithm with "DA or DA-LC" (both OPA-compatible, Davis & Burns 2009)
+ * algorithm with "DA or DA-LC" (both OPA-compatible [DB09])
  * trying candidates in reverse DM order; when it finds no order the DM order
  * is used and analysed. GIVEN needs distinct given priorities (the global
  * tests assume a strict order): with ties the set is not applicable
  * (schedulable 0, accepted_by NULL, response times -1). The final order is
- * always re-checked with response-time analysis: first Bertogna & Cirinei
- * 2007 alone (accepted_by "rta"), then the per-task minimum of it and Guan et
- * al. 2009 (accepted_by "rta-lc"). response_time[i] = the bound, -1 when
- * none is shown (the bound passes the deadline, or a more urgent task has
- * none). assignment_found = an order passing the analysis was found (always 1
- * for DM/RM/GIVEN). With cpus == 1: rtp_fp_assign + rtp_fp_rta (exact;
- * accepted_by "rta", as rtp_test_exact names it). */
+ * always re-checked with response-time analysis: first [BC07] alone
+ * (accepted_by "rta"), then the per-task minimum of it and the limited
+ * carry-in bound of Guan et al. [GSYY09] (accepted_by "rta-lc").
+ * response_time[i] = the bound, -1 when none is shown (the bound passes the
+ * deadline, or a more urgent task has none). assignment_found = an order
+ * passing the analysis was found (always 1 for DM/RM/GIVEN). With
+ * cpus == 1: rtp_fp_assign + rtp_fp_rta (exact; accepted_by "rta", as
+ * rtp_test_exact names it). */
 rtp_status rtp_global_fp(const rtp_test *test, const rtp_task *tasks, size_t n,
                          rtp_test_result *result, rtp_diag *diag);
 
@@ -56,21 +57,21 @@ typedef enum rtp_global_verdict {
 
 const char *rtp_global_verdict_name(rtp_global_verdict v); /* "n/a", ... */
 
-/* GFB (Goossens, Funk & Baruah 2003; its density form for constrained
- * deadlines as surveyed by Bertogna & Baruah 2011):
+/* GFB [GFB] (its density form for constrained deadlines as surveyed in
+ * [BB11]):
  * sum C/D <= m - (m - 1) max C/D. Implicit deadlines: the utilization form. */
 rtp_status rtp_global_gfb(const rtp_task *tasks, size_t n, int m,
                           rtp_global_verdict *verdict);
 
-/* BAK (Baker 2003, RTSS, in the form restated by Bertogna, Cirinei & Lipari
- * 2005, ECRTS): for every k, with lambda_k = C_k/D_k,
+/* BAK [BAK] (in the form restated by [BCL]): for every k, with
+ * lambda_k = C_k/D_k,
  * sum_i min(1, beta_k(i)) <= m (1 - lambda_k) + lambda_k, where
  * beta_k(i) = U_i (1 + (T_i - D_i)/D_k), plus (C_i - lambda_k T_i)/D_k when
  * lambda_k < U_i. Exact in GMP rationals. */
 rtp_status rtp_global_bak(const rtp_task *tasks, size_t n, int m,
                           rtp_global_verdict *verdict);
 
-/* BCL (Bertogna, Cirinei & Lipari 2005, ECRTS; TPDS 2009): for every k,
+/* BCL [BCL] [BCL09]: for every k,
  * with W_i = N_i C_i + min(C_i, [D_k - N_i T_i]_0), N_i = floor((D_k - D_i)
  * / T_i) + 1 (0 when D_i > D_k): sum_{i != k} min(W_i, D_k - C_k)
  * < m (D_k - C_k), or == with some i != k having 0 < W_i <= D_k - C_k.
@@ -78,7 +79,7 @@ rtp_status rtp_global_bak(const rtp_task *tasks, size_t n, int m,
 rtp_status rtp_global_bcl(const rtp_task *tasks, size_t n, int m,
                           rtp_global_verdict *verdict);
 
-/* Bertogna & Cirinei 2007 (RTSS), Sect. 5: response-time bounds under global
+/* [BC07], Sect. 5: response-time bounds under global
  * EDF, R_k = C_k + floor(1/m sum_{i != k} min(W_i(R_k), J_i^k, R_k - C_k + 1))
  * with W_i the workload bound using R_i = D_i - S_i and J_i^k the EDF
  * interference bound, iterated over slacks S_i (all 0 at first) until every
@@ -89,26 +90,26 @@ rtp_status rtp_global_edf_rta(const rtp_task *tasks, size_t n, int m,
                               rtp_global_verdict *verdict, rtp_diag *diag);
 
 /* Response-time analysis for global FP under priority[] (1..n, n = most
- * urgent, all distinct, else RTP_EINPUT): Bertogna & Cirinei 2007
+ * urgent, all distinct, else RTP_EINPUT): [BC07]
  * (R_k = C_k + floor(1/m sum_{hp} min(W_i(R_k), R_k - C_k + 1))); with
- * limited_carry_in, each task's bound is the smaller of that and Guan et al.
- * 2009 (at most m - 1 carry-in tasks). response_time as above. */
+ * limited_carry_in, each task's bound is the smaller of that and [GSYY09]
+ * (at most m - 1 carry-in tasks). response_time as above. */
 rtp_status rtp_global_fp_rta(const rtp_task *tasks, size_t n, int m,
                              const int *priority, int limited_carry_in,
                              const rtp_limits *limits, rtp_ns *response_time,
                              rtp_global_verdict *verdict, rtp_diag *diag);
 
 /* The deadline-based tests for one task k against the tasks with
- * higher[i] != 0 (their order does not matter: OPA-compatible, Davis & Burns
- * 2009): DA (Bertogna, Cirinei & Lipari 2009: the FP workload bound with
+ * higher[i] != 0 (their order does not matter: OPA-compatible,
+ * [DB09]): DA ([BCL09]: the FP workload bound with
  * R_i = D_i at L = D_k, sum of min(W_i, D_k - C_k + 1) < m (D_k - C_k + 1))
- * and, with limited_carry_in, DA-LC (the same with Guan et al.'s limited
- * carry-in). *passes = 0 outside constrained deadlines. */
+ * and, with limited_carry_in, DA-LC (the same with the limited carry-in of
+ * [GSYY09]). *passes = 0 outside constrained deadlines. */
 rtp_status rtp_global_fp_da(const rtp_task *tasks, size_t n, int m, size_t k,
                             const unsigned char *higher, int limited_carry_in,
                             int *passes, rtp_diag *diag);
 
-/* Audsley's OPA with "DA or DA-LC" on m CPUs: at each level from the lowest
+/* Audsley's OPA [Aud01] with "DA or DA-LC" on m CPUs: at each level from the lowest
  * up, candidates in reverse deadline-monotonic order, the first that passes
  * is taken. *found = 0 when no order exists; priority[] then holds DM. */
 rtp_status rtp_global_fp_opa(const rtp_task *tasks, size_t n, int m,

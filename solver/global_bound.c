@@ -30,7 +30,7 @@ static gw_term staircase(rtp_i128 span, const rtp_task *ti)
     return t;
 }
 
-/* Guan et al. 2009 eq. (6): W^CI(x) = floor(b / T) C + C + alpha, b =
+/* [GSYY09] eq. (6): W^CI(x) = floor(b / T) C + C + alpha, b =
  * [x - C]_0, alpha = [b mod T - (T - R)]_0^{C-1}. With q = b mod T - (T - R):
  * flat while q < 0; +1 per step while 0 <= q < C - 1; flat at C - 1 until the
  * period wraps, where the step (+C, alpha from C - 1 back to 0) is +1. */

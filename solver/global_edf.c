@@ -1,5 +1,5 @@
 /* solver/global_edf.c — the sufficient global EDF tests of solver/global.h:
- * GFB, BAK, BCL and Bertogna & Cirinei's response-time bound with slack
+ * GFB, BAK, BCL and the response-time bound of [BC07] with slack
  * iteration. See the header for the conditions and their sources. */
 #include "solver/global.h"
 #include "solver/global_work.h"
@@ -180,11 +180,10 @@ rtp_status rtp_global_edf_rta(const rtp_task *tasks, size_t n, int m,
     }
     for (size_t i = 0; i < n; i++)
         rbound[i] = tasks[i].deadline_ns;
-    /* Slack iteration (Bertogna & Cirinei 2007, Sect. 5; first used in
-     * Bertogna, Cirinei & Lipari 2005): slacks start at 0 and only grow,
-     * each round re-bounding every task with the latest slacks, until a
-     * round bounds every task within its deadline (accept) or no slack
-     * improves (reject). */
+    /* Slack iteration ([BC07], Sect. 5; first used in [BCL]): slacks start
+     * at 0 and only grow, each round re-bounding every task with the latest
+     * slacks, until a round bounds every task within its deadline (accept)
+     * or no slack improves (reject). */
     rtp_status st = RTP_OK;
     uint64_t steps = 0;
     int all_fit = 0, improved = 1;

@@ -1,7 +1,6 @@
 /* solver/global_fp.c — global fixed-priority analysis of solver/global.h:
- * response-time bounds of Bertogna & Cirinei 2007 and Guan et al. 2009, the
- * deadline-based DA / DA-LC tests and Audsley's OPA over them (Davis & Burns
- * 2009), and monotonic priority orders. */
+ * response-time bounds of [BC07] and [GSYY09], the deadline-based DA / DA-LC
+ * tests and Audsley's OPA over them [DB09], and monotonic priority orders. */
 #include "solver/global.h"
 #include "solver/global_work.h"
 

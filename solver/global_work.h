@@ -15,13 +15,13 @@ typedef __int128 rtp_i128;
 
 /* Which bound on the interference suffered by the analysed task k in a
  * window of length x (each term clamped to x - C_k + 1):
- * GW_FP_BC  Bertogna & Cirinei 2007 eq. (3)-(4): sum of W_i(x) with carry-in
+ * GW_FP_BC  [BC07] eq. (3)-(4): sum of W_i(x) with carry-in
  *           for every more urgent task (response bound R_i = bound[i]);
- * GW_FP_LC  Guan, Stigge, Yi & Yu 2009 eq. (5)-(9): no carry-in except for
+ * GW_FP_LC  [GSYY09] eq. (5)-(9): no carry-in except for
  *           the m - 1 tasks with the largest carry-in excess;
- * GW_EDF    Bertogna & Cirinei 2007 Sect. 5: min(W_i(x), J_i^k) for every
+ * GW_EDF    [BC07] Sect. 5: min(W_i(x), J_i^k) for every
  *           other task, J_i^k the EDF interference bound with slack
- *           S_i = D_i - bound[i] (Bertogna, Cirinei & Lipari 2005). */
+ *           S_i = D_i - bound[i] [BCL]. */
 typedef enum gw_kind { GW_FP_BC = 0, GW_FP_LC, GW_EDF } gw_kind;
 
 typedef struct gw_term { /* one piece, linear over [x, x + run] */

@@ -2,8 +2,8 @@
  * uniprocessor tests (EDF demand / FP response times), the dispatch to the
  * global tests on clusters, and the utilization-bound admissions.
  *
- * Bounds are decided exactly: Liu & Layland (1973) as (1 + U/n)^n <= 2 and
- * the hyperbolic bound (Bini, Buttazzo & Buttazzo 2003) as
+ * Bounds are decided exactly: Liu & Layland [LL73] as (1 + U/n)^n <= 2 and
+ * the hyperbolic bound [BBB03] as
  * prod (C_i + T_i) <= 2 prod T_i, with T_i replaced by min(D_i, T_i) (a task
  * meeting a shorter implicit deadline meets its own). The LL power is first
  * enclosed in 2.62 fixed point, GMP integers only when that cannot decide. */
@@ -133,7 +133,7 @@ static unsigned __int128 fix_pow(unsigned __int128 x, size_t e, int up)
     return r;
 }
 
-/* Liu & Layland: U' <= n (2^(1/n) - 1)  <=>  (P + nQ)^n <= 2 (nQ)^n with
+/* Liu & Layland [LL73]: U' <= n (2^(1/n) - 1)  <=>  (P + nQ)^n <= 2 (nQ)^n with
  * U' = P / Q. U' > 1 fails outright (the bound is below 1), so U'/n <= 1/n
  * and every partial power of 1 + U'/n stays below e < 4. */
 static int ll_accepts(const rtp_task *tasks, size_t n)

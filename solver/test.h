@@ -47,7 +47,7 @@ rtp_test rtp_test_exact(rtp_policy policy, rtp_prio_rule priority, int cpus,
                         rtp_limits limits);
 
 /* Utilization-bound admission for the benchmark comparison: Liu & Layland
- * (1973) under FP-RM / hyperbolic bound (Bini, Buttazzo & Buttazzo 2003);
+ * [LL73] under FP-RM / hyperbolic bound [BBB03];
  * sufficient only, never a default. FP (and GFP): "ll-bound", Liu & Layland
  * on wcet / min(deadline, period), priorities by min(deadline, period) (RM
  * for implicit deadlines) written to result->priority, response_time not

@@ -1,6 +1,6 @@
 #!/bin/sh
-# tests/cli_analyze.sh — `rtpack analyze` end to end (SPEC.md "analyze --json",
-# batch mode, exit codes) on the seed examples and small inline sets.
+# tests/cli_analyze.sh — `rtpack analyze` end to end (docs/spec.md "rtpack
+# analyze", batch mode, exit codes) on the seed examples and small inline sets.
 set -u
 B=${RTP_BINARY:-./rtpack}
 S=${RTP_SOURCE_DIR:-.}

@@ -1,9 +1,9 @@
 #!/bin/sh
 # tests/cli_input.sh — the CLI's input validation and option parsing
-# (SPEC.md "Command", "Task-set JSON"): every command that takes a task-set
-# FILE (analyze, partition) answers bad input with exit 2 and ONE line on
-# stderr naming the file and the JSON path, from a file and from "-"
-# (standard input), before any analysis; unknown options, --cpus 0 and a
+# (docs/spec.md "Conventions", "Task-set document"): every command that
+# takes a task-set FILE (analyze, partition) answers bad input with exit 2
+# and ONE line on stderr naming the file and the JSON path, from a file and
+# from "-" (standard input), before any analysis; unknown options, --cpus 0 and a
 # missing FILE are exit 2; --help is exit 0 for every command.
 # Env: RTP_BINARY (built rtpack), RTP_SOURCE_DIR (unused here).
 set -u
@@ -147,7 +147,7 @@ for cmd in analyze partition; do
 done
 
 # partition on a valid set with neither platform nor --cpus: usage error
-# (SPEC.md), once partitioning exists.
+# (docs/spec.md "Task-set document"), once partitioning exists.
 run partition "$TMP/empty.json"
 if ! grep -q "not implemented" "$TMP/err" && [ "$rc" -ne 2 ]; then
     fail "partition without CPUs: want exit 2, got $rc: $(cat "$TMP/err")"

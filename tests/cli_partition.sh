@@ -114,7 +114,7 @@ expect 2 "$TMP/textbook.json" --cpus 2 --policy gedf
 expect 2 "$TMP/textbook.json" --cpus 2 --policy fp --priority given
 contains "$TMP/err" 'tasks\[0\].priority: missing'
 # --priority given repeats the given ranking per CPU; equal priorities share a
-# number and interfere with each other (SPEC.md "Priorities").
+# number and interfere with each other (docs/spec.md "Priorities").
 cat >"$TMP/given.json" <<'EOF'
 { "platform": { "cpus": 1 },
   "tasks": [ { "name": "a", "wcet": 2, "period": 10, "priority": 5 },
@@ -142,7 +142,7 @@ expect 0 "$TMP/affinity.json" --cpus 6 --method ffd --json
 expect 2 "$TMP/missing.json" --cpus 2
 expect 0 "$TMP/textbook.json" --help
 
-# Clusters (SPEC.md "Clustered plans"): the Dhall set is rejected by global
+# Clusters (docs/spec.md "rtpack partition"): the Dhall set is rejected by global
 # EDF on one 4-CPU cluster, accepted partitioned; --layouts picks partitioned.
 expect 1 "$SRC/examples/dhall.json" --clusters 1x4 --json
 contains "$TMP/out" '"clusters":'

@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/cli_plan_fuzz.sh — seeded random end-to-end check of `rtpack gen`,
-# `partition` and `emit` against SPEC.md, re-verified independently by
+# `partition` and `emit` against docs/spec.md, re-verified independently by
 # tests/support/plan_check.py (exact FP busy-period RTA and EDF processor
 # demand in Python integers): every task exactly once with its own timing and
 # cmd, every CPU listed, FP-only fields only under fp, affinity and

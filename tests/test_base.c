@@ -1,5 +1,5 @@
 /* tests/test_base.c — models/base.h: diagnostics (set, clear, one-line
- * formatting), status -> exit code mapping of SPEC.md, enum name tables. */
+ * formatting), status -> exit code mapping of docs/spec.md, enum name tables. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

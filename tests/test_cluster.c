@@ -111,7 +111,7 @@ static int simulate(const rtp_task *t, size_t n, int m, const int *priority, int
 
 /* ---- Dhall's example, both ways ---- */
 
-/* Dhall & Liu 1978, in the seed's form: four tasks of 1 ms every 999 ms and
+/* Dhall & Liu [DL78], in the seed's form: four tasks of 1 ms every 999 ms and
  * one of 1000 ms every 1000 ms. On one 4-CPU cluster under global EDF the
  * set is rejected (and really misses: see tests/test_global.c); partitioned
  * on the same 4 CPUs (rtp_part_pack, EDF) it is accepted: the heavy task

@@ -1,5 +1,5 @@
-/* tests/test_duration.c — exact time strings (models/duration.h, SPEC.md "A
- * time"): every unit, exact decimals, every error, the 2^62 limit, and
+/* tests/test_duration.c — exact time strings (models/duration.h, docs/spec.md
+ * "Times"): every unit, exact decimals, every error, the 2^62 limit, and
  * format -> parse round trips on seeded random values against an __int128
  * reference parser written here. */
 #include <stdarg.h>

@@ -168,7 +168,7 @@ static void test_random_vs_references(void **state)
 }
 
 /* Arbitrary periods 1..100 (hyperperiods far too long to enumerate), U < 1:
- * a miss, if any, lies within the synchronous busy period (Spuri 1996), so
+ * a miss, if any, lies within the synchronous busy period [Spu96], so
  * the reference scans dbf(t) <= t over [1, L] with L iterated here plainly.
  * This is where min(La, Lb) really picks either bound. */
 static void test_random_periods_vs_busy_period(void **state)
@@ -243,7 +243,7 @@ static void test_examples(void **state)
     rtp_edf_result r;
     rtp_limits lim = rtp_limits_default();
     /* The seed article's textbook set T1(1,4) T2(2,6) T3(3,8): U = 23/24,
-     * implicit deadlines, EDF-schedulable (Liu & Layland 1973: U <= 1). */
+     * implicit deadlines, EDF-schedulable ([LL73]: U <= 1). */
     rtp_task text[3] = {tu_task(1, 4, 4), tu_task(2, 6, 6), tu_task(3, 8, 8)};
     assert_int_equal(rtp_edf_qpa(text, 3, 1, &lim, &r, NULL), RTP_OK);
     assert_true(r.schedulable);

@@ -144,7 +144,7 @@ static void test_point_thread_invariance(void **state)
 }
 
 /* Uniprocessor EDF is exact and U <= 1 is its whole condition for implicit
- * deadlines (Liu & Layland 1973): on one CPU every heuristic is that test. */
+ * deadlines [LL73]: on one CPU every heuristic is that test. */
 static void test_uniprocessor_edf_accepts_all(void **state)
 {
     (void)state;

@@ -13,7 +13,7 @@
  *    released just before i's, delayed by higher ones, still runs first), so
  *    i is then also released at every phase 0..T_i-1 and the worst taken;
  *  - OPA's optimality: a distinct-priority order passing the exact test
- *    exists (every permutation tried, n <= 7) iff OPA finds one; and SPEC.md's
+ *    exists (every permutation tried, n <= 7) iff OPA finds one; and docs/spec.md's
  *    candidate rule replayed step by step with rtp_fp_rta. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -184,7 +184,7 @@ static void test_golden(void **state)
     rtp_limits lim = rtp_limits_default();
     rtp_ns resp[3];
     int sched;
-    /* Burns & Wellings, Real-Time Systems and Programming Languages (4th ed.),
+    /* Burns & Wellings [BW09],
      * response-time analysis example: a (C 3, T 7), b (3, 12), c (5, 20),
      * priorities by RM: R = 3, 6, 20. */
     rtp_task bw[3] = {tu_task(3, 7, 7), tu_task(3, 12, 12), tu_task(5, 20, 20)};
@@ -194,7 +194,7 @@ static void test_golden(void **state)
     assert_int_equal(resp[1], 6);
     assert_int_equal(resp[2], 20);
     assert_true(sched);
-    /* Lehoczky (1990), arbitrary deadlines: tau1 (C 26, T 70) above tau2
+    /* Lehoczky [Leh90], arbitrary deadlines: tau1 (C 26, T 70) above tau2
      * (C 62, T 100). tau2's jobs respond in 114, 102, 116, 104, 118, 106, 94:
      * the worst is the fifth job, 118 (the first alone would say 114). */
     rtp_task lz[2] = {tu_task(26, 70, 70), tu_task(62, 118, 100)};
@@ -328,7 +328,7 @@ static int any_order_works(const rtp_task *ts, size_t n)
     return 0;
 }
 
-/* SPEC.md's rule replayed: level 1 upward, candidates by reverse DM (largest
+/* docs/spec.md's rule replayed: level 1 upward, candidates by reverse DM (largest
  * deadline first, later input first among equals), other unassigned tasks
  * all above the candidate. */
 static int ref_opa(const rtp_task *ts, size_t n, int *out)

@@ -201,7 +201,7 @@ static double ks_one(double *x, size_t n, double (*cdf)(double, double), double 
 }
 
 /* Beta(1, k) CDF: 1 - (1 - x)^k, the marginal of a uniform point of the
- * (k+1)-simplex (Bini & Buttazzo 2005). */
+ * (k+1)-simplex [BB05]. */
 static double beta_1k(double x, double k) { return 1.0 - pow(1.0 - x, k); }
 static double uniform01(double x, double unused) { (void)unused; return x; }
 

@@ -101,7 +101,7 @@ static rtp_test global_test(rtp_policy policy, rtp_prio_rule rule, int m)
 
 /* ---- published and hand-computed examples ---- */
 
-/* Dhall & Liu 1978 ("Dhall's effect"), in the seed's form: four tasks of
+/* Dhall & Liu [DL78] ("Dhall's effect"), in the seed's form: four tasks of
  * 1 ms every 999 ms plus one of 1000 ms every 1000 ms on a 4-CPU cluster.
  * Total utilization is only about 1.004 of 4, yet every global EDF test
  * rejects it, and rightly: in the synchronous release the four light jobs
@@ -146,9 +146,9 @@ static void test_dhall_rejected_by_global_edf(void **state)
     }
 }
 
-/* SchedCAT (Brandenburg et al.), tests/fp.py, BertognaRTA.test_times4:
+/* SchedCAT [SchedCAT], tests/fp.py, BertognaRTA.test_times4:
  * tasks (C, T) = (1,4) (1,5) (3,9) (9,18), implicit deadlines, RM, on 2 CPUs:
- * Bertogna & Cirinei 2007 RTA with response times (slack) gives the bounds
+ * The RTA of [BC07] with response times (slack) gives the bounds
  * 1, 1, 4, 15. By hand for the last task (hp bounds 1, 1, 4): x = 9 -> 10 ->
  * 12 -> 14 -> 15 -> 15. On 1 CPU the set is overloaded (U > 1). */
 static void test_bc07_fp_schedcat_example(void **state)
@@ -170,7 +170,7 @@ static void test_bc07_fp_schedcat_example(void **state)
     assert_int_equal(r[3], 15);
     /* On 3 CPUs the three most urgent run at once (bounds = wcet); the last
      * one by hand: x = 9 -> 10 -> 11 -> 12 -> 12 (each term clamped to
-     * x - C + 1 as in Bertogna & Cirinei 2007, eq. (6)). */
+     * x - C + 1 as in [BC07], eq. (6)). */
     assert_int_equal(rtp_global_fp_rta(t, 4, 3, prio, 0, &limits, r, &v, NULL), RTP_OK);
     assert_int_equal(v, RTP_GLOBAL_ACCEPT);
     assert_int_equal(r[2], 3);
@@ -391,7 +391,7 @@ static void test_one_cpu_is_exact(void **state)
 {
     (void)state;
     /* (2, 4) + (3, 6): U = 1 exactly, EDF-schedulable (U <= 1, implicit
-     * deadlines: Liu & Layland 1973), not RM-schedulable. */
+     * deadlines: [LL73]), not RM-schedulable. */
     rtp_task t[2] = {tu_task(2, 4, 4), tu_task(3, 6, 6)}; /* U = 1 */
     rtp_test test = global_test(RTP_POLICY_GEDF, RTP_PRIO_DM, 1);
     rtp_test_result res;
@@ -415,8 +415,8 @@ static void test_one_cpu_is_exact(void **state)
 /* ---- the jumping fixed-point search equals the plain iteration ---- */
 
 /* The papers' formulas, written out directly, and their plain iteration
- * x <- C_k + floor(omega(x) / m) from x = C_k (Bertogna & Cirinei 2007;
- * Guan et al. 2009). kind: 0 = BC (FP), 1 = limited carry-in, 2 = EDF. */
+ * x <- C_k + floor(omega(x) / m) from x = C_k ([BC07];
+ * [GSYY09]). kind: 0 = BC (FP), 1 = limited carry-in, 2 = EDF. */
 static int64_t ref_omega(const rtp_task *t, const size_t *hp, size_t n_hp,
                          const int64_t *r, int m, const rtp_task *tk, int64_t x, int kind)
 {

@@ -1,7 +1,7 @@
 /* tests/test_partition.c — partitioning heuristics (heuristics/partition.c).
  *
- * Published examples (Dhall & Liu 1978's set; the textbook U = 23/24 set of
- * Buttazzo, "Hard Real-Time Computing Systems", ch. 4), a crafted set on
+ * Published examples (the set of [DL78]; the textbook U = 23/24 set of
+ * [But11], ch. 4), a crafted set on
  * which FFD, BFD, WFD and NFD differ, and seeded property tests: every plan
  * is re-checked against references written here (EDF: brute-force demand
  * bound over [1, H + Dmax]; FP: a unit-step simulation of the synchronous
@@ -89,8 +89,8 @@ static int fits_capacity(const set *s, unsigned mask, rtp_ratio cap)
     return (__int128)load_h(s, mask) * cap.den <= (__int128)cap.num * H;
 }
 
-/* EDF: U <= 1 and dbf(t) <= t for every t in [1, H + Dmax] (Baruah, Mok &
- * Rosier 1990: for t past that, dbf(t + H) = dbf(t) + U H). */
+/* EDF: U <= 1 and dbf(t) <= t for every t in [1, H + Dmax] ([BMR90]:
+ * for t past that, dbf(t + H) = dbf(t) + U H). */
 static int ref_edf(const set *s, unsigned mask)
 {
     if (load_h(s, mask) > H)
@@ -113,8 +113,8 @@ static int ref_edf(const set *s, unsigned mask)
 }
 
 /* FP: worst response time of task i below every task of `hp`, by simulating
- * the synchronous release in unit steps (the critical instant, Liu & Layland
- * 1973). With U <= 1 every job released in [0, H) completes by 2H. Returns
+ * the synchronous release in unit steps (the critical instant,
+ * [LL73]). With U <= 1 every job released in [0, H) completes by 2H. Returns
  * -1 when the set is overloaded (i's backlog then grows without bound). */
 static rtp_ns ref_fp_wcrt(const set *s, unsigned hp, size_t i)
 {
@@ -451,7 +451,7 @@ static rtp_plan pack(const set *s, const int *cpus, size_t m, rtp_policy policy,
 
 static const int cpus4[] = {0, 1, 2, 3};
 
-/* Dhall & Liu (1978): m light tasks and one task of utilization 1 defeat
+/* Dhall & Liu [DL78]: m light tasks and one task of utilization 1 defeat
  * global EDF/RM on m CPUs; partitioned, the heavy task simply gets a CPU. */
 static void test_dhall(void **state)
 {
@@ -490,7 +490,7 @@ static void test_dhall(void **state)
     }
 }
 
-/* Buttazzo, Hard Real-Time Computing Systems, ch. 4: (1,4) (2,6) (3,8),
+/* Buttazzo [But11], ch. 4: (1,4) (2,6) (3,8),
  * U = 23/24: EDF fits one CPU, RM/any fixed priority needs two. */
 static void test_textbook(void **state)
 {

@@ -1,5 +1,5 @@
-/* tests/test_plan.c — the partition plan (models/plan.h, SPEC.md "partition
- * --json"): built with rtp_plan_init_cpus/rtp_plan_add_task, written, read
+/* tests/test_plan.c — the partition plan (models/plan.h, docs/spec.md "Plan
+ * document"): built with rtp_plan_init_cpus/rtp_plan_add_task, written, read
  * back and compared field by field; FP-only fields; null response times;
  * the clustered form; and bad plans rejected with their JSON path.
  *
@@ -147,7 +147,8 @@ static void test_fp_round_trip(void **state)
     round_trip(&plan);
 
     char *text = rtp_plan_to_json(&plan, 0);
-    /* SPEC.md: every CPU listed, empty ones too; priority/response_time under fp */
+    /* docs/spec.md: every CPU listed, empty ones too; priority and
+     * response_time under fp only */
     assert_non_null(strstr(text, "\"platform\":{\"cpus\":[2,5,7]}"));
     assert_non_null(strstr(text, "{\"cpu\":7,\"utilization\":0.0,\"tasks\":[]}"));
     assert_non_null(strstr(text, "\"priority\":2,\"response_time\":6000000"));

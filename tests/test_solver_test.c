@@ -2,10 +2,11 @@
  * dispatch of the global policies), and the utilization-bound admissions.
  *
  * The bounds are checked against references written here with GMP
- * rationals: Liu & Layland as (1 + U/n)^n <= 2 by repeated multiplication,
- * the hyperbolic bound as a product of (1 + U_i); and against the exact tests
- * they must never contradict (a bound accepts only schedulable sets), on
- * seeded random sets, including sets placed right at the bound. */
+ * rationals: Liu & Layland [LL73] as (1 + U/n)^n <= 2 by repeated
+ * multiplication, the hyperbolic bound [BBB03] as a product of (1 + U_i);
+ * and against the exact tests they must never contradict (a bound accepts
+ * only schedulable sets), on seeded random sets, including sets placed right
+ * at the bound. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

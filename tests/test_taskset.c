@@ -1,8 +1,9 @@
 /* tests/test_taskset.c — the task-set reader and writer (models/taskset.h,
- * SPEC.md "Task-set JSON"): one test per bad input with the exact JSON path
- * SPEC.md expects, the valid corner cases, time_unit scaling, exact round
- * trips (parse -> to_json -> parse gives identical tasks) on seeded random
- * sets with times past 2^53, and rtp_taskset_cpu_ids.
+ * docs/spec.md "Task-set document"): one test per bad input with the exact
+ * JSON path the contract expects, the valid corner cases, time_unit
+ * scaling, exact round trips (parse -> to_json -> parse gives identical
+ * tasks) on seeded random sets with times past 2^53, and
+ * rtp_taskset_cpu_ids.
  *
  * Tests named regression_* pin defects found in review (now fixed). */
 #include <stdarg.h>
@@ -173,7 +174,7 @@ static void test_fractional_and_big_times(void **state)
 }
 
 /* Number forms that are whole but not plain digits ("1.0", "1e3", "01"):
- * SPEC.md leaves it open whether they are accepted; either way the result
+ * The contract leaves it open whether they are accepted; either way the result
  * is never a wrong value. */
 static void test_number_forms_never_wrong(void **state)
 {
@@ -382,7 +383,7 @@ static void test_valid_corner_cases(void **state)
     assert_int_equal(ts.tasks[1].deadline_ns, 7);
     assert_int_equal(ts.tasks[2].deadline_ns, 9);
     rtp_taskset_free(&ts);
-    /* SPEC.md's own example */
+    /* docs/spec.md's own example */
     good("{\"time_unit\": \"ns\", \"platform\": { \"cpus\": 4 }, \"tasks\": ["
          "{ \"name\": \"video\", \"wcet\": \"5ms\", \"deadline\": \"10ms\","
          " \"period\": \"16666666ns\", \"cmd\": [\"video_processing_tool\", \"--fast\"] },"

@@ -1,14 +1,13 @@
 #!/usr/bin/env python3
 """tests/support/plan_check.py — independent re-check of a `rtpack partition
---json` plan against the task set it came from (SPEC.md "partition --json").
+--json` plan against the task set it came from (docs/spec.md "Plan document").
 
 usage: plan_check.py TASKSET PLAN EXIT_CODE [--capacity F] [--given]
 Prints one line per violation and exits 1 if any. Exact arithmetic only
 (Python integers and Fractions): FP response-time analysis with busy periods
-(Lehoczky 1990, arbitrary deadlines; equal priorities interfere, counted as
+([Leh90], arbitrary deadlines; equal priorities interfere, counted as
 higher priority), EDF processor demand dbf(t) <= t up to the synchronous busy
-period (Baruah, Rosier, Howell 1990), GFB for clusters (Goossens, Funk,
-Baruah 2003) only when the plan names it."""
+period [BRH90], GFB for clusters [GFB] only when the plan names it."""
 import json
 import sys
 from fractions import Fraction

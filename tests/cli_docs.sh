@@ -1,0 +1,114 @@
+#!/bin/sh
+# tests/cli_docs.sh — the contract and the citations stay in the tree:
+#  1. no file refers outside the repository (the project's external contract,
+#     style and machine notes live in docs/spec.md, HACKING.md and
+#     docs/platform-notes.md; a clone must be complete without them);
+#  2. every reference key cited in a comment (a bracketed word starting with
+#     a capital letter, as in "QPA" followed by the key of Zhang & Burns) is
+#     defined in docs/references.md, and every docs/spec.md section a comment
+#     names (docs/spec.md followed by the quoted title) is a heading there;
+#  3. every option `rtpack CMD --help` lists is documented in docs/spec.md.
+# Env: RTP_SOURCE_DIR (the source tree), RTP_BINARY (built rtpack).
+set -u
+SRC=${RTP_SOURCE_DIR:?}
+BIN=${RTP_BINARY:?}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+fail=0
+bad() { printf 'cli_docs: %s\n' "$*" >&2; fail=1; }
+
+# The files of the tree: tracked and new ones when this is a git work tree,
+# else everything outside build folders.
+cd "$SRC" || exit 1
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    git ls-files --cached --others --exclude-standard
+else
+    find . -name .git -prune -o -name 'build*' -prune -o -name 'out*' -prune \
+        -o -type f -print | sed 's|^\./||'
+fi | while IFS= read -r f; do
+    [ -f "$f" ] && grep -Iq . "$f" && printf '%s\n' "$f"
+done >"$TMP/files"
+[ -s "$TMP/files" ] || bad "found no files under $SRC"
+
+# 1. Names of the external documents, spelled so this file does not match
+#    itself.
+ext="SPEC""\\.md\\|STYLE""\\.md\\|NOTES""\\.md\\|\\.\\./shar""ed\\|/work""/shared"
+while IFS= read -r f; do
+    grep -Hn "$ext" "$f"
+done <"$TMP/files" >"$TMP/outside"
+if [ -s "$TMP/outside" ]; then
+    bad "these lines refer to documents outside the repository (cite docs/spec.md, HACKING.md or docs/platform-notes.md instead):"
+    cat "$TMP/outside" >&2
+fi
+
+# 2. Comment text: /* ... */ and // in C, # lines in shell, CMake and Python
+#    (plus Python docstrings, which are whole-file text here).
+c_comments() {
+    awk '
+    FNR == 1 { incomment = 0 }
+    {
+        line = $0; out = ""; i = 1; n = length(line); instr = ""
+        while (i <= n) {
+            c = substr(line, i, 1); two = substr(line, i, 2)
+            if (incomment) {
+                if (two == "*/") { incomment = 0; i += 2; continue }
+                out = out c; i++; continue
+            }
+            if (instr != "") {
+                if (c == "\\") { i += 2; continue }
+                if (c == instr) instr = ""
+                i++; continue
+            }
+            if (two == "/*") { incomment = 1; i += 2; continue }
+            if (two == "//") { out = out substr(line, i + 2); break }
+            if (c == "\"" || c == "'\''") instr = c
+            i++
+        }
+        if (out != "") print FILENAME ":" FNR ":" out
+    }' "$@"
+}
+hash_comments() {
+    awk '{ p = index($0, "#"); if (p) print FILENAME ":" FNR ":" substr($0, p + 1) }' "$@"
+}
+grep -E '\.(c|h)$' "$TMP/files" >"$TMP/cfiles"
+grep -E '\.(sh|cmake|txt|in)$|(^|/)(CMakeLists\.txt|run|setup)$' "$TMP/files" >"$TMP/hfiles"
+grep -E '\.py$' "$TMP/files" >"$TMP/pyfiles"
+: >"$TMP/comments"
+while IFS= read -r f; do c_comments "$f"; done <"$TMP/cfiles" >>"$TMP/comments"
+while IFS= read -r f; do hash_comments "$f"; done <"$TMP/hfiles" >>"$TMP/comments"
+while IFS= read -r f; do awk '{ print FILENAME ":" FNR ":" $0 }' "$f"; done <"$TMP/pyfiles" >>"$TMP/comments"
+
+# Keys defined: the bold bracketed word opening a list item of
+# docs/references.md.
+sed -n 's/^- \*\*\[\([^]]*\)\]\*\*.*/\1/p' docs/references.md | sort -u >"$TMP/defined"
+[ -s "$TMP/defined" ] || bad "docs/references.md defines no keys"
+# Keys cited: a bracketed word with a capital first letter, in comments.
+grep -oE '^[^:]+:[0-9]+:|\[[A-Z][A-Za-z0-9+-]*\]' "$TMP/comments" |
+    awk '/^\[/ { print where " " substr($0, 2, length($0) - 2); next } { where = $0 }' |
+    sort -k2 >"$TMP/cited"
+while read -r where key; do
+    grep -qxF "$key" "$TMP/defined" || bad "$where cites [$key], which docs/references.md does not define"
+done <"$TMP/cited"
+[ -s "$TMP/cited" ] || bad "no reference key is cited anywhere (is the comment scan broken?)"
+
+# Sections of docs/spec.md cited by their quoted title, on one line.
+sed -n 's/^#\{1,6\} \(.*\)$/\1/p' docs/spec.md | sed 's/ (in progress)$//' >"$TMP/headings"
+grep -oE '^[^:]+:[0-9]+:|docs/spec\.md "[^"]+"' "$TMP/comments" |
+    awk '/^docs/ { sub(/^docs\/spec\.md "/, ""); sub(/"$/, ""); print where "\t" $0; next } { where = $0 }' |
+    while IFS="$(printf '\t')" read -r where title; do
+        grep -qxF "$title" "$TMP/headings" || bad "$where cites docs/spec.md \"$title\", which is not a heading there"
+    done
+
+# 3. Every option of every command's --help appears in docs/spec.md.
+"$BIN" --help >"$TMP/help" || bad "rtpack --help failed"
+sed -n 's/^  \([a-z][a-z-]*\)  .*/\1/p' "$TMP/help" >"$TMP/commands"
+[ -s "$TMP/commands" ] || bad "rtpack --help lists no commands"
+while IFS= read -r cmd; do
+    grep -q "^## rtpack $cmd\b\|^## .*rtpack $cmd\b" docs/spec.md || bad "docs/spec.md has no section for rtpack $cmd"
+    "$BIN" "$cmd" --help >"$TMP/cmdhelp" || bad "rtpack $cmd --help failed"
+    for opt in $(grep -oE '^  --[a-z][a-z-]*' "$TMP/cmdhelp"); do
+        grep -qF -- "\`$opt" docs/spec.md || bad "rtpack $cmd $opt is not documented in docs/spec.md"
+    done
+done <"$TMP/commands"
+
+exit "$fail"
