@@ -73,10 +73,11 @@ hash_comments() {
 grep -E '\.(c|h)$' "$TMP/files" >"$TMP/cfiles"
 grep -E '\.(sh|cmake|txt|in)$|(^|/)(CMakeLists\.txt|run|setup)$' "$TMP/files" >"$TMP/hfiles"
 grep -E '\.py$' "$TMP/files" >"$TMP/pyfiles"
-: >"$TMP/comments"
-while IFS= read -r f; do c_comments "$f"; done <"$TMP/cfiles" >>"$TMP/comments"
-while IFS= read -r f; do hash_comments "$f"; done <"$TMP/hfiles" >>"$TMP/comments"
-while IFS= read -r f; do awk '{ print FILENAME ":" FNR ":" $0 }' "$f"; done <"$TMP/pyfiles" >>"$TMP/comments"
+{
+    while IFS= read -r f; do c_comments "$f"; done <"$TMP/cfiles"
+    while IFS= read -r f; do hash_comments "$f"; done <"$TMP/hfiles"
+    while IFS= read -r f; do awk '{ print FILENAME ":" FNR ":" $0 }' "$f"; done <"$TMP/pyfiles"
+} >"$TMP/comments"
 
 # Keys defined: the bold bracketed word opening a list item of
 # docs/references.md.
@@ -106,9 +107,10 @@ sed -n 's/^  \([a-z][a-z-]*\)  .*/\1/p' "$TMP/help" >"$TMP/commands"
 while IFS= read -r cmd; do
     grep -q "^## rtpack $cmd\b\|^## .*rtpack $cmd\b" docs/spec.md || bad "docs/spec.md has no section for rtpack $cmd"
     "$BIN" "$cmd" --help >"$TMP/cmdhelp" || bad "rtpack $cmd --help failed"
-    for opt in $(grep -oE '^  --[a-z][a-z-]*' "$TMP/cmdhelp"); do
+    grep -oE '^  --[a-z][a-z-]*' "$TMP/cmdhelp" | sed 's/^  //' >"$TMP/options"
+    while IFS= read -r opt; do
         grep -qF -- "\`$opt" docs/spec.md || bad "rtpack $cmd $opt is not documented in docs/spec.md"
-    done
+    done <"$TMP/options"
 done <"$TMP/commands"
 
 exit "$fail"
