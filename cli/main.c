@@ -1,6 +1,7 @@
 /* cli/main.c — `rtpack COMMAND ...`: finds the subcommand, parses its options
  * in one place (cli/common.c) and hands over. */
 #include "cli/cli.h"
+#include "rtpack/version.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -31,7 +32,7 @@ int main(int argc, char **argv)
         return CLI_EXIT_OK;
     }
     if (strcmp(argv[1], "--version") == 0) {
-        printf("rtpack 0.1.0\n");
+        printf("rtpack %s\n", RTPACK_VERSION);
         return CLI_EXIT_OK;
     }
     for (size_t i = 0; i < N_COMMANDS; i++) {

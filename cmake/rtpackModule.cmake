@@ -1,0 +1,21 @@
+# cmake/rtpackModule.cmake — one static library per module folder.
+#
+#   rtp_add_module(NAME [PUBLIC lower modules...] [PRIVATE third-party...])
+#
+# in NAME/CMakeLists.txt makes the target rtpack_NAME from NAME/*.c. A module
+# links only the modules below it (PUBLIC: their headers are part of its
+# own) and keeps its third-party libraries PRIVATE, so an upward call is an
+# undefined symbol when the module's tests link it alone. RTP_ROOT (the
+# source root) and RTP_WARNINGS come from the including project.
+include_guard(GLOBAL)
+
+function(rtp_add_module name)
+  cmake_parse_arguments(MOD "" "" "PUBLIC;PRIVATE" ${ARGN})
+  file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.c)
+  set(target rtpack_${name})
+  add_library(${target} STATIC ${sources})
+  target_include_directories(${target} PUBLIC $<BUILD_INTERFACE:${RTP_ROOT}>)
+  target_compile_options(${target} PRIVATE ${RTP_WARNINGS})
+  target_link_libraries(${target} PUBLIC ${MOD_PUBLIC} PRIVATE ${MOD_PRIVATE})
+  set_property(GLOBAL APPEND PROPERTY RTP_MODULE_TARGETS ${target})
+endfunction()
