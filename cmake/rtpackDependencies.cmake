@@ -8,9 +8,10 @@
 # defines, for the names given: rtpack::cjson, rtpack::gmp, rtpack::glpk
 # (imported targets) and OpenMP::OpenMP_C. Names not found are listed in
 # RTP_DEPENDENCIES_MISSING (the caller decides whether that is fatal).
-# Why each is found this way (docs/platform-notes.md): GLPK 5.0 ships neither a .pc file nor a CMake
-# package; cJSON 1.7.15's package gives a target `cjson`, its pkg-config name
-# is libcjson; GMP has a .pc file on Debian 12 but not everywhere.
+# Why each is found this way (docs/platform-notes.md): GLPK 5.0 ships
+# neither a .pc file nor a CMake package; cJSON 1.7.15's package gives a
+# target `cjson`, its pkg-config name is libcjson; GMP has a .pc file on
+# Debian 12 but not everywhere.
 include_guard(GLOBAL)
 
 macro(rtp_find_dependencies)
