@@ -82,5 +82,6 @@ extern const cli_command cli_cmd_emit;
 extern const cli_command cli_cmd_gen;
 extern const cli_command cli_cmd_explore;
 extern const cli_command cli_cmd_merge;
+extern const cli_command cli_cmd_probe;
 
 #endif

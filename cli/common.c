@@ -61,9 +61,10 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, int first,
         const char *name = arg + 2;
         const char *eq = strchr(name, '=');
         size_t len = eq ? (size_t)(eq - name) : strlen(name);
-        const cli_option *opt = find_option(common_options, name, len);
+        /* A command's own option of a common name (probe's --cpus LIST) wins. */
+        const cli_option *opt = find_option(cmd->options, name, len);
         if (!opt)
-            opt = find_option(cmd->options, name, len);
+            opt = find_option(common_options, name, len);
         if (!opt)
             return cli_usage_error(out, "unknown option '--%.*s' (see rtpack %s --help)",
                                    (int)len, name, cmd->name);
@@ -78,7 +79,13 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, int first,
         } else if (eq) {
             return cli_usage_error(out, "option --%s takes no value", opt->name);
         }
-        if (strcmp(opt->name, "json") == 0) {
+        if (opt != find_option(common_options, opt->name, strlen(opt->name))) {
+            if (out->n_seen == CLI_MAX_SEEN)
+                return cli_usage_error(out, "too many options");
+            out->names[out->n_seen] = opt->name;
+            out->values[out->n_seen] = value;
+            out->n_seen++;
+        } else if (strcmp(opt->name, "json") == 0) {
             out->json = 1;
         } else if (strcmp(opt->name, "help") == 0) {
             out->help = 1;
@@ -114,9 +121,11 @@ int cli_has(const cli_args *args, const char *name)
     return 0;
 }
 
-static void print_options(const cli_option *table)
+static void print_options(const cli_option *table, const cli_option *shadow)
 {
     for (; table && table->name; table++) {
+        if (find_option(shadow, table->name, strlen(table->name)))
+            continue;
         char left[48];
         snprintf(left, sizeof left, "--%s%s", table->name, table->takes_value ? " VALUE" : "");
         printf("  %-28s %s\n", left, table->help);
@@ -126,8 +135,8 @@ static void print_options(const cli_option *table)
 void cli_print_help(const cli_command *cmd)
 {
     printf("usage: rtpack %s %s\n\n%s\n\noptions:\n", cmd->name, cmd->synopsis, cmd->summary);
-    print_options(cmd->options);
-    print_options(common_options);
+    print_options(cmd->options, NULL);
+    print_options(common_options, cmd->options);
     printf("\nexit status: 0 schedulable/feasible/done, 1 not schedulable/no plan,\n"
            "2 usage error or bad input, 3 internal error or resource limit\n");
 }

@@ -9,6 +9,7 @@
 static const cli_command *const commands[] = {
     &cli_cmd_analyze, &cli_cmd_partition, &cli_cmd_emit,
     &cli_cmd_gen,     &cli_cmd_explore,   &cli_cmd_merge,
+    &cli_cmd_probe,
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 

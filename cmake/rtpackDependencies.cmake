@@ -5,8 +5,8 @@
 #
 #   rtp_find_dependencies(cjson gmp glpk openmp)
 #
-# defines, for the names given: rtpack::cjson, rtpack::gmp, rtpack::glpk
-# (imported targets) and OpenMP::OpenMP_C. Names not found are listed in
+# defines, for the names given: rtpack::cjson, rtpack::gmp, rtpack::glpk,
+# rtpack::zlib (imported targets), OpenMP::OpenMP_C and Threads::Threads. Names not found are listed in
 # RTP_DEPENDENCIES_MISSING (the caller decides whether that is fatal).
 # Why each is found this way (docs/platform-notes.md): GLPK 5.0 ships
 # neither a .pc file nor a CMake package; cJSON 1.7.15's package gives a
@@ -54,6 +54,19 @@ macro(rtp_find_dependencies)
                               INTERFACE_INCLUDE_DIRECTORIES "${RTP_GLPK_INCLUDE_DIR}")
       else()
         list(APPEND RTP_DEPENDENCIES_MISSING "GLPK (libglpk-dev)")
+      endif()
+    elseif(_rtp_dep STREQUAL "zlib" AND NOT TARGET rtpack::zlib)
+      find_package(ZLIB QUIET)
+      if(TARGET ZLIB::ZLIB)
+        add_library(rtpack::zlib INTERFACE IMPORTED)
+        set_target_properties(rtpack::zlib PROPERTIES INTERFACE_LINK_LIBRARIES ZLIB::ZLIB)
+      else()
+        list(APPEND RTP_DEPENDENCIES_MISSING "zlib (zlib1g-dev)")
+      endif()
+    elseif(_rtp_dep STREQUAL "threads" AND NOT TARGET Threads::Threads)
+      find_package(Threads QUIET)
+      if(NOT TARGET Threads::Threads)
+        list(APPEND RTP_DEPENDENCIES_MISSING "POSIX threads")
       endif()
     elseif(_rtp_dep STREQUAL "openmp" AND NOT TARGET OpenMP::OpenMP_C)
       find_package(OpenMP QUIET COMPONENTS C)

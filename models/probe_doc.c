@@ -1,0 +1,330 @@
+/* models/probe_doc.c — the probe report and its writer (see the header). */
+#include "models/probe_doc.h"
+
+#include "models/json_util.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void rtp_cpumask_set(rtp_cpumask *m, int cpu)
+{
+    if (cpu >= 0 && cpu < RTP_CPU_LIMIT)
+        m->bits[cpu / 64] |= (uint64_t)1 << (cpu % 64);
+}
+
+int rtp_cpumask_has(const rtp_cpumask *m, int cpu)
+{
+    return cpu >= 0 && cpu < RTP_CPU_LIMIT && (m->bits[cpu / 64] >> (cpu % 64) & 1);
+}
+
+size_t rtp_cpumask_count(const rtp_cpumask *m)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < RTP_CPU_LIMIT / 64; i++)
+        n += (size_t)__builtin_popcountll(m->bits[i]);
+    return n;
+}
+
+int rtp_cpumask_next(const rtp_cpumask *m, int after)
+{
+    for (int cpu = after + 1; cpu < RTP_CPU_LIMIT; cpu++) {
+        uint64_t word = m->bits[cpu / 64] >> (cpu % 64);
+        if (!word) {
+            cpu = (cpu / 64) * 64 + 63;
+            continue;
+        }
+        return cpu + __builtin_ctzll(word);
+    }
+    return -1;
+}
+
+void rtp_cpumask_format(const rtp_cpumask *m, char *buf, size_t size)
+{
+    size_t used = 0;
+    if (size)
+        buf[0] = '\0';
+    for (int cpu = rtp_cpumask_next(m, -1); cpu >= 0 && used < size;) {
+        int last = cpu;
+        while (rtp_cpumask_has(m, last + 1))
+            last++;
+        int w = last == cpu ? snprintf(buf + used, size - used, "%s%d", used ? "," : "", cpu)
+                            : snprintf(buf + used, size - used, "%s%d-%d", used ? "," : "", cpu,
+                                       last);
+        used += (size_t)w;
+        cpu = rtp_cpumask_next(m, last);
+    }
+}
+
+void rtp_notes_add(rtp_notes *notes, const char *fmt, ...)
+{
+    char line[640];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (notes->n == notes->cap) {
+        size_t cap = notes->cap ? 2 * notes->cap : 8;
+        char **grown = realloc(notes->items, cap * sizeof *grown);
+        if (!grown) {
+            notes->failed = 1;
+            return;
+        }
+        notes->items = grown;
+        notes->cap = cap;
+    }
+    char *copy = strdup(line);
+    if (!copy) {
+        notes->failed = 1;
+        return;
+    }
+    notes->items[notes->n++] = copy;
+}
+
+void rtp_notes_free(rtp_notes *notes)
+{
+    for (size_t i = 0; i < notes->n; i++)
+        free(notes->items[i]);
+    free(notes->items);
+    memset(notes, 0, sizeof *notes);
+}
+
+const char *rtp_probe_stat_name(rtp_probe_stat stat)
+{
+    return stat == RTP_PROBE_STAT_P99 ? "p99" : "max";
+}
+
+void rtp_probe_report_init(rtp_probe_report *r)
+{
+    memset(r, 0, sizeof *r);
+    r->kernel.hrtick = r->kernel.hrtick_dl = RTP_TRI_UNKNOWN;
+    r->kernel.dl_fair_server = r->kernel.virtualized = RTP_TRI_UNKNOWN;
+}
+
+void rtp_probe_report_free(rtp_probe_report *r)
+{
+    free(r->cpus);
+    rtp_notes_free(&r->skipped);
+    rtp_notes_free(&r->warnings);
+    rtp_probe_report_init(r);
+}
+
+/* --- writer: small helpers that add null for unknown values --- */
+
+static void add(cJSON *o, const char *key, cJSON *v)
+{
+    cJSON_AddItemToObject(o, key, v ? v : cJSON_CreateNull());
+}
+
+static cJSON *str_or_null(const char *s)
+{
+    return s && s[0] ? cJSON_CreateString(s) : cJSON_CreateNull();
+}
+
+static cJSON *fact(rtp_fact f)
+{
+    return f.known ? rtp_json_new_int(f.value) : cJSON_CreateNull();
+}
+
+static cJSON *tri(rtp_tri t)
+{
+    return t == RTP_TRI_UNKNOWN ? cJSON_CreateNull() : cJSON_CreateBool(t == RTP_TRI_YES);
+}
+
+static cJSON *mask_array(const rtp_cpumask *m)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (int cpu = rtp_cpumask_next(m, -1); a && cpu >= 0; cpu = rtp_cpumask_next(m, cpu))
+        cJSON_AddItemToArray(a, rtp_json_new_int(cpu));
+    return a;
+}
+
+static cJSON *ns_string(rtp_ns ns)
+{
+    char text[32];
+    snprintf(text, sizeof text, "%lldns", (long long)ns);
+    return cJSON_CreateString(text);
+}
+
+static cJSON *kernel_object(const rtp_probe_kernel *k)
+{
+    cJSON *o = cJSON_CreateObject(), *src = cJSON_CreateObject();
+    if (!o || !src) {
+        cJSON_Delete(o);
+        cJSON_Delete(src);
+        return NULL;
+    }
+    add(o, "release", str_or_null(k->release));
+    add(o, "hz", fact(k->hz));
+    add(o, "preempt", str_or_null(k->preempt));
+    add(o, "hrtick", tri(k->hrtick));
+    add(o, "hrtick_dl", tri(k->hrtick_dl));
+    add(o, "lockdown", str_or_null(k->lockdown));
+    add(o, "virtualized", tri(k->virtualized));
+    add(o, "hypervisor", str_or_null(k->hypervisor));
+    add(o, "rt_runtime_us", fact(k->rt_runtime_us));
+    add(o, "rt_period_us", fact(k->rt_period_us));
+    add(o, "dl_fair_server", tri(k->dl_fair_server));
+    if (k->fair_runtime_ns.known && k->fair_period_ns.known) {
+        cJSON *fs = cJSON_CreateObject();
+        if (fs) {
+            add(fs, "runtime", rtp_json_new_int(k->fair_runtime_ns.value));
+            add(fs, "period", rtp_json_new_int(k->fair_period_ns.value));
+        }
+        add(o, "fair_server", fs);
+    } else {
+        add(o, "fair_server", NULL);
+    }
+    char text[64];
+    if (k->has_dl_bandwidth) {
+        rtp_ratio_format(k->dl_bandwidth, text, sizeof text);
+        add(o, "dl_bandwidth", cJSON_CreateString(text));
+    } else {
+        add(o, "dl_bandwidth", NULL);
+    }
+    add(o, "isolcpus", k->has_isolated ? mask_array(&k->isolated) : NULL);
+    add(o, "nohz_full", k->has_nohz_full ? mask_array(&k->nohz_full) : NULL);
+    add(o, "cmdline_isolation", str_or_null(k->cmdline_isolation));
+    add(o, "cpuset", str_or_null(k->cpuset));
+    add(src, "hz", str_or_null(k->hz_source));
+    add(src, "preempt", str_or_null(k->preempt_source));
+    add(src, "hrtick", str_or_null(k->hrtick_source));
+    add(o, "sources", src);
+    return o;
+}
+
+static cJSON *latency_object(const rtp_probe_latency *l)
+{
+    if (!l->measured)
+        return cJSON_CreateNull();
+    cJSON *o = cJSON_CreateObject();
+    if (!o)
+        return NULL;
+    add(o, "max", rtp_json_new_int(l->max_ns));
+    add(o, "p99", rtp_json_new_int(l->p99_ns));
+    add(o, "median", rtp_json_new_int(l->median_ns));
+    add(o, "samples", rtp_json_new_int((int64_t)l->samples));
+    add(o, "overruns", rtp_json_new_int((int64_t)l->overruns));
+    return o;
+}
+
+static cJSON *switch_object(const rtp_probe_switch *s)
+{
+    if (!s->measured)
+        return cJSON_CreateNull();
+    cJSON *o = cJSON_CreateObject();
+    if (!o)
+        return NULL;
+    add(o, "median", rtp_json_new_int(s->median_ns));
+    add(o, "p99", rtp_json_new_int(s->p99_ns));
+    add(o, "max", rtp_json_new_int(s->max_ns));
+    add(o, "loop", rtp_json_new_int(s->loop_ns));
+    add(o, "samples", rtp_json_new_int((int64_t)s->samples));
+    return o;
+}
+
+static cJSON *cpu_object(const rtp_probe_cpu *c)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o)
+        return NULL;
+    add(o, "cpu", rtp_json_new_int(c->cpu));
+    add(o, "smt_siblings", c->has_siblings ? mask_array(&c->siblings) : NULL);
+    add(o, "governor", str_or_null(c->governor));
+    add(o, "steal", c->steal >= 0 ? rtp_json_new_display(c->steal) : NULL);
+    add(o, "fifo_latency", latency_object(&c->fifo));
+    add(o, "deadline_latency", latency_object(&c->deadline));
+    add(o, "context_switch",
+        c->context_switch.measured ? rtp_json_new_int(c->context_switch.p99_ns) : NULL);
+    add(o, "context_switch_stats", switch_object(&c->context_switch));
+    return o;
+}
+
+static cJSON *method_object(const rtp_probe_report *r)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o)
+        return NULL;
+    add(o, "seconds", rtp_json_new_display((double)r->seconds_ns / 1e9));
+    add(o, "period", rtp_json_new_int(r->period_ns));
+    add(o, "fifo_priority", rtp_json_new_int(r->fifo_priority));
+    add(o, "deadline_runtime", rtp_json_new_int(r->dl_runtime_ns));
+    add(o, "deadline_pinning", str_or_null(r->dl_pinning));
+    add(o, "context_switch_policy", str_or_null(r->switch_policy));
+    add(o, "release_latency_stat", cJSON_CreateString(rtp_probe_stat_name(r->latency_stat)));
+    return o;
+}
+
+static cJSON *platform_object(const rtp_probe_report *r)
+{
+    cJSON *o = cJSON_CreateObject(), *cpus = cJSON_CreateArray();
+    if (!o || !cpus) {
+        cJSON_Delete(o);
+        cJSON_Delete(cpus);
+        return NULL;
+    }
+    for (size_t i = 0; i < r->n_cpus; i++)
+        cJSON_AddItemToArray(cpus, rtp_json_new_int(r->cpus[i].cpu));
+    add(o, "cpus", cpus);
+    if (r->has_overheads) {
+        cJSON *ov = cJSON_CreateObject();
+        if (ov) {
+            add(ov, "release_latency", ns_string(r->release_latency_ns));
+            add(ov, "context_switch", ns_string(r->context_switch_ns));
+        }
+        add(o, "overheads", ov);
+    }
+    return o;
+}
+
+static cJSON *notes_array(const rtp_notes *notes)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (size_t i = 0; a && i < notes->n; i++)
+        cJSON_AddItemToArray(a, cJSON_CreateString(notes->items[i]));
+    return a;
+}
+
+char *rtp_probe_report_to_json(const rtp_probe_report *r, int pretty)
+{
+    cJSON *root = cJSON_CreateObject(), *cpus = cJSON_CreateArray();
+    char *text = NULL;
+    if (!root || !cpus)
+        goto done;
+    add(root, "kernel", kernel_object(&r->kernel));
+    if (r->has_loadavg) {
+        cJSON *la = cJSON_CreateArray();
+        for (int i = 0; la && i < 3; i++)
+            cJSON_AddItemToArray(la, rtp_json_new_display(r->loadavg[i]));
+        add(root, "load_average", la);
+    } else {
+        add(root, "load_average", NULL);
+    }
+    add(root, "online_cpus", r->online_cpus > 0 ? rtp_json_new_int(r->online_cpus) : NULL);
+    add(root, "method", method_object(r));
+    for (size_t i = 0; i < r->n_cpus; i++) {
+        cJSON *c = cpu_object(&r->cpus[i]);
+        if (!c)
+            goto done;
+        cJSON_AddItemToArray(cpus, c);
+    }
+    add(root, "cpus", cpus);
+    cpus = NULL;
+    add(root, "platform", platform_object(r));
+    add(root, "skipped", notes_array(&r->skipped));
+    add(root, "warnings", notes_array(&r->warnings));
+    text = rtp_json_print(root, pretty);
+done:
+    cJSON_Delete(cpus);
+    cJSON_Delete(root);
+    return text;
+}
+
+char *rtp_probe_platform_to_json(const rtp_probe_report *r)
+{
+    cJSON *o = platform_object(r);
+    char *text = o ? rtp_json_print(o, 0) : NULL;
+    cJSON_Delete(o);
+    return text;
+}
