@@ -523,12 +523,21 @@ static void read_virtualization(const char *root, int live, rtp_probe_kernel *k)
         memcpy(vendor + 4, &c, 4);
         memcpy(vendor + 8, &d, 4);
         vendor[12] = '\0';
-        name = strstr(vendor, "KVMKVMKVM")      ? "KVM"
-               : strstr(vendor, "Microsoft Hv") ? "Hyper-V"
-               : strstr(vendor, "VMwareVMware") ? "VMware"
-               : strstr(vendor, "XenVMMXenVMM") ? "Xen"
-               : strstr(vendor, "TCGTCGTCGTCG") ? "QEMU"
-                                                : NULL;
+        static const char *const known[][2] = {
+            {"KVMKVMKVM", "KVM"},       {"Microsoft Hv", "Hyper-V"}, {"VMwareVMware", "VMware"},
+            {"XenVMMXenVMM", "Xen"},    {"TCGTCGTCGTCG", "QEMU"},    {"bhyve bhyve", "bhyve"},
+            {"ACRNACRNACRN", "ACRN"},   {" lrpepyh  vr", "Parallels"},
+        };
+        for (size_t i = 0; !name && i < sizeof known / sizeof known[0]; i++)
+            if (strstr(vendor, known[i][0]))
+                name = known[i][1];
+        if (!name) { /* an unknown signature: keep it if it is printable */
+            int printable = vendor[0] != '\0';
+            for (int i = 0; vendor[i]; i++)
+                printable &= vendor[i] >= ' ' && vendor[i] <= '~';
+            if (printable)
+                snprintf(k->hypervisor, sizeof k->hypervisor, "%s", vendor);
+        }
     }
 #endif
     char *cpuinfo = rtp_probe_read_text(root, "/proc/cpuinfo");
