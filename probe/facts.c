@@ -351,8 +351,9 @@ static void read_lockdown(const char *root, const char *config, const char *cmdl
         snprintf(k->lockdown, sizeof k->lockdown, "confidentiality");
     else if (config_yes(config, "CONFIG_LOCK_DOWN_KERNEL_FORCE_INTEGRITY"))
         snprintf(k->lockdown, sizeof k->lockdown, "integrity");
-    else if (config && !config_yes(config, "CONFIG_SECURITY_LOCKDOWN_LSM"))
-        snprintf(k->lockdown, sizeof k->lockdown, "none");
+    else if (config && (!config_yes(config, "CONFIG_SECURITY_LOCKDOWN_LSM") ||
+                        config_yes(config, "CONFIG_LOCK_DOWN_KERNEL_FORCE_NONE")))
+        snprintf(k->lockdown, sizeof k->lockdown, "none"); /* at boot */
 }
 
 /* Locked down since boot: debugfs files cannot have been written, so the
