@@ -2,7 +2,7 @@
  * SCHED_DEADLINE per CPU (a SCHED_DEADLINE thread's affinity must equal its
  * root domain, so pinning one to a CPU needs a domain of that CPU alone).
  *
- * Under cgroup v1 (the layout docs/deploy.md describes for `emit`): per
+ * Under cgroup v1 (the layout of the launch script, docs/spec.md "Launch script"): per
  * measured CPU a child cpuset with cpuset.cpus = N, the root's mems and
  * cpu_exclusive = 1; the other CPUs of the root in one load-balanced
  * housekeeping child; the root's sched_load_balance turned off. close()

@@ -1,5 +1,5 @@
 /* probe/facts.h — the kernel facts that decide whether a real-time plan holds
- * on a Linux machine (docs/spec.md "probe"), read from procfs, sysfs,
+ * on a Linux machine (docs/spec.md "rtpack probe"), read from procfs, sysfs,
  * debugfs and the kernel configuration under a root folder: "" reads the
  * live machine, a fixture tree reads a recorded one (tests).
  *

@@ -1,5 +1,5 @@
 /* probe/probe.h — `rtpack probe`: measures this machine for the terms a
- * task set's analysis needs (docs/spec.md "probe"): kernel facts
+ * task set's analysis needs (docs/spec.md "rtpack probe"): kernel facts
  * (probe/facts.h), per-CPU SCHED_FIFO and SCHED_DEADLINE wake-up latency and
  * context-switch cost (probe/measure.h), the `platform` member with
  * `overheads` that pastes into a task set, and one warning per fact that
