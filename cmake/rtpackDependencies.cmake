@@ -3,11 +3,12 @@
 # standalone fuzz project (fuzz/CMakeLists.txt) and consumers through the
 # installed rtpackConfig.cmake (this file is installed beside it).
 #
-#   rtp_find_dependencies(cjson gmp glpk openmp)
+#   rtp_find_dependencies(cjson gmp glpk openmp zlib threads)
 #
 # defines, for the names given: rtpack::cjson, rtpack::gmp, rtpack::glpk,
-# rtpack::zlib (imported targets), OpenMP::OpenMP_C and Threads::Threads. Names not found are listed in
-# RTP_DEPENDENCIES_MISSING (the caller decides whether that is fatal).
+# rtpack::zlib (imported targets), OpenMP::OpenMP_C and Threads::Threads.
+# Names not found are listed in RTP_DEPENDENCIES_MISSING (the caller decides
+# whether that is fatal).
 # Why each is found this way (docs/platform-notes.md): GLPK 5.0 ships
 # neither a .pc file nor a CMake package; cJSON 1.7.15's package gives a
 # target `cjson`, its pkg-config name is libcjson; GMP has a .pc file on
