@@ -112,9 +112,22 @@ void rtp_probe_report_free(rtp_probe_report *r)
 
 /* --- writer: small helpers that add null for unknown values --- */
 
-static void add(cJSON *o, const char *key, cJSON *v)
+/* Adds v (NULL = its allocation failed) under key; *bad = 1 on any failure,
+ * so a document missing a member is never printed. */
+static void add(int *bad, cJSON *o, const char *key, cJSON *v)
 {
-    cJSON_AddItemToObject(o, key, v ? v : cJSON_CreateNull());
+    if (!v || !cJSON_AddItemToObject(o, key, v)) {
+        cJSON_Delete(v);
+        *bad = 1;
+    }
+}
+
+static void push(int *bad, cJSON *a, cJSON *v)
+{
+    if (!v || !cJSON_AddItemToArray(a, v)) {
+        cJSON_Delete(v);
+        *bad = 1;
+    }
 }
 
 static cJSON *str_or_null(const char *s)
@@ -132,11 +145,11 @@ static cJSON *tri(rtp_tri t)
     return t == RTP_TRI_UNKNOWN ? cJSON_CreateNull() : cJSON_CreateBool(t == RTP_TRI_YES);
 }
 
-static cJSON *mask_array(const rtp_cpumask *m)
+static cJSON *mask_array(int *bad, const rtp_cpumask *m)
 {
     cJSON *a = cJSON_CreateArray();
     for (int cpu = rtp_cpumask_next(m, -1); a && cpu >= 0; cpu = rtp_cpumask_next(m, cpu))
-        cJSON_AddItemToArray(a, rtp_json_new_int(cpu));
+        push(bad, a, rtp_json_new_int(cpu));
     return a;
 }
 
@@ -147,7 +160,7 @@ static cJSON *ns_string(rtp_ns ns)
     return cJSON_CreateString(text);
 }
 
-static cJSON *kernel_object(const rtp_probe_kernel *k)
+static cJSON *kernel_object(int *bad, const rtp_probe_kernel *k)
 {
     cJSON *o = cJSON_CreateObject(), *src = cJSON_CreateObject();
     if (!o || !src) {
@@ -155,108 +168,108 @@ static cJSON *kernel_object(const rtp_probe_kernel *k)
         cJSON_Delete(src);
         return NULL;
     }
-    add(o, "release", str_or_null(k->release));
-    add(o, "hz", fact(k->hz));
-    add(o, "preempt", str_or_null(k->preempt));
-    add(o, "hrtick", tri(k->hrtick));
-    add(o, "hrtick_dl", tri(k->hrtick_dl));
-    add(o, "lockdown", str_or_null(k->lockdown));
-    add(o, "virtualized", tri(k->virtualized));
-    add(o, "hypervisor", str_or_null(k->hypervisor));
-    add(o, "rt_runtime_us", fact(k->rt_runtime_us));
-    add(o, "rt_period_us", fact(k->rt_period_us));
-    add(o, "dl_fair_server", tri(k->dl_fair_server));
+    add(bad, o, "release", str_or_null(k->release));
+    add(bad, o, "hz", fact(k->hz));
+    add(bad, o, "preempt", str_or_null(k->preempt));
+    add(bad, o, "hrtick", tri(k->hrtick));
+    add(bad, o, "hrtick_dl", tri(k->hrtick_dl));
+    add(bad, o, "lockdown", str_or_null(k->lockdown));
+    add(bad, o, "virtualized", tri(k->virtualized));
+    add(bad, o, "hypervisor", str_or_null(k->hypervisor));
+    add(bad, o, "rt_runtime_us", fact(k->rt_runtime_us));
+    add(bad, o, "rt_period_us", fact(k->rt_period_us));
+    add(bad, o, "dl_fair_server", tri(k->dl_fair_server));
     if (k->fair_runtime_ns.known && k->fair_period_ns.known) {
         cJSON *fs = cJSON_CreateObject();
         if (fs) {
-            add(fs, "runtime", rtp_json_new_int(k->fair_runtime_ns.value));
-            add(fs, "period", rtp_json_new_int(k->fair_period_ns.value));
+            add(bad, fs, "runtime", rtp_json_new_int(k->fair_runtime_ns.value));
+            add(bad, fs, "period", rtp_json_new_int(k->fair_period_ns.value));
         }
-        add(o, "fair_server", fs);
+        add(bad, o, "fair_server", fs);
     } else {
-        add(o, "fair_server", NULL);
+        add(bad, o, "fair_server", cJSON_CreateNull());
     }
     char text[64];
     if (k->has_dl_bandwidth) {
         rtp_ratio_format(k->dl_bandwidth, text, sizeof text);
-        add(o, "dl_bandwidth", cJSON_CreateString(text));
+        add(bad, o, "dl_bandwidth", cJSON_CreateString(text));
     } else {
-        add(o, "dl_bandwidth", NULL);
+        add(bad, o, "dl_bandwidth", cJSON_CreateNull());
     }
-    add(o, "isolcpus", k->has_isolated ? mask_array(&k->isolated) : NULL);
-    add(o, "nohz_full", k->has_nohz_full ? mask_array(&k->nohz_full) : NULL);
-    add(o, "cmdline_isolation", str_or_null(k->cmdline_isolation));
-    add(o, "cpuset", str_or_null(k->cpuset));
-    add(src, "hz", str_or_null(k->hz_source));
-    add(src, "preempt", str_or_null(k->preempt_source));
-    add(src, "hrtick", str_or_null(k->hrtick_source));
-    add(o, "sources", src);
+    add(bad, o, "isolcpus", k->has_isolated ? mask_array(bad, &k->isolated) : cJSON_CreateNull());
+    add(bad, o, "nohz_full", k->has_nohz_full ? mask_array(bad, &k->nohz_full) : cJSON_CreateNull());
+    add(bad, o, "cmdline_isolation", str_or_null(k->cmdline_isolation));
+    add(bad, o, "cpuset", str_or_null(k->cpuset));
+    add(bad, src, "hz", str_or_null(k->hz_source));
+    add(bad, src, "preempt", str_or_null(k->preempt_source));
+    add(bad, src, "hrtick", str_or_null(k->hrtick_source));
+    add(bad, o, "sources", src);
     return o;
 }
 
-static cJSON *latency_object(const rtp_probe_latency *l)
+static cJSON *latency_object(int *bad, const rtp_probe_latency *l)
 {
     if (!l->measured)
         return cJSON_CreateNull();
     cJSON *o = cJSON_CreateObject();
     if (!o)
         return NULL;
-    add(o, "max", rtp_json_new_int(l->max_ns));
-    add(o, "p99", rtp_json_new_int(l->p99_ns));
-    add(o, "median", rtp_json_new_int(l->median_ns));
-    add(o, "samples", rtp_json_new_int((int64_t)l->samples));
-    add(o, "overruns", rtp_json_new_int((int64_t)l->overruns));
+    add(bad, o, "max", rtp_json_new_int(l->max_ns));
+    add(bad, o, "p99", rtp_json_new_int(l->p99_ns));
+    add(bad, o, "median", rtp_json_new_int(l->median_ns));
+    add(bad, o, "samples", rtp_json_new_int((int64_t)l->samples));
+    add(bad, o, "overruns", rtp_json_new_int((int64_t)l->overruns));
     return o;
 }
 
-static cJSON *switch_object(const rtp_probe_switch *s)
+static cJSON *switch_object(int *bad, const rtp_probe_switch *s)
 {
     if (!s->measured)
         return cJSON_CreateNull();
     cJSON *o = cJSON_CreateObject();
     if (!o)
         return NULL;
-    add(o, "median", rtp_json_new_int(s->median_ns));
-    add(o, "p99", rtp_json_new_int(s->p99_ns));
-    add(o, "max", rtp_json_new_int(s->max_ns));
-    add(o, "loop", rtp_json_new_int(s->loop_ns));
-    add(o, "samples", rtp_json_new_int((int64_t)s->samples));
+    add(bad, o, "median", rtp_json_new_int(s->median_ns));
+    add(bad, o, "p99", rtp_json_new_int(s->p99_ns));
+    add(bad, o, "max", rtp_json_new_int(s->max_ns));
+    add(bad, o, "loop", rtp_json_new_int(s->loop_ns));
+    add(bad, o, "samples", rtp_json_new_int((int64_t)s->samples));
     return o;
 }
 
-static cJSON *cpu_object(const rtp_probe_cpu *c)
+static cJSON *cpu_object(int *bad, const rtp_probe_cpu *c)
 {
     cJSON *o = cJSON_CreateObject();
     if (!o)
         return NULL;
-    add(o, "cpu", rtp_json_new_int(c->cpu));
-    add(o, "smt_siblings", c->has_siblings ? mask_array(&c->siblings) : NULL);
-    add(o, "governor", str_or_null(c->governor));
-    add(o, "steal", c->steal >= 0 ? rtp_json_new_display(c->steal) : NULL);
-    add(o, "fifo_latency", latency_object(&c->fifo));
-    add(o, "deadline_latency", latency_object(&c->deadline));
-    add(o, "context_switch",
-        c->context_switch.measured ? rtp_json_new_int(c->context_switch.p99_ns) : NULL);
-    add(o, "context_switch_stats", switch_object(&c->context_switch));
+    add(bad, o, "cpu", rtp_json_new_int(c->cpu));
+    add(bad, o, "smt_siblings", c->has_siblings ? mask_array(bad, &c->siblings) : cJSON_CreateNull());
+    add(bad, o, "governor", str_or_null(c->governor));
+    add(bad, o, "steal", c->steal >= 0 ? rtp_json_new_display(c->steal) : cJSON_CreateNull());
+    add(bad, o, "fifo_latency", latency_object(bad, &c->fifo));
+    add(bad, o, "deadline_latency", latency_object(bad, &c->deadline));
+    add(bad, o, "context_switch",
+        c->context_switch.measured ? rtp_json_new_int(c->context_switch.p99_ns) : cJSON_CreateNull());
+    add(bad, o, "context_switch_stats", switch_object(bad, &c->context_switch));
     return o;
 }
 
-static cJSON *method_object(const rtp_probe_report *r)
+static cJSON *method_object(int *bad, const rtp_probe_report *r)
 {
     cJSON *o = cJSON_CreateObject();
     if (!o)
         return NULL;
-    add(o, "seconds", rtp_json_new_display((double)r->seconds_ns / 1e9));
-    add(o, "period", rtp_json_new_int(r->period_ns));
-    add(o, "fifo_priority", rtp_json_new_int(r->fifo_priority));
-    add(o, "deadline_runtime", rtp_json_new_int(r->dl_runtime_ns));
-    add(o, "deadline_pinning", str_or_null(r->dl_pinning));
-    add(o, "context_switch_policy", str_or_null(r->switch_policy));
-    add(o, "release_latency_stat", cJSON_CreateString(rtp_probe_stat_name(r->latency_stat)));
+    add(bad, o, "seconds", rtp_json_new_display((double)r->seconds_ns / 1e9));
+    add(bad, o, "period", rtp_json_new_int(r->period_ns));
+    add(bad, o, "fifo_priority", rtp_json_new_int(r->fifo_priority));
+    add(bad, o, "deadline_runtime", rtp_json_new_int(r->dl_runtime_ns));
+    add(bad, o, "deadline_pinning", str_or_null(r->dl_pinning));
+    add(bad, o, "context_switch_policy", str_or_null(r->switch_policy));
+    add(bad, o, "release_latency_stat", cJSON_CreateString(rtp_probe_stat_name(r->latency_stat)));
     return o;
 }
 
-static cJSON *platform_object(const rtp_probe_report *r)
+static cJSON *platform_object(int *bad, const rtp_probe_report *r)
 {
     cJSON *o = cJSON_CreateObject(), *cpus = cJSON_CreateArray();
     if (!o || !cpus) {
@@ -265,24 +278,24 @@ static cJSON *platform_object(const rtp_probe_report *r)
         return NULL;
     }
     for (size_t i = 0; i < r->n_cpus; i++)
-        cJSON_AddItemToArray(cpus, rtp_json_new_int(r->cpus[i].cpu));
-    add(o, "cpus", cpus);
+        push(bad, cpus, rtp_json_new_int(r->cpus[i].cpu));
+    add(bad, o, "cpus", cpus);
     if (r->has_overheads) {
         cJSON *ov = cJSON_CreateObject();
         if (ov) {
-            add(ov, "release_latency", ns_string(r->release_latency_ns));
-            add(ov, "context_switch", ns_string(r->context_switch_ns));
+            add(bad, ov, "release_latency", ns_string(r->release_latency_ns));
+            add(bad, ov, "context_switch", ns_string(r->context_switch_ns));
         }
-        add(o, "overheads", ov);
+        add(bad, o, "overheads", ov);
     }
     return o;
 }
 
-static cJSON *notes_array(const rtp_notes *notes)
+static cJSON *notes_array(int *bad, const rtp_notes *notes)
 {
     cJSON *a = cJSON_CreateArray();
     for (size_t i = 0; a && i < notes->n; i++)
-        cJSON_AddItemToArray(a, cJSON_CreateString(notes->items[i]));
+        push(bad, a, cJSON_CreateString(notes->items[i]));
     return a;
 }
 
@@ -290,31 +303,30 @@ char *rtp_probe_report_to_json(const rtp_probe_report *r, int pretty)
 {
     cJSON *root = cJSON_CreateObject(), *cpus = cJSON_CreateArray();
     char *text = NULL;
+    int failed = 0, *bad = &failed;
     if (!root || !cpus)
         goto done;
-    add(root, "kernel", kernel_object(&r->kernel));
+    add(bad, root, "kernel", kernel_object(bad, &r->kernel));
     if (r->has_loadavg) {
         cJSON *la = cJSON_CreateArray();
         for (int i = 0; la && i < 3; i++)
-            cJSON_AddItemToArray(la, rtp_json_new_display(r->loadavg[i]));
-        add(root, "load_average", la);
+            push(bad, la, rtp_json_new_display(r->loadavg[i]));
+        add(bad, root, "load_average", la);
     } else {
-        add(root, "load_average", NULL);
+        add(bad, root, "load_average", cJSON_CreateNull());
     }
-    add(root, "online_cpus", r->online_cpus > 0 ? rtp_json_new_int(r->online_cpus) : NULL);
-    add(root, "method", method_object(r));
+    add(bad, root, "online_cpus", r->online_cpus > 0 ? rtp_json_new_int(r->online_cpus) : cJSON_CreateNull());
+    add(bad, root, "method", method_object(bad, r));
     for (size_t i = 0; i < r->n_cpus; i++) {
-        cJSON *c = cpu_object(&r->cpus[i]);
-        if (!c)
-            goto done;
-        cJSON_AddItemToArray(cpus, c);
+        push(bad, cpus, cpu_object(bad, &r->cpus[i]));
     }
-    add(root, "cpus", cpus);
+    add(bad, root, "cpus", cpus);
     cpus = NULL;
-    add(root, "platform", platform_object(r));
-    add(root, "skipped", notes_array(&r->skipped));
-    add(root, "warnings", notes_array(&r->warnings));
-    text = rtp_json_print(root, pretty);
+    add(bad, root, "platform", platform_object(bad, r));
+    add(bad, root, "skipped", notes_array(bad, &r->skipped));
+    add(bad, root, "warnings", notes_array(bad, &r->warnings));
+    if (!failed)
+        text = rtp_json_print(root, pretty);
 done:
     cJSON_Delete(cpus);
     cJSON_Delete(root);
@@ -323,8 +335,9 @@ done:
 
 char *rtp_probe_platform_to_json(const rtp_probe_report *r)
 {
-    cJSON *o = platform_object(r);
-    char *text = o ? rtp_json_print(o, 0) : NULL;
+    int failed = 0;
+    cJSON *o = platform_object(&failed, r);
+    char *text = o && !failed ? rtp_json_print(o, 0) : NULL;
     cJSON_Delete(o);
     return text;
 }
