@@ -166,69 +166,105 @@ int64_t rtp_probe_percentile(int64_t *values, size_t n, int pct)
 
 /* --- latency --- */
 
-typedef struct lat_worker {
-    const rtp_probe_job *run;
-    rtp_probe_policy policy;
-    int cpu;               /* pinned CPU, or -1 (unpinned) */
-    const char *join;      /* cgroup tasks file, or NULL */
-    gate *gate;
+/* One CPU's samples under one policy. */
+typedef struct lat_series {
     int64_t *samples;
-    int16_t *sample_cpu;   /* unpinned: CPU of each sample */
+    int16_t *cpu;          /* unpinned: the CPU of each sample, else NULL */
     size_t n, cap;
     uint64_t overruns;
-    int err, left_behind;
+    int err;               /* errno of the failed setup, 0 = fine */
     char what[96];
+} lat_series;
+
+typedef struct lat_worker {
+    const rtp_probe_job *run;
+    int cpu;
+    const char *join;      /* cgroup tasks file, or NULL */
+    cpu_set_t all;         /* the process's affinity (unpinned SCHED_DEADLINE) */
+    gate *gate;
+    lat_series series[2];  /* [0] SCHED_FIFO, [1] SCHED_DEADLINE */
+    int left_behind;
 } lat_worker;
 
-static void lat_setup(lat_worker *w)
+/* Puts the thread under series k's policy; 0 or errno (recorded). */
+static int lat_switch(lat_worker *w, int k)
 {
     const rtp_probe_job *run = w->run;
-    int rc = 0;
-    if (w->join && (rc = join_cgroup(w->join)) != 0)
-        snprintf(w->what, sizeof w->what, "joining the CPU %d cpuset", w->cpu);
-    else if (!w->join && w->cpu >= 0 && (rc = pin(w->cpu)) != 0)
-        snprintf(w->what, sizeof w->what, "pinning a thread to CPU %d", w->cpu);
-    else if ((rc = set_policy(w->policy, run->fifo_priority, run->dl_runtime_ns,
-                              run->period_ns)) != 0)
-        snprintf(w->what, sizeof w->what, "sched_setattr(%s)",
-                 w->policy == RTP_PROBE_DEADLINE ? "SCHED_DEADLINE" : "SCHED_FIFO");
-    w->err = rc;
+    lat_series *s = &w->series[k];
+    int rc = set_policy(RTP_PROBE_OTHER, 0, 0, 0);
+    if (!rc && !w->join) /* FIFO pinned; DEADLINE on the whole root domain */
+        rc = k == 0 ? pin(w->cpu) : pthread_setaffinity_np(pthread_self(), sizeof w->all, &w->all);
+    if (rc) {
+        snprintf(s->what, sizeof s->what, "setting the affinity of a thread for CPU %d", w->cpu);
+    } else if ((rc = set_policy(k ? RTP_PROBE_DEADLINE : RTP_PROBE_FIFO, run->fifo_priority,
+                                run->dl_runtime_ns, run->period_ns)) != 0) {
+        snprintf(s->what, sizeof s->what, "sched_setattr(%s)",
+                 k ? "SCHED_DEADLINE" : "SCHED_FIFO");
+    }
+    s->err = rc;
+    return rc;
 }
 
-static void lat_loop(lat_worker *w)
+/* Periodic wake-ups from `next` until `end`, recorded into s. */
+static void lat_round(lat_worker *w, lat_series *s, rtp_ns next, rtp_ns end)
 {
     const rtp_probe_job *run = w->run;
     rtp_ns period = run->period_ns;
-    rtp_ns next = (now_ns() + START_DELAY_NS) / period * period + period;
-    rtp_ns end = next + run->duration_ns;
     while (next < end && !stopped(run)) {
         sleep_until(next);
         rtp_ns t = now_ns();
-        if (w->n < w->cap) {
-            w->samples[w->n] = t - next;
-            if (w->sample_cpu)
-                w->sample_cpu[w->n] = (int16_t)sched_getcpu();
-            w->n++;
+        if (s->n < s->cap) {
+            s->samples[s->n] = t - next;
+            if (s->cpu)
+                s->cpu[s->n] = (int16_t)sched_getcpu();
+            s->n++;
         }
         next += period;
         if (t >= next) { /* woke a whole period late: those releases are lost */
             uint64_t lost = (uint64_t)((t - next) / period) + 1;
-            w->overruns += lost;
+            s->overruns += lost;
             next += (rtp_ns)lost * period;
         }
     }
 }
 
+/* Rounds on a grid of absolute times shared by every CPU, alternating the
+ * wanted policies, so both see the same load; a policy whose setup fails
+ * leaves its rounds to the other. */
 static void *lat_thread(void *arg)
 {
     lat_worker *w = arg;
+    const rtp_probe_job *run = w->run;
     block_signals();
-    lat_setup(w);
-    if (gate_pass(w->gate) && !w->err)
-        lat_loop(w);
-    if (!w->err || w->policy == RTP_PROBE_DEADLINE)
-        set_policy(RTP_PROBE_OTHER, 0, 0, 0);
-    if (w->join && w->run->leave_tasks && join_cgroup(w->run->leave_tasks) != 0)
+    int err = w->join ? join_cgroup(w->join) : 0;
+    if (err) {
+        for (int k = 0; k < 2; k++) {
+            w->series[k].err = err;
+            snprintf(w->series[k].what, sizeof w->series[k].what, "joining the CPU %d cpuset",
+                     w->cpu);
+        }
+    }
+    if (gate_pass(w->gate) && !err) {
+        rtp_ns period = run->period_ns, round = run->round_ns;
+        rtp_ns start = (now_ns() + START_DELAY_NS) / period * period + period;
+        rtp_ns end = start + run->duration_ns;
+        for (int r = 0; start + r * round < end && !stopped(run); r++) {
+            int k = (run->policies == RTP_PROBE_BOTH) ? r % 2 : run->policies == RTP_PROBE_ONLY_DL;
+            if (w->series[k].err)
+                k = !k;
+            if (w->series[k].err || !w->series[k].samples)
+                break;
+            if (lat_switch(w, k) != 0) {
+                r--; /* this round goes to the other policy */
+                continue;
+            }
+            rtp_ns from = start + r * round, to = from + round < end ? from + round : end;
+            rtp_ns next = (now_ns() / period + 1) * period;
+            lat_round(w, &w->series[k], next > from ? next : from, to);
+        }
+    }
+    set_policy(RTP_PROBE_OTHER, 0, 0, 0);
+    if (w->join && run->leave_tasks && join_cgroup(run->leave_tasks) != 0)
         w->left_behind = 1;
     return NULL;
 }
@@ -246,21 +282,21 @@ static void summarize(int64_t *values, size_t n, uint64_t overruns, rtp_probe_la
     out->max_ns = values[n - 1];
 }
 
-/* Unpinned threads: gather every sample of CPU k from all workers. */
-static void summarize_by_cpu(lat_worker *w, size_t n_workers, const rtp_probe_job *run,
+/* Unpinned series: every sample counted for the CPU it was taken on. */
+static void summarize_by_cpu(lat_worker *w, size_t n_workers, int k, const rtp_probe_job *run,
                              rtp_probe_latency *out)
 {
     size_t total = 0;
     for (size_t i = 0; i < n_workers; i++)
-        total += w[i].n;
+        total += w[i].series[k].n;
     int64_t *buf = malloc((total ? total : 1) * sizeof *buf);
-    for (size_t k = 0; k < run->n_cpus; k++) {
+    for (size_t c = 0; c < run->n_cpus; c++) {
         size_t n = 0;
         for (size_t i = 0; buf && i < n_workers; i++)
-            for (size_t s = 0; s < w[i].n; s++)
-                if (w[i].sample_cpu[s] == run->cpus[k])
-                    buf[n++] = w[i].samples[s];
-        summarize(buf, n, 0, &out[k]);
+            for (size_t s = 0; s < w[i].series[k].n; s++)
+                if (w[i].series[k].cpu[s] == run->cpus[c])
+                    buf[n++] = w[i].series[k].samples[s];
+        summarize(buf, n, 0, &out[c]);
     }
     free(buf);
 }
@@ -273,11 +309,27 @@ static void *alloc_touched(size_t bytes)
     return p;
 }
 
-int rtp_probe_latency_run(const rtp_probe_job *run, rtp_probe_policy policy,
-                          rtp_probe_latency *out, int *left_behind, char *why, size_t why_size)
+static int lat_alloc(lat_worker *w, const rtp_probe_job *run, size_t cap)
+{
+    for (int k = 0; k < 2; k++) {
+        int wanted = run->policies == RTP_PROBE_BOTH || (run->policies == RTP_PROBE_ONLY_DL) == k;
+        if (!wanted)
+            continue;
+        lat_series *s = &w->series[k];
+        s->cap = cap;
+        s->samples = alloc_touched(cap * sizeof *s->samples);
+        if (k == 1 && !run->join_tasks)
+            s->cpu = alloc_touched(cap * sizeof *s->cpu);
+        if (!s->samples || (k == 1 && !run->join_tasks && !s->cpu))
+            return -1;
+    }
+    return 0;
+}
+
+int rtp_probe_latency_run(const rtp_probe_job *run, rtp_probe_latency *fifo,
+                          rtp_probe_latency *deadline, rtp_probe_latency_status *status)
 {
     size_t n = run->n_cpus;
-    int unpinned = policy == RTP_PROBE_DEADLINE && !run->join_tasks;
     size_t cap = (size_t)(run->duration_ns / run->period_ns) + 16;
     if (cap > SAMPLE_CAP)
         cap = SAMPLE_CAP;
@@ -285,21 +337,23 @@ int rtp_probe_latency_run(const rtp_probe_job *run, rtp_probe_policy policy,
     pthread_t *tid = calloc(n, sizeof *tid);
     gate g;
     int rc = 0;
-    *left_behind = 0;
-    memset(out, 0, n * sizeof *out);
+    memset(status, 0, sizeof *status);
+    memset(fifo, 0, n * sizeof *fifo);
+    memset(deadline, 0, n * sizeof *deadline);
+    cpu_set_t all;
+    CPU_ZERO(&all);
+    sched_getaffinity(0, sizeof all, &all);
     if (!w || !tid) {
-        snprintf(why, why_size, "out of memory");
         rc = ENOMEM;
         goto done;
     }
     for (size_t i = 0; i < n; i++) {
-        w[i] = (lat_worker){.run = run, .policy = policy, .cpu = unpinned ? -1 : run->cpus[i],
-                            .join = run->join_tasks ? run->join_tasks[i] : NULL,
-                            .gate = &g, .cap = cap};
-        w[i].samples = alloc_touched(cap * sizeof *w[i].samples);
-        w[i].sample_cpu = unpinned ? alloc_touched(cap * sizeof *w[i].sample_cpu) : NULL;
-        if (!w[i].samples || (unpinned && !w[i].sample_cpu)) {
-            snprintf(why, why_size, "out of memory");
+        w[i].run = run;
+        w[i].cpu = run->cpus[i];
+        w[i].join = run->join_tasks ? run->join_tasks[i] : NULL;
+        w[i].all = all;
+        w[i].gate = &g;
+        if (lat_alloc(&w[i], run, cap) != 0) {
             rc = ENOMEM;
             goto done;
         }
@@ -309,29 +363,48 @@ int rtp_probe_latency_run(const rtp_probe_job *run, rtp_probe_policy policy,
     for (; started < n; started++)
         if ((rc = pthread_create(&tid[started], NULL, lat_thread, &w[started])) != 0)
             break;
-    if (started < n)
-        snprintf(why, why_size, "cannot start a measuring thread: %s", strerror(rc));
     gate_open(&g, started, n);
     for (size_t i = 0; i < started; i++)
         pthread_join(tid[i], NULL);
     gate_destroy(&g);
+    if (rc) {
+        snprintf(status->why[0], sizeof status->why[0], "cannot start a measuring thread: %s",
+                 strerror(rc));
+        status->err[0] = status->err[1] = rc;
+        snprintf(status->why[1], sizeof status->why[1], "%s", status->why[0]);
+        goto done;
+    }
     for (size_t i = 0; i < n; i++) {
-        if (w[i].left_behind)
-            *left_behind = 1;
-        if (w[i].err && !rc) {
-            rc = w[i].err;
-            snprintf(why, why_size, "%s: %s", w[i].what, strerror(rc));
+        status->left_behind |= w[i].left_behind;
+        for (int k = 0; k < 2; k++) {
+            const lat_series *s = &w[i].series[k];
+            if (s->err && !status->err[k]) {
+                status->err[k] = s->err;
+                snprintf(status->why[k], sizeof status->why[k], "%s: %s", s->what,
+                         strerror(s->err));
+            }
         }
     }
-    if (unpinned)
-        summarize_by_cpu(w, n, run, out);
-    else
+    for (size_t i = 0; i < n; i++)
+        summarize(w[i].series[0].samples, w[i].series[0].n, w[i].series[0].overruns, &fifo[i]);
+    if (run->join_tasks)
         for (size_t i = 0; i < n; i++)
-            summarize(w[i].samples, w[i].n, w[i].overruns, &out[i]);
+            summarize(w[i].series[1].samples, w[i].series[1].n, w[i].series[1].overruns,
+                      &deadline[i]);
+    else
+        summarize_by_cpu(w, n, 1, run, deadline);
 done:
+    if (rc == ENOMEM) {
+        for (int k = 0; k < 2; k++) {
+            status->err[k] = ENOMEM;
+            snprintf(status->why[k], sizeof status->why[k], "out of memory");
+        }
+    }
     for (size_t i = 0; w && i < n; i++) {
-        free(w[i].samples);
-        free(w[i].sample_cpu);
+        for (int k = 0; k < 2; k++) {
+            free(w[i].series[k].samples);
+            free(w[i].series[k].cpu);
+        }
     }
     free(w);
     free(tid);

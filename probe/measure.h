@@ -4,7 +4,9 @@
  *
  * Latency (the method of cyclictest): a thread sleeps with clock_nanosleep
  * (CLOCK_MONOTONIC, TIMER_ABSTIME) until each release r = start + k x period
- * and records now - r when it runs; one thread per CPU, all CPUs at once.
+ * and records now - r when it runs; one thread per CPU, all CPUs at once,
+ * switching between SCHED_FIFO and SCHED_DEADLINE every round so that both
+ * policies see the same background load.
  * Context switch: two threads on one CPU hand a futex word back and forth
  * (two switches per round trip); the same loop without a partner is the
  * loop cost, so one switch = (round trip - 2 x loop) / 2, per sample.
@@ -23,29 +25,42 @@
 
 typedef enum rtp_probe_policy { RTP_PROBE_FIFO = 0, RTP_PROBE_DEADLINE, RTP_PROBE_OTHER } rtp_probe_policy;
 
+/* Which latencies one run measures. */
+typedef enum rtp_probe_which { RTP_PROBE_BOTH = 0, RTP_PROBE_ONLY_FIFO, RTP_PROBE_ONLY_DL } rtp_probe_which;
+
 typedef struct rtp_probe_job {
     const int *cpus;         /* the CPUs measured */
     size_t n_cpus;
     rtp_ns period_ns;        /* release period */
     rtp_ns duration_ns;      /* of this measurement */
+    rtp_ns round_ns;         /* latency: length of one policy's round */
+    rtp_probe_which policies;
     int fifo_priority;       /* 1..99 */
     rtp_ns dl_runtime_ns;    /* SCHED_DEADLINE runtime; deadline = period */
-    /* SCHED_DEADLINE pinning: per CPU the cgroup "tasks" file a thread joins
-     * before it asks for SCHED_DEADLINE (a one-CPU root domain), and the one
-     * it goes back to; NULL = unpinned threads on the whole root domain,
-     * each sample counted for the CPU it ran on. */
+    /* Pinning: per CPU the cgroup "tasks" file a thread joins first (a
+     * one-CPU root domain, so SCHED_DEADLINE is pinned too), and the one it
+     * goes back to; NULL = SCHED_FIFO pinned by affinity and SCHED_DEADLINE
+     * unpinned on the whole root domain, each of its samples counted for
+     * the CPU it was taken on. */
     char *const *join_tasks;
     const char *leave_tasks;
     volatile sig_atomic_t *stop; /* may be NULL */
 } rtp_probe_job;
 
-/* Latency under `policy` (FIFO or DEADLINE) on every CPU of run; out has
- * n_cpus entries (measured = 0 where nothing was recorded). 0 on success,
- * else an errno value with what failed in `why` (e.g. EPERM from
- * sched_setattr). A cgroup that could not be left is reported the same way
- * (*left_behind = 1). */
-int rtp_probe_latency_run(const rtp_probe_job *run, rtp_probe_policy policy,
-                          rtp_probe_latency *out, int *left_behind, char *why, size_t why_size);
+/* What went wrong per policy ([0] SCHED_FIFO, [1] SCHED_DEADLINE). */
+typedef struct rtp_probe_latency_status {
+    int err[2];             /* errno of the first failure, 0 = fine */
+    char why[2][160];       /* what failed, e.g. "sched_setattr(SCHED_DEADLINE): ..." */
+    int left_behind;        /* a thread could not leave its cgroup */
+} rtp_probe_latency_status;
+
+/* Wake-up latency on every CPU of run, one thread per CPU; with both
+ * policies each thread alternates SCHED_FIFO and SCHED_DEADLINE rounds of
+ * round_ns on a time grid shared by all CPUs, so the two see the same load.
+ * fifo and deadline have n_cpus entries (measured = 0 where nothing was
+ * recorded). 0, or an errno when no thread could run (status says why). */
+int rtp_probe_latency_run(const rtp_probe_job *run, rtp_probe_latency *fifo,
+                          rtp_probe_latency *deadline, rtp_probe_latency_status *status);
 
 /* Context-switch cost on every CPU with two threads under `policy` (FIFO at
  * run->fifo_priority, or OTHER). Same return convention. */

@@ -152,54 +152,58 @@ static void snap_stat(const rtp_probe_report *r, stat_snap *s)
 
 /* --- measurements --- */
 
-static void measure_fifo(const rtp_probe_opts *o, rtp_probe_job *run, rtp_probe_report *r,
-                         rtp_probe_latency *lat)
-{
-    char why[256];
-    int left = 0;
-    if (rtp_probe_latency_run(run, RTP_PROBE_FIFO, lat, &left, why, sizeof why) != 0) {
-        rtp_notes_add(&r->skipped, "SCHED_FIFO latency: %s", why);
-        return;
-    }
-    for (size_t i = 0; i < r->n_cpus; i++)
-        r->cpus[i].fifo = lat[i];
-    (void)o;
-}
-
-/* SCHED_DEADLINE per CPU inside temporary one-CPU root domains, else on the
- * whole root domain. RTP_EINTERNAL when the cpusets could not be undone. */
-static rtp_status measure_deadline(const rtp_probe_opts *o, rtp_probe_job *run,
-                                   rtp_probe_report *r, rtp_probe_latency *lat, rtp_diag *diag)
+/* SCHED_FIFO and SCHED_DEADLINE latency in alternating rounds; SCHED_DEADLINE
+ * per CPU inside temporary one-CPU root domains, else on the whole root
+ * domain. RTP_EINTERNAL when the cpusets could not be undone. */
+static rtp_status measure_latency(const rtp_probe_opts *o, rtp_probe_job *run, int fifo,
+                                  int deadline, rtp_probe_report *r, rtp_diag *diag)
 {
     char why[320], undo[320];
     rtp_probe_cpuset cs;
-    int pinned = 0, left = 0;
+    int pinned = 0;
     memset(&cs, 0, sizeof cs);
-    if (strcmp(r->kernel.cpuset, "v1") != 0) {
-        snprintf(why, sizeof why, "no cgroup v1 cpuset controller");
-    } else if (rtp_probe_cpuset_open(o->cpuset_base, run->cpus, run->n_cpus, &cs, why,
-                                     sizeof why) == 0) {
-        pinned = 1;
+    if (!fifo && !deadline)
+        return RTP_OK;
+    if (deadline) {
+        if (strcmp(r->kernel.cpuset, "v1") != 0)
+            snprintf(why, sizeof why, "no cgroup v1 cpuset controller");
+        else if (rtp_probe_cpuset_open(o->cpuset_base, run->cpus, run->n_cpus, &cs, why,
+                                       sizeof why) == 0)
+            pinned = 1;
+        if (!pinned)
+            rtp_notes_add(&r->skipped, "SCHED_DEADLINE per CPU: %s; measured on the whole root "
+                                       "domain instead",
+                          why);
+        r->dl_pinning = pinned ? "cpuset" : "root_domain";
     }
-    if (!pinned)
-        rtp_notes_add(&r->skipped, "SCHED_DEADLINE per CPU: %s; measured on the whole root "
-                                   "domain instead",
-                      why);
+    rtp_probe_latency *lat = calloc(2 * r->n_cpus, sizeof *lat);
+    if (!lat) {
+        if (pinned && rtp_probe_cpuset_close(&cs, undo, sizeof undo) != 0)
+            return rtp_diag_set(diag, RTP_EINTERNAL, "", "the machine is not restored: %s", undo);
+        return rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
+    }
+    run->policies = fifo && deadline ? RTP_PROBE_BOTH : fifo ? RTP_PROBE_ONLY_FIFO : RTP_PROBE_ONLY_DL;
     run->join_tasks = pinned ? cs.join_tasks : NULL;
     run->leave_tasks = pinned ? cs.root_tasks : NULL;
-    r->dl_pinning = pinned ? "cpuset" : "root_domain";
-    int rc = rtp_probe_latency_run(run, RTP_PROBE_DEADLINE, lat, &left, why, sizeof why);
+    rtp_probe_latency_status status;
+    rtp_probe_latency_run(run, lat, lat + r->n_cpus, &status);
     run->join_tasks = NULL;
     run->leave_tasks = NULL;
-    if (pinned && rtp_probe_cpuset_close(&cs, undo, sizeof undo) != 0)
+    if (pinned && rtp_probe_cpuset_close(&cs, undo, sizeof undo) != 0) {
+        free(lat);
         return rtp_diag_set(diag, RTP_EINTERNAL, "", "the machine is not restored: %s", undo);
-    if (rc != 0) {
-        rtp_notes_add(&r->skipped, "SCHED_DEADLINE latency: %s", why);
-        r->dl_pinning = NULL;
-        return RTP_OK;
     }
-    for (size_t i = 0; i < r->n_cpus; i++)
-        r->cpus[i].deadline = lat[i];
+    if (fifo && status.err[0])
+        rtp_notes_add(&r->skipped, "SCHED_FIFO latency: %s", status.why[0]);
+    if (deadline && status.err[1]) {
+        rtp_notes_add(&r->skipped, "SCHED_DEADLINE latency: %s", status.why[1]);
+        r->dl_pinning = NULL;
+    }
+    for (size_t i = 0; i < r->n_cpus; i++) {
+        r->cpus[i].fifo = lat[i];
+        r->cpus[i].deadline = lat[r->n_cpus + i];
+    }
+    free(lat);
     return RTP_OK;
 }
 
@@ -225,10 +229,9 @@ static void measure_switch(rtp_probe_job *run, int fifo, rtp_probe_report *r)
 static rtp_status measure(const rtp_probe_opts *o, rtp_probe_report *r, rtp_diag *diag)
 {
     int *cpus = calloc(r->n_cpus, sizeof *cpus);
-    rtp_probe_latency *lat = calloc(r->n_cpus, sizeof *lat);
     stat_snap *before = calloc(r->n_cpus, sizeof *before), *after = calloc(r->n_cpus, sizeof *after);
     rtp_status st = RTP_OK;
-    if (!cpus || !lat || !before || !after) {
+    if (!cpus || !before || !after) {
         st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
         goto done;
     }
@@ -241,17 +244,21 @@ static rtp_status measure(const rtp_probe_opts *o, rtp_probe_report *r, rtp_diag
     int fifo = rtp_probe_fifo_allowed(o->fifo_priority);
     int locked = root && mlockall(MCL_CURRENT | MCL_FUTURE) == 0;
     snap_stat(r, before);
-    run.duration_ns = o->seconds_ns * 2 / 5;
-    if (fifo)
-        measure_fifo(o, &run, r, lat);
-    else
+    /* 4/5 of the time for the latencies (FIFO and DEADLINE rounds of at
+     * most 500 ms alternating), 1/5 for the context switch. */
+    run.duration_ns = o->seconds_ns * 4 / 5;
+    run.round_ns = run.duration_ns / 8;
+    if (run.round_ns > 500000000)
+        run.round_ns = 500000000;
+    if (run.round_ns < 10 * o->period_ns)
+        run.round_ns = 10 * o->period_ns;
+    if (!fifo)
         rtp_notes_add(&r->skipped, "SCHED_FIFO latency: this process may not use SCHED_FIFO "
                                    "(run as root, or grant CAP_SYS_NICE)");
-    if (!stopped(o) && root)
-        st = measure_deadline(o, &run, r, lat, diag);
-    else if (!root)
+    if (!root)
         rtp_notes_add(&r->skipped, "SCHED_DEADLINE latency: needs root (CAP_SYS_NICE, and "
                                    "cpusets to pin a thread to one CPU)");
+    st = measure_latency(o, &run, fifo, root, r, diag);
     run.duration_ns = o->seconds_ns / 5;
     if (st == RTP_OK && !stopped(o))
         measure_switch(&run, fifo, r);
@@ -264,7 +271,6 @@ static rtp_status measure(const rtp_probe_opts *o, rtp_probe_report *r, rtp_diag
         munlockall();
 done:
     free(cpus);
-    free(lat);
     free(before);
     free(after);
     return st;

@@ -28,7 +28,7 @@
 typedef struct rtp_probe_opts {
     const int *cpus;          /* CPUs to measure; NULL = every online CPU we may use */
     size_t n_cpus;
-    rtp_ns seconds_ns;        /* total measuring time (split FIFO 2 : DEADLINE 2 : switch 1) */
+    rtp_ns seconds_ns;        /* total: 4/5 latency (FIFO and DEADLINE rounds), 1/5 switch */
     rtp_ns period_ns;         /* wake-up period */
     int fifo_priority;
     rtp_ns dl_runtime_ns;

@@ -6,6 +6,8 @@
 #   /proc/config.gz and /sys/kernel/debug/sched (where readable), read here
 #   independently;
 # - as nobody it reports what it skipped and measures no real-time latency;
+# - when it may not make cpusets (another probe's, faked here) it measures
+#   SCHED_DEADLINE on the whole root domain and says so;
 # - SIGINT in the middle of the SCHED_DEADLINE phase (its cpusets present)
 #   and SIGTERM in the SCHED_FIFO phase end it with exit 3 at once;
 # - its platform member pasted into a task set is read by `rtpack analyze`;
@@ -147,6 +149,26 @@ elif [ "$rc" -le 1 ]; then
     ok "analyze reads the probed platform (exit $rc)"
 else
     fail "analyze of the probed platform: exit $rc: $(cat "$T/err")"
+fi
+
+# --- cpusets refused (another live probe's cpuset, named after this shell):
+# SCHED_DEADLINE on the whole root domain, each sample counted for its CPU ---
+if [ -f "$CG/cpuset.cpu_exclusive" ]; then
+    FAKE=$CG/rtpack-probe.$$.lb1.test
+    mkdir "$FAKE" && snapshot > "$T/before.fake"
+    "$BIN" probe --seconds 2 --json > "$T/rd.json" 2> "$T/err" || fail "root-domain probe: exit $?"
+    snapshot > "$T/after.fake"
+    rmdir "$FAKE"
+    diff "$T/before.fake" "$T/after.fake" > /dev/null || fail "root-domain probe changed the machine"
+    python3 - "$T/rd.json" << 'EOF2' || fail "root-domain probe document"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["method"]["deadline_pinning"] == "root_domain", d["method"]
+assert any("another rtpack probe" in s for s in d["skipped"]), d["skipped"]
+assert any("whole root domain" in w for w in d["warnings"]), d["warnings"]
+assert sum(c["deadline_latency"]["samples"] for c in d["cpus"] if c["deadline_latency"]) > 0
+EOF2
+    ok "cpusets refused: SCHED_DEADLINE measured on the root domain"
 fi
 
 # --- without root ---
