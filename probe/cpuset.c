@@ -121,11 +121,12 @@ static long deadline_thread(void)
     return found;
 }
 
-int rtp_probe_cpuset_clean_stale(const char *base, int *live_pid, char *why, size_t why_size)
+int rtp_probe_cpuset_clean_stale(const char *base, int *live_pid, int *dead_pid, char *why,
+                                 size_t why_size)
 {
     DIR *d = opendir(base);
     int rc = 0, restore = -1;
-    *live_pid = 0;
+    *live_pid = *dead_pid = 0;
     for (struct dirent *e; d && (e = readdir(d));) {
         int pid = 0, lb = -1;
         if (strncmp(e->d_name, PREFIX, strlen(PREFIX)) != 0 ||
@@ -144,6 +145,7 @@ int rtp_probe_cpuset_clean_stale(const char *base, int *live_pid, char *why, siz
         }
         if (lb == 0 || lb == 1)
             restore = lb;
+        *dead_pid = pid;
     }
     if (d)
         closedir(d);
@@ -197,7 +199,7 @@ int rtp_probe_cpuset_open(const char *base, const int *cpus, size_t n, rtp_probe
         return -1;
     }
     int live = 0;
-    if (rtp_probe_cpuset_clean_stale(base, &live, why, why_size) != 0)
+    if (rtp_probe_cpuset_clean_stale(base, &live, &cs->stale_pid, why, why_size) != 0)
         return -1;
     if (live) {
         snprintf(why, why_size, "another rtpack probe (PID %d) holds cpusets under %s", live, base);

@@ -29,6 +29,7 @@ typedef struct rtp_probe_cpuset {
     char root_tasks[300];
     int saved_lb;
     int lb_changed;
+    int stale_pid;       /* open() cleaned up after this killed probe (0 = none) */
 } rtp_probe_cpuset;
 
 /* Creates the domains for cpus[0..n). 0 on success; else -1 with the reason
@@ -42,7 +43,9 @@ int rtp_probe_cpuset_close(rtp_probe_cpuset *cs, char *why, size_t why_size);
 
 /* Removes children of dead probes under base and restores the flag their
  * names record. 0, or -1 with what is left in why; *live_pid = the PID of a
- * running probe found (0 if none). */
-int rtp_probe_cpuset_clean_stale(const char *base, int *live_pid, char *why, size_t why_size);
+ * running probe found, *dead_pid = one whose leftovers were removed (0 if
+ * none). */
+int rtp_probe_cpuset_clean_stale(const char *base, int *live_pid, int *dead_pid, char *why,
+                                 size_t why_size);
 
 #endif

@@ -170,6 +170,12 @@ static rtp_status measure_latency(const rtp_probe_opts *o, rtp_probe_job *run, i
         else if (rtp_probe_cpuset_open(o->cpuset_base, run->cpus, run->n_cpus, &cs, why,
                                        sizeof why) == 0)
             pinned = 1;
+        if (cs.stale_pid)
+            rtp_notes_add(&r->warnings,
+                          "cpusets left by a killed rtpack probe (PID %d) were removed and the "
+                          "root cpuset's sched_load_balance restored: until then the kernel did not "
+                          "balance load across those CPUs",
+                          cs.stale_pid);
         if (!pinned)
             rtp_notes_add(&r->skipped, "SCHED_DEADLINE per CPU: %s; measured on the whole root "
                                        "domain instead",

@@ -8,8 +8,9 @@
 # - as nobody it reports what it skipped and measures no real-time latency;
 # - when it may not make cpusets (another probe's, faked here) it measures
 #   SCHED_DEADLINE on the whole root domain and says so;
-# - SIGINT in the middle of the SCHED_DEADLINE phase (its cpusets present)
-#   and SIGTERM in the SCHED_FIFO phase end it with exit 3 at once;
+# - SIGINT in the middle of the latency phase (its cpusets present)
+#   and SIGTERM early end it with exit 3 at once; after SIGKILL the next
+#   probe removes the cpusets left behind and restores load balancing;
 # - its platform member pasted into a task set is read by `rtpack analyze`;
 # - after every run the machine's RT settings are as before: the RT
 #   throttling sysctls, every cpuset with its cpus, exclusivity and
@@ -217,6 +218,20 @@ interrupt() { # SIGNAL SECONDS DELAY_S WANT_CPUSETS
 }
 interrupt INT 10 6 yes
 interrupt TERM 5 1 no
+
+# --- SIGKILL leaves its cpusets; the next probe removes them and restores
+# the root's sched_load_balance, and says so ---
+"$BIN" probe --seconds 10 --json > /dev/null 2>&1 &
+pid=$!
+sleep 3
+kill -s KILL "$pid"
+wait "$pid"
+left=$(find "$CG" -maxdepth 1 -name "rtpack-probe.$pid.*" 2> /dev/null | wc -l)
+"$BIN" probe --seconds 1 --json > "$T/after_kill.json" 2> "$T/err" || fail "probe after SIGKILL: exit $?"
+grep -q "killed rtpack probe (PID $pid)" "$T/after_kill.json" ||
+    { [ "$left" -eq 0 ] || fail "the probe after SIGKILL did not report cleaning PID $pid"; }
+ok "SIGKILL left $left cpuset(s); the next probe cleaned up"
+same_as_before "SIGKILL and the next probe"
 
 if [ "$FAILS" -ne 0 ]; then
     echo "$FAILS failure(s)"
