@@ -7,7 +7,8 @@
 #     a capital letter, as in "QPA" followed by the key of Zhang & Burns) is
 #     defined in docs/references.md, and every docs/spec.md section a comment
 #     names (docs/spec.md followed by the quoted title) is a heading there;
-#  3. every option `rtpack CMD --help` lists is documented in docs/spec.md.
+#  3. links between the Markdown documents lead to a file and a heading;
+#  4. every option `rtpack CMD --help` lists is documented in docs/spec.md.
 # Env: RTP_SOURCE_DIR (the source tree), RTP_BINARY (built rtpack).
 set -u
 SRC=${RTP_SOURCE_DIR:?}
@@ -102,7 +103,32 @@ while IFS="$(printf '\t')" read -r where title; do
 done <"$TMP/sections"
 [ -s "$TMP/sections" ] || bad "no comment cites a docs/spec.md section (is the comment scan broken?)"
 
-# 3. Every option of every command's --help appears in docs/spec.md.
+# Links between the Markdown documents: the file exists and, with #anchor,
+# a heading of it has that anchor (GitHub's rule: lower case, punctuation
+# dropped, spaces to hyphens).
+slugs() {
+    sed -n 's/^#\{1,6\} \(.*\)$/\1/p' "$1" |
+        awk '{ s = tolower($0); gsub(/[^a-z0-9 _-]/, "", s); gsub(/ /, "-", s); print s }'
+}
+grep -E '\.md$' "$TMP/files" >"$TMP/mdfiles"
+while IFS= read -r md; do
+    dir=$(dirname "$md")
+    grep -oE '\]\([^)# ]*(#[^) ]*)?\)' "$md" | sed 's/^](//; s/)$//' |
+        grep -vE '^[a-z]+:' | sort -u >"$TMP/links"
+    while IFS= read -r link; do
+        target=${link%%#*}
+        anchor=
+        case $link in *'#'*) anchor=${link#*#} ;; esac
+        if [ -z "$target" ]; then target=$md; else target=$dir/$target; fi
+        if [ ! -f "$target" ]; then
+            bad "$md links to $link: no such file"
+        elif [ -n "$anchor" ] && ! slugs "$target" | grep -qxF "$anchor"; then
+            bad "$md links to $link: no such heading"
+        fi
+    done <"$TMP/links"
+done <"$TMP/mdfiles"
+
+# 4. Every option of every command's --help appears in docs/spec.md.
 "$BIN" --help >"$TMP/help" || bad "rtpack --help failed"
 sed -n 's/^  \([a-z][a-z-]*\)  .*/\1/p' "$TMP/help" >"$TMP/commands"
 [ -s "$TMP/commands" ] || bad "rtpack --help lists no commands"
