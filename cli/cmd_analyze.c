@@ -11,25 +11,52 @@
 #include "solver/edf.h"
 #include "solver/test.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const cli_option options[] = {
-    {"policy", 1, "fp|edf|gedf|gfp (default edf)"},
-    {"priority", 1, "rm|dm|opa|given (default opa under fp, dm under gfp)"},
-    {"batch", 1, "FILE.jsonl: one task set per line, one JSON result per line"},
-    {"max-iterations", 1, "N: fixed-point steps per test before 'resource limit' (default 50000000)"},
-    {NULL, 0, NULL},
-};
-
+/* What one analysis runs with; the options below write into it. */
 typedef struct settings {
     rtp_policy policy;
-    rtp_prio_rule priority;
+    rtp_prio_rule priority;   /* default by policy when not given */
     rtp_limits limits;
-    int cpus_override;
+    const char *batch;
+    int cpus_override;        /* --cpus M, 0 when absent */
 } settings;
+
+static const cli_choice policies[] = {
+    {"fp", RTP_POLICY_FP}, {"edf", RTP_POLICY_EDF}, {"gedf", RTP_POLICY_GEDF},
+    {"gfp", RTP_POLICY_GFP}, {NULL, 0},
+};
+static const cli_choice priorities[] = {
+    {"rm", RTP_PRIO_RM}, {"dm", RTP_PRIO_DM}, {"opa", RTP_PRIO_OPA}, {"given", RTP_PRIO_GIVEN},
+    {NULL, 0},
+};
+
+static const cli_option options[] = {
+    {.name = "policy", .type = CLI_ENUM, CLI_TARGET(settings, policy), .choices = policies,
+     .def = "edf", .help = "scheduling policy: one CPU (fp, edf) or one cluster of --cpus M "
+                           "CPUs (gedf, gfp)"},
+    {.name = "priority", .type = CLI_ENUM, CLI_TARGET(settings, priority), .choices = priorities,
+     .def = "opa under fp, dm under gfp", .help = "fixed-priority order"},
+    {.name = "batch", .type = CLI_STRING, CLI_TARGET(settings, batch), .metavar = "FILE.jsonl",
+     .flags = CLI_FILE,
+     .help = "one task set per line in, one compact JSON result per line out (- for "
+             "standard input)"},
+    {.name = "max-iterations", .type = CLI_INT, CLI_TARGET(settings, limits.max_iterations),
+     .min = 1, .max = UINT64_MAX, .def = "50000000",
+     .help = "fixed-point steps per test before 'resource limit'"},
+    CLI_OPTION_CPUS,
+    CLI_OPTION_JSON,
+    CLI_END,
+};
+
+static void init(void *opaque)
+{
+    settings *s = opaque;
+    s->policy = RTP_POLICY_EDF;
+    s->limits = rtp_limits_default();
+}
 
 /* One analysed set: the document plus the per-task rows it borrows. */
 typedef struct analysis {
@@ -291,7 +318,7 @@ static int run_batch(const cli_args *args, const char *file, const settings *s)
     rtp_diag_clear(&diag);
     rtp_status st = rtp_read_file(file, &text, &len, &diag);
     if (st != RTP_OK)
-        return cli_fail(args, strcmp(file, "-") == 0 ? "<stdin>" : file, st, &diag);
+        return cli_fail(args, cli_shown_name(file), st, &diag);
     int any_bad = 0, any_limit = 0;
     long line = 0;
     for (size_t start = 0; start < len;) {
@@ -309,57 +336,30 @@ static int run_batch(const cli_args *args, const char *file, const settings *s)
     return any_bad ? CLI_EXIT_USAGE : any_limit ? CLI_EXIT_LIMIT : CLI_EXIT_OK;
 }
 
-/* ---- options ---- */
-
-static int parse_settings(const cli_args *args, settings *s)
+static int run(const cli_args *args, void *opaque)
 {
-    memset(s, 0, sizeof *s);
-    s->limits = rtp_limits_default();
+    settings *s = opaque;
     s->cpus_override = args->cpus;
-    const char *v = cli_get(args, "policy");
-    if (v && rtp_policy_parse(v, &s->policy) != 0)
-        return cli_usage_error(args, "--policy wants fp, edf, gedf or gfp, got '%s'", v);
-    s->priority = s->policy == RTP_POLICY_GFP ? RTP_PRIO_DM : RTP_PRIO_OPA;
-    v = cli_get(args, "priority");
-    if (v && rtp_prio_rule_parse(v, &s->priority) != 0)
-        return cli_usage_error(args, "--priority wants rm, dm, opa or given, got '%s'", v);
-    v = cli_get(args, "max-iterations");
-    if (v) {
-        char *end = NULL;
-        errno = 0;
-        unsigned long long k = strtoull(v, &end, 10);
-        if (end == v || *end != '\0' || k == 0 || v[0] == '-' || errno == ERANGE)
-            return cli_usage_error(args, "--max-iterations wants a positive whole number, got '%s'", v);
-        s->limits.max_iterations = k;
-    }
-    return 0;
-}
-
-static int run(const cli_args *args)
-{
-    settings s;
-    int rc = parse_settings(args, &s);
-    if (rc)
-        return rc;
-    const char *batch = cli_get(args, "batch");
-    if (batch) {
+    if (!CLI_GIVEN(args, settings, priority))
+        s->priority = s->policy == RTP_POLICY_GFP ? RTP_PRIO_DM : RTP_PRIO_OPA;
+    if (s->batch) {
         if (args->n_positional != 0)
             return cli_usage_error(args, "--batch takes the input file; no FILE argument too");
-        return run_batch(args, batch, &s);
+        return run_batch(args, s->batch, s);
     }
-    const char *file = cli_one_file(args, &rc);
-    if (!file)
-        return rc;
+    if (args->n_positional == 0)
+        return cli_usage_error(args, "missing FILE (use - for standard input)");
+    const char *file = args->positional[0];
     rtp_taskset ts;
-    rc = cli_load_taskset(args, file, &ts);
+    int rc = cli_load_taskset(args, file, &ts);
     if (rc)
         return rc;
     analysis a;
     rtp_diag diag;
     rtp_diag_clear(&diag);
-    rtp_status st = analyse(&ts, &s, &a, &diag);
+    rtp_status st = analyse(&ts, s, &a, &diag);
     if (st != RTP_OK) {
-        rc = cli_fail(args, strcmp(file, "-") == 0 ? "<stdin>" : file, st, &diag);
+        rc = cli_fail(args, cli_shown_name(file), st, &diag);
     } else if (args->json) {
         char *text = rtp_analysis_doc_to_json(&a.doc, 1);
         if (text) {
@@ -377,10 +377,23 @@ static int run(const cli_args *args)
 }
 
 const cli_command cli_cmd_analyze = {
-    "analyze",
-    "FILE [--policy fp|edf|gedf|gfp] [--priority rm|dm|opa|given] [--json]\n"
-    "       rtpack analyze --batch FILE.jsonl [--policy ...] [--priority ...]",
-    "Analyse all tasks of FILE on one CPU (or one cluster of --cpus M CPUs).",
-    options,
-    run,
+    .name = "analyze",
+    .summary = "Analyse all tasks of FILE on one CPU (or one cluster of --cpus M CPUs).",
+    .description =
+        "Under fp and edf the tests are exact: processor demand with QPA for EDF, "
+        "response-time analysis for fixed priorities (rm, dm, Audsley's OPA or the given "
+        "priorities). Under gedf and gfp the tasks share one cluster of M CPUs and sufficient "
+        "tests decide (GFB, BAK, BCL, Bertogna-Cirinei response times); the document names "
+        "the test that accepts. With --batch, every line of FILE.jsonl is one task set and "
+        "gets one compact JSON result line, in input order.",
+    .operands = "FILE",
+    .operand_help = "a task-set JSON document; - reads standard input",
+    .min_operands = 0, .max_operands = 1,
+    .examples = "rtpack analyze examples/textbook.json --policy fp\n"
+                "rtpack analyze set.json --policy gedf --cpus 4 --json\n"
+                "rtpack analyze --batch sets.jsonl --policy edf > results.jsonl\n",
+    .options = options,
+    .settings_size = sizeof(settings),
+    .init = init,
+    .run = run,
 };

@@ -15,66 +15,67 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static const cli_option options[] = {
-    {"format", 1, "script|systemd|rtapp|json"},
-    {"out", 1, "PATH: output file (directory for systemd)"},
-    {"budget", 1, "F: usable real-time bandwidth per CPU (default 0.9 = 0.95 - fair server)"},
-    {"fifo-range", 1, "LO:HI: SCHED_FIFO priorities to map the plan onto (default 1:98)"},
-    {"cgroup", 1, "v1|v2|auto: cpuset hierarchy the script uses (default auto, at run time)"},
-    {"cgroup-root", 1, "PATH: cpuset folder the script uses (default: detected)"},
-    {"name", 1, "NAME: deployment name, [A-Za-z0-9_] (default plan)"},
-    {"duration", 1, "S: rtapp run time in seconds (default 10)"},
-    {NULL, 0, NULL},
+enum { FORMAT_SCRIPT, FORMAT_SYSTEMD, FORMAT_RTAPP, FORMAT_JSON };
+
+typedef struct emit_settings {
+    int format;
+    const char *out;
+    rtp_deploy_opts deploy;
+    int fifo_range[2];        /* --fifo-range LO:HI, copied into deploy */
+} emit_settings;
+
+static const cli_choice formats[] = {
+    {"script", FORMAT_SCRIPT}, {"systemd", FORMAT_SYSTEMD}, {"rtapp", FORMAT_RTAPP},
+    {"json", FORMAT_JSON},     {NULL, 0},
+};
+static const cli_choice cgroups[] = {
+    {"v1", RTP_CGROUP_V1}, {"v2", RTP_CGROUP_V2}, {"auto", RTP_CGROUP_AUTO}, {NULL, 0},
 };
 
-static int parse_int(const char *text, long lo, long hi, int *out)
+/* "LO:HI", both in 1..99. */
+static int parse_fifo_range(const char *text, void *field, char *why, size_t why_size)
 {
-    char *end = NULL;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (errno || end == text || *end != '\0' || v < lo || v > hi)
+    int *range = field;
+    char tail;
+    (void)why;
+    (void)why_size;
+    if (strspn(text, "0123456789:") != strlen(text) ||
+        sscanf(text, "%d:%d%c", &range[0], &range[1], &tail) != 2)
         return -1;
-    *out = (int)v;
-    return 0;
+    return range[0] >= 1 && range[0] <= 99 && range[1] >= 1 && range[1] <= 99 ? 0 : -1;
 }
 
-static int parse_options(const cli_args *args, rtp_deploy_opts *opts)
+static const cli_option options[] = {
+    {.name = "format", .type = CLI_ENUM, CLI_TARGET(emit_settings, format), .choices = formats,
+     .flags = CLI_REQUIRED, .help = "what to write"},
+    {.name = "out", .type = CLI_STRING, CLI_TARGET(emit_settings, out), .metavar = "PATH",
+     .flags = CLI_FILE,
+     .help = "output file (a folder for systemd); default standard output"},
+    {.name = "budget", .type = CLI_DECIMAL, CLI_TARGET(emit_settings, deploy.budget),
+     .range = "(0, 1]", .def = "0.9 = 0.95 - fair server",
+     .help = "usable real-time bandwidth per CPU"},
+    {.name = "fifo-range", .type = CLI_CUSTOM, CLI_TARGET(emit_settings, fifo_range),
+     .metavar = "LO:HI", .parse = parse_fifo_range, .wants = "LO:HI within 1..99",
+     .def = "1:98", .help = "SCHED_FIFO priorities to map the plan onto"},
+    {.name = "cgroup", .type = CLI_ENUM, CLI_TARGET(emit_settings, deploy.cgroup),
+     .choices = cgroups, .def = "auto, decided when the script runs",
+     .help = "cpuset hierarchy the script uses"},
+    {.name = "cgroup-root", .type = CLI_STRING, CLI_TARGET(emit_settings, deploy.cgroup_root),
+     .metavar = "PATH", .flags = CLI_DIR, .def = "detected",
+     .help = "cpuset folder the script uses"},
+    {.name = "name", .type = CLI_STRING, CLI_TARGET(emit_settings, deploy.name),
+     .metavar = "NAME", .def = "plan", .help = "deployment name, [A-Za-z0-9_]"},
+    {.name = "duration", .type = CLI_INT, CLI_TARGET(emit_settings, deploy.duration_s),
+     .metavar = "S", .min = 1, .max = 1000000, .def = "10", .help = "rtapp run time in seconds"},
+    CLI_END,
+};
+
+static void init(void *opaque)
 {
-    const char *v;
-    char why[128];
-    if ((v = cli_get(args, "budget")) &&
-        rtp_ratio_parse_decimal(v, &opts->budget, why, sizeof why) != RTP_OK)
-        return cli_usage_error(args, "--budget: %s", why);
-    if ((v = cli_get(args, "fifo-range"))) {
-        const char *colon = strchr(v, ':');
-        char lo[16];
-        if (!colon || (size_t)(colon - v) >= sizeof lo)
-            return cli_usage_error(args, "--fifo-range wants LO:HI, got '%s'", v);
-        memcpy(lo, v, (size_t)(colon - v));
-        lo[colon - v] = '\0';
-        if (parse_int(lo, 1, 99, &opts->fifo_lo) || parse_int(colon + 1, 1, 99, &opts->fifo_hi))
-            return cli_usage_error(args, "--fifo-range wants LO:HI within 1..99, got '%s'", v);
-    }
-    if ((v = cli_get(args, "cgroup"))) {
-        if (strcmp(v, "auto") == 0)
-            opts->cgroup = RTP_CGROUP_AUTO;
-        else if (strcmp(v, "v1") == 0)
-            opts->cgroup = RTP_CGROUP_V1;
-        else if (strcmp(v, "v2") == 0)
-            opts->cgroup = RTP_CGROUP_V2;
-        else
-            return cli_usage_error(args, "--cgroup wants v1, v2 or auto, got '%s'", v);
-    }
-    opts->cgroup_root = cli_get(args, "cgroup-root");
-    if ((v = cli_get(args, "name")))
-        opts->name = v;
-    if ((v = cli_get(args, "duration")) && parse_int(v, 1, 1000000, &opts->duration_s))
-        return cli_usage_error(args, "--duration wants whole seconds from 1, got '%s'", v);
-    rtp_diag diag;
-    rtp_diag_clear(&diag);
-    if (rtp_deploy_opts_check(opts, &diag) != RTP_OK)
-        return cli_usage_error(args, "%s", diag.message);
-    return 0;
+    emit_settings *s = opaque;
+    s->deploy = rtp_deploy_opts_default();
+    s->fifo_range[0] = s->deploy.fifo_lo;
+    s->fifo_range[1] = s->deploy.fifo_hi;
 }
 
 static int write_file(const cli_args *args, const char *path, const char *text, int executable)
@@ -96,9 +97,8 @@ static int write_file(const cli_args *args, const char *path, const char *text, 
 }
 
 /* One text to --out FILE or standard output. */
-static int write_one(const cli_args *args, const char *text, int executable)
+static int write_one(const cli_args *args, const char *out, const char *text, int executable)
 {
-    const char *out = cli_get(args, "out");
     if (!out) {
         fputs(text, stdout);
         return 0;
@@ -106,12 +106,11 @@ static int write_one(const cli_args *args, const char *text, int executable)
     return write_file(args, out, text, executable);
 }
 
-static int write_systemd(const cli_args *args, const rtp_plan *plan, const rtp_deploy_opts *opts,
+static int write_systemd(const cli_args *args, const rtp_plan *plan, const emit_settings *s,
                          const char *file, rtp_text *warnings)
 {
-    const char *dir = cli_get(args, "out");
-    if (!dir)
-        return cli_usage_error(args, "--format systemd writes several files: give --out DIR");
+    const char *dir = s->out;
+    const rtp_deploy_opts *opts = &s->deploy;
     rtp_deploy_file *files = NULL;
     size_t n = 0;
     rtp_diag diag;
@@ -140,19 +139,20 @@ static int write_systemd(const cli_args *args, const rtp_plan *plan, const rtp_d
     return rc;
 }
 
-static int emit(const cli_args *args, const char *format, const rtp_plan *plan,
-                const rtp_deploy_opts *opts, const char *file, rtp_text *warnings)
+static int emit(const cli_args *args, const emit_settings *s, const rtp_plan *plan,
+                const char *file, rtp_text *warnings)
 {
+    const rtp_deploy_opts *opts = &s->deploy;
     rtp_diag diag;
     rtp_diag_clear(&diag);
     char *text = NULL;
     rtp_status st = RTP_OK;
     int deployable = 1;
-    if (strcmp(format, "systemd") == 0)
-        return write_systemd(args, plan, opts, file, warnings);
-    if (strcmp(format, "script") == 0)
+    if (s->format == FORMAT_SYSTEMD)
+        return write_systemd(args, plan, s, file, warnings);
+    if (s->format == FORMAT_SCRIPT)
         st = rtp_deploy_script(plan, opts, &text, warnings, &diag);
-    else if (strcmp(format, "rtapp") == 0)
+    else if (s->format == FORMAT_RTAPP)
         st = rtp_deploy_rtapp(plan, opts, &text, &deployable, warnings, &diag);
     else if (!(text = rtp_plan_to_json(plan, 1)))
         st = rtp_diag_set(&diag, RTP_ENOMEM, "", "out of memory");
@@ -164,28 +164,33 @@ static int emit(const cli_args *args, const char *format, const rtp_plan *plan,
         fprintf(stderr, "rtpack %s: not deployable: %s\n", args->command, line);
         return CLI_EXIT_NO;
     }
-    int rc = write_one(args, text, strcmp(format, "script") == 0);
+    int rc = write_one(args, s->out, text, s->format == FORMAT_SCRIPT);
     free(text);
     return rc;
 }
 
-static int run(const cli_args *args)
+/* Rules between options, before the plan is read. */
+static int check(const cli_args *args, emit_settings *s)
 {
-    int rc = 0;
-    const char *file = cli_one_file(args, &rc);
-    if (!file)
+    s->deploy.fifo_lo = s->fifo_range[0];
+    s->deploy.fifo_hi = s->fifo_range[1];
+    if (s->format == FORMAT_SYSTEMD && !s->out)
+        return cli_usage_error(args, "--format systemd writes several files: give --out DIR");
+    rtp_diag diag;
+    rtp_diag_clear(&diag);
+    if (rtp_deploy_opts_check(&s->deploy, &diag) != RTP_OK)
+        return cli_usage_error(args, "%s", diag.message);
+    return 0;
+}
+
+static int run(const cli_args *args, void *settings)
+{
+    emit_settings *s = settings;
+    const char *file = args->positional[0];
+    int rc = check(args, s);
+    if (rc)
         return rc;
-    const char *format = cli_get(args, "format");
-    if (!format)
-        return cli_usage_error(args, "missing --format script|systemd|rtapp|json");
-    if (strcmp(format, "script") && strcmp(format, "systemd") && strcmp(format, "rtapp") &&
-        strcmp(format, "json"))
-        return cli_usage_error(args, "--format wants script, systemd, rtapp or json, got '%s'",
-                               format);
-    rtp_deploy_opts opts = rtp_deploy_opts_default();
-    if ((rc = parse_options(args, &opts)) != 0)
-        return rc;
-    const char *shown = strcmp(file, "-") == 0 ? "<stdin>" : file;
+    const char *shown = cli_shown_name(file);
     rtp_diag diag;
     rtp_diag_clear(&diag);
     char *text = NULL;
@@ -199,7 +204,7 @@ static int run(const cli_args *args)
     if (st != RTP_OK)
         return cli_fail(args, shown, st, &diag);
     int deployable = 0;
-    st = rtp_deploy_check(&plan, &opts, &deployable, &diag);
+    st = rtp_deploy_check(&plan, &s->deploy, &deployable, &diag);
     if (st != RTP_OK) {
         rc = cli_fail(args, shown, st, &diag);
     } else if (!deployable) {
@@ -210,7 +215,7 @@ static int run(const cli_args *args)
     } else {
         rtp_text warnings;
         rtp_text_init(&warnings);
-        rc = emit(args, format, &plan, &opts, shown, &warnings);
+        rc = emit(args, s, &plan, shown, &warnings);
         if (rc == 0 && warnings.data)
             fprintf(stderr, "%s", warnings.data);
         rtp_text_free(&warnings);
@@ -220,6 +225,23 @@ static int run(const cli_args *args)
 }
 
 const cli_command cli_cmd_emit = {
-    "emit", "PLAN --format script|systemd|rtapp|json [--out PATH]",
-    "Turn a partition plan into deployable files.", options, run,
+    .name = "emit",
+    .summary = "Turn a partition plan into deployable files.",
+    .description =
+        "PLAN is a partition --json document. emit re-checks it with the exact tests and "
+        "Linux's limits (SCHED_DEADLINE admission against --budget, SCHED_FIFO priorities, "
+        "cpusets) and exits 1 with the reason when the plan is infeasible or Linux would "
+        "refuse it. The launch script is POSIX sh and takes one argument: start, stop, status "
+        "or check; systemd writes one unit per task into --out DIR; rtapp writes an rt-app "
+        "workload that replays the plan; json writes the re-checked plan.",
+    .operands = "PLAN",
+    .operand_help = "a partition --json document; - reads standard input",
+    .min_operands = 1, .max_operands = 1,
+    .examples = "rtpack emit plan.json --format script --out rt.sh\n"
+                "rtpack emit plan.json --format systemd --out units/ --name video\n"
+                "rtpack emit plan.json --format rtapp --duration 30 > workload.json\n",
+    .options = options,
+    .settings_size = sizeof(emit_settings),
+    .init = init,
+    .run = run,
 };

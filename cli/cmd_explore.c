@@ -10,14 +10,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static const cli_option options[] = {
-    {"out", 1, "DIR: output folder (results.csv, timing.csv, acceptance.svg, ...)"},
-    {"shard", 1, "K/N: run the K-th of N disjoint slices (points dealt round-robin)"},
-    {"resume", 0, "continue the sweep already started in DIR"},
-    {"threads", 1, "T: OpenMP threads (default: OMP_NUM_THREADS or all cores)"},
-    {NULL, 0, NULL},
-};
-
 typedef struct progress_line {
     double start, last;
     int shown;
@@ -46,36 +38,53 @@ static void show_progress(void *ctx, uint64_t done, uint64_t total)
             eta / 60 % 60, eta % 60);
 }
 
-static int parse_shard(const cli_args *args, const char *text, int *k, int *n)
+/* "K/N" with 1 <= K <= N. */
+static int parse_shard(const char *text, void *field, char *why, size_t why_size)
 {
+    int *shard = field;
     char tail;
-    if (sscanf(text, "%d/%d%c", k, n, &tail) != 2 || *n < 1 || *k < 1 || *k > *n)
-        return cli_usage_error(args, "--shard wants K/N with 1 <= K <= N, got '%s'", text);
+    (void)why;
+    (void)why_size;
+    if (sscanf(text, "%d/%d%c", &shard[0], &shard[1], &tail) != 2 || shard[1] < 1 ||
+        shard[0] < 1 || shard[0] > shard[1])
+        return -1;
     return 0;
 }
 
-static int run(const cli_args *args)
+typedef struct explore_settings {
+    rtp_explore_opts explore;
+    int shard[2];             /* --shard K/N */
+} explore_settings;
+
+static const cli_option options[] = {
+    {.name = "out", .type = CLI_STRING, CLI_TARGET(explore_settings, explore.out_dir),
+     .metavar = "DIR", .flags = CLI_REQUIRED | CLI_DIR,
+     .help = "output folder (results.csv, timing.csv, acceptance.svg, ...)"},
+    {.name = "shard", .type = CLI_CUSTOM, CLI_TARGET(explore_settings, shard), .metavar = "K/N",
+     .parse = parse_shard, .wants = "K/N with 1 <= K <= N", .def = "1/1",
+     .help = "run the K-th of N disjoint slices (points dealt round-robin)"},
+    {.name = "resume", .type = CLI_FLAG, CLI_TARGET(explore_settings, explore.resume),
+     .help = "continue the sweep already started in DIR"},
+    {.name = "threads", .type = CLI_INT, CLI_TARGET(explore_settings, explore.threads),
+     .metavar = "T", .min = 1, .max = 1024, .def = "OMP_NUM_THREADS or all cores",
+     .help = "OpenMP threads"},
+    CLI_OPTION_JSON,
+    CLI_END,
+};
+
+static void init(void *opaque)
 {
-    int rc = 0;
-    const char *file = cli_one_file(args, &rc);
-    if (!file)
-        return rc;
-    rtp_explore_opts o;
-    memset(&o, 0, sizeof o);
-    o.shard_k = o.shard_n = 1;
-    if (!(o.out_dir = cli_get(args, "out")))
-        return cli_usage_error(args, "--out DIR is required");
-    const char *text = cli_get(args, "shard");
-    if (text && (rc = parse_shard(args, text, &o.shard_k, &o.shard_n)))
-        return rc;
-    if ((text = cli_get(args, "threads"))) {
-        char *end;
-        long t = strtol(text, &end, 10);
-        if (*end || t < 1 || t > 1024)
-            return cli_usage_error(args, "--threads wants 1..1024, got '%s'", text);
-        o.threads = (int)t;
-    }
-    o.resume = cli_has(args, "resume");
+    explore_settings *s = opaque;
+    s->shard[0] = s->shard[1] = 1;
+}
+
+static int run(const cli_args *args, void *settings)
+{
+    explore_settings *s = settings;
+    rtp_explore_opts o = s->explore;
+    const char *file = args->positional[0];
+    o.shard_k = s->shard[0];
+    o.shard_n = s->shard[1];
     progress_line line = {seconds_now(), 0.0, 0};
     if (isatty(STDERR_FILENO)) {
         o.progress = show_progress;
@@ -92,13 +101,27 @@ static int run(const cli_args *args)
     if (line.shown)
         fputc('\n', stderr);
     if (st != RTP_OK)
-        return cli_fail(args, strcmp(file, "-") == 0 ? "<stdin>" : file, st, &diag);
+        return cli_fail(args, cli_shown_name(file), st, &diag);
     return CLI_EXIT_OK;
 }
 
 const cli_command cli_cmd_explore = {
-    "explore", "SWEEP --out DIR [--shard K/N] [--resume]",
-    "Batch design-space exploration over generated task sets (OpenMP parallel): acceptance "
-    "ratio per point x policy x method in DIR/results.csv (see docs/explore.md).",
-    options, run,
+    .name = "explore",
+    .summary = "Batch design-space exploration over generated task sets (OpenMP parallel): "
+               "acceptance ratio per point x policy x method in DIR/results.csv.",
+    .description =
+        "The SWEEP file names the grid (tasks, CPUs, utilization per CPU, periods, deadline "
+        "models, generator, policies, methods, sets per point). results.csv holds no "
+        "timings, so the same sweep gives the same bytes for any thread count, any shard "
+        "split (after rtpack merge) and any machine; timings go to timing.csv. An existing "
+        "DIR is refused unless --resume continues the same sweep.",
+    .operands = "SWEEP",
+    .operand_help = "a sweep JSON document; - reads standard input",
+    .min_operands = 1, .max_operands = 1,
+    .examples = "rtpack explore sweep.json --out results/\n"
+                "rtpack explore sweep.json --out part2/ --shard 2/3\n",
+    .options = options,
+    .settings_size = sizeof(explore_settings),
+    .init = init,
+    .run = run,
 };

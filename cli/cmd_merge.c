@@ -3,29 +3,38 @@
 #include "cli/cli.h"
 #include "explore/explore.h"
 
+typedef struct merge_settings {
+    const char *out;
+} merge_settings;
+
 static const cli_option options[] = {
-    {"out", 1, "DIR: output folder"},
-    {NULL, 0, NULL},
+    {.name = "out", .type = CLI_STRING, CLI_TARGET(merge_settings, out), .metavar = "DIR",
+     .flags = CLI_REQUIRED | CLI_DIR, .help = "output folder"},
+    CLI_OPTION_JSON,
+    CLI_END,
 };
 
-static int run(const cli_args *args)
+static int run(const cli_args *args, void *settings)
 {
-    const char *out = cli_get(args, "out");
-    if (!out)
-        return cli_usage_error(args, "--out DIR is required");
-    if (args->n_positional == 0)
-        return cli_usage_error(args, "missing the shard folders DIR...");
+    merge_settings *s = settings;
     rtp_diag diag;
     rtp_diag_clear(&diag);
-    rtp_status st = rtp_explore_merge(args->positional, args->n_positional, out, &diag);
+    rtp_status st = rtp_explore_merge(args->positional, args->n_positional, s->out, &diag);
     if (st != RTP_OK)
         return cli_fail(args, "", st, &diag);
     return CLI_EXIT_OK;
 }
 
 const cli_command cli_cmd_merge = {
-    "merge", "DIR... --out DIR",
-    "Combine the outputs of sweep shards (rtpack explore --shard K/N) into the results a "
-    "single run gives; refuses shards of another sweep or generator version.",
-    options, run,
+    .name = "merge",
+    .summary = "Combine the outputs of sweep shards (rtpack explore --shard K/N) into the "
+               "results a single run gives; refuses shards of another sweep or generator "
+               "version.",
+    .operands = "DIR...",
+    .operand_help = "the output folders of every shard 1/N .. N/N, in any order",
+    .min_operands = 1, .max_operands = CLI_MAX_POSITIONAL,
+    .examples = "rtpack merge part1/ part2/ part3/ --out results/\n",
+    .options = options,
+    .settings_size = sizeof(merge_settings),
+    .run = run,
 };

@@ -8,91 +8,103 @@
 #include "ilp/ilp.h"
 #include "models/duration.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const cli_option options[] = {
-    {"policy", 1, "edf|fp (default edf)"},
-    {"priority", 1, "rm|dm|opa|given (per CPU under fp, default opa)"},
-    {"method", 1, "ffd|bfd|wfd|nfd|ilp|best (default best)"},
-    {"order", 1, "util|density|deadline|period|input (default util)"},
-    {"capacity", 1, "F: per-CPU utilization cap, e.g. 0.9 (default 1)"},
-    {"time-limit", 1, "S: ILP time limit in seconds (default 60)"},
-    {"objective", 1, "feasibility|min-cpus|balanced (ILP, default feasibility)"},
-    {"write-lp", 1, "FILE: write the final ILP model in CPLEX LP format"},
-    {"explain", 0, "when infeasible, say which task could not be placed and why"},
-    {"fit", 1, "util|density: room measure of best/worst fit (default util)"},
-    {"admission", 1, "exact|bound: admission test of the heuristics (default exact)"},
-    {"clusters", 1, "SHAPE: clusters of the CPUs, \"2x2\" or \"3,1\" (global test per cluster)"},
-    {"layouts", 1, "L,...: with best, compare partitioned,clustered,global layouts"},
-    {NULL, 0, NULL},
-};
+/* --method: one placement with decreasing order, the exact ILP, or all of them. */
+enum { METHOD_BEST = -2, METHOD_ILP = -1 };
 
 typedef struct part_cli {
     rtp_part_opts opts;
-    int use_ilp, use_best, explain;
     rtp_ilp_opts ilp;
+    int method;               /* METHOD_BEST, METHOD_ILP or an rtp_placement */
+    int explain;
+    const char *clusters;     /* --clusters SHAPE */
+    unsigned layouts;         /* --layouts: mask of 1u << rtp_layout */
 } part_cli;
 
-static int parse_options(const cli_args *args, part_cli *pc)
+static const cli_choice policies[] = {{"edf", RTP_POLICY_EDF}, {"fp", RTP_POLICY_FP}, {NULL, 0}};
+static const cli_choice priorities[] = {
+    {"rm", RTP_PRIO_RM}, {"dm", RTP_PRIO_DM}, {"opa", RTP_PRIO_OPA}, {"given", RTP_PRIO_GIVEN},
+    {NULL, 0},
+};
+static const cli_choice methods[] = {
+    {"ffd", RTP_PLACE_FF}, {"bfd", RTP_PLACE_BF}, {"wfd", RTP_PLACE_WF}, {"nfd", RTP_PLACE_NF},
+    {"ilp", METHOD_ILP},   {"best", METHOD_BEST}, {NULL, 0},
+};
+static const cli_choice orders[] = {
+    {"util", RTP_ORDER_UTIL},     {"density", RTP_ORDER_DENSITY}, {"deadline", RTP_ORDER_DEADLINE},
+    {"period", RTP_ORDER_PERIOD}, {"input", RTP_ORDER_INPUT},     {NULL, 0},
+};
+static const cli_choice objectives[] = {
+    {"feasibility", RTP_ILP_FEASIBILITY}, {"min-cpus", RTP_ILP_MIN_CPUS},
+    {"balanced", RTP_ILP_BALANCED},       {NULL, 0},
+};
+static const cli_choice fits[] = {{"util", RTP_LOAD_UTIL}, {"density", RTP_LOAD_DENSITY}, {NULL, 0}};
+static const cli_choice admissions[] = {{"exact", 0}, {"bound", 1}, {NULL, 0}};
+
+static int parse_layouts(const char *text, void *field, char *why, size_t why_size)
 {
-    memset(pc, 0, sizeof *pc);
+    (void)why;
+    (void)why_size;
+    return rtp_layout_parse_list(text, field) == 0 && *(unsigned *)field ? 0 : -1;
+}
+
+static const cli_option options[] = {
+    {.name = "policy", .type = CLI_ENUM, CLI_TARGET(part_cli, opts.policy), .choices = policies,
+     .def = "edf", .help = "scheduling policy on each CPU"},
+    {.name = "priority", .type = CLI_ENUM, CLI_TARGET(part_cli, opts.priority),
+     .choices = priorities, .def = "opa", .help = "fixed-priority order on each CPU under fp"},
+    {.name = "method", .type = CLI_ENUM, CLI_TARGET(part_cli, method), .choices = methods,
+     .def = "best",
+     .help = "first/best/worst/next fit decreasing, the exact ILP, or the best of every "
+             "fit x order"},
+    {.name = "order", .type = CLI_ENUM, CLI_TARGET(part_cli, opts.order), .choices = orders,
+     .def = "util",
+     .help = "task order of the fits: decreasing utilization or density, increasing deadline "
+             "or period, or input order"},
+    {.name = "capacity", .type = CLI_DECIMAL, CLI_TARGET(part_cli, opts.capacity),
+     .range = "(0, inf)", .def = "1", .help = "per-CPU utilization cap, e.g. 0.9"},
+    {.name = "time-limit", .type = CLI_SECONDS, CLI_TARGET(part_cli, ilp.time_limit_s),
+     .def = "60", .help = "ILP time limit in seconds"},
+    {.name = "objective", .type = CLI_ENUM, CLI_TARGET(part_cli, ilp.objective),
+     .choices = objectives, .def = "feasibility", .help = "what the ILP optimises"},
+    {.name = "write-lp", .type = CLI_STRING, CLI_TARGET(part_cli, ilp.write_lp_path),
+     .metavar = "FILE", .flags = CLI_FILE,
+     .help = "write the final ILP model in CPLEX LP format"},
+    {.name = "explain", .type = CLI_FLAG, CLI_TARGET(part_cli, explain),
+     .help = "when infeasible, say which task could not be placed and why"},
+    {.name = "fit", .type = CLI_ENUM, CLI_TARGET(part_cli, opts.fit_measure), .choices = fits,
+     .def = "util", .help = "room measure of best and worst fit"},
+    {.name = "admission", .type = CLI_ENUM, CLI_TARGET(part_cli, opts.bound_admission),
+     .choices = admissions, .def = "exact",
+     .help = "admission test of the fits: the exact test or a utilization bound"},
+    {.name = "clusters", .type = CLI_STRING, CLI_TARGET(part_cli, clusters), .metavar = "SHAPE",
+     .help = "clusters of the CPUs, \"2x2\" or \"3,1\" (a global test per cluster)"},
+    {.name = "layouts", .type = CLI_CUSTOM, CLI_TARGET(part_cli, layouts), .metavar = "L,...",
+     .parse = parse_layouts, .wants = "a list of partitioned, clustered, global",
+     .help = "with --method best, compare whole layouts: partitioned, clustered, global"},
+    CLI_OPTION_CPUS,
+    CLI_OPTION_JSON,
+    CLI_END,
+};
+
+static void init(void *opaque)
+{
+    part_cli *pc = opaque;
     pc->opts = rtp_part_opts_default();
     pc->ilp = rtp_ilp_opts_default();
-    pc->explain = cli_has(args, "explain");
-    const char *v;
-    if ((v = cli_get(args, "policy")) &&
-        (rtp_policy_parse(v, &pc->opts.policy) != 0 ||
-         (pc->opts.policy != RTP_POLICY_EDF && pc->opts.policy != RTP_POLICY_FP)))
-        return cli_usage_error(args, "--policy wants edf or fp, got '%s'", v);
-    if ((v = cli_get(args, "priority")) && rtp_prio_rule_parse(v, &pc->opts.priority) != 0)
-        return cli_usage_error(args, "--priority wants rm, dm, opa or given, got '%s'", v);
-    v = cli_get(args, "method");
-    if (!v || strcmp(v, "best") == 0) {
-        pc->use_best = 1;
-    } else if (strcmp(v, "ilp") == 0) {
-        pc->use_ilp = 1;
-    } else {
-        char placement[4] = "";
-        if (strlen(v) == 3 && v[2] == 'd')
-            memcpy(placement, v, 2);
-        if (rtp_placement_parse(placement, &pc->opts.placement) != 0)
-            return cli_usage_error(args, "--method wants ffd, bfd, wfd, nfd, ilp or best, got '%s'", v);
-    }
-    if ((v = cli_get(args, "order")) && rtp_order_parse(v, &pc->opts.order) != 0)
-        return cli_usage_error(args, "--order wants util, density, deadline, period or input, got '%s'", v);
-    if ((v = cli_get(args, "capacity"))) {
-        char why[128];
-        if (rtp_ratio_parse_decimal(v, &pc->opts.capacity, why, sizeof why) != RTP_OK)
-            return cli_usage_error(args, "--capacity '%s': %s", v, why);
-        if (pc->opts.capacity.num == 0)
-            return cli_usage_error(args, "--capacity must be positive, got '%s'", v);
-    }
-    if ((v = cli_get(args, "fit"))) {
-        if (strcmp(v, "util") == 0)
-            pc->opts.fit_measure = RTP_LOAD_UTIL;
-        else if (strcmp(v, "density") == 0)
-            pc->opts.fit_measure = RTP_LOAD_DENSITY;
-        else
-            return cli_usage_error(args, "--fit wants util or density, got '%s'", v);
-    }
-    if ((v = cli_get(args, "admission"))) {
-        if (strcmp(v, "exact") != 0 && strcmp(v, "bound") != 0)
-            return cli_usage_error(args, "--admission wants exact or bound, got '%s'", v);
-        pc->opts.bound_admission = strcmp(v, "bound") == 0;
-    }
-    if ((v = cli_get(args, "time-limit"))) {
-        char *end = NULL;
-        double s = strtod(v, &end);
-        if (end == v || *end != '\0' || !isfinite(s) || s <= 0)
-            return cli_usage_error(args, "--time-limit wants a positive number of seconds, got '%s'", v);
-        pc->ilp.time_limit_s = s;
-    }
-    if ((v = cli_get(args, "objective")) && rtp_ilp_objective_parse(v, &pc->ilp.objective) != 0)
-        return cli_usage_error(args, "--objective wants feasibility, min-cpus or balanced, got '%s'", v);
-    pc->ilp.write_lp_path = cli_get(args, "write-lp");
+    pc->method = METHOD_BEST;
+}
+
+/* Rules between options, before the file is read. */
+static int check(const cli_args *args, part_cli *pc)
+{
+    if (pc->method >= 0)
+        pc->opts.placement = (rtp_placement)pc->method;
+    if (CLI_GIVEN(args, part_cli, layouts) && pc->method != METHOD_BEST)
+        return cli_usage_error(args, "--layouts compares layouts under --method best");
     return 0;
 }
 
@@ -229,21 +241,16 @@ static int print_explain(FILE *out, const cli_args *args, const rtp_plan *plan,
 static int solve_clusters(const cli_args *args, const char *file, const rtp_taskset *ts,
                           part_cli *pc, const int *cpus, size_t n_cpus, rtp_plan *plan)
 {
-    const char *shape = cli_get(args, "clusters"), *layouts = cli_get(args, "layouts");
+    const char *shape = pc->clusters;
+    int layouts = CLI_GIVEN(args, part_cli, layouts);
     rtp_cluster_list cl = {NULL, NULL, 0};
     int owned = 0, have = 0;
     rtp_diag diag;
     rtp_diag_clear(&diag);
     rtp_status st = RTP_OK;
-    unsigned mask = 0;
-    if (pc->use_ilp)
+    if (pc->method == METHOD_ILP)
         return cli_usage_error(args, "--method ilp partitions onto single CPUs; it takes no "
                                      "--clusters, --layouts or platform.clusters (use --cpus M)");
-    if (layouts && (!pc->use_best || rtp_layout_parse_list(layouts, &mask) != 0))
-        return cli_usage_error(args, pc->use_best
-                                         ? "--layouts wants a list of partitioned, clustered, global, got '%s'"
-                                         : "--layouts compares layouts under --method best, got '%s'",
-                               layouts);
     if (shape) {
         if ((st = rtp_cluster_shape(cpus, n_cpus, shape, &cl, &diag)) != RTP_OK)
             return cli_fail(args, "", st, &diag);
@@ -256,14 +263,14 @@ static int solve_clusters(const cli_args *args, const char *file, const rtp_task
     }
     if (layouts) {
         rtp_layout chosen = RTP_LAYOUT_PARTITIONED;
-        st = rtp_layout_best(ts, cpus, n_cpus, have ? &cl : NULL, mask, &pc->opts, plan,
+        st = rtp_layout_best(ts, cpus, n_cpus, have ? &cl : NULL, pc->layouts, &pc->opts, plan,
                              &chosen, &diag);
         if (st == RTP_OK)
             snprintf(plan->chosen_layout, sizeof plan->chosen_layout, "%s",
                      rtp_layout_name(chosen));
     } else if (!have) {
         st = rtp_diag_set(&diag, RTP_EINPUT, "--clusters", "no clusters given");
-    } else if (pc->use_best) {
+    } else if (pc->method == METHOD_BEST) {
         st = rtp_cluster_best(ts, cpus, n_cpus, &cl, &pc->opts, plan, &diag);
     } else {
         st = rtp_cluster_pack(ts, cpus, n_cpus, &cl, &pc->opts, plan, &diag);
@@ -288,13 +295,13 @@ static int solve(const cli_args *args, const char *file, const rtp_taskset *ts,
     if (st != RTP_OK)
         return cli_fail(args, file, st, &diag);
     int rc = 0;
-    if (cli_has(args, "clusters") || cli_has(args, "layouts") ||
+    if (pc->clusters || CLI_GIVEN(args, part_cli, layouts) ||
         (args->cpus == 0 && ts->platform.n_clusters > 0)) {
         rc = solve_clusters(args, file, ts, pc, cpus, n_cpus, plan);
         free(cpus);
         return rc;
     }
-    if (pc->use_ilp) {
+    if (pc->method == METHOD_ILP) {
         rtp_ilp_status ilp_status = RTP_ILP_TIME_LIMIT;
         rtp_ilp_stats stats;
         memset(&stats, 0, sizeof stats);
@@ -302,7 +309,7 @@ static int solve(const cli_args *args, const char *file, const rtp_taskset *ts,
         st = rtp_ilp_solve(ts, cpus, n_cpus, &pc->ilp, plan, &ilp_status, &stats, &diag);
         if (st == RTP_OK && ilp_status != RTP_ILP_INFEASIBLE && !plan->feasible)
             rc = CLI_EXIT_LIMIT; /* optimal must come with a plan; time_limit may not */
-    } else if (pc->use_best) {
+    } else if (pc->method == METHOD_BEST) {
         st = rtp_part_best(ts, cpus, n_cpus, &pc->opts, plan, &diag);
     } else {
         st = rtp_part_pack(ts, cpus, n_cpus, &pc->opts, plan, &diag);
@@ -315,21 +322,19 @@ static int solve(const cli_args *args, const char *file, const rtp_taskset *ts,
     return rc ? rc : plan->feasible ? CLI_EXIT_OK : CLI_EXIT_NO;
 }
 
-static int run(const cli_args *args)
+static int run(const cli_args *args, void *settings)
 {
-    int rc = 0;
-    const char *file = cli_one_file(args, &rc);
-    if (!file)
-        return rc;
-    part_cli pc;
-    if ((rc = parse_options(args, &pc)) != 0)
+    part_cli *pc = settings;
+    const char *file = args->positional[0];
+    int rc = check(args, pc);
+    if (rc)
         return rc;
     rtp_taskset ts;
     if ((rc = cli_load_taskset(args, file, &ts)) != 0)
         return rc;
     rtp_plan plan;
     memset(&plan, 0, sizeof plan);
-    rc = solve(args, strcmp(file, "-") == 0 ? "<stdin>" : file, &ts, &pc, &plan);
+    rc = solve(args, cli_shown_name(file), &ts, pc, &plan);
     if (rc == CLI_EXIT_OK || rc == CLI_EXIT_NO || plan.n_bins > 0) {
         if (args->json) {
             char *text = rtp_plan_to_json(&plan, 1);
@@ -341,15 +346,15 @@ static int run(const cli_args *args)
                 free(text);
             }
         } else {
-            print_human(&plan, &pc);
+            print_human(&plan, pc);
         }
         if (rc == CLI_EXIT_LIMIT)
             fprintf(stderr, "rtpack partition: %s\n",
                     strcmp(plan.status, "time_limit") == 0
                         ? "resource limit: the ILP time limit passed before a verified plan"
                         : "internal error: the ILP reported a solution without a verified plan");
-        if (pc.explain && !plan.feasible) {
-            int erc = print_explain(args->json ? stderr : stdout, args, &plan, &pc);
+        if (pc->explain && !plan.feasible) {
+            int erc = print_explain(args->json ? stderr : stdout, args, &plan, pc);
             rc = erc ? erc : rc;
         }
     }
@@ -359,9 +364,22 @@ static int run(const cli_args *args)
 }
 
 const cli_command cli_cmd_partition = {
-    "partition",
-    "FILE [--cpus M] [--policy edf|fp] [--method ffd|bfd|wfd|nfd|ilp|best] [--order O] "
-    "[--capacity F] [--clusters SHAPE] [--layouts L] [--explain] [--json]",
-    "Assign the tasks of FILE to CPUs (or clusters), order priorities, print the plan.",
-    options, run,
+    .name = "partition",
+    .summary = "Assign the tasks of FILE to CPUs (or clusters), order priorities, print the plan.",
+    .description =
+        "Every CPU of the plan passes the exact test of the policy (processor demand for EDF, "
+        "response-time analysis for fixed priorities); a clustered plan passes a global test "
+        "per cluster. --method best tries every fit with every order and keeps the feasible "
+        "plan with the smallest largest per-CPU utilization; --method ilp is exact and says "
+        "so when no partition exists. The JSON plan is what rtpack emit reads.",
+    .operands = "FILE",
+    .operand_help = "a task-set JSON document; - reads standard input",
+    .min_operands = 1, .max_operands = 1,
+    .examples = "rtpack partition examples/quickstart.json --policy fp\n"
+                "rtpack partition set.json --cpus 4 --capacity 0.9 --json > plan.json\n"
+                "rtpack partition set.json --method ilp --objective min-cpus --explain\n",
+    .options = options,
+    .settings_size = sizeof(part_cli),
+    .init = init,
+    .run = run,
 };

@@ -3,9 +3,7 @@
  * SIGHUP end the measurement early; the library then restores the machine
  * before this command exits 3. */
 #include "cli/cli.h"
-#include "models/duration.h"
 #include "models/probe_doc.h"
-#include "probe/facts.h"
 #include "probe/probe.h"
 
 #include <signal.h>
@@ -22,68 +20,45 @@ static void on_signal(int sig)
     interrupted = 1;
 }
 
-static const cli_option options[] = {
-    {"cpus", 1, "LIST: CPUs to measure, e.g. 0,2-3 (default: every online CPU)"},
-    {"seconds", 1, "S: measuring time in whole seconds, 1..3600 (default 10)"},
-    {"period", 1, "T: wake-up period, 100us..100ms (default 1ms)"},
-    {"release-latency", 1, "max|p99: the statistic platform.overheads.release_latency takes "
-                           "(default max)"},
-    {NULL, 0, NULL},
+typedef struct probe_settings {
+    rtp_probe_opts probe;
+    cli_cpu_list cpus;        /* --cpus LIST */
+    int seconds;              /* --seconds S */
+} probe_settings;
+
+static const cli_choice stats[] = {
+    {"max", RTP_PROBE_STAT_MAX}, {"p99", RTP_PROBE_STAT_P99}, {NULL, 0},
 };
 
-static int parse_cpus(const cli_args *args, const char *text, int **cpus, size_t *n)
+/* A time from 100us to 100ms. */
+static int parse_period(const char *text, void *field, char *why, size_t why_size)
 {
-    rtp_cpumask m;
-    if (!text[0] || rtp_probe_parse_cpulist(text, &m) != 0 || rtp_cpumask_count(&m) == 0)
-        return cli_usage_error(args, "--cpus wants a CPU list such as 0,2-3 (ids below %d), "
-                                     "got '%s'",
-                               RTP_CPU_LIMIT, text);
-    *n = rtp_cpumask_count(&m);
-    if (!(*cpus = calloc(*n, sizeof **cpus)))
-        return cli_usage_error(args, "out of memory");
-    size_t i = 0;
-    for (int c = rtp_cpumask_next(&m, -1); c >= 0; c = rtp_cpumask_next(&m, c))
-        (*cpus)[i++] = c;
-    return 0;
+    rtp_ns *p = field;
+    if (cli_parse_time(text, p, why, why_size) != 0)
+        return -1;
+    return *p >= 100000 && *p <= 100000000 ? 0 : -1;
 }
 
-static int parse_opts(const cli_args *args, rtp_probe_opts *o, int **cpus)
+static const cli_option options[] = {
+    {.name = "cpus", .type = CLI_CPUS, CLI_TARGET(probe_settings, cpus),
+     .def = "every online CPU", .help = "CPUs to measure, e.g. 0,2-3"},
+    {.name = "seconds", .type = CLI_INT, CLI_TARGET(probe_settings, seconds), .metavar = "S",
+     .min = 1, .max = 3600, .def = "10", .help = "measuring time in whole seconds"},
+    {.name = "period", .type = CLI_CUSTOM, CLI_TARGET(probe_settings, probe.period_ns),
+     .metavar = "T", .parse = parse_period, .wants = "a time from 100us to 100ms",
+     .def = "1ms", .help = "wake-up period"},
+    {.name = "release-latency", .type = CLI_ENUM,
+     CLI_TARGET(probe_settings, probe.latency_stat), .choices = stats, .def = "max",
+     .help = "the statistic platform.overheads.release_latency takes"},
+    CLI_OPTION_JSON,
+    CLI_END,
+};
+
+static void init(void *opaque)
 {
-    const char *text;
-    char why[128];
-    int rc;
-    if (args->n_positional != 0)
-        return cli_usage_error(args, "takes no FILE argument");
-    if ((text = cli_get(args, "cpus")) && (rc = parse_cpus(args, text, cpus, &o->n_cpus)))
-        return rc;
-    o->cpus = *cpus;
-    if ((text = cli_get(args, "seconds"))) {
-        char *end = NULL;
-        long s = strtol(text, &end, 10);
-        if (text[0] < '0' || text[0] > '9' || *end != '\0' || s < 1 || s > 3600)
-            return cli_usage_error(args, "--seconds wants a whole number from 1 to 3600, got '%s'",
-                                   text);
-        o->seconds_ns = (rtp_ns)s * 1000000000;
-    }
-    if ((text = cli_get(args, "period"))) {
-        rtp_ns p;
-        if (rtp_duration_parse(text, &p, why, sizeof why) != RTP_OK)
-            return cli_usage_error(args, "--period: %s (got '%s')", why, text);
-        if (p < 100000 || p > 100000000)
-            return cli_usage_error(args, "--period must be from 100us to 100ms, got '%s'", text);
-        o->period_ns = p;
-        if (o->dl_runtime_ns > p / 5)
-            o->dl_runtime_ns = p / 5;
-    }
-    if ((text = cli_get(args, "release-latency"))) {
-        if (strcmp(text, "max") == 0)
-            o->latency_stat = RTP_PROBE_STAT_MAX;
-        else if (strcmp(text, "p99") == 0)
-            o->latency_stat = RTP_PROBE_STAT_P99;
-        else
-            return cli_usage_error(args, "--release-latency must be max or p99, got '%s'", text);
-    }
-    return 0;
+    probe_settings *s = opaque;
+    s->probe = rtp_probe_opts_default();
+    s->seconds = (int)(s->probe.seconds_ns / 1000000000);
 }
 
 static const char *tri_word(rtp_tri t, const char *yes, const char *no)
@@ -202,15 +177,16 @@ static int print_human(const rtp_probe_report *r)
     return CLI_EXIT_OK;
 }
 
-static int run(const cli_args *args)
+static int run(const cli_args *args, void *settings)
 {
-    rtp_probe_opts o = rtp_probe_opts_default();
-    int *cpus = NULL;
-    int rc = parse_opts(args, &o, &cpus);
-    if (rc) {
-        free(cpus);
-        return rc;
-    }
+    probe_settings *s = settings;
+    rtp_probe_opts o = s->probe;
+    int rc;
+    o.cpus = s->cpus.ids;
+    o.n_cpus = s->cpus.n;
+    o.seconds_ns = (rtp_ns)s->seconds * 1000000000;
+    if (o.dl_runtime_ns > o.period_ns / 5)
+        o.dl_runtime_ns = o.period_ns / 5;
     const char *root = getenv("RTPACK_PROBE_ROOT"); /* tests: a recorded tree */
     if (root && root[0])
         o.root = root;
@@ -226,7 +202,6 @@ static int run(const cli_args *args)
     rtp_diag diag;
     rtp_diag_clear(&diag);
     rtp_status st = rtp_probe_run(&o, &report, &diag);
-    free(cpus);
     if (st != RTP_OK) {
         rtp_probe_report_free(&report);
         return cli_fail(args, "", st, &diag);
@@ -247,12 +222,21 @@ static int run(const cli_args *args)
 }
 
 const cli_command cli_cmd_probe = {
-    "probe",
-    "[--cpus LIST] [--seconds S] [--period T] [--release-latency max|p99] [--json]",
-    "Measure this machine for the analysis: kernel facts (HZ, preemption model, HRTICK_DL, RT "
-    "throttling, DL fair server, isolation, SMT, cpufreq, virtualization), per-CPU SCHED_FIFO "
-    "and SCHED_DEADLINE wake-up latency and context-switch cost, and a platform member with "
-    "overheads to paste into a task set. Needs root for the real-time measurements; leaves "
-    "the machine as it found it.",
-    options, run,
+    .name = "probe",
+    .summary = "Measure this machine for the analysis: kernel facts and per-CPU real-time "
+               "latencies, with a platform member to paste into a task set.",
+    .description =
+        "Kernel facts: HZ, preemption model, HRTICK_DL, RT throttling, the DL fair server, "
+        "isolation, SMT, cpufreq, virtualization. Per CPU: SCHED_FIFO and SCHED_DEADLINE "
+        "wake-up latency and context-switch cost. The platform member carries overheads "
+        "(release_latency, context_switch) for the analysis. Needs root for the real-time "
+        "measurements (without it, it reports what it can and says what it skipped); leaves "
+        "the machine as it found it. SIGINT, SIGTERM and SIGHUP end the measurement early "
+        "(exit 3, machine restored).",
+    .examples = "rtpack probe --seconds 5\n"
+                "rtpack probe --cpus 2-3 --json > machine.json\n",
+    .options = options,
+    .settings_size = sizeof(probe_settings),
+    .init = init,
+    .run = run,
 };

@@ -1,24 +1,115 @@
-/* cli/main.c — `rtpack COMMAND ...`: finds the subcommand, parses its options
- * in one place (cli/common.c) and hands over. */
+/* cli/main.c — `rtpack COMMAND ...`: finds the subcommand, parses its
+ * options from its table (cli/options.c) into its settings and hands over;
+ * `rtpack help [CMD]`, `--version`. */
 #include "cli/cli.h"
 #include "rtpack/version.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-static const cli_command *const commands[] = {
+const cli_command *const cli_commands[] = {
     &cli_cmd_analyze, &cli_cmd_partition, &cli_cmd_emit,
     &cli_cmd_gen,     &cli_cmd_explore,   &cli_cmd_merge,
     &cli_cmd_probe,
 };
-#define N_COMMANDS (sizeof commands / sizeof commands[0])
+const size_t cli_n_commands = sizeof cli_commands / sizeof cli_commands[0];
+
+const char *cli_version(void)
+{
+    return "rtpack " RTPACK_VERSION;
+}
+
+const cli_command *cli_find_command(const char *name)
+{
+    for (size_t i = 0; i < cli_n_commands; i++)
+        if (strcmp(name, cli_commands[i]->name) == 0)
+            return cli_commands[i];
+    return NULL;
+}
 
 static void usage(FILE *out)
 {
     fprintf(out, "usage: rtpack COMMAND [OPTIONS]\n\ncommands:\n");
-    for (size_t i = 0; i < N_COMMANDS; i++)
-        fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
-    fprintf(out, "\n'rtpack COMMAND --help' describes one command.\n");
+    for (size_t i = 0; i < cli_n_commands; i++)
+        fprintf(out, "  %-10s %s\n", cli_commands[i]->name, cli_commands[i]->summary);
+    fprintf(out, "\n'rtpack help COMMAND' (or 'rtpack COMMAND --help') describes one command;\n"
+                 "'rtpack --version' prints the version.\n");
+}
+
+/* "unknown command 'partiton' (did you mean partition?)". */
+static int unknown_command(const char *word)
+{
+    const char *names[16 + 2];
+    size_t n = 0;
+    for (; n < cli_n_commands && n < 16; n++)
+        names[n] = cli_commands[n]->name;
+    names[n++] = "help";
+    names[n] = NULL;
+    const char *near = cli_suggest(word, names);
+    if (word[0] == '-')
+        fprintf(stderr, "rtpack: unknown option '%s'", word);
+    else
+        fprintf(stderr, "rtpack: unknown command '%s'", word);
+    if (near)
+        fprintf(stderr, " (did you mean %s?)", near);
+    fprintf(stderr, "; 'rtpack --help' lists the commands\n");
+    return CLI_EXIT_USAGE;
+}
+
+/* rtpack help [CMD] | help --man [CMD] | help --completion */
+static int help(int argc, char **argv)
+{
+    if (argc == 2) {
+        usage(stdout);
+        return CLI_EXIT_OK;
+    }
+    int man = strcmp(argv[2], "--man") == 0;
+    if (strcmp(argv[2], "--completion") == 0 && argc == 3) {
+        cli_print_completion(stdout);
+        return CLI_EXIT_OK;
+    }
+    const char *name = man ? (argc > 3 ? argv[3] : NULL) : argv[2];
+    if (argc > (man ? 4 : 3)) {
+        fprintf(stderr, "rtpack help: takes one COMMAND\n");
+        return CLI_EXIT_USAGE;
+    }
+    const cli_command *cmd = name ? cli_find_command(name) : NULL;
+    if (name && !cmd)
+        return unknown_command(name);
+    if (cmd && cli_check_table(cmd) != 0)
+        return CLI_EXIT_LIMIT;
+    if (man)
+        cli_print_man(cmd, stdout);
+    else
+        cli_print_help(cmd, stdout);
+    return CLI_EXIT_OK;
+}
+
+static int run_command(const cli_command *cmd, int argc, char **argv)
+{
+    if (cli_check_table(cmd) != 0)
+        return CLI_EXIT_LIMIT;
+    void *settings = calloc(1, cmd->settings_size ? cmd->settings_size : 1);
+    if (!settings) {
+        fprintf(stderr, "rtpack %s: out of memory\n", cmd->name);
+        return CLI_EXIT_LIMIT;
+    }
+    if (cmd->init)
+        cmd->init(settings);
+    cli_args args;
+    int rc = cli_parse(cmd, argc, argv, 2, &args, settings);
+    if (rc == 0 && args.help)
+        cli_print_help(cmd, stdout);
+    else if (rc == 0)
+        rc = cmd->run(&args, settings);
+    cli_settings_free(cmd, settings);
+    free(settings);
+    if (fflush(stdout) != 0) {
+        fprintf(stderr, "rtpack %s: cannot write standard output\n", cmd->name);
+        return CLI_EXIT_LIMIT;
+    }
+    return rc;
 }
 
 int main(int argc, char **argv)
@@ -27,34 +118,17 @@ int main(int argc, char **argv)
         usage(stderr);
         return CLI_EXIT_USAGE;
     }
-    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
-        strcmp(argv[1], "help") == 0) {
+    const char *word = argv[1];
+    if (strcmp(word, "--help") == 0 || strcmp(word, "-h") == 0) {
         usage(stdout);
         return CLI_EXIT_OK;
     }
-    if (strcmp(argv[1], "--version") == 0) {
-        printf("rtpack %s\n", RTPACK_VERSION);
+    if (strcmp(word, "help") == 0)
+        return help(argc, argv);
+    if (strcmp(word, "--version") == 0 || strcmp(word, "-V") == 0) {
+        printf("%s\n", cli_version());
         return CLI_EXIT_OK;
     }
-    for (size_t i = 0; i < N_COMMANDS; i++) {
-        if (strcmp(argv[1], commands[i]->name) != 0)
-            continue;
-        cli_args args;
-        int rc = cli_parse(commands[i], argc, argv, 2, &args);
-        if (rc)
-            return rc;
-        if (args.help) {
-            cli_print_help(commands[i]);
-            return CLI_EXIT_OK;
-        }
-        rc = commands[i]->run(&args);
-        if (fflush(stdout) != 0) {
-            fprintf(stderr, "rtpack %s: cannot write standard output\n", argv[1]);
-            return CLI_EXIT_LIMIT;
-        }
-        return rc;
-    }
-    fprintf(stderr, "rtpack: unknown command '%s'\n", argv[1]);
-    usage(stderr);
-    return CLI_EXIT_USAGE;
+    const cli_command *cmd = cli_find_command(word);
+    return cmd ? run_command(cmd, argc, argv) : unknown_command(word);
 }

@@ -355,17 +355,29 @@ static rtp_status check_plan(const rtp_plan *plan, const char *bins_key, rtp_dia
     return st;
 }
 
-static rtp_status read_plan(const rtp_json *doc, rtp_plan *plan, rtp_diag *diag)
+/* One optional string member of `node` into a fixed buffer; "too long" past it. */
+static rtp_status read_label(const cJSON *node, const char *key, const char *path, char *slot,
+                             size_t size, rtp_diag *diag)
 {
-    static const char *const keys[] = {"feasible", "method", "policy", "status", "chosen",
-                                       "platform", "cpus", "clusters", "unassigned", NULL};
-    const cJSON *root = doc->root, *item;
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(node, key);
+    const char *value;
     rtp_status st;
-    if (!cJSON_IsObject(root))
-        return rtp_diag_set(diag, RTP_EINPUT, "", "the plan must be a JSON object");
-    if ((st = rtp_json_check_keys(root, "", keys, diag)) != RTP_OK)
+    if (!item)
+        return RTP_OK;
+    if ((st = rtp_json_string(item, path, 1, &value, diag)) != RTP_OK)
         return st;
-    item = cJSON_GetObjectItemCaseSensitive(root, "feasible");
+    if (strlen(value) >= size)
+        return rtp_diag_set(diag, RTP_EINPUT, path, "too long");
+    strcpy(slot, value);
+    return RTP_OK;
+}
+
+/* feasible, policy, method, status and chosen: what the plan says of itself. */
+static rtp_status read_header(const cJSON *root, rtp_plan *plan, rtp_diag *diag)
+{
+    static const char *const chosen_keys[] = {"placement", "order", "layout", NULL};
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(root, "feasible");
+    rtp_status st;
     if (!item || !cJSON_IsBool(item))
         return rtp_diag_set(diag, RTP_EINPUT, "feasible", item ? "must be true or false" : "missing");
     plan->feasible = cJSON_IsTrue(item);
@@ -373,41 +385,27 @@ static rtp_status read_plan(const rtp_json *doc, rtp_plan *plan, rtp_diag *diag)
     if (!item || !cJSON_IsString(item) || rtp_policy_parse(item->valuestring, &plan->policy) != 0)
         return rtp_diag_set(diag, RTP_EINPUT, "policy",
                             item ? "must be \"edf\", \"fp\", \"gedf\" or \"gfp\"" : "missing");
-    static const char *const strings[] = {"method", "status"};
-    char *slots[] = {plan->method, plan->status};
-    for (int k = 0; k < 2; k++) {
-        const char *value;
-        if (!(item = cJSON_GetObjectItemCaseSensitive(root, strings[k])))
-            continue;
-        if ((st = rtp_json_string(item, strings[k], 1, &value, diag)) != RTP_OK)
-            return st;
-        if (strlen(value) >= sizeof plan->method)
-            return rtp_diag_set(diag, RTP_EINPUT, strings[k], "too long");
-        strcpy(slots[k], value);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(root, "chosen"))) {
-        static const char *const chosen_keys[] = {"placement", "order", "layout", NULL};
-        if (!cJSON_IsObject(item))
-            return rtp_diag_set(diag, RTP_EINPUT, "chosen", "must be an object");
-        if ((st = rtp_json_check_keys(item, "chosen", chosen_keys, diag)) != RTP_OK)
-            return st;
-        static const char *const chosen_paths[] = {"chosen.placement", "chosen.order",
-                                                   "chosen.layout"};
-        char *chosen_slots[] = {plan->chosen_placement, plan->chosen_order, plan->chosen_layout};
-        size_t chosen_sizes[] = {sizeof plan->chosen_placement, sizeof plan->chosen_order,
-                                 sizeof plan->chosen_layout};
-        for (int k = 0; k < 3; k++) {
-            const cJSON *field = cJSON_GetObjectItemCaseSensitive(item, chosen_keys[k]);
-            const char *value;
-            if (!field)
-                continue;
-            if ((st = rtp_json_string(field, chosen_paths[k], 1, &value, diag)) != RTP_OK)
-                return st;
-            if (strlen(value) >= chosen_sizes[k])
-                return rtp_diag_set(diag, RTP_EINPUT, chosen_paths[k], "too long");
-            strcpy(chosen_slots[k], value);
-        }
-    }
+    if ((st = read_label(root, "method", "method", plan->method, sizeof plan->method, diag)) ||
+        (st = read_label(root, "status", "status", plan->status, sizeof plan->status, diag)))
+        return st;
+    if (!(item = cJSON_GetObjectItemCaseSensitive(root, "chosen")))
+        return RTP_OK;
+    if (!cJSON_IsObject(item))
+        return rtp_diag_set(diag, RTP_EINPUT, "chosen", "must be an object");
+    if ((st = rtp_json_check_keys(item, "chosen", chosen_keys, diag)) ||
+        (st = read_label(item, "placement", "chosen.placement", plan->chosen_placement,
+                         sizeof plan->chosen_placement, diag)) ||
+        (st = read_label(item, "order", "chosen.order", plan->chosen_order,
+                         sizeof plan->chosen_order, diag)))
+        return st;
+    return read_label(item, "layout", "chosen.layout", plan->chosen_layout,
+                      sizeof plan->chosen_layout, diag);
+}
+
+/* "cpus" (one CPU per bin) or "clusters": the bins with their tasks. */
+static rtp_status read_bins(const rtp_json *doc, const cJSON *root, rtp_plan *plan,
+                            const char **bins_key, rtp_diag *diag)
+{
     const cJSON *cpus = cJSON_GetObjectItemCaseSensitive(root, "cpus");
     const cJSON *clusters = cJSON_GetObjectItemCaseSensitive(root, "clusters");
     if (cpus && clusters)
@@ -415,45 +413,32 @@ static rtp_status read_plan(const rtp_json *doc, rtp_plan *plan, rtp_diag *diag)
     if (!cpus && !clusters)
         return rtp_diag_set(diag, RTP_EINPUT, "cpus", "missing");
     plan->clustered = clusters != NULL;
-    const char *bins_key = plan->clustered ? "clusters" : "cpus";
+    *bins_key = plan->clustered ? "clusters" : "cpus";
     const cJSON *bins = plan->clustered ? clusters : cpus;
     if (!cJSON_IsArray(bins))
-        return rtp_diag_set(diag, RTP_EINPUT, bins_key, "must be a list");
+        return rtp_diag_set(diag, RTP_EINPUT, *bins_key, "must be a list");
     size_t n = (size_t)cJSON_GetArraySize(bins), j = 0;
     if (n > 0 && !(plan->bins = calloc(n, sizeof *plan->bins)))
-        return rtp_diag_set(diag, RTP_ENOMEM, bins_key, "out of memory");
+        return rtp_diag_set(diag, RTP_ENOMEM, *bins_key, "out of memory");
     char path[PATH_SIZE];
     for (const cJSON *c = bins->child; c; c = c->next, j++) {
-        rtp_json_path_index(path, sizeof path, bins_key, j);
+        rtp_status st;
+        rtp_json_path_index(path, sizeof path, *bins_key, j);
         plan->n_bins = j + 1;
         if ((st = read_bin(doc, c, path, plan, &plan->bins[j], diag)) != RTP_OK)
             return st;
     }
-    if ((item = cJSON_GetObjectItemCaseSensitive(root, "platform"))) {
-        static const char *const platform_keys[] = {"cpus", NULL};
-        const cJSON *list;
-        if (!cJSON_IsObject(item))
-            return rtp_diag_set(diag, RTP_EINPUT, "platform", "must be an object");
-        if ((st = rtp_json_check_keys(item, "platform", platform_keys, diag)) != RTP_OK)
-            return st;
-        if (!(list = cJSON_GetObjectItemCaseSensitive(item, "cpus")) || !cJSON_IsArray(list))
-            return rtp_diag_set(diag, RTP_EINPUT, "platform.cpus", list ? "must be a list of CPU ids" : "missing");
-        size_t m = (size_t)cJSON_GetArraySize(list), k = 0;
-        if (!(plan->platform_cpus = calloc(m ? m : 1, sizeof *plan->platform_cpus)))
-            return rtp_diag_set(diag, RTP_ENOMEM, "platform.cpus", "out of memory");
-        for (const cJSON *c = list->child; c; c = c->next, k++) {
-            int64_t id;
-            rtp_json_path_index(path, sizeof path, "platform.cpus", k);
-            if ((st = rtp_json_int(doc, c, path, 0, 4095, &id, diag)) != RTP_OK)
-                return st;
-            for (size_t seen = 0; seen < k; seen++)
-                if (plan->platform_cpus[seen] == (int)id)
-                    return rtp_diag_set(diag, RTP_EINPUT, path, "CPU %d is listed twice", (int)id);
-            plan->platform_cpus[k] = (int)id;
-            plan->n_platform_cpus = k + 1;
-        }
-    } else {
-        /* No platform list: the plan's own bins define it. */
+    return RTP_OK;
+}
+
+/* platform.cpus when given, else every CPU of the bins. */
+static rtp_status read_platform(const rtp_json *doc, const cJSON *root, rtp_plan *plan,
+                                rtp_diag *diag)
+{
+    static const char *const platform_keys[] = {"cpus", NULL};
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(root, "platform"), *list;
+    rtp_status st;
+    if (!item) {
         size_t m = 0;
         for (size_t b = 0; b < plan->n_bins; b++)
             m += plan->bins[b].n_cpus;
@@ -462,7 +447,46 @@ static rtp_status read_plan(const rtp_json *doc, rtp_plan *plan, rtp_diag *diag)
         for (size_t b = 0; b < plan->n_bins; b++)
             for (size_t k = 0; k < plan->bins[b].n_cpus; k++)
                 plan->platform_cpus[plan->n_platform_cpus++] = plan->bins[b].cpus[k];
+        return RTP_OK;
     }
+    if (!cJSON_IsObject(item))
+        return rtp_diag_set(diag, RTP_EINPUT, "platform", "must be an object");
+    if ((st = rtp_json_check_keys(item, "platform", platform_keys, diag)) != RTP_OK)
+        return st;
+    if (!(list = cJSON_GetObjectItemCaseSensitive(item, "cpus")) || !cJSON_IsArray(list))
+        return rtp_diag_set(diag, RTP_EINPUT, "platform.cpus", list ? "must be a list of CPU ids" : "missing");
+    size_t m = (size_t)cJSON_GetArraySize(list), k = 0;
+    if (!(plan->platform_cpus = calloc(m ? m : 1, sizeof *plan->platform_cpus)))
+        return rtp_diag_set(diag, RTP_ENOMEM, "platform.cpus", "out of memory");
+    char path[PATH_SIZE];
+    for (const cJSON *c = list->child; c; c = c->next, k++) {
+        int64_t id;
+        rtp_json_path_index(path, sizeof path, "platform.cpus", k);
+        if ((st = rtp_json_int(doc, c, path, 0, 4095, &id, diag)) != RTP_OK)
+            return st;
+        for (size_t seen = 0; seen < k; seen++)
+            if (plan->platform_cpus[seen] == (int)id)
+                return rtp_diag_set(diag, RTP_EINPUT, path, "CPU %d is listed twice", (int)id);
+        plan->platform_cpus[k] = (int)id;
+        plan->n_platform_cpus = k + 1;
+    }
+    return RTP_OK;
+}
+
+static rtp_status read_plan(const rtp_json *doc, rtp_plan *plan, rtp_diag *diag)
+{
+    static const char *const keys[] = {"feasible", "method", "policy", "status", "chosen",
+                                       "platform", "cpus", "clusters", "unassigned", NULL};
+    const cJSON *root = doc->root, *item;
+    const char *bins_key = "cpus";
+    rtp_status st;
+    if (!cJSON_IsObject(root))
+        return rtp_diag_set(diag, RTP_EINPUT, "", "the plan must be a JSON object");
+    if ((st = rtp_json_check_keys(root, "", keys, diag)) ||
+        (st = read_header(root, plan, diag)) ||
+        (st = read_bins(doc, root, plan, &bins_key, diag)) ||
+        (st = read_platform(doc, root, plan, diag)))
+        return st;
     if ((item = cJSON_GetObjectItemCaseSensitive(root, "unassigned")) &&
         (st = read_task_list(doc, item, "unassigned", 0, plan, &plan->unassigned,
                              &plan->n_unassigned, diag)) != RTP_OK)
