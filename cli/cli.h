@@ -49,7 +49,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* Exit codes (docs/spec.md "Command"). */
+/* Exit codes (docs/spec.md "Exit status"). */
 enum { CLI_EXIT_OK = 0, CLI_EXIT_NO = 1, CLI_EXIT_USAGE = 2, CLI_EXIT_LIMIT = 3 };
 
 /* The kind of value an option takes, and so the type of its target field. */

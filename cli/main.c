@@ -1,6 +1,6 @@
 /* cli/main.c — `rtpack COMMAND ...`: finds the subcommand, parses its
  * options from its table (cli/options.c) into its settings and hands over;
- * `rtpack help [CMD]`, `--version`. */
+ * `rtpack help` (of one command too), `--version`. */
 #include "cli/cli.h"
 #include "rtpack/version.h"
 
@@ -57,7 +57,7 @@ static int unknown_command(const char *word)
     return CLI_EXIT_USAGE;
 }
 
-/* rtpack help [CMD] | help --man [CMD] | help --completion */
+/* rtpack help, help COMMAND, help --man (COMMAND), help --completion */
 static int help(int argc, char **argv)
 {
     if (argc == 2) {
