@@ -345,10 +345,10 @@ static void warn_kernel(rtp_probe_report *r)
         for (size_t i = 0; i < r->n_cpus; i++)
             if (r->cpus[i].steal > steal)
                 steal = r->cpus[i].steal;
-        char stolen[64] = "";
+        char stolen[96] = "";
         if (steal >= 0)
-            snprintf(stolen, sizeof stolen, " (%.1f%% of CPU time stolen during the probe)",
-                     100 * steal);
+            snprintf(stolen, sizeof stolen, " (steal counted during the probe: %.1f%%, if the "
+                     "host reports it)", 100 * steal);
         rtp_notes_add(&r->warnings,
                       "virtualized%s%s%s: the host can stop a virtual CPU at any moment%s, so "
                       "no latency measured here bounds what a task will see",
