@@ -6,6 +6,7 @@
 #include "deploy/linux_limits.h"
 #include "deploy/rtapp.h"
 #include "deploy/script.h"
+#include "deploy/state.h"
 #include "deploy/systemd.h"
 #include "models/plan.h"
 
@@ -67,6 +68,8 @@ static const cli_option options[] = {
      .metavar = "NAME", .def = "plan", .help = "deployment name, [A-Za-z0-9_]"},
     {.name = "duration", .type = CLI_INT, CLI_TARGET(emit_settings, deploy.duration_s),
      .metavar = "S", .min = 1, .max = 1000000, .def = "10", .help = "rtapp run time in seconds"},
+    {.name = "isolate", .type = CLI_FLAG, CLI_TARGET(emit_settings, deploy.isolate),
+     .help = "script: move other processes and IRQs to the CPUs the plan leaves free"},
     CLI_END,
 };
 
@@ -78,8 +81,29 @@ static void init(void *opaque)
     s->fifo_range[1] = s->deploy.fifo_hi;
 }
 
+/* A script file that a deployment started from and has not stopped is
+ * never overwritten: its stop would still work (it reads the state), but
+ * the user would lose the file that says what runs. */
+static int refuse_live(const cli_args *args, const char *path)
+{
+    const char *dir = getenv("RTPACK_STATE_DIR");
+    char name[64];
+    if (!dir || !*dir)
+        dir = RTP_DEPLOY_STATE_DIR;
+    if (!rtp_deploy_live_script(dir, path, name, sizeof name))
+        return 0;
+    fprintf(stderr, "rtpack %s: refusing to overwrite %s: it is the launch script of deployment "
+                    "'%s', which is running (state %s/%s/state); run `sh %s stop` first, or "
+                    "write elsewhere\n",
+            args->command, path, name, dir, name, path);
+    return CLI_EXIT_NO;
+}
+
 static int write_file(const cli_args *args, const char *path, const char *text, int executable)
 {
+    int rc = executable ? refuse_live(args, path) : 0;
+    if (rc)
+        return rc;
     FILE *f = fopen(path, "w");
     if (!f) {
         fprintf(stderr, "rtpack %s: cannot write %s: %s\n", args->command, path, strerror(errno));

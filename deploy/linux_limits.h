@@ -38,7 +38,14 @@ typedef struct rtp_deploy_opts {
     rtp_cgroup_mode cgroup;  /* script default; RTPACK_CGROUP overrides */
     const char *cgroup_root; /* script default, NULL = detect; RTPACK_CGROUP_ROOT overrides */
     int duration_s;          /* rtapp: seconds rt-app runs (>= 1) */
+    int isolate;             /* script: move other processes and IRQs off the plan's CPUs */
     rtp_limits limits;       /* for the exact re-check */
+    /* When set, the command words of task i of bin j (NULL-terminated,
+     * owned by the caller, quoted like a plan's cmd) in place of the task's
+     * own cmd: how rehearse deploys a synthetic workload exactly as the
+     * plan's script would. NULL = the plan's cmd. */
+    const char *const *(*cmd_for)(void *ctx, size_t j, size_t i);
+    void *cmd_ctx;
 } rtp_deploy_opts;
 
 /* budget 9/10, FIFO 1..98, name "plan", cgroup auto, no root, 10 s. */

@@ -1,19 +1,23 @@
 /* deploy/script.h — the POSIX sh launch script of a plan (docs/spec.md
- * "Launch script").
+ * "Launch script", "Deployment state"; docs/deploy.md).
  *
  * `sh FILE start` checks root and the live kernel limits, creates one cpuset
  * per bin that has tasks (cgroup v1: cpus, mems copied from the parent,
  * cpu_exclusive=1 under EDF, the root's sched_load_balance saved and set to
  * 0, a load-balanced housekeeping cpuset for the other CPUs; cgroup v2:
  * cpuset.cpus.partition=root, with a CPU left to the root), then starts
- * every task in its cpuset: EDF as `chrt -R -d --sched-runtime R
- * --sched-deadline D --sched-period P 0 CMD`, FP as `taskset -c CPUS chrt -f
- * PRIO CMD`; on the first failure it stops what it started and restores
- * what it changed. `stop` finds the tasks by cgroup membership, kills them,
- * removes the cpusets and restores the saved values; `check` reports and
- * changes nothing. Hidden verbs for the systemd units: `cgroups-up`,
- * `cgroups-down`, `run BIN CMD...`. Times in the script are integer ns.
- * Every plan string reaches the script single-quoted (deploy/quote.h).
+ * every task in its cpuset, in a session of its own (setsid), its output in
+ * a log file: EDF as `chrt -R -d --sched-runtime R --sched-deadline D
+ * --sched-period P 0 CMD`, FP as `taskset -c CPUS chrt -f PRIO CMD`; on the
+ * first failure it undoes everything. Each change is recorded in the state
+ * file before it is made (deploy/state.h), so `stop` undoes exactly what a
+ * start did, even a killed one, whatever the script file says now. `status`
+ * reports each task as the kernel sees it; `check` changes nothing. With
+ * opts->isolate the script also moves other processes and IRQs to the CPUs
+ * the plan leaves free, and back on stop. Hidden verbs for the systemd
+ * units: `cgroups-up`, `cgroups-down`, `run BIN CMD...`. Times in the
+ * script are integer ns. The fixed part is deploy/launch.sh. Every plan
+ * string reaches the script single-quoted (deploy/quote.h).
  * Ownership: *script is malloc'd, the caller frees it. Thread-safe. */
 #ifndef RTP_DEPLOY_SCRIPT_H
 #define RTP_DEPLOY_SCRIPT_H
@@ -31,10 +35,11 @@ rtp_status rtp_deploy_script(const rtp_plan *plan, const rtp_deploy_opts *opts,
  * rtp_quote_systemd). */
 typedef void (*rtp_quote_fn)(rtp_text *out, const char *word);
 
-/* The task's own command words (quote.h: rtp_quote_cmd_argv), each
- * quoted with `quote`, appended to out. */
+/* The task's command words (quote.h: rtp_quote_cmd_argv; opts->cmd_for's
+ * when set), each quoted with `quote`, appended to out. */
 rtp_status rtp_deploy_cmd_words(const rtp_plan *plan, size_t j, size_t i,
-                                rtp_quote_fn quote, rtp_text *out, rtp_diag *diag);
+                                const rtp_deploy_opts *opts, rtp_quote_fn quote,
+                                rtp_text *out, rtp_diag *diag);
 
 /* The command words (EDF: chrt -R -d ...; FP: taskset -c ... chrt -f ...)
  * that start task i of bin j, the task's own words quoted with `quote`,

@@ -99,7 +99,7 @@ static rtp_status write_task(const rtp_plan *plan, size_t j, size_t i,
     /* Under FP systemd sets affinity and policy itself: the command alone. */
     rtp_status st = deadline
                         ? rtp_deploy_launch_words(plan, j, i, opts, rtp_quote_systemd, out, diag)
-                        : rtp_deploy_cmd_words(plan, j, i, rtp_quote_systemd, out, diag);
+                        : rtp_deploy_cmd_words(plan, j, i, opts, rtp_quote_systemd, out, diag);
     rtp_text_append(out, "\nRestart=no\n");
     return st;
 }
