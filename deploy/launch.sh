@@ -695,12 +695,13 @@ survey() {
         pop
         pop
         v_want=$WORD
-        task_of "$REST"
+        v_name=$REST
+        task_of "$v_name"
         if [ -z "$T_PID" ] || ! alive "$T_PID" "$T_START"; then
-            S_DEAD="$S_DEAD$REST
+            S_DEAD="$S_DEAD$v_name
 "
         elif [ "$v_want" != - ] && ! chrt -p "$T_PID" 2>/dev/null | grep -q "$v_want"; then
-            S_DEAD="$S_DEAD$REST (not $v_want)
+            S_DEAD="$S_DEAD$v_name (not $v_want)
 "
         else
             S_ALIVE=$((S_ALIVE + 1))
@@ -842,21 +843,28 @@ status() {
         [ "$WORD" = planned ] || continue
         pop
         pop
-        task_of "$REST"
+        a_want=$WORD
+        a_name=$REST
+        task_of "$a_name"
         if [ -z "$T_PID" ]; then
-            printf '%s: not started\n' "$REST"
+            printf '%s: not started\n' "$a_name"
         elif ! alive "$T_PID" "$T_START"; then
-            printf '%s: pid %s dead (log %s)\n' "$REST" "$T_PID" "$T_LOG"
+            printf '%s: pid %s dead (log %s)\n' "$a_name" "$T_PID" "$T_LOG"
         else
             a_cpus=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "/proc/$T_PID/status" 2>/dev/null)
             a_chrt=$(chrt -p "$T_PID" 2>/dev/null |
-                sed -n "s/^pid [0-9]*'s current \(scheduling \)\{0,1\}\([^:]*\): \(.*\)/\2 \3,/p" | tr '\n' ' ')
+                sed -n "s/^pid [0-9]*'s current \(scheduling \)\{0,1\}\([^:]*\): \(.*\)/\2 \3/p" |
+                sed 's/ parameters / /' | tr '\n' ',' | sed 's/,$//; s/,/, /g')
+            case $a_want:$a_chrt in
+            -:* | *:*"$a_want"*) a_note='' ;;
+            *) a_note=" (planned $a_want)" ;;
+            esac
             { read -r a_stat < "/proc/$T_PID/stat"; } 2>/dev/null || a_stat=''
             a_stat=${a_stat##*) }
             # shellcheck disable=SC2086 # the fields after the command name split at blanks
             set -- $a_stat
-            printf '%s: pid %s alive, CPUs %s (on %s), %s(log %s)\n' "$REST" "$T_PID" "$a_cpus" \
-                "${37:-?}" "$a_chrt" "$T_LOG"
+            printf '%s: pid %s alive, CPUs %s (on CPU %s), %s%s, log %s\n' "$a_name" "$T_PID" \
+                "$a_cpus" "${37:-?}" "$a_chrt" "$a_note" "$T_LOG"
         fi
     done < "$STATE"
     phase_line

@@ -35,7 +35,7 @@ if ! command -v chrt > /dev/null || ! command -v taskset > /dev/null; then skip 
 
 T=$(mktemp -d /tmp/rtp_deploy_real.XXXXXX)
 STATE_DIR=$T/state
-export RTPACK_STATE_DIR="$STATE_DIR"
+export RTPACK_STATE_DIR="$STATE_DIR" RTPACK_LOG_DIR="$T/log"
 ORIG_LB=$(cat "$CG/cpuset.sched_load_balance")
 
 # Kills the processes in our test cpusets (and only there), removes them.
@@ -50,6 +50,7 @@ clean_cpusets() {
 
 cleanup() {
     clean_cpusets
+    [ ! -d "$CG/rtptest-conflict" ] || rmdir "$CG/rtptest-conflict"
     echo "$ORIG_LB" > "$CG/cpuset.sched_load_balance"
     rm -rf "$T"
 }
@@ -100,7 +101,7 @@ expect_clean() {
     ls -d "$CG"/rtpack-"$NAME"-* > /dev/null 2>&1 && fail "cpusets left: $(ls -d "$CG"/rtpack-"$NAME"-*)"
     lb=$(cat "$CG/cpuset.sched_load_balance")
     [ "$lb" = "$ORIG_LB" ] || fail "sched_load_balance is $lb, was $ORIG_LB"
-    [ ! -e "$STATE_DIR/rtpack-$NAME.state" ] || fail "state file left"
+    [ ! -e "$STATE_DIR/$NAME/state" ] || fail "state file left"
 }
 
 SLEEP='"cmd": ["sleep", "86399"]'
@@ -214,8 +215,8 @@ else
 fi
 
 # --- a cpuset conflict at the second CPU: the first CPU's cpuset is undone ---
-if ! { mkdir "$CG/rtpack-$NAME-zz" && echo 1 > "$CG/rtpack-$NAME-zz/cpuset.cpus" &&
-    cat "$CG/cpuset.mems" > "$CG/rtpack-$NAME-zz/cpuset.mems"; }; then
+ZZ=$CG/rtptest-conflict
+if ! { mkdir "$ZZ" && echo 1 > "$ZZ/cpuset.cpus" && cat "$CG/cpuset.mems" > "$ZZ/cpuset.mems"; }; then
     fail "cannot make the conflicting cpuset"
 fi
 if dash "$T/edf.sh" start > "$T/start.out" 2>&1; then
@@ -223,7 +224,7 @@ if dash "$T/edf.sh" start > "$T/start.out" 2>&1; then
     dash "$T/edf.sh" stop > /dev/null 2>&1
 else
     grep -q "shares CPUs 1" "$T/start.out" || fail "no conflict message: $(cat "$T/start.out")"
-    rmdir "$CG/rtpack-$NAME-zz"
+    rmdir "$ZZ"
     [ -z "$(cpuset_pids)" ] || fail "processes left after rollback"
     expect_clean ""
     ok "cpuset conflict rolled back"

@@ -58,7 +58,7 @@ case $1 in "$SHIM_FAKE"/*) rm -f "$1"/* ;; esac
 exec /bin/rmdir "$1"
 EOS
 chmod +x "$T/bin/chrt" "$T/bin/taskset" "$T/bin/rmdir"
-export SHIM_DIR="$T" SHIM_FAKE="$FAKE" PATH="$T/bin:$PATH" RTPACK_STATE_DIR="$T/state"
+export SHIM_DIR="$T" SHIM_FAKE="$FAKE" PATH="$T/bin:$PATH" RTPACK_STATE_DIR="$T/state" RTPACK_LOG_DIR="$T/tasklogs"
 
 cat > "$T/edf.json" <<'EOP'
 { "feasible": true, "method": "ffd", "policy": "edf", "platform": { "cpus": [0, 1, 2, 3] },
@@ -95,7 +95,7 @@ if dash "$T/edf.sh" start > "$T/start.out" 2>&1; then
     done
     ls -d "$FAKE"/rtpack-v2t-* > /dev/null 2>&1 && fail "cgroups left after stop"
     [ "$(cat "$FAKE/cgroup.subtree_control")" = "-cpuset" ] || fail "subtree_control not restored"
-    [ -e "$T/state/rtpack-v2t.state" ] && fail "state file left"
+    [ -e "$T/state/v2t/state" ] && fail "state file left"
 else
     fail "start: $(cat "$T/start.out")"
 fi

@@ -1,7 +1,8 @@
 /* tests/test_deploy.c — deploy/: quoting of untrusted text (round trip
  * through a real sh, injection attempts), the Linux limit re-check against a
  * slow reference on seeded random plans, microsecond rounding for rt-app,
- * golden files of every format on the bundled plans, and emit's exit codes.
+ * golden files of every format on the bundled plans, emit's exit codes, the
+ * deployment state reader and emit's refusal to overwrite a live script.
  * Set RTP_UPDATE_GOLDEN=1 to rewrite the golden files after a reviewed
  * change. */
 #include <stdarg.h>
@@ -19,6 +20,8 @@
 #include "deploy/linux_limits.h"
 #include "deploy/quote.h"
 #include "deploy/rtapp.h"
+#include "deploy/script.h"
+#include "deploy/state.h"
 #include "support/testutil.h"
 
 /* ---- helpers ---- */
@@ -548,6 +551,172 @@ static void test_rtapp_rounding(void **state)
     expect_emit("fp", "{ \"name\": \"a\", \"wcet\": 1, \"period\": 999, \"priority\": 1 }", "--format rtapp", 1);
 }
 
+
+/* ---- deployment state (the live start/stop/status runs are in
+ * tests/cli_deploy_lifecycle_real.sh) ---- */
+
+/* rm -rf DIR, which the test made (a path without quotes). */
+static void remove_tree(const char *dir)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+static void write_state(const char *dir, const char *name, const char *script)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    assert_int_equal(mkdir(path, 0755), 0);
+    snprintf(path, sizeof path, "%s/%s/state", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "version 1\nstarter 4242\nscript %s\nmode v1\nroot /sys/fs/cgroup/cpuset\n"
+               "policy edf\nlogdir /var/log/rtpack/%s\nplanned 0 SCHED_DEADLINE a b\n"
+               "planned 1 SCHED_DEADLINE c\ncgroup bin /x/rtpack-%s-0\n"
+               "set 1 /x/cpuset.sched_load_balance\ntask 101 5555 0 task@0 a b\n"
+               "task 102 - 1 c c\n",
+            script, name, name);
+    fclose(f);
+}
+
+static void test_state_read(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rtp_state_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char script[600];
+    snprintf(script, sizeof script, "%s/./rt.sh", dir);
+    spill(script, "#!/bin/sh\n");
+    write_state(dir, "dep1", script);
+    rtp_deploy_state st;
+    rtp_diag diag;
+    rtp_diag_clear(&diag);
+    assert_int_equal(rtp_deploy_state_read(dir, "dep1", &st, &diag), RTP_OK);
+    assert_string_equal(st.script, script);
+    assert_string_equal(st.root, "/sys/fs/cgroup/cpuset");
+    assert_int_equal(st.starter, 4242);
+    assert_int_equal(st.started, 0);
+    assert_int_equal(st.n_planned, 2);
+    assert_int_equal(st.n_tasks, 2);
+    assert_int_equal(st.tasks[0].pid, 101);
+    assert_int_equal(st.tasks[0].start_time, 5555);
+    assert_string_equal(st.tasks[0].name, "a b"); /* names keep their spaces */
+    assert_string_equal(st.tasks[0].log, "/var/log/rtpack/dep1/task@0.log");
+    assert_int_equal(st.tasks[1].bin, 1);
+    assert_int_equal(st.tasks[1].start_time, -1);
+    rtp_deploy_state_free(&st);
+    /* Not a state file, or none: an error naming it. */
+    char path[600];
+    snprintf(path, sizeof path, "%s/bad", dir);
+    assert_int_equal(mkdir(path, 0755), 0);
+    snprintf(path, sizeof path, "%s/bad/state", dir);
+    spill(path, "version 2\n");
+    assert_int_equal(rtp_deploy_state_read(dir, "bad", &st, &diag), RTP_EINPUT);
+    assert_non_null(strstr(diag.message, "version-1"));
+    assert_int_equal(rtp_deploy_state_read(dir, "none", &st, &diag), RTP_EINPUT);
+    /* The live script is found by file identity, not by spelling. */
+    char name[64] = "";
+    snprintf(path, sizeof path, "%s/rt.sh", dir);
+    assert_int_equal(rtp_deploy_live_script(dir, path, name, sizeof name), 1);
+    assert_string_equal(name, "dep1");
+    snprintf(path, sizeof path, "%s/other.sh", dir);
+    spill(path, "x");
+    assert_int_equal(rtp_deploy_live_script(dir, path, name, sizeof name), 0);
+    assert_int_equal(rtp_deploy_live_script(dir, "/nonexistent/rt.sh", name, sizeof name), 0);
+    assert_int_equal(rtp_deploy_live_script("/nonexistent", path, name, sizeof name), 0);
+    remove_tree(dir);
+}
+
+/* emit --out never overwrites the script of a deployment that has not been
+ * stopped (exit 1, naming it); the file stays as it was. */
+static void test_emit_refuses_live_script(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rtp_live_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char script[600], units[600], args[1400];
+    snprintf(script, sizeof script, "%s/rt.sh", dir);
+    spill(script, "old\n");
+    snprintf(units, sizeof units, "%s/units", dir);
+    assert_int_equal(mkdir(units, 0755), 0);
+    snprintf(units, sizeof units, "%s/units/rtpack-plan.sh", dir);
+    spill(units, "old\n");
+    char states[600];
+    snprintf(states, sizeof states, "%s/state", dir);
+    assert_int_equal(mkdir(states, 0755), 0);
+    write_state(states, "plan", script);
+    write_state(states, "sys", units);
+    setenv("RTPACK_STATE_DIR", states, 1);
+    const char *plan = tu_source_path("examples/plan_edf.json");
+    char *err = NULL;
+    snprintf(args, sizeof args, "emit '%s' --format script --out '%s'", plan, script);
+    assert_int_equal(tu_run_cli(args, NULL, NULL, &err), 1);
+    assert_non_null(strstr(err, "refusing to overwrite"));
+    assert_non_null(strstr(err, "'plan'"));
+    free(err);
+    char *kept = slurp(script);
+    assert_string_equal(kept, "old\n");
+    free(kept);
+    snprintf(args, sizeof args, "emit '%s' --format systemd --out '%s/units'", plan, dir);
+    assert_int_equal(tu_run_cli(args, NULL, NULL, NULL), 1);
+    /* Elsewhere, or once the deployment is stopped (no state), it writes. */
+    snprintf(args, sizeof args, "emit '%s' --format script --out '%s/new.sh'", plan, dir);
+    assert_int_equal(tu_run_cli(args, NULL, NULL, NULL), 0);
+    snprintf(states, sizeof states, "%s/state/plan", dir);
+    remove_tree(states);
+    snprintf(args, sizeof args, "emit '%s' --format script --out '%s'", plan, script);
+    assert_int_equal(tu_run_cli(args, NULL, NULL, NULL), 0);
+    unsetenv("RTPACK_STATE_DIR");
+    remove_tree(dir);
+}
+
+static const char *const workload[] = {"rtpack-workload", "--load", "0.9", "$(x)", NULL};
+
+static const char *const *workload_for(void *ctx, size_t j, size_t i)
+{
+    (void)j;
+    (void)i;
+    ++*(int *)ctx;
+    return workload;
+}
+
+/* opts.cmd_for puts other command words in every row, quoted like a plan's
+ * (rehearse's synthetic workload); rows name hostile tasks' logs task@K. */
+static void test_script_cmd_for_and_logs(void **state)
+{
+    (void)state;
+    char *text = NULL;
+    size_t len = 0;
+    rtp_diag diag;
+    rtp_diag_clear(&diag);
+    assert_int_equal(rtp_read_file(tu_source_path("examples/plan_edf.json"), &text, &len, &diag),
+                     RTP_OK);
+    rtp_plan plan;
+    assert_int_equal(rtp_plan_parse_json(text, len, &plan, &diag), RTP_OK);
+    free(text);
+    free(plan.bins[1].tasks[0].task.name);
+    plan.bins[1].tasks[0].task.name = strdup("au dio");
+    rtp_deploy_opts opts = rtp_deploy_opts_default();
+    int calls = 0;
+    opts.cmd_for = workload_for;
+    opts.cmd_ctx = &calls;
+    rtp_text warnings;
+    rtp_text_init(&warnings);
+    char *script = NULL;
+    assert_int_equal(rtp_deploy_script(&plan, &opts, &script, &warnings, &diag), RTP_OK);
+    assert_int_equal(calls, 6);
+    assert_null(strstr(script, "video_processing_tool"));
+    assert_non_null(strstr(script, "\"$1\" 0 SCHED_DEADLINE 'video' 'video' chrt -R -d "
+                                   "--sched-runtime 5000000 --sched-deadline 10000000 "
+                                   "--sched-period 16666666 0 'rtpack-workload' '--load' "
+                                   "'0.9' '$(x)'\n"));
+    assert_non_null(strstr(script, "\"$1\" 1 SCHED_DEADLINE 'au dio' 'task@3' chrt"));
+    free(script);
+    rtp_text_free(&warnings);
+    rtp_plan_free(&plan);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -565,6 +734,9 @@ int main(void)
         cmocka_unit_test(test_untrusted_values),
         cmocka_unit_test(test_hostile_script_runs_nothing),
         cmocka_unit_test(test_rtapp_rounding),
+        cmocka_unit_test(test_state_read),
+        cmocka_unit_test(test_emit_refuses_live_script),
+        cmocka_unit_test(test_script_cmd_for_and_logs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
