@@ -717,6 +717,43 @@ static void test_script_cmd_for_and_logs(void **state)
     rtp_plan_free(&plan);
 }
 
+/* --isolate needs a CPU the plan leaves free (check refuses, exit 1), and
+ * check describes what it would move; a fake cgroup v1 folder stands in. */
+static void test_isolate_check(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rtp_isolate_XXXXXX", cmd[1024], path[600];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/s.sh", dir);
+    snprintf(cmd, sizeof cmd, "emit '%s' --format script --isolate --out %s",
+             tu_source_path("examples/plan_edf.json"), path);
+    assert_int_equal(tu_run_cli(cmd, NULL, NULL, NULL), 0);
+    snprintf(cmd, sizeof cmd, "cd %s && mkdir cg && echo 0 > cg/cpuset.cpu_exclusive && "
+                              "echo 0-1 > cg/cpuset.cpus && echo 0 > cg/cpuset.mems && "
+                              "printf '1\\n2\\n' > cg/cgroup.procs && "
+                              "RTPACK_CGROUP_ROOT=%s/cg dash s.sh check > out 2>&1",
+             dir, dir);
+    assert_int_not_equal(system(cmd), 0);
+    snprintf(path, sizeof path, "%s/out", dir);
+    char *out = slurp(path);
+    assert_non_null(strstr(out, "--isolate needs a housekeeping CPU"));
+    free(out);
+    snprintf(cmd, sizeof cmd, "cd %s && echo 0-2 > cg/cpuset.cpus && "
+                              "RTPACK_CGROUP_ROOT=%s/cg dash s.sh check > out 2>&1 && "
+                              "RTPACK_ISOLATE=0 RTPACK_CGROUP_ROOT=%s/cg dash s.sh check > out0 2>&1",
+             dir, dir, dir);
+    assert_int_equal(system(cmd), 0);
+    out = slurp(path);
+    assert_non_null(strstr(out, "isolate: the 2 processes of the root cpuset move to the "
+                                "housekeeping CPUs 2"));
+    free(out);
+    snprintf(path, sizeof path, "%s/out0", dir);
+    out = slurp(path);
+    assert_non_null(strstr(out, "isolate: no "));
+    free(out);
+    remove_tree(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -737,6 +774,7 @@ int main(void)
         cmocka_unit_test(test_state_read),
         cmocka_unit_test(test_emit_refuses_live_script),
         cmocka_unit_test(test_script_cmd_for_and_logs),
+        cmocka_unit_test(test_isolate_check),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
