@@ -1,4 +1,4 @@
-/* deploy/state.h — a deployment's recorded state, read from C (SPEC.md
+/* deploy/state.h — a deployment's recorded state, read from C (docs/spec.md
  * "Deployment state"). The launch script (deploy/launch.sh, whose preamble
  * lists the records) keeps deployment NAME's state in
  * STATE_DIR/NAME/state, one record per line, written before each change

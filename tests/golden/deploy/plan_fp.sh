@@ -297,7 +297,8 @@ proc_start() {
     VAL=${20}
 }
 
-# alive PID [STARTTIME]: that process runs and is not a zombie.
+# alive PID START: that process runs and is not a zombie (and, unless
+# START is empty or -, started at START).
 alive() {
     a_state=$(grep '^State:' "/proc/$1/status" 2>/dev/null) || return 1
     case $a_state in
