@@ -7,6 +7,7 @@
 
 #include "models/analysis_doc.h"
 #include "models/duration.h"
+#include "models/effective.h"
 #include "models/ratio.h"
 #include "solver/edf.h"
 #include "solver/test.h"
@@ -58,9 +59,11 @@ static void init(void *opaque)
     s->limits = rtp_limits_default();
 }
 
-/* One analysed set: the document plus the per-task rows it borrows. */
+/* One analysed set: the document plus the per-task rows it borrows, and the
+ * effective tasks (C', J': models/effective.h) the tests saw. */
 typedef struct analysis {
     rtp_analysis_doc doc;
+    rtp_task *eff;
     rtp_analysis_task *rows;
     int *priority;
     rtp_ns *response;
@@ -68,6 +71,7 @@ typedef struct analysis {
 
 static void analysis_free(analysis *a)
 {
+    free(a->eff);
     free(a->rows);
     free(a->priority);
     free(a->response);
@@ -93,6 +97,9 @@ static rtp_status analyse(const rtp_taskset *ts, const settings *s, analysis *a,
             return st;
         cpus = (int)n_ids;
     }
+    rtp_status st;
+    if (!(a->eff = rtp_effective_new(ts->tasks, n, &ts->platform.overheads, &st, diag)))
+        return st;
     a->rows = calloc(n ? n : 1, sizeof *a->rows);
     a->priority = calloc(n ? n : 1, sizeof *a->priority);
     a->response = malloc((n ? n : 1) * sizeof *a->response);
@@ -109,7 +116,7 @@ static rtp_status analyse(const rtp_taskset *ts, const settings *s, analysis *a,
         res.priority = a->priority;
         res.response_time = a->response;
     }
-    rtp_status st = rtp_test_run(&test, ts->tasks, n, &res, diag);
+    st = rtp_test_run(&test, a->eff, n, &res, diag);
     if (st != RTP_OK)
         return st;
     rtp_analysis_doc *d = &a->doc;
@@ -123,6 +130,8 @@ static rtp_status analyse(const rtp_taskset *ts, const settings *s, analysis *a,
     d->has_test = is_global(s->policy);
     d->test = res.accepted_by;
     d->utilization = rtp_load_double(ts->tasks, n, RTP_LOAD_UTIL);
+    d->has_effective_utilization = ts->platform.overheads.context_switch_ns != 0;
+    d->effective_utilization = rtp_load_exact_double(a->eff, n, RTP_LOAD_UTIL);
     d->has_first_miss = res.has_first_miss;
     d->first_miss_ns = res.first_miss_ns;
     for (size_t i = 0; i < n; i++) {
@@ -132,6 +141,8 @@ static rtp_status analyse(const rtp_taskset *ts, const settings *s, analysis *a,
         r->wcet_ns = t->wcet_ns;
         r->deadline_ns = t->deadline_ns;
         r->period_ns = t->period_ns;
+        r->jitter_ns = t->jitter_ns;
+        r->blocking_ns = t->blocking_ns;
         r->has_priority = fixed && a->priority[i] > 0;
         r->priority = a->priority[i];
         r->has_response = fixed && a->response[i] != -2;
@@ -146,21 +157,40 @@ static rtp_status analyse(const rtp_taskset *ts, const settings *s, analysis *a,
 
 /* ---- the human table ---- */
 
-static void print_first_miss(const rtp_taskset *ts, rtp_ns t)
+/* Why EDF fails at t (the smallest failing interval length). */
+static void print_first_miss(const analysis *a, rtp_ns t)
 {
-    char when[40], dem[40];
-    rtp_ns demand = 0;
+    const rtp_task *eff = a->eff;
+    size_t n = a->doc.n_tasks;
+    char when[40], dem[40], blk[96] = "";
+    for (size_t i = 0; i < n; i++) {
+        if (eff[i].jitter_ns >= eff[i].deadline_ns) {
+            rtp_duration_format(eff[i].jitter_ns, dem, sizeof dem);
+            rtp_duration_format(eff[i].deadline_ns, when, sizeof when);
+            printf("%s cannot meet its deadline: a job may be released %s after its arrival "
+                   "(release jitter with the platform's release latency), not before its "
+                   "deadline %s (first_miss = 1 ns)\n", eff[i].name, dem, when);
+            return;
+        }
+    }
+    rtp_ns demand = 0, blocking = rtp_edf_blocking(eff, n, t);
     rtp_duration_format(t, when, sizeof when);
-    if (rtp_edf_dbf(ts->tasks, ts->n_tasks, t, &demand) == RTP_OK)
+    if (rtp_edf_dbf(eff, n, t, &demand) == RTP_OK)
         rtp_duration_format(demand, dem, sizeof dem);
     else
         snprintf(dem, sizeof dem, "more than 2^63 ns");
+    if (blocking > 0) {
+        char b[40];
+        rtp_duration_format(blocking, b, sizeof b);
+        snprintf(blk, sizeof blk, " + b(%s) = %s", when, b);
+    }
     printf("first deadline miss at %s: after a synchronous release, the jobs due by %s need "
-           "%s of CPU time (dbf(%s) = %s > %s), so a job due at %s misses (tasks with a "
-           "deadline there:", when, when, dem, when, dem, when, when);
-    for (size_t i = 0; i < ts->n_tasks; i++) {
-        const rtp_task *k = &ts->tasks[i];
-        if (t >= k->deadline_ns && (t - k->deadline_ns) % k->period_ns == 0)
+           "%s of CPU time (dbf(%s) = %s%s > %s), so a job due at %s misses (tasks with a "
+           "deadline there:", when, when, dem, when, dem, blk, when, when);
+    for (size_t i = 0; i < n; i++) {
+        const rtp_task *k = &eff[i];
+        rtp_ns first = k->deadline_ns - k->jitter_ns; /* first deadline after a release at 0 */
+        if (t >= first && (t - first) % k->period_ns == 0)
             printf(" %s", k->name);
     }
     printf("). No earlier interval is overloaded.\n");
@@ -168,11 +198,11 @@ static void print_first_miss(const rtp_taskset *ts, rtp_ns t)
 
 /* Each global EDF test's own verdict, so "n/a" (preconditions not met) is
  * told apart from "reject". */
-static void print_global_edf_tests(const rtp_taskset *ts, int cpus)
+static void print_global_edf_tests(const analysis *a, int cpus)
 {
     rtp_global_report report;
     rtp_limits limits = rtp_limits_default();
-    if (rtp_global_edf_report(ts->tasks, ts->n_tasks, cpus, &limits, &report, NULL) != RTP_OK)
+    if (rtp_global_edf_report(a->eff, a->doc.n_tasks, cpus, &limits, &report, NULL) != RTP_OK)
         return;
     printf("tests:");
     for (int k = 0; k < RTP_GLOBAL_EDF_TESTS; k++)
@@ -183,21 +213,34 @@ static void print_global_edf_tests(const rtp_taskset *ts, int cpus)
 static void print_verdict(const rtp_taskset *ts, const analysis *a)
 {
     const rtp_analysis_doc *d = &a->doc;
+    const rtp_overheads *ov = &ts->platform.overheads;
     char util[32];
     snprintf(util, sizeof util, "%.4f", d->utilization);
     printf("\ntotal utilization: %s\n", util);
+    if (!rtp_overheads_zero(ov)) {
+        char rl[40], cs[40];
+        rtp_duration_format(ov->release_latency_ns, rl, sizeof rl);
+        rtp_duration_format(ov->context_switch_ns, cs, sizeof cs);
+        printf("platform overheads: release latency %s (added to every jitter), context switch "
+               "%s (charged twice to every job)\n", rl, cs);
+    }
+    if (d->has_effective_utilization)
+        printf("effective utilization (wcet + 2 x context switch): %.4f\n",
+               d->effective_utilization);
     rtp_ratio one = {1, 1};
-    int overloaded = rtp_load_cmp(ts->tasks, ts->n_tasks, RTP_LOAD_UTIL, one) > 0;
+    int overloaded = rtp_load_cmp(a->eff, d->n_tasks, RTP_LOAD_UTIL, one) > 0;
+    int delays = rtp_tasks_have_delays(a->eff, d->n_tasks);
     switch (d->policy) {
     case RTP_POLICY_EDF:
         if (d->schedulable)
             printf("verdict: schedulable under EDF on one CPU (processor demand, exact)\n");
         else if (overloaded)
-            printf("verdict: NOT schedulable under EDF: the total utilization exceeds 1\n");
+            printf("verdict: NOT schedulable under EDF: the total %sutilization exceeds 1\n",
+                   d->has_effective_utilization ? "effective " : "");
         else {
             printf("verdict: NOT schedulable under EDF on one CPU\n");
             if (d->has_first_miss)
-                print_first_miss(ts, d->first_miss_ns);
+                print_first_miss(a, d->first_miss_ns);
         }
         break;
     case RTP_POLICY_FP:
@@ -216,12 +259,17 @@ static void print_verdict(const rtp_taskset *ts, const analysis *a)
             printf("verdict: schedulable under global %s on %d CPU%s (accepted by %s)\n",
                    d->policy == RTP_POLICY_GEDF ? "EDF" : "FP", d->cpus, d->cpus == 1 ? "" : "s",
                    d->test);
+        else if (delays && d->cpus >= 2)
+            printf("verdict: NOT shown schedulable under global %s on %d CPUs: not applicable "
+                   "(the global tests do not model release jitter or blocking; partition the "
+                   "tasks, or analyse one CPU, to have them analysed exactly)\n",
+                   d->policy == RTP_POLICY_GEDF ? "EDF" : "FP", d->cpus);
         else
             printf("verdict: NOT shown schedulable under global %s on %d CPU%s: no test "
                    "accepts (the tests are sufficient only)\n",
                    d->policy == RTP_POLICY_GEDF ? "EDF" : "FP", d->cpus, d->cpus == 1 ? "" : "s");
         if (d->policy == RTP_POLICY_GEDF && d->cpus >= 2)
-            print_global_edf_tests(ts, d->cpus);
+            print_global_edf_tests(a, d->cpus);
         break;
     }
 }
@@ -229,13 +277,19 @@ static void print_verdict(const rtp_taskset *ts, const analysis *a)
 static void print_table(const rtp_taskset *ts, const analysis *a)
 {
     const rtp_analysis_doc *d = &a->doc;
+    /* jitter and blocking columns only when some task has one (the table is
+     * otherwise as it always was) */
+    int delays = rtp_tasks_have_delays(ts->tasks, ts->n_tasks);
     printf("policy: %s", rtp_policy_name(d->policy));
     if (d->has_priority_rule)
         printf(", priorities: %s", rtp_prio_rule_name(d->priority_rule));
     if (d->cpus > 0)
         printf(", %d CPU%s", d->cpus, d->cpus == 1 ? "" : "s");
-    printf("\n\n%-16s %12s %12s %12s %11s %8s %12s %12s  %s\n", "name", "wcet", "deadline",
-           "period", "utilization", "priority", "response", "slack", "verdict");
+    printf("\n\n%-16s %12s %12s %12s", "name", "wcet", "deadline", "period");
+    if (delays)
+        printf(" %12s %12s", "jitter", "blocking");
+    printf(" %11s %8s %12s %12s  %s\n", "utilization", "priority", "response", "slack",
+           "verdict");
     for (size_t i = 0; i < d->n_tasks; i++) {
         const rtp_analysis_task *r = &d->tasks[i];
         char c[40], dl[40], p[40], prio[16] = "-", resp[40] = "-", slack[40] = "-";
@@ -253,8 +307,15 @@ static void print_table(const rtp_taskset *ts, const analysis *a)
             snprintf(resp, sizeof resp, "> deadline");
             verdict = "MISSES";
         }
-        printf("%-16s %12s %12s %12s %11.4f %8s %12s %12s  %s\n", r->name, c, dl, p,
-               (double)r->wcet_ns / (double)r->period_ns, prio, resp, slack, verdict);
+        printf("%-16s %12s %12s %12s", r->name, c, dl, p);
+        if (delays) {
+            char j[40], b[40];
+            rtp_duration_format(r->jitter_ns, j, sizeof j);
+            rtp_duration_format(r->blocking_ns, b, sizeof b);
+            printf(" %12s %12s", j, b);
+        }
+        printf(" %11.4f %8s %12s %12s  %s\n", (double)r->wcet_ns / (double)r->period_ns, prio,
+               resp, slack, verdict);
     }
     print_verdict(ts, a);
 }

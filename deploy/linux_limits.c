@@ -1,5 +1,6 @@
 /* deploy/linux_limits.c — see linux_limits.h. */
 #include "deploy/linux_limits.h"
+#include "models/effective.h"
 #include "deploy/quote.h"
 #include "solver/test.h"
 
@@ -148,7 +149,10 @@ static rtp_status retest_bin(const rtp_plan *plan, size_t j, const rtp_deploy_op
     rtp_test test = rtp_test_exact(policy, RTP_PRIO_GIVEN, (int)bin->n_cpus, opts->limits);
     rtp_test_result result;
     memset(&result, 0, sizeof result);
-    rtp_status st = rtp_test_run(&test, tasks, bin->n_tasks, &result, diag);
+    /* the exact test sees C' and J' (models/effective.h), as partition did */
+    rtp_status st = rtp_effective_tasks(tasks, bin->n_tasks, &plan->overheads, tasks, diag);
+    if (st == RTP_OK)
+        st = rtp_test_run(&test, tasks, bin->n_tasks, &result, diag);
     free(tasks);
     *ok = st == RTP_OK && result.schedulable;
     return st;

@@ -8,6 +8,8 @@
  * rationals when a load is divided by a cluster's size. */
 #include "heuristics/pack.h"
 
+#include "models/effective.h"
+
 #include <gmp.h>
 #include <omp.h>
 #include <stdio.h>
@@ -180,6 +182,8 @@ typedef struct bin {
 typedef struct packer {
     const rtp_pack_job *job;
     const rtp_part_opts *opts;
+    rtp_task *eff;    /* per task: the effective task (C', J'), which every
+                       * load, order and test decision reads */
     bin *bins;        /* per job bin */
     size_t *scan;     /* bin indices by increasing smallest CPU id */
     size_t *where;    /* per task: bin index or NONE */
@@ -216,7 +220,7 @@ static rtp_status bin_insert(bin *b, const rtp_task *tasks, size_t i)
 static rtp_status admits(packer *p, size_t j, size_t i, int *fits, rtp_diag *diag)
 {
     const rtp_pack_job *job = p->job;
-    const rtp_task *task = &job->ts->tasks[i];
+    const rtp_task *task = &p->eff[i];
     const bin *b = &p->bins[j];
     size_t size = job->bins.len[j];
     *fits = 0;
@@ -282,7 +286,7 @@ static rtp_status place_all(packer *p, const size_t *order, size_t *cand, rtp_di
                 return st;
             if (!fits)
                 continue;
-            if ((st = bin_insert(&p->bins[cand[c]], p->job->ts->tasks, i)) != RTP_OK)
+            if ((st = bin_insert(&p->bins[cand[c]], p->eff, i)) != RTP_OK)
                 return st;
             p->where[i] = cand[c];
             if (pl == RTP_PLACE_NF)
@@ -300,6 +304,7 @@ static rtp_status init_plan(rtp_plan *plan, rtp_policy policy, const rtp_pack_jo
     const rtp_pack_bins *bins = &job->bins;
     plan->policy = policy;
     plan->clustered = job->clustered;
+    plan->overheads = job->ts->platform.overheads;
     plan->platform_cpus = malloc((job->n_platform ? job->n_platform : 1) * sizeof(int));
     plan->bins = calloc(bins->n ? bins->n : 1, sizeof *plan->bins);
     if (!plan->platform_cpus || !plan->bins)
@@ -350,8 +355,8 @@ static rtp_status build_plan(const packer *p, rtp_plan *plan, rtp_diag *diag)
         feasible = feasible && res.schedulable;
         if (res.schedulable && res.accepted_by)
             snprintf(plan->bins[j].test, sizeof plan->bins[j].test, "%s", res.accepted_by);
-        for (size_t k = 0; k < b->len; k++)
-            if ((st = rtp_plan_add_task(plan, j, &b->tasks[k], is_fp ? priority[k] : 0,
+        for (size_t k = 0; k < b->len; k++) /* the plan keeps the declared tasks */
+            if ((st = rtp_plan_add_task(plan, j, &job->ts->tasks[b->idx[k]], is_fp ? priority[k] : 0,
                                         is_fp ? response[k] : -1)) != RTP_OK)
                 goto done;
     }
@@ -383,7 +388,7 @@ rtp_status rtp_pack_run(const rtp_pack_job *job, const rtp_part_opts *opts, rtp_
 {
     memset(plan, 0, sizeof *plan);
     size_t n = job->ts->n_tasks, m = job->bins.n;
-    packer p = {job, opts, calloc(m, sizeof(bin)), malloc(m * sizeof(size_t)),
+    packer p = {job, opts, NULL, calloc(m, sizeof(bin)), malloc(m * sizeof(size_t)),
                 malloc((n ? n : 1) * sizeof(size_t)), malloc((n + 1) * sizeof(rtp_task))};
     size_t *order = malloc((n ? n : 1) * sizeof *order);
     size_t *cand = malloc(m * sizeof *cand);
@@ -392,6 +397,8 @@ rtp_status rtp_pack_run(const rtp_pack_job *job, const rtp_part_opts *opts, rtp_
         st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
         goto done;
     }
+    if (!(p.eff = rtp_effective_new(job->ts->tasks, n, &job->ts->platform.overheads, &st, diag)))
+        goto done;
     for (size_t j = 0; j < m; j++) {
         size_t k = j;
         for (; k > 0 && smallest_cpu(&job->bins, p.scan[k - 1]) > smallest_cpu(&job->bins, j);
@@ -403,7 +410,7 @@ rtp_status rtp_pack_run(const rtp_pack_job *job, const rtp_part_opts *opts, rtp_
         order[i] = i;
         p.where[i] = NONE;
     }
-    order_ctx oc = {job->ts->tasks, opts->order};
+    order_ctx oc = {p.eff, opts->order};
     qsort_r(order, n, sizeof *order, order_cmp, &oc);
     if ((st = place_all(&p, order, cand, diag)) == RTP_OK)
         st = build_plan(&p, plan, diag);
@@ -418,6 +425,7 @@ done:
     free(p.scan);
     free(p.where);
     free(p.scratch);
+    free(p.eff);
     free(order);
     free(cand);
     return st;

@@ -1,10 +1,12 @@
 /* heuristics/pack.h — the one bin-packing engine behind rtp_part_pack and
  * rtp_cluster_pack (and their *_best): bins are groups of CPUs, a CPU being
  * a group of one and a cluster a group of several, filled by first / best /
- * worst / next fit [Joh74] over a task order. A bin of `size` CPUs
- * admits a task when its affinity covers every CPU of the bin, the bin's
- * utilization with it stays <= capacity x size (exact), and the bin's test
- * accepts (rtp_test_exact(policy, priority, size): the exact uniprocessor
+ * worst / next fit [Joh74] over a task order. Every decision reads
+ * the effective tasks (models/effective.h: C' and J' with the task set's
+ * platform.overheads); plans keep the declared tasks and the overheads. A
+ * bin of `size` CPUs admits a task when its affinity covers every CPU of the
+ * bin, the bin's (effective) utilization with it stays <= capacity x size
+ * (exact), and the bin's test accepts (rtp_test_exact(policy, priority, size): the exact uniprocessor
  * test for size 1, the global tests of solver/global.h beyond). Loads per
  * CPU are load / size, compared exactly.
  *

@@ -8,6 +8,7 @@
  * file adds the names, input rules and the `--explain` reasons. */
 #include "heuristics/partition.h"
 #include "heuristics/pack.h"
+#include "models/effective.h"
 #include "solver/fp.h"
 
 #include <stdlib.h>
@@ -159,6 +160,9 @@ rtp_status rtp_part_explain(const rtp_plan *plan, const rtp_part_opts *opts, siz
         goto done;
     size_t n = rtp_pack_gather(&plan->bins[miss->bin], a);
     a[n++] = *task;
+    /* the decisions were taken on the effective tasks: explain with them */
+    if ((st = rtp_effective_tasks(a, n, &plan->overheads, a, diag)) != RTP_OK)
+        goto done;
     miss->load_after = rtp_load_double(a, n, RTP_LOAD_UTIL);
     if (rtp_load_cmp(a, n, RTP_LOAD_UTIL, opts->capacity) > 0) {
         miss->reason = RTP_MISS_CAPACITY;

@@ -101,7 +101,8 @@ typedef enum rtp_part_reason {
 typedef struct rtp_part_miss {
     rtp_part_reason reason;
     size_t bin;            /* closest bin (index into plan->bins), unless NO_CPU */
-    double load_after;     /* display only: that CPU's utilization with the task */
+    double load_after;     /* display only: that CPU's utilization with the task
+                            * (effective: C' / T with the plan's overheads) */
     int has_first_miss;    /* EDF, RTP_MISS_TEST: smallest t with dbf(t) > t */
     rtp_ns first_miss_ns;
     const char *late_task; /* FP, RTP_MISS_TEST: a task (name in the plan) that

@@ -28,6 +28,7 @@
  * The loop ends because each round cuts the current candidate off and there
  * are finitely many partitions. */
 #include "ilp/ilp.h"
+#include "models/effective.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,6 +82,7 @@ static double now_s(void)
 static void ctx_free(ilp_ctx *c)
 {
     rtp_glpk_free(c->g);
+    free(c->eff);
     free(c->allowed);
     free(c->util);
     free(c->xcol);
@@ -104,7 +106,7 @@ static rtp_status ctx_init(ilp_ctx *c, const rtp_taskset *ts, const int *cpus,
                            size_t m, const rtp_ilp_opts *opts)
 {
     memset(c, 0, sizeof *c);
-    c->tasks = ts->tasks;
+    c->tasks = c->declared = ts->tasks;
     c->n = ts->n_tasks;
     c->m = m;
     c->cpus = cpus;
@@ -179,7 +181,7 @@ static rtp_status heuristic(ilp_ctx *c, const rtp_taskset *ts, int *assign, int 
         ok = j < c->m;
         for (size_t q = 0; q < hp.bins[b].n_tasks && ok; q++) {
             size_t i = 0;
-            while (i < c->n && (assign[i] >= 0 || !same_task(&c->tasks[i], &hp.bins[b].tasks[q].task)))
+            while (i < c->n && (assign[i] >= 0 || !same_task(&c->declared[i], &hp.bins[b].tasks[q].task)))
                 i++;
             ok = i < c->n && c->allowed[ILP_AT(c, i, j)];
             if (ok)
@@ -322,6 +324,9 @@ rtp_status rtp_ilp_solve(const rtp_taskset *ts, const int *cpus, size_t n_cpus,
     st = ctx_init(&c, ts, cpus, n_cpus, opts);
     c.stats = stats;
     c.diag = diag;
+    if (st == RTP_OK && (c.eff = rtp_effective_new(ts->tasks, c.n, &ts->platform.overheads, &st,
+                                                   diag)))
+        c.tasks = c.eff;
     int *best = malloc((c.n ? c.n : 1) * sizeof *best);
     if (st == RTP_OK && !best)
         st = RTP_ENOMEM;
@@ -349,13 +354,13 @@ rtp_status rtp_ilp_solve(const rtp_taskset *ts, const int *cpus, size_t n_cpus,
     }
     if (st == RTP_OK && opts->write_lp_path)
         st = rtp_glpk_write_lp(c.g, opts->write_lp_path, diag);
-    if (st == RTP_OK)
-        st = rtp_plan_init_cpus(plan, opts->part.policy, cpus, n_cpus);
+    if (st == RTP_OK && (st = rtp_plan_init_cpus(plan, opts->part.policy, cpus, n_cpus)) == RTP_OK)
+        plan->overheads = ts->platform.overheads;
     if (st == RTP_OK && have_plan) {
         st = ilp_plan(&c, best, plan);
     } else {
         for (size_t i = 0; i < c.n && st == RTP_OK; i++)
-            st = rtp_plan_add_task(plan, (size_t)-1, &c.tasks[i], 0, -1);
+            st = rtp_plan_add_task(plan, (size_t)-1, &c.declared[i], 0, -1);
     }
     if (st == RTP_OK) {
         snprintf(plan->method, sizeof plan->method, "ilp");

@@ -16,7 +16,10 @@
 #include "ilp/ilp.h"
 
 typedef struct ilp_ctx {
-    const rtp_task *tasks;
+    const rtp_task *tasks;    /* effective tasks (models/effective.h): every
+                               * row and test reads C' and J' */
+    const rtp_task *declared; /* the input's tasks: what plans carry */
+    rtp_task *eff;            /* owned storage of `tasks` */
     size_t n, m;              /* tasks, CPUs */
     const int *cpus;          /* Linux ids of the m CPUs */
     const rtp_ilp_opts *opts;

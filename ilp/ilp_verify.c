@@ -232,7 +232,8 @@ rtp_status ilp_plan(ilp_ctx *c, const int *assign, rtp_plan *plan)
             return rtp_diag_set(c->diag, RTP_EINTERNAL, "", "ILP: a verified CPU failed its re-check");
         int fp = c->opts->part.policy == RTP_POLICY_FP;
         for (size_t q = 0; q < k; q++) {
-            st = rtp_plan_add_task(plan, j, &c->sub[q], fp ? c->prio[q] : 0, fp ? c->rt[q] : 0);
+            st = rtp_plan_add_task(plan, j, &c->declared[c->sub_idx[q]], fp ? c->prio[q] : 0,
+                                   fp ? c->rt[q] : 0);
             if (st != RTP_OK)
                 return st;
         }

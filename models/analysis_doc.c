@@ -12,6 +12,10 @@ static cJSON *task_object(const rtp_analysis_task *t)
     cJSON_AddItemToObject(o, "wcet", rtp_json_new_time(t->wcet_ns));
     cJSON_AddItemToObject(o, "deadline", rtp_json_new_time(t->deadline_ns));
     cJSON_AddItemToObject(o, "period", rtp_json_new_time(t->period_ns));
+    if (t->jitter_ns)
+        cJSON_AddItemToObject(o, "jitter", rtp_json_new_time(t->jitter_ns));
+    if (t->blocking_ns)
+        cJSON_AddItemToObject(o, "blocking", rtp_json_new_time(t->blocking_ns));
     if (t->has_priority)
         cJSON_AddItemToObject(o, "priority", rtp_json_new_int(t->priority));
     if (t->has_response)
@@ -44,6 +48,9 @@ char *rtp_analysis_doc_to_json(const rtp_analysis_doc *doc, int pretty)
         cJSON_AddItemToObject(root, "test", doc->test ? cJSON_CreateString(doc->test)
                                                       : cJSON_CreateNull());
     cJSON_AddItemToObject(root, "utilization", rtp_json_new_display(doc->utilization));
+    if (doc->has_effective_utilization)
+        cJSON_AddItemToObject(root, "effective_utilization",
+                              rtp_json_new_display(doc->effective_utilization));
     if (doc->has_first_miss)
         cJSON_AddItemToObject(root, "first_miss", rtp_json_new_int(doc->first_miss_ns));
     for (size_t i = 0; i < doc->n_tasks; i++) {

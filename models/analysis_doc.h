@@ -15,6 +15,7 @@
 typedef struct rtp_analysis_task {
     const char *name;
     rtp_ns wcet_ns, deadline_ns, period_ns;
+    rtp_ns jitter_ns, blocking_ns; /* declared; written when non-zero */
     int has_priority;         /* FP: "priority" */
     int priority;
     int has_response;         /* FP: "response_time" (null when -1) */
@@ -35,6 +36,9 @@ typedef struct rtp_analysis_doc {
     int has_test;             /* global policies: "test": name or null */
     const char *test;         /* NULL = null */
     double utilization;       /* display only, never a verdict */
+    int has_effective_utilization; /* "effective_utilization" (C'/T): when the
+                                    * platform's context_switch is non-zero */
+    double effective_utilization;
     int has_first_miss;       /* EDF: "first_miss" */
     rtp_ns first_miss_ns;
     const rtp_analysis_task *tasks;

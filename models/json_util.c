@@ -331,8 +331,8 @@ rtp_status rtp_json_time(const rtp_json *doc, const cJSON *node, const char *pat
                                 "bare integer of 2^53 or more: write large times as strings "
                                 "(e.g. \"9007199254740993ns\")");
         if (count < 0)
-            return rtp_diag_set(diag, RTP_EINPUT, path, "must be positive (got %lld)",
-                                (long long)count);
+            return rtp_diag_set(diag, RTP_EINPUT, path, "must be %s (got %lld)",
+                                allow_zero ? "zero or positive" : "positive", (long long)count);
         if (rtp_duration_scale(count, unit_ns, &value) != RTP_OK)
             return rtp_diag_set(diag, RTP_EINPUT, path, "past the limit of 2^62 ns");
     } else {

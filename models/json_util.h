@@ -93,4 +93,11 @@ rtp_status rtp_task_from_json(const rtp_json *doc, const cJSON *node, const char
                               rtp_ns unit, const char *extra_key, struct rtp_task *task,
                               rtp_diag *diag);
 
+struct rtp_overheads;
+/* "platform.overheads" of a task set or plan (models/taskset.c): an object
+ * with optional times release_latency and context_switch (0 allowed, unknown
+ * keys rejected). */
+rtp_status rtp_overheads_from_json(const rtp_json *doc, const cJSON *node, rtp_ns unit,
+                                   struct rtp_overheads *ov, rtp_diag *diag);
+
 #endif

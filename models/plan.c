@@ -6,6 +6,7 @@
  * 1..(tasks on its bin). A plan written by rtp_plan_to_json reads back to the
  * same plan (response times included). */
 #include "models/plan.h"
+#include "models/effective.h"
 #include "models/json_util.h"
 #include "models/ratio.h"
 
@@ -149,6 +150,8 @@ char *rtp_plan_to_json(const rtp_plan *plan, int pretty)
     }
     cJSON *platform = cJSON_AddObjectToObject(root, "platform");
     cJSON_AddItemToObject(platform, "cpus", int_array(plan->platform_cpus, plan->n_platform_cpus));
+    if (!rtp_overheads_zero(&plan->overheads))
+        cJSON_AddItemToObject(platform, "overheads", rtp_overheads_to_json(&plan->overheads));
     cJSON *bins = cJSON_AddArrayToObject(root, plan->clustered ? "clusters" : "cpus");
     for (size_t j = 0; j < plan->n_bins; j++) {
         const rtp_plan_bin *bin = &plan->bins[j];
@@ -435,7 +438,7 @@ static rtp_status read_bins(const rtp_json *doc, const cJSON *root, rtp_plan *pl
 static rtp_status read_platform(const rtp_json *doc, const cJSON *root, rtp_plan *plan,
                                 rtp_diag *diag)
 {
-    static const char *const platform_keys[] = {"cpus", NULL};
+    static const char *const platform_keys[] = {"cpus", "overheads", NULL};
     const cJSON *item = cJSON_GetObjectItemCaseSensitive(root, "platform"), *list;
     rtp_status st;
     if (!item) {
@@ -470,7 +473,8 @@ static rtp_status read_platform(const rtp_json *doc, const cJSON *root, rtp_plan
         plan->platform_cpus[k] = (int)id;
         plan->n_platform_cpus = k + 1;
     }
-    return RTP_OK;
+    const cJSON *ov = cJSON_GetObjectItemCaseSensitive(item, "overheads");
+    return ov ? rtp_overheads_from_json(doc, ov, 1, &plan->overheads, diag) : RTP_OK;
 }
 
 static rtp_status read_plan(const rtp_json *doc, rtp_plan *plan, rtp_diag *diag)

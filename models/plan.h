@@ -1,8 +1,9 @@
 /* models/plan.h — the partition plan (docs/spec.md "Plan document"): which CPU
  * or cluster each task runs on, its priority and response time under FP.
  *
- * The plan is self-contained: each placed task carries its own timing and
- * command, so `emit` needs nothing else. rtp_plan_to_json writes that
+ * The plan is self-contained: each placed task carries its own timing
+ * (jitter and blocking too when non-zero) and command, and the plan the
+ * platform's overheads, so `emit` needs nothing else. rtp_plan_to_json writes that
  * document; rtp_plan_parse_json reads it back (emit's input) with the same
  * strictness as the task-set reader. Ownership: an rtp_plan owns everything
  * it points to; free it with rtp_plan_free. Thread-safety: no globals. */
@@ -37,6 +38,8 @@ typedef struct rtp_plan {
     int clustered;          /* bins are clusters: JSON has "clusters" not "cpus" */
     int *platform_cpus;     /* every CPU id of the platform */
     size_t n_platform_cpus;
+    rtp_overheads overheads;/* the task set's platform.overheads (written when
+                             * non-zero): emit re-checks with the same C', J' */
     rtp_plan_bin *bins;     /* every CPU (or cluster) of the platform, empty too */
     size_t n_bins;
     rtp_plan_task *unassigned;

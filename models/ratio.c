@@ -205,3 +205,13 @@ double rtp_load_double(const rtp_task *tasks, size_t n, rtp_load_kind kind)
         sum += (double)tasks[i].wcet_ns / (double)divisor_of(&tasks[i], kind);
     return sum;
 }
+
+double rtp_load_exact_double(const rtp_task *tasks, size_t n, rtp_load_kind kind)
+{
+    mpq_t sum;
+    mpq_init(sum);
+    mpq_add_tasks(sum, tasks, n, kind);
+    double value = mpq_get_d(sum);
+    mpq_clear(sum);
+    return value;
+}

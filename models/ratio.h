@@ -53,4 +53,9 @@ int rtp_load_cmp_plus(const struct rtp_task *tasks, size_t n,
 double rtp_load_double(const struct rtp_task *tasks, size_t n,
                        rtp_load_kind kind);
 
+/* The same sum computed exactly (GMP) and only then rounded to a double:
+ * for a display value that must agree with the exact verdict's side of 1. */
+double rtp_load_exact_double(const struct rtp_task *tasks, size_t n,
+                             rtp_load_kind kind);
+
 #endif

@@ -70,10 +70,30 @@ static int contains(const int *ids, size_t n, int id)
     return 0;
 }
 
-static rtp_status read_platform(const rtp_json *doc, const cJSON *node, rtp_platform *pf,
-                                rtp_diag *diag)
+/* platform.overheads: an object of optional times, zero allowed. */
+rtp_status rtp_overheads_from_json(const rtp_json *doc, const cJSON *node, rtp_ns unit,
+                                  rtp_overheads *ov, rtp_diag *diag)
 {
-    static const char *const keys[] = {"cpus", "clusters", NULL};
+    static const char *const keys[] = {"release_latency", "context_switch", NULL};
+    if (!cJSON_IsObject(node))
+        return rtp_diag_set(diag, RTP_EINPUT, "platform.overheads",
+                            "must be an object {\"release_latency\": T, \"context_switch\": T}");
+    rtp_status st = rtp_json_check_keys(node, "platform.overheads", keys, diag);
+    rtp_ns *slots[] = {&ov->release_latency_ns, &ov->context_switch_ns};
+    char field[PATH_SIZE];
+    for (int k = 0; k < 2 && st == RTP_OK; k++) {
+        const cJSON *item = cJSON_GetObjectItemCaseSensitive(node, keys[k]);
+        rtp_json_path_key(field, sizeof field, "platform.overheads", keys[k]);
+        if (item)
+            st = rtp_json_time(doc, item, field, unit, 1, slots[k], diag);
+    }
+    return st;
+}
+
+static rtp_status read_platform(const rtp_json *doc, const cJSON *node, rtp_ns unit,
+                                rtp_platform *pf, rtp_diag *diag)
+{
+    static const char *const keys[] = {"cpus", "clusters", "overheads", NULL};
     if (!cJSON_IsObject(node))
         return rtp_diag_set(diag, RTP_EINPUT, "platform", "must be an object");
     rtp_status st = rtp_json_check_keys(node, "platform", keys, diag);
@@ -101,6 +121,12 @@ static rtp_status read_platform(const rtp_json *doc, const cJSON *node, rtp_plat
     } else {
         return rtp_diag_set(diag, RTP_EINPUT, "platform.cpus",
                             "must be a CPU count or a list of CPU ids");
+    }
+    const cJSON *overheads = cJSON_GetObjectItemCaseSensitive(node, "overheads");
+    if (overheads) {
+        if ((st = rtp_overheads_from_json(doc, overheads, unit, &pf->overheads, diag)) != RTP_OK)
+            return st;
+        pf->has_overheads = 1;
     }
     const cJSON *clusters = cJSON_GetObjectItemCaseSensitive(node, "clusters");
     if (!clusters)
@@ -173,8 +199,8 @@ rtp_status rtp_task_from_json(const rtp_json *doc, const cJSON *node, const char
                               rtp_ns unit, const char *extra_key, rtp_task *task,
                               rtp_diag *diag)
 {
-    const char *keys[] = {"name", "wcet", "deadline", "period", "cmd",
-                          "affinity", "priority", extra_key, NULL};
+    const char *keys[] = {"name", "wcet", "deadline", "period", "jitter", "blocking",
+                          "cmd", "affinity", "priority", extra_key, NULL};
     char field[PATH_SIZE];
     if (!cJSON_IsObject(node))
         return rtp_diag_set(diag, RTP_EINPUT, path, "must be an object");
@@ -191,19 +217,22 @@ rtp_status rtp_task_from_json(const rtp_json *doc, const cJSON *node, const char
     if (!(task->name = dup_string(name)))
         return rtp_diag_set(diag, RTP_ENOMEM, field, "out of memory");
 
-    static const char *const times[] = {"wcet", "period", "deadline"};
-    rtp_ns *slots[] = {&task->wcet_ns, &task->period_ns, &task->deadline_ns};
-    for (int k = 0; k < 3; k++) {
+    /* wcet and period are required and positive; deadline defaults to the
+     * period; jitter and blocking default to 0 and may be 0. */
+    static const char *const times[] = {"wcet", "period", "deadline", "jitter", "blocking"};
+    rtp_ns *slots[] = {&task->wcet_ns, &task->period_ns, &task->deadline_ns, &task->jitter_ns,
+                       &task->blocking_ns};
+    for (int k = 0; k < 5; k++) {
         rtp_json_path_key(field, sizeof field, path, times[k]);
         item = cJSON_GetObjectItemCaseSensitive(node, times[k]);
         if (!item) {
-            if (k == 2) {
+            if (k == 2)
                 task->deadline_ns = task->period_ns; /* implicit deadline */
-                continue;
-            }
-            return rtp_diag_set(diag, RTP_EINPUT, field, "missing");
+            else if (k < 2)
+                return rtp_diag_set(diag, RTP_EINPUT, field, "missing");
+            continue;
         }
-        if ((st = rtp_json_time(doc, item, field, unit, 0, slots[k], diag)) != RTP_OK)
+        if ((st = rtp_json_time(doc, item, field, unit, k >= 3, slots[k], diag)) != RTP_OK)
             return st;
     }
     if ((item = cJSON_GetObjectItemCaseSensitive(node, "cmd"))) {
@@ -244,7 +273,7 @@ static rtp_status read_taskset(const rtp_json *doc, rtp_taskset *ts, rtp_diag *d
             return rtp_diag_set(diag, RTP_EINPUT, "time_unit", "must be one of \"ns\", \"us\", \"ms\", \"s\"");
     }
     if ((item = cJSON_GetObjectItemCaseSensitive(root, "platform"))) {
-        if ((st = read_platform(doc, item, &ts->platform, diag)) != RTP_OK)
+        if ((st = read_platform(doc, item, ts->time_unit_ns, &ts->platform, diag)) != RTP_OK)
             return st;
         ts->has_platform = 1;
     }
@@ -355,6 +384,10 @@ cJSON *rtp_task_to_json_object(const rtp_task *task)
     cJSON_AddItemToObject(obj, "wcet", rtp_json_new_time(task->wcet_ns));
     cJSON_AddItemToObject(obj, "deadline", rtp_json_new_time(task->deadline_ns));
     cJSON_AddItemToObject(obj, "period", rtp_json_new_time(task->period_ns));
+    if (task->jitter_ns)
+        cJSON_AddItemToObject(obj, "jitter", rtp_json_new_time(task->jitter_ns));
+    if (task->blocking_ns)
+        cJSON_AddItemToObject(obj, "blocking", rtp_json_new_time(task->blocking_ns));
     if (task->cmd) {
         if (task->cmd_is_string) {
             cJSON_AddItemToObject(obj, "cmd", cJSON_CreateString(task->cmd[0]));
@@ -374,6 +407,16 @@ cJSON *rtp_task_to_json_object(const rtp_task *task)
     return obj;
 }
 
+cJSON *rtp_overheads_to_json(const rtp_overheads *ov)
+{
+    cJSON *obj = cJSON_CreateObject();
+    if (!obj)
+        return NULL;
+    cJSON_AddItemToObject(obj, "release_latency", rtp_json_new_time(ov->release_latency_ns));
+    cJSON_AddItemToObject(obj, "context_switch", rtp_json_new_time(ov->context_switch_ns));
+    return obj;
+}
+
 char *rtp_taskset_to_json(const rtp_taskset *ts, int pretty)
 {
     cJSON *root = cJSON_CreateObject();
@@ -390,6 +433,8 @@ char *rtp_taskset_to_json(const rtp_taskset *ts, int pretty)
             for (size_t i = 0; i < pf->n_cpus; i++)
                 cJSON_AddItemToArray(cpus, rtp_json_new_int(pf->cpus[i]));
         }
+        if (pf->has_overheads)
+            cJSON_AddItemToObject(platform, "overheads", rtp_overheads_to_json(&pf->overheads));
         if (pf->n_clusters > 0) {
             cJSON *clusters = cJSON_AddArrayToObject(platform, "clusters");
             for (size_t k = 0; k < pf->n_clusters; k++) {

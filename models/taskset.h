@@ -1,10 +1,12 @@
 /* models/taskset.h — the task-set model and its JSON form (docs/spec.md
  * "Task-set document").
  *
- * A task is (wcet, deadline, period) in integer ns plus optional launch
- * command, CPU affinity and given priority. Reading validates everything
- * docs/spec.md asks for (unknown/duplicate keys, duplicate names, exact times,
- * platform shape) and reports the first problem as RTP_EINPUT with its JSON
+ * A task is (wcet, deadline, period) in integer ns plus optional release
+ * jitter and blocking (0 when absent), launch command, CPU affinity and given
+ * priority; the platform may state its overheads (docs/spec.md "Real-system
+ * terms"; the effective terms they make are models/effective.h's).
+ * Reading validates everything docs/spec.md asks for (unknown/duplicate
+ * keys, duplicate names, exact times, platform shape) and reports the first problem as RTP_EINPUT with its JSON
  * path in the rtp_diag. Only this module and models/plan.c see cJSON.
  * Ownership: an rtp_taskset owns all its strings and arrays; free it with
  * rtp_taskset_free. Thread-safety: no globals (cJSON's global error pointer
@@ -19,6 +21,9 @@ typedef struct rtp_task {
     rtp_ns wcet_ns;
     rtp_ns deadline_ns; /* defaults to period_ns */
     rtp_ns period_ns;
+    rtp_ns jitter_ns;   /* release jitter: released within [a, a + jitter] of arrival a */
+    rtp_ns blocking_ns; /* longest blocking of one job by lower-priority /
+                         * longer-deadline work on its CPU */
     char **cmd;         /* argv (cmd_len entries) or NULL */
     size_t cmd_len;
     int cmd_is_string;  /* input gave `cmd` as one string: cmd[0] holds it */
@@ -28,6 +33,12 @@ typedef struct rtp_task {
     int priority;       /* given priority, larger = more urgent */
 } rtp_task;
 
+/* platform.overheads (times in ns, 0 when absent). */
+typedef struct rtp_overheads {
+    rtp_ns release_latency_ns; /* added to every task's jitter */
+    rtp_ns context_switch_ns;  /* charged twice to every job's execution */
+} rtp_overheads;
+
 typedef struct rtp_platform {
     int *cpus;          /* Linux CPU ids, in input order */
     size_t n_cpus;
@@ -35,6 +46,8 @@ typedef struct rtp_platform {
     size_t *cluster_len;
     size_t n_clusters;
     int cpus_given_as_count; /* input said "cpus": M */
+    int has_overheads;       /* input had "overheads" (written back as given) */
+    rtp_overheads overheads;
 } rtp_platform;
 
 typedef struct rtp_taskset {
@@ -78,5 +91,9 @@ rtp_status rtp_taskset_cpu_ids(const rtp_taskset *ts, int override_cpus,
  * the returned tree is the caller's). */
 struct cJSON;
 struct cJSON *rtp_task_to_json_object(const rtp_task *task);
+
+/* {"release_latency": T, "context_switch": T} (both written; the caller's
+ * tree). */
+struct cJSON *rtp_overheads_to_json(const rtp_overheads *ov);
 
 #endif

@@ -1,23 +1,64 @@
-/* solver/edf.c — exact uniprocessor EDF: processor demand with QPA.
+/* solver/edf.c — exact uniprocessor EDF: processor demand with QPA, with
+ * release jitter and blocking.
  *
- * A set is EDF-schedulable on one CPU iff U <= 1 and dbf(t) <= t for every
- * absolute deadline t below a bound L [BMR90]. The steps:
+ * The test (docs/spec.md "Real-system terms"; [Spu96], [Bar06]): with
+ * effective tasks (C, J already C', J'), write D*_i = D_i - J_i. Then
+ *   dbf(t) = sum max(0, floor((t - D*_i) / T_i) + 1) C_i,
+ *   b(t)   = max { B_j : D*_j <= t } (0 if none),
+ * and the set is schedulable iff U <= 1, every J_i < D_i, and
+ * h(t) = dbf(t) + b(t) <= t for every t > 0. So jitter is exactly a
+ * shortened deadline D* (a job arriving at a - J, released at a, due at
+ * a - J + D); blocking is a non-decreasing step function of t that only
+ * steps at some D*_j, which are themselves points where dbf steps.
+ *
+ * Steps:
+ *   0. some J_i >= D_i: not schedulable, first_miss = 1 ns (docs/spec.md).
  *   1. U > 1 (exact, models/ratio.h): not schedulable.
- *   2. every D >= T and U <= 1: schedulable, because then
- *      dbf_i(t) <= (t - D_i + T_i) C_i / T_i <= t C_i / T_i.
- *   3. L = min(La, Lb): La = max(max(D_i - T_i), sum (T_i - D_i) U_i / (1 - U))
- *      [GRS96] only when U < 1, here an integer upper
- *      bound of it (terms with D_i > T_i dropped, 64.64 fixed point rounded
- *      up, GMP when that cannot decide); Lb the synchronous busy period
- *      [Spu96], iterated at most limits->max_iterations times.
- *      When the busy period passes the cap, a miss found below its last
- *      iterate still decides "not schedulable"; otherwise RTP_ELIMIT.
- *   4. QPA [ZB09] (Theorem 5): from the last deadline <= L walk
- *      down, t <- dbf(t) when dbf(t) < t, else the previous deadline, until
- *      dbf(t) <= d_min (schedulable) or dbf(t) > t (a miss).
- *   5. first_miss: QPA's failure point need not be the smallest, so the
- *      absolute deadlines are scanned upward (demand accumulated job by job)
- *      up to QPA's failure point.
+ *   2. every D*_i >= T_i and no blocking, U <= 1: schedulable, because then
+ *      dbf_i(t) <= (t - D*_i + T_i) C_i / T_i <= t C_i / T_i.
+ *   3. a bound L with every failing t < L (derived below), L = min(La, Lb').
+ *   4. QPA [ZB09] (Theorem 5) over the step points of h (the
+ *      absolute deadlines k T_i + D*_i) <= L: from the last one walk down,
+ *      t <- h(t) when h(t) < t, else the previous step point, until
+ *      h(t) <= d*_min (schedulable) or h(t) > t (a miss). Its argument needs
+ *      only that h is a non-decreasing step function, constant between step
+ *      points, whose steps are all among the points visited: true of dbf,
+ *      of b (a running maximum over a growing set of tasks, stepping only
+ *      at D*_j, the first deadline of task j), and of their sum. A failure
+ *      can only be at a step point s (h is constant from s to the next
+ *      one, so t' > s fails only if s does), and if h(t) < t then every t'
+ *      in [h(t), t] has h(t') <= h(t) <= t': the walk skips no failure.
+ *   5. first_miss: QPA's failure point need not be the smallest, so the step
+ *      points are scanned upward (demand accumulated job by job, b as a
+ *      running maximum) up to QPA's failure point.
+ *
+ * The testing bound (step 3), with B = max_j B_j and U = sum C_i / T_i:
+ *  - La ([GRS96], with jitter and blocking): for
+ *    t > 0, dbf_i(t) <= U_i max(0, t + T_i - D*_i) <= U_i t + U_i [T_i -
+ *    D*_i]^+ and b(t) <= B, so h(t) > t implies
+ *    t (1 - U) < B + sum_i (T_i - D*_i)^+ U_i, i.e. (U < 1)
+ *      t < La = (B + sum_{D*_i < T_i} (T_i - D_i + J_i) U_i) / (1 - U).
+ *    Here an integer upper bound of it (64.64 fixed point rounded up, GMP
+ *    when that cannot decide), raised to max(D*_i - T_i) (harmless).
+ *  - Lb' (busy period; [Spu96]'s argument, jitter and blocking added):
+ *    let Lb = least w > 0 with w = sum ceil(w / T_i) C_i (the synchronous
+ *    busy period; it exists when U <= 1). For t >= Lb, the jobs with
+ *    deadline <= t of a synchronous arrival pattern split into those
+ *    released before Lb (at most ceil(Lb / T_i) per task, Lb in all) and
+ *    those released at k T_i >= Lb with k T_i + D*_i <= t (at most
+ *    dbf_i(t - Lb) / C_i of them), so dbf(t) <= Lb + dbf(t - Lb). With
+ *    t_B = max { D*_j : B_j > 0 } (0 if none), b(t) = b(t - Lb) = B once
+ *    t - Lb >= t_B, hence h(t) <= Lb + h(t - Lb) for t >= Lb + t_B: a
+ *    failure at such t implies one at t - Lb >= t_B > 0 (h(0) = 0 cannot
+ *    fail when t_B = 0), and by induction one below Lb' = Lb + t_B. No
+ *    "busy period with jitter" (sum ceil((w + J_i) / T_i) C_i) is needed:
+ *    jitter only moves deadlines, and the argument above holds for any
+ *    D*_i >= 1. Lb' exists at U = 1 too (Lb <= the hyperperiod), so the
+ *    exact answer exists there (no resource limit of the method itself).
+ *    The busy period is iterated at most limits->max_iterations times and
+ *    stops early once Lb + t_B passes La; when it passes the cap, a miss
+ *    found below its last iterate still decides "not schedulable";
+ *    otherwise RTP_ELIMIT.
  * Each phase (busy period, QPA, first-miss scan) may take up to
  * limits->max_iterations steps.
  * Demands are summed in 128 bits and saturate at 2^100 (> any rtp_ns), so a
@@ -42,19 +83,44 @@ static int spend(budget *b)
     return ++b->used > b->max;
 }
 
-/* dbf(t) saturated at SATURATED. */
+/* D* = D - J: the relative deadline counted from the release at the end of
+ * the jitter window. */
+static rtp_ns dstar(const rtp_task *t)
+{
+    return t->deadline_ns - t->jitter_ns;
+}
+
+/* dbf(t) saturated at SATURATED (any D*, t >= 0). */
 static i128 demand(const rtp_task *tasks, size_t n, rtp_ns t)
 {
     i128 sum = 0;
     for (size_t i = 0; i < n; i++) {
-        if (t < tasks[i].deadline_ns)
+        rtp_ns d = dstar(&tasks[i]);
+        if (t < d)
             continue;
-        rtp_ns jobs = (t - tasks[i].deadline_ns) / tasks[i].period_ns + 1;
-        sum += (i128)jobs * tasks[i].wcet_ns;
+        i128 jobs = d >= 0 ? (i128)((t - d) / tasks[i].period_ns) + 1
+                           : ((i128)t - d) / tasks[i].period_ns + 1;
+        sum += jobs * tasks[i].wcet_ns;
         if (sum >= SATURATED)
             return SATURATED;
     }
     return sum;
+}
+
+rtp_ns rtp_edf_blocking(const rtp_task *tasks, size_t n, rtp_ns t)
+{
+    rtp_ns b = 0;
+    for (size_t i = 0; i < n; i++)
+        if (tasks[i].blocking_ns > b && dstar(&tasks[i]) <= t)
+            b = tasks[i].blocking_ns;
+    return b;
+}
+
+/* h(t) = dbf(t) + b(t), saturated; with_blocking = 0 skips b. */
+static i128 load(const rtp_task *tasks, size_t n, rtp_ns t, int with_blocking)
+{
+    i128 h = demand(tasks, n, t);
+    return with_blocking ? h + rtp_edf_blocking(tasks, n, t) : h;
 }
 
 rtp_status rtp_edf_dbf(const rtp_task *tasks, size_t n, rtp_ns t, rtp_ns *out)
@@ -66,12 +132,13 @@ rtp_status rtp_edf_dbf(const rtp_task *tasks, size_t n, rtp_ns t, rtp_ns *out)
     return RTP_OK;
 }
 
-/* Largest absolute deadline k T_i + D_i (k >= 0) strictly below x; 0 if none. */
+/* Largest step point k T_i + D*_i (k >= 0) strictly below x; 0 if none
+ * (every D* >= 1 here). */
 static rtp_ns prev_deadline(const rtp_task *tasks, size_t n, rtp_ns x)
 {
     rtp_ns best = 0;
     for (size_t i = 0; i < n; i++) {
-        rtp_ns d = tasks[i].deadline_ns;
+        rtp_ns d = dstar(&tasks[i]);
         if (d >= x)
             continue;
         d += (x - d - 1) / tasks[i].period_ns * tasks[i].period_ns;
@@ -81,23 +148,24 @@ static rtp_ns prev_deadline(const rtp_task *tasks, size_t n, rtp_ns x)
     return best;
 }
 
-/* Exact ceil(sum_{D<T} (T - D) C / T / (1 - U)) with GMP (U < 1 known);
- * 0 when it does not fit an rtp_ns. */
-static rtp_ns la_exact(const rtp_task *tasks, size_t n)
+/* Exact ceil((B + sum_{D*<T} (T - D*) C / T) / (1 - U)) with GMP (U < 1
+ * known); 0 when it does not fit an rtp_ns. */
+static rtp_ns la_exact(const rtp_task *tasks, size_t n, rtp_ns blocking)
 {
     mpq_t num, den, term;
     mpz_t q;
     mpq_inits(num, den, term, NULL);
     mpz_init(q);
     mpq_set_ui(den, 1, 1);
+    mpz_set_si(mpq_numref(num), blocking);
     for (size_t i = 0; i < n; i++) {
         const rtp_task *t = &tasks[i];
         mpz_set_si(mpq_numref(term), t->wcet_ns);
         mpz_set_si(mpq_denref(term), t->period_ns);
         mpq_canonicalize(term);
         mpq_sub(den, den, term);
-        if (t->deadline_ns < t->period_ns) {
-            mpz_mul_si(mpq_numref(term), mpq_numref(term), t->period_ns - t->deadline_ns);
+        if (dstar(t) < t->period_ns) {
+            mpz_mul_si(mpq_numref(term), mpq_numref(term), t->period_ns - dstar(t));
             mpq_canonicalize(term);
             mpq_add(num, num, term);
         }
@@ -111,21 +179,21 @@ static rtp_ns la_exact(const rtp_task *tasks, size_t n)
 }
 
 /* An integer upper bound of La (U < 1), or 0 when it passes rtp_ns. */
-static rtp_ns la_bound(const rtp_task *tasks, size_t n)
+static rtp_ns la_bound(const rtp_task *tasks, size_t n, rtp_ns blocking)
 {
     const u128 one = (u128)1 << 64, cap = (u128)1 << 126;
-    u128 util_hi = 0, num_hi = 0;
+    u128 util_hi = 0, num_hi = (u128)(uint64_t)blocking << 64; /* B <= 2^62: < cap */
     rtp_ns max_excess = 0;
     for (size_t i = 0; i < n; i++) {
         const rtp_task *t = &tasks[i];
         u128 scaled = (u128)(uint64_t)t->wcet_ns << 64;
         u128 u = scaled / (uint64_t)t->period_ns + (scaled % (uint64_t)t->period_ns != 0);
         util_hi += u; /* each u <= 2^64 when U < 1: no overflow */
-        if (t->deadline_ns < t->period_ns) {
-            u128 term = (u128)(uint64_t)(t->period_ns - t->deadline_ns) * u;
+        if (dstar(t) < t->period_ns) {
+            u128 term = (u128)(uint64_t)(t->period_ns - dstar(t)) * u;
             num_hi = (num_hi >= cap || term >= cap) ? cap : num_hi + term;
-        } else if (t->deadline_ns - t->period_ns > max_excess) {
-            max_excess = t->deadline_ns - t->period_ns;
+        } else if (dstar(t) - t->period_ns > max_excess) {
+            max_excess = dstar(t) - t->period_ns;
         }
     }
     rtp_ns la;
@@ -133,7 +201,7 @@ static rtp_ns la_bound(const rtp_task *tasks, size_t n)
         u128 den = one - util_hi, q = num_hi / den + (num_hi % den != 0);
         la = q > (u128)INT64_MAX ? 0 : (rtp_ns)q;
     } else {
-        la = la_exact(tasks, n);
+        la = la_exact(tasks, n, blocking);
     }
     if (la == 0)
         return 0;
@@ -141,9 +209,9 @@ static rtp_ns la_bound(const rtp_task *tasks, size_t n)
 }
 
 /* Lb: least fixed point of w = sum ceil(w / T_i) C_i, or stop as soon as w
- * passes `stop` (> 0: La, the other bound): *lb = 0 then. On RTP_ELIMIT,
- * *lb is the last iterate (a lower bound of Lb, so a miss below it is still
- * a valid answer). */
+ * passes `stop` (> 0: the point past which the other bound is smaller):
+ * *lb = 0 then. On RTP_ELIMIT, *lb is the last iterate (a lower bound of
+ * Lb, so a miss below it is still a valid answer). */
 static rtp_status busy_period(const rtp_task *tasks, size_t n, rtp_ns stop,
                               budget *b, rtp_ns *lb, rtp_diag *diag)
 {
@@ -175,10 +243,10 @@ static rtp_status busy_period(const rtp_task *tasks, size_t n, rtp_ns stop,
     }
 }
 
-/* QPA [ZB09] over the deadlines <= bound: *failed_at = a t
- * with dbf(t) > t, or 0 when there is none. */
-static rtp_status qpa(const rtp_task *tasks, size_t n, rtp_ns bound, rtp_ns d_min,
-                      budget *b, rtp_ns *failed_at, rtp_diag *diag)
+/* QPA [ZB09] over the step points <= bound: *failed_at = a t
+ * with h(t) > t, or 0 when there is none. */
+static rtp_status qpa(const rtp_task *tasks, size_t n, int with_blocking, rtp_ns bound,
+                      rtp_ns d_min, budget *b, rtp_ns *failed_at, rtp_diag *diag)
 {
     rtp_ns t = bound < INT64_MAX ? prev_deadline(tasks, n, bound + 1) : bound;
     *failed_at = 0;
@@ -186,7 +254,7 @@ static rtp_status qpa(const rtp_task *tasks, size_t n, rtp_ns bound, rtp_ns d_mi
         if (spend(b))
             return rtp_diag_set(diag, RTP_ELIMIT, "", "EDF QPA did not finish in %llu iterations",
                                 (unsigned long long)b->max);
-        i128 h = demand(tasks, n, t);
+        i128 h = load(tasks, n, t, with_blocking);
         if (h > t) {
             *failed_at = t;
             break;
@@ -198,16 +266,17 @@ static rtp_status qpa(const rtp_task *tasks, size_t n, rtp_ns bound, rtp_ns d_mi
     return RTP_OK;
 }
 
-/* The smallest absolute deadline t <= upto with dbf(t) > t (one exists). */
+/* The smallest step point t <= upto with h(t) > t (one exists). */
 static rtp_status first_miss(const rtp_task *tasks, size_t n, rtp_ns upto,
                              budget *b, rtp_ns *out, rtp_diag *diag)
 {
-    rtp_ns *next = malloc(n * sizeof *next);
+    rtp_ns *next = malloc((n ? n : 1) * sizeof *next);
     if (!next)
         return RTP_ENOMEM;
     for (size_t i = 0; i < n; i++)
-        next[i] = tasks[i].deadline_ns;
+        next[i] = dstar(&tasks[i]);
     i128 dem = 0;
+    rtp_ns blocked = 0; /* b(t): a running maximum over the first deadlines seen */
     rtp_status st = RTP_EINTERNAL;
     for (;;) {
         rtp_ns t = INT64_MAX;
@@ -226,10 +295,12 @@ static rtp_status first_miss(const rtp_task *tasks, size_t n, rtp_ns upto,
             if (next[i] != t)
                 continue;
             dem += tasks[i].wcet_ns;
+            if (t == dstar(&tasks[i]) && tasks[i].blocking_ns > blocked)
+                blocked = tasks[i].blocking_ns;
             if (__builtin_add_overflow(next[i], tasks[i].period_ns, &next[i]))
                 next[i] = INT64_MAX;
         }
-        if (dem > t) {
+        if (dem + blocked > t) {
             *out = t;
             st = RTP_OK;
             break;
@@ -239,32 +310,74 @@ static rtp_status first_miss(const rtp_task *tasks, size_t n, rtp_ns upto,
     return st;
 }
 
-/* Steps 1-3: *overloaded = U > 1; otherwise *bound = L, or 0 when every
- * D >= T (schedulable at once). On RTP_ELIMIT, *bound is the last busy-period
- * iterate (0 if none): a miss below it still decides. */
-static rtp_status interval(const rtp_task *tasks, size_t n, budget *b, int *overloaded,
+/* The set's shape for steps 0-3. */
+typedef struct shape {
+    int late;          /* some J >= D */
+    int overloaded;    /* U > 1 */
+    rtp_ns blocking;   /* B = max blocking */
+    rtp_ns t_block;    /* t_B = max D* of a task with blocking, 0 if none */
+    rtp_ns d_min;      /* smallest D* */
+} shape;
+
+/* Steps 0-3: *bound = L, or 0 when the shape decides at once (late,
+ * overloaded, or every D* >= T without blocking). On RTP_ELIMIT, *bound is
+ * the last busy-period iterate (0 if none): a miss below it still decides. */
+static rtp_status interval(const rtp_task *tasks, size_t n, budget *b, shape *sh,
                            rtp_ns *bound, rtp_diag *diag)
 {
-    rtp_ratio one = {1, 1};
-    int cmp = rtp_load_cmp(tasks, n, RTP_LOAD_UTIL, one), all_loose = 1;
-    for (size_t i = 0; i < n; i++)
-        all_loose = all_loose && tasks[i].deadline_ns >= tasks[i].period_ns;
-    *overloaded = cmp > 0;
+    int all_loose = 1;
+    sh->late = 0;
+    sh->blocking = sh->t_block = 0;
+    sh->d_min = INT64_MAX;
+    for (size_t i = 0; i < n; i++) {
+        const rtp_task *t = &tasks[i];
+        rtp_ns d = dstar(t);
+        sh->late = sh->late || d <= 0;
+        all_loose = all_loose && d >= t->period_ns;
+        if (t->blocking_ns > sh->blocking)
+            sh->blocking = t->blocking_ns;
+        if (t->blocking_ns > 0 && d > sh->t_block)
+            sh->t_block = d;
+        if (d < sh->d_min)
+            sh->d_min = d;
+    }
     *bound = 0;
-    if (cmp > 0 || all_loose)
+    sh->overloaded = 0;
+    if (sh->late)
         return RTP_OK;
-    rtp_ns la = cmp < 0 ? la_bound(tasks, n) : 0, lb = 0;
-    rtp_status st = busy_period(tasks, n, la, b, &lb, diag);
-    *bound = st != RTP_OK ? lb : (lb > 0 && (la == 0 || lb < la)) ? lb : la;
-    return st;
+    rtp_ratio one = {1, 1};
+    int cmp = rtp_load_cmp(tasks, n, RTP_LOAD_UTIL, one);
+    sh->overloaded = cmp > 0;
+    if (cmp > 0 || (all_loose && sh->blocking == 0))
+        return RTP_OK;
+    rtp_ns la = cmp < 0 ? la_bound(tasks, n, sh->blocking) : 0, lb = 0;
+    if (la > 0 && la <= sh->t_block) {
+        *bound = la; /* Lb' = Lb + t_B > La already */
+        return RTP_OK;
+    }
+    rtp_status st = busy_period(tasks, n, la > 0 ? la - sh->t_block : 0, b, &lb, diag);
+    if (st != RTP_OK) {
+        *bound = lb;
+        return st;
+    }
+    rtp_ns lb_prime = 0;
+    if (lb > 0 && __builtin_add_overflow(lb, sh->t_block, &lb_prime))
+        lb_prime = 0;
+    if (lb_prime > 0 && (la == 0 || lb_prime < la))
+        *bound = lb_prime;
+    else if (la > 0)
+        *bound = la;
+    else
+        return rtp_diag_set(diag, RTP_ELIMIT, "", "EDF testing bound passes 2^63 ns");
+    return RTP_OK;
 }
 
 rtp_status rtp_edf_bound(const rtp_task *tasks, size_t n, const rtp_limits *limits,
                          rtp_ns *bound, rtp_diag *diag)
 {
     budget b = {0, (limits ? *limits : rtp_limits_default()).max_iterations};
-    int overloaded;
-    rtp_status st = interval(tasks, n, &b, &overloaded, bound, diag);
+    shape sh;
+    rtp_status st = interval(tasks, n, &b, &sh, bound, diag);
     if (st != RTP_OK)
         *bound = 0;
     return st;
@@ -279,23 +392,30 @@ rtp_status rtp_edf_qpa(const rtp_task *tasks, size_t n, int want_first_miss,
     result->schedulable = 0;
     result->has_first_miss = 0;
     result->first_miss_ns = 0;
-    rtp_ns d_min = INT64_MAX, bound = 0, failed_at = 0;
-    for (size_t i = 0; i < n; i++)
-        if (tasks[i].deadline_ns < d_min)
-            d_min = tasks[i].deadline_ns;
-    int overloaded;
-    rtp_status st = interval(tasks, n, &b, &overloaded, &bound, diag);
+    rtp_ns bound = 0, failed_at = 0;
+    shape sh;
+    rtp_status st = interval(tasks, n, &b, &sh, &bound, diag);
+    int with_blocking = sh.blocking > 0;
     if (st == RTP_ELIMIT && bound > 0) {
         /* No bound: a miss below the last busy-period iterate still decides. */
         budget b2 = {0, max};
-        if (qpa(tasks, n, bound, d_min, &b2, &failed_at, diag) != RTP_OK || failed_at == 0)
+        if (qpa(tasks, n, with_blocking, bound, sh.d_min, &b2, &failed_at, diag) != RTP_OK ||
+            failed_at == 0)
             return RTP_ELIMIT;
         rtp_diag_clear(diag);
     } else if (st != RTP_OK) {
         return st;
-    } else if (overloaded) {
+    } else if (sh.late) {
+        /* A job released at the end of its jitter window cannot finish by
+         * its deadline: docs/spec.md says first_miss = 1 ns. */
+        result->has_first_miss = want_first_miss;
+        result->first_miss_ns = want_first_miss ? 1 : 0;
+        return RTP_OK;
+    } else if (sh.overloaded) {
         return RTP_OK; /* U > 1: first_miss left out */
-    } else if (bound > 0 && (st = qpa(tasks, n, bound, d_min, &b, &failed_at, diag)) != RTP_OK) {
+    } else if (bound > 0 &&
+               (st = qpa(tasks, n, with_blocking, bound, sh.d_min, &b, &failed_at, diag)) !=
+                   RTP_OK) {
         return st;
     }
     if (failed_at == 0) {

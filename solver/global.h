@@ -10,9 +10,13 @@
  * are compared exactly (GMP or cross-multiplied 128-bit integers); iterative
  * bounds use 128-bit sums and count their steps against
  * rtp_limits.max_iterations (RTP_ELIMIT when passed, never a guess).
- * Common preconditions of every m >= 2 test: constrained deadlines
- * (D <= T for every task), else RTP_GLOBAL_NA. A task with C > D, or a total
- * utilization above m, makes an applicable test reject. */
+ * Tasks are effective tasks (models/effective.h: wcet_ns is C' = wcet + 2 x
+ * context switch, which these tests analyse). Common preconditions of every
+ * m >= 2 test: constrained deadlines (D <= T for every task) and no release
+ * jitter or blocking (J' = 0 and B = 0 for every task: the tests do not
+ * model them), else RTP_GLOBAL_NA, never a verdict. A task with C > D, or a
+ * total utilization above m, makes an applicable test reject. m == 1 is the
+ * exact uniprocessor analysis, which models jitter and blocking. */
 #ifndef RTP_GLOBAL_H
 #define RTP_GLOBAL_H
 

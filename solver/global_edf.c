@@ -20,7 +20,7 @@ const char *rtp_global_verdict_name(rtp_global_verdict v)
  * returns 1 and sets *verdict when that already decides. */
 static int screen(const rtp_task *tasks, size_t n, int m, rtp_global_verdict *verdict)
 {
-    if (!gw_constrained(tasks, n)) {
+    if (!gw_applicable(tasks, n)) {
         *verdict = RTP_GLOBAL_NA;
         return 1;
     }

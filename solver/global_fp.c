@@ -43,7 +43,7 @@ rtp_status rtp_global_fp_rta(const rtp_task *tasks, size_t n, int m,
     for (size_t i = 0; response_time && i < n; i++)
         response_time[i] = -1;
     *verdict = RTP_GLOBAL_NA;
-    if (!gw_constrained(tasks, n))
+    if (!gw_applicable(tasks, n))
         return RTP_OK;
     size_t *order = malloc((n ? n : 1) * sizeof *order);
     rtp_ns *r = malloc((n ? n : 1) * sizeof *r);
@@ -114,7 +114,7 @@ rtp_status rtp_global_fp_da(const rtp_task *tasks, size_t n, int m, size_t k,
     *passes = 0;
     if (m < 1)
         return rtp_diag_set(diag, RTP_EINPUT, "", "a cluster needs at least one CPU");
-    if (!gw_constrained(tasks, n))
+    if (!gw_applicable(tasks, n))
         return RTP_OK;
     size_t *hp = malloc((n ? n : 1) * sizeof *hp);
     rtp_ns *deadlines = malloc((n ? n : 1) * sizeof *deadlines);
@@ -144,7 +144,7 @@ rtp_status rtp_global_fp_opa(const rtp_task *tasks, size_t n, int m,
     if (m < 1)
         return rtp_diag_set(diag, RTP_EINPUT, "", "a cluster needs at least one CPU");
     rtp_global_monotonic(tasks, n, RTP_PRIO_DM, priority);
-    if (!gw_constrained(tasks, n))
+    if (!gw_applicable(tasks, n))
         return RTP_OK;
     size_t *by_dm = malloc((n ? n : 1) * sizeof *by_dm); /* most urgent first */
     size_t *hp = malloc((n ? n : 1) * sizeof *hp);

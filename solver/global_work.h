@@ -57,11 +57,14 @@ rtp_status rtp_gw_fixed_point(const gw_ctx *ctx, uint64_t *steps,
                               const rtp_limits *limits, rtp_ns *bound,
                               rtp_diag *diag);
 
-/* The shared precondition: constrained deadlines (D <= T for every task). */
-static inline int gw_constrained(const rtp_task *tasks, size_t n)
+/* The shared precondition: constrained deadlines (D <= T for every task)
+ * and no release jitter or blocking (these tests do not model them; the
+ * tasks are effective ones, so J' includes the platform's release latency). */
+static inline int gw_applicable(const rtp_task *tasks, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (tasks[i].deadline_ns > tasks[i].period_ns)
+        if (tasks[i].deadline_ns > tasks[i].period_ns || tasks[i].jitter_ns != 0 ||
+            tasks[i].blocking_ns != 0)
             return 0;
     return 1;
 }

@@ -387,6 +387,380 @@ static void test_limit(void **state)
     assert_int_equal(r.first_miss_ns, p - 1);
 }
 
+/* ---- jitter and blocking (docs/spec.md "Real-system terms") ----
+ *
+ * References for tasks with release jitter J and blocking B, written from the
+ * definitions, not from solver/edf.c's algebra:
+ *  - demand enumeration: every integer t up to 2H + 2 max D, counting for
+ *    each task the arrivals a = k T - J (k >= 0: the first job arrives J
+ *    before the window, released at its start) whose deadline a + D lies in
+ *    [0, t], plus the largest B of a task one of whose jobs fits wholly in
+ *    the window (D - J <= t). h(t + H) = h(t) + U H <= h(t) + H once t is past
+ *    every D and every step of b, so a first failure cannot lie past
+ *    H + max D + max J;
+ *  - EDF simulation of the same jobs (released at max(0, a), due at a + D),
+ *    once with no blocker and once per task j with B_j > 0 with one extra job
+ *    of length B_j released at 0 and due at D_j - J_j: EDF is optimal on one
+ *    CPU, so a job set misses iff some window's demand exceeds it, and the
+ *    runs together cover "dbf(t) + B_j > t for t >= D_j - J_j". The earliest
+ *    missed deadline over the runs is the smallest failing t.
+ * A task with J >= D is not schedulable, first_miss 1 ns (docs/spec.md). */
+
+static const rtp_ns divisors120[] = {2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 24, 30, 40, 60, 120};
+#define N_DIV120 (sizeof divisors120 / sizeof divisors120[0])
+
+static rtp_ns ref_h(const rtp_task *ts, size_t n, rtp_ns t)
+{
+    rtp_ns sum = 0, b = 0;
+    for (size_t i = 0; i < n; i++) {
+        for (rtp_ns a = -ts[i].jitter_ns; a + ts[i].deadline_ns <= t; a += ts[i].period_ns)
+            if (a + ts[i].deadline_ns >= 0)
+                sum += ts[i].wcet_ns;
+        if (ts[i].deadline_ns - ts[i].jitter_ns <= t && ts[i].blocking_ns > b)
+            b = ts[i].blocking_ns;
+    }
+    return sum + b;
+}
+
+/* 1 = schedulable; 0 with *miss (0 when U > 1, 1 when some J >= D). */
+static int ref_enumerate_delays(const rtp_task *ts, size_t n, rtp_ns *miss)
+{
+    rtp_ns h = tu_hyperperiod(ts, n), max_d = 0, work = 0;
+    *miss = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (ts[i].jitter_ns >= ts[i].deadline_ns) {
+            *miss = 1;
+            return 0;
+        }
+        max_d = ts[i].deadline_ns > max_d ? ts[i].deadline_ns : max_d;
+        work += h / ts[i].period_ns * ts[i].wcet_ns;
+    }
+    if (work > h)
+        return 0;
+    for (rtp_ns t = 1; t <= 2 * h + 2 * max_d; t++)
+        if (ref_h(ts, n, t) > t) {
+            *miss = t;
+            return 0;
+        }
+    return 1;
+}
+
+/* EDF simulation (see above) of the jobs due by `horizon`, plus a blocker
+ * job (length blocker_len, due at blocker_due) when blocker_len > 0.
+ * Returns the earliest missed absolute deadline, 0 if none. */
+static rtp_ns ref_simulate_delays(const rtp_task *ts, size_t n, rtp_ns horizon,
+                                  rtp_ns blocker_len, rtp_ns blocker_due)
+{
+    size_t cap = 64, jobs = 0;
+    rtp_ns *rel = malloc(cap * sizeof *rel), *due = malloc(cap * sizeof *due),
+           *left = malloc(cap * sizeof *left);
+    for (size_t i = 0; i <= n; i++) {
+        for (rtp_ns a = -ts[i < n ? i : 0].jitter_ns;; a += ts[i < n ? i : 0].period_ns) {
+            if (jobs == cap) {
+                cap *= 2;
+                rel = realloc(rel, cap * sizeof *rel);
+                due = realloc(due, cap * sizeof *due);
+                left = realloc(left, cap * sizeof *left);
+            }
+            if (i == n) { /* the blocker: one job */
+                if (blocker_len > 0) {
+                    rel[jobs] = 0;
+                    due[jobs] = blocker_due;
+                    left[jobs++] = blocker_len;
+                }
+                break;
+            }
+            if (a + ts[i].deadline_ns > horizon)
+                break;
+            if (a + ts[i].deadline_ns < 0)
+                continue;
+            rel[jobs] = a > 0 ? a : 0;
+            due[jobs] = a + ts[i].deadline_ns;
+            left[jobs++] = ts[i].wcet_ns;
+        }
+    }
+    rtp_ns earliest = 0;
+    size_t done = 0;
+    for (rtp_ns now = 0; done < jobs; now++) {
+        size_t pick = jobs;
+        for (size_t j = 0; j < jobs; j++)
+            if (left[j] > 0 && rel[j] <= now && (pick == jobs || due[j] < due[pick]))
+                pick = j;
+        if (pick == jobs)
+            continue;
+        if (--left[pick] == 0) {
+            done++;
+            if (now + 1 > due[pick] && (earliest == 0 || due[pick] < earliest))
+                earliest = due[pick];
+        }
+    }
+    free(rel);
+    free(due);
+    free(left);
+    return earliest;
+}
+
+static rtp_ns ref_simulate_all(const rtp_task *ts, size_t n)
+{
+    rtp_ns h = tu_hyperperiod(ts, n), max_d = 0;
+    for (size_t i = 0; i < n; i++)
+        max_d = ts[i].deadline_ns > max_d ? ts[i].deadline_ns : max_d;
+    rtp_ns horizon = 2 * h + 2 * max_d;
+    rtp_ns best = ref_simulate_delays(ts, n, horizon, 0, 0);
+    for (size_t j = 0; j < n; j++) {
+        if (ts[j].blocking_ns == 0)
+            continue;
+        rtp_ns m = ref_simulate_delays(ts, n, horizon, ts[j].blocking_ns,
+                                       ts[j].deadline_ns - ts[j].jitter_ns);
+        if (m > 0 && (best == 0 || m < best))
+            best = m;
+    }
+    return best;
+}
+
+static size_t random_delayed_set(tu_rng *rng, rtp_task *ts)
+{
+    size_t n = (size_t)tu_range(rng, 1, 5);
+    int64_t target = tu_range(rng, 40, 110);
+    for (size_t i = 0; i < n; i++) {
+        rtp_ns t = divisors120[tu_range(rng, 0, N_DIV120 - 1)];
+        rtp_ns c = t * target / 100 / (rtp_ns)n + tu_range(rng, -1, 1);
+        c = c < 1 ? 1 : c > t ? t : c;
+        rtp_ns d;
+        switch (tu_range(rng, 0, 3)) {
+        case 0: d = t; break;
+        case 1: d = tu_range(rng, c, t); break;
+        case 2: d = tu_range(rng, 1, t); break;
+        default: d = tu_range(rng, t, 2 * t + 3); break;
+        }
+        ts[i] = tu_task(c, d, t);
+        switch (tu_range(rng, 0, 5)) { /* jitter: none, small, up to D, past D (rare) */
+        case 0: case 1: break;
+        case 2: case 3: ts[i].jitter_ns = tu_range(rng, 1, d / 3 + 1); break;
+        case 4: ts[i].jitter_ns = tu_range(rng, 0, d); break;
+        default: ts[i].jitter_ns = tu_range(rng, 0, tu_range(rng, 0, 9) == 0 ? 2 * t : d / 2); break;
+        }
+        if (tu_range(rng, 0, 2) == 0)
+            ts[i].blocking_ns = tu_range(rng, 1, tu_range(rng, 0, 3) == 0 ? t : c + 2);
+    }
+    return n;
+}
+
+static void test_delays_vs_references(void **state)
+{
+    (void)state;
+    tu_rng rng = {1996};
+    int counts[4] = {0, 0, 0, 0}; /* schedulable, miss (U <= 1), U > 1, J >= D */
+    int with_blocking = 0, with_jitter = 0, blocking_decides = 0;
+    rtp_limits lim = rtp_limits_default();
+    rtp_task ts[8], scaled[8];
+    for (int k = 0; k < 4000; k++) {
+        size_t n = random_delayed_set(&rng, ts);
+        rtp_ns scale = k % 4 == 0 ? 7919 : 1;
+        for (size_t i = 0; i < n; i++) {
+            with_blocking += ts[i].blocking_ns > 0;
+            with_jitter += ts[i].jitter_ns > 0;
+            scaled[i] = ts[i];
+            scaled[i].wcet_ns *= scale;
+            scaled[i].deadline_ns *= scale;
+            scaled[i].period_ns *= scale;
+            scaled[i].jitter_ns *= scale;
+            scaled[i].blocking_ns *= scale;
+        }
+        rtp_ns miss;
+        int ok = ref_enumerate_delays(ts, n, &miss);
+        rtp_edf_result r;
+        assert_int_equal(rtp_edf_qpa(scaled, n, 1, &lim, &r, NULL), RTP_OK);
+        if (r.schedulable != ok)
+            print_error("set %d: qpa %d, enumeration %d (miss %lld)\n", k, r.schedulable, ok,
+                        (long long)miss);
+        assert_int_equal(r.schedulable, ok);
+        int late = 0;
+        for (size_t i = 0; i < n; i++)
+            late |= ts[i].jitter_ns >= ts[i].deadline_ns;
+        if (ok) {
+            assert_false(r.has_first_miss);
+            assert_int_equal(ref_simulate_all(ts, n), 0);
+            counts[0]++;
+        } else if (late) {
+            assert_true(r.has_first_miss);
+            assert_int_equal(r.first_miss_ns, 1);
+            counts[3]++;
+            continue;
+        } else if (miss > 0) {
+            assert_true(r.has_first_miss);
+            assert_int_equal(r.first_miss_ns, miss * scale);
+            assert_int_equal(ref_simulate_all(ts, n), miss);
+            counts[1]++;
+            /* blocking decided it when the set passes without any */
+            rtp_task plain[8];
+            memcpy(plain, ts, n * sizeof *ts);
+            for (size_t i = 0; i < n; i++)
+                plain[i].blocking_ns = 0;
+            rtp_ns m2;
+            blocking_decides += ref_enumerate_delays(plain, n, &m2);
+        } else {
+            assert_false(r.has_first_miss); /* U > 1 */
+            counts[2]++;
+        }
+        /* rtp_edf_bound covers the first failure */
+        rtp_ns bound = 0;
+        assert_int_equal(rtp_edf_bound(scaled, n, &lim, &bound, NULL), RTP_OK);
+        if (!ok && miss > 1)
+            assert_true(bound == 0 || bound >= miss * scale);
+    }
+    assert_true(counts[0] > 800 && counts[1] > 800 && counts[2] > 200 && counts[3] > 30);
+    assert_true(with_blocking > 2000 && with_jitter > 3000 && blocking_decides > 100);
+}
+
+/* Arbitrary periods 1..100 (hyperperiods too long to enumerate), U < 1,
+ * with jitter and blocking: a failure, if any, lies below the busy period
+ * with jitter and blocking, w = B + sum ceil((w + J) / T) C (a bound at
+ * least as large as the one edf.c derives), scanned here t by t with the
+ * definition. Here La and the busy-period bound both decide. */
+static void test_delays_random_periods_vs_busy_period(void **state)
+{
+    (void)state;
+    tu_rng rng = {2006};
+    int sched = 0, miss = 0;
+    rtp_task ts[6];
+    rtp_limits lim = rtp_limits_default();
+    for (int k = 0; k < 5000; k++) {
+        size_t n = (size_t)tu_range(&rng, 2, 5);
+        __int128 un = 0, ud = 1;
+        rtp_ns bmax = 0;
+        for (size_t i = 0; i < n; i++) {
+            rtp_ns t = tu_range(&rng, 1, 100), c = tu_range(&rng, 1, t / 3 + 1);
+            ts[i] = tu_task(c, tu_range(&rng, c, 2 * t), t);
+            ts[i].jitter_ns = tu_range(&rng, 0, 2) ? tu_range(&rng, 0, ts[i].deadline_ns - 1) / 2 : 0;
+            ts[i].blocking_ns = tu_range(&rng, 0, 2) == 0 ? tu_range(&rng, 1, 3 * c) : 0;
+            bmax = ts[i].blocking_ns > bmax ? ts[i].blocking_ns : bmax;
+            un = un * t + c * ud;
+            ud *= t;
+        }
+        if (un >= ud)
+            continue;
+        rtp_ns busy = 0, next = bmax;
+        for (size_t i = 0; i < n; i++)
+            next += ts[i].wcet_ns;
+        while (next != busy) {
+            busy = next;
+            next = bmax;
+            for (size_t i = 0; i < n; i++)
+                next += ((busy + ts[i].jitter_ns - 1) / ts[i].period_ns + 1) * ts[i].wcet_ns;
+        }
+        rtp_ns first = 0;
+        for (rtp_ns t = 1; t <= busy && !first; t++)
+            if (ref_h(ts, n, t) > t)
+                first = t;
+        rtp_edf_result r;
+        assert_int_equal(rtp_edf_qpa(ts, n, 1, &lim, &r, NULL), RTP_OK);
+        if (r.schedulable != !first)
+            print_error("set %d: qpa %d, first failure by scan %lld\n", k, r.schedulable,
+                        (long long)first);
+        assert_int_equal(r.schedulable, !first);
+        if (first) {
+            assert_true(r.has_first_miss);
+            assert_int_equal(r.first_miss_ns, first);
+            miss++;
+        } else {
+            sched++;
+        }
+    }
+    assert_true(sched > 1000 && miss > 500);
+}
+
+/* Hand-worked cases of the definitions. */
+static void test_delay_examples(void **state)
+{
+    (void)state;
+    rtp_edf_result r;
+    rtp_limits lim = rtp_limits_default();
+    /* Jitter is a shorter deadline: (C 2, D 5, T 10, J 3) due 2 after its
+     * release: alone it fits (h(2) = 2); add (C 1, D 2, T 10) and
+     * h(2) = 3 > 2: first_miss 2. */
+    rtp_task j2[2] = {tu_task(2, 5, 10), tu_task(1, 2, 10)};
+    j2[0].jitter_ns = 3;
+    assert_int_equal(rtp_edf_qpa(j2, 1, 1, &lim, &r, NULL), RTP_OK);
+    assert_true(r.schedulable);
+    assert_int_equal(rtp_edf_qpa(j2, 2, 1, &lim, &r, NULL), RTP_OK);
+    assert_false(r.schedulable);
+    assert_int_equal(r.first_miss_ns, 2);
+    /* J >= D: a job released at the end of its window cannot finish in
+     * time, whatever C: first_miss = 1 ns (docs/spec.md). */
+    rtp_task late = tu_task(1, 5, 10);
+    late.jitter_ns = 5;
+    assert_int_equal(rtp_edf_qpa(&late, 1, 1, &lim, &r, NULL), RTP_OK);
+    assert_false(r.schedulable);
+    assert_true(r.has_first_miss);
+    assert_int_equal(r.first_miss_ns, 1);
+    assert_int_equal(rtp_edf_qpa(&late, 1, 0, &lim, &r, NULL), RTP_OK);
+    assert_false(r.has_first_miss);
+    /* ... even with U > 1 (first_miss is still the smallest failing t). */
+    rtp_task over[2] = {late, tu_task(10, 10, 10)};
+    assert_int_equal(rtp_edf_qpa(over, 2, 1, &lim, &r, NULL), RTP_OK);
+    assert_false(r.schedulable);
+    assert_int_equal(r.first_miss_ns, 1);
+    /* Blocking counts only in windows where the blocked task's job fits:
+     * a (C 2, D 4, T 10), b (C 3, D 9, T 10, B 4). b(t) = 4 from t = 9:
+     * h(4) = 2, h(9) = 5 + 4 = 9 <= 9: schedulable; B 5: h(9) = 10 > 9. */
+    rtp_task blk[2] = {tu_task(2, 4, 10), tu_task(3, 9, 10)};
+    blk[1].blocking_ns = 4;
+    assert_int_equal(rtp_edf_qpa(blk, 2, 1, &lim, &r, NULL), RTP_OK);
+    assert_true(r.schedulable);
+    assert_int_equal(rtp_edf_blocking(blk, 2, 8), 0);
+    assert_int_equal(rtp_edf_blocking(blk, 2, 9), 4);
+    blk[1].blocking_ns = 5;
+    assert_int_equal(rtp_edf_qpa(blk, 2, 1, &lim, &r, NULL), RTP_OK);
+    assert_false(r.schedulable);
+    assert_int_equal(r.first_miss_ns, 9);
+    /* U = 1 with blocking: no La, yet an exact answer (no resource limit).
+     * Two (C 2, D 8, T 4), B 1 on the first: dbf(4k) = 4 (k - 1), h = 4k - 3
+     * <= 4k: schedulable. With D 4: h(4) = 4 + 1 > 4. */
+    rtp_task full[2] = {tu_task(2, 8, 4), tu_task(2, 8, 4)};
+    full[0].blocking_ns = 1;
+    assert_int_equal(rtp_edf_qpa(full, 2, 1, &lim, &r, NULL), RTP_OK);
+    assert_true(r.schedulable);
+    rtp_ns bound = 0;
+    assert_int_equal(rtp_edf_bound(full, 2, &lim, &bound, NULL), RTP_OK);
+    assert_int_equal(bound, 12); /* Lb 4 + t_B 8 */
+    full[0].deadline_ns = full[1].deadline_ns = 4;
+    assert_int_equal(rtp_edf_qpa(full, 2, 1, &lim, &r, NULL), RTP_OK);
+    assert_false(r.schedulable);
+    assert_int_equal(r.first_miss_ns, 4);
+    /* Implicit deadlines and U < 1 no longer suffice with blocking:
+     * (C 1, T 10) and (C 8, T 10, B 2): h(10) = 9 + 2 > 10. */
+    rtp_task imp[2] = {tu_task(1, 10, 10), tu_task(8, 10, 10)};
+    imp[1].blocking_ns = 2;
+    assert_int_equal(rtp_edf_qpa(imp, 2, 1, &lim, &r, NULL), RTP_OK);
+    assert_false(r.schedulable);
+    assert_int_equal(r.first_miss_ns, 10);
+    /* dbf with jitter past the deadline (public helper): floor((t + J - D) / T) + 1 jobs */
+    rtp_ns d;
+    late.jitter_ns = 25;
+    assert_int_equal(rtp_edf_dbf(&late, 1, 1, &d), RTP_OK);
+    assert_int_equal(d, 3); /* (1 + 25 - 5) / 10 + 1 = 3 jobs of 1 */
+}
+
+/* Huge jitter and blocking near 2^62: exact, or a limit, never wrong. */
+static void test_delay_big_values(void **state)
+{
+    (void)state;
+    const rtp_ns lim62 = RTP_NS_LIMIT;
+    rtp_limits lim = rtp_limits_default();
+    rtp_edf_result r;
+    rtp_task ts[2] = {tu_task(1, lim62, lim62), tu_task(1, lim62, lim62)};
+    ts[0].jitter_ns = lim62 - 2; /* D* = 2 */
+    ts[1].blocking_ns = lim62 - 3;
+    /* h(2) = 1; b steps at 2^62 where dbf = 2: h = 2^62 - 1 <= 2^62 */
+    assert_int_equal(rtp_edf_qpa(ts, 2, 1, &lim, &r, NULL), RTP_OK);
+    assert_true(r.schedulable);
+    ts[1].blocking_ns = lim62 - 1; /* h(2^62) = 2^62 + 1 */
+    assert_int_equal(rtp_edf_qpa(ts, 2, 1, &lim, &r, NULL), RTP_OK);
+    assert_false(r.schedulable);
+    assert_int_equal(r.first_miss_ns, lim62);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -397,6 +771,10 @@ int main(void)
         cmocka_unit_test(test_precision),
         cmocka_unit_test(test_large_coprime),
         cmocka_unit_test(test_limit),
+        cmocka_unit_test(test_delay_examples),
+        cmocka_unit_test(test_delay_big_values),
+        cmocka_unit_test(test_delays_vs_references),
+        cmocka_unit_test(test_delays_random_periods_vs_busy_period),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

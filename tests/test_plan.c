@@ -34,6 +34,8 @@ static void assert_same_task(const rtp_task *a, const rtp_task *b)
     assert_int_equal(a->wcet_ns, b->wcet_ns);
     assert_int_equal(a->deadline_ns, b->deadline_ns);
     assert_int_equal(a->period_ns, b->period_ns);
+    assert_int_equal(a->jitter_ns, b->jitter_ns);
+    assert_int_equal(a->blocking_ns, b->blocking_ns);
     assert_int_equal(a->cmd_len, b->cmd_len);
     assert_int_equal(a->cmd_is_string, b->cmd_is_string);
     for (size_t i = 0; i < a->cmd_len; i++)
@@ -54,6 +56,8 @@ static void assert_same_plan(const rtp_plan *a, const rtp_plan *b)
     assert_string_equal(a->chosen_order, b->chosen_order);
     assert_int_equal(a->clustered, b->clustered);
     assert_int_equal(a->n_platform_cpus, b->n_platform_cpus);
+    assert_int_equal(a->overheads.release_latency_ns, b->overheads.release_latency_ns);
+    assert_int_equal(a->overheads.context_switch_ns, b->overheads.context_switch_ns);
     for (size_t i = 0; i < a->n_platform_cpus; i++)
         assert_int_equal(a->platform_cpus[i], b->platform_cpus[i]);
     assert_int_equal(a->n_bins, b->n_bins);
@@ -418,10 +422,66 @@ static void regression_platform_cpus(void **state)
     assert_int_equal(rtp_plan_parse_json(text, strlen(text), &plan, &d), RTP_EINPUT);
 }
 
+/* docs/spec.md "Real-system terms": a plan carries each task's jitter and
+ * blocking and the platform's overheads (written when non-zero), so emit
+ * re-checks with them; reading them back is as strict as the task-set
+ * reader. */
+static void test_real_system_terms(void **state)
+{
+    (void)state;
+    rtp_plan plan;
+    build_fp_plan(&plan);
+    plan.bins[0].tasks[0].task.jitter_ns = 250000;
+    plan.bins[1].tasks[1].task.blocking_ns = 2;
+    plan.unassigned[0].task.jitter_ns = (rtp_ns)1 << 60;
+    plan.overheads.release_latency_ns = 30000;
+    plan.overheads.context_switch_ns = 4000;
+    round_trip(&plan);
+    char *text = rtp_plan_to_json(&plan, 0);
+    assert_non_null(strstr(text, "\"platform\":{\"cpus\":[2,5,7],\"overheads\":"
+                                 "{\"release_latency\":30000,\"context_switch\":4000}}"));
+    assert_non_null(strstr(text, "\"period\":16666666,\"jitter\":250000,\"cmd\""));
+    assert_non_null(strstr(text, "\"period\":9,\"blocking\":2,"));
+    assert_non_null(strstr(text, "\"jitter\":\"1152921504606846976ns\""));
+    free(text);
+    /* only one overhead non-zero: both written, and read back */
+    plan.overheads.release_latency_ns = 0;
+    round_trip(&plan);
+    plan.overheads.context_switch_ns = 0;
+    text = rtp_plan_to_json(&plan, 0);
+    assert_null(strstr(text, "overheads"));
+    free(text);
+    rtp_plan_free(&plan);
+
+    static const char *const bins =
+        "[{\"cpu\": 0, \"tasks\": [{\"name\": \"a\", \"wcet\": 1, \"period\": 4, \"jitter\": 1}]}]";
+    rtp_plan back;
+    parse_ok(doc("edf", bins, ", \"platform\": {\"cpus\": [0], \"overheads\":"
+                              " {\"context_switch\": \"2us\"}}"),
+             &back);
+    assert_int_equal(back.overheads.context_switch_ns, 2000);
+    assert_int_equal(back.bins[0].tasks[0].task.jitter_ns, 1);
+    rtp_plan_free(&back);
+    bad_at(doc("edf", bins, ", \"platform\": {\"cpus\": [0], \"overheads\": 3}"),
+           "platform.overheads");
+    bad_at(doc("edf", bins, ", \"platform\": {\"cpus\": [0], \"overheads\": {\"switch\": 3}}"),
+           "platform.overheads.switch");
+    bad_at(doc("edf", bins, ", \"platform\": {\"cpus\": [0], \"overheads\":"
+                            " {\"release_latency\": -3}}"),
+           "platform.overheads.release_latency");
+    bad_at(doc("edf", "[{\"cpu\": 0, \"tasks\": [{\"name\": \"a\", \"wcet\": 1, \"period\": 4,"
+                      " \"blocking\": \"1.5ns\"}]}]", ""),
+           "cpus[0].tasks[0].blocking");
+    bad_at(doc("edf", "[{\"cpu\": 0, \"tasks\": [{\"name\": \"a\", \"wcet\": 1, \"period\": 4,"
+                      " \"jitter\": \"4611686018427387905ns\"}]}]", ""),
+           "cpus[0].tasks[0].jitter");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fp_round_trip),
+        cmocka_unit_test(test_real_system_terms),
         cmocka_unit_test(test_edf_has_no_fp_fields),
         cmocka_unit_test(test_clustered),
         cmocka_unit_test(test_bad_plans),

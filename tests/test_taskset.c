@@ -741,6 +741,89 @@ static void test_diagnostic_lines_quoted_values(void **state)
     assert_non_null(strstr(d.message, "1.5ns"));
 }
 
+/* docs/spec.md "Real-system terms": jitter, blocking and platform.overheads
+ * are times read as strictly as the others, except that 0 is allowed; they
+ * round-trip, and the writer leaves them out when absent (so documents
+ * without them are written byte for byte as before). */
+static void test_real_system_terms(void **state)
+{
+    (void)state;
+    rtp_taskset ts;
+    good("{\"time_unit\": \"us\", \"platform\": {\"cpus\": 2, \"overheads\":"
+         " {\"release_latency\": \"1.5us\", \"context_switch\": 3}},"
+         " \"tasks\": [{\"name\": \"a\", \"wcet\": 1, \"period\": 4, \"jitter\": 2,"
+         " \"blocking\": \"700ns\"}, {\"name\": \"b\", \"wcet\": 1, \"period\": 4,"
+         " \"jitter\": 0, \"blocking\": \"0ms\"}]}",
+         &ts);
+    assert_int_equal(ts.tasks[0].jitter_ns, 2000);
+    assert_int_equal(ts.tasks[0].blocking_ns, 700);
+    assert_int_equal(ts.tasks[1].jitter_ns, 0);
+    assert_int_equal(ts.tasks[1].blocking_ns, 0);
+    assert_true(ts.platform.has_overheads);
+    assert_int_equal(ts.platform.overheads.release_latency_ns, 1500);
+    assert_int_equal(ts.platform.overheads.context_switch_ns, 3000);
+    char *text = rtp_taskset_to_json(&ts, 0);
+    assert_non_null(strstr(text, "\"jitter\":2000,\"blocking\":700"));
+    assert_non_null(strstr(text, "\"overheads\":{\"release_latency\":1500,\"context_switch\":3000}"));
+    /* zero terms of task b are not written */
+    assert_null(strstr(strstr(text, "\"b\""), "jitter"));
+    rtp_taskset back;
+    good(text, &back);
+    assert_int_equal(back.tasks[0].jitter_ns, 2000);
+    assert_int_equal(back.tasks[0].blocking_ns, 700);
+    assert_int_equal(back.platform.overheads.context_switch_ns, 3000);
+    free(text);
+    rtp_taskset_free(&back);
+    rtp_taskset_free(&ts);
+    /* partial overheads: the other is 0 */
+    good("{\"platform\": {\"cpus\": 1, \"overheads\": {\"context_switch\": 5}}, \"tasks\": []}", &ts);
+    assert_int_equal(ts.platform.overheads.release_latency_ns, 0);
+    assert_int_equal(ts.platform.overheads.context_switch_ns, 5);
+    rtp_taskset_free(&ts);
+    /* absent: nothing written */
+    good(one_task("\"wcet\": 1, \"period\": 4"), &ts);
+    text = rtp_taskset_to_json(&ts, 0);
+    assert_null(strstr(text, "jitter"));
+    assert_null(strstr(text, "blocking"));
+    free(text);
+    rtp_taskset_free(&ts);
+
+    static const char *const bad_values[] = {
+        "-1", "-0.5", "1.5", "\"1.5ns\"", "\"-5ms\"", "\"5 ms\"", "\"5\"", "true", "null",
+        "[]", "{}", "\"4611686018427387905ns\"", "9007199254740992", "\"5000000000s\"",
+    };
+    char json[512];
+    for (size_t k = 0; k < sizeof bad_values / sizeof *bad_values; k++) {
+        snprintf(json, sizeof json, "{\"tasks\": [{\"name\": \"a\", \"wcet\": 1, \"period\": 4},"
+                 " {\"name\": \"b\", \"wcet\": 1, \"period\": 4, \"jitter\": %s}]}", bad_values[k]);
+        bad_at(json, "tasks[1].jitter");
+        snprintf(json, sizeof json, "{\"tasks\": [{\"name\": \"a\", \"wcet\": 1, \"period\": 4,"
+                 " \"blocking\": %s}]}", bad_values[k]);
+        bad_at(json, "tasks[0].blocking");
+        snprintf(json, sizeof json, "{\"platform\": {\"cpus\": 2, \"overheads\": "
+                 "{\"release_latency\": %s}}, \"tasks\": []}", bad_values[k]);
+        bad_at(json, "platform.overheads.release_latency");
+        snprintf(json, sizeof json, "{\"platform\": {\"cpus\": 2, \"overheads\": "
+                 "{\"release_latency\": 1, \"context_switch\": %s}}, \"tasks\": []}", bad_values[k]);
+        bad_at(json, "platform.overheads.context_switch");
+    }
+    /* 2^62 itself is a valid time; 2^62 + 1 is not (above) */
+    good(one_task("\"wcet\": 1, \"period\": 4, \"jitter\": \"4611686018427387904ns\""), &ts);
+    assert_int_equal(ts.tasks[0].jitter_ns, (rtp_ns)1 << 62);
+    rtp_taskset_free(&ts);
+    bad_at("{\"time_unit\": \"s\", \"tasks\": [{\"name\": \"a\", \"wcet\": 1, \"period\": 4,"
+           " \"jitter\": 4611686019}]}", "tasks[0].jitter");
+    bad_at("{\"platform\": {\"cpus\": 2, \"overheads\": 5}, \"tasks\": []}", "platform.overheads");
+    bad_at("{\"platform\": {\"cpus\": 2, \"overheads\": [1, 2]}, \"tasks\": []}", "platform.overheads");
+    bad_at("{\"platform\": {\"cpus\": 2, \"overheads\": null}, \"tasks\": []}", "platform.overheads");
+    bad_at("{\"platform\": {\"cpus\": 2, \"overheads\": {\"context_swich\": 1}}, \"tasks\": []}",
+           "platform.overheads.context_swich");
+    bad_at("{\"platform\": {\"cpus\": 2, \"overheads\": {\"context_switch\": 1,"
+           " \"context_switch\": 2}}, \"tasks\": []}", "platform.overheads.context_switch");
+    bad_at("{\"platform\": 3, \"tasks\": []}", "platform");
+    bad_at(one_task("\"wcet\": 1, \"period\": 4, \"jiter\": 1"), "tasks[0].jiter");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -753,6 +836,7 @@ int main(void)
         cmocka_unit_test(test_unknown_and_duplicate_keys),
         cmocka_unit_test(test_duplicate_task_names),
         cmocka_unit_test(test_platform),
+        cmocka_unit_test(test_real_system_terms),
         cmocka_unit_test(test_cmd_affinity_priority),
         cmocka_unit_test(test_valid_corner_cases),
         cmocka_unit_test(test_time_unit_scaling),

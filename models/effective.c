@@ -1,0 +1,77 @@
+/* models/effective.c — effective task terms (see effective.h). */
+#include "models/effective.h"
+
+#include "models/arith.h"
+
+#include <stdlib.h>
+
+int rtp_overheads_zero(const rtp_overheads *ov)
+{
+    return !ov || (ov->release_latency_ns == 0 && ov->context_switch_ns == 0);
+}
+
+/* a + k b with every value in 0..2^62: RTP_ELIMIT past 2^62. */
+static rtp_status add_times(rtp_ns a, rtp_ns b, int k, rtp_ns *out)
+{
+    rtp_ns scaled, sum;
+    if (rtp_mul(b, k, &scaled) != RTP_OK || rtp_add(a, scaled, &sum) != RTP_OK ||
+        sum > RTP_NS_LIMIT)
+        return RTP_ELIMIT;
+    *out = sum;
+    return RTP_OK;
+}
+
+rtp_status rtp_effective_wcet(const rtp_task *task, const rtp_overheads *ov, rtp_ns *out)
+{
+    return add_times(task->wcet_ns, ov ? ov->context_switch_ns : 0, 2, out);
+}
+
+rtp_status rtp_effective_jitter(const rtp_task *task, const rtp_overheads *ov, rtp_ns *out)
+{
+    return add_times(task->jitter_ns, ov ? ov->release_latency_ns : 0, 1, out);
+}
+
+rtp_status rtp_effective_tasks(const rtp_task *tasks, size_t n, const rtp_overheads *ov,
+                               rtp_task *out, rtp_diag *diag)
+{
+    for (size_t i = 0; i < n; i++) {
+        rtp_ns c, j;
+        if (rtp_effective_wcet(&tasks[i], ov, &c) != RTP_OK)
+            return rtp_diag_set(diag, RTP_ELIMIT, "",
+                                "task \"%.60s\": wcet + 2 x context_switch passes 2^62 ns",
+                                tasks[i].name ? tasks[i].name : "");
+        if (rtp_effective_jitter(&tasks[i], ov, &j) != RTP_OK)
+            return rtp_diag_set(diag, RTP_ELIMIT, "",
+                                "task \"%.60s\": jitter + release_latency passes 2^62 ns",
+                                tasks[i].name ? tasks[i].name : "");
+        if (&out[i] != &tasks[i])
+            out[i] = tasks[i];
+        out[i].wcet_ns = c;
+        out[i].jitter_ns = j;
+    }
+    return RTP_OK;
+}
+
+rtp_task *rtp_effective_new(const rtp_task *tasks, size_t n, const rtp_overheads *ov,
+                            rtp_status *status, rtp_diag *diag)
+{
+    rtp_task *out = malloc((n ? n : 1) * sizeof *out);
+    if (!out) {
+        *status = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
+        return NULL;
+    }
+    *status = rtp_effective_tasks(tasks, n, ov, out, diag);
+    if (*status != RTP_OK) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
+int rtp_tasks_have_delays(const rtp_task *tasks, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (tasks[i].jitter_ns != 0 || tasks[i].blocking_ns != 0)
+            return 1;
+    return 0;
+}

@@ -1,0 +1,193 @@
+#!/bin/sh
+# tests/cli_terms.sh — the real-system terms end to end (docs/spec.md
+# "Real-system terms"): per-task jitter and blocking, platform.overheads,
+# read strictly (exit 2 with the JSON path), carried through plans and
+# re-checked by emit, C' / J' past 2^62 a resource limit (exit 3), and every
+# output byte-identical when the new fields are all absent or all zero.
+set -u
+B=${RTP_BINARY:-./rtpack}
+S=${RTP_SOURCE_DIR:-.}
+TMP=$(mktemp -d) || exit 1
+trap 'rm -rf "$TMP"' EXIT
+fails=0
+
+# expect CODE DESCRIPTION -- runs the rest of the line, output in $TMP/out, $TMP/err
+expect() {
+    code=$1 what=$2
+    shift 2
+    "$@" >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    if [ "$rc" -ne "$code" ]; then
+        echo "FAIL: $what: exit $rc, expected $code" >&2
+        sed 's/^/  stderr: /' "$TMP/err" >&2
+        fails=$((fails + 1))
+    fi
+}
+
+# has PATTERN FILE DESCRIPTION -- fixed string in the file with blanks removed
+has() {
+    if ! tr -d ' \t\n' <"$2" | grep -F -q -- "$1"; then
+        echo "FAIL: $3: '$1' not in output" >&2
+        sed 's/^/  got: /' "$2" >&2
+        fails=$((fails + 1))
+    fi
+}
+
+hasnt() {
+    if tr -d ' \t\n' <"$2" | grep -F -q -- "$1"; then
+        echo "FAIL: $3: '$1' in output" >&2
+        fails=$((fails + 1))
+    fi
+}
+
+# ---- absent = zero: byte-identical outputs ----
+# Every example task set rewritten with "jitter": 0, "blocking": 0 on every
+# task and zero overheads on its platform gives the same bytes and exit codes
+# as the file itself, for every command that reads it.
+for f in "$S"/examples/*.json; do
+    case "$f" in *plan_*|*sweep*) continue ;; esac
+    python3 - "$f" "$TMP/zero.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+for t in doc.get("tasks", []):
+    t["jitter"] = 0
+    t["blocking"] = "0ns"
+if "platform" in doc:
+    doc["platform"]["overheads"] = {"release_latency": 0, "context_switch": "0ms"}
+json.dump(doc, open(sys.argv[2], "w"))
+PY
+    for args in "analyze" "analyze --json" "analyze --policy fp" "analyze --policy fp --json" \
+        "analyze --policy gedf --cpus 2" "analyze --policy gfp --cpus 2 --json" \
+        "partition --cpus 2" "partition --cpus 2 --json" "partition --cpus 2 --policy fp --json" \
+        "partition --cpus 2 --method ilp --json" "partition --cpus 2 --explain"; do
+        # shellcheck disable=SC2086
+        "$B" $args "$f" >"$TMP/a" 2>&1
+        ra=$?
+        # shellcheck disable=SC2086
+        "$B" $args "$TMP/zero.json" >"$TMP/b" 2>&1
+        rb=$?
+        sed "s#$TMP/zero.json#$f#g" "$TMP/b" >"$TMP/b2"
+        if [ "$ra" -ne "$rb" ] || ! cmp -s "$TMP/a" "$TMP/b2"; then
+            echo "FAIL: zero terms change 'rtpack $args $(basename "$f")'" >&2
+            diff "$TMP/a" "$TMP/b2" | head -5 >&2
+            fails=$((fails + 1))
+        fi
+    done
+done
+
+# ---- bad input: exit 2 with the JSON path ----
+bad() { # bad PATH DESCRIPTION JSON
+    printf '%s\n' "$3" >"$TMP/bad.json"
+    for cmd in "analyze" "partition --cpus 2"; do
+        # shellcheck disable=SC2086
+        expect 2 "$2 ($cmd)" "$B" $cmd "$TMP/bad.json"
+        if ! grep -F -q -- "$1" "$TMP/err"; then
+            echo "FAIL: $2 ($cmd): path '$1' not named" >&2
+            sed 's/^/  stderr: /' "$TMP/err" >&2
+            fails=$((fails + 1))
+        fi
+    done
+}
+T='"name": "a", "wcet": 1, "period": 10'
+bad "tasks[0].jitter" "negative jitter" "{\"tasks\": [{$T, \"jitter\": -1}]}"
+bad "tasks[0].jitter" "non-time jitter" "{\"tasks\": [{$T, \"jitter\": \"soon\"}]}"
+bad "tasks[0].jitter" "fractional ns jitter" "{\"tasks\": [{$T, \"jitter\": \"0.5ns\"}]}"
+bad "tasks[0].jitter" "jitter past 2^62" "{\"tasks\": [{$T, \"jitter\": \"4611686018427387905ns\"}]}"
+bad "tasks[0].jitter" "boolean jitter" "{\"tasks\": [{$T, \"jitter\": true}]}"
+bad "tasks[0].blocking" "negative blocking" "{\"tasks\": [{$T, \"blocking\": \"-2us\"}]}"
+bad "tasks[0].blocking" "bare float blocking" "{\"tasks\": [{$T, \"blocking\": 1.5}]}"
+bad "platform.overheads" "overheads not an object" \
+    "{\"platform\": {\"cpus\": 2, \"overheads\": 7}, \"tasks\": [{$T}]}"
+bad "platform.overheads.switch" "unknown overhead" \
+    "{\"platform\": {\"cpus\": 2, \"overheads\": {\"switch\": 7}}, \"tasks\": [{$T}]}"
+bad "platform.overheads.context_switch" "negative context switch" \
+    "{\"platform\": {\"cpus\": 2, \"overheads\": {\"context_switch\": -7}}, \"tasks\": [{$T}]}"
+bad "platform.overheads.release_latency" "release latency past 2^62" \
+    "{\"platform\": {\"cpus\": 2, \"overheads\": {\"release_latency\": \"4611686018427387905ns\"}}, \"tasks\": [{$T}]}"
+bad "platform" "overheads on a non-object platform" "{\"platform\": [1], \"tasks\": [{$T}]}"
+
+# ---- C' or J' past 2^62: a resource limit, never an answer ----
+cat >"$TMP/big.json" <<'JSON'
+{"platform": {"cpus": 1, "overheads": {"context_switch": 1}},
+ "tasks": [{"name": "big", "wcet": "4611686018427387903ns", "period": "4611686018427387904ns"}]}
+JSON
+expect 3 "C' past 2^62 (analyze)" "$B" analyze "$TMP/big.json"
+has "2^62" "$TMP/err" "C' limit message"
+expect 3 "C' past 2^62 (partition)" "$B" partition "$TMP/big.json" --json
+cat >"$TMP/bigj.json" <<'JSON'
+{"platform": {"cpus": 1, "overheads": {"release_latency": "4611686018427387904ns"}},
+ "tasks": [{"name": "j", "wcet": 1, "period": 10, "jitter": 1}]}
+JSON
+expect 3 "J' past 2^62 (analyze)" "$B" analyze "$TMP/bigj.json" --json
+expect 3 "J' past 2^62 (partition)" "$B" partition "$TMP/bigj.json"
+
+# ---- EDF with the terms ----
+# a (2ms every 10ms, deadline 4ms) and b (3ms every 10ms, deadline 9ms,
+# blocked up to 4ms): h(9ms) = 5ms + 4ms = 9ms, schedulable; a context switch
+# of 1us makes C' 2.002ms and 3.002ms: h(9ms) > 9ms.
+cat >"$TMP/edf.json" <<'JSON'
+{"time_unit": "ms", "platform": {"cpus": 1},
+ "tasks": [{"name": "a", "wcet": 2, "deadline": 4, "period": 10},
+           {"name": "b", "wcet": 3, "deadline": 9, "period": 10, "blocking": 4}]}
+JSON
+expect 0 "edf with blocking" "$B" analyze "$TMP/edf.json" --json
+has '"blocking":4000000' "$TMP/out" "blocking echoed"
+hasnt 'effective_utilization' "$TMP/out" "no effective utilization without a context switch"
+expect 0 "edf with blocking (table)" "$B" analyze "$TMP/edf.json"
+has "blocking" "$TMP/out" "blocking column"
+sed 's/"cpus": 1}/"cpus": 1, "overheads": {"context_switch": "1us"}}/' "$TMP/edf.json" >"$TMP/edf_cs.json"
+expect 1 "edf with blocking and context switches" "$B" analyze "$TMP/edf_cs.json" --json
+has '"first_miss":9000000' "$TMP/out" "first miss at 9ms"
+has '"effective_utilization":0.5004' "$TMP/out" "effective utilization"
+has '"utilization":0.5' "$TMP/out" "utilization stays declared"
+expect 1 "edf with context switches (table)" "$B" analyze "$TMP/edf_cs.json"
+has "effectiveutilization" "$TMP/out" "effective utilization line"
+has "b(9ms)=4ms" "$TMP/out" "blocking term in the explanation"
+# jitter: a job may be released up to 6ms late, due 4ms after arrival: J >= D
+sed 's/"deadline": 4, "period": 10}/"deadline": 4, "period": 10, "jitter": 4}/' "$TMP/edf.json" >"$TMP/late.json"
+expect 1 "jitter >= deadline" "$B" analyze "$TMP/late.json" --json
+has '"first_miss":1' "$TMP/out" "J >= D: first_miss 1 ns"
+# the release latency counts as jitter: J' = 0 + 4ms = D
+sed 's/"cpus": 1}/"cpus": 1, "overheads": {"release_latency": "4ms"}}/' "$TMP/edf.json" >"$TMP/late2.json"
+expect 1 "release latency >= deadline" "$B" analyze "$TMP/late2.json" --json
+has '"first_miss":1' "$TMP/out" "J' >= D: first_miss 1 ns"
+
+# ---- plans carry the terms; emit re-checks with them ----
+cat >"$TMP/two.json" <<'JSON'
+{"time_unit": "ms", "platform": {"cpus": 2, "overheads": {"context_switch": "10us", "release_latency": "20us"}},
+ "tasks": [{"name": "a", "wcet": 4, "period": 10, "jitter": "50us"},
+           {"name": "b", "wcet": 4, "period": 10, "blocking": 1},
+           {"name": "c", "wcet": 4, "period": 10}]}
+JSON
+expect 0 "partition with the terms" "$B" partition "$TMP/two.json" --json
+cp "$TMP/out" "$TMP/plan.json"
+has '"overheads":{"release_latency":20000,"context_switch":10000}' "$TMP/plan.json" "plan overheads"
+has '"jitter":50000' "$TMP/plan.json" "plan jitter"
+has '"blocking":1000000' "$TMP/plan.json" "plan blocking"
+has '"wcet":4000000' "$TMP/plan.json" "plan keeps the declared wcet"
+expect 0 "emit re-checks the plan" "$B" emit "$TMP/plan.json" --format json
+# the same plan with a 2.5ms blocking on a CPU already holding 2 x 4.02 ms: emit refuses
+python3 - "$TMP/plan.json" "$TMP/plan2.json" <<'PY'
+import json, sys
+plan = json.load(open(sys.argv[1]))
+for cpu in plan["cpus"]:
+    if len(cpu["tasks"]) == 2:
+        cpu["tasks"][0]["blocking"] = "2.5ms"
+        cpu["tasks"][1]["blocking"] = "2.5ms"
+json.dump(plan, open(sys.argv[2], "w"))
+PY
+expect 1 "emit re-checks with blocking" "$B" emit "$TMP/plan2.json" --format json
+python3 - "$TMP/plan.json" "$TMP/plan3.json" <<'PY'
+import json, sys
+plan = json.load(open(sys.argv[1]))
+plan["platform"]["overheads"]["context_switch"] = "1ms"
+json.dump(plan, open(sys.argv[2], "w"))
+PY
+expect 1 "emit re-checks with the plan's overheads" "$B" emit "$TMP/plan3.json" --format json
+sed 's/"context_switch":"1ms"/"context_switch":-1/; s/"context_switch": "1ms"/"context_switch": -1/' \
+    "$TMP/plan3.json" >"$TMP/plan4.json"
+expect 2 "emit: bad overheads in a plan" "$B" emit "$TMP/plan4.json" --format json
+has "platform.overheads.context_switch" "$TMP/err" "emit names the path"
+
+[ "$fails" -eq 0 ] && echo "cli_terms: all checks passed"
+[ "$fails" -eq 0 ]
