@@ -167,58 +167,6 @@ static void test_random_vs_references(void **state)
     assert_true(counts[2] > 200);
 }
 
-/* Arbitrary periods 1..100 (hyperperiods far too long to enumerate), U < 1:
- * a miss, if any, lies within the synchronous busy period [Spu96], so
- * the reference scans dbf(t) <= t over [1, L] with L iterated here plainly.
- * This is where min(La, Lb) really picks either bound. */
-static void test_random_periods_vs_busy_period(void **state)
-{
-    (void)state;
-    tu_rng rng = {79};
-    int sched = 0, miss = 0;
-    rtp_task ts[6];
-    rtp_limits lim = rtp_limits_default();
-    for (int k = 0; k < 6000; k++) {
-        size_t n = (size_t)tu_range(&rng, 2, 5);
-        __int128 un = 0, ud = 1; /* U = un / ud */
-        for (size_t i = 0; i < n; i++) {
-            rtp_ns t = tu_range(&rng, 1, 100), c = tu_range(&rng, 1, t / 3 + 1);
-            ts[i] = tu_task(c, tu_range(&rng, c, t), t);
-            un = un * t + c * ud;
-            ud *= t;
-        }
-        if (un >= ud)
-            continue;
-        rtp_ns busy = 0, next = 0;
-        for (size_t i = 0; i < n; i++)
-            next += ts[i].wcet_ns;
-        while (next != busy) {
-            busy = next;
-            next = 0;
-            for (size_t i = 0; i < n; i++)
-                next += ((busy - 1) / ts[i].period_ns + 1) * ts[i].wcet_ns;
-        }
-        rtp_ns first = 0, d;
-        for (rtp_ns t = 1; t <= busy && !first; t++)
-            if (rtp_edf_dbf(ts, n, t, &d) == RTP_OK && d > t)
-                first = t;
-        rtp_edf_result r;
-        assert_int_equal(rtp_edf_qpa(ts, n, 1, &lim, &r, NULL), RTP_OK);
-        if (r.schedulable != !first)
-            print_error("set %d: qpa %d, first miss by scan %lld\n", k, r.schedulable,
-                        (long long)first);
-        assert_int_equal(r.schedulable, !first);
-        if (first) {
-            assert_true(r.has_first_miss);
-            assert_int_equal(r.first_miss_ns, first);
-            miss++;
-        } else {
-            sched++;
-        }
-    }
-    assert_true(sched > 1000 && miss > 500);
-}
-
 static void test_dbf(void **state)
 {
     (void)state;
@@ -613,15 +561,15 @@ static void test_delays_vs_references(void **state)
     assert_true(with_blocking > 2000 && with_jitter > 3000 && blocking_decides > 100);
 }
 
-/* Arbitrary periods 1..100 (hyperperiods too long to enumerate), U < 1,
- * with jitter and blocking: a failure, if any, lies below the busy period
- * with jitter and blocking, w = B + sum ceil((w + J) / T) C (a bound at
- * least as large as the one edf.c derives), scanned here t by t with the
- * definition. Here La and the busy-period bound both decide. */
-static void test_delays_random_periods_vs_busy_period(void **state)
+/* Arbitrary periods 1..100 (hyperperiods far too long to enumerate), U < 1,
+ * without and with jitter and blocking: a failure, if any, lies below the
+ * busy period w = B + sum ceil((w + J) / T) C (Spuri's bound [Spu96], at
+ * least as large as the ones edf.c derives), scanned here t by t with the
+ * definition (ref_h). This is where La and the busy-period bound both
+ * really decide. */
+static void periods_vs_busy_period(uint64_t seed, int delays)
 {
-    (void)state;
-    tu_rng rng = {2006};
+    tu_rng rng = {seed};
     int sched = 0, miss = 0;
     rtp_task ts[6];
     rtp_limits lim = rtp_limits_default();
@@ -631,9 +579,12 @@ static void test_delays_random_periods_vs_busy_period(void **state)
         rtp_ns bmax = 0;
         for (size_t i = 0; i < n; i++) {
             rtp_ns t = tu_range(&rng, 1, 100), c = tu_range(&rng, 1, t / 3 + 1);
-            ts[i] = tu_task(c, tu_range(&rng, c, 2 * t), t);
-            ts[i].jitter_ns = tu_range(&rng, 0, 2) ? tu_range(&rng, 0, ts[i].deadline_ns - 1) / 2 : 0;
-            ts[i].blocking_ns = tu_range(&rng, 0, 2) == 0 ? tu_range(&rng, 1, 3 * c) : 0;
+            ts[i] = tu_task(c, tu_range(&rng, c, delays ? 2 * t : t), t);
+            if (delays) {
+                ts[i].jitter_ns =
+                    tu_range(&rng, 0, 2) ? tu_range(&rng, 0, ts[i].deadline_ns - 1) / 2 : 0;
+                ts[i].blocking_ns = tu_range(&rng, 0, 2) == 0 ? tu_range(&rng, 1, 3 * c) : 0;
+            }
             bmax = ts[i].blocking_ns > bmax ? ts[i].blocking_ns : bmax;
             un = un * t + c * ud;
             ud *= t;
@@ -668,6 +619,18 @@ static void test_delays_random_periods_vs_busy_period(void **state)
         }
     }
     assert_true(sched > 1000 && miss > 500);
+}
+
+static void test_random_periods_vs_busy_period(void **state)
+{
+    (void)state;
+    periods_vs_busy_period(79, 0);
+}
+
+static void test_delays_random_periods_vs_busy_period(void **state)
+{
+    (void)state;
+    periods_vs_busy_period(2006, 1);
 }
 
 /* Hand-worked cases of the definitions. */
