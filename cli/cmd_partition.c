@@ -177,6 +177,8 @@ static void print_human(const rtp_plan *plan, const part_cli *pc)
     for (size_t k = 0; k < plan->n_unassigned; k++)
         printf(" %s", plan->unassigned[k].task.name);
     printf("%s\n", plan->n_unassigned ? "" : " none");
+    if (plan->proof.kind[0])
+        printf("proof (%s): %s\n", plan->proof.kind, plan->proof.explanation);
 }
 
 /* One line per unassigned task: where it came closest and why it failed. */
@@ -184,8 +186,8 @@ static int print_explain(FILE *out, const cli_args *args, const rtp_plan *plan,
                          const part_cli *pc)
 {
     if (strcmp(plan->status, "infeasible") == 0) {
-        fprintf(out, "no partition of these tasks onto these CPUs passes the exact test "
-                     "(the ILP proves it)\n");
+        fprintf(out, "no partition of these tasks onto these CPUs passes the exact test: %s\n",
+                plan->proof.explanation ? plan->proof.explanation : "the ILP proves it");
         return 0;
     }
     if (plan->clustered) {

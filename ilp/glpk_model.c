@@ -21,6 +21,9 @@ struct rtp_glpk {
     int *stamp;    /* per column: last row that used it (duplicate check) */
     int *priority; /* per column branching priority, or NULL (GLPK's choice) */
     int stamp_now;
+    int cuts[4];   /* clique, cover, Gomory, MIR: GLP_ON / GLP_OFF */
+    rtp_glpk_rowgen rowgen;
+    void *rowgen_ctx;
 };
 
 /* glp_error_hook target: GLPK must not return from an error, so jump back to
@@ -97,6 +100,20 @@ void rtp_glpk_free(rtp_glpk *g)
 }
 
 int rtp_glpk_rows(const rtp_glpk *g) { return g->rows; }
+
+void rtp_glpk_set_rowgen(rtp_glpk *g, rtp_glpk_rowgen fn, void *ctx)
+{
+    g->rowgen = fn;
+    g->rowgen_ctx = ctx;
+}
+
+void rtp_glpk_set_cuts(rtp_glpk *g, int clique, int cover, int gomory, int mir)
+{
+    g->cuts[0] = clique ? GLP_ON : GLP_OFF;
+    g->cuts[1] = cover ? GLP_ON : GLP_OFF;
+    g->cuts[2] = gomory ? GLP_ON : GLP_OFF;
+    g->cuts[3] = mir ? GLP_ON : GLP_OFF;
+}
 
 rtp_status rtp_glpk_set_priority(rtp_glpk *g, int col, int priority)
 {
@@ -208,6 +225,8 @@ typedef struct tree_info {
     void *heur_ctx;
     double *lp, *sol; /* 0-based scratch for the heuristic, cols entries */
     long hooks;
+    double *lb, *ub;  /* 0-based scratch for the row generator */
+    int *cols;
 } tree_info;
 
 static void heuristic(glp_tree *tree, tree_info *h)
@@ -228,11 +247,43 @@ static void heuristic(glp_tree *tree, tree_info *h)
     glp_ios_heur_sol(tree, h->g->val);
 }
 
+/* GLP_IROWGEN: offers the node to the caller's row generator and adds the
+ * row it writes to the subproblem (GLPK re-solves the node). Rows are
+ * checked like rtp_glpk_add_row's: columns in range, no duplicate. */
+static void rowgen(glp_tree *tree, tree_info *h)
+{
+    rtp_glpk *g = h->g;
+    glp_prob *P = glp_ios_get_prob(tree);
+    for (int j = 0; j < g->cols; j++) {
+        h->lb[j] = glp_get_col_lb(P, j + 1);
+        h->ub[j] = glp_get_col_ub(P, j + 1);
+        h->lp[j] = glp_get_col_prim(P, j + 1);
+    }
+    double rhs = 0.0;
+    int len = g->rowgen(g->rowgen_ctx, h->lb, h->ub, h->lp, h->cols, h->sol, &rhs);
+    if (len < 0 || len > g->cols || !isfinite(rhs))
+        return;
+    g->stamp_now++;
+    for (int k = 0; k < len; k++) {
+        int c = h->cols[k];
+        if (c < 0 || c >= g->cols || g->stamp[c] == g->stamp_now || !isfinite(h->sol[k]))
+            return;
+        g->stamp[c] = g->stamp_now;
+        g->ind[k + 1] = c + 1;
+        g->val[k + 1] = h->sol[k];
+    }
+    int i = glp_add_rows(P, 1);
+    glp_set_row_bnds(P, i, GLP_UP, rhs, rhs);
+    glp_set_mat_row(P, i, len, g->ind, g->val);
+}
+
 static void on_tree(glp_tree *tree, void *info)
 {
     tree_info *h = info;
     int reason = glp_ios_reason(tree);
-    if (reason == GLP_IHEUR && h->x && !h->given) {
+    if (reason == GLP_IROWGEN && h->g->rowgen) {
+        rowgen(tree, h);
+    } else if (reason == GLP_IHEUR && h->x && !h->given) {
         h->given = 1;
         glp_ios_heur_sol(tree, h->x);
     } else if (reason == GLP_IHEUR && h->heur) {
@@ -288,7 +339,11 @@ static rtp_status solve(rtp_glpk *g, double time_limit_s, tree_info *h,
     io.msg_lev = GLP_MSG_OFF;
     io.presolve = GLP_OFF; /* the callback's incumbent is in the original columns */
     io.mip_gap = 0.0;
-    if (h->x || h->heur || g->priority) {
+    io.clq_cuts = g->cuts[0];
+    io.cov_cuts = g->cuts[1];
+    io.gmi_cuts = g->cuts[2];
+    io.mir_cuts = g->cuts[3];
+    if (h->x || h->heur || g->priority || g->rowgen) {
         io.cb_func = on_tree;
         io.cb_info = h;
     }
@@ -336,7 +391,7 @@ rtp_status rtp_glpk_solve(rtp_glpk *g, double time_limit_s,
 {
     if (!g->P)
         return RTP_EINTERNAL;
-    tree_info h = {g, NULL, 0, heur, heur_ctx, NULL, NULL, 0};
+    tree_info h = {g, NULL, 0, heur, heur_ctx, NULL, NULL, 0, NULL, NULL, NULL};
     double *x1 = NULL;
     if (incumbent) {
         if (!(x1 = malloc((size_t)(g->cols + 1) * sizeof *x1)))
@@ -350,20 +405,24 @@ rtp_status rtp_glpk_solve(rtp_glpk *g, double time_limit_s,
         }
         h.x = x1;
     }
-    if (heur) {
+    if (heur || g->rowgen) {
         h.lp = malloc((size_t)(g->cols + 1) * sizeof *h.lp);
         h.sol = malloc((size_t)(g->cols + 1) * sizeof *h.sol);
-        if (!h.lp || !h.sol) {
-            free(x1);
-            free(h.lp);
-            free(h.sol);
-            return RTP_ENOMEM;
-        }
     }
-    rtp_status st = solve(g, time_limit_s, &h, outcome);
+    if (g->rowgen) {
+        h.lb = malloc((size_t)(g->cols + 1) * sizeof *h.lb);
+        h.ub = malloc((size_t)(g->cols + 1) * sizeof *h.ub);
+        h.cols = malloc((size_t)(g->cols + 1) * sizeof *h.cols);
+    }
+    rtp_status st = RTP_ENOMEM;
+    if ((!(heur || g->rowgen) || (h.lp && h.sol)) && (!g->rowgen || (h.lb && h.ub && h.cols)))
+        st = solve(g, time_limit_s, &h, outcome);
     free(x1);
     free(h.lp);
     free(h.sol);
+    free(h.lb);
+    free(h.ub);
+    free(h.cols);
     return st;
 }
 

@@ -49,6 +49,10 @@ rtp_status rtp_glpk_add_row(rtp_glpk *g, const char *name, int len,
  * priority replaces GLPK's own branching rule. */
 rtp_status rtp_glpk_set_priority(rtp_glpk *g, int col, int priority);
 
+/* GLPK's own cut generators in glp_intopt (glp_iocp clq_cuts, cov_cuts,
+ * gmi_cuts, mir_cuts); all off by default. */
+void rtp_glpk_set_cuts(rtp_glpk *g, int clique, int cover, int gomory, int mir);
+
 int rtp_glpk_rows(const rtp_glpk *g);
 int rtp_glpk_cols(const rtp_glpk *g);
 
@@ -56,6 +60,16 @@ int rtp_glpk_cols(const rtp_glpk *g);
  * write an integer solution into `x` and return 1, or return 0. Like the
  * incumbent below, x must satisfy every row: GLPK does not check. */
 typedef int (*rtp_glpk_heuristic)(void *ctx, const double *lp, double *x);
+
+/* Lazy rows inside branch and bound (GLPK's GLP_IROWGEN, at every node whose
+ * LP relaxation is solved): given the node's column bounds lb / ub and LP
+ * solution x (one value per column), write one row sum_k vals[k] *
+ * x[cols[k]] <= *rhs (at most one entry per column) and return its length,
+ * or return -1 for none. The row must be valid for the whole model. */
+typedef int (*rtp_glpk_rowgen)(void *ctx, const double *lb, const double *ub,
+                               const double *x, int *cols, double *vals,
+                               double *rhs);
+void rtp_glpk_set_rowgen(rtp_glpk *g, rtp_glpk_rowgen fn, void *ctx);
 
 /* Minimises. time_limit_s <= 0 means no limit. `incumbent` (one value per
  * column, or NULL) is a feasible integer solution handed to the branch and

@@ -4,7 +4,11 @@
  * pairs (affinity, and the task passes the exact test alone); each task on
  * one CPU; per CPU sum_i u_i x[i][j] <= capacity; cardinality (cover) rows
  * "at most k of these L tasks per CPU", derived exactly; staircase
- * symmetry breaking inside classes of interchangeable CPUs. Branch and bound
+ * symmetry breaking inside classes of interchangeable CPUs; clique rows of
+ * the conflict graph (ilp_conflict.c). Before GLPK, exact pre-checks
+ * (ilp_proof.c) look for a certificate of infeasibility; inside its branch
+ * and bound, an exact node check (ilp_flow.c, ilp_node_row) prunes nodes
+ * whose overload the rounded rows hide. Branch and bound
  * branches on big tasks first and runs an LP-guided first fit with exact
  * checks as primal heuristic (ilp_round.c). Lazy rows (ilp_verify.c): after
  * each GLPK answer every CPU is checked with the exact test; a failing CPU
@@ -26,7 +30,10 @@
  * rounded down, right-hand sides up), so GLPK's "infeasible" is a proof;
  * a GLPK solution is accepted only when every CPU passes the exact test.
  * The loop ends because each round cuts the current candidate off and there
- * are finitely many partitions. */
+ * are finitely many partitions.
+ *
+ * GLPK's own cut generators (glp_iocp clq/cov/gmi/mir) are measured in
+ * bench/bench_ilp_scale.c (part B); rtp_ilp_opts.glpk_cuts selects them. */
 #include "ilp/ilp.h"
 #include "models/effective.h"
 
@@ -46,11 +53,23 @@ rtp_ilp_opts rtp_ilp_opts_default(void)
     o.symmetry_breaking = 1;
     o.warm_start = 1;
     o.lp_rounding = 1;
+    o.prechecks = RTP_PRECHECKS_ALL;
+    o.conflict_rows = 1;
+    o.exact_nodes = 1;
+    o.glpk_cuts = 0;
     return o;
 }
 
 static const char *const status_names[] = {"optimal", "infeasible", "time_limit"};
 static const char *const objective_names[] = {"feasibility", "min-cpus", "balanced"};
+static const char *const proof_names[] = {"",         "task-alone",      "utilization",
+                                          "affinity", "conflict-clique", "clique-volume",
+                                          "search"};
+
+const char *rtp_ilp_proof_name(rtp_ilp_proof_kind k)
+{
+    return (unsigned)k < sizeof proof_names / sizeof proof_names[0] ? proof_names[k] : "?";
+}
 
 const char *rtp_ilp_status_name(rtp_ilp_status s)
 {
@@ -72,7 +91,7 @@ int rtp_ilp_objective_parse(const char *name, rtp_ilp_objective *out)
     return -1;
 }
 
-static double now_s(void)
+double ilp_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -82,7 +101,6 @@ static double now_s(void)
 static void ctx_free(ilp_ctx *c)
 {
     rtp_glpk_free(c->g);
-    free(c->eff);
     free(c->allowed);
     free(c->util);
     free(c->xcol);
@@ -100,12 +118,25 @@ static void ctx_free(ilp_ctx *c)
     free(c->round_cpu);
     free(c->row_cols);
     free(c->row_vals);
+    free(c->adj);
+    free(c->adj_test);
+    free(c->clique_members);
+    free(c->clique_start);
+    free(c->max_clique);
+    free(c->proof_tasks);
+    free(c->proof_cpus);
+    free(c->eff);
+    ilp_flow_free(c->flow);
+    free(c->open);
+    free(c->fixed);
+    free(c->cut_tasks);
+    free(c->cut_cpus);
 }
 
+/* The arrays of a context that begin() has zeroed. */
 static rtp_status ctx_init(ilp_ctx *c, const rtp_taskset *ts, const int *cpus,
                            size_t m, const rtp_ilp_opts *opts)
 {
-    memset(c, 0, sizeof *c);
     c->tasks = c->declared = ts->tasks;
     c->n = ts->n_tasks;
     c->m = m;
@@ -136,6 +167,12 @@ static rtp_status ctx_init(ilp_ctx *c, const rtp_taskset *ts, const int *cpus,
     c->row_vals = calloc(row_len, sizeof *c->row_vals);
     if (opts->objective == RTP_ILP_MIN_CPUS)
         c->ycol = calloc(m + 1, sizeof *c->ycol);
+    c->open = calloc(nm, sizeof *c->open);
+    c->fixed = calloc(n1, sizeof *c->fixed);
+    c->cut_tasks = calloc(n1, sizeof *c->cut_tasks);
+    c->cut_cpus = calloc(m + 1, sizeof *c->cut_cpus);
+    if (!c->open || !c->fixed || !c->cut_tasks || !c->cut_cpus)
+        return RTP_ENOMEM;
     if (!c->allowed || !c->xcol || !c->util || !c->sym_class || !c->order || !c->sub || !c->sub_idx ||
         !c->prio || !c->rt || !c->round_assign || !c->round_members || !c->round_count ||
         !c->round_cpu || !c->row_cols || !c->row_vals ||
@@ -231,7 +268,7 @@ static rtp_status loop(ilp_ctx *c, double deadline, int *plan_assign, int *have_
     rtp_status st = RTP_OK;
     int objective = c->opts->objective != RTP_ILP_FEASIBILITY;
     for (;;) {
-        double left = deadline > 0 ? deadline - now_s() : 0.0;
+        double left = deadline > 0 ? deadline - ilp_now() : 0.0;
         if (deadline > 0 && left <= 0) {
             *outcome = RTP_ILP_TIME_LIMIT;
             break;
@@ -306,51 +343,83 @@ static rtp_status validate(const rtp_taskset *ts, const int *cpus, size_t m,
     return opts->write_lp_path ? rtp_glpk_lp_path_ok(opts->write_lp_path, diag) : RTP_OK;
 }
 
+/* validate, context, allowed pairs, pre-checks: shared by rtp_ilp_solve and
+ * rtp_ilp_precheck (stats may be NULL: then the context's own). On error the
+ * context may be half built (ctx_free). */
+static rtp_status begin(ilp_ctx *c, const rtp_taskset *ts, const int *cpus, size_t n_cpus,
+                        const rtp_ilp_opts *opts, rtp_ilp_stats *stats, rtp_diag *diag)
+{
+    memset(c, 0, sizeof *c);
+    c->start = ilp_now();
+    c->stats = stats ? stats : &c->own_stats;
+    memset(c->stats, 0, sizeof *c->stats);
+    c->diag = diag;
+    rtp_status st = validate(ts, cpus, n_cpus, opts, diag);
+    if (st != RTP_OK)
+        return st;
+    st = ctx_init(c, ts, cpus, n_cpus, opts);
+    /* every check below, pre-checks included, sees the effective tasks */
+    if (st == RTP_OK && (c->eff = rtp_effective_new(ts->tasks, c->n, &ts->platform.overheads, &st,
+                                                    diag)))
+        c->tasks = c->eff;
+    c->deadline = opts->time_limit_s > 0 ? c->start + opts->time_limit_s : 0.0;
+    int homeless = 0;
+    if (st == RTP_OK)
+        st = ilp_allowed(c, &homeless);
+    if (st == RTP_OK)
+        st = ilp_prove(c); /* exact pre-checks: a proof needs no search */
+    c->stats->precheck_seconds = ilp_now() - c->start;
+    return st;
+}
+
+rtp_status rtp_ilp_precheck(const rtp_taskset *ts, const int *cpus, size_t n_cpus,
+                            const rtp_ilp_opts *opts, rtp_plan_proof *proof,
+                            rtp_ilp_stats *stats, rtp_diag *diag)
+{
+    memset(proof, 0, sizeof *proof);
+    ilp_ctx c;
+    rtp_status st = begin(&c, ts, cpus, n_cpus, opts, stats, diag);
+    if (st == RTP_OK)
+        st = ilp_proof_write(&c, proof);
+    if (st == RTP_ENOMEM)
+        rtp_diag_set(diag, st, "", "out of memory");
+    c.stats->seconds = ilp_now() - c.start;
+    ctx_free(&c);
+    return st;
+}
+
 rtp_status rtp_ilp_solve(const rtp_taskset *ts, const int *cpus, size_t n_cpus,
                          const rtp_ilp_opts *opts, rtp_plan *plan,
                          rtp_ilp_status *status, rtp_ilp_stats *stats,
                          rtp_diag *diag)
 {
-    double start = now_s();
-    rtp_ilp_stats local_stats;
-    if (!stats)
-        stats = &local_stats;
-    memset(stats, 0, sizeof *stats);
     memset(plan, 0, sizeof *plan);
-    rtp_status st = validate(ts, cpus, n_cpus, opts, diag);
-    if (st != RTP_OK)
-        return st;
     ilp_ctx c;
-    st = ctx_init(&c, ts, cpus, n_cpus, opts);
-    c.stats = stats;
-    c.diag = diag;
-    if (st == RTP_OK && (c.eff = rtp_effective_new(ts->tasks, c.n, &ts->platform.overheads, &st,
-                                                   diag)))
-        c.tasks = c.eff;
+    rtp_status st = begin(&c, ts, cpus, n_cpus, opts, stats, diag);
     int *best = malloc((c.n ? c.n : 1) * sizeof *best);
     if (st == RTP_OK && !best)
         st = RTP_ENOMEM;
-    int homeless = 0, have_plan = 0;
+    int have_plan = 0;
     rtp_ilp_status outcome = RTP_ILP_INFEASIBLE;
-    if (st == RTP_OK)
-        st = ilp_allowed(&c, &homeless);
-    if (st == RTP_OK && !homeless && opts->warm_start)
+    int proved = c.proof != RTP_PROOF_NONE;
+    if (st == RTP_OK && !proved && opts->warm_start)
         st = heuristic(&c, ts, best, &have_plan);
-    if (st == RTP_OK)
+    if (st == RTP_OK && (!proved || opts->write_lp_path))
         st = ilp_build(&c);
-    double deadline = opts->time_limit_s > 0 ? start + opts->time_limit_s : 0.0;
     if (st == RTP_OK && c.n == 0)
         have_plan = 1; /* nothing to place */
-    if (st != RTP_OK || homeless) {
-        /* a task that fits no CPU alone: no partition exists */
+    if (st != RTP_OK || proved) {
+        /* outcome stays INFEASIBLE: the certificate is in c */
     } else if (have_plan && (opts->objective == RTP_ILP_FEASIBILITY || c.n == 0)) {
         outcome = RTP_ILP_OPTIMAL;
     } else {
-        st = loop(&c, deadline, best, &have_plan, &outcome);
+        st = loop(&c, c.deadline, best, &have_plan, &outcome);
+        if (st == RTP_OK && outcome == RTP_ILP_INFEASIBLE)
+            st = ilp_prove_search(&c);
     }
-    if (st == RTP_OK) {
-        stats->rows = rtp_glpk_rows(c.g);
-        stats->cols = rtp_glpk_cols(c.g);
+    if (st == RTP_OK && c.g) {
+        c.stats->rows = rtp_glpk_rows(c.g);
+        c.stats->cols = rtp_glpk_cols(c.g);
     }
     if (st == RTP_OK && opts->write_lp_path)
         st = rtp_glpk_write_lp(c.g, opts->write_lp_path, diag);
@@ -362,6 +431,8 @@ rtp_status rtp_ilp_solve(const rtp_taskset *ts, const int *cpus, size_t n_cpus,
         for (size_t i = 0; i < c.n && st == RTP_OK; i++)
             st = rtp_plan_add_task(plan, (size_t)-1, &c.declared[i], 0, -1);
     }
+    if (st == RTP_OK && outcome == RTP_ILP_INFEASIBLE)
+        st = ilp_proof_write(&c, &plan->proof);
     if (st == RTP_OK) {
         snprintf(plan->method, sizeof plan->method, "ilp");
         snprintf(plan->status, sizeof plan->status, "%s", rtp_ilp_status_name(outcome));
@@ -371,8 +442,10 @@ rtp_status rtp_ilp_solve(const rtp_taskset *ts, const int *cpus, size_t n_cpus,
         if (st == RTP_ENOMEM)
             rtp_diag_set(diag, st, "", "out of memory");
     }
+    if (outcome != RTP_ILP_INFEASIBLE)
+        c.stats->proof = RTP_PROOF_NONE;
+    c.stats->seconds = ilp_now() - c.start;
     free(best);
     ctx_free(&c);
-    stats->seconds = now_s() - start;
     return st;
 }

@@ -260,6 +260,19 @@ rtp_status ilp_build(ilp_ctx *c)
     classes(c);
     if (st == RTP_OK && c->opts->symmetry_breaking)
         st = symmetry_rows(c);
+    if (st == RTP_OK && c->opts->conflict_rows && c->adj)
+        st = ilp_clique_rows(c);
+    if (st == RTP_OK && c->opts->exact_nodes) {
+        if (!c->flow)
+            st = ilp_flow_create(c, &c->flow);
+        if (st == RTP_OK)
+            rtp_glpk_set_rowgen(c->g, ilp_node_row, c);
+    }
+    if (st == RTP_OK) {
+        unsigned cuts = c->opts->glpk_cuts;
+        rtp_glpk_set_cuts(c->g, (cuts & RTP_GLPK_CUTS_CLIQUE) != 0, (cuts & RTP_GLPK_CUTS_COVER) != 0,
+                          (cuts & RTP_GLPK_CUTS_GOMORY) != 0, (cuts & RTP_GLPK_CUTS_MIR) != 0);
+    }
     /* Branch on big tasks first, up-branch first: first-fit-decreasing
      * with backtracking, guided by the LP (GLPK's own rule was slower on
      * near-full packings in bench/bench_ilp.c). */

@@ -135,11 +135,10 @@ static rtp_status shrink(ilp_ctx *c, size_t *idx, size_t *k)
     return RTP_OK;
 }
 
-/* No-good cut (combinatorial Benders [CF06]): the minimal
- * failing set S may not share any CPU: sum_{i in S} x[i][j] <= |S| - 1 for
- * every CPU j. Integer coefficients: exact in GLPK's doubles. */
-static rtp_status no_good(ilp_ctx *c, const size_t *idx, size_t k)
+rtp_status ilp_set_rows(ilp_ctx *c, const size_t *idx, size_t k, size_t min_len, double rhs,
+                        const char *prefix, size_t tag, int *added)
 {
+    *added = 0;
     for (size_t j = 0; j < c->m; j++) {
         int len = 0;
         for (size_t q = 0; q < k; q++) {
@@ -149,17 +148,28 @@ static rtp_status no_good(ilp_ctx *c, const size_t *idx, size_t k)
                 c->row_vals[len++] = 1.0;
             }
         }
-        if ((size_t)len < k)
-            continue; /* some task of S cannot run on j: implied */
+        if ((size_t)len < min_len)
+            continue;
         char name[64];
-        snprintf(name, sizeof name, "cut_%d_%zu", c->stats->cuts, j);
-        rtp_status st = rtp_glpk_add_row(c->g, name, len, c->row_cols, c->row_vals, 0,
-                                         (double)k - 1.0);
+        snprintf(name, sizeof name, "%s_%zu_%zu", prefix, tag, j);
+        rtp_status st = rtp_glpk_add_row(c->g, name, len, c->row_cols, c->row_vals, 0, rhs);
         if (st != RTP_OK)
             return st;
-        c->stats->cuts++;
+        (*added)++;
     }
     return RTP_OK;
+}
+
+/* No-good cut (combinatorial Benders [CF06]): the minimal failing set S may
+ * not share any CPU: sum_{i in S} x[i][j] <= |S| - 1 for every CPU j where
+ * all of S may run (elsewhere it is implied). */
+static rtp_status no_good(ilp_ctx *c, const size_t *idx, size_t k)
+{
+    int added;
+    rtp_status st = ilp_set_rows(c, idx, k, k, (double)k - 1.0, "cut", (size_t)c->stats->cuts,
+                                 &added);
+    c->stats->cuts += added;
+    return st;
 }
 
 rtp_status ilp_cut_cpu(ilp_ctx *c, const size_t *idx, size_t k)
@@ -207,6 +217,63 @@ rtp_status ilp_verify(ilp_ctx *c, const int *assign, int cut, int *failed)
         *failed += fails;
     }
     return RTP_OK;
+}
+
+/* The exact node check (ilp_internal.h). A rounded capacity row can be
+ * violated by less than GLPK's tolerance (about 1e-7) without GLPK noticing,
+ * so near-boundary loads (a total over the capacity by one part in 10^9)
+ * would be explored leaf by leaf; the exact relaxation sees them at once.
+ * It only runs where a rounded row is within ILP_TIGHT of the capacity:
+ * elsewhere the LP solution itself is an exact fractional assignment. */
+#define ILP_TIGHT 1e-6
+
+int ilp_node_row(void *arg, const double *lb, const double *ub, const double *x, int *cols,
+                 double *vals, double *rhs)
+{
+    ilp_ctx *c = arg;
+    size_t n = c->n, m = c->m;
+    int tight = 0;
+    for (size_t j = 0; j < m && !tight; j++) {
+        double load = 0.0;
+        for (size_t i = 0; i < n; i++) {
+            int col = c->xcol[ILP_AT(c, i, j)];
+            if (col >= 0)
+                load += c->util[i] * x[col];
+        }
+        tight = load > c->cap_rhs - ILP_SLACK - ILP_TIGHT;
+    }
+    if (!tight)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        c->fixed[i] = -1;
+        for (size_t j = 0; j < m; j++) {
+            int col = c->xcol[ILP_AT(c, i, j)];
+            c->open[ILP_AT(c, i, j)] = col >= 0 && ub[col] > 0.5;
+            if (col >= 0 && lb[col] > 0.5)
+                c->fixed[i] = (int)j;
+        }
+    }
+    size_t k;
+    if (!ilp_flow_cut(c->flow, c->open, c->fixed, c->cut_tasks, &k, c->cut_cpus))
+        return -1;
+    int len = 0, ones = 0;
+    for (size_t i = 0; i < n; i++) /* the fixings onto C that load it */
+        if (c->fixed[i] >= 0 && c->cut_cpus[c->fixed[i]]) {
+            cols[len] = c->xcol[ILP_AT(c, i, (size_t)c->fixed[i])];
+            vals[len++] = 1.0;
+            ones++;
+        }
+    for (size_t q = 0; q < k; q++) /* the fixings that keep S inside C */
+        for (size_t j = 0; j < m; j++) {
+            int col = c->xcol[ILP_AT(c, c->cut_tasks[q], j)];
+            if (col >= 0 && !c->cut_cpus[j] && ub[col] < 0.5) {
+                cols[len] = col;
+                vals[len++] = -1.0;
+            }
+        }
+    *rhs = (double)ones - 1.0;
+    c->stats->node_cuts++;
+    return len;
 }
 
 /* The plan of a verified assignment: tasks in input order on each CPU, FP

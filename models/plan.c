@@ -80,10 +80,46 @@ static void free_tasks(rtp_plan_task *tasks, size_t n)
     free(tasks);
 }
 
+void rtp_plan_proof_free(rtp_plan_proof *proof)
+{
+    for (size_t i = 0; proof->tasks && i < proof->n_tasks; i++)
+        free(proof->tasks[i]);
+    free(proof->tasks);
+    free(proof->cpus);
+    free(proof->explanation);
+    memset(proof, 0, sizeof *proof);
+}
+
+rtp_status rtp_plan_proof_set(rtp_plan_proof *pr, const char *kind, const char *const *tasks,
+                              size_t n_tasks, size_t clique, const int *cpus, size_t n_cpus,
+                              const char *explanation)
+{
+    rtp_plan_proof_free(pr);
+    if (strlen(kind) >= sizeof pr->kind || clique > n_tasks)
+        return RTP_EINTERNAL;
+    pr->tasks = calloc(n_tasks ? n_tasks : 1, sizeof *pr->tasks);
+    pr->cpus = malloc((n_cpus ? n_cpus : 1) * sizeof *pr->cpus);
+    pr->explanation = strdup(explanation);
+    if (!pr->tasks || !pr->cpus || !pr->explanation)
+        goto fail;
+    for (size_t i = 0; i < n_tasks; i++, pr->n_tasks = i)
+        if (!(pr->tasks[i] = strdup(tasks[i] ? tasks[i] : "")))
+            goto fail;
+    memcpy(pr->cpus, cpus, n_cpus * sizeof *cpus);
+    pr->n_cpus = n_cpus;
+    pr->clique = clique;
+    strcpy(pr->kind, kind);
+    return RTP_OK;
+fail:
+    rtp_plan_proof_free(pr);
+    return RTP_ENOMEM;
+}
+
 void rtp_plan_free(rtp_plan *plan)
 {
     if (!plan)
         return;
+    rtp_plan_proof_free(&plan->proof);
     for (size_t j = 0; plan->bins && j < plan->n_bins; j++) {
         free(plan->bins[j].cpus);
         free_tasks(plan->bins[j].tasks, plan->bins[j].n_tasks);
@@ -172,6 +208,18 @@ char *rtp_plan_to_json(const rtp_plan *plan, int pretty)
     cJSON *unassigned = cJSON_AddArrayToObject(root, "unassigned");
     for (size_t i = 0; i < plan->n_unassigned; i++)
         cJSON_AddItemToArray(unassigned, task_object(plan, &plan->unassigned[i], 0));
+    if (plan->proof.kind[0]) {
+        const rtp_plan_proof *pr = &plan->proof;
+        cJSON *proof = cJSON_AddObjectToObject(root, "proof");
+        cJSON_AddStringToObject(proof, "kind", pr->kind);
+        cJSON *names = cJSON_AddArrayToObject(proof, "tasks");
+        for (size_t i = 0; names && i < pr->n_tasks; i++)
+            cJSON_AddItemToArray(names, cJSON_CreateString(pr->tasks[i]));
+        if (pr->clique)
+            cJSON_AddItemToObject(proof, "clique", rtp_json_new_int((int64_t)pr->clique));
+        cJSON_AddItemToObject(proof, "cpus", int_array(pr->cpus, pr->n_cpus));
+        cJSON_AddStringToObject(proof, "explanation", pr->explanation ? pr->explanation : "");
+    }
     char *text = rtp_json_print(root, pretty);
     cJSON_Delete(root);
     return text;
@@ -477,10 +525,74 @@ static rtp_status read_platform(const rtp_json *doc, const cJSON *root, rtp_plan
     return ov ? rtp_overheads_from_json(doc, ov, 1, &plan->overheads, diag) : RTP_OK;
 }
 
+/* "proof": { "kind", "tasks", "clique", "cpus", "explanation" } (kind and
+ * explanation non-empty strings, tasks a list of names, cpus of CPU ids). */
+static rtp_status read_proof(const rtp_json *doc, const cJSON *node, rtp_plan *plan,
+                             rtp_diag *diag)
+{
+    static const char *const keys[] = {"kind", "tasks", "clique", "cpus", "explanation", NULL};
+    rtp_status st;
+    if (!cJSON_IsObject(node))
+        return rtp_diag_set(diag, RTP_EINPUT, "proof", "must be an object");
+    if ((st = rtp_json_check_keys(node, "proof", keys, diag)) != RTP_OK)
+        return st;
+    const char *kind, *explanation;
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(node, "kind");
+    if (!item)
+        return rtp_diag_set(diag, RTP_EINPUT, "proof.kind", "missing");
+    if ((st = rtp_json_string(item, "proof.kind", 0, &kind, diag)) != RTP_OK)
+        return st;
+    if (strlen(kind) >= sizeof plan->proof.kind)
+        return rtp_diag_set(diag, RTP_EINPUT, "proof.kind", "too long");
+    if (!(item = cJSON_GetObjectItemCaseSensitive(node, "explanation")))
+        return rtp_diag_set(diag, RTP_EINPUT, "proof.explanation", "missing");
+    if ((st = rtp_json_string(item, "proof.explanation", 0, &explanation, diag)) != RTP_OK)
+        return st;
+    const cJSON *tasks = cJSON_GetObjectItemCaseSensitive(node, "tasks");
+    const cJSON *cpus = cJSON_GetObjectItemCaseSensitive(node, "cpus");
+    if (!tasks || !cJSON_IsArray(tasks))
+        return rtp_diag_set(diag, RTP_EINPUT, "proof.tasks", tasks ? "must be a list of task names" : "missing");
+    if (!cpus || !cJSON_IsArray(cpus))
+        return rtp_diag_set(diag, RTP_EINPUT, "proof.cpus", cpus ? "must be a list of CPU ids" : "missing");
+    size_t nt = (size_t)cJSON_GetArraySize(tasks), nc = (size_t)cJSON_GetArraySize(cpus), k = 0;
+    int64_t clique = 0;
+    if ((item = cJSON_GetObjectItemCaseSensitive(node, "clique")) &&
+        (st = rtp_json_int(doc, item, "proof.clique", 1, (int64_t)nt, &clique, diag)) != RTP_OK)
+        return st;
+    const char **names = calloc(nt ? nt : 1, sizeof *names);
+    int *ids = calloc(nc ? nc : 1, sizeof *ids);
+    char path[PATH_SIZE];
+    if (!names || !ids) {
+        st = rtp_diag_set(diag, RTP_ENOMEM, "proof", "out of memory");
+        goto done;
+    }
+    for (const cJSON *c = tasks->child; c; c = c->next, k++) {
+        rtp_json_path_index(path, sizeof path, "proof.tasks", k);
+        if ((st = rtp_json_string(c, path, 0, &names[k], diag)) != RTP_OK)
+            goto done;
+    }
+    k = 0;
+    for (const cJSON *c = cpus->child; c; c = c->next, k++) {
+        int64_t id;
+        rtp_json_path_index(path, sizeof path, "proof.cpus", k);
+        if ((st = rtp_json_int(doc, c, path, 0, 4095, &id, diag)) != RTP_OK)
+            goto done;
+        ids[k] = (int)id;
+    }
+    st = rtp_plan_proof_set(&plan->proof, kind, names, nt, (size_t)clique, ids, nc, explanation);
+    if (st != RTP_OK)
+        st = rtp_diag_set(diag, st, "proof", "out of memory");
+done:
+    free(names);
+    free(ids);
+    return st;
+}
+
 static rtp_status read_plan(const rtp_json *doc, rtp_plan *plan, rtp_diag *diag)
 {
     static const char *const keys[] = {"feasible", "method", "policy", "status", "chosen",
-                                       "platform", "cpus", "clusters", "unassigned", NULL};
+                                       "platform", "cpus", "clusters", "unassigned", "proof",
+                                       NULL};
     const cJSON *root = doc->root, *item;
     const char *bins_key = "cpus";
     rtp_status st;
@@ -494,6 +606,9 @@ static rtp_status read_plan(const rtp_json *doc, rtp_plan *plan, rtp_diag *diag)
     if ((item = cJSON_GetObjectItemCaseSensitive(root, "unassigned")) &&
         (st = read_task_list(doc, item, "unassigned", 0, plan, &plan->unassigned,
                              &plan->n_unassigned, diag)) != RTP_OK)
+        return st;
+    if ((item = cJSON_GetObjectItemCaseSensitive(root, "proof")) &&
+        (st = read_proof(doc, item, plan, diag)) != RTP_OK)
         return st;
     return check_plan(plan, bins_key, diag);
 }

@@ -27,6 +27,18 @@ typedef struct rtp_plan_bin {
     size_t n_tasks;
 } rtp_plan_bin;
 
+/* The ILP's certificate of infeasibility (status "infeasible"), the plan
+ * document's "proof" member (ilp/ilp.h lists the kinds). kind[0] == 0: none. */
+typedef struct rtp_plan_proof {
+    char kind[24];          /* "utilization", "task-alone", ..., "search" */
+    char **tasks;           /* names of the tasks the proof is about */
+    size_t n_tasks;
+    size_t clique;          /* "clique-volume": tasks[0..clique-1] are the clique; else 0 */
+    int *cpus;              /* the CPU ids those tasks may use */
+    size_t n_cpus;
+    char *explanation;      /* one sentence */
+} rtp_plan_proof;
+
 typedef struct rtp_plan {
     int feasible;
     rtp_policy policy;      /* EDF or FP per CPU (GEDF/GFP inside clusters) */
@@ -44,6 +56,7 @@ typedef struct rtp_plan {
     size_t n_bins;
     rtp_plan_task *unassigned;
     size_t n_unassigned;
+    rtp_plan_proof proof;   /* ILP, status "infeasible": why no partition exists */
 } rtp_plan;
 
 /* Allocates n_bins empty bins (one CPU id each, from cpus[]) and copies the
@@ -56,6 +69,13 @@ rtp_status rtp_plan_init_cpus(rtp_plan *plan, rtp_policy policy,
 rtp_status rtp_plan_add_task(rtp_plan *plan, size_t bin_index,
                              const rtp_task *task, int priority,
                              rtp_ns response_time_ns);
+
+/* Sets *proof (copies every string; replaces an earlier proof). */
+rtp_status rtp_plan_proof_set(rtp_plan_proof *proof, const char *kind,
+                              const char *const *tasks, size_t n_tasks,
+                              size_t clique, const int *cpus, size_t n_cpus,
+                              const char *explanation);
+void rtp_plan_proof_free(rtp_plan_proof *proof);
 
 /* The plan document (docs/spec.md), malloc'd (caller frees); NULL on out of memory.
  * Utilizations are printed for display only. */

@@ -63,6 +63,33 @@ expect 0 "$TMP/textbook.json" --cpus 2 --policy fp --method ilp --time-limit 30 
 contains "$TMP/out" '"status":[[:space:]]*"optimal"'
 contains "$TMP/out" '"feasible":[[:space:]]*true'
 
+# "infeasible" comes with its certificate: JSON "proof", one human line,
+# --explain; an infeasible plan with a proof is still read by emit (exit 1).
+expect 1 "$TMP/textbook.json" --cpus 1 --policy fp --method ilp --json
+contains "$TMP/out" '"kind":[[:space:]]*"search"'
+cat >"$TMP/pigeon.json" <<'EOF'
+{ "platform": { "cpus": 3 },
+  "tasks": [ { "name": "A", "wcet": "3ms", "deadline": "4ms", "period": "100ms" },
+             { "name": "B", "wcet": "3ms", "deadline": "4ms", "period": "100ms" },
+             { "name": "C", "wcet": "3ms", "deadline": "4ms", "period": "100ms" },
+             { "name": "D", "wcet": "3ms", "deadline": "4ms", "period": "100ms" },
+             { "name": "E", "wcet": "1ms", "period": "10ms" } ] }
+EOF
+expect 1 "$TMP/pigeon.json" --method ilp
+contains "$TMP/out" 'proof (conflict-clique): 4 tasks (A, B, C, D) pairwise cannot share a CPU (each pair misses a deadline together); only 3 CPUs'
+expect 1 "$TMP/pigeon.json" --method ilp --explain
+contains "$TMP/out" 'no partition of these tasks onto these CPUs passes the exact test: 4 tasks'
+expect 1 "$TMP/pigeon.json" --method ilp --policy fp --json
+contains "$TMP/out" '"kind":[[:space:]]*"conflict-clique"'
+contains "$TMP/out" '"tasks":[[:space:]]*\["A",[[:space:]]*"B",[[:space:]]*"C",[[:space:]]*"D"\]'
+cp "$TMP/out" "$TMP/pigeon.plan"
+"$BIN" emit "$TMP/pigeon.plan" --format json >/dev/null 2>"$TMP/err"
+[ $? -eq 1 ] || fail "emit of an infeasible plan with a proof: $(cat "$TMP/err")"
+sed 's/"kind"/"knid"/' "$TMP/pigeon.plan" >"$TMP/bad.plan"
+"$BIN" emit "$TMP/bad.plan" --format json >/dev/null 2>"$TMP/err"
+[ $? -eq 2 ] || fail "emit of a plan with proof.knid: $(cat "$TMP/err")"
+contains "$TMP/err" 'proof.knid'
+
 # The four packings differ.
 for m in ffd bfd wfd nfd; do
     expect 0 "$SRC/examples/four_packings.json" --method "$m" --json

@@ -13,13 +13,24 @@
  * - --write-lp: GLPK reads the file back with the model's size; /dev/null,
  *   folders and symlinks are refused and left alone.
  * - Time limit: a hard infeasible instance stops with "time_limit", never
- *   "infeasible". Solves in OpenMP threads agree with sequential ones. */
+ *   "infeasible". Solves in OpenMP threads agree with sequential ones.
+ * - Certificates: generated families of each kind (total utilization over
+ *   M by one part in 10^8, (M+1)-cliques of pairwise-conflicting
+ *   constrained-deadline tasks hidden among 20..40 ordinary tasks, affinity
+ *   Hall violations, a clique plus tasks that conflict with all of it, a
+ *   task that fails alone) are answered "infeasible" with that kind and no
+ *   GLPK solve; thousands of random small sets run each pre-check alone
+ *   against the exhaustive search (a certificate on a set it partitions is a
+ *   failure). Every certificate is re-checked by verify_proof, written
+ *   here from the definitions: pairs through the exact test directly,
+ *   utilization sums in GMP, CPU sets from the affinities. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <gmp.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +45,7 @@
 #include "solver/fp.h"
 #include "support/testutil.h"
 
-#define MAXN 48
+#define MAXN 64
 #define MAXM 8
 
 /* ---- task sets built in memory ---- */
@@ -297,10 +308,14 @@ static void small_sets(rtp_policy policy, uint64_t seed, int count)
         o.warm_start = k % 5 == 0;
         o.symmetry_breaking = k % 2 == 0;
         o.lp_rounding = k % 3 != 0; /* without it the lazy rows do all the work */
+        if (k % 2) { /* the model without pre-checks and clique rows: lazy rows at work */
+            o.prechecks = 0;
+            o.conflict_rows = 0;
+        }
         rtp_plan p;
         rtp_ilp_stats stats;
         rtp_ilp_status status = solve(&s, &o, &p, &stats);
-        cuts += stats.cuts;
+        cuts += k % 2 ? stats.cuts : 0;
         if (r.found) {
             if (status != RTP_ILP_OPTIMAL)
                 fail_msg("set %d: exhaustive search finds a partition, ILP says %s", k,
@@ -335,9 +350,10 @@ static void small_sets(rtp_policy policy, uint64_t seed, int count)
             objective_checks++;
         }
     }
-    print_message("%s: %d sets, %d feasible, %d infeasible, %d objective checks, %ld lazy rows\n",
+    print_message("%s: %d sets, %d feasible, %d infeasible, %d objective checks, %ld lazy rows "
+                  "(without pre-checks and clique rows)\n",
                   rtp_policy_name(policy), count, feasible, infeasible, objective_checks, cuts);
-    assert_true(feasible > count / 5 && infeasible > count / 10 && cuts > count);
+    assert_true(feasible > count / 5 && infeasible > count / 10 && cuts > count / 2);
 }
 
 static void test_small_edf(void **state)
@@ -639,6 +655,401 @@ static void test_time_limit(void **state)
     rtp_plan_free(&p);
 }
 
+/* ---- certificates ---- */
+
+/* CPUs (indices into s->cpus) task i may use by its affinity. */
+static int usable(const set *s, size_t i, size_t j)
+{
+    return may_run(&s->tasks[i], s->cpus[j]);
+}
+
+static void mpq_util(mpq_t sum, const set *s, const size_t *idx, size_t k)
+{
+    mpq_t term;
+    mpq_init(term);
+    mpq_set_ui(sum, 0, 1);
+    for (size_t q = 0; q < k; q++) {
+        mpq_set_si(term, s->tasks[idx[q]].wcet_ns, (unsigned long)s->tasks[idx[q]].period_ns);
+        mpq_canonicalize(term);
+        mpq_add(sum, sum, term);
+    }
+    mpq_clear(term);
+}
+
+/* sign(U(idx) - capacity x cpus), in GMP. */
+static int gmp_over(const set *s, const size_t *idx, size_t k, size_t cpus)
+{
+    mpq_t sum, bound;
+    mpq_inits(sum, bound, NULL);
+    mpq_util(sum, s, idx, k);
+    mpq_set_si(bound, s->cap.num * (int64_t)cpus, (unsigned long)s->cap.den);
+    mpq_canonicalize(bound);
+    int r = mpq_cmp(sum, bound);
+    mpq_clears(sum, bound, NULL);
+    return r;
+}
+
+/* The tasks fail together on one CPU: over the capacity (GMP) or rejected
+ * by the policy's exact test, called directly. */
+static int fails_together(const set *s, rtp_policy policy, const size_t *idx, size_t k)
+{
+    if (gmp_over(s, idx, k, 1) > 0)
+        return 1;
+    rtp_task sub[MAXN];
+    for (size_t q = 0; q < k; q++)
+        sub[q] = s->tasks[idx[q]];
+    rtp_limits lim = rtp_limits_default();
+    if (policy == RTP_POLICY_EDF) {
+        rtp_edf_result er;
+        assert_int_equal(rtp_edf_qpa(sub, k, 0, &lim, &er, NULL), RTP_OK);
+        return !er.schedulable;
+    }
+    int prio[MAXN], found = 0;
+    assert_int_equal(rtp_fp_assign(sub, k, RTP_PRIO_OPA, prio, &found, &lim, NULL), RTP_OK);
+    return !found;
+}
+
+static int conflict(const set *s, rtp_policy policy, size_t a, size_t b)
+{
+    size_t pair[2] = {a, b};
+    return fails_together(s, policy, pair, 2);
+}
+
+/* Number of CPUs in the union of the tasks' usable CPUs; *mask gets it. */
+static size_t union_cpus(const set *s, const size_t *idx, size_t k, int *mask)
+{
+    size_t count = 0;
+    for (size_t j = 0; j < s->m; j++) {
+        mask[j] = 0;
+        for (size_t q = 0; q < k; q++)
+            mask[j] |= usable(s, idx[q], j);
+        count += (size_t)mask[j];
+    }
+    return count;
+}
+
+/* Re-checks a certificate from the definitions alone. */
+static void verify_proof(const set *s, rtp_policy policy, const rtp_plan_proof *pr)
+{
+    size_t idx[MAXN], k = pr->n_tasks;
+    assert_true(k >= 1 && k <= s->ts.n_tasks);
+    assert_non_null(pr->explanation);
+    assert_true(strlen(pr->explanation) > 10);
+    for (size_t q = 0; q < k; q++) {
+        rtp_task probe = tu_task(1, 1, 1);
+        probe.name = pr->tasks[q];
+        idx[q] = index_of(s, &probe);
+        for (size_t p = 0; p < q; p++)
+            assert_true(idx[p] != idx[q]);
+    }
+    int mask[MAXM];
+    size_t cpus = union_cpus(s, idx, k, mask);
+    if (strcmp(pr->kind, "task-alone") == 0) {
+        assert_int_equal(k, 1);
+        assert_true(fails_together(s, policy, idx, 1));
+    } else if (strcmp(pr->kind, "utilization") == 0 || strcmp(pr->kind, "affinity") == 0) {
+        assert_int_equal(pr->n_cpus, cpus); /* the proof names exactly N(S) */
+        for (size_t q = 0; q < pr->n_cpus; q++) {
+            size_t j = 0;
+            while (j < s->m && s->cpus[j] != pr->cpus[q])
+                j++;
+            assert_true(j < s->m && mask[j]);
+        }
+        if (strcmp(pr->kind, "utilization") == 0)
+            assert_int_equal(k, s->ts.n_tasks);
+        assert_true(gmp_over(s, idx, k, cpus) > 0);
+    } else if (strcmp(pr->kind, "conflict-clique") == 0) {
+        for (size_t p = 0; p < k; p++)
+            for (size_t q = p + 1; q < k; q++)
+                assert_true(conflict(s, policy, idx[p], idx[q]));
+        assert_true(cpus < k);
+    } else if (strcmp(pr->kind, "clique-volume") == 0) {
+        size_t kk = pr->clique, r = k - kk;
+        assert_true(kk >= 1 && r >= 1);
+        for (size_t p = 0; p < kk; p++)
+            for (size_t q = p + 1; q < k; q++)
+                assert_true(conflict(s, policy, idx[p], idx[q]));
+        int nk[MAXM], nr[MAXM];
+        union_cpus(s, idx, kk, nk);
+        size_t n_nr = union_cpus(s, idx + kk, r, nr), outside = 0;
+        for (size_t j = 0; j < s->m; j++)
+            outside += (size_t)(nk[j] && !nr[j]);
+        /* K holds kk distinct CPUs, at most `outside` of them out of R's reach */
+        size_t held = kk > outside ? kk - outside : 0, left = n_nr > held ? n_nr - held : 0;
+        assert_true(gmp_over(s, idx + kk, r, left) > 0);
+    } else {
+        fail_msg("unexpected certificate kind %s", pr->kind);
+    }
+}
+
+/* Periods that divide 10^9, so utilizations sum exactly over 10^9. */
+static const rtp_ns ns_periods[] = {100000000, 200000000, 250000000, 500000000, 1000000000};
+
+/* Tasks first..first+k-1 get utilizations summing to exactly target / 10^9
+ * (weights in [wlo, whi]); the last one has period 10^9 and takes the rest. */
+static void exact_group(tu_rng *rng, set *s, size_t first, size_t k, int64_t target, int64_t wlo,
+                        int64_t whi)
+{
+    int64_t w[MAXN], total = 0, sum = 0;
+    for (size_t q = 0; q < k; q++)
+        total += w[q] = tu_range(rng, wlo, whi);
+    for (size_t q = 0; q + 1 < k; q++) {
+        rtp_ns t = ns_periods[tu_range(rng, 0, 4)];
+        rtp_ns c = (rtp_ns)((__int128)target * w[q] / total / (1000000000 / t));
+        c = c < 1 ? 1 : c;
+        set_task(s, first + q, c, t, t);
+        sum += c * (1000000000 / t);
+    }
+    set_task(s, first + k - 1, target - sum, 1000000000, 1000000000);
+    assert_true(target - sum > 0 && target - sum <= 1000000000);
+}
+
+static void shuffle(tu_rng *rng, set *s)
+{
+    for (size_t a = s->ts.n_tasks; a > 1; a--) {
+        size_t b = (size_t)tu_range(rng, 0, (int64_t)a - 1);
+        rtp_task tmp = s->tasks[a - 1];
+        s->tasks[a - 1] = s->tasks[b];
+        s->tasks[b] = tmp;
+    }
+}
+
+/* Ordinary tasks first..end-1: implicit deadlines, periods 1..100 ms,
+ * utilization `each` (in 1/10^4) +-50%. */
+static void ordinary(tu_rng *rng, set *s, size_t first, size_t end, int64_t each)
+{
+    for (size_t i = first; i < end; i++) {
+        rtp_ns t = 1000000 * tu_range(rng, 1, 100);
+        set_task(s, i, t / 10000 * tu_range(rng, each / 2, each + each / 2), t, t);
+    }
+}
+
+typedef enum family {
+    FAM_UTIL = 0, FAM_CLIQUE, FAM_AFFINITY, FAM_VOLUME, FAM_ALONE, N_FAMILIES
+} family;
+
+static const char *const family_kind[] = {"utilization", "conflict-clique", "affinity",
+                                          "clique-volume", "task-alone"};
+
+static void make_family(tu_rng *rng, set *s, family f)
+{
+    size_t m = (size_t)tu_range(rng, f == FAM_VOLUME || f == FAM_AFFINITY ? 3 : 2, MAXM);
+    size_t extra = (size_t)tu_range(rng, 20, 40);
+    switch (f) {
+    case FAM_UTIL: /* total = m (1 + 10^-8) exactly */
+        set_init(s, extra, m);
+        exact_group(rng, s, 0, extra, (int64_t)m * 1000000010, 20, 100);
+        break;
+    case FAM_CLIQUE: /* m + 1 tasks, any two miss a deadline together */
+        set_init(s, m + 1 + extra, m);
+        for (size_t i = 0; i <= m; i++)
+            set_task(s, i, 1000 * tu_range(rng, 61, 70), 1000 * tu_range(rng, 100, 120),
+                     1000000 * tu_range(rng, 10, 50));
+        ordinary(rng, s, m + 1, m + 1 + extra, 5000 * (int64_t)m / (int64_t)extra);
+        break;
+    case FAM_AFFINITY: { /* g CPUs, tasks allowed only there, U = g (1 + 10^-8) */
+        size_t g = (size_t)tu_range(rng, 1, (int64_t)m - 1), k = (size_t)tu_range(rng, 2 * g, 4 * g);
+        set_init(s, k + extra, m);
+        exact_group(rng, s, 0, k, (int64_t)g * 1000000010, 60, 100);
+        for (size_t i = 0; i < k; i++) {
+            size_t len = 0;
+            for (size_t j = 0; j < g; j++)
+                if (tu_range(rng, 0, 3) || j + 1 == g)
+                    s->affinity[i][len++] = (int)j;
+            s->tasks[i].affinity = s->affinity[i];
+            s->tasks[i].affinity_len = len;
+        }
+        ordinary(rng, s, k, k + extra, 4000 * (int64_t)(m - g) / (int64_t)extra);
+        break;
+    }
+    case FAM_VOLUME: /* m - 1 tasks above 0.58, 3 above 0.43: no two of the first
+                      * group, and no first with a second, share a CPU */
+        set_init(s, m - 1 + 3 + extra, m);
+        for (size_t i = 0; i < m - 1; i++)
+            set_task(s, i, 1000 * tu_range(rng, 58, 62), 100000, 100000);
+        for (size_t i = m - 1; i < m + 2; i++)
+            set_task(s, i, 1000 * tu_range(rng, 43, 47), 100000, 100000);
+        ordinary(rng, s, m + 2, m + 2 + extra, 50);
+        break;
+    default: /* one task with wcet > deadline */
+        set_init(s, extra, m);
+        ordinary(rng, s, 0, extra, 2000 * (int64_t)m / (int64_t)extra);
+        set_task(s, 0, 2000000, 1000000, 5000000);
+        break;
+    }
+    shuffle(rng, s);
+    for (size_t i = 0; i < s->ts.n_tasks; i++) /* names follow the shuffle */
+        s->tasks[i].name = s->names[i];
+}
+
+static void test_certificate_families(void **state)
+{
+    (void)state;
+    tu_rng rng = {0xce57};
+    for (int f = 0; f < N_FAMILIES; f++)
+        for (int policy = RTP_POLICY_EDF; policy <= RTP_POLICY_FP; policy++)
+            for (int k = 0; k < 8; k++) {
+                set s;
+                make_family(&rng, &s, (family)f);
+                rtp_ilp_opts o = opts_for((rtp_policy)policy);
+                rtp_plan p;
+                rtp_ilp_stats stats;
+                rtp_ilp_status status = solve(&s, &o, &p, &stats);
+                if (status != RTP_ILP_INFEASIBLE || strcmp(p.proof.kind, family_kind[f]) != 0)
+                    fail_msg("family %s, %s, set %d: %s with proof '%s'", family_kind[f],
+                             rtp_policy_name((rtp_policy)policy), k, rtp_ilp_status_name(status),
+                             p.proof.kind);
+                assert_int_equal(stats.rounds, 0); /* no GLPK solve needed */
+                assert_int_equal(stats.proof, f == FAM_UTIL ? RTP_PROOF_UTILIZATION
+                                              : f == FAM_CLIQUE ? RTP_PROOF_CLIQUE
+                                              : f == FAM_AFFINITY ? RTP_PROOF_AFFINITY
+                                              : f == FAM_VOLUME ? RTP_PROOF_CLIQUE_VOLUME
+                                                                : RTP_PROOF_TASK_ALONE);
+                verify_proof(&s, (rtp_policy)policy, &p.proof);
+                if (f == FAM_CLIQUE)
+                    assert_int_equal(p.proof.n_tasks, s.m + 1);
+                /* the plan document carries it and reads back */
+                char *text = rtp_plan_to_json(&p, 0);
+                assert_non_null(text);
+                rtp_plan back;
+                assert_int_equal(rtp_plan_parse_json(text, strlen(text), &back, NULL), RTP_OK);
+                assert_string_equal(back.proof.kind, p.proof.kind);
+                assert_string_equal(back.proof.explanation, p.proof.explanation);
+                assert_int_equal(back.proof.n_tasks, p.proof.n_tasks);
+                assert_int_equal(back.proof.n_cpus, p.proof.n_cpus);
+                assert_int_equal(back.proof.clique, p.proof.clique);
+                rtp_plan_free(&back);
+                free(text);
+                rtp_plan_free(&p);
+            }
+}
+
+/* Without the pre-checks, GLPK itself must prove a total over M by 10^-9
+ * (one ns in a 1 s period), far below its tolerance: the exact node check
+ * (exact_nodes) does it at the root; without it the search is blind, and a
+ * time limit must then say "time_limit", never "infeasible". */
+static void test_exact_nodes(void **state)
+{
+    (void)state;
+    tu_rng rng = {0xe8ac7};
+    for (int k = 0; k < 6; k++) {
+        set s;
+        size_t m = (size_t)tu_range(&rng, 4, 8), n = (size_t)tu_range(&rng, 5 * (int64_t)m, 40);
+        set_init(&s, n, m);
+        exact_group(&rng, &s, 0, n, (int64_t)m * 1000000000 + 1, 20, 100);
+        rtp_ilp_opts o = opts_for(k % 2 ? RTP_POLICY_FP : RTP_POLICY_EDF);
+        o.prechecks = 0;
+        o.warm_start = k % 3 == 0;
+        rtp_plan p;
+        rtp_ilp_stats stats;
+        assert_int_equal(solve(&s, &o, &p, &stats), RTP_ILP_INFEASIBLE);
+        assert_string_equal(p.proof.kind, "search");
+        assert_int_equal(p.proof.n_tasks, n);
+        assert_true(stats.node_cuts >= 1);
+        rtp_plan_free(&p);
+        if (k > 0)
+            continue;
+        o.exact_nodes = 0;
+        o.time_limit_s = 0.5;
+        assert_int_equal(solve(&s, &o, &p, &stats), RTP_ILP_TIME_LIMIT);
+        assert_false(p.feasible);
+        assert_int_equal(p.proof.kind[0], '\0');
+        rtp_plan_free(&p);
+    }
+}
+
+/* Random small sets in five styles that reach each certificate often:
+ * near-full totals, tight affinities, constrained deadlines with large
+ * wcet / deadline, large utilizations, and totals within 3 x 10^-9 of M. */
+static void style_set(tu_rng *rng, set *s, int style)
+{
+    size_t m = (size_t)tu_range(rng, 2, 4), n = (size_t)tu_range(rng, 3, m == 4 ? 8 : 9);
+    if (style == 4) { /* m <= 3 and n >= 2m + 2: every task stays below 1 */
+        m = (size_t)tu_range(rng, 2, 3);
+        n = (size_t)tu_range(rng, 2 * (int64_t)m + 2, 9);
+        set_init(s, n, m);
+        exact_group(rng, s, 0, n, (int64_t)m * 1000000000 + tu_range(rng, -3, 3), 50, 100);
+        shuffle(rng, s);
+        for (size_t i = 0; i < n; i++)
+            s->tasks[i].name = s->names[i];
+        return;
+    }
+    random_set(rng, s, n, m, (int)tu_range(rng, 0, 1), style == 1);
+    for (size_t i = 0; i < n; i++) {
+        rtp_task *t = &s->tasks[i];
+        if (style == 0) { /* U/m in about [0.85, 1.1] */
+            t->wcet_ns = t->wcet_ns * 100 / 70 + 1;
+        } else if (style == 1 && tu_range(rng, 0, 9) < 7) { /* tight affinity */
+            size_t len = 0;
+            for (size_t j = 0; j < m; j++)
+                if (tu_range(rng, 0, 2) == 0)
+                    s->affinity[i][len++] = (int)j;
+            if (len == 0 || len == m)
+                len = 1, s->affinity[i][0] = (int)tu_range(rng, 0, (int64_t)m - 1);
+            t->affinity = s->affinity[i];
+            t->affinity_len = len;
+        } else if (style == 2) { /* wcet 30..80% of a short deadline */
+            t->period_ns = tu_range(rng, 40, 200);
+            t->deadline_ns = tu_range(rng, 5, 30);
+            t->wcet_ns = t->deadline_ns * tu_range(rng, 30, 80) / 100 + 1;
+        } else if (style == 3) { /* utilization 0.3..0.7 */
+            t->period_ns = tu_range(rng, 10, 60);
+            t->deadline_ns = t->period_ns;
+            t->wcet_ns = t->period_ns * tu_range(rng, 30, 70) / 100;
+        }
+        if (t->wcet_ns > t->period_ns * 2)
+            t->wcet_ns = t->period_ns * 2;
+    }
+}
+
+static void test_certificates_sound(void **state)
+{
+    (void)state;
+    tu_rng rng = {0x50d};
+    int fired[RTP_PROOF_SEARCH + 1] = {0}, feasible = 0, infeasible = 0, sets = 0;
+    for (int k = 0; k < 4000; k++) {
+        set s;
+        style_set(&rng, &s, k % 5);
+        if (k % 6 == 5)
+            s.cap = (rtp_ratio){9, 10};
+        rtp_policy policy = k % 3 == 2 ? RTP_POLICY_FP : RTP_POLICY_EDF;
+        ref r = reference(&s, policy, 0);
+        sets++;
+        feasible += r.found;
+        infeasible += !r.found;
+        for (int kind = RTP_PROOF_TASK_ALONE; kind <= RTP_PROOF_CLIQUE_VOLUME; kind++) {
+            rtp_ilp_opts o = opts_for(policy);
+            o.part.capacity = s.cap;
+            o.prechecks = RTP_PROOF_BIT(kind);
+            rtp_plan_proof pr;
+            rtp_diag d;
+            rtp_diag_clear(&d);
+            if (rtp_ilp_precheck(&s.ts, s.cpus, s.m, &o, &pr, NULL, &d) != RTP_OK)
+                fail_msg("set %d: precheck: %s", k, d.message);
+            if (pr.kind[0]) {
+                if (r.found)
+                    fail_msg("set %d (%s): certificate %s (%s) on a set the exhaustive search "
+                             "partitions", k, rtp_policy_name(policy), pr.kind, pr.explanation);
+                verify_proof(&s, policy, &pr);
+                int got = 0;
+                while (got <= RTP_PROOF_SEARCH && strcmp(rtp_ilp_proof_name((rtp_ilp_proof_kind)got), pr.kind) != 0)
+                    got++;
+                assert_true(got == kind || got == RTP_PROOF_TASK_ALONE); /* task-alone always runs */
+                fired[got]++;
+            }
+            rtp_plan_proof_free(&pr);
+        }
+    }
+    print_message("%d sets (%d feasible, %d infeasible); certificates: task-alone %d, utilization "
+                  "%d, affinity %d, conflict-clique %d, clique-volume %d\n",
+                  sets, feasible, infeasible, fired[RTP_PROOF_TASK_ALONE],
+                  fired[RTP_PROOF_UTILIZATION], fired[RTP_PROOF_AFFINITY], fired[RTP_PROOF_CLIQUE],
+                  fired[RTP_PROOF_CLIQUE_VOLUME]);
+    assert_true(feasible > sets / 5 && infeasible > sets / 5);
+    for (int kind = RTP_PROOF_TASK_ALONE; kind <= RTP_PROOF_CLIQUE_VOLUME; kind++)
+        assert_true(fired[kind] >= 40);
+}
+
 /* ---- threads ---- */
 
 static void test_threads(void **state)
@@ -685,6 +1096,9 @@ int main(void)
         cmocka_unit_test(test_small_edf),
         cmocka_unit_test(test_small_fp),
         cmocka_unit_test(test_constructed),
+        cmocka_unit_test(test_certificate_families),
+        cmocka_unit_test(test_certificates_sound),
+        cmocka_unit_test(test_exact_nodes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
