@@ -362,6 +362,7 @@ static rtp_status begin(ilp_ctx *c, const rtp_taskset *ts, const int *cpus, size
     if (st == RTP_OK && (c->eff = rtp_effective_new(ts->tasks, c->n, &ts->platform.overheads, &st,
                                                     diag)))
         c->tasks = c->eff;
+    c->effective = !rtp_overheads_zero(&ts->platform.overheads);
     c->deadline = opts->time_limit_s > 0 ? c->start + opts->time_limit_s : 0.0;
     int homeless = 0;
     if (st == RTP_OK)

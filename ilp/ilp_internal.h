@@ -26,6 +26,7 @@ typedef struct ilp_ctx {
                                * row and test reads C' and J' */
     const rtp_task *declared; /* the input's tasks: what plans carry */
     rtp_task *eff;            /* owned storage of `tasks` */
+    int effective;            /* overheads make C' differ from wcet (explanations say so) */
     size_t n, m;              /* tasks, CPUs */
     const int *cpus;          /* Linux ids of the m CPUs */
     const rtp_ilp_opts *opts;

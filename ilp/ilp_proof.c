@@ -176,8 +176,8 @@ static rtp_status task_alone(ilp_ctx *c, int *found)
         }
         const char *name = c->tasks[i].name ? c->tasks[i].name : "?";
         if (util_cmp(c, &i, 1, 1) > 0) {
-            say(c, "task %s alone has utilization %.10g, above the capacity ", name,
-                util_of(c, &i, 1));
+            say(c, "task %s alone has %sutilization %.10g, above the capacity ", name,
+                c->effective ? "effective " : "", util_of(c, &i, 1));
             say_cap(c);
             say(c, " of any CPU");
         } else {
@@ -201,8 +201,9 @@ static rtp_status total(ilp_ctx *c, int *found)
     if (util_cmp(c, all, c->n, c->m) > 0) {
         st = record(c, RTP_PROOF_UTILIZATION, all, c->n, 0);
         if (st == RTP_OK) {
-            say(c, "the total utilization of the %zu tasks, %.12g, exceeds %zu CPU%s x capacity ",
-                c->n, util_of(c, all, c->n), c->m, c->m == 1 ? "" : "s");
+            say(c, "the total %sutilization of the %zu tasks, %.12g, exceeds %zu CPU%s x capacity ",
+                c->effective ? "effective " : "", c->n, util_of(c, all, c->n), c->m,
+                c->m == 1 ? "" : "s");
             say_cap(c);
             say(c, " (by %.3g)", excess(c, all, c->n, c->m));
             *found = 1;
@@ -242,8 +243,8 @@ static rtp_status affinity(ilp_ctx *c, int *found)
     say_names(c, set, k);
     say(c, " may run only on ");
     say_cpus(c);
-    say(c, " (affinity), and their utilization %.12g exceeds %zu x capacity ", util_of(c, set, k),
-        cpus);
+    say(c, " (affinity), and their %sutilization %.12g exceeds %zu x capacity ",
+        c->effective ? "effective " : "", util_of(c, set, k), cpus);
     say_cap(c);
     say(c, " (by %.3g)", excess(c, set, k, cpus));
     *found = 1;
@@ -403,9 +404,9 @@ static rtp_status try_volume(ilp_ctx *c, volume *v, const size_t *K, size_t k, s
     say(c, " pairwise cannot share a CPU, so they hold %zu of the %zu CPUs open to %zu "
            "other task%s", held, nr, r, r == 1 ? "" : "s");
     say_names(c, v->set + kk, r);
-    say(c, " that can share a CPU with none of them; those need utilization %.12g, more "
-           "than the %zu CPU%s left x capacity ", util_of(c, v->set + kk, r), left,
-        left == 1 ? "" : "s");
+    say(c, " that can share a CPU with none of them; those need %sutilization %.12g, more "
+           "than the %zu CPU%s left x capacity ", c->effective ? "effective " : "",
+        util_of(c, v->set + kk, r), left, left == 1 ? "" : "s");
     say_cap(c);
     *found = 1;
     return RTP_OK;

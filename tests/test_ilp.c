@@ -924,6 +924,39 @@ static void test_certificate_families(void **state)
             }
 }
 
+/* The ILP sees effective tasks (C' = wcet + 2 x context switch): four tasks
+ * of 0.49 on two CPUs fit as declared, not with a 10 us context switch
+ * (0.51 each); the certificate says "effective" and its sum is C'/T. */
+static void test_effective_certificate(void **state)
+{
+    (void)state;
+    set s;
+    set_init(&s, 4, 2);
+    for (size_t i = 0; i < 4; i++)
+        set_task(&s, i, 490000, 1000000, 1000000);
+    rtp_ilp_opts o = opts_for(RTP_POLICY_EDF);
+    rtp_plan p;
+    assert_int_equal(solve(&s, &o, &p, NULL), RTP_ILP_OPTIMAL);
+    rtp_plan_free(&p);
+    s.ts.platform.overheads.context_switch_ns = 10000;
+    rtp_ilp_stats stats;
+    assert_int_equal(solve(&s, &o, &p, &stats), RTP_ILP_INFEASIBLE);
+    assert_string_equal(p.proof.kind, "utilization");
+    assert_non_null(strstr(p.proof.explanation, "effective utilization"));
+    assert_int_equal(stats.rounds, 0);
+    mpq_t sum, term;
+    mpq_inits(sum, term, NULL);
+    for (size_t i = 0; i < 4; i++) { /* (wcet + 2 cs) / period, summed in GMP */
+        mpq_set_si(term, s.tasks[i].wcet_ns + 2 * 10000, (unsigned long)s.tasks[i].period_ns);
+        mpq_canonicalize(term);
+        mpq_add(sum, sum, term);
+    }
+    mpq_set_si(term, 2, 1);
+    assert_true(mpq_cmp(sum, term) > 0);
+    mpq_clears(sum, term, NULL);
+    rtp_plan_free(&p);
+}
+
 /* Without the pre-checks, GLPK itself must prove a total over M by 10^-9
  * (one ns in a 1 s period), far below its tolerance: the exact node check
  * (exact_nodes) does it at the root; without it the search is blind, and a
@@ -1099,6 +1132,7 @@ int main(void)
         cmocka_unit_test(test_certificate_families),
         cmocka_unit_test(test_certificates_sound),
         cmocka_unit_test(test_exact_nodes),
+        cmocka_unit_test(test_effective_certificate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
