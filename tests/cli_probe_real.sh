@@ -11,7 +11,8 @@
 # - SIGINT in the middle of the latency phase (its cpusets present)
 #   and SIGTERM early end it with exit 3 at once; after SIGKILL the next
 #   probe removes the cpusets left behind and restores load balancing;
-# - its platform member pasted into a task set is read by `rtpack analyze`;
+# - its platform member pasted into a task set is read and applied by
+#   `rtpack analyze`;
 # - after every run the machine's RT settings are as before: the RT
 #   throttling sysctls, every cpuset with its cpus, exclusivity and
 #   sched_load_balance, the debugfs mount state, and the set of real-time
@@ -134,23 +135,29 @@ print("facts: hz=%s preempt=%s hrtick_dl=%s; release_latency %s, context_switch 
       (k["hz"], k["preempt"], k["hrtick_dl"], ov["release_latency"], ov["context_switch"]))
 EOF
 
-# --- the platform member pasted into a task set ---
-python3 - "$T/probe.json" > "$T/set.json" << 'EOF'
+# --- the platform member pasted into a task set: `analyze` reads it and
+# uses it (a task whose deadline equals the measured release latency cannot
+# meet it with the overheads, and does without them) ---
+python3 - "$T/probe.json" "$T" << 'EOF'
 import json, sys
 p = json.load(open(sys.argv[1]))["platform"]
-print(json.dumps({"platform": p, "tasks": [
-    {"name": "ctl", "wcet": "1ms", "period": "20ms"},
-    {"name": "log", "wcet": "5ms", "period": "100ms"}]}))
+rl = p["overheads"]["release_latency"]
+tasks = [{"name": "ctl", "wcet": "1ms", "period": "20ms"},
+         {"name": "log", "wcet": "5ms", "period": "100ms"}]
+json.dump({"platform": p, "tasks": tasks}, open(sys.argv[2] + "/set.json", "w"))
+tight = [{"name": "tight", "wcet": "1us", "deadline": rl, "period": "1s"}]
+json.dump({"platform": p, "tasks": tight}, open(sys.argv[2] + "/tight.json", "w"))
+json.dump({"platform": {"cpus": p["cpus"]}, "tasks": tight}, open(sys.argv[2] + "/bare.json", "w"))
 EOF
 "$BIN" analyze "$T/set.json" --json > "$T/analyze.json" 2> "$T/err"
 rc=$?
-if grep -q 'overheads: unknown key' "$T/err"; then
-    echo "note: this build's task-set reader does not know platform.overheads yet"
-elif [ "$rc" -le 1 ]; then
-    ok "analyze reads the probed platform (exit $rc)"
-else
-    fail "analyze of the probed platform: exit $rc: $(cat "$T/err")"
-fi
+[ "$rc" -eq 0 ] || fail "analyze of the probed platform: exit $rc: $(cat "$T/err")"
+grep -q '"effective_utilization"' "$T/analyze.json" || fail "analyze ignored the probed context switch"
+"$BIN" analyze "$T/tight.json" > /dev/null 2>&1
+rc=$?
+[ "$rc" -eq 1 ] || fail "deadline = probed release latency: analyze exit $rc, not 1"
+"$BIN" analyze "$T/bare.json" > /dev/null 2>&1 || fail "the same task without overheads: exit $?"
+ok "analyze reads and applies the probed platform"
 
 # --- cpusets refused (another live probe's cpuset, named after this shell):
 # SCHED_DEADLINE on the whole root domain, each sample counted for its CPU ---
