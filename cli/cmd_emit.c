@@ -57,7 +57,8 @@ static const cli_option options[] = {
      .help = "usable real-time bandwidth per CPU"},
     {.name = "fifo-range", .type = CLI_CUSTOM, CLI_TARGET(emit_settings, fifo_range),
      .metavar = "LO:HI", .parse = parse_fifo_range, .wants = "LO:HI within 1..99",
-     .def = "1:98", .help = "SCHED_FIFO priorities to map the plan onto"},
+     .def = "51:98, above the kernel's IRQ threads at 50",
+     .help = "SCHED_FIFO priorities to map the plan onto"},
     {.name = "cgroup", .type = CLI_ENUM, CLI_TARGET(emit_settings, deploy.cgroup),
      .choices = cgroups, .def = "auto, decided when the script runs",
      .help = "cpuset hierarchy the script uses"},
@@ -239,6 +240,8 @@ static int run(const cli_args *args, void *settings)
     } else {
         rtp_text warnings;
         rtp_text_init(&warnings);
+        plan.deploy_judged = plan.deployable = 1; /* the json format says so */
+        rtp_deploy_priority_warnings(&plan, &s->deploy, &warnings);
         rc = emit(args, s, &plan, shown, &warnings);
         if (rc == 0 && warnings.data)
             fprintf(stderr, "%s", warnings.data);

@@ -3,6 +3,7 @@
  * document"). Parses options, calls heuristics/partition or ilp/, prints, and
  * maps the verdict to the exit code: 0 feasible, 1 not, 2 bad input, 3 limit. */
 #include "cli/cli.h"
+#include "deploy/linux_limits.h"
 #include "heuristics/cluster.h"
 #include "heuristics/partition.h"
 #include "ilp/ilp.h"
@@ -179,6 +180,9 @@ static void print_human(const rtp_plan *plan, const part_cli *pc)
     printf("%s\n", plan->n_unassigned ? "" : " none");
     if (plan->proof.kind[0])
         printf("proof (%s): %s\n", plan->proof.kind, plan->proof.explanation);
+    if (plan->deploy_judged)
+        printf("deployable: %s%s\n", plan->deployable ? "yes (rtpack emit takes it)" : "no: ",
+               plan->deployable ? "" : plan->deployable_reason);
 }
 
 /* One line per unassigned task: where it came closest and why it failed. */
@@ -338,6 +342,10 @@ static int run(const cli_args *args, void *settings)
     memset(&plan, 0, sizeof plan);
     rc = solve(args, cli_shown_name(file), &ts, pc, &plan);
     if (rc == CLI_EXIT_OK || rc == CLI_EXIT_NO || plan.n_bins > 0) {
+        /* Whether emit, with its defaults, would take this plan. */
+        rtp_deploy_opts deploy = rtp_deploy_opts_default();
+        deploy.limits = pc->opts.limits;
+        rtp_deploy_judge(&plan, &deploy);
         if (args->json) {
             char *text = rtp_plan_to_json(&plan, 1);
             if (!text) {

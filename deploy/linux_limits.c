@@ -13,8 +13,8 @@ rtp_deploy_opts rtp_deploy_opts_default(void)
     rtp_deploy_opts opts;
     memset(&opts, 0, sizeof opts);
     opts.budget = (rtp_ratio){9, 10};
-    opts.fifo_lo = 1;
-    opts.fifo_hi = 98;
+    opts.fifo_lo = RTP_DEPLOY_FIFO_LO;
+    opts.fifo_hi = RTP_DEPLOY_FIFO_HI;
     opts.name = "plan";
     opts.cgroup = RTP_CGROUP_AUTO;
     opts.cgroup_root = NULL;
@@ -54,9 +54,56 @@ int64_t rtp_linux_bw(rtp_ns runtime, rtp_ns period, int round_up)
     return (int64_t)q;
 }
 
-int rtp_deploy_fifo_priority(const rtp_deploy_opts *opts, int plan_priority)
+static void cpu_words(const rtp_plan_bin *bin, char *buf, size_t size);
+
+/* -1, 0, 1 as a < b, a == b, a > b. */
+static int sign(int a, int b)
 {
-    return opts->fifo_lo + plan_priority - 1;
+    return (a > b) - (a < b);
+}
+
+int rtp_deploy_keeps_given(const rtp_plan_bin *bin, const rtp_deploy_opts *opts)
+{
+    for (size_t a = 0; a < bin->n_tasks; a++) {
+        const rtp_plan_task *ta = &bin->tasks[a];
+        if (!ta->task.has_priority || ta->task.priority < opts->fifo_lo ||
+            ta->task.priority > opts->fifo_hi)
+            return 0;
+        for (size_t b = 0; b < a; b++) {
+            const rtp_plan_task *tb = &bin->tasks[b];
+            if (sign(ta->priority, tb->priority) != sign(ta->task.priority, tb->task.priority))
+                return 0;
+        }
+    }
+    return bin->n_tasks > 0;
+}
+
+int rtp_deploy_fifo_priority(const rtp_plan_bin *bin, size_t i, const rtp_deploy_opts *opts)
+{
+    if (rtp_deploy_keeps_given(bin, opts))
+        return bin->tasks[i].task.priority;
+    return opts->fifo_lo + bin->tasks[i].priority - 1;
+}
+
+void rtp_deploy_priority_warnings(const rtp_plan *plan, const rtp_deploy_opts *opts,
+                                  rtp_text *warnings)
+{
+    char cpus[64];
+    if (rtp_deploy_is_deadline(plan))
+        return;
+    for (size_t j = 0; j < plan->n_bins; j++) {
+        const rtp_plan_bin *bin = &plan->bins[j];
+        size_t given = 0;
+        for (size_t i = 0; i < bin->n_tasks; i++)
+            given += bin->tasks[i].task.has_priority != 0;
+        if (given == 0 || given < bin->n_tasks || rtp_deploy_keeps_given(bin, opts))
+            continue;
+        cpu_words(bin, cpus, sizeof cpus);
+        rtp_text_printf(warnings, "warning: CPU %s: the given priorities do not fit --fifo-range "
+                                  "%d:%d (or do not order the tasks as the plan does): the plan's "
+                                  "ranks are used, from %d up\n",
+                        cpus, opts->fifo_lo, opts->fifo_hi, opts->fifo_lo);
+    }
 }
 
 int rtp_deploy_is_deadline(const rtp_plan *plan)
@@ -241,4 +288,22 @@ rtp_status rtp_deploy_check(const rtp_plan *plan, const rtp_deploy_opts *opts, i
     }
     *deployable = 1;
     return RTP_OK;
+}
+
+void rtp_deploy_judge(rtp_plan *plan, const rtp_deploy_opts *opts)
+{
+    rtp_diag diag;
+    rtp_diag_clear(&diag);
+    int deployable = 0;
+    rtp_status st = rtp_deploy_check(plan, opts, &deployable, &diag);
+    plan->deploy_judged = 1;
+    plan->deployable = st == RTP_OK && deployable;
+    plan->deployable_reason[0] = '\0';
+    if (plan->deployable)
+        return;
+    if (st == RTP_ELIMIT)
+        snprintf(plan->deployable_reason, sizeof plan->deployable_reason,
+                 "the re-check hit a resource limit: %s", diag.message);
+    else
+        rtp_diag_format(&diag, NULL, plan->deployable_reason, sizeof plan->deployable_reason);
 }

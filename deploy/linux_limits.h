@@ -18,6 +18,7 @@
 
 #include "models/plan.h"
 #include "models/ratio.h"
+#include "models/text.h"
 
 #define RTP_LINUX_DL_RUNTIME_MIN_NS ((rtp_ns)1024)          /* 1 << DL_SCALE */
 #define RTP_LINUX_DL_PERIOD_MIN_NS ((rtp_ns)100 * 1000)     /* default sysctl */
@@ -48,7 +49,7 @@ typedef struct rtp_deploy_opts {
     void *cmd_ctx;
 } rtp_deploy_opts;
 
-/* budget 9/10, FIFO 1..98, name "plan", cgroup auto, no root, 10 s. */
+/* budget 9/10, FIFO 51..98, name "plan", cgroup auto, no root, 10 s. */
 rtp_deploy_opts rtp_deploy_opts_default(void);
 
 /* RTP_EINPUT with a message naming the option when opts are out of range. */
@@ -58,9 +59,27 @@ rtp_status rtp_deploy_opts_check(const rtp_deploy_opts *opts, rtp_diag *diag);
  * (runtime << 20) / period, rounded down (as the kernel) or up. */
 int64_t rtp_linux_bw(rtp_ns runtime, rtp_ns period, int round_up);
 
-/* SCHED_FIFO priority of a task ranked `plan_priority` (1..n, n = most
- * urgent) on its bin: fifo_lo + plan_priority - 1 (order and ties kept). */
-int rtp_deploy_fifo_priority(const rtp_deploy_opts *opts, int plan_priority);
+/* Default SCHED_FIFO range: above the kernel's threaded IRQ handlers
+ * (SCHED_FIFO 50, kernel/irq/manage.c) and below its per-CPU stop and
+ * watchdog threads at 99. */
+#define RTP_DEPLOY_FIFO_LO 51
+#define RTP_DEPLOY_FIFO_HI 98
+
+/* 1 when bin j keeps its tasks' given priorities (partition --priority
+ * given): every task has one, all lie in [fifo_lo, fifo_hi], and they order
+ * the tasks exactly as the plan's ranks do (ties included). */
+int rtp_deploy_keeps_given(const rtp_plan_bin *bin, const rtp_deploy_opts *opts);
+
+/* SCHED_FIFO priority of task i of a bin: its given priority when the bin
+ * keeps them, else fifo_lo + rank - 1 (rank 1..n, n = most urgent; order
+ * and ties kept). */
+int rtp_deploy_fifo_priority(const rtp_plan_bin *bin, size_t i, const rtp_deploy_opts *opts);
+
+/* One warning line per FP bin whose tasks all have given priorities that
+ * the bin cannot keep (out of range or in another order than the plan's),
+ * saying what is used instead. */
+void rtp_deploy_priority_warnings(const rtp_plan *plan, const rtp_deploy_opts *opts,
+                                  rtp_text *warnings);
 
 /* 1 when the bin runs SCHED_DEADLINE (policy EDF or GEDF). */
 int rtp_deploy_is_deadline(const rtp_plan *plan);
@@ -79,5 +98,11 @@ rtp_status rtp_deploy_plain_names(const rtp_plan *plan, const char *need, size_t
  * not safe text (quote.h); RTP_ELIMIT / RTP_ENOTIMPL from the exact tests. */
 rtp_status rtp_deploy_check(const rtp_plan *plan, const rtp_deploy_opts *opts,
                             int *deployable, rtp_diag *diag);
+
+/* rtp_deploy_check's verdict written into the plan (deploy_judged,
+ * deployable, deployable_reason "PATH: reason; fix: ..."), so the plan
+ * document says whether emit would take it. A check that cannot finish
+ * (resource limit, bad text) is "not deployable" with its message. */
+void rtp_deploy_judge(rtp_plan *plan, const rtp_deploy_opts *opts);
 
 #endif

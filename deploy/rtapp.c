@@ -95,7 +95,7 @@ rtp_status rtp_deploy_rtapp(const rtp_plan *plan, const rtp_deploy_opts *opts, c
             rtp_rtapp_thread *th = &threads[k];
             th->name = t->name;
             th->deadline = deadline;
-            th->priority = deadline ? 0 : rtp_deploy_fifo_priority(opts, bin->tasks[i].priority);
+            th->priority = deadline ? 0 : rtp_deploy_fifo_priority(bin, i, opts);
             th->run_us = t->wcet_ns / 1000;
             th->period_us = t->period_ns / 1000;
             th->dl_runtime_us = th->run_us;

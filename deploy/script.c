@@ -60,7 +60,7 @@ rtp_status rtp_deploy_launch_words(const rtp_plan *plan, size_t j, size_t i,
     } else {
         rtp_text_append(out, "taskset -c ");
         rtp_deploy_cpu_list(bin, out);
-        rtp_text_printf(out, " chrt -f %d ", rtp_deploy_fifo_priority(opts, pt->priority));
+        rtp_text_printf(out, " chrt -f %d ", rtp_deploy_fifo_priority(bin, i, opts));
     }
     return rtp_deploy_cmd_words(plan, j, i, opts, quote, out, diag);
 }

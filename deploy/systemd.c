@@ -94,7 +94,7 @@ static rtp_status write_task(const rtp_plan *plan, size_t j, size_t i,
         rtp_deploy_cpu_list(bin, out);
         rtp_text_printf(out, "\nCPUSchedulingPolicy=fifo\nCPUSchedulingPriority=%d\n"
                              "ExecStart=",
-                        rtp_deploy_fifo_priority(opts, pt->priority));
+                        rtp_deploy_fifo_priority(bin, i, opts));
     }
     /* Under FP systemd sets affinity and policy itself: the command alone. */
     rtp_status st = deadline

@@ -86,11 +86,12 @@ void rtp_nameset_free(rtp_nameset *set);
 
 struct rtp_task;
 /* One task object of a task set or plan (models/taskset.c): name, wcet,
- * deadline (default period), period, cmd, affinity, priority, plus one extra
- * allowed key (or NULL) that the caller reads itself. On error the task may
- * hold partial allocations: free it with rtp_task_free_fields. */
+ * deadline (default period), period, cmd, affinity, priority, plus the
+ * extra allowed keys (a NULL-terminated list, at most 8, or NULL) that the
+ * caller reads itself. On error the task may hold partial allocations: free
+ * it with rtp_task_free_fields. */
 rtp_status rtp_task_from_json(const rtp_json *doc, const cJSON *node, const char *path,
-                              rtp_ns unit, const char *extra_key, struct rtp_task *task,
+                              rtp_ns unit, const char *const *extra_keys, struct rtp_task *task,
                               rtp_diag *diag);
 
 struct rtp_overheads;

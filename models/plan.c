@@ -145,6 +145,8 @@ static cJSON *task_object(const rtp_plan *plan, const rtp_plan_task *pt, int pla
         cJSON_AddItemToObject(obj, "response_time", pt->response_time_ns >= 0
                                                         ? rtp_json_new_time(pt->response_time_ns)
                                                         : cJSON_CreateNull());
+        if (pt->task.has_priority) /* kept for emit (docs/spec.md "Plan document") */
+            cJSON_AddItemToObject(obj, "given_priority", rtp_json_new_int(pt->task.priority));
     }
     return obj;
 }
@@ -171,6 +173,11 @@ char *rtp_plan_to_json(const rtp_plan *plan, int pretty)
     if (!root)
         return NULL;
     cJSON_AddBoolToObject(root, "feasible", plan->feasible);
+    if (plan->deploy_judged) {
+        cJSON_AddBoolToObject(root, "deployable", plan->deployable);
+        if (!plan->deployable)
+            cJSON_AddStringToObject(root, "deployable_reason", plan->deployable_reason);
+    }
     cJSON_AddStringToObject(root, "method", plan->method);
     cJSON_AddStringToObject(root, "policy", rtp_policy_name(plan->policy));
     if (plan->status[0])
@@ -244,7 +251,8 @@ static rtp_status read_task_list(const rtp_json *doc, const cJSON *node, const c
         *count = i + 1;
         pt->response_time_ns = -1;
         rtp_json_path_index(item_path, sizeof item_path, path, i);
-        rtp_status st = rtp_task_from_json(doc, c, item_path, 1, "response_time", &pt->task, diag);
+        static const char *const extra[] = {"response_time", "given_priority", NULL};
+        rtp_status st = rtp_task_from_json(doc, c, item_path, 1, extra, &pt->task, diag);
         if (st != RTP_OK)
             return st;
         int fp = placed && policy_is_fp(plan->policy);
@@ -259,6 +267,18 @@ static rtp_status read_task_list(const rtp_json *doc, const cJSON *node, const c
         pt->priority = pt->task.priority;
         pt->task.has_priority = 0;
         pt->task.priority = 0;
+        const cJSON *given = cJSON_GetObjectItemCaseSensitive(c, "given_priority");
+        rtp_json_path_key(field, sizeof field, item_path, "given_priority");
+        if (given && !fp)
+            return rtp_diag_set(diag, RTP_EINPUT, field,
+                                "a given priority belongs only to a task placed under fp");
+        int64_t value;
+        if (given && (st = rtp_json_int(doc, given, field, INT32_MIN, INT32_MAX, &value, diag)) != RTP_OK)
+            return st;
+        if (given) {
+            pt->task.has_priority = 1;
+            pt->task.priority = (int)value;
+        }
         const cJSON *rt = cJSON_GetObjectItemCaseSensitive(c, "response_time");
         rtp_json_path_key(field, sizeof field, item_path, "response_time");
         if (rt && !fp)
@@ -432,6 +452,13 @@ static rtp_status read_header(const cJSON *root, rtp_plan *plan, rtp_diag *diag)
     if (!item || !cJSON_IsBool(item))
         return rtp_diag_set(diag, RTP_EINPUT, "feasible", item ? "must be true or false" : "missing");
     plan->feasible = cJSON_IsTrue(item);
+    /* A judgement of an earlier run: checked for type, not kept. */
+    item = cJSON_GetObjectItemCaseSensitive(root, "deployable");
+    if (item && !cJSON_IsBool(item))
+        return rtp_diag_set(diag, RTP_EINPUT, "deployable", "must be true or false");
+    item = cJSON_GetObjectItemCaseSensitive(root, "deployable_reason");
+    if (item && !cJSON_IsString(item))
+        return rtp_diag_set(diag, RTP_EINPUT, "deployable_reason", "must be a string");
     item = cJSON_GetObjectItemCaseSensitive(root, "policy");
     if (!item || !cJSON_IsString(item) || rtp_policy_parse(item->valuestring, &plan->policy) != 0)
         return rtp_diag_set(diag, RTP_EINPUT, "policy",
@@ -590,9 +617,9 @@ done:
 
 static rtp_status read_plan(const rtp_json *doc, rtp_plan *plan, rtp_diag *diag)
 {
-    static const char *const keys[] = {"feasible", "method", "policy", "status", "chosen",
-                                       "platform", "cpus", "clusters", "unassigned", "proof",
-                                       NULL};
+    static const char *const keys[] = {"feasible", "deployable", "deployable_reason", "method",
+                                       "policy", "status", "chosen", "platform", "cpus",
+                                       "clusters", "unassigned", "proof", NULL};
     const cJSON *root = doc->root, *item;
     const char *bins_key = "cpus";
     rtp_status st;

@@ -13,7 +13,9 @@
 #include "models/taskset.h"
 
 typedef struct rtp_plan_task {
-    rtp_task task;          /* deep copy: name, times, cmd, affinity */
+    rtp_task task;          /* deep copy: name, times, cmd, affinity; the
+                             * input's given priority (FP) as task.priority,
+                             * "given_priority" in JSON */
     int priority;           /* FP only: 1..n on its CPU, n = most urgent */
     rtp_ns response_time_ns;/* FP only: exact WCRT; -1 = exceeds deadline (null) */
 } rtp_plan_task;
@@ -57,6 +59,13 @@ typedef struct rtp_plan {
     rtp_plan_task *unassigned;
     size_t n_unassigned;
     rtp_plan_proof proof;   /* ILP, status "infeasible": why no partition exists */
+    /* Whether emit would take the plan as it is (deploy/linux_limits.h,
+     * emit's defaults), set by whoever judged it: written as "deployable"
+     * (and "deployable_reason" when not) only when deploy_judged. Read back,
+     * both are accepted and ignored: emit judges again. */
+    int deploy_judged;
+    int deployable;
+    char deployable_reason[600];
 } rtp_plan;
 
 /* Allocates n_bins empty bins (one CPU id each, from cpus[]) and copies the

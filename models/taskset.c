@@ -196,11 +196,14 @@ static rtp_status read_cmd(const cJSON *node, const char *path, rtp_task *task, 
 }
 
 rtp_status rtp_task_from_json(const rtp_json *doc, const cJSON *node, const char *path,
-                              rtp_ns unit, const char *extra_key, rtp_task *task,
+                              rtp_ns unit, const char *const *extra_keys, rtp_task *task,
                               rtp_diag *diag)
 {
-    const char *keys[] = {"name", "wcet", "deadline", "period", "jitter", "blocking",
-                          "cmd", "affinity", "priority", extra_key, NULL};
+    const char *keys[16] = {"name", "wcet",   "deadline", "period",  "jitter",
+                            "blocking", "cmd", "affinity", "priority"};
+    size_t n_keys = 9;
+    for (size_t k = 0; extra_keys && extra_keys[k] && n_keys + 1 < sizeof keys / sizeof *keys; k++)
+        keys[n_keys++] = extra_keys[k];
     char field[PATH_SIZE];
     if (!cJSON_IsObject(node))
         return rtp_diag_set(diag, RTP_EINPUT, path, "must be an object");

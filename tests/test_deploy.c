@@ -522,8 +522,8 @@ static void test_hostile_script_runs_nothing(void **state)
     assert_int_not_equal(access(path, F_OK), 0);
     snprintf(path, sizeof path, "%s/out", dir);
     char *out = slurp(path);
-    assert_non_null(strstr(out, "$(touch x): taskset -c 0 chrt -f 2 echo $(touch x) `touch x` '; touch x #"));
-    assert_non_null(strstr(out, "'; touch x #: taskset -c 0 chrt -f 1 echo $(touch x) ; touch x"));
+    assert_non_null(strstr(out, "$(touch x): taskset -c 0 chrt -f 52 echo $(touch x) `touch x` '; touch x #"));
+    assert_non_null(strstr(out, "'; touch x #: taskset -c 0 chrt -f 51 echo $(touch x) ; touch x"));
     free(out);
     free(script);
     free(plan);
@@ -754,6 +754,96 @@ static void test_isolate_check(void **state)
     remove_tree(dir);
 }
 
+/* SCHED_FIFO priorities: ranks go to 51.. (above the kernel's IRQ threads
+ * at 50); a bin keeps its given priorities when they all fit the range and
+ * order the tasks as the plan's ranks do, else ranks and a warning. */
+static void test_fifo_priorities(void **state)
+{
+    (void)state;
+    rtp_deploy_opts opts = rtp_deploy_opts_default();
+    assert_int_equal(opts.fifo_lo, 51);
+    assert_int_equal(opts.fifo_hi, 98);
+    rtp_task tasks[3] = {tu_task(1, 10, 10), tu_task(1, 20, 20), tu_task(1, 5, 5)};
+    tasks[0].name = "a";
+    tasks[1].name = "b";
+    tasks[2].name = "c";
+    int ranks[3] = {2, 1, 3};
+    int given[3] = {80, 70, 90};
+    rtp_plan plan;
+    for (size_t i = 0; i < 3; i++) {
+        tasks[i].has_priority = 1;
+        tasks[i].priority = given[i];
+    }
+    one_bin_plan(&plan, RTP_POLICY_FP, tasks, ranks, 3);
+    const rtp_plan_bin *bin = &plan.bins[0];
+    assert_true(rtp_deploy_keeps_given(bin, &opts));
+    assert_int_equal(rtp_deploy_fifo_priority(bin, 0, &opts), 80);
+    assert_int_equal(rtp_deploy_fifo_priority(bin, 2, &opts), 90);
+    rtp_text warnings;
+    rtp_text_init(&warnings);
+    rtp_deploy_priority_warnings(&plan, &opts, &warnings);
+    assert_null(warnings.data);
+    /* out of range: ranks from fifo_lo, with a warning */
+    opts.fifo_lo = 85;
+    assert_false(rtp_deploy_keeps_given(bin, &opts));
+    assert_int_equal(rtp_deploy_fifo_priority(bin, 0, &opts), 86);
+    assert_int_equal(rtp_deploy_fifo_priority(bin, 1, &opts), 85);
+    rtp_deploy_priority_warnings(&plan, &opts, &warnings);
+    assert_non_null(strstr(warnings.data, "CPU 0: the given priorities do not fit --fifo-range 85:98"));
+    opts.fifo_lo = 51;
+    /* another order than the plan's (a hand-edited plan): ranks */
+    plan.bins[0].tasks[1].task.priority = 85;
+    assert_false(rtp_deploy_keeps_given(bin, &opts));
+    assert_int_equal(rtp_deploy_fifo_priority(bin, 1, &opts), 51);
+    /* ties must match ties */
+    plan.bins[0].tasks[1].task.priority = 80;
+    assert_false(rtp_deploy_keeps_given(bin, &opts));
+    plan.bins[0].tasks[1].priority = 2;
+    assert_true(rtp_deploy_keeps_given(bin, &opts));
+    /* one task without a given priority: ranks, no warning */
+    plan.bins[0].tasks[2].task.has_priority = 0;
+    assert_false(rtp_deploy_keeps_given(bin, &opts));
+    rtp_text_free(&warnings);
+    rtp_text_init(&warnings);
+    rtp_deploy_priority_warnings(&plan, &opts, &warnings);
+    assert_null(warnings.data);
+    rtp_text_free(&warnings);
+    rtp_plan_free(&plan);
+}
+
+/* partition and emit agree: a plan partition calls deployable is one emit
+ * writes (exit 0), and one it calls not deployable emit refuses (exit 1),
+ * on seeded random sets at loads around Linux's 0.9 budget. */
+static void test_partition_emit_agree(void **state)
+{
+    (void)state;
+    tu_rng rng = {2026};
+    int seen[2] = {0, 0};
+    for (int iter = 0; iter < 60; iter++) {
+        const char *policy = iter % 2 ? "fp" : "edf";
+        char args[256], *set = NULL, *plan = NULL;
+        int u = (int)tu_range(&rng, 150, 198); /* total utilization x 100 on 2 CPUs */
+        snprintf(args, sizeof args, "gen --tasks %d --utilization %d.%02d --seed %d "
+                                    "--periods 1ms:100ms",
+                 (int)tu_range(&rng, 2, 8), u / 100, u % 100, iter);
+        assert_int_equal(tu_run_cli(args, NULL, &set, NULL), 0);
+        snprintf(args, sizeof args, "partition - --cpus 2 --policy %s --json", policy);
+        int prc = tu_run_cli(args, set, &plan, NULL);
+        if (prc != 0) { /* infeasible: not deployable, and emit says so */
+            assert_int_equal(prc, 1);
+            assert_non_null(strstr(plan, "\"deployable\":\tfalse"));
+        }
+        int says = strstr(plan, "\"deployable\":\ttrue") != NULL;
+        assert_true(says || strstr(plan, "\"deployable_reason\"") != NULL);
+        int rc = tu_run_cli("emit - --format json", plan, NULL, NULL);
+        assert_int_equal(rc, says ? 0 : 1);
+        seen[says]++;
+        free(set);
+        free(plan);
+    }
+    assert_true(seen[0] > 5 && seen[1] > 5); /* both answers exercised */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -775,6 +865,8 @@ int main(void)
         cmocka_unit_test(test_emit_refuses_live_script),
         cmocka_unit_test(test_script_cmd_for_and_logs),
         cmocka_unit_test(test_isolate_check),
+        cmocka_unit_test(test_fifo_priorities),
+        cmocka_unit_test(test_partition_emit_agree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

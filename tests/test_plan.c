@@ -161,6 +161,7 @@ static void test_fp_round_trip(void **state)
     assert_non_null(strstr(text, "\"wcet\":\"1152921504606846976ns\""));
     assert_non_null(strstr(text, "\"chosen\":{\"placement\":\"bf\",\"order\":\"density\"}"));
     assert_null(strstr(text, "\"priority\":40")); /* the given priority is not the plan's */
+    assert_non_null(strstr(text, "\"given_priority\":40")); /* but emit may keep it */
     assert_non_null(strstr(text, "\"cmd\":\"sleep 1; echo done\""));
     assert_non_null(strstr(text, "\"cmd\":[\"tool\",\"--fast\",\"x y\"]"));
     /* unassigned tasks carry neither priority nor response time */
@@ -173,7 +174,9 @@ static void test_fp_round_trip(void **state)
     assert_int_equal(back.bins[0].tasks[1].response_time_ns, -1);
     assert_int_equal(back.bins[1].tasks[0].response_time_ns, ((rtp_ns)1 << 60) + 12345);
     assert_int_equal(back.bins[0].tasks[0].priority, 2);
-    assert_false(back.bins[0].tasks[0].task.has_priority);
+    assert_true(back.bins[0].tasks[0].task.has_priority);
+    assert_int_equal(back.bins[0].tasks[0].task.priority, 40);
+    assert_false(back.bins[0].tasks[1].task.has_priority);
     rtp_plan_free(&back);
     free(text);
     rtp_plan_free(&plan);
@@ -294,6 +297,15 @@ static void test_bad_plans(void **state)
     bad_at(doc("edf", "[{\"cpu\": 0, \"tasks\": [" TASK("a") "]}]", ", \"unassigned\": [" TASK("a") "]"),
            "unassigned[0].name");
     bad_at(doc("fp", "[{\"cpu\": 0, \"tasks\": [" TASK("a") "]}]", ""), "cpus[0].tasks[0].priority");
+    /* given_priority: fp only, an integer; deployable: a boolean, its reason a string */
+    bad_at(doc("edf", "[{\"cpu\": 0, \"tasks\": [{\"name\": \"a\", \"wcet\": 1, \"period\": 4, "
+                      "\"given_priority\": 5}]}]", ""), "cpus[0].tasks[0].given_priority");
+    bad_at(doc("fp", "[{\"cpu\": 0, \"tasks\": [{\"name\": \"a\", \"wcet\": 1, \"period\": 4, "
+                     "\"priority\": 1, \"given_priority\": 1.5}]}]", ""), "cpus[0].tasks[0].given_priority");
+    bad_at(doc("fp", "[{\"cpu\": 0, \"tasks\": [" TASK_FP("a", 1) "]}]", ", \"deployable\": 1"),
+           "deployable");
+    bad_at(doc("fp", "[{\"cpu\": 0, \"tasks\": [" TASK_FP("a", 1) "]}]",
+               ", \"deployable\": false, \"deployable_reason\": 3"), "deployable_reason");
     bad_at(doc("fp", "[{\"cpu\": 0, \"tasks\": [" TASK_FP("a", 0) "]}]", ""), "cpus[0].tasks[0].priority");
     bad_at(doc("fp", "[{\"cpu\": 0, \"tasks\": [" TASK_FP("a", 2) "]}]", ""), "cpus[0].tasks[0].priority");
     bad_at(doc("fp", "[{\"cpu\": 0, \"tasks\": [" TASK_FP("a", "1") "]}]", ""), "cpus[0].tasks[0].priority");

@@ -43,12 +43,12 @@ DL_PERIOD_MAX_NS=0
 # shellcheck disable=SC2016 # plan strings stay literal on purpose
 for_each_task() {
     :
-    "$1" 0 SCHED_FIFO 'video' 'video' taskset -c 0 chrt -f 2 'video_processing_tool' '--fast'
-    "$1" 0 SCHED_FIFO 'control' 'control' taskset -c 0 chrt -f 3 'motor_control' '--axis' 'x'
-    "$1" 0 SCHED_FIFO 'logger' 'logger' taskset -c 0 chrt -f 1 'logger' '--quiet'
-    "$1" 1 SCHED_FIFO 'audio' 'audio' taskset -c 1 chrt -f 3 'audio_mixer' '--period-us' '5000'
-    "$1" 1 SCHED_FIFO 'sensors' 'sensors' taskset -c 1 chrt -f 2 'sensor_fusion'
-    "$1" 1 SCHED_FIFO 'network' 'network' taskset -c 1 chrt -f 1 'net_stack' '--rt'
+    "$1" 0 SCHED_FIFO 'video' 'video' taskset -c 0 chrt -f 52 'video_processing_tool' '--fast'
+    "$1" 0 SCHED_FIFO 'control' 'control' taskset -c 0 chrt -f 53 'motor_control' '--axis' 'x'
+    "$1" 0 SCHED_FIFO 'logger' 'logger' taskset -c 0 chrt -f 51 'logger' '--quiet'
+    "$1" 1 SCHED_FIFO 'audio' 'audio' taskset -c 1 chrt -f 53 'audio_mixer' '--period-us' '5000'
+    "$1" 1 SCHED_FIFO 'sensors' 'sensors' taskset -c 1 chrt -f 52 'sensor_fusion'
+    "$1" 1 SCHED_FIFO 'network' 'network' taskset -c 1 chrt -f 51 'net_stack' '--rt'
 }
 
 PREFIX="rtpack-$NAME"
