@@ -1,31 +1,62 @@
 /* solver/fp.c — exact uniprocessor fixed-priority response times and
- * priority assignment.
+ * priority assignment, with release jitter and blocking.
  *
- * Response time of task i ([Leh90], arbitrary deadlines; [JP86] / [ABRTW93]
- * when one job suffices): from the synchronous
- * release, job q (released at a = q T_i) completes at the least fixed point of
- *   w = (q + 1) C_i + sum_{j higher} ceil(w / T_j) C_j;
- * R_q = w - a; jobs are examined while the level-i busy period lasts past
- * (q + 1) T_i. The iteration starts at a valid lower bound (the previous
- * job's completion, or all first jobs' work) and stops as soon as w passes
- * a + D_i: the response is then reported as -1 (a miss).
- * Equal priorities run first-in first-out (SCHED_FIFO), the jobs released at
- * or before i's, ties included, first (worst case). Then the synchronous
- * release of i is NOT the worst case (an equal-priority job released just
- * before i's, delayed by higher ones, still runs first): the higher and
- * equal tasks are released together at 0 (their critical instant) and i's
- * job at every r in the synchronous level-i busy period where an equal task
- * or i (phase 0) releases (R = w - r only falls between them), its earlier
- * jobs at r - k T_i >= 0, and
- *   w = (floor(r / T_i) + 1) C_i + sum_{j equal} (floor(r / T_j) + 1) C_j
- *     + sum_{j higher} ceil(w / T_j) C_j;
- * an r is skipped when that release pattern leaves the CPU idle by r (the
- * job then starts a later busy period, covered by another r).
- * When the level-i utilization exceeds 1 (exact, models/ratio.h) the busy
- * period never ends and responses grow without bound: a miss.
+ * Tasks are effective tasks (models/effective.h): C_i is C', J_i is J'; B_i
+ * is task i's blocking, taken as given for every priority order. A job of
+ * task i arriving at a is released within [a, a + J_i], is due at a + D_i,
+ * and its response is measured from a.
+ *
+ * Response time of task i ([Leh90], arbitrary deadlines; [ABRTW93], [Tin94]
+ * for jitter and blocking in the busy-period form): a level-i busy period
+ * starts at 0 when a lower-priority job has just entered a non-preemptible
+ * section of length B_i; every higher task j has its first job arrive at
+ * -J_j, released at 0, and the later ones released at arrival, so it
+ * releases ceil((w + J_j) / T_j) jobs in [0, w); i's job q arrives at
+ * a_q = q T_i - J_i (released at max(0, a_q)) and completes at the least
+ * fixed point of
+ *   w = B_i + (q + 1) C_i + sum_{j higher} ceil((w + J_j) / T_j) C_j;
+ * R_q = w - a_q (the response includes J_i); jobs are examined while the
+ * busy period lasts past the next release max(0, (q + 1) T_i - J_i). The
+ * iteration starts at a valid lower bound (the previous job's completion,
+ * or all first jobs' work) and stops as soon as w passes a_q + D_i: the
+ * response is then reported as -1 (a miss). A task with J_i >= D_i misses
+ * (a job released at the end of its window cannot finish by its deadline).
+ *
+ * Equal priorities run first-in first-out (SCHED_FIFO) by release time, the
+ * jobs released at or before i's, ties included, first (worst case). Then
+ * the synchronous release of i is NOT the worst case (an equal-priority job
+ * released just before i's, delayed by higher ones, still runs first): the
+ * higher and equal tasks have the pattern above from 0 (their critical
+ * instant) and i's job under analysis is released at r, as late as its
+ * jitter allows (arrival r - J_i: more equal jobs are ahead of it and its
+ * response counts from earlier), its earlier jobs arriving at
+ * r - J_i - k T_i >= -J_i and released at max(0, arrival); then
+ *   w = B_i + (floor(r / T_i) + 1) C_i
+ *     + sum_{j equal} (floor((r + J_j) / T_j) + 1) C_j
+ *     + sum_{j higher} ceil((w + J_j) / T_j) C_j,   w >= r + 1,
+ * R = w - r + J_i. w only steps up where a floor steps, at r = k T_i or
+ * r = k T_j - J_j (j equal), and R falls between them, so those r in the
+ * synchronous level-i busy period are examined. An r is skipped when its
+ * release pattern leaves the CPU idle by r (the job then starts a later
+ * busy period, covered by another r); that is monotone between candidates
+ * (a later r releases i's earlier jobs later, so never fills an idle gap),
+ * so the skip loses nothing. r a multiple of T_i is the synchronous pattern
+ * itself, always busy.
+ *
+ * Busy periods: the level-i busy period is the least fixed point of
+ * L = B_i + sum_{j at or above i} ceil((L + J_j) / T_j) C_j. When the level-i
+ * utilization exceeds 1 (exact, models/ratio.h) it never ends and responses
+ * grow without bound: a miss. When it is exactly 1 and some B_i or J_j is
+ * non-zero it never ends either (work released in [0, t) exceeds t), yet
+ * the answer exists: with H the hyperperiod of the level-i tasks, job
+ * q + H / T_i completes exactly H after job q (the fixed-point equation
+ * shifted by H gains H U = H on both sides, and no completion lies in the
+ * first H of it), so responses repeat: jobs q < H / T_i (FIFO: r < H)
+ * suffice. H past 2^63 ns is RTP_ELIMIT.
  * Sums are 128-bit and saturate at 2^100, so nothing overflows. */
 #include "solver/fp.h"
 
+#include "models/arith.h"
 #include "models/ratio.h"
 
 #include <stdio.h>
@@ -51,8 +82,18 @@ static rtp_status spend(rta_ctx *c, rtp_diag *diag)
                         (unsigned long long)c->max_iterations);
 }
 
+/* ceil((w + J) / T) for w >= 1: the jobs of a task with the critical
+ * pattern released in [0, w). */
+static i128 jobs_before(const rtp_task *t, rtp_ns w)
+{
+    rtp_ns x;
+    if (!__builtin_add_overflow(w, t->jitter_ns, &x))
+        return (x - 1) / t->period_ns + 1;
+    return ((i128)w + t->jitter_ns - 1) / t->period_ns + 1;
+}
+
 /* sum over tasks j != i with priority[j] above (equal too, when with_equal)
- * of ceil(w / T_j) C_j, saturated. */
+ * of ceil((w + J_j) / T_j) C_j, saturated. */
 static i128 interference(const rta_ctx *c, size_t i, rtp_ns w, int with_equal)
 {
     i128 sum = 0;
@@ -60,39 +101,67 @@ static i128 interference(const rta_ctx *c, size_t i, rtp_ns w, int with_equal)
     for (size_t j = 0; j < c->n && sum < SATURATED; j++) {
         if (j == i || c->priority[j] < p || (c->priority[j] == p && !with_equal))
             continue;
-        rtp_ns jobs = (w - 1) / c->tasks[j].period_ns + 1; /* ceil, w >= 1 */
-        sum += (i128)jobs * c->tasks[j].wcet_ns;
+        sum += jobs_before(&c->tasks[j], w) * c->tasks[j].wcet_ns;
     }
     return sum;
 }
 
-/* Is the utilization of the level-i tasks (priority >= p_i) above 1? */
-static int level_overloaded(const rta_ctx *c, size_t i)
+/* sign(level-i utilization - 1) over the tasks with priority >= p_i. */
+static int level_cmp(const rta_ctx *c, size_t i)
 {
     size_t m = 0;
     for (size_t j = 0; j < c->n; j++)
         if (c->priority[j] >= c->priority[i])
             c->scratch[m++] = c->tasks[j];
     rtp_ratio one = {1, 1};
-    return rtp_load_cmp(c->scratch, m, RTP_LOAD_UTIL, one) > 0;
+    return rtp_load_cmp(c->scratch, m, RTP_LOAD_UTIL, one);
 }
 
-/* Work released in [0, t) when the tasks at or above priority p (but i) are
- * released at 0 and i at phase, phase + T_i, ... (saturated). */
-static i128 phased_work(const rta_ctx *c, size_t i, rtp_ns phase, rtp_ns t)
+/* At level utilization exactly 1: does the level-i busy period never end
+ * (some blocking B_i or jitter J_j at or above i)? Then *hyper = the
+ * hyperperiod of the level-i tasks (responses repeat with it); else 0. */
+static rtp_status endless_busy(const rta_ctx *c, size_t i, rtp_ns *hyper, rtp_diag *diag)
 {
-    i128 sum = interference(c, i, t, 1);
-    if (t > phase)
-        sum += (i128)((t - phase - 1) / c->tasks[i].period_ns + 1) * c->tasks[i].wcet_ns;
+    int delays = c->tasks[i].blocking_ns > 0;
+    for (size_t j = 0; j < c->n; j++)
+        if (c->priority[j] >= c->priority[i])
+            delays = delays || c->tasks[j].jitter_ns > 0;
+    *hyper = 0;
+    if (!delays)
+        return RTP_OK;
+    rtp_ns h = 1;
+    for (size_t j = 0; j < c->n; j++)
+        if (c->priority[j] >= c->priority[i] && rtp_lcm(h, c->tasks[j].period_ns, &h) != RTP_OK)
+            return rtp_diag_set(diag, RTP_ELIMIT, "",
+                                "fixed-priority analysis at utilization 1 needs the "
+                                "hyperperiod, which passes 2^63 ns");
+    *hyper = h;
+    return RTP_OK;
+}
+
+/* Work released in [0, t) (1 <= t <= r) when the tasks at or above priority
+ * p (but i) have the critical pattern, task i's job under analysis is
+ * released at r and its earlier jobs arrive at r - J_i - k T_i
+ * (1 <= k <= floor(r / T_i)), released at max(0, arrival); plus B_i. */
+static i128 phased_work(const rta_ctx *c, size_t i, rtp_ns r, rtp_ns t)
+{
+    const rtp_task *ti = &c->tasks[i];
+    i128 sum = ti->blocking_ns + interference(c, i, t, 1);
+    rtp_ns q = r / ti->period_ns, kmin = 0;
+    /* job k is released before t iff r - J_i - k T_i < t iff
+     * k >= floor((r - J_i - t) / T_i) + 1 */
+    rtp_div_floor(r - ti->jitter_ns - t, ti->period_ns, &kmin); /* T > 0: cannot fail */
+    kmin = kmin + 1 < 1 ? 1 : kmin + 1;
+    if (q >= kmin)
+        sum += (i128)(q - kmin + 1) * ti->wcet_ns;
     return sum;
 }
 
-/* With i released at phase (> 0), does the level-i busy period from 0 last
- * past r? */
-static rtp_status busy_past(rta_ctx *c, size_t i, rtp_ns phase, rtp_ns r, int *busy,
-                            rtp_diag *diag)
+/* With i's job under analysis released at r (not a multiple of T_i), does
+ * the level-i busy period from 0 last past r? */
+static rtp_status busy_past(rta_ctx *c, size_t i, rtp_ns r, int *busy, rtp_diag *diag)
 {
-    i128 t = phased_work(c, i, phase, 1);
+    i128 t = phased_work(c, i, r, 1);
     for (;;) {
         if (t > r) {
             *busy = 1;
@@ -101,7 +170,7 @@ static rtp_status busy_past(rta_ctx *c, size_t i, rtp_ns phase, rtp_ns r, int *b
         rtp_status st = spend(c, diag);
         if (st != RTP_OK)
             return st;
-        i128 t2 = phased_work(c, i, phase, (rtp_ns)t);
+        i128 t2 = phased_work(c, i, r, (rtp_ns)t);
         if (t2 <= t) {
             *busy = 0;
             return RTP_OK;
@@ -135,17 +204,13 @@ static rtp_status settle(rta_ctx *c, size_t i, i128 own, i128 deadline, i128 *w,
     }
 }
 
-/* Worst-case response of task i with equal-priority tasks (FIFO among them),
- * over the releases r described at the top; -1 when one passes D_i. */
-static rtp_status fifo_wcrt(rta_ctx *c, size_t i, rtp_ns *response, rtp_diag *diag)
+/* The end of the synchronous level-i busy period (least fixed point of
+ * B_i + sum_{j at or above i} ceil((L + J_j) / T_j) C_j); the level
+ * utilization is <= 1 and the period finite (checked by the caller). */
+static rtp_status level_busy_period(rta_ctx *c, size_t i, rtp_ns *end, rtp_diag *diag)
 {
     const rtp_task *ti = &c->tasks[i];
-    int p = c->priority[i];
-    *response = -1;
-    if (level_overloaded(c, i))
-        return RTP_OK; /* the busy period never ends: a miss */
-    /* The synchronous level-i busy period (its least fixed point). */
-    i128 busy = ti->wcet_ns + interference(c, i, 1, 1);
+    i128 busy = ti->blocking_ns + ti->wcet_ns + interference(c, i, 1, 1);
     for (;;) {
         rtp_status st = spend(c, diag);
         if (st != RTP_OK)
@@ -153,40 +218,59 @@ static rtp_status fifo_wcrt(rta_ctx *c, size_t i, rtp_ns *response, rtp_diag *di
         if (busy > INT64_MAX)
             return rtp_diag_set(diag, RTP_ELIMIT, "",
                                 "fixed-priority busy period passes 2^63 ns");
-        i128 next = phased_work(c, i, 0, (rtp_ns)busy);
+        i128 next = ti->blocking_ns + jobs_before(ti, (rtp_ns)busy) * ti->wcet_ns +
+                    interference(c, i, (rtp_ns)busy, 1);
         if (next <= busy)
             break;
         busy = next;
     }
+    *end = (rtp_ns)busy;
+    return RTP_OK;
+}
+
+/* Worst-case response of task i with equal-priority tasks (FIFO among them),
+ * over the releases r described at the top; -1 when one passes D_i. */
+static rtp_status fifo_wcrt(rta_ctx *c, size_t i, rtp_ns *response, rtp_diag *diag)
+{
+    const rtp_task *ti = &c->tasks[i];
+    int p = c->priority[i];
+    *response = -1;
+    int cmp = level_cmp(c, i);
+    if (cmp > 0)
+        return RTP_OK; /* the busy period never ends: a miss */
+    rtp_ns end = 0;
+    rtp_status st = cmp == 0 ? endless_busy(c, i, &end, diag) : RTP_OK;
+    if (st == RTP_OK && end == 0)
+        st = level_busy_period(c, i, &end, diag);
+    if (st != RTP_OK)
+        return st;
     i128 worst = 0;
-    for (rtp_ns r = 0; r < (rtp_ns)busy;) {
-        rtp_ns phase = r % ti->period_ns;
+    for (rtp_ns r = 0; r < end;) {
         int in_busy = 1;
-        rtp_status st = phase == 0 ? RTP_OK : busy_past(c, i, phase, r, &in_busy, diag);
-        if (st != RTP_OK)
+        if (r % ti->period_ns != 0 && (st = busy_past(c, i, r, &in_busy, diag)) != RTP_OK)
             return st;
         if (in_busy) {
-            i128 own = (i128)(r / ti->period_ns + 1) * ti->wcet_ns, w;
+            i128 own = ti->blocking_ns + (i128)(r / ti->period_ns + 1) * ti->wcet_ns, w;
             for (size_t j = 0; j < c->n; j++)
                 if (j != i && c->priority[j] == p)
-                    own += (i128)(r / c->tasks[j].period_ns + 1) * c->tasks[j].wcet_ns;
+                    own += jobs_before(&c->tasks[j], r + 1) * c->tasks[j].wcet_ns;
             w = own > (i128)r + 1 ? own : (i128)r + 1;
             int miss = 0;
-            if ((st = settle(c, i, own, (i128)r + ti->deadline_ns, &w, &miss, diag)) != RTP_OK ||
-                miss)
+            i128 deadline = (i128)r - ti->jitter_ns + ti->deadline_ns;
+            if ((st = settle(c, i, own, deadline, &w, &miss, diag)) != RTP_OK || miss)
                 return st;
-            if (w - r > worst)
-                worst = w - r;
+            if (w - r + ti->jitter_ns > worst)
+                worst = w - r + ti->jitter_ns;
         }
         /* the next release of i (phase 0) or of an equal-priority task */
         rtp_ns next = INT64_MAX;
         for (size_t j = 0; j < c->n; j++) {
             if (j != i && c->priority[j] != p)
                 continue;
-            rtp_ns tj = c->tasks[j].period_ns, at = r / tj * tj;
-            at = at > INT64_MAX - tj ? INT64_MAX : at + tj;
+            rtp_ns tj = c->tasks[j].period_ns, jj = j == i ? 0 : c->tasks[j].jitter_ns;
+            i128 at = ((i128)r + jj) / tj * tj + tj - jj; /* first k T_j - J_j > r */
             if (at < next)
-                next = at;
+                next = (rtp_ns)at;
         }
         r = next;
     }
@@ -199,6 +283,9 @@ static rtp_status task_wcrt(rta_ctx *c, size_t i, rtp_ns *response, rtp_diag *di
 {
     const rtp_task *ti = &c->tasks[i];
     int p = c->priority[i];
+    *response = -1;
+    if (ti->jitter_ns >= ti->deadline_ns)
+        return RTP_OK; /* released at the end of its window, it cannot finish in time */
     i128 first_jobs = 0;
     for (size_t j = 0; j < c->n; j++) {
         if (j == i || c->priority[j] < p)
@@ -207,16 +294,18 @@ static rtp_status task_wcrt(rta_ctx *c, size_t i, rtp_ns *response, rtp_diag *di
             return fifo_wcrt(c, i, response, diag);
         first_jobs += c->tasks[j].wcet_ns;
     }
-    /* Only higher priorities: the synchronous release is the critical
-     * instant; jobs 0, 1, ... while the level-i busy period lasts. */
-    i128 w = first_jobs + ti->wcet_ns, worst = 0;
-    *response = -1;
+    /* Only higher priorities: the critical pattern above; jobs 0, 1, ...
+     * while the level-i busy period lasts (at most `jobs` of them when the
+     * level utilization is 1 and the period endless). */
+    i128 w = ti->blocking_ns + first_jobs + ti->wcet_ns, worst = 0;
+    rtp_ns jobs = 0;
     for (rtp_ns q = 0;; q++) {
-        i128 a = (i128)q * ti->period_ns, next = a + ti->period_ns;
+        i128 a = (i128)q * ti->period_ns - ti->jitter_ns;       /* arrival of job q */
+        i128 next = a + ti->period_ns;                         /* that of job q + 1 */
         if (next > INT64_MAX)
             return rtp_diag_set(diag, RTP_ELIMIT, "",
                                 "fixed-priority busy period passes 2^63 ns");
-        i128 own = (i128)(q + 1) * ti->wcet_ns; /* jobs 0..q */
+        i128 own = ti->blocking_ns + (i128)(q + 1) * ti->wcet_ns; /* jobs 0..q */
         if (w < own)
             w = own;
         int miss = 0;
@@ -226,9 +315,18 @@ static rtp_status task_wcrt(rta_ctx *c, size_t i, rtp_ns *response, rtp_diag *di
         if (w - a > worst)
             worst = w - a;
         if (w <= next)
-            break; /* w is then also where the level-i busy period ends */
-        if (q == 0 && level_overloaded(c, i))
-            return RTP_OK; /* the busy period never ends: a miss */
+            break; /* job q + 1 is released after the busy period ends */
+        if (q == 0) {
+            int cmp = level_cmp(c, i);
+            if (cmp > 0)
+                return RTP_OK; /* the busy period never ends: a miss */
+            rtp_ns hyper = 0;
+            if (cmp == 0 && (st = endless_busy(c, i, &hyper, diag)) != RTP_OK)
+                return st;
+            jobs = hyper / ti->period_ns; /* 0: the busy period ends by itself */
+        }
+        if (jobs > 0 && q + 1 == jobs)
+            break; /* the responses repeat from here */
         w += ti->wcet_ns; /* job q + 1 completes at least C_i later */
     }
     *response = (rtp_ns)worst;

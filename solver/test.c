@@ -41,10 +41,6 @@ static rtp_status run_fp(const rtp_test *test, const rtp_task *tasks, size_t n,
                                               : malloc((n ? n : 1) * sizeof *response);
     rtp_status st;
     int found = 0, sched = 0;
-    if (rtp_tasks_have_delays(tasks, n)) { /* TEMPORARY until fp.c models them */
-        st = rtp_diag_set(diag, RTP_ENOTIMPL, "", "release jitter and blocking under FP are not analysed yet");
-        goto done;
-    }
     if (!priority || !response) {
         st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
         goto done;
