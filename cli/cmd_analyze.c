@@ -129,6 +129,9 @@ static rtp_status analyse(const rtp_taskset *ts, const settings *s, analysis *a,
     d->assignment_found = res.assignment_found;
     d->has_test = is_global(s->policy);
     d->test = res.accepted_by;
+    if (is_global(s->policy) && cpus >= 2 && !res.schedulable &&
+        rtp_tasks_have_delays(a->eff, n))
+        d->not_applicable = "the global tests do not model release jitter or blocking";
     d->utilization = rtp_load_double(ts->tasks, n, RTP_LOAD_UTIL);
     d->has_effective_utilization = ts->platform.overheads.context_switch_ns != 0;
     d->effective_utilization = rtp_load_exact_double(a->eff, n, RTP_LOAD_UTIL);
@@ -145,7 +148,8 @@ static rtp_status analyse(const rtp_taskset *ts, const settings *s, analysis *a,
         r->blocking_ns = t->blocking_ns;
         r->has_priority = fixed && a->priority[i] > 0;
         r->priority = a->priority[i];
-        r->has_response = fixed && a->response[i] != -2;
+        /* not applicable: no response bound is claimed either way */
+        r->has_response = fixed && a->response[i] != -2 && !d->not_applicable;
         r->response_time_ns = a->response[i];
         r->has_meets_deadline = r->has_response;
         r->meets_deadline = a->response[i] >= 0;
@@ -298,7 +302,7 @@ static void print_table(const rtp_taskset *ts, const analysis *a)
         rtp_duration_format(r->period_ns, p, sizeof p);
         if (r->has_priority)
             snprintf(prio, sizeof prio, "%d", r->priority);
-        const char *verdict = d->schedulable ? "ok" : "-";
+        const char *verdict = d->schedulable ? "ok" : d->not_applicable ? "n/a" : "-";
         if (r->has_response && r->response_time_ns >= 0) {
             rtp_duration_format(r->response_time_ns, resp, sizeof resp);
             rtp_duration_format(r->deadline_ns - r->response_time_ns, slack, sizeof slack);

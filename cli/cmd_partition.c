@@ -8,6 +8,7 @@
 #include "heuristics/partition.h"
 #include "ilp/ilp.h"
 #include "models/duration.h"
+#include "models/effective.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,48 +112,80 @@ static int check(const cli_args *args, part_cli *pc)
 
 /* ---- human output ---- */
 
-static void print_cpu(const rtp_plan *plan, const rtp_plan_bin *bin, rtp_ratio capacity)
+/* Does some task of the plan have a jitter or a blocking (then the tables
+ * show them; otherwise they are as they always were)? */
+static int plan_has_delays(const rtp_plan *plan)
 {
-    double u = 0;
-    for (size_t k = 0; k < bin->n_tasks; k++)
-        u += (double)bin->tasks[k].task.wcet_ns / (double)bin->tasks[k].task.period_ns;
+    for (size_t j = 0; j < plan->n_bins; j++)
+        for (size_t k = 0; k < plan->bins[j].n_tasks; k++)
+            if (plan->bins[j].tasks[k].task.jitter_ns || plan->bins[j].tasks[k].task.blocking_ns)
+                return 1;
+    return 0;
+}
+
+static void print_cpu(const rtp_plan *plan, const rtp_plan_bin *bin, rtp_ratio capacity,
+                      int delays)
+{
+    double u = 0, ue = 0;
+    for (size_t k = 0; k < bin->n_tasks; k++) {
+        const rtp_task *t = &bin->tasks[k].task;
+        rtp_ns c = t->wcet_ns;
+        rtp_effective_wcet(t, &plan->overheads, &c); /* valid plans: cannot fail */
+        u += (double)t->wcet_ns / (double)t->period_ns;
+        ue += (double)c / (double)t->period_ns;
+    }
+    char eff[64] = "";
+    if (plan->overheads.context_switch_ns != 0)
+        snprintf(eff, sizeof eff, " (effective %.4f)", ue);
     if (plan->clustered) {
         printf("cluster of CPU%s", bin->n_cpus == 1 ? "" : "s");
         for (size_t k = 0; k < bin->n_cpus; k++)
             printf("%s%d", k ? "," : " ", bin->cpus[k]);
-        printf(": utilization %.4f, room %.4f, %zu task%s, accepted by %s\n", u,
-               rtp_ratio_double(capacity) * (double)bin->n_cpus - u, bin->n_tasks,
-               bin->n_tasks == 1 ? "" : "s", bin->test[0] ? bin->test : "no test");
+        printf(": utilization %.4f%s, room %.4f, %zu task%s, accepted by %s\n", u, eff,
+               rtp_ratio_double(capacity) * (double)bin->n_cpus - (eff[0] ? ue : u),
+               bin->n_tasks, bin->n_tasks == 1 ? "" : "s", bin->test[0] ? bin->test : "no test");
     } else {
-        printf("CPU %d: utilization %.4f, room %.4f, %zu task%s\n", bin->cpus[0], u,
-               rtp_ratio_double(capacity) - u, bin->n_tasks, bin->n_tasks == 1 ? "" : "s");
+        printf("CPU %d: utilization %.4f%s, room %.4f, %zu task%s\n", bin->cpus[0], u, eff,
+               rtp_ratio_double(capacity) - (eff[0] ? ue : u), bin->n_tasks,
+               bin->n_tasks == 1 ? "" : "s");
     }
     if (bin->n_tasks == 0)
         return;
     int fp = plan->policy == RTP_POLICY_FP;
-    printf(fp ? "  %8s  %-16s %14s %14s %14s %14s %14s\n" : "  %-16s %14s %14s %14s\n",
-           fp ? "priority" : "name", fp ? "name" : "wcet", fp ? "wcet" : "deadline",
-           fp ? "deadline" : "period", "period", "response", "slack");
+    if (fp)
+        printf("  %8s  %-16s %14s %14s %14s", "priority", "name", "wcet", "deadline", "period");
+    else
+        printf("  %-16s %14s %14s %14s", "name", "wcet", "deadline", "period");
+    if (delays)
+        printf(" %14s %14s", "jitter", "blocking");
+    printf(fp ? " %14s %14s\n" : "\n", "response", "slack");
     /* FP: most urgent first; EDF: plan order. */
     for (int p = fp ? (int)bin->n_tasks : 0; p >= 0; p--) {
         for (size_t k = 0; k < bin->n_tasks; k++) {
             const rtp_plan_task *pt = &bin->tasks[k];
             if (fp && pt->priority != p)
                 continue;
-            char c[32], d[32], t[32], r[32] = "miss", s[32] = "-";
+            char c[32], d[32], t[32], r[32] = "miss", s[32] = "-", j[32], b[32];
             rtp_duration_format(pt->task.wcet_ns, c, sizeof c);
             rtp_duration_format(pt->task.deadline_ns, d, sizeof d);
             rtp_duration_format(pt->task.period_ns, t, sizeof t);
+            rtp_duration_format(pt->task.jitter_ns, j, sizeof j);
+            rtp_duration_format(pt->task.blocking_ns, b, sizeof b);
+            if (fp)
+                printf("  %8d  %-16s %14s %14s %14s", pt->priority, pt->task.name, c, d, t);
+            else
+                printf("  %-16s %14s %14s %14s", pt->task.name, c, d, t);
+            if (delays)
+                printf(" %14s %14s", j, b);
             if (!fp) {
-                printf("  %-16s %14s %14s %14s\n", pt->task.name, c, d, t);
+                printf("\n");
                 continue;
             }
             if (pt->response_time_ns >= 0) {
                 rtp_duration_format(pt->response_time_ns, r, sizeof r);
                 rtp_duration_format(pt->task.deadline_ns - pt->response_time_ns, s, sizeof s);
             }
-            printf("  %8d  %-16s %14s %14s %14s %14s %14s\n", pt->priority, pt->task.name, c,
-                   d, t, r, s);
+            printf(" %14s %14s\n", r, s);
         }
         if (!fp)
             break;
@@ -172,8 +205,16 @@ static void print_human(const rtp_plan *plan, const part_cli *pc)
     if (plan->policy == RTP_POLICY_FP)
         printf(", priorities %s per CPU", rtp_prio_rule_name(pc->opts.priority));
     printf(")\n");
+    if (!rtp_overheads_zero(&plan->overheads)) {
+        char rl[40], cs[40];
+        rtp_duration_format(plan->overheads.release_latency_ns, rl, sizeof rl);
+        rtp_duration_format(plan->overheads.context_switch_ns, cs, sizeof cs);
+        printf("platform overheads: release latency %s (added to every jitter), context switch "
+               "%s (charged twice to every job)\n", rl, cs);
+    }
+    int delays = plan_has_delays(plan);
     for (size_t j = 0; j < plan->n_bins; j++)
-        print_cpu(plan, &plan->bins[j], pc->opts.capacity);
+        print_cpu(plan, &plan->bins[j], pc->opts.capacity, delays);
     printf("unassigned:");
     for (size_t k = 0; k < plan->n_unassigned; k++)
         printf(" %s", plan->unassigned[k].task.name);
@@ -195,9 +236,15 @@ static int print_explain(FILE *out, const cli_args *args, const rtp_plan *plan,
         return 0;
     }
     if (plan->clustered) {
-        for (size_t k = 0; k < plan->n_unassigned; k++)
+        for (size_t k = 0; k < plan->n_unassigned; k++) {
+            const rtp_task *t = &plan->unassigned[k].task;
+            int delays = t->jitter_ns || t->blocking_ns || plan->overheads.release_latency_ns;
             fprintf(out, "%s could not be placed: no cluster's global test accepts it with "
-                         "the tasks placed before it\n", plan->unassigned[k].task.name);
+                         "the tasks placed before it%s\n", t->name,
+                    delays ? " (the global tests do not model release jitter or blocking: "
+                             "they are not applicable to it on a cluster of several CPUs)"
+                           : "");
+        }
         return 0;
     }
     for (size_t k = 0; k < plan->n_unassigned; k++) {

@@ -47,6 +47,8 @@ char *rtp_analysis_doc_to_json(const rtp_analysis_doc *doc, int pretty)
     if (doc->has_test)
         cJSON_AddItemToObject(root, "test", doc->test ? cJSON_CreateString(doc->test)
                                                       : cJSON_CreateNull());
+    if (doc->not_applicable)
+        cJSON_AddItemToObject(root, "not_applicable", cJSON_CreateString(doc->not_applicable));
     cJSON_AddItemToObject(root, "utilization", rtp_json_new_display(doc->utilization));
     if (doc->has_effective_utilization)
         cJSON_AddItemToObject(root, "effective_utilization",

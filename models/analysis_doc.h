@@ -35,6 +35,8 @@ typedef struct rtp_analysis_doc {
     int assignment_found;
     int has_test;             /* global policies: "test": name or null */
     const char *test;         /* NULL = null */
+    const char *not_applicable; /* global policies: why no test applies
+                                 * ("not_applicable": text), NULL = left out */
     double utilization;       /* display only, never a verdict */
     int has_effective_utilization; /* "effective_utilization" (C'/T): when the
                                     * platform's context_switch is non-zero */

@@ -159,6 +159,21 @@ static double bin_utilization(const rtp_plan_bin *bin)
     return sum;
 }
 
+/* C'/T summed exactly, then rounded for display (models/effective.h). */
+static double bin_effective_utilization(const rtp_plan *plan, const rtp_plan_bin *bin)
+{
+    rtp_task *eff = malloc((bin->n_tasks ? bin->n_tasks : 1) * sizeof *eff);
+    if (!eff)
+        return 0.0;
+    for (size_t i = 0; i < bin->n_tasks; i++)
+        eff[i] = bin->tasks[i].task;
+    double u = rtp_effective_tasks(eff, bin->n_tasks, &plan->overheads, eff, NULL) == RTP_OK
+                   ? rtp_load_exact_double(eff, bin->n_tasks, RTP_LOAD_UTIL)
+                   : 0.0;
+    free(eff);
+    return u;
+}
+
 static cJSON *int_array(const int *values, size_t n)
 {
     cJSON *list = cJSON_CreateArray();
@@ -207,6 +222,9 @@ char *rtp_plan_to_json(const rtp_plan *plan, int pretty)
             cJSON_AddItemToObject(one, "cpu", rtp_json_new_int(bin->cpus[0]));
         }
         cJSON_AddItemToObject(one, "utilization", rtp_json_new_display(bin_utilization(bin)));
+        if (plan->overheads.context_switch_ns != 0)
+            cJSON_AddItemToObject(one, "effective_utilization",
+                                  rtp_json_new_display(bin_effective_utilization(plan, bin)));
         cJSON *tasks = cJSON_AddArrayToObject(one, "tasks");
         for (size_t i = 0; i < bin->n_tasks; i++)
             cJSON_AddItemToArray(tasks, task_object(plan, &bin->tasks[i], 1));
@@ -294,8 +312,10 @@ static rtp_status read_task_list(const rtp_json *doc, const cJSON *node, const c
 static rtp_status read_bin(const rtp_json *doc, const cJSON *node, const char *path,
                            rtp_plan *plan, rtp_plan_bin *bin, rtp_diag *diag)
 {
-    static const char *const cpu_keys[] = {"cpu", "utilization", "tasks", NULL};
-    static const char *const cluster_keys[] = {"cpus", "test", "utilization", "tasks", NULL};
+    static const char *const cpu_keys[] = {"cpu", "utilization", "effective_utilization",
+                                           "tasks", NULL};
+    static const char *const cluster_keys[] = {"cpus", "test", "utilization",
+                                               "effective_utilization", "tasks", NULL};
     char field[PATH_SIZE];
     if (!cJSON_IsObject(node))
         return rtp_diag_set(diag, RTP_EINPUT, path, "must be an object");
@@ -342,10 +362,13 @@ static rtp_status read_bin(const rtp_json *doc, const cJSON *node, const char *p
         bin->cpus[0] = (int)id;
         bin->n_cpus = 1;
     }
-    item = cJSON_GetObjectItemCaseSensitive(node, "utilization");
-    rtp_json_path_key(field, sizeof field, path, "utilization");
-    if (item && !cJSON_IsNumber(item))
-        return rtp_diag_set(diag, RTP_EINPUT, field, "must be a number");
+    static const char *const displays[] = {"utilization", "effective_utilization"};
+    for (int k = 0; k < 2; k++) { /* display values: read for their type only */
+        item = cJSON_GetObjectItemCaseSensitive(node, displays[k]);
+        rtp_json_path_key(field, sizeof field, path, displays[k]);
+        if (item && !cJSON_IsNumber(item))
+            return rtp_diag_set(diag, RTP_EINPUT, field, "must be a number");
+    }
     rtp_json_path_key(field, sizeof field, path, "tasks");
     item = cJSON_GetObjectItemCaseSensitive(node, "tasks");
     if (!item)

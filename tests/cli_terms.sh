@@ -189,5 +189,60 @@ sed 's/"context_switch":"1ms"/"context_switch":-1/; s/"context_switch": "1ms"/"c
 expect 2 "emit: bad overheads in a plan" "$B" emit "$TMP/plan4.json" --format json
 has "platform.overheads.context_switch" "$TMP/err" "emit names the path"
 
+# ---- FP with the terms ----
+# Prosa's jitter example (tests/test_fp.c): responses 3, 2, 4 with the jitter.
+cat >"$TMP/fp.json" <<'JSON'
+{"platform": {"cpus": 1},
+ "tasks": [{"name": "t1", "wcet": 1, "deadline": 6, "period": 5, "jitter": 1, "priority": 2},
+           {"name": "t2", "wcet": 1, "deadline": 6, "period": 5, "priority": 2},
+           {"name": "t3", "wcet": 1, "deadline": 6, "period": 6, "jitter": 1, "priority": 1}]}
+JSON
+expect 0 "fp with jitter, equal priorities" "$B" analyze "$TMP/fp.json" --policy fp --priority given --json
+has '"name":"t1","wcet":1,"deadline":6,"period":5,"jitter":1,"priority":2,"response_time":3' "$TMP/out" "t1 response 3"
+has '"name":"t3","wcet":1,"deadline":6,"period":6,"jitter":1,"priority":1,"response_time":4' "$TMP/out" "t3 response 4"
+# a release latency of 2 ns more: t3's J' = 3, response 6 (hp jitter 3 each: 2 jobs of t1)
+sed 's/"cpus": 1}/"cpus": 1, "overheads": {"release_latency": 2}}/' "$TMP/fp.json" >"$TMP/fp_rl.json"
+expect 1 "fp with release latency" "$B" analyze "$TMP/fp_rl.json" --policy fp --priority given --json
+has '"name":"t3","wcet":1,"deadline":6,"period":6,"jitter":1,"priority":1,"response_time":null' "$TMP/out" "t3 misses"
+expect 1 "fp with release latency (table)" "$B" analyze "$TMP/fp_rl.json" --policy fp --priority given
+has "platformoverheads:releaselatency2ns" "$TMP/out" "overheads line"
+has "jitterblocking" "$TMP/out" "jitter and blocking columns"
+# blocking under FP and OPA: the blocked task goes on top
+cat >"$TMP/opa.json" <<'JSON'
+{"tasks": [{"name": "b", "wcet": 3, "period": 10},
+           {"name": "a", "wcet": 3, "period": 10, "blocking": 5}]}
+JSON
+expect 0 "opa with blocking" "$B" analyze "$TMP/opa.json" --policy fp --json
+has '"name":"a","wcet":3,"deadline":10,"period":10,"blocking":5,"priority":2,"response_time":8' "$TMP/out" "a on top"
+expect 1 "rm with blocking (ties to b, input first)" "$B" analyze "$TMP/opa.json" --policy fp --priority rm --json
+expect 2 "fp bound admission with jitter" "$B" partition "$TMP/fp.json" --policy fp --admission bound --cpus 1
+has "jitter" "$TMP/err" "bound admission names jitter"
+
+# ---- global tests: not applicable with jitter or blocking ----
+expect 1 "gedf with jitter" "$B" analyze "$TMP/fp.json" --policy gedf --cpus 2 --json
+has '"test":null,"not_applicable":"theglobaltestsdonotmodelreleasejitterorblocking"' "$TMP/out" "gedf n/a"
+expect 1 "gfp with jitter (table)" "$B" analyze "$TMP/fp.json" --policy gfp --cpus 2
+has "notapplicable" "$TMP/out" "gfp n/a said"
+has "n/a" "$TMP/out" "rows n/a"
+expect 0 "gedf with jitter on 1 CPU: exact" "$B" analyze "$TMP/fp.json" --policy gedf --cpus 1 --json
+expect 1 "clusters with jitter" "$B" partition "$TMP/fp.json" --clusters 2 --cpus 2 --explain
+has "donotmodelreleasejitterorblocking" "$TMP/out" "cluster explain"
+
+# ---- the 12-task application (examples/app12.json) ----
+expect 0 "app12 partitioned (fp)" "$B" partition "$S/examples/app12.json" --policy fp --json
+expect 0 "app12 partitioned (edf)" "$B" partition "$S/examples/app12.json" --json
+python3 - "$S/examples/app12.json" "$TMP/app12o.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+doc["platform"]["overheads"] = {"release_latency": "300us", "context_switch": "10us"}
+json.dump(doc, open(sys.argv[2], "w"))
+PY
+expect 0 "app12 with overheads (fp)" "$B" partition "$TMP/app12o.json" --policy fp --json
+has '"effective_utilization":' "$TMP/out" "per-CPU effective utilization"
+cp "$TMP/out" "$TMP/app12plan.json"
+expect 0 "app12 plan re-checked by emit" "$B" emit "$TMP/app12plan.json" --format json
+expect 0 "app12 with overheads (table)" "$B" partition "$TMP/app12o.json" --policy fp
+has "(effective" "$TMP/out" "effective utilization in the table"
+
 [ "$fails" -eq 0 ] && echo "cli_terms: all checks passed"
 [ "$fails" -eq 0 ]
