@@ -12,6 +12,11 @@
  *   - rtp_global_edf / rtp_global_fp on m = 2 or 3 (sufficient tests): an accepted
  *     set must not miss in a unit-step simulation, synchronous and with
  *     offsets taken from the input.
+ *   - with release jitter and blocking (mode bit 0x08): rtp_edf_qpa against
+ *     the demand of the definition and an EDF simulation, rtp_fp_rta against
+ *     simulated legal release patterns (tests/support/reference.h: the
+ *     critical instant and patterns drawn from the input), both directions;
+ *     the global tests on m >= 2 must not accept (not applicable);
  * Tiny max_iterations (from the input) must give the right answer or
  * RTP_ELIMIT, never another verdict. "Huge" inputs (times near 2^62) only
  * check: no crash, no sanitizer report, status OK or RTP_ELIMIT.
@@ -24,7 +29,9 @@
 #include "solver/edf.h"
 #include "solver/fp.h"
 #include "solver/global.h"
+#include "models/effective.h"
 #include "solver/test.h"
+#include "support/reference.h"
 
 #define MAX_TASKS 6
 #define MAX_HYPER 5040 /* simulation horizons stay a few thousand steps */
@@ -52,9 +59,10 @@ static unsigned byte(reader *r)
 static void dump(const rtp_task *tasks, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        fprintf(stderr, "  task %zu: C=%lld D=%lld T=%lld prio=%d\n", i,
+        fprintf(stderr, "  task %zu: C=%lld D=%lld T=%lld J=%lld B=%lld prio=%d\n", i,
                 (long long)tasks[i].wcet_ns, (long long)tasks[i].deadline_ns,
-                (long long)tasks[i].period_ns, tasks[i].priority);
+                (long long)tasks[i].period_ns, (long long)tasks[i].jitter_ns,
+                (long long)tasks[i].blocking_ns, tasks[i].priority);
 }
 
 static int64_t gcd64(int64_t a, int64_t b)
@@ -642,6 +650,73 @@ static void check_huge(reader *r, size_t n)
     }
 }
 
+/* ---- jitter and blocking ---- */
+
+static void check_delays(const rtp_task *tasks, size_t n, int64_t h, reader *r)
+{
+    rtp_limits lim = {1000000, 0};
+    rtp_diag diag;
+    /* EDF: verdict and first_miss against the definition and a simulation */
+    rtp_ns miss = 0;
+    int want = ref_edf_enumerate(tasks, n, &miss);
+    rtp_edf_result er;
+    CHECK(rtp_edf_qpa(tasks, n, 1, &lim, &er, &diag) == RTP_OK);
+    if (er.schedulable != want || (miss > 0 && (!er.has_first_miss || er.first_miss_ns != miss)))
+        fprintf(stderr, "edf with delays: got %d/%lld want %d/%lld\n", er.schedulable,
+                (long long)er.first_miss_ns, want, (long long)miss);
+    CHECK(er.schedulable == want);
+    if (miss > 0)
+        CHECK(er.has_first_miss && er.first_miss_ns == miss);
+    int late = 0;
+    for (size_t i = 0; i < n; i++)
+        late |= tasks[i].jitter_ns >= tasks[i].deadline_ns;
+    if (!late && (want || miss > 0) && h <= 360)
+        CHECK(ref_edf_simulate(tasks, n) == miss);
+    /* FP: every priority rule, every task against simulated patterns */
+    static const rtp_prio_rule rules[] = {RTP_PRIO_GIVEN, RTP_PRIO_DM, RTP_PRIO_OPA};
+    uint64_t seed = byte(r) | (uint64_t)byte(r) << 8;
+    rtp_ns horizon, until;
+    ref_fp_horizon(tasks, n, &horizon, &until);
+    for (size_t k = 0; k < sizeof rules / sizeof *rules; k++) {
+        int prio[MAX_TASKS], found, sched;
+        rtp_ns resp[MAX_TASKS];
+        CHECK(rtp_fp_assign(tasks, n, rules[k], prio, &found, &lim, &diag) == RTP_OK);
+        CHECK(rtp_fp_rta(tasks, n, prio, resp, &sched, &lim, &diag) == RTP_OK);
+        for (size_t i = 0; i < n && h <= 40; i++) {
+            int64_t work = 0;
+            for (size_t j = 0; j < n; j++)
+                if (prio[j] >= prio[i])
+                    work += h / tasks[j].period_ns * tasks[j].wcet_ns;
+            if (work > h || tasks[i].jitter_ns >= tasks[i].deadline_ns) {
+                CHECK(resp[i] == -1);
+                continue;
+            }
+            ref_fp_acc acc = {0, 0, 0};
+            ref_fp_critical(tasks, n, prio, i, horizon, until, &acc);
+            ref_fp_random(&seed, tasks, n, prio, i, horizon, until, 20, &acc);
+            if (resp[i] >= 0 ? acc.late || acc.incomplete || acc.best != resp[i]
+                             : !acc.late && !acc.incomplete)
+                fprintf(stderr, "fp with delays: task %zu got %lld, simulated %lld (late %d)\n",
+                        i, (long long)resp[i], (long long)acc.best, acc.late);
+            if (resp[i] >= 0)
+                CHECK(!acc.late && !acc.incomplete && acc.best == resp[i]);
+            else
+                CHECK(acc.late || acc.incomplete);
+        }
+    }
+    /* global tests do not model jitter or blocking: never an acceptance */
+    if (rtp_tasks_have_delays(tasks, n))
+        for (int m = 2; m <= 3; m++) {
+            rtp_test_result res;
+            rtp_test ge = rtp_test_exact(RTP_POLICY_GEDF, RTP_PRIO_DM, m, lim);
+            memset(&res, 0, sizeof res);
+            CHECK(rtp_test_run(&ge, tasks, n, &res, &diag) == RTP_OK && !res.schedulable);
+            rtp_test gf = rtp_test_exact(RTP_POLICY_GFP, RTP_PRIO_DM, m, lim);
+            memset(&res, 0, sizeof res);
+            CHECK(rtp_test_run(&gf, tasks, n, &res, &diag) == RTP_OK && !res.schedulable);
+        }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     reader r = {data, size, 0};
@@ -655,6 +730,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int64_t h = 1;
     decode_small(&r, tasks, n, (mode & 0xc0) == 0xc0, &h);
     /* mostly the default budget; sometimes a tiny one (OK must stay right) */
+    if (mode & 0x08) {
+        if (h == 0 || h > 720)
+            return 0; /* the references need a short hyperperiod */
+        for (size_t i = 0; i < n; i++) {
+            unsigned b = byte(&r);
+            if (b & 1)
+                tasks[i].jitter_ns = byte(&r) % (b & 2 ? tasks[i].deadline_ns + 2
+                                                     : tasks[i].period_ns / 2 + 1);
+            if (b & 4)
+                tasks[i].blocking_ns = 1 + byte(&r) % (tasks[i].wcet_ns + 2);
+        }
+        check_delays(tasks, n, h, &r);
+        return 0;
+    }
     uint64_t max_iter = (mode & 0x30) == 0x30 ? 1 + byte(&r) % 8 : 1000000;
     check_edf(tasks, n, h, max_iter);
     if (h == 0)

@@ -32,6 +32,9 @@ for target in $TARGETS; do
             >"$corpus/seed-periods"
         printf '\017\004\000\001\002\003\004\005\006\007\010\011\012\013\014\015' \
             >"$corpus/seed-huge"
+        # mode 0x08: release jitter and blocking drawn after the tasks
+        printf '\010\003\001\002\003\001\001\004\006\005\002\002\011\024\004\003\000\007\002\001\005\003\003\004\002\001' \
+            >"$corpus/seed-delays"
         dict=""
     else
         dict="-dict=$ROOT/fuzz/json.dict"

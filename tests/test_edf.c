@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "solver/edf.h"
+#include "support/reference.h"
 #include "support/testutil.h"
 
 static const rtp_ns divisors720[] = {2, 3, 4, 5, 6, 8, 9, 10, 12, 15, 16, 18, 20, 24, 30,
@@ -337,134 +338,16 @@ static void test_limit(void **state)
 
 /* ---- jitter and blocking (docs/spec.md "Real-system terms") ----
  *
- * References for tasks with release jitter J and blocking B, written from the
- * definitions, not from solver/edf.c's algebra:
- *  - demand enumeration: every integer t up to 2H + 2 max D, counting for
- *    each task the arrivals a = k T - J (k >= 0: the first job arrives J
- *    before the window, released at its start) whose deadline a + D lies in
- *    [0, t], plus the largest B of a task one of whose jobs fits wholly in
- *    the window (D - J <= t). h(t + H) = h(t) + U H <= h(t) + H once t is past
- *    every D and every step of b, so a first failure cannot lie past
- *    H + max D + max J;
- *  - EDF simulation of the same jobs (released at max(0, a), due at a + D),
- *    once with no blocker and once per task j with B_j > 0 with one extra job
- *    of length B_j released at 0 and due at D_j - J_j: EDF is optimal on one
- *    CPU, so a job set misses iff some window's demand exceeds it, and the
- *    runs together cover "dbf(t) + B_j > t for t >= D_j - J_j". The earliest
- *    missed deadline over the runs is the smallest failing t.
- * A task with J >= D is not schedulable, first_miss 1 ns (docs/spec.md). */
+ * References (tests/support/reference.h), written from the definitions, not
+ * from solver/edf.c's algebra: the demand h(t) = dbf(t) + b(t) counted job
+ * by job at every integer t up to 2H + 2 max D, and an EDF simulation of the
+ * same jobs with one blocker job per blocking task (EDF is optimal on one
+ * CPU, so a job set misses iff some window's demand exceeds it; the
+ * earliest missed deadline over the runs is the smallest failing t). A task
+ * with J >= D is not schedulable, first_miss 1 ns (docs/spec.md). */
 
 static const rtp_ns divisors120[] = {2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 24, 30, 40, 60, 120};
 #define N_DIV120 (sizeof divisors120 / sizeof divisors120[0])
-
-static rtp_ns ref_h(const rtp_task *ts, size_t n, rtp_ns t)
-{
-    rtp_ns sum = 0, b = 0;
-    for (size_t i = 0; i < n; i++) {
-        for (rtp_ns a = -ts[i].jitter_ns; a + ts[i].deadline_ns <= t; a += ts[i].period_ns)
-            if (a + ts[i].deadline_ns >= 0)
-                sum += ts[i].wcet_ns;
-        if (ts[i].deadline_ns - ts[i].jitter_ns <= t && ts[i].blocking_ns > b)
-            b = ts[i].blocking_ns;
-    }
-    return sum + b;
-}
-
-/* 1 = schedulable; 0 with *miss (0 when U > 1, 1 when some J >= D). */
-static int ref_enumerate_delays(const rtp_task *ts, size_t n, rtp_ns *miss)
-{
-    rtp_ns h = tu_hyperperiod(ts, n), max_d = 0, work = 0;
-    *miss = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (ts[i].jitter_ns >= ts[i].deadline_ns) {
-            *miss = 1;
-            return 0;
-        }
-        max_d = ts[i].deadline_ns > max_d ? ts[i].deadline_ns : max_d;
-        work += h / ts[i].period_ns * ts[i].wcet_ns;
-    }
-    if (work > h)
-        return 0;
-    for (rtp_ns t = 1; t <= 2 * h + 2 * max_d; t++)
-        if (ref_h(ts, n, t) > t) {
-            *miss = t;
-            return 0;
-        }
-    return 1;
-}
-
-/* EDF simulation (see above) of the jobs due by `horizon`, plus a blocker
- * job (length blocker_len, due at blocker_due) when blocker_len > 0.
- * Returns the earliest missed absolute deadline, 0 if none. */
-static rtp_ns ref_simulate_delays(const rtp_task *ts, size_t n, rtp_ns horizon,
-                                  rtp_ns blocker_len, rtp_ns blocker_due)
-{
-    size_t cap = 64, jobs = 0;
-    rtp_ns *rel = malloc(cap * sizeof *rel), *due = malloc(cap * sizeof *due),
-           *left = malloc(cap * sizeof *left);
-    for (size_t i = 0; i <= n; i++) {
-        for (rtp_ns a = -ts[i < n ? i : 0].jitter_ns;; a += ts[i < n ? i : 0].period_ns) {
-            if (jobs == cap) {
-                cap *= 2;
-                rel = realloc(rel, cap * sizeof *rel);
-                due = realloc(due, cap * sizeof *due);
-                left = realloc(left, cap * sizeof *left);
-            }
-            if (i == n) { /* the blocker: one job */
-                if (blocker_len > 0) {
-                    rel[jobs] = 0;
-                    due[jobs] = blocker_due;
-                    left[jobs++] = blocker_len;
-                }
-                break;
-            }
-            if (a + ts[i].deadline_ns > horizon)
-                break;
-            if (a + ts[i].deadline_ns < 0)
-                continue;
-            rel[jobs] = a > 0 ? a : 0;
-            due[jobs] = a + ts[i].deadline_ns;
-            left[jobs++] = ts[i].wcet_ns;
-        }
-    }
-    rtp_ns earliest = 0;
-    size_t done = 0;
-    for (rtp_ns now = 0; done < jobs; now++) {
-        size_t pick = jobs;
-        for (size_t j = 0; j < jobs; j++)
-            if (left[j] > 0 && rel[j] <= now && (pick == jobs || due[j] < due[pick]))
-                pick = j;
-        if (pick == jobs)
-            continue;
-        if (--left[pick] == 0) {
-            done++;
-            if (now + 1 > due[pick] && (earliest == 0 || due[pick] < earliest))
-                earliest = due[pick];
-        }
-    }
-    free(rel);
-    free(due);
-    free(left);
-    return earliest;
-}
-
-static rtp_ns ref_simulate_all(const rtp_task *ts, size_t n)
-{
-    rtp_ns h = tu_hyperperiod(ts, n), max_d = 0;
-    for (size_t i = 0; i < n; i++)
-        max_d = ts[i].deadline_ns > max_d ? ts[i].deadline_ns : max_d;
-    rtp_ns horizon = 2 * h + 2 * max_d;
-    rtp_ns best = ref_simulate_delays(ts, n, horizon, 0, 0);
-    for (size_t j = 0; j < n; j++) {
-        if (ts[j].blocking_ns == 0)
-            continue;
-        rtp_ns m = ref_simulate_delays(ts, n, horizon, ts[j].blocking_ns,
-                                       ts[j].deadline_ns - ts[j].jitter_ns);
-        if (m > 0 && (best == 0 || m < best))
-            best = m;
-    }
-    return best;
-}
 
 static size_t random_delayed_set(tu_rng *rng, rtp_task *ts)
 {
@@ -516,7 +399,7 @@ static void test_delays_vs_references(void **state)
             scaled[i].blocking_ns *= scale;
         }
         rtp_ns miss;
-        int ok = ref_enumerate_delays(ts, n, &miss);
+        int ok = ref_edf_enumerate(ts, n, &miss);
         rtp_edf_result r;
         assert_int_equal(rtp_edf_qpa(scaled, n, 1, &lim, &r, NULL), RTP_OK);
         if (r.schedulable != ok)
@@ -528,7 +411,7 @@ static void test_delays_vs_references(void **state)
             late |= ts[i].jitter_ns >= ts[i].deadline_ns;
         if (ok) {
             assert_false(r.has_first_miss);
-            assert_int_equal(ref_simulate_all(ts, n), 0);
+            assert_int_equal(ref_edf_simulate(ts, n), 0);
             counts[0]++;
         } else if (late) {
             assert_true(r.has_first_miss);
@@ -538,7 +421,7 @@ static void test_delays_vs_references(void **state)
         } else if (miss > 0) {
             assert_true(r.has_first_miss);
             assert_int_equal(r.first_miss_ns, miss * scale);
-            assert_int_equal(ref_simulate_all(ts, n), miss);
+            assert_int_equal(ref_edf_simulate(ts, n), miss);
             counts[1]++;
             /* blocking decided it when the set passes without any */
             rtp_task plain[8];
@@ -546,7 +429,7 @@ static void test_delays_vs_references(void **state)
             for (size_t i = 0; i < n; i++)
                 plain[i].blocking_ns = 0;
             rtp_ns m2;
-            blocking_decides += ref_enumerate_delays(plain, n, &m2);
+            blocking_decides += ref_edf_enumerate(plain, n, &m2);
         } else {
             assert_false(r.has_first_miss); /* U > 1 */
             counts[2]++;
@@ -602,7 +485,7 @@ static void periods_vs_busy_period(uint64_t seed, int delays)
         }
         rtp_ns first = 0;
         for (rtp_ns t = 1; t <= busy && !first; t++)
-            if (ref_h(ts, n, t) > t)
+            if (ref_edf_h(ts, n, t) > t)
                 first = t;
         rtp_edf_result r;
         assert_int_equal(rtp_edf_qpa(ts, n, 1, &lim, &r, NULL), RTP_OK);

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "solver/fp.h"
+#include "support/reference.h"
 #include "support/testutil.h"
 
 static const rtp_ns divisors720[] = {2, 3, 4, 5, 6, 8, 9, 10, 12, 15, 16, 18, 20, 24, 30,
@@ -441,241 +442,15 @@ static void test_large_and_limits(void **state)
 
 /* ---- jitter and blocking (docs/spec.md "Real-system terms") ----
  *
- * Reference: a unit-step simulation of one explicit release pattern, and
- * families of patterns that are legal by construction. Every pattern is a
- * behaviour the model allows, so every simulated response is a lower bound
- * of the true worst case: the analysis must never be below one (soundness).
- *  - A pattern gives each task arrivals a_k (a_{k+1} >= a_k + T: sporadic)
- *    and releases in [a_k, a_k + J] that never go back in time (one thread
- *    runs one job after the other). A finite pattern is legal (a sporadic
- *    task may stop).
- *  - Blocking: a task below i (not simulated otherwise) may enter a
- *    non-preemptible section of length B_i whenever no job at or above i's
- *    priority is pending, at the chosen instants (before that instant's
- *    releases): i's jobs are blocked at most once per busy period, as by a
- *    lower-priority job holding a resource. Only i's responses are measured
- *    (the section may also delay more urgent tasks, which leaves i's
- *    completions unchanged: they wait for the same work).
- *  - Scheduling: preemptive fixed priorities, equal priorities first-in
- *    first-out by release, i's job last among equal releases.
- * Families: (1) the critical instant X: every other task's first job arrives
- *   J before X and every job is released as early as allowed but not before
- *   X; i at every phase, with each one of its jobs in turn released as late
- *   as allowed; a blocker at X; (2) hundreds of random patterns per task:
- *   random phases, per-job jitter (often 0 or J), sporadic gaps, blockers at
- *   random idle instants; (3) for tiny sets, every phase and every 0/1
- *   jitter of the first jobs of every task, with and without a blocker.
- * The analysis must equal the largest response over (1)-(3) (tightness),
- * and must report a miss exactly when a pattern misses. */
-
-#define PJOBS 96
-
-typedef struct pattern {
-    rtp_ns arrival[MAXN][PJOBS], release[MAXN][PJOBS];
-    int count[MAXN];
-    rtp_ns block_at[8];  /* instants where the blocker may start, -1 = unused */
-} pattern;
-
-typedef struct sjob {
-    size_t task;
-    rtp_ns arrival, release, left;
-} sjob;
-
-/* Largest response (from arrival) of i's jobs in the pattern; -2 when one
- * does not complete by `until`; *late = some measured job missed D_i. */
-static rtp_ns sim_pattern(const rtp_task *ts, size_t n, const int *prio, size_t i,
-                          const pattern *pt, rtp_ns until, int *late)
-{
-    static sjob jobs[MAXN * PJOBS];
-    size_t count = 0, next[MAXN] = {0};
-    int pending_i = pt->count[i];
-    rtp_ns worst = 0, blocked_until = 0;
-    *late = 0;
-    for (rtp_ns now = 0; pending_i > 0 && now < until; now++) {
-        /* the blocker may start where nothing at or above i's level waits */
-        int level_pending = 0;
-        for (size_t k = 0; k < count; k++)
-            level_pending |= prio[jobs[k].task] >= prio[i];
-        for (int b = 0; b < 8 && ts[i].blocking_ns > 0; b++)
-            if (pt->block_at[b] == now && !level_pending && blocked_until <= now)
-                blocked_until = now + ts[i].blocking_ns;
-        for (size_t j = 0; j < n; j++)
-            while ((int)next[j] < pt->count[j] && pt->release[j][next[j]] == now) {
-                jobs[count++] = (sjob){j, pt->arrival[j][next[j]], now, ts[j].wcet_ns};
-                next[j]++;
-            }
-        if (blocked_until > now)
-            continue; /* the non-preemptible section runs */
-        size_t pick = count;
-        for (size_t k = 0; k < count; k++) {
-            if (pick == count) {
-                pick = k;
-                continue;
-            }
-            const sjob *a = &jobs[k], *b = &jobs[pick];
-            int pa = prio[a->task], pb = prio[b->task], better;
-            if (pa != pb)
-                better = pa > pb;
-            else if (a->release != b->release)
-                better = a->release < b->release;
-            else if ((a->task == i) != (b->task == i))
-                better = b->task == i;
-            else if (a->task != b->task)
-                better = a->task < b->task;
-            else
-                better = a->arrival < b->arrival;
-            if (better)
-                pick = k;
-        }
-        if (pick == count)
-            continue;
-        if (--jobs[pick].left == 0) {
-            if (jobs[pick].task == i) {
-                rtp_ns r = now + 1 - jobs[pick].arrival;
-                worst = r > worst ? r : worst;
-                *late |= r > ts[i].deadline_ns;
-                pending_i--;
-            }
-            jobs[pick] = jobs[--count];
-        }
-    }
-    return pending_i > 0 ? -2 : worst;
-}
-
-/* Appends a job to task j's list; releases never go back in time. */
-static void add_job(pattern *pt, size_t j, rtp_ns arrival, rtp_ns release)
-{
-    int k = pt->count[j];
-    assert_true(k < PJOBS);
-    if (k > 0 && release < pt->release[j][k - 1])
-        release = pt->release[j][k - 1];
-    pt->arrival[j][k] = arrival;
-    pt->release[j][k] = release;
-    pt->count[j] = k + 1;
-}
-
-/* The pattern's legality, checked independently of how it was built. */
-static void assert_legal(const rtp_task *ts, size_t n, const pattern *pt)
-{
-    for (size_t j = 0; j < n; j++)
-        for (int k = 0; k < pt->count[j]; k++) {
-            assert_true(pt->release[j][k] >= pt->arrival[j][k]);
-            assert_true(pt->release[j][k] <= pt->arrival[j][k] + ts[j].jitter_ns);
-            assert_true(pt->release[j][k] >= 0);
-            if (k > 0) {
-                assert_true(pt->arrival[j][k] >= pt->arrival[j][k - 1] + ts[j].period_ns);
-                assert_true(pt->release[j][k] >= pt->release[j][k - 1]);
-            }
-        }
-}
-
-typedef struct verdict_acc {
-    rtp_ns best;   /* largest simulated response */
-    int late;      /* some pattern misses */
-    int incomplete;/* some pattern did not finish i's jobs */
-} verdict_acc;
-
-static void run_pattern(const rtp_task *ts, size_t n, const int *prio, size_t i,
-                        const pattern *pt, rtp_ns until, verdict_acc *acc)
-{
-    assert_legal(ts, n, pt);
-    int late = 0;
-    rtp_ns r = sim_pattern(ts, n, prio, i, pt, until, &late);
-    if (r == -2)
-        acc->incomplete = 1;
-    else if (r > acc->best)
-        acc->best = r;
-    acc->late |= late;
-}
-
-/* Family (1): the critical instant X (= the largest jitter). */
-static void family_critical(const rtp_task *ts, size_t n, const int *prio, size_t i,
-                            rtp_ns horizon, rtp_ns until, verdict_acc *acc)
-{
-    rtp_ns x = 0;
-    for (size_t j = 0; j < n; j++)
-        x = ts[j].jitter_ns > x ? ts[j].jitter_ns : x;
-    const rtp_task *ti = &ts[i];
-    for (rtp_ns phase = x - ti->jitter_ns; phase < x - ti->jitter_ns + ti->period_ns; phase++) {
-        for (int late = 0;; late++) {
-            rtp_ns late_arrival = phase + late * ti->period_ns;
-            if (late_arrival >= horizon || late >= PJOBS - 1)
-                break;
-            static pattern pt;
-            memset(&pt, 0, sizeof pt);
-            for (int b = 0; b < 8; b++)
-                pt.block_at[b] = b == 0 ? x : -1;
-            for (size_t j = 0; j < n; j++) {
-                rtp_ns first = j == i ? phase : x - ts[j].jitter_ns;
-                for (rtp_ns a = first; a < horizon && pt.count[j] < PJOBS - 1; a += ts[j].period_ns) {
-                    rtp_ns rel = a >= x ? a : (a + ts[j].jitter_ns < x ? a + ts[j].jitter_ns : x);
-                    if (j == i && a == late_arrival)
-                        rel = a + ts[j].jitter_ns;
-                    add_job(&pt, j, a, rel);
-                }
-            }
-            run_pattern(ts, n, prio, i, &pt, until, acc);
-        }
-    }
-}
-
-/* Family (2): random legal patterns. */
-static void family_random(tu_rng *rng, const rtp_task *ts, size_t n, const int *prio,
-                          size_t i, rtp_ns horizon, rtp_ns until, int count, verdict_acc *acc)
-{
-    static pattern pt;
-    for (int c = 0; c < count; c++) {
-        memset(&pt, 0, sizeof pt);
-        for (int b = 0; b < 8; b++)
-            pt.block_at[b] = tu_range(rng, 0, 3) ? tu_range(rng, 0, horizon / 2) : -1;
-        for (size_t j = 0; j < n; j++) {
-            int mode = (int)tu_range(rng, 0, 3);
-            rtp_ns a = tu_range(rng, 0, ts[j].period_ns + ts[j].jitter_ns);
-            for (; a < horizon && pt.count[j] < PJOBS - 1;) {
-                rtp_ns d = 0, jj = ts[j].jitter_ns;
-                switch (mode) {
-                case 0: d = tu_range(rng, 0, jj); break;
-                case 1: d = tu_range(rng, 0, 1) ? jj : 0; break;
-                case 2: d = pt.count[j] == 0 ? jj : 0; break;
-                default: d = tu_range(rng, 0, 4) ? 0 : jj; break;
-                }
-                add_job(&pt, j, a, a + d);
-                a += ts[j].period_ns + (tu_range(rng, 0, 7) == 0 ? tu_range(rng, 1, 3) : 0);
-            }
-        }
-        run_pattern(ts, n, prio, i, &pt, until, acc);
-    }
-}
-
-/* Family (3): every phase and every 0/J jitter of the first three jobs of
- * every task (n <= 2 and small periods), with and without a blocker at the
- * first instant where one may start. */
-static void family_exhaustive(const rtp_task *ts, size_t n, const int *prio, size_t i,
-                              rtp_ns horizon, rtp_ns until, verdict_acc *acc)
-{
-    static pattern pt;
-    long choices[MAXN], total = 1;
-    for (size_t j = 0; j < n; j++) {
-        choices[j] = (long)ts[j].period_ns * (ts[j].jitter_ns > 0 ? 8 : 1);
-        total *= choices[j];
-    }
-    for (long code = 0; code < total * 2; code++) {
-        memset(&pt, 0, sizeof pt);
-        long rest = code / 2;
-        for (int b = 0; b < 8; b++)
-            pt.block_at[b] = code % 2 ? b : -1; /* first free instant among 0..7 */
-        for (size_t j = 0; j < n; j++) {
-            long pick = rest % choices[j];
-            rest /= choices[j];
-            rtp_ns phase = pick % ts[j].period_ns;
-            long bits = pick / ts[j].period_ns;
-            int k = 0;
-            for (rtp_ns a = phase; a < horizon && pt.count[j] < PJOBS - 1; a += ts[j].period_ns, k++)
-                add_job(&pt, j, a, a + (k < 3 && (bits >> k) & 1 ? ts[j].jitter_ns : 0));
-        }
-        run_pattern(ts, n, prio, i, &pt, until, acc);
-    }
-}
+ * Reference (tests/support/reference.h): a unit-step simulation of explicit
+ * release patterns that are legal by construction (and checked), so every
+ * simulated response is a lower bound of the true worst case: the analysis
+ * must never be below one (soundness). Families: (1) the critical instant,
+ * with i at every phase and each of its jobs in turn released late, a
+ * blocker at the start; (2) hundreds of random patterns per task; (3) for
+ * tiny sets, every phase and 0/J jitter of the first jobs of every task.
+ * The analysis must equal the largest response over them (tightness), and
+ * report a miss exactly when a pattern misses. */
 
 static const rtp_ns small_periods[] = {2, 3, 4, 5, 6, 8, 10, 12};
 
@@ -725,11 +500,8 @@ static void delays_vs_simulation(uint64_t seed, int sets, int tiny, int random_p
         rtp_ns resp[MAXN];
         int sched = -1;
         assert_int_equal(rtp_fp_rta(ts, n, prio, resp, &sched, &lim, NULL), RTP_OK);
-        rtp_ns h = tu_hyperperiod(ts, n), max_d = 0, max_j = 0;
-        for (size_t j = 0; j < n; j++) {
-            max_d = ts[j].deadline_ns > max_d ? ts[j].deadline_ns : max_d;
-            max_j = ts[j].jitter_ns > max_j ? ts[j].jitter_ns : max_j;
-        }
+        rtp_ns horizon, until;
+        ref_fp_horizon(ts, n, &horizon, &until);
         int all = 1;
         for (size_t i = 0; i < n; i++) {
             for (size_t j = 0; j < n; j++)
@@ -739,15 +511,11 @@ static void delays_vs_simulation(uint64_t seed, int sets, int tiny, int random_p
                 all = 0;
                 continue;
             }
-            /* i's jobs arriving in the first 2 hyperperiods after the
-             * critical instant, every other job released by then too */
-            rtp_ns horizon = max_j + 2 * h + max_d + 2;
-            rtp_ns until = horizon + 4 * h + 4 * max_d + 64;
-            verdict_acc acc = {0, 0, 0};
-            family_critical(ts, n, prio, i, horizon, until, &acc);
-            family_random(&rng, ts, n, prio, i, horizon, until, random_patterns, &acc);
+            ref_fp_acc acc = {0, 0, 0};
+            ref_fp_critical(ts, n, prio, i, horizon, until, &acc);
+            ref_fp_random(&rng.state, ts, n, prio, i, horizon, until, random_patterns, &acc);
             if (tiny)
-                family_exhaustive(ts, n, prio, i, horizon, until, &acc);
+                ref_fp_exhaustive(ts, n, prio, i, horizon, until, &acc);
             if (resp[i] >= 0) {
                 if (acc.late || acc.incomplete || acc.best != resp[i])
                     print_error("set %d task %zu: rta %lld, simulation %lld (late %d, "
@@ -808,21 +576,16 @@ static void check_with_families(const rtp_task *ts, size_t n, const int *prio,
     int sched;
     rtp_limits lim = rtp_limits_default();
     assert_int_equal(rtp_fp_rta(ts, n, prio, resp, &sched, &lim, NULL), RTP_OK);
-    rtp_ns h = tu_hyperperiod(ts, n), max_d = 0, max_j = 0;
-    for (size_t j = 0; j < n; j++) {
-        max_d = ts[j].deadline_ns > max_d ? ts[j].deadline_ns : max_d;
-        max_j = ts[j].jitter_ns > max_j ? ts[j].jitter_ns : max_j;
-    }
-    tu_rng rng = {n * 31 + (uint64_t)h};
+    rtp_ns horizon, until;
+    ref_fp_horizon(ts, n, &horizon, &until);
+    tu_rng rng = {n * 31 + (uint64_t)horizon};
     for (size_t i = 0; i < n; i++) {
         assert_int_equal(resp[i], want[i]);
         if (want[i] < 0)
             continue;
-        verdict_acc acc = {0, 0, 0};
-        rtp_ns horizon = max_j + 2 * h + max_d + 2;
-        family_critical(ts, n, prio, i, horizon, horizon + 4 * h + 4 * max_d + 64, &acc);
-        family_random(&rng, ts, n, prio, i, horizon, horizon + 4 * h + 4 * max_d + 64, 200,
-                      &acc);
+        ref_fp_acc acc = {0, 0, 0};
+        ref_fp_critical(ts, n, prio, i, horizon, until, &acc);
+        ref_fp_random(&rng.state, ts, n, prio, i, horizon, until, 200, &acc);
         assert_int_equal(acc.best, want[i]);
     }
 }
