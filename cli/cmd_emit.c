@@ -131,23 +131,45 @@ static int write_one(const cli_args *args, const char *out, const char *text, in
     return write_file(args, out, text, executable);
 }
 
-static int write_systemd(const cli_args *args, const rtp_plan *plan, const emit_settings *s,
-                         const char *file, rtp_text *warnings)
+/* "not deployable: FILE: PATH: reason", exit 1. */
+static int not_deployable(const cli_args *args, const char *file, const rtp_diag *diag)
+{
+    char line[1024];
+    rtp_diag_format(diag, file, line, sizeof line);
+    fprintf(stderr, "rtpack %s: not deployable: %s\n", args->command, line);
+    return CLI_EXIT_NO;
+}
+
+/* The folder formats: systemd units, or an EDF plan's rt-app files and
+ * script. The folder is created when missing; rt-app files name it by its
+ * absolute path. */
+static int write_folder(const cli_args *args, const rtp_plan *plan, const emit_settings *s,
+                        const char *file, rtp_text *warnings)
 {
     const char *dir = s->out;
-    const rtp_deploy_opts *opts = &s->deploy;
-    rtp_deploy_file *files = NULL;
-    size_t n = 0;
-    rtp_diag diag;
-    rtp_diag_clear(&diag);
-    rtp_status st = rtp_deploy_systemd(plan, opts, &files, &n, warnings, &diag);
-    if (st != RTP_OK)
-        return cli_fail(args, file, st, &diag);
     if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
         fprintf(stderr, "rtpack %s: cannot create %s: %s\n", args->command, dir, strerror(errno));
-        rtp_deploy_files_free(files, n);
         return CLI_EXIT_USAGE;
     }
+    char *abs = realpath(dir, NULL);
+    if (!abs) {
+        fprintf(stderr, "rtpack %s: cannot use %s: %s\n", args->command, dir, strerror(errno));
+        return CLI_EXIT_USAGE;
+    }
+    rtp_deploy_file *files = NULL;
+    size_t n = 0;
+    int deployable = 1;
+    rtp_diag diag;
+    rtp_diag_clear(&diag);
+    rtp_status st = s->format == FORMAT_SYSTEMD
+                        ? rtp_deploy_systemd(plan, &s->deploy, &files, &n, warnings, &diag)
+                        : rtp_deploy_rtapp_files(plan, &s->deploy, abs, &files, &n, &deployable,
+                                                 &diag);
+    free(abs);
+    if (st != RTP_OK)
+        return cli_fail(args, file, st, &diag);
+    if (!deployable)
+        return not_deployable(args, file, &diag);
     int rc = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
         size_t len = strlen(dir) + strlen(files[i].name) + 2;
@@ -172,23 +194,23 @@ static int emit(const cli_args *args, const emit_settings *s, const rtp_plan *pl
     rtp_diag_clear(&diag);
     char *text = NULL;
     rtp_status st = RTP_OK;
-    int deployable = 1;
-    if (s->format == FORMAT_SYSTEMD)
-        return write_systemd(args, plan, s, file, warnings);
+    int deployable = 1, edf = rtp_deploy_is_deadline(plan);
+    if (s->format == FORMAT_RTAPP && edf && !s->out)
+        return cli_usage_error(args, "--format rtapp writes one file per CPU (cluster) of an EDF "
+                                     "plan and the script that starts each in its cpuset: give "
+                                     "--out DIR");
+    if (s->format == FORMAT_SYSTEMD || (s->format == FORMAT_RTAPP && edf))
+        return write_folder(args, plan, s, file, warnings);
     if (s->format == FORMAT_SCRIPT)
         st = rtp_deploy_script(plan, opts, &text, warnings, &diag);
     else if (s->format == FORMAT_RTAPP)
-        st = rtp_deploy_rtapp(plan, opts, &text, &deployable, warnings, &diag);
+        st = rtp_deploy_rtapp(plan, opts, &text, &deployable, &diag);
     else if (!(text = rtp_plan_to_json(plan, 1)))
         st = rtp_diag_set(&diag, RTP_ENOMEM, "", "out of memory");
     if (st != RTP_OK)
         return cli_fail(args, file, st, &diag);
-    if (!deployable) {
-        char line[1024];
-        rtp_diag_format(&diag, file, line, sizeof line);
-        fprintf(stderr, "rtpack %s: not deployable: %s\n", args->command, line);
-        return CLI_EXIT_NO;
-    }
+    if (!deployable)
+        return not_deployable(args, file, &diag);
     int rc = write_one(args, s->out, text, s->format == FORMAT_SCRIPT);
     free(text);
     return rc;
@@ -233,10 +255,7 @@ static int run(const cli_args *args, void *settings)
     if (st != RTP_OK) {
         rc = cli_fail(args, shown, st, &diag);
     } else if (!deployable) {
-        char line[1024];
-        rtp_diag_format(&diag, shown, line, sizeof line);
-        fprintf(stderr, "rtpack %s: not deployable: %s\n", args->command, line);
-        rc = CLI_EXIT_NO;
+        rc = not_deployable(args, shown, &diag);
     } else {
         rtp_text warnings;
         rtp_text_init(&warnings);
@@ -260,13 +279,16 @@ const cli_command cli_cmd_emit = {
         "cpusets) and exits 1 with the reason when the plan is infeasible or Linux would "
         "refuse it. The launch script is POSIX sh and takes one argument: start, stop, status "
         "or check; systemd writes one unit per task into --out DIR; rtapp writes an rt-app "
-        "workload that replays the plan; json writes the re-checked plan.",
+        "workload that replays the plan (an FP plan: one file; an EDF plan: one file per CPU "
+        "and a launch script running each in its cpuset, into --out DIR); json writes the "
+        "re-checked plan.",
     .operands = "PLAN",
     .operand_help = "a partition --json document; - reads standard input",
     .min_operands = 1, .max_operands = 1,
     .examples = "rtpack emit plan.json --format script --out rt.sh\n"
                 "rtpack emit plan.json --format systemd --out units/ --name video\n"
-                "rtpack emit plan.json --format rtapp --duration 30 > workload.json\n",
+                "rtpack emit fp-plan.json --format rtapp --duration 30 > workload.json\n"
+                "rtpack emit edf-plan.json --format rtapp --duration 30 --out workload/\n",
     .options = options,
     .settings_size = sizeof(emit_settings),
     .init = init,

@@ -1,6 +1,7 @@
 /* deploy/rtapp.c — see rtapp.h. */
 #include "deploy/rtapp.h"
 #include "deploy/quote.h"
+#include "deploy/script.h"
 #include "models/rtapp_doc.h"
 
 #include <stdio.h>
@@ -49,13 +50,17 @@ static void free_rounded(rtp_plan *rounded, size_t n_bins)
     free(rounded->bins);
 }
 
-rtp_status rtp_deploy_rtapp(const rtp_plan *plan, const rtp_deploy_opts *opts, char **json,
-                            int *deployable, rtp_text *warnings, rtp_diag *diag)
+/* The checks every rt-app output makes: plain thread names, times of at
+ * least 1 us, and the plan rounded to whole microseconds passing
+ * rtp_deploy_check. *rounded is always set (free it with free_rounded);
+ * *deployable = 0 with the reason in diag when the rounded plan fails. */
+static rtp_status prepare(const rtp_plan *plan, const rtp_deploy_opts *opts, rtp_plan *rounded,
+                          int *deployable, rtp_diag *diag)
 {
     char path[160], bin_path[48];
-    *json = NULL;
-    *deployable = 0;
     size_t n;
+    memset(rounded, 0, sizeof *rounded);
+    *deployable = 0;
     rtp_status st = rtp_deploy_plain_names(plan, "rt-app needs a plain thread name", &n, diag);
     if (st != RTP_OK)
         return st;
@@ -71,11 +76,9 @@ rtp_status rtp_deploy_rtapp(const rtp_plan *plan, const rtp_deploy_opts *opts, c
             return RTP_OK;
         }
     }
-    rtp_plan rounded;
-    memset(&rounded, 0, sizeof rounded);
-    st = round_plan(plan, &rounded);
-    if (st == RTP_OK)
-        st = rtp_deploy_check(&rounded, opts, deployable, diag);
+    if ((st = round_plan(plan, rounded)) != RTP_OK)
+        return rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
+    st = rtp_deploy_check(rounded, opts, deployable, diag);
     if (st == RTP_OK && !*deployable) {
         char reason[sizeof diag->message];
         snprintf(reason, sizeof reason, "%s", diag->message);
@@ -83,13 +86,23 @@ rtp_status rtp_deploy_rtapp(const rtp_plan *plan, const rtp_deploy_opts *opts, c
                                                "(wcet up, deadline and period down): %s",
                      reason);
     }
-    rtp_rtapp_thread *threads = NULL;
-    if (st == RTP_OK && *deployable && !(threads = calloc(n ? n : 1, sizeof *threads)))
-        st = RTP_ENOMEM;
-    int deadline = rtp_deploy_is_deadline(plan);
-    size_t k = 0;
-    for (size_t j = 0; threads && j < rounded.n_bins; j++) {
-        const rtp_plan_bin *bin = &rounded.bins[j];
+    return st;
+}
+
+/* The document of the tasks of bins [first, last) of the rounded plan;
+ * NULL when out of memory. */
+static char *bins_doc(const rtp_plan *rounded, size_t first, size_t last,
+                      const rtp_deploy_opts *opts, const rtp_rtapp_global *global)
+{
+    size_t n = 0, k = 0;
+    for (size_t j = first; j < last; j++)
+        n += rounded->bins[j].n_tasks;
+    rtp_rtapp_thread *threads = calloc(n ? n : 1, sizeof *threads);
+    if (!threads)
+        return NULL;
+    int deadline = rtp_deploy_is_deadline(rounded);
+    for (size_t j = first; j < last; j++) {
+        const rtp_plan_bin *bin = &rounded->bins[j];
         for (size_t i = 0; i < bin->n_tasks; i++, k++) {
             const rtp_task *t = &bin->tasks[i].task;
             rtp_rtapp_thread *th = &threads[k];
@@ -101,20 +114,99 @@ rtp_status rtp_deploy_rtapp(const rtp_plan *plan, const rtp_deploy_opts *opts, c
             th->dl_runtime_us = th->run_us;
             th->dl_deadline_us = t->deadline_ns / 1000;
             th->dl_period_us = th->period_us;
+            /* Deadline threads take their CPUs from the cpuset rt-app runs in. */
             th->cpus = deadline ? NULL : bin->cpus;
             th->n_cpus = deadline ? 0 : bin->n_cpus;
         }
     }
-    if (threads && !(*json = rtp_rtapp_doc_to_json(threads, n, opts->duration_s)))
-        st = RTP_ENOMEM;
-    if (*json && deadline && n > 0)
-        rtp_text_append(warnings, "warning: rt-app gives SCHED_DEADLINE threads no CPU affinity "
-                                  "(Linux refuses one narrower than the root domain): they run "
-                                  "under global EDF unless rt-app runs inside one cpuset per "
-                                  "CPU\n");
+    char *json = rtp_rtapp_doc_to_json(threads, n, global);
     free(threads);
+    return json;
+}
+
+rtp_status rtp_deploy_rtapp(const rtp_plan *plan, const rtp_deploy_opts *opts, char **json,
+                            int *deployable, rtp_diag *diag)
+{
+    *json = NULL;
+    *deployable = 0;
+    if (rtp_deploy_is_deadline(plan))
+        return rtp_diag_set(diag, RTP_EINPUT, "policy",
+                            "one rt-app file would run an EDF plan as global EDF: an EDF plan "
+                            "gets one file per CPU (cluster), started in its cpuset "
+                            "(rtp_deploy_rtapp_files)");
+    rtp_plan rounded;
+    rtp_status st = prepare(plan, opts, &rounded, deployable, diag);
+    if (st == RTP_OK && *deployable) {
+        char basename[48];
+        snprintf(basename, sizeof basename, "rtpack-%s", opts->name);
+        rtp_rtapp_global global = {opts->duration_s, plan->bins[0].cpus[0], "./", basename,
+                                   RTP_RTAPP_LOG_MB};
+        if (!(*json = bins_doc(&rounded, 0, rounded.n_bins, opts, &global)))
+            st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
+    }
     free_rounded(&rounded, plan->n_bins);
-    if (st == RTP_ENOMEM)
-        return rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
     return st;
+}
+
+/* Appends a file NAME with the given content (taken: freed with the list). */
+static rtp_status add_file(rtp_deploy_file *files, size_t *n, const char *name, char *content,
+                           int executable)
+{
+    rtp_deploy_file *f = &files[(*n)++];
+    f->name = strdup(name);
+    f->content = content;
+    f->executable = executable;
+    return f->name && f->content ? RTP_OK : RTP_ENOMEM;
+}
+
+rtp_status rtp_deploy_rtapp_files(const rtp_plan *plan, const rtp_deploy_opts *opts,
+                                  const char *dir, rtp_deploy_file **files, size_t *n_files,
+                                  int *deployable, rtp_diag *diag)
+{
+    *files = NULL;
+    *n_files = 0;
+    rtp_plan rounded;
+    rtp_status st = prepare(plan, opts, &rounded, deployable, diag);
+    rtp_deploy_file *list = NULL;
+    char **paths = NULL;
+    size_t n = 0;
+    if (st == RTP_OK && *deployable) {
+        list = calloc(plan->n_bins + 1, sizeof *list);
+        paths = calloc(plan->n_bins ? plan->n_bins : 1, sizeof *paths);
+        st = list && paths ? RTP_OK : RTP_ENOMEM;
+    }
+    for (size_t j = 0; list && paths && st == RTP_OK && j < plan->n_bins; j++) {
+        if (plan->bins[j].n_tasks == 0)
+            continue;
+        char name[64], basename[48];
+        snprintf(basename, sizeof basename, "rtpack-%s-%zu", opts->name, j);
+        snprintf(name, sizeof name, "%s.rtapp.json", basename);
+        size_t size = strlen(dir) + strlen(name) + 2;
+        if (!(paths[j] = malloc(size))) {
+            st = RTP_ENOMEM;
+            break;
+        }
+        snprintf(paths[j], size, "%s/%s", dir, name);
+        rtp_rtapp_global global = {opts->duration_s, plan->bins[j].cpus[0], dir, basename,
+                                   RTP_RTAPP_LOG_MB};
+        st = add_file(list, &n, name, bins_doc(&rounded, j, j + 1, opts, &global), 0);
+    }
+    if (list && paths && st == RTP_OK) {
+        char *script = NULL, name[64];
+        st = rtp_deploy_script_rtapp(&rounded, opts, (const char *const *)paths, &script, diag);
+        snprintf(name, sizeof name, "rtpack-%s-rtapp.sh", opts->name);
+        if (st == RTP_OK)
+            st = add_file(list, &n, name, script, 1);
+    }
+    for (size_t j = 0; paths && j < plan->n_bins; j++)
+        free(paths[j]);
+    free(paths);
+    free_rounded(&rounded, plan->n_bins);
+    if (st != RTP_OK) {
+        rtp_deploy_files_free(list, n);
+        return st == RTP_ENOMEM ? rtp_diag_set(diag, st, "", "out of memory") : st;
+    }
+    *files = list;
+    *n_files = n;
+    return RTP_OK;
 }

@@ -178,26 +178,54 @@ static rtp_status write_rows(const rtp_plan *plan, const rtp_deploy_opts *opts, 
     return RTP_OK;
 }
 
-rtp_status rtp_deploy_script(const rtp_plan *plan, const rtp_deploy_opts *opts, char **script,
-                             rtp_text *warnings, rtp_diag *diag)
+/* The rt-app variant of the task table: one row per bin with a file,
+ * "$1" BIN - rtapp-BIN rtapp-BIN rt-app FILE (rt-app sets its threads'
+ * policies itself, so start only waits for it to run). */
+static rtp_status write_rtapp_rows(const rtp_plan *plan, const char *const *bin_files,
+                                   rtp_text *out, size_t *n_rows, rtp_diag *diag)
+{
+    char why[96];
+    *n_rows = 0;
+    for (size_t j = 0; j < plan->n_bins; j++) {
+        if (!bin_files[j])
+            continue;
+        if (rtp_quote_check_text(bin_files[j], why, sizeof why) != 0)
+            return rtp_diag_set(diag, RTP_EINPUT, "", "the rt-app file name %s", why);
+        rtp_text_printf(out, "    \"$1\" %zu - 'rtapp-%zu' 'rtapp-%zu' rt-app ", j, j, j);
+        rtp_quote_sh(out, bin_files[j]);
+        rtp_text_append(out, "\n");
+        ++*n_rows;
+    }
+    return RTP_OK;
+}
+
+/* Header, table and body: the task table of the plan, or with bin_files
+ * the rt-app rows. */
+static rtp_status script_of(const rtp_plan *plan, const rtp_deploy_opts *opts,
+                            const char *const *bin_files, char **script, rtp_text *warnings,
+                            rtp_diag *diag)
 {
     rtp_text out;
     rtp_text_init(&out);
     *script = NULL;
     write_header(plan, opts, &out);
+    if (bin_files)
+        rtp_text_append(&out, "# Each row starts rt-app on one bin's JSON file inside that bin's\n"
+                              "# cpuset; rt-app gives its threads their policies itself.\n");
     rtp_text_append(&out, "# for_each_task ACTION: ACTION BIN WANT NAME LOGBASE COMMAND... per task\n"
                           "# (WANT: the policy start waits for; LOGBASE: the log file's name).\n"
                           "# shellcheck disable=SC2016 # plan strings stay literal on purpose\n"
                           "for_each_task() {\n    :\n");
-    size_t n_tasks = 0;
-    rtp_status st = write_rows(plan, opts, &out, &n_tasks, diag);
+    size_t n_rows = 0;
+    rtp_status st = bin_files ? write_rtapp_rows(plan, bin_files, &out, &n_rows, diag)
+                              : write_rows(plan, opts, &out, &n_rows, diag);
     if (st != RTP_OK) {
         rtp_text_free(&out);
         return st;
     }
     rtp_text_append(&out, "}\n\n");
     rtp_text_append(&out, rtp_script_body);
-    if (rtp_deploy_is_deadline(plan) && n_tasks > 0)
+    if (!bin_files && rtp_deploy_is_deadline(plan) && n_rows > 0)
         rtp_text_append(warnings, "warning: deadline tasks start with chrt -R: children of a "
                                   "forking command run as SCHED_OTHER, outside the analysis\n");
     if (rtp_text_status(&out) != RTP_OK) {
@@ -206,4 +234,17 @@ rtp_status rtp_deploy_script(const rtp_plan *plan, const rtp_deploy_opts *opts, 
     }
     *script = rtp_text_take(&out);
     return RTP_OK;
+}
+
+rtp_status rtp_deploy_script(const rtp_plan *plan, const rtp_deploy_opts *opts, char **script,
+                             rtp_text *warnings, rtp_diag *diag)
+{
+    return script_of(plan, opts, NULL, script, warnings, diag);
+}
+
+rtp_status rtp_deploy_script_rtapp(const rtp_plan *plan, const rtp_deploy_opts *opts,
+                                   const char *const *bin_files, char **script,
+                                   rtp_diag *diag)
+{
+    return script_of(plan, opts, bin_files, script, NULL, diag);
 }

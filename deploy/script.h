@@ -31,6 +31,14 @@
 rtp_status rtp_deploy_script(const rtp_plan *plan, const rtp_deploy_opts *opts,
                              char **script, rtp_text *warnings, rtp_diag *diag);
 
+/* The same script, but each bin j with bin_files[j] != NULL runs
+ * `rt-app bin_files[j]` (an absolute path) inside its cpuset in place of
+ * its tasks (deploy/rtapp.h): how a partitioned EDF rt-app workload gets
+ * one root domain per CPU. */
+rtp_status rtp_deploy_script_rtapp(const rtp_plan *plan, const rtp_deploy_opts *opts,
+                                   const char *const *bin_files, char **script,
+                                   rtp_diag *diag);
+
 /* Appends one command word, quoted for its destination (rtp_quote_sh,
  * rtp_quote_systemd). */
 typedef void (*rtp_quote_fn)(rtp_text *out, const char *word);

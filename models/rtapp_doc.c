@@ -2,16 +2,24 @@
 #include "models/rtapp_doc.h"
 #include "models/json_util.h"
 
-char *rtp_rtapp_doc_to_json(const rtp_rtapp_thread *threads, size_t n, int duration_s)
+#include <stdio.h>
+
+char *rtp_rtapp_doc_to_json(const rtp_rtapp_thread *threads, size_t n,
+                            const rtp_rtapp_global *g)
 {
     cJSON *root = cJSON_CreateObject();
     if (!root)
         return NULL;
+    char calibration[24];
+    snprintf(calibration, sizeof calibration, "CPU%d", g->calibration_cpu);
     cJSON *global = cJSON_AddObjectToObject(root, "global");
-    cJSON_AddItemToObject(global, "duration", rtp_json_new_int(duration_s));
-    cJSON_AddStringToObject(global, "calibration", "CPU0");
+    cJSON_AddItemToObject(global, "duration", rtp_json_new_int(g->duration_s));
+    cJSON_AddStringToObject(global, "calibration", calibration);
     cJSON_AddStringToObject(global, "default_policy", "SCHED_OTHER");
-    cJSON_AddFalseToObject(global, "lock_pages");
+    cJSON_AddTrueToObject(global, "lock_pages");
+    cJSON_AddStringToObject(global, "logdir", g->logdir);
+    cJSON_AddStringToObject(global, "log_basename", g->log_basename);
+    cJSON_AddItemToObject(global, "log_size", rtp_json_new_int(g->log_size_mb));
     cJSON *tasks = cJSON_AddObjectToObject(root, "tasks");
     for (size_t i = 0; i < n; i++) {
         const rtp_rtapp_thread *t = &threads[i];

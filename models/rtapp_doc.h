@@ -23,8 +23,18 @@ typedef struct rtp_rtapp_thread {
     size_t n_cpus;
 } rtp_rtapp_thread;
 
-/* The rt-app document (pretty-printed, final newline); NULL when out of
- * memory. duration_s: rt-app's global "duration". */
-char *rtp_rtapp_doc_to_json(const rtp_rtapp_thread *threads, size_t n, int duration_s);
+/* rt-app's "global" object. */
+typedef struct rtp_rtapp_global {
+    int duration_s;           /* "duration" */
+    int calibration_cpu;      /* "calibration": "CPU<n>" */
+    const char *logdir;       /* "logdir" */
+    const char *log_basename; /* "log_basename" */
+    int log_size_mb;          /* "log_size": per-thread buffer, written at the end */
+} rtp_rtapp_global;
+
+/* The rt-app document (pretty-printed, final newline), with "lock_pages":
+ * true (no page fault in a real-time thread); NULL when out of memory. */
+char *rtp_rtapp_doc_to_json(const rtp_rtapp_thread *threads, size_t n,
+                            const rtp_rtapp_global *global);
 
 #endif

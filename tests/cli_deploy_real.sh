@@ -5,7 +5,8 @@
 # `chrt -p` (policy, parameters, CPU), stopped, and the machine is checked to
 # be as before; a plan over the kernel's budget is refused before anything
 # starts; a budget failure in the middle of start leaves nothing behind;
-# rt-app runs the rtapp output of both plans. Touches only cpusets named
+# rt-app runs the FP plan's file and the EDF plan's per-CPU files (each in
+# its cpuset, checked from its threads' affinity). Touches only cpusets named
 # rtpack-rtptest*, processes it started, and the root cpuset's
 # sched_load_balance (restored in a trap). Skips (exit 0, message) when not
 # root or without a cgroup v1 cpuset controller.
@@ -230,20 +231,51 @@ else
     ok "cpuset conflict rolled back"
 fi
 
-# --- rt-app runs the rtapp output of both plans ---
+# --- rt-app: the FP plan as one file; the EDF plan as one file per CPU,
+# each run by the rt-app launch script inside that CPU's exclusive cpuset,
+# so every deadline thread's affinity is its own CPU (partitioned EDF) ---
 if command -v rt-app > /dev/null; then
-    for p in edf fp; do
-        "$BIN" emit "$T/$p.json" --format rtapp --duration 2 --out "$T/$p.rtapp.json" 2> /dev/null ||
-            fail "emit $p rtapp"
-        # rt-app calibrates its busy loop first: slow on a loaded machine.
-        (cd "$T" && timeout 300 rt-app "$p.rtapp.json" > "$T/rtapp.out" 2>&1)
-        rc=$?
-        if [ "$rc" -eq 0 ]; then
-            ok "rt-app ran the $p plan"
-        else
-            fail "rt-app on the $p plan: exit $rc: $(grep -v '^$' "$T/rtapp.out" | tail -8)"
-        fi
-    done
+    "$BIN" emit "$T/fp.json" --format rtapp --duration 2 --name "$NAME" --out "$T/fp.rtapp.json" 2> /dev/null ||
+        fail "emit fp rtapp"
+    # rt-app calibrates its busy loop first: slow on a loaded machine.
+    (cd "$T" && timeout 300 rt-app fp.rtapp.json > "$T/rtapp.out" 2>&1)
+    rc=$?
+    if [ "$rc" -eq 0 ]; then
+        ls "$T"/rtpack-"$NAME"-hi-*.log > /dev/null 2>&1 || fail "rt-app wrote no log for thread hi: $(ls "$T")"
+        ok "rt-app ran the fp plan (one file)"
+    else
+        fail "rt-app on the fp plan: exit $rc: $(grep -v '^$' "$T/rtapp.out" | tail -8)"
+    fi
+    "$BIN" emit "$T/edf.json" --format rtapp --duration 6 --name "$NAME" > /dev/null 2>&1
+    [ $? -eq 2 ] || fail "emit rtapp of an EDF plan without --out DIR did not exit 2"
+    "$BIN" emit "$T/edf.json" --format rtapp --duration 6 --name "$NAME" --out "$T/ra" 2> /dev/null ||
+        fail "emit edf rtapp"
+    if dash "$T/ra/rtpack-$NAME-rtapp.sh" start > "$T/start.out" 2>&1; then
+        # wait (calibration) until both deadline threads run, then check them
+        seen=''
+        i=0
+        while [ "$i" -lt 600 ] && [ "$seen" != "a:0 b:1 " ]; do
+            seen=''
+            for t in $(cpuset_pids); do
+                for th in /proc/"$t"/task/*; do
+                    chrt -p "${th##*/}" 2>/dev/null | grep -q SCHED_DEADLINE || continue
+                    seen="$seen$(cat "$th/comm"):$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "$th/status") "
+                done
+            done
+            seen=$(printf '%s' "$seen" | tr ' ' '\n' | sort | tr '\n' ' ')
+            sleep 0.2
+            i=$((i + 1))
+        done
+        [ "$seen" = "a:0 b:1 " ] || fail "deadline threads of the rt-app EDF plan (thread:CPUs): '$seen', want 'a:0 b:1 '"
+        i=0
+        while [ -n "$(cpuset_pids)" ] && [ "$i" -lt 300 ]; do sleep 0.2; i=$((i + 1)); done
+        ls "$T"/ra/rtpack-"$NAME"-0-a-*.log > /dev/null 2>&1 || fail "no rt-app log of thread a: $(ls "$T/ra")"
+        dash "$T/ra/rtpack-$NAME-rtapp.sh" stop > "$T/stop.out" 2>&1 || fail "rt-app stop: $(cat "$T/stop.out")"
+        expect_clean ""
+        ok "rt-app ran the edf plan, one file per CPU, each in its cpuset"
+    else
+        fail "rt-app launch script start: $(cat "$T/start.out")"
+    fi
 else
     echo "note: rt-app not installed, its run is not tested"
 fi

@@ -339,14 +339,56 @@ static void test_linux_bw_and_rounding(void **state)
 
 /* ---- golden files and exit codes through the CLI ---- */
 
+/* rm -rf DIR, which the test made (a path without quotes). */
+static void remove_tree(const char *dir)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* text with every occurrence of `from` replaced by `to` (malloc'd). */
+static char *replace_all(const char *text, const char *from, const char *to)
+{
+    rtp_text out;
+    rtp_text_init(&out);
+    for (const char *at; (at = strstr(text, from)); text = at + strlen(from)) {
+        rtp_text_printf(&out, "%.*s%s", (int)(at - text), text, to);
+    }
+    rtp_text_append(&out, text);
+    return rtp_text_take(&out);
+}
+
+/* The rt-app files of an EDF plan: one per CPU (cluster) and the launch
+ * script, compared with the temporary folder's name replaced by /DIR. */
+static void golden_rtapp_folder(const char *plan, const char *const *files, size_t n)
+{
+    char dir[] = "/tmp/rtp_rtapp_XXXXXX", rel[128], args[512], path[256], name[160];
+    assert_non_null(mkdtemp(dir));
+    snprintf(rel, sizeof rel, "examples/%s.json", plan);
+    snprintf(args, sizeof args, "emit '%s' --format rtapp --out %s", tu_source_path(rel), dir);
+    assert_int_equal(tu_run_cli(args, NULL, NULL, NULL), 0);
+    for (size_t f = 0; f < n; f++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[f]);
+        char *text = slurp(path);
+        assert_non_null(text);
+        char *stable = replace_all(text, dir, "/DIR");
+        snprintf(name, sizeof name, "%s.rtapp/%s", plan, files[f]);
+        golden(name, stable);
+        free(stable);
+        free(text);
+    }
+    remove_tree(dir);
+}
+
 static void test_golden_single_files(void **state)
 {
     (void)state;
     static const char *const plans[] = {"plan_edf", "plan_fp", "plan_clustered"};
-    static const char *const formats[][2] = {{"script", "sh"}, {"rtapp", "rtapp.json"},
-                                             {"json", "json"}};
+    static const char *const formats[][2] = {{"script", "sh"}, {"json", "json"},
+                                             {"rtapp", "rtapp.json"}};
     for (size_t p = 0; p < 3; p++) {
-        for (size_t f = 0; f < 3; f++) {
+        for (size_t f = 0; f < (p == 1 ? 3u : 2u); f++) { /* one rt-app file: FP only */
             char rel[128], args[512], name[128];
             snprintf(rel, sizeof rel, "examples/%s.json", plans[p]);
             snprintf(args, sizeof args, "emit '%s' --format %s", tu_source_path(rel), formats[f][0]);
@@ -357,6 +399,11 @@ static void test_golden_single_files(void **state)
             free(out);
         }
     }
+    static const char *const edf[] = {"rtpack-plan-0.rtapp.json", "rtpack-plan-1.rtapp.json",
+                                      "rtpack-plan-rtapp.sh"};
+    golden_rtapp_folder("plan_edf", edf, 3);
+    static const char *const clustered[] = {"rtpack-plan-0.rtapp.json", "rtpack-plan-rtapp.sh"};
+    golden_rtapp_folder("plan_clustered", clustered, 2);
 }
 
 static void test_golden_systemd(void **state)
@@ -477,8 +524,10 @@ static void test_untrusted_values(void **state)
                        "\"cmd\": [\"-rf\", \"x\"] }", "--format script", 2);
     expect_emit("edf", "{ \"name\": \"a\", \"wcet\": 1000000, \"period\": 10000000 }",
                 "--format script", 2); /* no command to launch */
-    expect_emit("edf", "{ \"name\": \"a\", \"wcet\": 1000000, \"period\": 10000000 }",
+    expect_emit("fp", "{ \"name\": \"a\", \"wcet\": 1000000, \"period\": 10000000, \"priority\": 1 }",
                 "--format rtapp", 0); /* rt-app needs none */
+    expect_emit("edf", "{ \"name\": \"a\", \"wcet\": 1000000, \"period\": 10000000 }",
+                "--format rtapp", 2); /* an EDF plan: one file per CPU, --out DIR */
     /* Names that cannot be unit or thread names: refused by systemd and rtapp,
      * quoted by the script. */
     static const char *const names[] = {"$(touch x)", "'; reboot #", "../../etc", "vidéo"};
@@ -489,7 +538,8 @@ static void test_untrusted_values(void **state)
                               "\"cmd\": [\"echo\", \"%s\"] }", names[i], names[i]);
         snprintf(args, sizeof args, "--format systemd --out %s", dir);
         expect_emit("edf", t, args, 2);
-        expect_emit("edf", t, "--format rtapp", 2);
+        snprintf(args, sizeof args, "--format rtapp --out %s", dir);
+        expect_emit("edf", t, args, 2);
         expect_emit("edf", t, "--format script", 0);
         rmdir(dir);
     }
@@ -536,18 +586,24 @@ static void test_hostile_script_runs_nothing(void **state)
 static void test_rtapp_rounding(void **state)
 {
     (void)state;
+    char dir[] = "/tmp/rtp_rounding_XXXXXX", args[128], path[160];
+    assert_non_null(mkdtemp(dir));
+    snprintf(args, sizeof args, "--format rtapp --out %s", dir);
     /* 900500 / 1000999 < 0.9, but 901 us / 1000 us > 0.9. */
-    expect_emit("edf", "{ \"name\": \"a\", \"wcet\": 900500, \"period\": 1000999 }", "--format rtapp", 1);
+    expect_emit("edf", "{ \"name\": \"a\", \"wcet\": 900500, \"period\": 1000999 }", args, 1);
     expect_emit("edf", "{ \"name\": \"a\", \"wcet\": 900500, \"period\": 1000999 }", "--format json", 0);
     char *plan = plan_of("edf", "{ \"name\": \"a\", \"wcet\": 1500, \"deadline\": 99999, \"period\": 200999 }");
-    char *out = NULL;
-    assert_int_equal(emit_text(plan, "--format rtapp", &out, NULL), 0);
+    assert_int_equal(emit_text(plan, args, NULL, NULL), 0);
+    snprintf(path, sizeof path, "%s/rtpack-plan-0.rtapp.json", dir);
+    char *out = slurp(path);
+    assert_non_null(out);
     assert_non_null(strstr(out, "\"dl-runtime\":\t2,"));
     assert_non_null(strstr(out, "\"dl-deadline\":\t99,"));
     assert_non_null(strstr(out, "\"dl-period\":\t200,"));
     assert_non_null(strstr(out, "\"run\":\t2,"));
     free(out);
     free(plan);
+    remove_tree(dir);
     expect_emit("fp", "{ \"name\": \"a\", \"wcet\": 1, \"period\": 999, \"priority\": 1 }", "--format rtapp", 1);
 }
 
@@ -555,13 +611,6 @@ static void test_rtapp_rounding(void **state)
 /* ---- deployment state (the live start/stop/status runs are in
  * tests/cli_deploy_lifecycle_real.sh) ---- */
 
-/* rm -rf DIR, which the test made (a path without quotes). */
-static void remove_tree(const char *dir)
-{
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    assert_int_equal(system(cmd), 0);
-}
 
 static void write_state(const char *dir, const char *name, const char *script)
 {
