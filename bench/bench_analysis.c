@@ -10,13 +10,20 @@
  *   - FP: response-time analysis under DM (rtp_fp_rta), and OPA
  *     (rtp_fp_assign with RTP_PRIO_OPA: up to n(n+1)/2 single-task RTAs);
  *   - `analyze --batch` throughput: parse one JSON line, run the test, write
- *     the result document (the loop rtpack runs per line), sets per second.
+ *     the result document (the loop rtpack runs per line), sets per second;
+ *   - the real-system terms (docs/spec.md): the same sets analysed as given,
+ *     with release jitter (a quarter of each task's D - C at most) and
+ *     blocking (on every third task, up to its wcet), and with platform
+ *     overheads (effective tasks, models/effective.h), each as a ratio to
+ *     the plain analysis of the same sets in the same run, load average
+ *     printed beside them.
  *
  * Times are thread CPU time (CLOCK_THREAD_CPUTIME_ID).
  *
  * usage: bench_analysis [SETS (default 31)] [SEED (default 1)] */
 #include "gen/gen.h"
 #include "models/analysis_doc.h"
+#include "models/effective.h"
 #include "solver/edf.h"
 #include "solver/fp.h"
 #include "solver/test.h"
@@ -99,6 +106,111 @@ static int batch_once(const char *line, size_t len, const rtp_test *test)
     free(resp);
     rtp_taskset_free(&ts);
     return ok;
+}
+
+/* The 1-minute load average (other helpers share the machine), -1 if unknown. */
+static double load_average(void)
+{
+    double l = -1;
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f) {
+        if (fscanf(f, "%lf", &l) != 1)
+            l = -1;
+        fclose(f);
+    }
+    return l;
+}
+
+static uint64_t mix(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* Median thread-CPU time (us) of EDF QPA, FP RTA (DM) and OPA over the sets
+ * as given (variant 0), with jitter and blocking (1), or with overheads of
+ * 20 us release latency and 5 us context switch applied as effective tasks
+ * (2); *sched counts EDF-schedulable sets. */
+static void terms_point(size_t n_tasks, rtp_ratio util, size_t sets, uint64_t seed, int variant,
+                        double out[3], size_t *sched)
+{
+    rtp_limits lim = rtp_limits_default();
+    double *v[3];
+    for (int k = 0; k < 3; k++)
+        v[k] = calloc(sets, sizeof(double));
+    *sched = 0;
+    rtp_gen_opts o = rtp_gen_opts_default();
+    o.n_tasks = n_tasks;
+    o.total_util = util;
+    o.deadlines = RTP_DL_CONSTRAINED;
+    for (size_t k = 0; k < sets; k++) {
+        rtp_taskset ts;
+        rtp_diag diag;
+        if (rtp_gen_taskset(&o, seed, 200 + n_tasks, k, &ts, &diag) != RTP_OK)
+            exit(3);
+        rtp_task *t = ts.tasks;
+        size_t n = ts.n_tasks;
+        if (variant == 1) {
+            for (size_t i = 0; i < n; i++) {
+                uint64_t r = mix(seed * 1000003 + k * 1009 + i);
+                t[i].jitter_ns = (rtp_ns)(r % (uint64_t)((t[i].deadline_ns - t[i].wcet_ns) / 4 + 1));
+                if (i % 3 == 0)
+                    t[i].blocking_ns = 1 + (rtp_ns)((r >> 32) % (uint64_t)t[i].wcet_ns);
+            }
+        } else if (variant == 2) {
+            rtp_overheads ov = {20000, 5000};
+            if (rtp_effective_tasks(t, n, &ov, t, &diag) != RTP_OK)
+                exit(3);
+        }
+        rtp_edf_result er;
+        int prio[200], found, ok;
+        rtp_ns resp[200];
+        double t0 = now_us();
+        rtp_edf_qpa(t, n, 0, &lim, &er, &diag);
+        double t1 = now_us();
+        rtp_fp_assign(t, n, RTP_PRIO_DM, prio, &found, &lim, &diag);
+        rtp_fp_rta(t, n, prio, resp, &ok, &lim, &diag);
+        double t2 = now_us();
+        rtp_fp_assign(t, n, RTP_PRIO_OPA, prio, &found, &lim, &diag);
+        double t3 = now_us();
+        v[0][k] = t1 - t0;
+        v[1][k] = t2 - t1;
+        v[2][k] = t3 - t2;
+        *sched += (size_t)er.schedulable;
+        rtp_taskset_free(&ts);
+    }
+    for (int k = 0; k < 3; k++) {
+        out[k] = median(v[k], sets);
+        free(v[k]);
+    }
+}
+
+static void bench_terms(size_t sets, uint64_t seed)
+{
+    printf("# real-system terms: medians in microseconds, ratios to the plain sets "
+           "(load average %.2f)\n", load_average());
+    printf("%5s %5s %-9s %9s %9s %9s %9s %9s %9s %6s\n", "n", "U", "terms", "edf_qpa",
+           "ratio", "fp_rta_dm", "ratio", "fp_opa", "ratio", "edf_ok");
+    const size_t sizes[] = {10, 50};
+    const rtp_ratio utils[] = {{70, 100}, {90, 100}};
+    static const char *const names[] = {"none", "jit+blk", "overhead"};
+    for (size_t si = 0; si < 2; si++)
+        for (size_t ui = 0; ui < 2; ui++) {
+            double base[3] = {1, 1, 1};
+            for (int variant = 0; variant < 3; variant++) {
+                double m[3];
+                size_t ok;
+                terms_point(sizes[si], utils[ui], sets, seed, variant, m, &ok);
+                if (variant == 0)
+                    memcpy(base, m, sizeof base);
+                printf("%5zu %5.2f %-9s %9.1f %9.2f %9.1f %9.2f %9.1f %9.2f %6zu\n", sizes[si],
+                       rtp_ratio_double(utils[ui]), names[variant], m[0], m[0] / base[0], m[1],
+                       m[1] / base[1], m[2], m[2] / base[2], ok);
+            }
+            fflush(stdout);
+        }
+    printf("# load average after: %.2f\n", load_average());
 }
 
 int main(int argc, char **argv)
@@ -201,6 +313,7 @@ int main(int argc, char **argv)
             free(text[k]);
         free(text);
     }
+    bench_terms(sets, seed);
     free(qpa_us);
     free(enum_us);
     free(rta_us);
