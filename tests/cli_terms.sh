@@ -244,5 +244,24 @@ expect 0 "app12 plan re-checked by emit" "$B" emit "$TMP/app12plan.json" --forma
 expect 0 "app12 with overheads (table)" "$B" partition "$TMP/app12o.json" --policy fp
 has "(effective" "$TMP/out" "effective utilization in the table"
 
+# ---- every partitioning method plans with C' ----
+# two 5 ms / 10 ms tasks fill one CPU exactly; a 1 us context switch (C' =
+# 5.002 ms) overflows it: one CPU no longer holds them, two do.
+cat >"$TMP/fill.json" <<'JSON'
+{"time_unit": "ms", "platform": {"cpus": 1},
+ "tasks": [{"name": "a", "wcet": 5, "period": 10}, {"name": "b", "wcet": 5, "period": 10}]}
+JSON
+sed 's/"cpus": 1}/"cpus": 1, "overheads": {"context_switch": "1us"}}/' "$TMP/fill.json" >"$TMP/fill_cs.json"
+for method in best ffd bfd wfd nfd ilp; do
+    for policy in edf fp; do
+        expect 0 "fill ($method, $policy)" "$B" partition "$TMP/fill.json" --method "$method" --policy "$policy" --json
+        expect 1 "fill with context switches ($method, $policy)" "$B" partition "$TMP/fill_cs.json" --method "$method" --policy "$policy" --json
+        expect 0 "fill with context switches on 2 CPUs ($method, $policy)" "$B" partition "$TMP/fill_cs.json" --method "$method" --policy "$policy" --cpus 2 --json
+    done
+done
+expect 1 "fill with context switches, --clusters" "$B" partition "$TMP/fill_cs.json" --clusters 1 --json
+expect 1 "fill with context switches, explain" "$B" partition "$TMP/fill_cs.json" --explain
+has "utilization1.0004withit:overthecapacity1" "$TMP/out" "explain sees C'"
+
 [ "$fails" -eq 0 ] && echo "cli_terms: all checks passed"
 [ "$fails" -eq 0 ]

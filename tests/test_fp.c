@@ -594,8 +594,7 @@ static void test_delay_examples(void **state)
 {
     (void)state;
     /* Prosa's verified example of jitter-aware FP response-time analysis
-     * (Cerqueira, Stutz & Brandenburg, "Prosa", classic examples,
-     * uni/jitter/fp_rta_example): tsk1 (C 1, T 5, D 6, J 1), tsk2 (1, 5, 6,
+     * [CSB16] (classic examples, uni/jitter/fp_rta_example): tsk1 (C 1, T 5, D 6, J 1), tsk2 (1, 5, 6,
      * J 0), tsk3 (1, 6, 6, J 1) under RM, where Prosa's RM lets tsk1 and tsk2
      * (equal periods) interfere both ways. Its bounds exclude the jitter:
      * 2, 2, 3; with it (docs/spec.md: the response includes J'): 3, 2, 4.
