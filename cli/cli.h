@@ -35,9 +35,11 @@
  * value into its field (defaults come from init, before parsing), checks
  * types, ranges and allowed values with one message format ("--seconds wants
  * a decimal number in (0, 3600], got '0'"), suggests near names, and rejects
- * options the table does not hold. Rules between options (e.g. "--write-lp
- * needs --method ilp") live in the command, with cli_given() to ask whether
- * an option was on the command line. */
+ * options the table does not hold. An option that only means something
+ * under one value of another (`.when = "method=ilp"` on --write-lp) is a
+ * usage error otherwise, so no option is ever silently ignored. Other rules
+ * between options live in the command, with cli_given() to ask whether an
+ * option was on the command line. */
 #ifndef RTP_CLI_H
 #define RTP_CLI_H
 
@@ -109,6 +111,9 @@ typedef struct cli_option {
     const char *range;      /* CLI_DECIMAL: interval such as "(0, 1]" or "[1, inf)" */
     const char *wants;      /* CLI_CUSTOM: what a good value looks like, for messages */
     cli_parse_fn parse;     /* CLI_CUSTOM */
+    const char *when;       /* "method=ilp", "format=script,systemd": only valid while that
+                             * CLI_ENUM option of the same table holds one of those values
+                             * (given or by default); else a usage error */
     unsigned flags;
 } cli_option;
 
@@ -216,6 +221,9 @@ const char *cli_shown_name(const char *file);
 /* Loads and validates a task-set FILE ("-" = stdin); on failure prints the
  * one-line diagnostic and returns its exit code (2 for bad input). */
 int cli_load_taskset(const cli_args *args, const char *file, rtp_taskset *ts);
+
+/* `explore --json` and `merge --json`: the summary document of DIR. */
+int cli_print_explore_summary(const cli_args *args, const char *dir);
 
 extern const cli_command cli_cmd_analyze;
 extern const cli_command cli_cmd_partition;

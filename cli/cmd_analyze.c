@@ -39,7 +39,8 @@ static const cli_option options[] = {
      .def = "edf", .help = "scheduling policy: one CPU (fp, edf) or one cluster of --cpus M "
                            "CPUs (gedf, gfp)"},
     {.name = "priority", .type = CLI_ENUM, CLI_TARGET(settings, priority), .choices = priorities,
-     .def = "opa under fp, dm under gfp", .help = "fixed-priority order"},
+     .def = "opa under fp, dm under gfp", .when = "policy=fp,gfp",
+     .help = "fixed-priority order"},
     {.name = "batch", .type = CLI_STRING, CLI_TARGET(settings, batch), .metavar = "FILE.jsonl",
      .flags = CLI_FILE,
      .help = "one task set per line in, one compact JSON result per line out (- for "
@@ -401,6 +402,19 @@ static int run_batch(const cli_args *args, const char *file, const settings *s)
     return any_bad ? CLI_EXIT_USAGE : any_limit ? CLI_EXIT_LIMIT : CLI_EXIT_OK;
 }
 
+/* --cpus M > 1 means nothing to a one-CPU test: a usage error that says what
+ * the user may have meant. Prints it and returns 1, else 0. */
+static int one_cpu_check(const cli_args *args, const settings *s)
+{
+    if (args->cpus <= 1 || is_global(s->policy))
+        return 0;
+    cli_usage_error(args, "--cpus %d under --policy %s would still analyse one CPU: use "
+                          "--policy gedf or gfp for one cluster of %d CPUs, or rtpack partition "
+                          "to place the tasks on %d CPUs",
+                    args->cpus, rtp_policy_name(s->policy), args->cpus, args->cpus);
+    return 1;
+}
+
 static int run(const cli_args *args, void *opaque)
 {
     settings *s = opaque;
@@ -410,15 +424,19 @@ static int run(const cli_args *args, void *opaque)
     if (s->batch) {
         if (args->n_positional != 0)
             return cli_usage_error(args, "--batch takes the input file; no FILE argument too");
-        return run_batch(args, s->batch, s);
+        return one_cpu_check(args, s) ? CLI_EXIT_USAGE : run_batch(args, s->batch, s);
     }
     if (args->n_positional == 0)
         return cli_usage_error(args, "missing FILE (use - for standard input)");
     const char *file = args->positional[0];
     rtp_taskset ts;
-    int rc = cli_load_taskset(args, file, &ts);
+    int rc = cli_load_taskset(args, file, &ts); /* bad input first, as for every FILE */
     if (rc)
         return rc;
+    if (one_cpu_check(args, s)) {
+        rtp_taskset_free(&ts);
+        return CLI_EXIT_USAGE;
+    }
     analysis a;
     rtp_diag diag;
     rtp_diag_clear(&diag);

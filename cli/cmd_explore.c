@@ -65,10 +65,14 @@ static const cli_option options[] = {
      .help = "run the K-th of N disjoint slices (points dealt round-robin)"},
     {.name = "resume", .type = CLI_FLAG, CLI_TARGET(explore_settings, explore.resume),
      .help = "continue the sweep already started in DIR"},
+    {.name = "force", .type = CLI_FLAG, CLI_TARGET(explore_settings, explore.force),
+     .help = "replace the results DIR already holds (start afresh)"},
     {.name = "threads", .type = CLI_INT, CLI_TARGET(explore_settings, explore.threads),
      .metavar = "T", .min = 1, .max = 1024, .def = "OMP_NUM_THREADS or all cores",
      .help = "OpenMP threads"},
-    CLI_OPTION_JSON,
+    {.name = "json", .type = CLI_FLAG, CLI_TARGET(cli_args, json), .flags = CLI_IN_ARGS,
+     .help = "print a summary of DIR (points done, acceptance per policy and method, files) "
+             "as one JSON document"},
     CLI_END,
 };
 
@@ -82,6 +86,8 @@ static int run(const cli_args *args, void *settings)
 {
     explore_settings *s = settings;
     rtp_explore_opts o = s->explore;
+    if (o.force && o.resume)
+        return cli_usage_error(args, "--force replaces what --resume would continue: give one");
     const char *file = args->positional[0];
     o.shard_k = s->shard[0];
     o.shard_n = s->shard[1];
@@ -102,7 +108,7 @@ static int run(const cli_args *args, void *settings)
         fputc('\n', stderr);
     if (st != RTP_OK)
         return cli_fail(args, cli_shown_name(file), st, &diag);
-    return CLI_EXIT_OK;
+    return args->json ? cli_print_explore_summary(args, o.out_dir) : CLI_EXIT_OK;
 }
 
 const cli_command cli_cmd_explore = {
@@ -113,8 +119,9 @@ const cli_command cli_cmd_explore = {
         "The SWEEP file names the grid (tasks, CPUs, utilization per CPU, periods, deadline "
         "models, generator, policies, methods, sets per point). results.csv holds no "
         "timings, so the same sweep gives the same bytes for any thread count, any shard "
-        "split (after rtpack merge) and any machine; timings go to timing.csv. An existing "
-        "DIR is refused unless --resume continues the same sweep.",
+        "split (after rtpack merge) and any machine; timings go to timing.csv. A DIR that "
+        "already holds results is refused unless --resume continues the same sweep or "
+        "--force replaces them.",
     .operands = "SWEEP",
     .operand_help = "a sweep JSON document; - reads standard input",
     .min_operands = 1, .max_operands = 1,

@@ -57,30 +57,32 @@ static const cli_option options[] = {
     {.name = "policy", .type = CLI_ENUM, CLI_TARGET(part_cli, opts.policy), .choices = policies,
      .def = "edf", .help = "scheduling policy on each CPU"},
     {.name = "priority", .type = CLI_ENUM, CLI_TARGET(part_cli, opts.priority),
-     .choices = priorities, .def = "opa", .help = "fixed-priority order on each CPU under fp"},
+     .choices = priorities, .def = "opa", .when = "policy=fp",
+     .help = "fixed-priority order on each CPU"},
     {.name = "method", .type = CLI_ENUM, CLI_TARGET(part_cli, method), .choices = methods,
      .def = "best",
      .help = "first/best/worst/next fit decreasing, the exact ILP, or the best of every "
              "fit x order"},
     {.name = "order", .type = CLI_ENUM, CLI_TARGET(part_cli, opts.order), .choices = orders,
-     .def = "util",
+     .def = "util", .when = "method=ffd,bfd,wfd,nfd",
      .help = "task order of the fits: decreasing utilization or density, increasing deadline "
              "or period, or input order"},
     {.name = "capacity", .type = CLI_DECIMAL, CLI_TARGET(part_cli, opts.capacity),
-     .range = "(0, inf)", .def = "1", .help = "per-CPU utilization cap, e.g. 0.9"},
+     .range = "(0, 1]", .def = "1", .help = "per-CPU utilization cap, e.g. 0.9"},
     {.name = "time-limit", .type = CLI_SECONDS, CLI_TARGET(part_cli, ilp.time_limit_s),
-     .def = "60", .help = "ILP time limit in seconds"},
+     .def = "60", .when = "method=ilp", .help = "ILP time limit in seconds"},
     {.name = "objective", .type = CLI_ENUM, CLI_TARGET(part_cli, ilp.objective),
-     .choices = objectives, .def = "feasibility", .help = "what the ILP optimises"},
+     .choices = objectives, .def = "feasibility", .when = "method=ilp",
+     .help = "what the ILP optimises"},
     {.name = "write-lp", .type = CLI_STRING, CLI_TARGET(part_cli, ilp.write_lp_path),
-     .metavar = "FILE", .flags = CLI_FILE,
+     .metavar = "FILE", .flags = CLI_FILE, .when = "method=ilp",
      .help = "write the final ILP model in CPLEX LP format"},
     {.name = "explain", .type = CLI_FLAG, CLI_TARGET(part_cli, explain),
      .help = "when infeasible, say which task could not be placed and why"},
     {.name = "fit", .type = CLI_ENUM, CLI_TARGET(part_cli, opts.fit_measure), .choices = fits,
-     .def = "util", .help = "room measure of best and worst fit"},
+     .def = "util", .when = "method=bfd,wfd,best", .help = "room measure of best and worst fit"},
     {.name = "admission", .type = CLI_ENUM, CLI_TARGET(part_cli, opts.bound_admission),
-     .choices = admissions, .def = "exact",
+     .choices = admissions, .def = "exact", .when = "method=ffd,bfd,wfd,nfd,best",
      .help = "admission test of the fits: the exact test or a utilization bound"},
     {.name = "clusters", .type = CLI_STRING, CLI_TARGET(part_cli, clusters), .metavar = "SHAPE",
      .help = "clusters of the CPUs, \"2x2\" or \"3,1\" (a global test per cluster)"},
@@ -259,8 +261,13 @@ static int print_explain(FILE *out, const cli_args *args, const rtp_plan *plan,
             fprintf(out, "its affinity allows no CPU of the platform\n");
             continue;
         }
-        fprintf(out, "closest is CPU %d, utilization %.4f with it: ",
-                plan->bins[miss.bin].cpus[0], miss.load_after);
+        char load[48];
+        if (miss.reason == RTP_MISS_CAPACITY)
+            rtp_ratio_format_above(miss.load_after, pc->opts.capacity, load, sizeof load);
+        else
+            snprintf(load, sizeof load, "%.4f", miss.load_after);
+        fprintf(out, "closest is CPU %d, utilization %s with it: ", plan->bins[miss.bin].cpus[0],
+                load);
         char t[32] = "";
         if (miss.reason == RTP_MISS_CAPACITY) {
             char cap[48];
@@ -304,6 +311,9 @@ static int solve_clusters(const cli_args *args, const char *file, const rtp_task
     if (pc->method == METHOD_ILP)
         return cli_usage_error(args, "--method ilp partitions onto single CPUs; it takes no "
                                      "--clusters, --layouts or platform.clusters (use --cpus M)");
+    if (CLI_GIVEN(args, part_cli, opts.bound_admission) && !layouts)
+        return cli_usage_error(args, "--admission applies to partitioned CPUs; clusters are "
+                                     "admitted by their global test");
     if (shape) {
         if ((st = rtp_cluster_shape(cpus, n_cpus, shape, &cl, &diag)) != RTP_OK)
             return cli_fail(args, "", st, &diag);

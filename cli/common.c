@@ -1,9 +1,11 @@
-/* cli/common.c — error printing and the task-set loading shared by all
- * commands. */
+/* cli/common.c — error printing, the task-set loading and the explore
+ * summary shared by several commands. */
 #include "cli/cli.h"
+#include "explore/explore.h"
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int cli_usage_error(const cli_args *args, const char *fmt, ...)
@@ -43,4 +45,23 @@ int cli_load_taskset(const cli_args *args, const char *file, rtp_taskset *ts)
     if (st != RTP_OK)
         return cli_fail(args, cli_shown_name(file), st, &diag);
     return 0;
+}
+
+int cli_print_explore_summary(const cli_args *args, const char *dir)
+{
+    rtp_explore_summary summary;
+    rtp_diag diag;
+    rtp_diag_clear(&diag);
+    rtp_status st = rtp_explore_summarize(dir, &summary, &diag);
+    if (st != RTP_OK)
+        return cli_fail(args, "", st, &diag);
+    char *text = rtp_explore_summary_to_json(&summary, 1);
+    rtp_explore_summary_free(&summary);
+    if (!text) {
+        fprintf(stderr, "rtpack %s: out of memory\n", args->command);
+        return CLI_EXIT_LIMIT;
+    }
+    fputs(text, stdout);
+    free(text);
+    return CLI_EXIT_OK;
 }

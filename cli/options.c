@@ -420,6 +420,61 @@ static int check_required(const cli_args *args)
     return 0;
 }
 
+/* ---- options valid under one value of another ---- */
+
+/* The choice name a CLI_ENUM option's field holds now, or "?". */
+static const char *current_choice(const cli_option *opt, cli_args *args, void *settings)
+{
+    int value = *(const int *)target(opt, args, settings);
+    for (const cli_choice *c = opt->choices; c->name; c++)
+        if (c->value == value)
+            return c->name;
+    return "?";
+}
+
+/* 1 when `word` is one of the comma-separated `list`. */
+static int in_list(const char *list, const char *word)
+{
+    size_t len = strlen(word);
+    for (const char *p = list; *p; p += strcspn(p, ","), p += *p == ',')
+        if (strncmp(p, word, len) == 0 && (p[len] == ',' || p[len] == '\0'))
+            return 1;
+    return 0;
+}
+
+/* "--method ilp", "--format script or systemd". */
+static void when_text(const cli_option *opt, char *buf, size_t size)
+{
+    const char *eq = strchr(opt->when, '=');
+    size_t used = (size_t)snprintf(buf, size, "--%.*s ", (int)(eq - opt->when), opt->when);
+    for (const char *p = eq + 1; *p && used < size;) {
+        size_t len = strcspn(p, ",");
+        const char *sep = p == eq + 1 ? "" : strchr(p, ',') ? ", " : " or ";
+        used += (size_t)snprintf(buf + used, size - used, "%s%.*s", sep, (int)len, p);
+        p += len + (p[len] == ',');
+    }
+}
+
+static int check_when(cli_args *args, void *settings)
+{
+    const cli_option *table = args->cmd->options;
+    for (size_t i = 0; table[i].name; i++) {
+        if (!table[i].when || !args->given[i])
+            continue;
+        const char *eq = strchr(table[i].when, '=');
+        const cli_option *dep = find_option(table, table[i].when, (size_t)(eq - table[i].when));
+        const char *now = current_choice(dep, args, settings);
+        if (in_list(eq + 1, now))
+            continue;
+        char wants[160];
+        when_text(&table[i], wants, sizeof wants);
+        return cli_usage_error(args, "--%s applies only with %s (here --%s is %s%s)",
+                               table[i].name, wants, dep->name, now,
+                               args->given[dep - table] ? "" : ", the default");
+    }
+    return 0;
+}
+
 int cli_parse(const cli_command *cmd, int argc, char **argv, int first, cli_args *out,
               void *settings)
 {
@@ -470,6 +525,8 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, int first, cli_args
     if (out->help)
         return 0;
     int rc = check_required(out);
+    if (!rc)
+        rc = check_when(out, settings);
     return rc ? rc : check_operands(out);
 }
 
@@ -527,8 +584,13 @@ static void option_text(const cli_option *opt, char *buf, size_t size)
     char wants[256] = "";
     if (opt->type == CLI_INT || (opt->type == CLI_DECIMAL && opt->range))
         wants_text(opt, wants, sizeof wants);
-    snprintf(buf, size, "%s%s%s%s%s%s", opt->help, wants[0] ? "; " : "", wants,
-             opt->def ? " (default " : "", opt->def ? opt->def : "", opt->def ? ")" : "");
+    char when[160] = "";
+    if (opt->when) {
+        size_t len = (size_t)snprintf(when, sizeof when, "; only with ");
+        when_text(opt, when + len, sizeof when - len);
+    }
+    snprintf(buf, size, "%s%s%s%s%s%s%s", opt->help, wants[0] ? "; " : "", wants,
+             opt->def ? " (default " : "", opt->def ? opt->def : "", opt->def ? ")" : "", when);
 }
 
 /* Prints `text` from column `indent`, wrapped before column 80. */
@@ -608,6 +670,25 @@ static int range_ok(const char *range)
            (range[len - 1] == ')' || range[len - 1] == ']');
 }
 
+/* `when` names a CLI_ENUM option of the same table and values it has. */
+static const char *when_problem(const cli_command *cmd, const cli_option *opt)
+{
+    const char *eq = strchr(opt->when, '=');
+    const cli_option *dep = eq ? find_option(cmd->options, opt->when,
+                                             (size_t)(eq - opt->when)) : NULL;
+    if (!dep || dep->type != CLI_ENUM || !eq[1])
+        return "has a 'when' that names no enum option";
+    for (const char *p = eq + 1; *p; p += strcspn(p, ","), p += *p == ',') {
+        const cli_choice *c = dep->choices;
+        size_t len = strcspn(p, ",");
+        while (c->name && (strlen(c->name) != len || strncmp(c->name, p, len) != 0))
+            c++;
+        if (!c->name)
+            return "has a 'when' value its option does not take";
+    }
+    return NULL;
+}
+
 /* What is wrong with one entry of cmd's table, or NULL. */
 static const char *option_problem(const cli_command *cmd, const cli_option *opt)
 {
@@ -640,7 +721,7 @@ static const char *option_problem(const cli_command *cmd, const cli_option *opt)
         return "has a malformed range";
     if (!(opt->flags & CLI_IN_ARGS) && opt->offset + opt->size > cmd->settings_size)
         return "points past the settings";
-    return NULL;
+    return opt->when ? when_problem(cmd, opt) : NULL;
 }
 
 int cli_check_table(const cli_command *cmd)

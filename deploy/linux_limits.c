@@ -274,14 +274,15 @@ rtp_status rtp_deploy_check(const rtp_plan *plan, const rtp_deploy_opts *opts, i
         double load = rtp_load_double(tasks, bin->n_tasks, RTP_LOAD_UTIL);
         free(tasks);
         if (over) {
-            char budget[32];
+            char budget[32], shown[48];
             rtp_ratio_format(opts->budget, budget, sizeof budget);
+            rtp_ratio_format_above(load, bound, shown, sizeof shown);
             rtp_diag_set(diag, RTP_OK, bin_path,
-                         "CPU %s: %s utilization %.4f exceeds Linux's real-time budget of %s per "
+                         "CPU %s: %s utilization %s exceeds Linux's real-time budget of %s per "
                          "CPU (sched_rt_runtime_us / sched_rt_period_us, minus the fair "
                          "server's 0.05 since Linux 6.12)%s; fix: partition with --capacity %s, "
                          "or raise the kernel's budget and pass --budget",
-                         cpus, deadline ? "SCHED_DEADLINE" : "SCHED_FIFO", load, budget,
+                         cpus, deadline ? "SCHED_DEADLINE" : "SCHED_FIFO", shown, budget,
                          deadline ? "" : ": RT throttling would stop the tasks", budget);
             return RTP_OK;
         }

@@ -17,6 +17,7 @@
 #define RTP_EXPLORE_H
 
 #include "explore/sweep.h"
+#include "models/explore_doc.h"
 
 /* Outcome of one policy x method over one point's sets. */
 typedef struct rtp_explore_cell {
@@ -43,6 +44,7 @@ typedef struct rtp_explore_opts {
     const char *out_dir;
     int shard_k, shard_n;   /* 1..N of N; 1/1 = the whole sweep */
     int resume;
+    int force;              /* replace the results DIR holds (not with resume) */
     int threads;            /* 0 = OpenMP default */
     rtp_explore_progress progress; /* sets done / total of this run, or NULL */
     void *progress_ctx;
@@ -50,16 +52,23 @@ typedef struct rtp_explore_opts {
 
 /* Runs the sweep (text = the sweep file, copied to DIR/sweep.json) into
  * opts->out_dir, then writes weighted.csv and acceptance.svg from all rows
- * in results.csv. RTP_EINPUT when DIR already holds results and !resume, or
- * when resuming a different sweep. */
+ * in results.csv. RTP_EINPUT when DIR already holds results and neither
+ * resume nor force, or when resuming a different sweep. */
 rtp_status rtp_explore_run(const char *text, size_t len, const rtp_explore_opts *opts,
                            rtp_diag *diag);
 
 /* Combines the outputs of shards 1..N (any order) into out_dir, giving the
  * results.csv (and timing.csv, sets.jsonl) a single run would have given.
  * RTP_EINPUT when the shards' manifests disagree (sweep hash, generator
- * version, N), a shard is missing or repeated, or one is incomplete. */
+ * version, N), a shard is missing (named) or repeated, one is incomplete, or
+ * out_dir already holds results and !force. */
 rtp_status rtp_explore_merge(const char *const *dirs, size_t n_dirs, const char *out_dir,
-                             rtp_diag *diag);
+                             int force, rtp_diag *diag);
+
+/* What folder `dir` holds (a shard, a whole run or a merge): its shard, the
+ * whole points in results.csv, and accepted / total per policy x method
+ * summed over them. *out borrows static strings and dir; free it with
+ * rtp_explore_summary_free. */
+rtp_status rtp_explore_summarize(const char *dir, rtp_explore_summary *out, rtp_diag *diag);
 
 #endif

@@ -3,8 +3,10 @@
  * the files a single run would have written, point by point in sweep order. */
 #include "explore/explore_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct shard_in {
     explore_paths paths;
@@ -96,51 +98,96 @@ static rtp_status write_merged(const rtp_sweep *sw, shard_in *shards, int n, con
     return st;
 }
 
+/* "2/3, 3/3 missing (given: 1/3 from DIR)": every shard K of N is in
+ * by_k at index K - 1, or reported. */
+static rtp_status check_missing(const shard_in *by_k, int n, rtp_diag *diag)
+{
+    char missing[160] = "", given[512] = "";
+    size_t m_used = 0, g_used = 0;
+    int n_missing = 0;
+    for (int k = 0; k < n; k++) {
+        if (by_k[k].m.k == 0 && m_used < sizeof missing) {
+            n_missing++;
+            m_used += (size_t)snprintf(missing + m_used, sizeof missing - m_used, "%s%d/%d",
+                                       m_used ? ", " : "", k + 1, n);
+        } else if (by_k[k].m.k != 0 && g_used < sizeof given) {
+            g_used += (size_t)snprintf(given + g_used, sizeof given - g_used, "%s%d/%d from %s",
+                                       g_used ? ", " : "", k + 1, n, by_k[k].paths.dir);
+        }
+    }
+    if (n_missing == 0)
+        return RTP_OK;
+    return rtp_diag_set(diag, RTP_EINPUT, "", "shard%s %s missing (given: %s)",
+                        n_missing > 1 ? "s" : "", missing, given);
+}
+
+/* Reads every folder's manifest into a new array by K (*by_k, N entries):
+ * one sweep, one split, each shard once, none missing. */
+static rtp_status collect(const char *const *dirs, size_t n_dirs, const rtp_sweep *sw,
+                          const explore_paths *out, shard_in **by_k, int *n, rtp_diag *diag)
+{
+    shard_in *read = calloc(n_dirs, sizeof *read);
+    rtp_status st = read ? RTP_OK : rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
+    for (size_t i = 0; i < n_dirs && st == RTP_OK; i++) {
+        shard_in *s = &read[i];
+        explore_make_paths(dirs[i], &s->paths);
+        if (strcmp(s->paths.dir, out->dir) == 0)
+            st = rtp_diag_set(diag, RTP_EINPUT, "", "--out %s is one of the shards", out->dir);
+        else if ((st = explore_read_manifest(s->paths.manifest, &s->m, diag)) == RTP_OK &&
+                 (st = explore_check_manifest(&s->m, sw, s->paths.manifest, diag)) == RTP_OK &&
+                 s->m.n != read[0].m.n)
+            st = rtp_diag_set(diag, RTP_EINPUT, "",
+                              "%s holds shard %d/%d but %s holds shard %d/%d: shards of two "
+                              "different splits", read[0].paths.dir, read[0].m.k, read[0].m.n,
+                              s->paths.dir, s->m.k, s->m.n);
+    }
+    *n = st == RTP_OK ? read[0].m.n : 0;
+    if (st == RTP_OK && !(*by_k = calloc((size_t)*n, sizeof **by_k)))
+        st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
+    for (size_t i = 0; i < n_dirs && st == RTP_OK; i++) {
+        shard_in *slot = &(*by_k)[read[i].m.k - 1];
+        if (slot->m.k != 0)
+            st = rtp_diag_set(diag, RTP_EINPUT, "", "%s: shard %d/%d is given twice (also %s)",
+                              read[i].paths.dir, read[i].m.k, read[i].m.n, slot->paths.dir);
+        else
+            *slot = read[i];
+    }
+    if (st == RTP_OK)
+        st = check_missing(*by_k, *n, diag);
+    free(read);
+    return st;
+}
+
 rtp_status rtp_explore_merge(const char *const *dirs, size_t n_dirs, const char *out_dir,
-                             rtp_diag *diag)
+                             int force, rtp_diag *diag)
 {
     if (n_dirs == 0)
         return rtp_diag_set(diag, RTP_EINPUT, "", "no shard folders given");
-    shard_in *shards = calloc(n_dirs, sizeof *shards);
+    shard_in *shards = NULL;
     char *text = NULL;
     size_t len = 0;
+    int n = 0;
     rtp_sweep sw;
     memset(&sw, 0, sizeof sw);
-    explore_paths out;
+    explore_paths out, first;
     explore_make_paths(out_dir, &out);
-    rtp_status st = shards ? RTP_OK : rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
-    if (st == RTP_OK) {
-        explore_make_paths(dirs[0], &shards[0].paths);
-        if ((st = explore_read_named(shards[0].paths.sweep, &text, &len, diag)) == RTP_OK)
-            st = rtp_sweep_parse(text, len, &sw, diag);
-    }
-    for (size_t i = 0; i < n_dirs && st == RTP_OK; i++) {
-        shard_in s;
-        memset(&s, 0, sizeof s);
-        explore_make_paths(dirs[i], &s.paths);
-        if (strcmp(s.paths.dir, out.dir) == 0)
-            st = rtp_diag_set(diag, RTP_EINPUT, "", "--out %s is one of the shards", out_dir);
-        else if ((st = explore_read_manifest(s.paths.manifest, &s.m, diag)) == RTP_OK &&
-                 (st = explore_check_manifest(&s.m, &sw, s.paths.manifest, diag)) == RTP_OK) {
-            if ((size_t)s.m.n != n_dirs)
-                st = rtp_diag_set(diag, RTP_EINPUT, "", "%s: shard %d/%d, but %zu folders given",
-                                  s.paths.dir, s.m.k, s.m.n, n_dirs);
-            else if (shards[s.m.k - 1].m.k != 0)
-                st = rtp_diag_set(diag, RTP_EINPUT, "", "%s: shard %d/%d is given twice",
-                                  s.paths.dir, s.m.k, s.m.n);
-            else
-                shards[s.m.k - 1] = s;
-        }
-    }
-    for (size_t i = 0; i < n_dirs && st == RTP_OK; i++)
-        st = load_shard(&sw, &shards[i], diag);
+    explore_make_paths(dirs[0], &first);
+    rtp_status st = explore_read_named(first.sweep, &text, &len, diag);
+    if (st == RTP_OK && (st = rtp_sweep_parse(text, len, &sw, diag)) == RTP_OK)
+        st = collect(dirs, n_dirs, &sw, &out, &shards, &n, diag);
+    for (int k = 0; k < n && st == RTP_OK; k++)
+        st = load_shard(&sw, &shards[k], diag);
+    if (st == RTP_OK && !force && access(out.results, F_OK) == 0)
+        st = rtp_diag_set(diag, RTP_EINPUT, "",
+                          "%s already holds results: choose another --out, or add --force to "
+                          "replace them", out.dir);
     if (st == RTP_OK)
-        st = write_merged(&sw, shards, (int)n_dirs, text, len, &out, diag);
-    for (size_t i = 0; shards && i < n_dirs; i++) {
-        free(shards[i].timing);
-        free(shards[i].jsonl);
-        free(shards[i].timing_at);
-        free(shards[i].jsonl_at);
+        st = write_merged(&sw, shards, n, text, len, &out, diag);
+    for (int k = 0; shards && k < n; k++) {
+        free(shards[k].timing);
+        free(shards[k].jsonl);
+        free(shards[k].timing_at);
+        free(shards[k].jsonl_at);
     }
     free(shards);
     free(text);

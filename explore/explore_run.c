@@ -10,6 +10,7 @@
  * every key) and cuts the other files to the same number of blocks. */
 #include "explore/explore_internal.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -28,11 +29,17 @@ static rtp_status prepare(const rtp_sweep *sw, const char *text, size_t len,
     int has_results = access(paths->results, F_OK) == 0;
     rtp_status st;
     *done = 0;
-    if (has_results && !o->resume)
+    if (has_results && !o->resume && !o->force)
         return rtp_diag_set(diag, RTP_EINPUT, "",
                             "%s already holds results: add --resume to continue that sweep, "
-                            "or choose another --out", paths->dir);
-    if (has_results) {
+                            "--force to replace them, or choose another --out", paths->dir);
+    if (has_results && o->force) {
+        /* results.csv first: until it is written again the folder is not a
+         * started sweep, so a crash in between leaves nothing to resume. */
+        if ((unlink(paths->results) != 0 && errno != ENOENT) ||
+            (unlink(paths->jsonl) != 0 && errno != ENOENT))
+            return explore_io_error(diag, paths->dir, "replace the results in");
+    } else if (has_results) {
         explore_manifest m;
         size_t end, t_end = 0, j_end = 0;
         if ((st = explore_read_manifest(paths->manifest, &m, diag)) != RTP_OK ||

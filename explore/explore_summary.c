@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Weighted schedulability [BBA10]:
  * W = sum_u u S(u) / sum_u u over the utilizations of each (tasks, cpus,
@@ -70,5 +71,71 @@ done:
     free(svg);
     free(table);
     free(have);
+    return st;
+}
+
+/* Sums the points the folder holds into out->totals (policy-major). */
+static rtp_status sum_points(const rtp_sweep *sw, const explore_paths *paths,
+                             rtp_explore_summary *out, rtp_diag *diag)
+{
+    size_t pm = sw->n_policies * sw->n_methods, end;
+    rtp_explore_cell *table = calloc(sw->n_points * pm, sizeof *table);
+    unsigned char *have = calloc(sw->n_points, 1);
+    out->totals = calloc(pm, sizeof *out->totals);
+    rtp_status st = table && have && out->totals
+                        ? explore_read_results(sw, paths->results, out->shard_k, out->shard_n,
+                                               table, have, &out->points_done, &end, diag)
+                        : rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
+    for (size_t cell = 0; st == RTP_OK && cell < pm; cell++) {
+        rtp_explore_total *t = &out->totals[cell];
+        t->policy = rtp_policy_name(sw->policies[cell / sw->n_methods]);
+        t->method = rtp_explore_method_name(sw->methods[cell % sw->n_methods]);
+        for (size_t p = 0; p < sw->n_points; p++) {
+            if (!have[p])
+                continue;
+            t->accepted += table[p * pm + cell].accepted;
+            t->total += table[p * pm + cell].total;
+            t->timeouts += table[p * pm + cell].timeouts;
+        }
+    }
+    out->n_totals = st == RTP_OK ? pm : 0;
+    free(table);
+    free(have);
+    return st;
+}
+
+rtp_status rtp_explore_summarize(const char *dir, rtp_explore_summary *out, rtp_diag *diag)
+{
+    memset(out, 0, sizeof *out);
+    out->out_dir = dir;
+    explore_paths paths;
+    explore_make_paths(dir, &paths);
+    explore_manifest m;
+    rtp_sweep sw;
+    memset(&sw, 0, sizeof sw);
+    char *text = NULL;
+    size_t len = 0;
+    rtp_status st = explore_read_manifest(paths.manifest, &m, diag);
+    if (st == RTP_OK && (st = explore_read_named(paths.sweep, &text, &len, diag)) == RTP_OK &&
+        (st = rtp_sweep_parse(text, len, &sw, diag)) == RTP_OK &&
+        (st = explore_check_manifest(&m, &sw, paths.manifest, diag)) == RTP_OK) {
+        out->shard_k = m.k;
+        out->shard_n = m.n;
+        out->points_total = sw.n_points;
+        out->points_in_shard = explore_shard_size(&sw, m.k, m.n);
+        out->sets_per_point = sw.doc.sets_per_point;
+        st = sum_points(&sw, &paths, out, diag);
+    }
+    const char *names[] = {"manifest.txt", "sweep.json",   "results.csv",   "timing.csv",
+                           "sets.jsonl",   "weighted.csv", "acceptance.svg"};
+    const char *full[] = {paths.manifest, paths.sweep,    paths.results, paths.timing,
+                          paths.jsonl,    paths.weighted, paths.svg};
+    for (size_t i = 0; st == RTP_OK && i < sizeof names / sizeof names[0]; i++)
+        if (access(full[i], F_OK) == 0)
+            out->files[out->n_files++] = names[i];
+    free(text);
+    rtp_sweep_free(&sw);
+    if (st != RTP_OK)
+        rtp_explore_summary_free(out);
     return st;
 }

@@ -10,7 +10,10 @@
 static const struct {
     const char *name;
     rtp_ns ns;
-} units[] = {{"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}};
+} units[] = {{"ns", 1},           {"us", 1000},           {"ms", 1000000},
+             {"s", 1000000000},    {"\u00b5s", 1000},      {"\u03bcs", 1000}};
+/* Formatting uses the first four; "µs" (micro sign) and "μs" (Greek mu) are
+ * read as aliases of "us". */
 
 rtp_ns rtp_duration_unit(const char *name)
 {
@@ -33,7 +36,7 @@ rtp_status rtp_duration_parse(const char *text, rtp_ns *out, char *why,
                               size_t why_size)
 {
     static const char *shape =
-        "not a time: expected <digits>[.<digits>]<unit> with unit ns, us, ms or s";
+        "not a time: expected <digits>[.<digits>]<unit> with unit ns, us (or µs), ms or s";
     const char *p = text;
     /* Invariant: whole < 2^63 / 10 before each step, so whole * 10 + d fits;
      * anything at or past RTP_NS_LIMIT is rejected at the end anyway. */

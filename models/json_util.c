@@ -180,6 +180,30 @@ static rtp_status check_duplicates(const cJSON *node, const char *path, walk_sta
     return RTP_OK;
 }
 
+/* Open arrays and objects at byte `at` (brackets inside strings skipped): a
+ * parse that stops at cJSON's nesting limit is not a syntax error. */
+static size_t depth_at(const char *text, size_t at)
+{
+    size_t depth = 0;
+    int in_string = 0;
+    for (size_t i = 0; i < at; i++) {
+        char c = text[i];
+        if (in_string) {
+            if (c == '\\')
+                i++;
+            else if (c == '"')
+                in_string = 0;
+        } else if (c == '"') {
+            in_string = 1;
+        } else if (c == '[' || c == '{') {
+            depth++;
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            depth--;
+        }
+    }
+    return depth;
+}
+
 rtp_status rtp_json_open(rtp_json *doc, const char *text, size_t len, rtp_diag *diag)
 {
     memset(doc, 0, sizeof *doc);
@@ -187,7 +211,12 @@ rtp_status rtp_json_open(rtp_json *doc, const char *text, size_t len, rtp_diag *
     doc->root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
     if (!doc->root) {
         size_t at = end && end >= text && end <= text + len ? (size_t)(end - text) : 0;
-        rtp_diag_set(diag, RTP_EINPUT, "", "not valid JSON");
+        if (depth_at(text, at) >= CJSON_NESTING_LIMIT)
+            rtp_diag_set(diag, RTP_EINPUT, "",
+                         "arrays and objects nested more than %d deep (the reader's limit)",
+                         CJSON_NESTING_LIMIT);
+        else
+            rtp_diag_set(diag, RTP_EINPUT, "", "not valid JSON");
         if (diag)
             locate(text, at, &diag->line, &diag->column);
         return RTP_EINPUT;
@@ -308,6 +337,32 @@ rtp_status rtp_json_int(const rtp_json *doc, const cJSON *node, const char *path
     return RTP_OK;
 }
 
+/* A bare time that is not a JSON integer: say what it is (a fraction, an
+ * exponent, a value past the limit), not just "not a whole number". */
+static rtp_status not_integer_time(const cJSON *node, const char *text, size_t len,
+                                   rtp_ns unit_ns, const char *path, rtp_diag *diag)
+{
+    int shown = text ? (int)(len < 40 ? len : 40) : 0;
+    const char *t = text ? text : "";
+    double ns = node->valuedouble * (double)unit_ns;
+    if (node->valuedouble < 0)
+        return rtp_diag_set(diag, RTP_EINPUT, path, "%.*s is negative: a time must be positive",
+                            shown, t);
+    if (!(ns < (double)RTP_NS_LIMIT + 1.0))
+        return rtp_diag_set(diag, RTP_EINPUT, path,
+                            "%.*s is past the limit of 2^62 ns (a bare time must be a JSON "
+                            "integer below 2^53; write large times as strings, e.g. "
+                            "\"4611686018427387904ns\")", shown, t);
+    if (memchr(t, 'e', len) || memchr(t, 'E', len))
+        return rtp_diag_set(diag, RTP_EINPUT, path,
+                            "%.*s is written with an exponent: a bare time must be a plain JSON "
+                            "integer (write it in digits, or as a string such as \"1.5ms\")",
+                            shown, t);
+    return rtp_diag_set(diag, RTP_EINPUT, path,
+                        "%.*s has a fraction: a bare time must be a JSON integer in time_unit "
+                        "(write \"1.5ms\" as a string)", shown, t);
+}
+
 rtp_status rtp_json_time(const rtp_json *doc, const cJSON *node, const char *path,
                          rtp_ns unit_ns, int allow_zero, rtp_ns *out, rtp_diag *diag)
 {
@@ -323,9 +378,7 @@ rtp_status rtp_json_time(const rtp_json *doc, const cJSON *node, const char *pat
         int64_t count;
         int too_big = 0;
         if (!text || !token_integer(text, len, &count, &too_big))
-            return rtp_diag_set(diag, RTP_EINPUT, path,
-                                "not a whole number of ns: a bare number must be an integer "
-                                "(write \"1.5ms\" as a string)");
+            return not_integer_time(node, text, len, unit_ns, path, diag);
         if (too_big)
             return rtp_diag_set(diag, RTP_EINPUT, path,
                                 "bare integer of 2^53 or more: write large times as strings "
@@ -380,6 +433,22 @@ cJSON *rtp_json_new_display(double value)
     if (!strchr(text, '.') && !strchr(text, 'e') && !strchr(text, 'n') && !strchr(text, 'i'))
         strcat(text, ".0");
     return cJSON_CreateRaw(text);
+}
+
+void rtp_json_add(int *bad, cJSON *object, const char *key, cJSON *v)
+{
+    if (!v || !cJSON_AddItemToObject(object, key, v)) {
+        cJSON_Delete(v);
+        *bad = 1;
+    }
+}
+
+void rtp_json_push(int *bad, cJSON *array, cJSON *v)
+{
+    if (!v || !cJSON_AddItemToArray(array, v)) {
+        cJSON_Delete(v);
+        *bad = 1;
+    }
 }
 
 char *rtp_json_print(const cJSON *root, int pretty)

@@ -69,6 +69,12 @@ cJSON *rtp_json_new_int(int64_t value);
 cJSON *rtp_json_new_time(rtp_ns value);
 cJSON *rtp_json_new_display(double value);
 
+/* Writers that never print a document with a member missing: add v under
+ * key (push it onto an array); when v is NULL (its allocation failed) or the
+ * add fails, v is freed and *bad = 1. */
+void rtp_json_add(int *bad, cJSON *object, const char *key, cJSON *v);
+void rtp_json_push(int *bad, cJSON *array, cJSON *v);
+
 /* Prints and frees nothing: malloc'd text (caller frees), with a final
  * newline; NULL when out of memory. */
 char *rtp_json_print(const cJSON *root, int pretty);

@@ -648,6 +648,11 @@ static rtp_status read_plan(const rtp_json *doc, rtp_plan *plan, rtp_diag *diag)
     rtp_status st;
     if (!cJSON_IsObject(root))
         return rtp_diag_set(diag, RTP_EINPUT, "", "the plan must be a JSON object");
+    if (cJSON_HasObjectItem(root, "tasks") && !cJSON_HasObjectItem(root, "cpus") &&
+        !cJSON_HasObjectItem(root, "clusters"))
+        return rtp_diag_set(diag, RTP_EINPUT, "",
+                            "this is a task set, not a plan: give the plan that "
+                            "'rtpack partition FILE --json' prints");
     if ((st = rtp_json_check_keys(root, "", keys, diag)) ||
         (st = read_header(root, plan, diag)) ||
         (st = read_bins(doc, root, plan, &bins_key, diag)) ||

@@ -112,24 +112,6 @@ void rtp_probe_report_free(rtp_probe_report *r)
 
 /* --- writer: small helpers that add null for unknown values --- */
 
-/* Adds v (NULL = its allocation failed) under key; *bad = 1 on any failure,
- * so a document missing a member is never printed. */
-static void add(int *bad, cJSON *o, const char *key, cJSON *v)
-{
-    if (!v || !cJSON_AddItemToObject(o, key, v)) {
-        cJSON_Delete(v);
-        *bad = 1;
-    }
-}
-
-static void push(int *bad, cJSON *a, cJSON *v)
-{
-    if (!v || !cJSON_AddItemToArray(a, v)) {
-        cJSON_Delete(v);
-        *bad = 1;
-    }
-}
-
 static cJSON *str_or_null(const char *s)
 {
     return s && s[0] ? cJSON_CreateString(s) : cJSON_CreateNull();
@@ -149,7 +131,7 @@ static cJSON *mask_array(int *bad, const rtp_cpumask *m)
 {
     cJSON *a = cJSON_CreateArray();
     for (int cpu = rtp_cpumask_next(m, -1); a && cpu >= 0; cpu = rtp_cpumask_next(m, cpu))
-        push(bad, a, rtp_json_new_int(cpu));
+        rtp_json_push(bad, a, rtp_json_new_int(cpu));
     return a;
 }
 
@@ -168,42 +150,42 @@ static cJSON *kernel_object(int *bad, const rtp_probe_kernel *k)
         cJSON_Delete(src);
         return NULL;
     }
-    add(bad, o, "release", str_or_null(k->release));
-    add(bad, o, "hz", fact(k->hz));
-    add(bad, o, "preempt", str_or_null(k->preempt));
-    add(bad, o, "hrtick", tri(k->hrtick));
-    add(bad, o, "hrtick_dl", tri(k->hrtick_dl));
-    add(bad, o, "lockdown", str_or_null(k->lockdown));
-    add(bad, o, "virtualized", tri(k->virtualized));
-    add(bad, o, "hypervisor", str_or_null(k->hypervisor));
-    add(bad, o, "rt_runtime_us", fact(k->rt_runtime_us));
-    add(bad, o, "rt_period_us", fact(k->rt_period_us));
-    add(bad, o, "dl_fair_server", tri(k->dl_fair_server));
+    rtp_json_add(bad, o, "release", str_or_null(k->release));
+    rtp_json_add(bad, o, "hz", fact(k->hz));
+    rtp_json_add(bad, o, "preempt", str_or_null(k->preempt));
+    rtp_json_add(bad, o, "hrtick", tri(k->hrtick));
+    rtp_json_add(bad, o, "hrtick_dl", tri(k->hrtick_dl));
+    rtp_json_add(bad, o, "lockdown", str_or_null(k->lockdown));
+    rtp_json_add(bad, o, "virtualized", tri(k->virtualized));
+    rtp_json_add(bad, o, "hypervisor", str_or_null(k->hypervisor));
+    rtp_json_add(bad, o, "rt_runtime_us", fact(k->rt_runtime_us));
+    rtp_json_add(bad, o, "rt_period_us", fact(k->rt_period_us));
+    rtp_json_add(bad, o, "dl_fair_server", tri(k->dl_fair_server));
     if (k->fair_runtime_ns.known && k->fair_period_ns.known) {
         cJSON *fs = cJSON_CreateObject();
         if (fs) {
-            add(bad, fs, "runtime", rtp_json_new_int(k->fair_runtime_ns.value));
-            add(bad, fs, "period", rtp_json_new_int(k->fair_period_ns.value));
+            rtp_json_add(bad, fs, "runtime", rtp_json_new_int(k->fair_runtime_ns.value));
+            rtp_json_add(bad, fs, "period", rtp_json_new_int(k->fair_period_ns.value));
         }
-        add(bad, o, "fair_server", fs);
+        rtp_json_add(bad, o, "fair_server", fs);
     } else {
-        add(bad, o, "fair_server", cJSON_CreateNull());
+        rtp_json_add(bad, o, "fair_server", cJSON_CreateNull());
     }
     char text[64];
     if (k->has_dl_bandwidth) {
         rtp_ratio_format(k->dl_bandwidth, text, sizeof text);
-        add(bad, o, "dl_bandwidth", cJSON_CreateString(text));
+        rtp_json_add(bad, o, "dl_bandwidth", cJSON_CreateString(text));
     } else {
-        add(bad, o, "dl_bandwidth", cJSON_CreateNull());
+        rtp_json_add(bad, o, "dl_bandwidth", cJSON_CreateNull());
     }
-    add(bad, o, "isolcpus", k->has_isolated ? mask_array(bad, &k->isolated) : cJSON_CreateNull());
-    add(bad, o, "nohz_full", k->has_nohz_full ? mask_array(bad, &k->nohz_full) : cJSON_CreateNull());
-    add(bad, o, "cmdline_isolation", str_or_null(k->cmdline_isolation));
-    add(bad, o, "cpuset", str_or_null(k->cpuset));
-    add(bad, src, "hz", str_or_null(k->hz_source));
-    add(bad, src, "preempt", str_or_null(k->preempt_source));
-    add(bad, src, "hrtick", str_or_null(k->hrtick_source));
-    add(bad, o, "sources", src);
+    rtp_json_add(bad, o, "isolcpus", k->has_isolated ? mask_array(bad, &k->isolated) : cJSON_CreateNull());
+    rtp_json_add(bad, o, "nohz_full", k->has_nohz_full ? mask_array(bad, &k->nohz_full) : cJSON_CreateNull());
+    rtp_json_add(bad, o, "cmdline_isolation", str_or_null(k->cmdline_isolation));
+    rtp_json_add(bad, o, "cpuset", str_or_null(k->cpuset));
+    rtp_json_add(bad, src, "hz", str_or_null(k->hz_source));
+    rtp_json_add(bad, src, "preempt", str_or_null(k->preempt_source));
+    rtp_json_add(bad, src, "hrtick", str_or_null(k->hrtick_source));
+    rtp_json_add(bad, o, "sources", src);
     return o;
 }
 
@@ -214,11 +196,11 @@ static cJSON *latency_object(int *bad, const rtp_probe_latency *l)
     cJSON *o = cJSON_CreateObject();
     if (!o)
         return NULL;
-    add(bad, o, "max", rtp_json_new_int(l->max_ns));
-    add(bad, o, "p99", rtp_json_new_int(l->p99_ns));
-    add(bad, o, "median", rtp_json_new_int(l->median_ns));
-    add(bad, o, "samples", rtp_json_new_int((int64_t)l->samples));
-    add(bad, o, "overruns", rtp_json_new_int((int64_t)l->overruns));
+    rtp_json_add(bad, o, "max", rtp_json_new_int(l->max_ns));
+    rtp_json_add(bad, o, "p99", rtp_json_new_int(l->p99_ns));
+    rtp_json_add(bad, o, "median", rtp_json_new_int(l->median_ns));
+    rtp_json_add(bad, o, "samples", rtp_json_new_int((int64_t)l->samples));
+    rtp_json_add(bad, o, "overruns", rtp_json_new_int((int64_t)l->overruns));
     return o;
 }
 
@@ -229,11 +211,11 @@ static cJSON *switch_object(int *bad, const rtp_probe_switch *s)
     cJSON *o = cJSON_CreateObject();
     if (!o)
         return NULL;
-    add(bad, o, "median", rtp_json_new_int(s->median_ns));
-    add(bad, o, "p99", rtp_json_new_int(s->p99_ns));
-    add(bad, o, "max", rtp_json_new_int(s->max_ns));
-    add(bad, o, "loop", rtp_json_new_int(s->loop_ns));
-    add(bad, o, "samples", rtp_json_new_int((int64_t)s->samples));
+    rtp_json_add(bad, o, "median", rtp_json_new_int(s->median_ns));
+    rtp_json_add(bad, o, "p99", rtp_json_new_int(s->p99_ns));
+    rtp_json_add(bad, o, "max", rtp_json_new_int(s->max_ns));
+    rtp_json_add(bad, o, "loop", rtp_json_new_int(s->loop_ns));
+    rtp_json_add(bad, o, "samples", rtp_json_new_int((int64_t)s->samples));
     return o;
 }
 
@@ -242,15 +224,15 @@ static cJSON *cpu_object(int *bad, const rtp_probe_cpu *c)
     cJSON *o = cJSON_CreateObject();
     if (!o)
         return NULL;
-    add(bad, o, "cpu", rtp_json_new_int(c->cpu));
-    add(bad, o, "smt_siblings", c->has_siblings ? mask_array(bad, &c->siblings) : cJSON_CreateNull());
-    add(bad, o, "governor", str_or_null(c->governor));
-    add(bad, o, "steal", c->steal >= 0 ? rtp_json_new_display(c->steal) : cJSON_CreateNull());
-    add(bad, o, "fifo_latency", latency_object(bad, &c->fifo));
-    add(bad, o, "deadline_latency", latency_object(bad, &c->deadline));
-    add(bad, o, "context_switch",
+    rtp_json_add(bad, o, "cpu", rtp_json_new_int(c->cpu));
+    rtp_json_add(bad, o, "smt_siblings", c->has_siblings ? mask_array(bad, &c->siblings) : cJSON_CreateNull());
+    rtp_json_add(bad, o, "governor", str_or_null(c->governor));
+    rtp_json_add(bad, o, "steal", c->steal >= 0 ? rtp_json_new_display(c->steal) : cJSON_CreateNull());
+    rtp_json_add(bad, o, "fifo_latency", latency_object(bad, &c->fifo));
+    rtp_json_add(bad, o, "deadline_latency", latency_object(bad, &c->deadline));
+    rtp_json_add(bad, o, "context_switch",
         c->context_switch.measured ? rtp_json_new_int(c->context_switch.p99_ns) : cJSON_CreateNull());
-    add(bad, o, "context_switch_stats", switch_object(bad, &c->context_switch));
+    rtp_json_add(bad, o, "context_switch_stats", switch_object(bad, &c->context_switch));
     return o;
 }
 
@@ -259,13 +241,13 @@ static cJSON *method_object(int *bad, const rtp_probe_report *r)
     cJSON *o = cJSON_CreateObject();
     if (!o)
         return NULL;
-    add(bad, o, "seconds", rtp_json_new_display((double)r->seconds_ns / 1e9));
-    add(bad, o, "period", rtp_json_new_int(r->period_ns));
-    add(bad, o, "fifo_priority", rtp_json_new_int(r->fifo_priority));
-    add(bad, o, "deadline_runtime", rtp_json_new_int(r->dl_runtime_ns));
-    add(bad, o, "deadline_pinning", str_or_null(r->dl_pinning));
-    add(bad, o, "context_switch_policy", str_or_null(r->switch_policy));
-    add(bad, o, "release_latency_stat", cJSON_CreateString(rtp_probe_stat_name(r->latency_stat)));
+    rtp_json_add(bad, o, "seconds", rtp_json_new_display((double)r->seconds_ns / 1e9));
+    rtp_json_add(bad, o, "period", rtp_json_new_int(r->period_ns));
+    rtp_json_add(bad, o, "fifo_priority", rtp_json_new_int(r->fifo_priority));
+    rtp_json_add(bad, o, "deadline_runtime", rtp_json_new_int(r->dl_runtime_ns));
+    rtp_json_add(bad, o, "deadline_pinning", str_or_null(r->dl_pinning));
+    rtp_json_add(bad, o, "context_switch_policy", str_or_null(r->switch_policy));
+    rtp_json_add(bad, o, "release_latency_stat", cJSON_CreateString(rtp_probe_stat_name(r->latency_stat)));
     return o;
 }
 
@@ -278,15 +260,15 @@ static cJSON *platform_object(int *bad, const rtp_probe_report *r)
         return NULL;
     }
     for (size_t i = 0; i < r->n_cpus; i++)
-        push(bad, cpus, rtp_json_new_int(r->cpus[i].cpu));
-    add(bad, o, "cpus", cpus);
+        rtp_json_push(bad, cpus, rtp_json_new_int(r->cpus[i].cpu));
+    rtp_json_add(bad, o, "cpus", cpus);
     if (r->has_overheads) {
         cJSON *ov = cJSON_CreateObject();
         if (ov) {
-            add(bad, ov, "release_latency", ns_string(r->release_latency_ns));
-            add(bad, ov, "context_switch", ns_string(r->context_switch_ns));
+            rtp_json_add(bad, ov, "release_latency", ns_string(r->release_latency_ns));
+            rtp_json_add(bad, ov, "context_switch", ns_string(r->context_switch_ns));
         }
-        add(bad, o, "overheads", ov);
+        rtp_json_add(bad, o, "overheads", ov);
     }
     return o;
 }
@@ -295,7 +277,7 @@ static cJSON *notes_array(int *bad, const rtp_notes *notes)
 {
     cJSON *a = cJSON_CreateArray();
     for (size_t i = 0; a && i < notes->n; i++)
-        push(bad, a, cJSON_CreateString(notes->items[i]));
+        rtp_json_push(bad, a, cJSON_CreateString(notes->items[i]));
     return a;
 }
 
@@ -306,25 +288,25 @@ char *rtp_probe_report_to_json(const rtp_probe_report *r, int pretty)
     int failed = 0, *bad = &failed;
     if (!root || !cpus)
         goto done;
-    add(bad, root, "kernel", kernel_object(bad, &r->kernel));
+    rtp_json_add(bad, root, "kernel", kernel_object(bad, &r->kernel));
     if (r->has_loadavg) {
         cJSON *la = cJSON_CreateArray();
         for (int i = 0; la && i < 3; i++)
-            push(bad, la, rtp_json_new_display(r->loadavg[i]));
-        add(bad, root, "load_average", la);
+            rtp_json_push(bad, la, rtp_json_new_display(r->loadavg[i]));
+        rtp_json_add(bad, root, "load_average", la);
     } else {
-        add(bad, root, "load_average", cJSON_CreateNull());
+        rtp_json_add(bad, root, "load_average", cJSON_CreateNull());
     }
-    add(bad, root, "online_cpus", r->online_cpus > 0 ? rtp_json_new_int(r->online_cpus) : cJSON_CreateNull());
-    add(bad, root, "method", method_object(bad, r));
+    rtp_json_add(bad, root, "online_cpus", r->online_cpus > 0 ? rtp_json_new_int(r->online_cpus) : cJSON_CreateNull());
+    rtp_json_add(bad, root, "method", method_object(bad, r));
     for (size_t i = 0; i < r->n_cpus; i++) {
-        push(bad, cpus, cpu_object(bad, &r->cpus[i]));
+        rtp_json_push(bad, cpus, cpu_object(bad, &r->cpus[i]));
     }
-    add(bad, root, "cpus", cpus);
+    rtp_json_add(bad, root, "cpus", cpus);
     cpus = NULL;
-    add(bad, root, "platform", platform_object(bad, r));
-    add(bad, root, "skipped", notes_array(bad, &r->skipped));
-    add(bad, root, "warnings", notes_array(bad, &r->warnings));
+    rtp_json_add(bad, root, "platform", platform_object(bad, r));
+    rtp_json_add(bad, root, "skipped", notes_array(bad, &r->skipped));
+    rtp_json_add(bad, root, "warnings", notes_array(bad, &r->warnings));
     if (!failed)
         text = rtp_json_print(root, pretty);
 done:

@@ -92,6 +92,22 @@ void rtp_ratio_format(rtp_ratio r, char *buf, size_t size)
         snprintf(buf, size, "%lld.%0*lld", whole, places, frac);
 }
 
+void rtp_ratio_format_above(double value, rtp_ratio limit, char *buf, size_t size)
+{
+    char why[64];
+    for (int places = 4; places <= 17; places++) {
+        rtp_ratio shown;
+        snprintf(buf, size, "%.*f", places, value);
+        if (rtp_ratio_parse_decimal(buf, &shown, why, sizeof why) != RTP_OK)
+            break;
+        if (rtp_ratio_cmp(shown, limit) > 0)
+            return;
+    }
+    char text[48];
+    rtp_ratio_format(limit, text, sizeof text);
+    snprintf(buf, size, "just above %s", text);
+}
+
 int rtp_ratio_cmp(rtp_ratio a, rtp_ratio b)
 {
     __int128 l = (__int128)a.num * b.den, r = (__int128)b.num * a.den;

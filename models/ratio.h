@@ -24,6 +24,12 @@ rtp_status rtp_ratio_parse_decimal(const char *text, rtp_ratio *out,
  * "num/den". */
 void rtp_ratio_format(rtp_ratio r, char *buf, size_t size);
 
+/* For messages "LOAD exceeds LIMIT": `value` (the display double of a load
+ * known exactly to exceed `limit`) with 4 decimals, or as many more as it
+ * takes to read above limit ("0.99000001" against 0.99); "just above 0.99"
+ * when a double cannot show the difference. */
+void rtp_ratio_format_above(double value, rtp_ratio limit, char *buf, size_t size);
+
 /* sign(a - b) exactly. */
 int rtp_ratio_cmp(rtp_ratio a, rtp_ratio b);
 

@@ -142,7 +142,10 @@ for cmd in analyze partition; do
     case $rc in 0 | 1 | 3) ;; *) fail "$cmd -- - (valid stdin): exit $rc: $(cat "$TMP/err")" ;; esac
     rm -f "$TMP/in"
     printf '{"tasks": []}' >"$TMP/empty.json"
-    run "$cmd" "$TMP/empty.json" --cpus=2
+    # analyze takes --cpus M > 1 only for one cluster (gedf, gfp): see cli_options.sh
+    global=""
+    [ "$cmd" = analyze ] && global="--policy=gedf"
+    run "$cmd" "$TMP/empty.json" --cpus=2 $global
     case $rc in 0 | 1 | 3) ;; *) fail "$cmd empty task list: exit $rc: $(cat "$TMP/err")" ;; esac
 done
 

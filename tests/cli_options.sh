@@ -62,8 +62,8 @@ usage "--cpus wants a whole number from 1 to 4096, got ' 2'" partition "$Q" --cp
 usage "--max-iterations wants a positive whole number, got '18446744073709551616'" \
     analyze "$Q" --max-iterations 18446744073709551616
 ok analyze "$Q" --max-iterations 18446744073709551615
-usage "--capacity wants a decimal number in (0, inf), got '0'" partition "$Q" --capacity 0
-usage "--capacity wants a decimal number in (0, inf), got '1e3'" partition "$Q" --capacity 1e3
+usage "--capacity wants a decimal number in (0, 1], got '0'" partition "$Q" --capacity 0
+usage "--capacity wants a decimal number in (0, 1], got '1e3'" partition "$Q" --capacity 1e3
 usage "got '0.1234567890123456789': more than 18 significant digits" \
     partition "$Q" --capacity 0.1234567890123456789
 usage "--time-limit wants a positive number of seconds, got 'inf'" \

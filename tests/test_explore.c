@@ -289,7 +289,7 @@ static void test_resume_and_merge(void **state)
     }
     rtp_diag diag;
     const char *dirs[3] = {shard[2], shard[0], shard[1]};
-    assert_int_equal(rtp_explore_merge(dirs, 3, merged, &diag), RTP_OK);
+    assert_int_equal(rtp_explore_merge(dirs, 3, merged, 0, &diag), RTP_OK);
     static const char *const files[] = {"results.csv", "sets.jsonl", "weighted.csv",
                                         "acceptance.svg"};
     for (int f = 0; f < 4; f++) {
@@ -307,15 +307,19 @@ static void test_resume_and_merge(void **state)
 
     /* Refusals: a missing shard, a repeated one, another sweep, another
      * generator version. */
-    assert_int_equal(rtp_explore_merge(dirs, 2, merged, &diag), RTP_EINPUT);
+    assert_int_equal(rtp_explore_merge(dirs, 2, merged, 0, &diag), RTP_EINPUT);
+    assert_non_null(strstr(diag.message, "shard 2/3 missing (given: 1/3 from "));
+    assert_int_equal(rtp_explore_merge(dirs, 3, merged, 0, &diag), RTP_EINPUT);
+    assert_non_null(strstr(diag.message, "already holds results"));
+    assert_int_equal(rtp_explore_merge(dirs, 3, merged, 1, &diag), RTP_OK);
     const char *twice[3] = {shard[0], shard[0], shard[1]};
-    assert_int_equal(rtp_explore_merge(twice, 3, merged, &diag), RTP_EINPUT);
+    assert_int_equal(rtp_explore_merge(twice, 3, merged, 0, &diag), RTP_EINPUT);
     assert_non_null(strstr(diag.message, "twice"));
     char *changed = strdup(small_sweep);
     changed[9] = '3'; /* "seed": 3 */
     run_into(other, changed, 2, 3, 0, RTP_OK);
     const char *mixed[3] = {shard[0], other, shard[2]};
-    assert_int_equal(rtp_explore_merge(mixed, 3, merged, &diag), RTP_EINPUT);
+    assert_int_equal(rtp_explore_merge(mixed, 3, merged, 0, &diag), RTP_EINPUT);
     assert_non_null(strstr(diag.message, "different sweep"));
     run_into(shard[0], changed, 1, 3, 1, RTP_EINPUT); /* resume another sweep */
     free(changed);
@@ -327,7 +331,7 @@ static void test_resume_and_merge(void **state)
     fputs(manifest, f);
     fclose(f);
     free(manifest);
-    assert_int_equal(rtp_explore_merge(dirs, 3, merged, &diag), RTP_EINPUT);
+    assert_int_equal(rtp_explore_merge(dirs, 3, merged, 0, &diag), RTP_EINPUT);
     assert_non_null(strstr(diag.message, "generator version 7"));
     char cmd[700];
     snprintf(cmd, sizeof cmd, "rm -rf %s", root);
