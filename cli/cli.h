@@ -203,6 +203,9 @@ void cli_print_help(const cli_command *cmd, FILE *out);
 void cli_print_man(const cli_command *cmd, FILE *out);
 /* The bash completion script for every command. */
 void cli_print_completion(FILE *out);
+/* Writes DIR/man1/rtpack.1, DIR/man1/rtpack-CMD.1 for every command and
+ * DIR/completion/rtpack (folders created); 0, or -1 after a message. */
+int cli_write_docs(const char *dir);
 /* The version line, "rtpack X.Y.Z". */
 const char *cli_version(void);
 

@@ -57,13 +57,16 @@ static int unknown_command(const char *word)
     return CLI_EXIT_USAGE;
 }
 
-/* rtpack help, help COMMAND, help --man (COMMAND), help --completion */
+/* rtpack help, help COMMAND, help --man (COMMAND), help --completion, and
+ * for the build: help --write-docs DIR (DIR/man1/rtpack*.1, DIR/completion/rtpack). */
 static int help(int argc, char **argv)
 {
     if (argc == 2) {
         usage(stdout);
         return CLI_EXIT_OK;
     }
+    if (strcmp(argv[2], "--write-docs") == 0 && argc == 4)
+        return cli_write_docs(argv[3]) == 0 ? CLI_EXIT_OK : CLI_EXIT_LIMIT;
     int man = strcmp(argv[2], "--man") == 0;
     if (strcmp(argv[2], "--completion") == 0 && argc == 3) {
         cli_print_completion(stdout);

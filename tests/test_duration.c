@@ -48,6 +48,9 @@ static void test_units(void **state)
     expect_ok("0ns", 0); /* zero parses; the task reader rejects it */
     expect_ok("0s", 0);
     expect_ok("250us", 250000);
+    expect_ok("250µs", 250000); /* U+00B5 micro sign */
+    expect_ok("250μs", 250000); /* U+03BC Greek small mu */
+    expect_ok("1.5µs", 1500);
     expect_ok("5ms", 5000000);
     expect_ok("16666666ns", 16666666);
     expect_ok("007ms", 7000000);
@@ -93,7 +96,7 @@ static void test_errors(void **state)
         "1e3ns",  "1E3ns",         ".5ms",          "5.ms",     "5..5ms",      "5.5.5ms",
         "",       "ns",            ".ns",           "0x10ns",   "1,5ms",       "5msms",
         "5nss",   "5 ",            "five ms",       "5\tms",    "5ms\n",       "½ms",
-        "5µs",    "1.5",           "NaN",           "infns",    "-0ns",
+        "5µ",     "1.5",           "NaN",           "infns",    "-0ns",       "5\xb5s",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         expect_bad(bad[i]);
