@@ -78,9 +78,9 @@ expect 2 "--cpus is not an option of explore" explore "$E/sweep.json" --out "$TM
 expect 2 "--cpus is not an option of merge" merge "$TMP/x" --out "$TMP/y" --cpus 2
 expect 2 "--duration applies only with --format rtapp (here --format is script)" \
     emit "$E/plan_edf.json" --format script --duration 5
-expect 2 "--name applies only with --format script or systemd (here --format is rtapp)" \
-    emit "$E/plan_edf.json" --format rtapp --name demo
-expect 2 "--cgroup applies only with --format script or systemd (here --format is json)" \
+expect 2 "--name applies only with --format script, systemd or rtapp (here --format is json)" \
+    emit "$E/plan_edf.json" --format json --name demo
+expect 2 "--cgroup applies only with --format script, systemd or rtapp (here --format is json)" \
     emit "$E/plan_edf.json" --format json --cgroup v1
 expect 2 "--arbitrary-factor applies only with --deadlines arbitrary (here --deadlines is implicit, the default)" \
     gen --tasks 2 --utilization 1 --arbitrary-factor 3
