@@ -11,7 +11,9 @@
  * sched_rt_period_us = 0.95, minus the fair server's 0.05 per CPU since
  * Linux 6.12: 0.90 by default); SCHED_FIFO loads above the same budget are
  * throttled, so they are refused too; plan priorities must fit the FIFO
- * range. Bandwidth sums are exact rationals (models/ratio.h).
+ * range, and tasks sharing one may not have a deadline past the period
+ * (Linux breaks the first-in first-out order the analysis assumes when such
+ * a thread is late; see linux_limits.c). Bandwidth sums are exact rationals (models/ratio.h).
  * Thread-safety: pure, no globals. */
 #ifndef RTP_DEPLOY_LINUX_LIMITS_H
 #define RTP_DEPLOY_LINUX_LIMITS_H

@@ -278,6 +278,36 @@ static void test_check_random_edf(void **state)
     assert_true(counts[0] > 100 && counts[1] > 100); /* both verdicts exercised */
 }
 
+/* Equal SCHED_FIFO priorities with a deadline past the period are refused
+ * (a late Linux thread breaks first-in first-out among equals); equal
+ * priorities with constrained deadlines, or distinct ones, are not. */
+static void test_check_equal_late(void **state)
+{
+    (void)state;
+    rtp_deploy_opts opts = rtp_deploy_opts_default();
+    const struct {
+        rtp_ns deadline_a;
+        int prio_a, want;
+    } cases[] = {{8000000, 1, 0}, {4000000, 1, 1}, {8000000, 2, 1}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        rtp_task tasks[2] = {tu_task(1000000, cases[c].deadline_a, 4000000),
+                             tu_task(1000000, 10000000, 10000000)};
+        tasks[0].name = "a";
+        tasks[1].name = "b";
+        int prio[2] = {cases[c].prio_a, 1};
+        rtp_plan plan;
+        one_bin_plan(&plan, RTP_POLICY_FP, tasks, prio, 2);
+        int deployable = -1;
+        rtp_diag diag;
+        rtp_diag_clear(&diag);
+        assert_int_equal(rtp_deploy_check(&plan, &opts, &deployable, &diag), RTP_OK);
+        assert_int_equal(deployable, cases[c].want);
+        if (!cases[c].want)
+            assert_non_null(strstr(diag.message, "share a SCHED_FIFO priority and a's deadline"));
+        rtp_plan_free(&plan);
+    }
+}
+
 static void test_check_random_fp(void **state)
 {
     (void)state;
@@ -900,6 +930,7 @@ int main(void)
         cmocka_unit_test(test_quote_systemd),
         cmocka_unit_test(test_check_text),
         cmocka_unit_test(test_names),
+        cmocka_unit_test(test_check_equal_late),
         cmocka_unit_test(test_cmd_argv),
         cmocka_unit_test(test_check_random_edf),
         cmocka_unit_test(test_check_random_fp),
