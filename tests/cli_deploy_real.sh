@@ -251,18 +251,19 @@ if command -v rt-app > /dev/null; then
     "$BIN" emit "$T/edf.json" --format rtapp --duration 6 --name "$NAME" --out "$T/ra" 2> /dev/null ||
         fail "emit edf rtapp"
     if dash "$T/ra/rtpack-$NAME-rtapp.sh" start > "$T/start.out" 2>&1; then
-        # wait (calibration) until both deadline threads run, then check them
+        # Every deadline thread seen while the rt-apps run (each calibrates
+        # on its own first, so the two need not overlap), with its CPUs.
         seen=''
         i=0
         while [ "$i" -lt 600 ] && [ "$seen" != "a:0 b:1 " ]; do
-            seen=''
             for t in $(cpuset_pids); do
                 for th in /proc/"$t"/task/*; do
                     chrt -p "${th##*/}" 2>/dev/null | grep -q SCHED_DEADLINE || continue
                     seen="$seen$(cat "$th/comm"):$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "$th/status") "
                 done
             done
-            seen=$(printf '%s' "$seen" | tr ' ' '\n' | sort | tr '\n' ' ')
+            seen=$(printf '%s' "$seen" | tr ' ' '\n' | sort -u | tr '\n' ' ' | sed 's/^ //')
+            [ -n "$(cpuset_pids)" ] || break
             sleep 0.2
             i=$((i + 1))
         done
