@@ -20,7 +20,26 @@ rtp_deploy_opts rtp_deploy_opts_default(void)
     opts.cgroup_root = NULL;
     opts.duration_s = 10;
     opts.limits = rtp_limits_default();
+    opts.runtime_margin = (rtp_ratio){0, 1};
     return opts;
+}
+
+rtp_status rtp_deploy_runtime(const rtp_plan *plan, const rtp_task *task,
+                              const rtp_deploy_opts *opts, rtp_ns *runtime, rtp_diag *diag)
+{
+    rtp_ns c;
+    if (rtp_effective_wcet(task, &plan->overheads, &c) != RTP_OK)
+        return rtp_diag_set(diag, RTP_ELIMIT, "", "task %s: wcet plus overheads passes 2^62 ns",
+                            task->name);
+    /* ceil(c (den + num) / den) in 128 bits; num, den < 2^63 and c < 2^62 */
+    __int128 den = opts->runtime_margin.den, scaled = (__int128)c * (den + opts->runtime_margin.num);
+    __int128 r = (scaled + den - 1) / den;
+    if (r > ((__int128)1 << 62))
+        return rtp_diag_set(diag, RTP_ELIMIT, "",
+                            "task %s: its SCHED_DEADLINE runtime with --runtime-margin passes 2^62 ns",
+                            task->name);
+    *runtime = (rtp_ns)r;
+    return RTP_OK;
 }
 
 rtp_status rtp_deploy_opts_check(const rtp_deploy_opts *opts, rtp_diag *diag)
@@ -40,6 +59,8 @@ rtp_status rtp_deploy_opts_check(const rtp_deploy_opts *opts, rtp_diag *diag)
             return rtp_diag_set(diag, RTP_EINPUT, "",
                                 "--cgroup-root wants an absolute path without '..' or control characters");
     }
+    if (opts->runtime_margin.num < 0 || opts->runtime_margin.den <= 0)
+        return rtp_diag_set(diag, RTP_EINPUT, "", "--runtime-margin must be >= 0");
     if (opts->duration_s < 1)
         return rtp_diag_set(diag, RTP_EINPUT, "", "--duration wants a whole number of seconds >= 1");
     return RTP_OK;
@@ -162,6 +183,14 @@ static int dl_params_refused(const rtp_task *t, const char *path, rtp_diag *diag
                      (long long)t->wcet_ns);
         return 1;
     }
+    if (t->wcet_ns > t->deadline_ns) {
+        rtp_diag_set(diag, RTP_OK, path,
+                     "runtime %lld ns (wcet, overheads and --runtime-margin) exceeds the deadline "
+                     "%lld ns (Linux wants runtime <= deadline <= period); fix: a smaller "
+                     "--runtime-margin, or a longer deadline",
+                     (long long)t->wcet_ns, (long long)t->deadline_ns);
+        return 1;
+    }
     if (t->period_ns < RTP_LINUX_DL_PERIOD_MIN_NS || t->period_ns > RTP_LINUX_DL_PERIOD_MAX_NS) {
         rtp_diag_set(diag, RTP_OK, path,
                      "period %lld ns is outside Linux's SCHED_DEADLINE range 100 us .. 4.194304 s "
@@ -204,43 +233,126 @@ static int equal_late_refused(const rtp_plan_bin *bin, const char *bin_path, rtp
     return 0;
 }
 
-/* Runs the exact test of the plan's policy on bin j with the plan's own
- * priorities; *ok = verdict. */
-static rtp_status retest_bin(const rtp_plan *plan, size_t j, const rtp_deploy_opts *opts,
-                             int *ok, rtp_diag *diag)
+/* The tasks of bin j as Linux will run them, in a malloc'd array (shallow
+ * copies): J' as the jitter; as the execution time the SCHED_DEADLINE
+ * runtime (rtp_deploy_runtime) under EDF, C' under FP, with the plan's
+ * priorities. NULL with diag set (out of memory, a limit). */
+static rtp_task *deployed_tasks(const rtp_plan *plan, size_t j, const rtp_deploy_opts *opts,
+                                rtp_status *st, rtp_diag *diag)
 {
     const rtp_plan_bin *bin = &plan->bins[j];
-    int fp = plan->policy == RTP_POLICY_FP || plan->policy == RTP_POLICY_GFP;
-    rtp_policy policy = plan->policy;
+    int fp = !rtp_deploy_is_deadline(plan);
+    rtp_task *tasks = calloc(bin->n_tasks ? bin->n_tasks : 1, sizeof *tasks);
+    if (!tasks) {
+        *st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
+        return NULL;
+    }
+    *st = RTP_OK;
+    for (size_t i = 0; i < bin->n_tasks && *st == RTP_OK; i++) {
+        tasks[i] = bin->tasks[i].task;
+        tasks[i].has_priority = fp;
+        tasks[i].priority = fp ? bin->tasks[i].priority : 0;
+        *st = fp ? rtp_effective_wcet(&tasks[i], &plan->overheads, &tasks[i].wcet_ns)
+                 : rtp_deploy_runtime(plan, &bin->tasks[i].task, opts, &tasks[i].wcet_ns, diag);
+        if (*st == RTP_OK)
+            *st = rtp_effective_jitter(&tasks[i], &plan->overheads, &tasks[i].jitter_ns);
+        if (*st != RTP_OK && diag->message[0] == '\0')
+            rtp_diag_set(diag, *st, "", "task %s: wcet or jitter plus overheads passes 2^62 ns",
+                         tasks[i].name);
+    }
+    if (*st != RTP_OK) {
+        free(tasks);
+        return NULL;
+    }
+    return tasks;
+}
+
+/* Runs the exact test of the plan's policy on the deployed tasks of bin j
+ * with the plan's own priorities; *ok = verdict. */
+static rtp_status retest_bin(const rtp_plan *plan, size_t j, const rtp_deploy_opts *opts,
+                             const rtp_task *tasks, int *ok, rtp_diag *diag)
+{
+    const rtp_plan_bin *bin = &plan->bins[j];
+    int fp = !rtp_deploy_is_deadline(plan);
+    rtp_policy policy;
     if (bin->n_cpus > 1)
         policy = fp ? RTP_POLICY_GFP : RTP_POLICY_GEDF;
     else
         policy = fp ? RTP_POLICY_FP : RTP_POLICY_EDF;
-    rtp_task *tasks = calloc(bin->n_tasks ? bin->n_tasks : 1, sizeof *tasks);
-    if (!tasks)
-        return rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
-    for (size_t i = 0; i < bin->n_tasks; i++) {
-        tasks[i] = bin->tasks[i].task; /* shallow: borrowed fields */
-        tasks[i].has_priority = fp;
-        tasks[i].priority = fp ? bin->tasks[i].priority : 0;
-    }
     rtp_test test = rtp_test_exact(policy, RTP_PRIO_GIVEN, (int)bin->n_cpus, opts->limits);
     rtp_test_result result;
     memset(&result, 0, sizeof result);
-    /* the exact test sees C' and J' (models/effective.h), as partition did */
-    rtp_status st = rtp_effective_tasks(tasks, bin->n_tasks, &plan->overheads, tasks, diag);
-    if (st == RTP_OK)
-        st = rtp_test_run(&test, tasks, bin->n_tasks, &result, diag);
-    free(tasks);
+    rtp_status st = rtp_test_run(&test, tasks, bin->n_tasks, &result, diag);
     *ok = st == RTP_OK && result.schedulable;
     return st;
+}
+
+/* The checks of one bin on its deployed tasks: 1 with diag holding the
+ * reason when refused; *st set when a check cannot finish. */
+static int bin_refused(const rtp_plan *plan, size_t j, const rtp_deploy_opts *opts,
+                       const rtp_task *tasks, const char *bin_path, const char *cpus,
+                       rtp_status *st, rtp_diag *diag)
+{
+    const rtp_plan_bin *bin = &plan->bins[j];
+    int deadline = rtp_deploy_is_deadline(plan), max_priority = 0;
+    char path[160];
+    *st = RTP_OK;
+    for (size_t i = 0; i < bin->n_tasks; i++) {
+        snprintf(path, sizeof path, "%s.tasks[%zu]", bin_path, i);
+        if (deadline && dl_params_refused(&tasks[i], path, diag))
+            return 1;
+        if (bin->tasks[i].priority > max_priority)
+            max_priority = bin->tasks[i].priority;
+    }
+    if (!deadline && max_priority > opts->fifo_hi - opts->fifo_lo + 1) {
+        rtp_diag_set(diag, RTP_OK, bin_path,
+                     "CPU %s needs %d SCHED_FIFO priority levels but --fifo-range %d:%d has "
+                     "%d; fix: widen --fifo-range",
+                     cpus, max_priority, opts->fifo_lo, opts->fifo_hi,
+                     opts->fifo_hi - opts->fifo_lo + 1);
+        return 1;
+    }
+    if (!deadline && equal_late_refused(bin, bin_path, diag))
+        return 1;
+    int ok = 0;
+    if ((*st = retest_bin(plan, j, opts, tasks, &ok, diag)) != RTP_OK)
+        return 1;
+    if (!ok) {
+        int margin = deadline && opts->runtime_margin.num > 0;
+        rtp_diag_set(diag, RTP_OK, bin_path,
+                     "CPU %s fails the exact %s test with the plan's %s%s; fix: %s",
+                     cpus,
+                     bin->n_cpus > 1 ? (deadline ? "global EDF" : "global fixed-priority")
+                                     : (deadline ? "EDF" : "fixed-priority"),
+                     deadline ? "tasks" : "priorities",
+                     margin ? " and the runtimes of --runtime-margin as execution times" : "",
+                     margin ? "a smaller --runtime-margin, or partition again with a lower "
+                              "--capacity to leave room for it"
+                            : "partition again (rtpack partition) instead of editing the plan");
+        return 1;
+    }
+    rtp_ratio bound = {opts->budget.num * (int64_t)bin->n_cpus, opts->budget.den};
+    if (rtp_load_cmp(tasks, bin->n_tasks, RTP_LOAD_UTIL, bound) > 0) {
+        char budget[32], shown[48];
+        double load = rtp_load_double(tasks, bin->n_tasks, RTP_LOAD_UTIL);
+        rtp_ratio_format(opts->budget, budget, sizeof budget);
+        rtp_ratio_format_above(load, bound, shown, sizeof shown);
+        rtp_diag_set(diag, RTP_OK, bin_path,
+                     "CPU %s: %s utilization %s exceeds Linux's real-time budget of %s per "
+                     "CPU (sched_rt_runtime_us / sched_rt_period_us, minus the fair "
+                     "server's 0.05 since Linux 6.12)%s; fix: partition with --capacity %s, "
+                     "or raise the kernel's budget and pass --budget",
+                     cpus, deadline ? "SCHED_DEADLINE" : "SCHED_FIFO", shown, budget,
+                     deadline ? "" : ": RT throttling would stop the tasks", budget);
+        return 1;
+    }
+    return 0;
 }
 
 rtp_status rtp_deploy_check(const rtp_plan *plan, const rtp_deploy_opts *opts, int *deployable,
                             rtp_diag *diag)
 {
     char path[160], why[96], cpus[64];
-    int deadline = rtp_deploy_is_deadline(plan);
     *deployable = 0;
     rtp_status st = rtp_deploy_opts_check(opts, diag);
     if (st != RTP_OK)
@@ -266,59 +378,13 @@ rtp_status rtp_deploy_check(const rtp_plan *plan, const rtp_deploy_opts *opts, i
         char bin_path[48];
         rtp_deploy_bin_path(plan, j, bin_path, sizeof bin_path);
         cpu_words(bin, cpus, sizeof cpus);
-        int max_priority = 0;
-        for (size_t i = 0; i < bin->n_tasks; i++) {
-            snprintf(path, sizeof path, "%s.tasks[%zu]", bin_path, i);
-            if (deadline && dl_params_refused(&bin->tasks[i].task, path, diag))
-                return RTP_OK;
-            if (bin->tasks[i].priority > max_priority)
-                max_priority = bin->tasks[i].priority;
-        }
-        if (!deadline && max_priority > opts->fifo_hi - opts->fifo_lo + 1) {
-            rtp_diag_set(diag, RTP_OK, bin_path,
-                         "CPU %s needs %d SCHED_FIFO priority levels but --fifo-range %d:%d has "
-                         "%d; fix: widen --fifo-range",
-                         cpus, max_priority, opts->fifo_lo, opts->fifo_hi,
-                         opts->fifo_hi - opts->fifo_lo + 1);
-            return RTP_OK;
-        }
-        if (!deadline && equal_late_refused(bin, bin_path, diag))
-            return RTP_OK;
-        int ok = 0;
-        if ((st = retest_bin(plan, j, opts, &ok, diag)) != RTP_OK)
-            return st;
-        if (!ok) {
-            rtp_diag_set(diag, RTP_OK, bin_path,
-                         "CPU %s fails the exact %s test with the plan's %s; fix: partition "
-                         "again (rtpack partition) instead of editing the plan",
-                         cpus,
-                         bin->n_cpus > 1 ? (deadline ? "global EDF" : "global fixed-priority")
-                                         : (deadline ? "EDF" : "fixed-priority"),
-                         deadline ? "tasks" : "priorities");
-            return RTP_OK;
-        }
-        rtp_ratio bound = {opts->budget.num * (int64_t)bin->n_cpus, opts->budget.den};
-        rtp_task *tasks = calloc(bin->n_tasks ? bin->n_tasks : 1, sizeof *tasks);
+        rtp_task *tasks = deployed_tasks(plan, j, opts, &st, diag);
         if (!tasks)
-            return rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
-        for (size_t i = 0; i < bin->n_tasks; i++)
-            tasks[i] = bin->tasks[i].task;
-        int over = rtp_load_cmp(tasks, bin->n_tasks, RTP_LOAD_UTIL, bound) > 0;
-        double load = rtp_load_double(tasks, bin->n_tasks, RTP_LOAD_UTIL);
+            return st;
+        int refused = bin_refused(plan, j, opts, tasks, bin_path, cpus, &st, diag);
         free(tasks);
-        if (over) {
-            char budget[32], shown[48];
-            rtp_ratio_format(opts->budget, budget, sizeof budget);
-            rtp_ratio_format_above(load, bound, shown, sizeof shown);
-            rtp_diag_set(diag, RTP_OK, bin_path,
-                         "CPU %s: %s utilization %s exceeds Linux's real-time budget of %s per "
-                         "CPU (sched_rt_runtime_us / sched_rt_period_us, minus the fair "
-                         "server's 0.05 since Linux 6.12)%s; fix: partition with --capacity %s, "
-                         "or raise the kernel's budget and pass --budget",
-                         cpus, deadline ? "SCHED_DEADLINE" : "SCHED_FIFO", shown, budget,
-                         deadline ? "" : ": RT throttling would stop the tasks", budget);
-            return RTP_OK;
-        }
+        if (st != RTP_OK || refused)
+            return st;
     }
     *deployable = 1;
     return RTP_OK;

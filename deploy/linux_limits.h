@@ -5,7 +5,8 @@
  * (2) every bin passes the exact test of its policy again with the plan's own
  * priorities (a hand-edited plan is re-analysed, not trusted), and (3) Linux
  * would take it: SCHED_DEADLINE wants 1024 ns <= runtime <= deadline <=
- * period and sched_deadline_period_{min,max}_us (defaults 100 us and
+ * period (runtime: rtp_deploy_runtime; the EDF re-check of (2) runs with
+ * the runtimes as the execution times, so the margin is proved too) and sched_deadline_period_{min,max}_us (defaults 100 us and
  * 4.194304 s) around the period; per root domain the summed bandwidth
  * runtime/period must stay within `budget` x CPUs (sched_rt_runtime_us /
  * sched_rt_period_us = 0.95, minus the fair server's 0.05 per CPU since
@@ -42,6 +43,7 @@ typedef struct rtp_deploy_opts {
     const char *cgroup_root; /* script default, NULL = detect; RTPACK_CGROUP_ROOT overrides */
     int duration_s;          /* rtapp: seconds rt-app runs (>= 1) */
     int isolate;             /* script: move other processes and IRQs off the plan's CPUs */
+    rtp_ratio runtime_margin;/* SCHED_DEADLINE runtime = ceil(C' x (1 + margin)), margin >= 0 */
     rtp_limits limits;       /* for the exact re-check */
     /* When set, the command words of task i of bin j (NULL-terminated,
      * owned by the caller, quoted like a plan's cmd) in place of the task's
@@ -53,6 +55,18 @@ typedef struct rtp_deploy_opts {
 
 /* budget 9/10, FIFO 51..98, name "plan", cgroup auto, no root, 10 s. */
 rtp_deploy_opts rtp_deploy_opts_default(void);
+
+/* The SCHED_DEADLINE runtime of a task of `plan`: its effective C' (wcet +
+ * 2 x context_switch, models/effective.h) times 1 + runtime_margin, rounded
+ * up to a whole ns. Why a margin: the kernel charges a job for more than the
+ * job's own work (wake-up and switch paths, interrupts, a virtual CPU's
+ * steal), and with HZ=250 and HRTICK_DL off it only notices an exhausted
+ * budget at the next tick; a job whose runtime is its bare C' is throttled
+ * until its next period whenever that extra time pushes it past C' (the
+ * default and the measurements behind it: docs/deploy.md). RTP_ELIMIT past
+ * 2^62 ns. */
+rtp_status rtp_deploy_runtime(const rtp_plan *plan, const rtp_task *task,
+                              const rtp_deploy_opts *opts, rtp_ns *runtime, rtp_diag *diag);
 
 /* RTP_EINPUT with a message naming the option when opts are out of range. */
 rtp_status rtp_deploy_opts_check(const rtp_deploy_opts *opts, rtp_diag *diag);

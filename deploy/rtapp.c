@@ -19,8 +19,11 @@ int64_t rtp_ns_to_us_floor(rtp_ns t)
 }
 
 /* A shallow copy of the plan (task fields borrowed) with times rounded to
- * whole microseconds; free with free_rounded. */
-static rtp_status round_plan(const rtp_plan *plan, rtp_plan *out)
+ * whole microseconds, the wcet replaced by the SCHED_DEADLINE runtime
+ * (rtp_deploy_runtime: C' and the margin), so the copy is checked with no
+ * context switch and no margin; free with free_rounded. */
+static rtp_status round_plan(const rtp_plan *plan, const rtp_deploy_opts *opts, rtp_plan *out,
+                             rtp_diag *diag)
 {
     *out = *plan;
     out->bins = calloc(plan->n_bins ? plan->n_bins : 1, sizeof *out->bins);
@@ -35,6 +38,9 @@ static rtp_status round_plan(const rtp_plan *plan, rtp_plan *out)
         for (size_t i = 0; i < bin->n_tasks; i++) {
             rtp_plan_task *pt = &out->bins[j].tasks[i];
             *pt = bin->tasks[i];
+            rtp_status st = rtp_deploy_runtime(plan, &pt->task, opts, &pt->task.wcet_ns, diag);
+            if (st != RTP_OK)
+                return st;
             pt->task.wcet_ns = rtp_ns_to_us_ceil(pt->task.wcet_ns) * 1000;
             pt->task.deadline_ns = rtp_ns_to_us_floor(pt->task.deadline_ns) * 1000;
             pt->task.period_ns = rtp_ns_to_us_floor(pt->task.period_ns) * 1000;
@@ -76,9 +82,12 @@ static rtp_status prepare(const rtp_plan *plan, const rtp_deploy_opts *opts, rtp
             return RTP_OK;
         }
     }
-    if ((st = round_plan(plan, rounded)) != RTP_OK)
-        return rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
-    st = rtp_deploy_check(rounded, opts, deployable, diag);
+    if ((st = round_plan(plan, opts, rounded, diag)) != RTP_OK)
+        return st == RTP_ENOMEM ? rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory") : st;
+    rtp_deploy_opts exact = *opts;
+    exact.runtime_margin = (rtp_ratio){0, 1};
+    rounded->overheads.context_switch_ns = 0;
+    st = rtp_deploy_check(rounded, &exact, deployable, diag);
     if (st == RTP_OK && !*deployable) {
         char reason[sizeof diag->message];
         snprintf(reason, sizeof reason, "%s", diag->message);
@@ -89,9 +98,10 @@ static rtp_status prepare(const rtp_plan *plan, const rtp_deploy_opts *opts, rtp
     return st;
 }
 
-/* The document of the tasks of bins [first, last) of the rounded plan;
- * NULL when out of memory. */
-static char *bins_doc(const rtp_plan *rounded, size_t first, size_t last,
+/* The document of the tasks of bins [first, last) of the rounded plan
+ * (runtimes) and of `plan` (each thread runs its declared wcet); NULL when
+ * out of memory. */
+static char *bins_doc(const rtp_plan *plan, const rtp_plan *rounded, size_t first, size_t last,
                       const rtp_deploy_opts *opts, const rtp_rtapp_global *global)
 {
     size_t n = 0, k = 0;
@@ -109,9 +119,9 @@ static char *bins_doc(const rtp_plan *rounded, size_t first, size_t last,
             th->name = t->name;
             th->deadline = deadline;
             th->priority = deadline ? 0 : rtp_deploy_fifo_priority(bin, i, opts);
-            th->run_us = t->wcet_ns / 1000;
+            th->run_us = rtp_ns_to_us_ceil(plan->bins[j].tasks[i].task.wcet_ns);
             th->period_us = t->period_ns / 1000;
-            th->dl_runtime_us = th->run_us;
+            th->dl_runtime_us = t->wcet_ns / 1000;
             th->dl_deadline_us = t->deadline_ns / 1000;
             th->dl_period_us = th->period_us;
             /* Deadline threads take their CPUs from the cpuset rt-app runs in. */
@@ -141,7 +151,7 @@ rtp_status rtp_deploy_rtapp(const rtp_plan *plan, const rtp_deploy_opts *opts, c
         snprintf(basename, sizeof basename, "rtpack-%s", opts->name);
         rtp_rtapp_global global = {opts->duration_s, plan->bins[0].cpus[0], "./", basename,
                                    RTP_RTAPP_LOG_MB};
-        if (!(*json = bins_doc(&rounded, 0, rounded.n_bins, opts, &global)))
+        if (!(*json = bins_doc(plan, &rounded, 0, rounded.n_bins, opts, &global)))
             st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
     }
     free_rounded(&rounded, plan->n_bins);
@@ -189,7 +199,7 @@ rtp_status rtp_deploy_rtapp_files(const rtp_plan *plan, const rtp_deploy_opts *o
         snprintf(paths[j], size, "%s/%s", dir, name);
         rtp_rtapp_global global = {opts->duration_s, plan->bins[j].cpus[0], dir, basename,
                                    RTP_RTAPP_LOG_MB};
-        st = add_file(list, &n, name, bins_doc(&rounded, j, j + 1, opts, &global), 0);
+        st = add_file(list, &n, name, bins_doc(plan, &rounded, j, j + 1, opts, &global), 0);
     }
     if (list && paths && st == RTP_OK) {
         char *script = NULL, name[64];

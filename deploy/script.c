@@ -2,6 +2,7 @@
  * deploy/launch.sh (script_body.h); this file writes the header, the
  * variables and the task table in front of it. */
 #include "deploy/script.h"
+#include "models/effective.h"
 #include "deploy/quote.h"
 #include "deploy/script_body.h"
 #include "deploy/state.h"
@@ -53,9 +54,13 @@ rtp_status rtp_deploy_launch_words(const rtp_plan *plan, size_t j, size_t i,
     const rtp_plan_bin *bin = &plan->bins[j];
     const rtp_plan_task *pt = &bin->tasks[i];
     if (rtp_deploy_is_deadline(plan)) {
+        rtp_ns runtime;
+        rtp_status st = rtp_deploy_runtime(plan, &pt->task, opts, &runtime, diag);
+        if (st != RTP_OK)
+            return st;
         rtp_text_printf(out, "chrt -R -d --sched-runtime %lld --sched-deadline %lld "
                              "--sched-period %lld 0 ",
-                        (long long)pt->task.wcet_ns, (long long)pt->task.deadline_ns,
+                        (long long)runtime, (long long)pt->task.deadline_ns,
                         (long long)pt->task.period_ns);
     } else {
         rtp_text_append(out, "taskset -c ");
@@ -66,13 +71,24 @@ rtp_status rtp_deploy_launch_words(const rtp_plan *plan, size_t j, size_t i,
 }
 
 /* Kernel bandwidth a bin needs, 2^20 = one CPU: the kernel's own rounding
- * (down) for SCHED_DEADLINE admission, rounded up for the FIFO estimate. */
-static int64_t bin_need(const rtp_plan *plan, const rtp_plan_bin *bin)
+ * (down) of each runtime / period for SCHED_DEADLINE admission, C' / period
+ * rounded up for the FIFO estimate. The plan passed rtp_deploy_check, so
+ * the runtimes exist. */
+static int64_t bin_need(const rtp_plan *plan, const rtp_plan_bin *bin,
+                        const rtp_deploy_opts *opts)
 {
+    int deadline = rtp_deploy_is_deadline(plan);
     int64_t need = 0;
-    for (size_t i = 0; i < bin->n_tasks; i++)
-        need += rtp_linux_bw(bin->tasks[i].task.wcet_ns, bin->tasks[i].task.period_ns,
-                             !rtp_deploy_is_deadline(plan));
+    rtp_diag diag;
+    for (size_t i = 0; i < bin->n_tasks; i++) {
+        const rtp_task *t = &bin->tasks[i].task;
+        rtp_ns c = t->wcet_ns;
+        if (deadline)
+            rtp_deploy_runtime(plan, t, opts, &c, &diag);
+        else
+            rtp_effective_wcet(t, &plan->overheads, &c);
+        need += rtp_linux_bw(c, t->period_ns, !deadline);
+    }
     return need;
 }
 
@@ -136,7 +152,7 @@ static void write_header(const rtp_plan *plan, const rtp_deploy_opts *opts, rtp_
             continue;
         rtp_text_printf(out, "%s%zu:", first ? "" : " ", j);
         rtp_deploy_cpu_list(bin, out);
-        rtp_text_printf(out, ":%zu:%lld", bin->n_cpus, (long long)bin_need(plan, bin));
+        rtp_text_printf(out, ":%zu:%lld", bin->n_cpus, (long long)bin_need(plan, bin, opts));
         first = 0;
         for (size_t i = 0; deadline && i < bin->n_tasks; i++) {
             rtp_ns p = bin->tasks[i].task.period_ns;

@@ -96,7 +96,7 @@ done <"$TMP/cited"
 # Sections of docs/spec.md cited by their quoted title, on one line.
 sed -n 's/^#\{1,6\} \(.*\)$/\1/p' docs/spec.md | sed 's/ (in progress)$//' >"$TMP/headings"
 grep -oE '^[^:]+:[0-9]+:|docs/spec\.md "[^"]+"' "$TMP/comments" |
-    awk '/^docs/ { sub(/^docs\/spec\.md "/, ""); sub(/"$/, ""); print where "\t" $0; next } { where = $0 }' \
+    awk '/^docs\/spec\.md "/ { sub(/^docs\/spec\.md "/, ""); sub(/"$/, ""); print where "\t" $0; next } { where = $0 }' \
     >"$TMP/sections"
 while IFS="$(printf '\t')" read -r where title; do
     grep -qxF "$title" "$TMP/headings" || bad "$where cites docs/spec.md \"$title\", which is not a heading there"

@@ -278,6 +278,51 @@ static void test_check_random_edf(void **state)
     assert_true(counts[0] > 100 && counts[1] > 100); /* both verdicts exercised */
 }
 
+/* Runtime = ceil(C' (1 + margin)); the re-check runs EDF with the runtimes,
+ * so a margin that does not fit is refused (cli_terms.sh: the script and
+ * rt-app files write them). */
+static void test_runtime_margin(void **state)
+{
+    (void)state;
+    rtp_deploy_opts opts = rtp_deploy_opts_default();
+    rtp_task tasks[2] = {tu_task(1000000, 2000000, 2000000), tu_task(600000, 2000000, 2000000)};
+    tasks[0].name = "a";
+    tasks[1].name = "b";
+    rtp_plan plan;
+    one_bin_plan(&plan, RTP_POLICY_EDF, tasks, NULL, 2);
+    plan.overheads.context_switch_ns = 10;
+    rtp_ns r = 0;
+    rtp_diag diag;
+    rtp_diag_clear(&diag);
+    opts.runtime_margin = (rtp_ratio){1, 3}; /* 1000020 x 4/3 = 1333360 */
+    assert_int_equal(rtp_deploy_runtime(&plan, &tasks[0], &opts, &r, &diag), RTP_OK);
+    assert_int_equal(r, 1333360);
+    opts.runtime_margin = (rtp_ratio){1, 7}; /* 600020 x 8/7 = 685737.14.. */
+    assert_int_equal(rtp_deploy_runtime(&plan, &tasks[1], &opts, &r, &diag), RTP_OK);
+    assert_int_equal(r, 685738);
+    /* U' = 0.80002 fits the 0.9 budget; x 1.1 = 0.88 still does; x 1.2 = 0.96 not. */
+    const struct { rtp_ratio margin; int want; const char *why; } cases[] = {
+        {{0, 1}, 1, NULL},
+        {{1, 10}, 1, NULL},
+        {{2, 10}, 0, "exceeds Linux's real-time budget"},
+        {{3, 10}, 0, "fails the exact EDF test with the plan's tasks and the runtimes"},
+        {{2, 1}, 0, "exceeds the deadline"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        opts.runtime_margin = cases[c].margin;
+        int deployable = -1;
+        rtp_diag_clear(&diag);
+        assert_int_equal(rtp_deploy_check(&plan, &opts, &deployable, &diag), RTP_OK);
+        assert_int_equal(deployable, cases[c].want);
+        if (cases[c].why)
+            assert_non_null(strstr(diag.message, cases[c].why));
+    }
+    opts.runtime_margin = (rtp_ratio){-1, 10};
+    int deployable;
+    assert_int_equal(rtp_deploy_check(&plan, &opts, &deployable, &diag), RTP_EINPUT);
+    rtp_plan_free(&plan);
+}
+
 /* Equal SCHED_FIFO priorities with a deadline past the period are refused
  * (a late Linux thread breaks first-in first-out among equals); equal
  * priorities with constrained deadlines, or distinct ones, are not. */
@@ -931,6 +976,7 @@ int main(void)
         cmocka_unit_test(test_check_text),
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_check_equal_late),
+        cmocka_unit_test(test_runtime_margin),
         cmocka_unit_test(test_cmd_argv),
         cmocka_unit_test(test_check_random_edf),
         cmocka_unit_test(test_check_random_fp),

@@ -1,0 +1,61 @@
+/* docs/examples/periodic.c — the release pattern rtpack's analysis assumes,
+ * for a task started by an rtpack launch script (docs/deploy.md "Release
+ * patterns"). The script has already set the policy (chrt), the CPU (its
+ * cpuset) and, under SCHED_DEADLINE, runtime/deadline/period; the program
+ * only has to release one job per period:
+ *
+ *   SCHED_DEADLINE: run the job, then sched_yield(). The kernel ends the
+ *     job's reservation and wakes the thread at its next period with a
+ *     fresh runtime, so jobs follow the kernel's period.
+ *   SCHED_FIFO: run the job, then sleep until the next arrival with
+ *     clock_nanosleep(TIMER_ABSTIME) on CLOCK_MONOTONIC: absolute times do
+ *     not drift, and a late job starts the next at once (its release is
+ *     then the late completion, within the analysed jitter only if the
+ *     analysis says the job cannot be late).
+ *
+ * usage: periodic PERIOD_US JOBS    (the policy is read from the kernel)
+ * Build: cc -O2 -o periodic periodic.c */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#ifndef SCHED_DEADLINE
+#define SCHED_DEADLINE 6 /* <linux/sched.h>; older C libraries lack it */
+#endif
+
+static void job(void)
+{
+    /* the task's work goes here */
+}
+
+static void add_ns(struct timespec *t, long long ns)
+{
+    ns += t->tv_nsec;
+    t->tv_sec += (time_t)(ns / 1000000000LL);
+    t->tv_nsec = (long)(ns % 1000000000LL);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3)
+        return fprintf(stderr, "usage: periodic PERIOD_US JOBS\n"), 2;
+    long long period_ns = atoll(argv[1]) * 1000LL, jobs = atoll(argv[2]);
+    int deadline = sched_getscheduler(0) == SCHED_DEADLINE;
+    struct timespec next;
+    clock_gettime(CLOCK_MONOTONIC, &next);
+    for (long long k = 0; k < jobs; k++) {
+        job();
+        if (deadline) {
+            sched_yield(); /* the next job starts at the next period */
+        } else {
+            add_ns(&next, period_ns);
+            while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL) != 0)
+                ; /* EINTR: sleep again until the same instant */
+        }
+    }
+    return 0;
+}
