@@ -235,5 +235,6 @@ extern const cli_command cli_cmd_gen;
 extern const cli_command cli_cmd_explore;
 extern const cli_command cli_cmd_merge;
 extern const cli_command cli_cmd_probe;
+extern const cli_command cli_cmd_rehearse;
 
 #endif

@@ -1,0 +1,177 @@
+/* cli/cmd_rehearse.c — `rtpack rehearse PLAN`: deploy the plan here with the
+ * synthetic workload, run it, tear it down and print per task what the jobs
+ * saw beside the analysed bound (rehearse/rehearse.h; docs/spec.md
+ * "rtpack rehearse"). SIGINT, SIGTERM and SIGHUP end the run early; the library
+ * still tears the deployment down and reports what ran. */
+#include "cli/cli.h"
+#include "rehearse/rehearse.h"
+
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The one piece of process state a signal handler needs. */
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+typedef struct rehearse_settings {
+    rtp_rehearse_opts r;
+} rehearse_settings;
+
+static const cli_option options[] = {
+    {.name = "seconds", .type = CLI_INT, CLI_TARGET(rehearse_settings, r.seconds),
+     .metavar = "S", .min = 1, .max = 86400, .def = "10", .help = "how long the workload runs"},
+    {.name = "load", .type = CLI_DECIMAL, CLI_TARGET(rehearse_settings, r.load),
+     .range = "(0, 1]", .def = "0.9", .help = "CPU time each job burns, as a fraction of its wcet"},
+    {.name = "runtime-margin", .type = CLI_DECIMAL,
+     CLI_TARGET(rehearse_settings, r.deploy.runtime_margin), .range = "[0, 10]", .def = "0",
+     .help = "as emit's: SCHED_DEADLINE runtime = C' x (1 + F)"},
+    {.name = "budget", .type = CLI_DECIMAL, CLI_TARGET(rehearse_settings, r.deploy.budget),
+     .range = "(0, 1]", .def = "0.9", .help = "as emit's: usable real-time bandwidth per CPU"},
+    CLI_OPTION_JSON,
+    CLI_END,
+};
+
+static void init(void *opaque)
+{
+    rehearse_settings *s = opaque;
+    s->r.seconds = 10;
+    s->r.load = (rtp_ratio){9, 10};
+    s->r.deploy = rtp_deploy_opts_default();
+    s->r.scratch_parent = "/tmp";
+}
+
+/* rtpack-workload beside this program (build/ or the install's bin/). */
+static int find_workload(char *path, size_t size)
+{
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return -1;
+    self[n] = '\0';
+    char *slash = strrchr(self, '/');
+    if (!slash)
+        return -1;
+    *slash = '\0';
+    if ((size_t)snprintf(path, size, "%s/rtpack-workload", self) >= size)
+        return -1;
+    return access(path, X_OK);
+}
+
+static void us(char *buf, size_t size, rtp_ns v)
+{
+    if (v < 0)
+        snprintf(buf, size, "-");
+    else
+        snprintf(buf, size, "%lld.%03lld", (long long)(v / 1000), (long long)(v % 1000));
+}
+
+static void print_human(const rtp_rehearse_report *r)
+{
+    char load[32];
+    rtp_ratio_format(r->load, load, sizeof load);
+    printf("rehearsed %d s, each job burning %s x wcet\n", r->seconds, load);
+    printf("%-20s %4s %8s %8s %12s %12s %12s\n", "task", "cpu", "jobs", "misses",
+           "max (us)", "p99 (us)", "bound (us)");
+    for (size_t k = 0; k < r->n_tasks; k++) {
+        const rtp_rehearse_task *t = &r->tasks[k];
+        char mx[32], p99[32], bound[32];
+        us(mx, sizeof mx, t->response_max_ns);
+        us(p99, sizeof p99, t->response_p99_ns);
+        us(bound, sizeof bound, t->bound_ns);
+        printf("%-20s %4d %8llu %8llu %12s %12s %12s%s\n", t->name, t->cpu, t->jobs, t->misses,
+               mx, p99, bound,
+               t->bound_ns >= 0 && t->response_max_ns > t->bound_ns ? "  over the bound" : "");
+    }
+    printf("machine restored: %s%s%s\n", r->machine_restored ? "yes" : "no: ",
+           r->machine_restored ? "" : r->left, "");
+}
+
+static int run(const cli_args *args, void *settings)
+{
+    rehearse_settings *s = settings;
+    const char *file = args->positional[0], *shown = cli_shown_name(file);
+    char workload[PATH_MAX];
+    rtp_diag diag;
+    rtp_diag_clear(&diag);
+    if (find_workload(workload, sizeof workload) != 0) {
+        rtp_diag_set(&diag, RTP_EINTERNAL, "", "rtpack-workload is not installed beside rtpack");
+        return cli_fail(args, "", RTP_EINTERNAL, &diag);
+    }
+    s->r.workload = workload;
+    char *text = NULL;
+    size_t len = 0;
+    rtp_plan plan;
+    memset(&plan, 0, sizeof plan);
+    rtp_status st = rtp_read_file(file, &text, &len, &diag);
+    if (st == RTP_OK)
+        st = rtp_plan_parse_json(text, len, &plan, &diag);
+    free(text);
+    if (st != RTP_OK)
+        return cli_fail(args, shown, st, &diag);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    s->r.interrupt = &interrupted;
+    rtp_rehearse_report report;
+    st = rtp_rehearse_run(&plan, &s->r, &report, &diag);
+    rtp_plan_free(&plan);
+    int rc = CLI_EXIT_OK;
+    if (st == RTP_EINPUT) {
+        rc = cli_fail(args, shown, st, &diag);
+    } else {
+        if (report.tasks && (st == RTP_OK || report.machine_restored == 0)) {
+            if (args->json) {
+                char *doc = rtp_rehearse_report_to_json(&report, 1);
+                if (doc)
+                    fputs(doc, stdout);
+                free(doc);
+            } else {
+                print_human(&report);
+            }
+        }
+        for (size_t k = 0; k < report.n_tasks && st == RTP_OK; k++)
+            if (report.tasks[k].misses)
+                rc = CLI_EXIT_NO;
+        if (st != RTP_OK)
+            rc = cli_fail(args, shown, st, &diag);
+    }
+    rtp_rehearse_report_free(&report);
+    return rc;
+}
+
+const cli_command cli_cmd_rehearse = {
+    .name = "rehearse",
+    .summary = "Deploy a plan here with a synthetic workload, run it, tear it down, and "
+               "report misses and response times beside the analysed bounds.",
+    .description =
+        "PLAN is a partition --json document. rehearse deploys it exactly as emit --format "
+        "script would (same checks, cpusets, policies and runtimes), with rtpack-workload in "
+        "place of each task's command: each job burns --load x wcet of CPU time and waits "
+        "for its next release with the pattern docs/deploy.md documents for its policy. "
+        "After --seconds it stops everything, reads what every task recorded, and checks "
+        "that the machine's cpusets, load-balancing settings and real-time threads are as "
+        "before. Needs root. Exit 0: no miss; 1: a miss; 2: bad or undeployable plan; 3: "
+        "could not deploy, or the machine is not as it was (the message says what is left).",
+    .operands = "PLAN",
+    .operand_help = "a partition --json document; - reads standard input",
+    .min_operands = 1, .max_operands = 1,
+    .examples = "rtpack rehearse plan.json --seconds 30\n"
+                "rtpack rehearse plan.json --runtime-margin 0.2 --json > rehearsal.json\n",
+    .options = options,
+    .settings_size = sizeof(rehearse_settings),
+    .init = init,
+    .run = run,
+};

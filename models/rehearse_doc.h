@@ -1,0 +1,39 @@
+/* models/rehearse_doc.h — the report of `rtpack rehearse` (docs/spec.md
+ * "rtpack rehearse") and its JSON document:
+ *   { "seconds": S, "load": F, "runtime_margin": F, "tasks": [ { "name", "cpu",
+ *     "jobs", "misses", "response_max", "response_p99", "bound" } ],
+ *     "machine_restored": bool, "left": "..." (only when not restored) }
+ * Times are integer ns (null: no job, or no bound). Ownership: the report
+ * owns its task array (rtp_rehearse_report_free). No globals. */
+#ifndef RTP_REHEARSE_DOC_H
+#define RTP_REHEARSE_DOC_H
+
+#include "models/base.h"
+#include "models/ratio.h"
+
+#include <stddef.h>
+
+typedef struct rtp_rehearse_task {
+    char name[80];
+    int cpu;                      /* the first CPU of its bin */
+    unsigned long long jobs, misses;
+    rtp_ns response_max_ns, response_p99_ns; /* -1: no job */
+    rtp_ns bound_ns;              /* -1: none (FP without a response time) */
+} rtp_rehearse_task;
+
+typedef struct rtp_rehearse_report {
+    int seconds;                  /* as run (fewer when interrupted) */
+    rtp_ratio load, runtime_margin;
+    rtp_rehearse_task *tasks;
+    size_t n_tasks;
+    int machine_restored;
+    char left[400];               /* what is left when not restored */
+    char script_output[600];      /* the tail of start's output when it failed */
+} rtp_rehearse_report;
+
+void rtp_rehearse_report_free(rtp_rehearse_report *report);
+
+/* The document, malloc'd with a final newline; NULL when out of memory. */
+char *rtp_rehearse_report_to_json(const rtp_rehearse_report *report, int pretty);
+
+#endif

@@ -1,0 +1,345 @@
+/* rehearse/rehearse.c — see rehearse.h. */
+#include "rehearse/rehearse.h"
+#include "deploy/script.h"
+#include "deploy/state.h"
+#include "rehearse/machine.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define WORDS 12
+
+/* The workload's command words of every task, and where its result goes. */
+typedef struct workload_ctx {
+    const rtp_plan *plan;
+    char (*text)[WORDS][48]; /* per task: the numbers */
+    const char *(*words)[WORDS + 1];
+    char (*result)[4200];
+    size_t *first;           /* first[j] = index of bin j's task 0 */
+} workload_ctx;
+
+static const char *const *workload_for(void *ctx, size_t j, size_t i)
+{
+    workload_ctx *w = ctx;
+    return w->words[w->first[j] + i];
+}
+
+/* floor(load x wcet) */
+static rtp_ns burn_ns(rtp_ns wcet, rtp_ratio load)
+{
+    return (rtp_ns)((__int128)wcet * load.num / load.den);
+}
+
+static rtp_status build_words(workload_ctx *w, size_t n, const rtp_rehearse_opts *o,
+                              const char *dir)
+{
+    const rtp_plan *plan = w->plan;
+    size_t k = 0;
+    for (size_t j = 0; j < plan->n_bins; j++) {
+        w->first[j] = k;
+        for (size_t i = 0; i < plan->bins[j].n_tasks; i++, k++) {
+            const rtp_task *t = &plan->bins[j].tasks[i].task;
+            snprintf(w->result[k], sizeof w->result[k], "%s/results/%zu.txt", dir, k);
+            snprintf(w->text[k][0], 48, "%lld", (long long)t->period_ns);
+            snprintf(w->text[k][1], 48, "%lld", (long long)t->deadline_ns);
+            snprintf(w->text[k][2], 48, "%lld", (long long)burn_ns(t->wcet_ns, o->load));
+            snprintf(w->text[k][3], 48, "%d", o->seconds + 60);
+            const char **v = w->words[k];
+            v[0] = o->workload;
+            v[1] = "--period", v[2] = w->text[k][0];
+            v[3] = "--deadline", v[4] = w->text[k][1];
+            v[5] = "--spin", v[6] = w->text[k][2];
+            v[7] = "--max-seconds", v[8] = w->text[k][3];
+            v[9] = "--out", v[10] = w->result[k];
+            v[11] = NULL;
+        }
+    }
+    (void)n;
+    return RTP_OK;
+}
+
+static int write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    fputs(text, f);
+    int bad = ferror(f);
+    return fclose(f) != 0 || bad ? -1 : 0;
+}
+
+/* sh SCRIPT VERB with the state and log folders in dir; output to
+ * dir/VERB.out; the exit status, or -1 when it could not run. */
+static int run_script(const char *dir, const char *verb)
+{
+    char script[4200], out[4200], state[4200], logs[4200];
+    snprintf(script, sizeof script, "%s/rehearse.sh", dir);
+    snprintf(out, sizeof out, "%s/%s.out", dir, verb);
+    snprintf(state, sizeof state, "%s/state", dir);
+    snprintf(logs, sizeof logs, "%s/logs", dir);
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (fd >= 0) {
+            dup2(fd, 1);
+            dup2(fd, 2);
+            close(fd);
+        }
+        setenv("RTPACK_STATE_DIR", state, 1);
+        setenv("RTPACK_LOG_DIR", logs, 1);
+        execl("/bin/sh", "sh", script, verb, (char *)NULL);
+        _exit(127);
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* The last `size` - 1 bytes of dir/NAME, newlines as "; ". */
+static void tail_of(const char *dir, const char *name, char *buf, size_t size)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    buf[0] = '\0';
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f), from = len > (long)size - 1 ? len - ((long)size - 1) : 0;
+    fseek(f, from, SEEK_SET);
+    size_t got = fread(buf, 1, size - 1, f);
+    buf[got] = '\0';
+    fclose(f);
+    for (char *p = buf; *p; p++)
+        if (*p == '\n')
+            *p = p[1] ? ';' : '\0';
+}
+
+/* Waits `seconds`, or until *interrupt; the seconds waited. */
+static int wait_run(int seconds, const volatile sig_atomic_t *interrupt)
+{
+    struct timespec step = {0, 100000000};
+    for (int tenths = 0; tenths < 10 * seconds; tenths++) {
+        if (interrupt && *interrupt)
+            return tenths / 10;
+        nanosleep(&step, NULL);
+    }
+    return seconds;
+}
+
+static int read_result(const char *path, rtp_rehearse_task *t)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    char key[32];
+    long long v;
+    int seen = 0;
+    while (fscanf(f, "%31s %lld", key, &v) == 2) {
+        if (strcmp(key, "jobs") == 0)
+            t->jobs = (unsigned long long)v, seen |= 1;
+        else if (strcmp(key, "misses") == 0)
+            t->misses = (unsigned long long)v, seen |= 2;
+        else if (strcmp(key, "response_max") == 0)
+            t->response_max_ns = v, seen |= 4;
+        else if (strcmp(key, "response_p99") == 0)
+            t->response_p99_ns = v, seen |= 8;
+    }
+    fclose(f);
+    return seen == 15 ? 0 : -1;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    return remove(path);
+}
+
+static void fill_tasks(const rtp_plan *plan, rtp_rehearse_report *r)
+{
+    size_t k = 0;
+    for (size_t j = 0; j < plan->n_bins; j++) {
+        const rtp_plan_bin *bin = &plan->bins[j];
+        for (size_t i = 0; i < bin->n_tasks; i++, k++) {
+            rtp_rehearse_task *t = &r->tasks[k];
+            const rtp_plan_task *pt = &bin->tasks[i];
+            snprintf(t->name, sizeof t->name, "%s", pt->task.name);
+            t->cpu = bin->n_cpus ? bin->cpus[0] : -1;
+            t->response_max_ns = t->response_p99_ns = -1;
+            int fp = plan->policy == RTP_POLICY_FP || plan->policy == RTP_POLICY_GFP;
+            t->bound_ns = fp ? pt->response_time_ns : pt->task.deadline_ns;
+        }
+    }
+}
+
+/* The PIDs start recorded (deploy/state.h), at most max. */
+static size_t task_pids(const char *dir, const char *name, long *pids, size_t max)
+{
+    char state_dir[4200];
+    snprintf(state_dir, sizeof state_dir, "%s/state", dir);
+    rtp_deploy_state st;
+    rtp_diag diag;
+    size_t n = 0;
+    if (rtp_deploy_state_read(state_dir, name, &st, &diag) != RTP_OK)
+        return 0;
+    for (size_t i = 0; i < st.n_tasks && n < max; i++)
+        if (st.tasks[i].pid > 0)
+            pids[n++] = st.tasks[i].pid;
+    rtp_deploy_state_free(&st);
+    return n;
+}
+
+/* Waits (up to 10 s) until the processes are gone: stop returns once it has
+ * signalled them, and a workload may still be exiting. */
+static void wait_gone(const long *pids, size_t n)
+{
+    struct timespec step = {0, 20000000};
+    for (int tries = 0; tries < 500; tries++) {
+        size_t alive = 0;
+        for (size_t i = 0; i < n; i++) {
+            char path[64], state = 0;
+            snprintf(path, sizeof path, "/proc/%ld/stat", pids[i]);
+            FILE *f = fopen(path, "r");
+            if (f && fscanf(f, "%*d (%*[^)]) %c", &state) == 1 && state != 'Z')
+                alive++;
+            if (f)
+                fclose(f);
+        }
+        if (!alive)
+            return;
+        nanosleep(&step, NULL);
+    }
+}
+
+/* start, wait, stop, results; returns the status and leaves the folder. */
+static rtp_status deploy_and_run(const rtp_plan *plan, const rtp_rehearse_opts *o,
+                                 const char *name, const char *dir, rtp_rehearse_report *r,
+                                 rtp_diag *diag)
+{
+    int started = run_script(dir, "start");
+    if (started != 0) {
+        tail_of(dir, "start.out", r->script_output, sizeof r->script_output);
+        run_script(dir, "stop"); /* undoes whatever start recorded */
+        return rtp_diag_set(diag, RTP_EINTERNAL, "", "could not deploy the plan: start "
+                            "exited %d: %s", started, r->script_output);
+    }
+    r->seconds = wait_run(o->seconds, o->interrupt);
+    long pids[256];
+    size_t n_pids = task_pids(dir, name, pids, sizeof pids / sizeof pids[0]);
+    int stopped = run_script(dir, "stop");
+    wait_gone(pids, n_pids);
+    if (stopped != 0) {
+        char out[300];
+        tail_of(dir, "stop.out", out, sizeof out);
+        return rtp_diag_set(diag, RTP_EINTERNAL, "", "the launch script's stop exited %d: %s",
+                            stopped, out);
+    }
+    for (size_t k = 0; k < r->n_tasks; k++) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/results/%zu.txt", dir, k);
+        if (read_result(path, &r->tasks[k]) != 0)
+            return rtp_diag_set(diag, RTP_EINTERNAL, "",
+                                "task %s left no result (it did not run or was killed; see "
+                                "its log)", r->tasks[k].name);
+    }
+    (void)plan;
+    return RTP_OK;
+}
+
+rtp_status rtp_rehearse_run(const rtp_plan *plan, const rtp_rehearse_opts *opts,
+                            rtp_rehearse_report *r, rtp_diag *diag)
+{
+    memset(r, 0, sizeof *r);
+    r->load = opts->load;
+    r->runtime_margin = opts->deploy.runtime_margin;
+    r->machine_restored = 1;
+    if (opts->seconds < 1 || opts->load.num <= 0 || opts->load.num > opts->load.den)
+        return rtp_diag_set(diag, RTP_EINPUT, "", "rehearse wants --seconds >= 1 and --load in (0, 1]");
+    rtp_deploy_opts dopts = opts->deploy;
+    char name[40];
+    snprintf(name, sizeof name, "rehearse_%ld", (long)getpid());
+    dopts.name = name;
+    int deployable = 0;
+    rtp_status st = rtp_deploy_check(plan, &dopts, &deployable, diag);
+    if (st != RTP_OK)
+        return st;
+    if (!deployable) {
+        rtp_diag why = *diag;
+        return rtp_diag_set(diag, RTP_EINPUT, why.path, "not deployable: %s", why.message);
+    }
+    size_t n = 0;
+    for (size_t j = 0; j < plan->n_bins; j++)
+        n += plan->bins[j].n_tasks;
+    r->n_tasks = n;
+    r->tasks = calloc(n ? n : 1, sizeof *r->tasks);
+    workload_ctx w = {.plan = plan};
+    w.text = calloc(n ? n : 1, sizeof *w.text);
+    w.words = calloc(n ? n : 1, sizeof *w.words);
+    w.result = calloc(n ? n : 1, sizeof *w.result);
+    w.first = calloc(plan->n_bins ? plan->n_bins : 1, sizeof *w.first);
+    char *before = NULL, *after = NULL, *script = NULL;
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/rtpack-rehearse-XXXXXX", opts->scratch_parent);
+    if (!r->tasks || !w.text || !w.words || !w.result || !w.first) {
+        st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
+        goto out;
+    }
+    fill_tasks(plan, r);
+    if (!mkdtemp(dir)) {
+        st = rtp_diag_set(diag, RTP_EINTERNAL, "", "cannot create a folder in %s: %s",
+                          opts->scratch_parent, strerror(errno));
+        goto out;
+    }
+    char path[4200];
+    snprintf(path, sizeof path, "%s/results", dir);
+    build_words(&w, n, opts, dir);
+    dopts.cmd_for = workload_for;
+    dopts.cmd_ctx = &w;
+    rtp_text warnings;
+    rtp_text_init(&warnings);
+    st = rtp_deploy_script(plan, &dopts, &script, &warnings, diag);
+    rtp_text_free(&warnings);
+    snprintf(path, sizeof path, "%s/results", dir);
+    if (st == RTP_OK && mkdir(path, 0700) != 0)
+        st = rtp_diag_set(diag, RTP_EINTERNAL, "", "cannot create %s", path);
+    snprintf(path, sizeof path, "%s/rehearse.sh", dir);
+    if (st == RTP_OK && write_file(path, script) != 0)
+        st = rtp_diag_set(diag, RTP_EINTERNAL, "", "cannot write %s", path);
+    if (st == RTP_OK)
+        st = rtp_machine_snapshot("/sys/fs/cgroup", "/proc", &before, diag);
+    if (st == RTP_OK)
+        st = deploy_and_run(plan, opts, name, dir, r, diag);
+    if (before) {
+        rtp_diag scratch;
+        if (rtp_machine_snapshot("/sys/fs/cgroup", "/proc", &after, &scratch) == RTP_OK)
+            rtp_machine_diff(before, after, r->left, sizeof r->left);
+        else
+            snprintf(r->left, sizeof r->left, "the machine could not be read afterwards");
+        r->machine_restored = r->left[0] == '\0';
+        if (!r->machine_restored && st == RTP_OK)
+            st = rtp_diag_set(diag, RTP_EINTERNAL, "", "the machine is not as it was: %s",
+                              r->left);
+    }
+    nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+out:
+    free(before);
+    free(after);
+    free(script);
+    free(w.text);
+    free(w.words);
+    free(w.result);
+    free(w.first);
+    return st;
+}

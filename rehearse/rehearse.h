@@ -1,0 +1,51 @@
+/* rehearse/rehearse.h — `rtpack rehearse` (docs/spec.md "rtpack rehearse"): deploy a
+ * plan on this machine exactly as `emit --format script` would, with
+ * rtpack-workload (rehearse/workload/main.c) in place of every task's
+ * command, run it, tear it down, and report per task what the jobs saw next
+ * to what the analysis promised. This is the loop that shows whether the
+ * theory holds on the machine: a plan that passes here under the expected
+ * load has met its deadlines on this kernel, with this release latency and
+ * this runtime margin; one that misses says which task and by how much.
+ *
+ * Steps: re-check the plan (deploy/linux_limits.h; not deployable is
+ * RTP_EINPUT), snapshot the machine (rehearse/machine.h), write the script
+ * into a private folder under `scratch_parent` with the state and log
+ * folders beside it, `sh SCRIPT start`, wait `seconds` (or until *interrupt
+ * turns non-zero), `sh SCRIPT stop` (SIGTERM: every workload writes its
+ * result), read the results, snapshot again, remove the folder.
+ * Each job of task t burns floor(load x wcet_t) ns of CPU time. The bound
+ * is the plan's response time under FP (null when none) and the deadline
+ * under EDF; both count from the job's arrival, as the workload does.
+ *
+ * Needs root (cpusets, real-time policies). Ownership: the report
+ * (models/rehearse_doc.h) owns its tasks (rtp_rehearse_report_free). Not thread-safe: it runs processes and
+ * changes the machine; run one at a time. Never prints. */
+#ifndef RTP_REHEARSE_H
+#define RTP_REHEARSE_H
+
+#include "deploy/linux_limits.h"
+#include "models/plan.h"
+#include "models/ratio.h"
+#include "models/rehearse_doc.h"
+
+#include <signal.h>
+
+typedef struct rtp_rehearse_opts {
+    int seconds;                  /* how long the workload runs, >= 1 */
+    rtp_ratio load;               /* fraction of the wcet each job burns, (0, 1] */
+    rtp_deploy_opts deploy;       /* as emit's; name and cmd_for are set here */
+    const char *workload;         /* absolute path of rtpack-workload */
+    const char *scratch_parent;   /* where the private folder goes ("/tmp") */
+    const volatile sig_atomic_t *interrupt; /* non-zero: stop early; may be NULL */
+} rtp_rehearse_opts;
+
+/* Runs the rehearsal. RTP_EINPUT: the plan is not deployable or the options
+ * are bad (diag says why; nothing was changed). RTP_EINTERNAL: it could not
+ * deploy (start failed: report->script_output), a task left no result, or
+ * the machine differs afterwards (report->left); the report is filled as
+ * far as it got. RTP_OK: every task reported (misses or not). */
+rtp_status rtp_rehearse_run(const rtp_plan *plan, const rtp_rehearse_opts *opts,
+                            rtp_rehearse_report *report, rtp_diag *diag);
+
+
+#endif

@@ -1,0 +1,142 @@
+/* rehearse/workload/main.c — rtpack-workload, the synthetic task that
+ * `rtpack rehearse` deploys in place of each task's command (docs/spec.md
+ * "rtpack rehearse"). Each job burns SPIN ns of this thread's CPU time
+ * (CLOCK_THREAD_CPUTIME_ID, so time the thread is preempted does not count),
+ * then waits for its next release with the pattern docs/deploy.md "Release
+ * patterns" documents: sched_yield() under SCHED_DEADLINE, an absolute
+ * clock_nanosleep under anything else. Responses go to a preallocated,
+ * locked buffer (rehearse/joblog.h): nothing is printed or allocated while
+ * jobs run. The first job's start is the origin of the arrival grid (so the
+ * first wake-up's latency is not counted). On SIGTERM or SIGINT (the launch script's stop), or after
+ * --max-seconds, it writes its counts to OUT (a temporary file renamed) and
+ * exits 0.
+ *
+ * usage: rtpack-workload --period NS --deadline NS --spin NS --out FILE
+ *                        [--max-seconds S]
+ * OUT: lines "jobs N", "misses N", "skipped N", "response_max NS",
+ * "response_p99 NS" (-1 without jobs), "recorded N". */
+#include "rehearse/joblog.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#ifndef SCHED_DEADLINE
+#define SCHED_DEADLINE 6
+#endif
+#ifndef SCHED_RESET_ON_FORK
+#define SCHED_RESET_ON_FORK 0x40000000
+#endif
+
+#define MAX_RECORDED ((size_t)1 << 22) /* 32 MiB of responses */
+
+static volatile sig_atomic_t stop; /* the program's only global: set by signals */
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    stop = 1;
+}
+
+static rtp_ns now(clockid_t clock)
+{
+    struct timespec ts;
+    clock_gettime(clock, &ts);
+    return (rtp_ns)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void spin(rtp_ns ns)
+{
+    rtp_ns until = now(CLOCK_THREAD_CPUTIME_ID) + ns;
+    while (now(CLOCK_THREAD_CPUTIME_ID) < until)
+        ;
+}
+
+static void sleep_until(rtp_ns t)
+{
+    struct timespec ts = {.tv_sec = (time_t)(t / 1000000000), .tv_nsec = (long)(t % 1000000000)};
+    while (!stop && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+        ;
+}
+
+static int write_result(const char *path, rtp_joblog *log)
+{
+    char tmp[4096];
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp", path) >= sizeof tmp)
+        return -1;
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        return -1;
+    fprintf(f, "jobs %llu\nmisses %llu\nskipped %llu\nresponse_max %lld\nresponse_p99 %lld\n"
+               "recorded %zu\n",
+            (unsigned long long)log->jobs, (unsigned long long)log->misses,
+            (unsigned long long)log->skipped, (long long)(log->jobs ? log->response_max_ns : -1),
+            (long long)rtp_joblog_percentile(log->responses, log->n, 99), log->n);
+    int bad = ferror(f) | fclose(f);
+    return bad || rename(tmp, path) != 0 ? -1 : 0;
+}
+
+static long long arg(int argc, char **argv, const char *name, long long def)
+{
+    for (int i = 1; i + 1 < argc; i += 2)
+        if (strcmp(argv[i], name) == 0)
+            return atoll(argv[i + 1]);
+    return def;
+}
+
+int main(int argc, char **argv)
+{
+    const char *out = NULL;
+    for (int i = 1; i + 1 < argc; i += 2)
+        if (strcmp(argv[i], "--out") == 0)
+            out = argv[i + 1];
+    rtp_ns period = arg(argc, argv, "--period", 0), deadline = arg(argc, argv, "--deadline", 0);
+    rtp_ns burn = arg(argc, argv, "--spin", -1);
+    long long max_s = arg(argc, argv, "--max-seconds", 3600);
+    if (!out || period <= 0 || deadline <= 0 || burn < 0 || max_s < 1 || argc % 2 == 0) {
+        fprintf(stderr, "usage: rtpack-workload --period NS --deadline NS --spin NS --out FILE "
+                        "[--max-seconds S]\n");
+        return 2;
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal; /* no SA_RESTART: a sleep ends with EINTR */
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+    size_t cap = (size_t)(max_s + 1) * (1000000000 / period + 1);
+    cap = cap > MAX_RECORDED ? MAX_RECORDED : cap;
+    rtp_ns *buf = malloc(cap * sizeof *buf);
+    if (!buf)
+        return fprintf(stderr, "rtpack-workload: out of memory\n"), 3;
+    memset(buf, 0, cap * sizeof *buf); /* touch every page before the first job */
+    mlockall(MCL_CURRENT | MCL_FUTURE); /* best effort: a failure costs page faults only */
+    /* chrt -R adds SCHED_RESET_ON_FORK to the policy the kernel reports */
+    int by_start = (sched_getscheduler(0) & ~SCHED_RESET_ON_FORK) == SCHED_DEADLINE;
+    /* Under SCHED_DEADLINE the kernel's periods began when the launch
+     * script set the policy, before this program was loaded (which used
+     * part of that period's runtime): wait for the next period, so the
+     * first job, and with it the arrival grid, starts on the kernel's. */
+    if (by_start)
+        sched_yield();
+    rtp_joblog log;
+    rtp_ns origin = now(CLOCK_MONOTONIC), end_at = origin + (rtp_ns)max_s * 1000000000;
+    rtp_joblog_init(&log, origin, period, deadline, by_start, buf, cap);
+    for (rtp_ns start = origin; !stop && start < end_at;) {
+        spin(burn);
+        rtp_joblog_add(&log, start, now(CLOCK_MONOTONIC));
+        if (by_start)
+            sched_yield(); /* SCHED_DEADLINE: the kernel releases the next job */
+        else
+            sleep_until(rtp_joblog_next_arrival(&log));
+        start = now(CLOCK_MONOTONIC);
+    }
+    if (write_result(out, &log) != 0)
+        return fprintf(stderr, "rtpack-workload: cannot write %s\n", out), 3;
+    free(buf);
+    return 0;
+}

@@ -1,0 +1,143 @@
+/* tests/test_rehearse.c — rehearse/: the workload's job bookkeeping (slots,
+ * skipped releases, misses, percentiles) against hand-worked schedules and
+ * a slow reference on random job traces, and the machine snapshot on a
+ * recorded cpuset tree. The live rehearsal is cli_rehearse_real.sh. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+
+#include "support/testutil.h"
+
+#include "rehearse/joblog.h"
+#include "rehearse/machine.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void test_fifo_slots(void **state)
+{
+    (void)state;
+    rtp_ns buf[8];
+    rtp_joblog log;
+    rtp_joblog_init(&log, 1000, 100, 60, 0, buf, 8);
+    rtp_joblog_add(&log, 1000, 1050);   /* job 0: response 50 */
+    assert_int_equal(rtp_joblog_next_arrival(&log), 1100);
+    rtp_joblog_add(&log, 1100, 1290);   /* job 1: 190, a miss, late */
+    rtp_joblog_add(&log, 1290, 1330);   /* job 2 starts at once: 130, a miss */
+    rtp_joblog_add(&log, 1330, 1340);   /* job 3 (arrival 1300): 40 */
+    assert_int_equal(log.jobs, 4);
+    assert_int_equal(log.misses, 2);
+    assert_int_equal(log.skipped, 0);
+    assert_int_equal(log.response_max_ns, 190);
+    assert_int_equal(rtp_joblog_percentile(buf, log.n, 50), 50);
+    assert_int_equal(rtp_joblog_percentile(buf, log.n, 99), 190);
+}
+
+static void test_deadline_slots(void **state)
+{
+    (void)state;
+    rtp_ns buf[2];
+    rtp_joblog log;
+    rtp_joblog_init(&log, 0, 100, 80, 1, buf, 2);
+    rtp_joblog_add(&log, 0, 30);
+    rtp_joblog_add(&log, 95, 130);   /* started early in slot 0's time: slot 1, 30 */
+    rtp_joblog_add(&log, 420, 450);  /* slots 2 and 3 skipped: 2 misses; slot 4: 50 */
+    rtp_joblog_add(&log, 500, 590);  /* 90 > 80: a miss (only 2 recorded) */
+    assert_int_equal(log.jobs, 4);
+    assert_int_equal(log.skipped, 2);
+    assert_int_equal(log.misses, 3);
+    assert_int_equal(log.response_max_ns, 90);
+    assert_int_equal(log.n, 2);
+    assert_int_equal(rtp_joblog_percentile(buf, 0, 99), -1);
+}
+
+/* Random traces: counts equal a direct recount of slots and responses. */
+static void test_random_traces(void **state)
+{
+    (void)state;
+    tu_rng rng = {4242};
+    for (int iter = 0; iter < 3000; iter++) {
+        rtp_ns period = tu_range(&rng, 10, 1000), deadline = tu_range(&rng, 1, 2 * period);
+        int by_start = (int)tu_range(&rng, 0, 1);
+        size_t jobs = (size_t)tu_range(&rng, 1, 40);
+        rtp_ns *buf = calloc(jobs, sizeof *buf), t = tu_range(&rng, 0, 1000), origin = t;
+        rtp_joblog log;
+        rtp_joblog_init(&log, origin, period, deadline, by_start, buf, jobs);
+        int64_t slot = 0;
+        uint64_t misses = 0, skipped = 0;
+        rtp_ns worst = 0;
+        for (size_t k = 0; k < jobs; k++) {
+            rtp_ns start = k == 0 ? origin : t + tu_range(&rng, 0, 3 * period);
+            rtp_ns end = start + tu_range(&rng, 0, 2 * period);
+            /* reference: the slot is the next one, or (by_start) the one the
+             * start falls in when that is later */
+            int64_t s = slot;
+            for (int64_t c = slot + 1; by_start && origin + c * period <= start; c++)
+                s = c;
+            skipped += (uint64_t)(s - slot);
+            rtp_ns response = end - (origin + s * period);
+            misses += (uint64_t)(s - slot) + (response > deadline);
+            worst = response > worst ? response : worst;
+            slot = s + 1;
+            rtp_joblog_add(&log, start, end);
+            t = end;
+        }
+        assert_int_equal(log.misses, misses);
+        assert_int_equal(log.skipped, skipped);
+        assert_int_equal(log.response_max_ns, worst);
+        assert_int_equal(log.jobs, jobs);
+        free(buf);
+    }
+}
+
+static void mk(const char *path, const char *file, const char *text)
+{
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s' && printf '%s' > '%s/%s'", path, text, path, file);
+    assert_int_equal(system(cmd), 0);
+}
+
+static void test_snapshot_and_diff(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rtp_machine_XXXXXX", cg[200], proc[200], path[300];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cg, sizeof cg, "%s/cg", dir);
+    snprintf(proc, sizeof proc, "%s/proc", dir);
+    snprintf(path, sizeof path, "%s/cpuset", cg);
+    mk(path, "cpuset.sched_load_balance", "1\\n");
+    mk(proc, "x", "");
+    char *before = NULL, *after = NULL, diff[400];
+    rtp_diag diag;
+    assert_int_equal(rtp_machine_snapshot(cg, proc, &before, &diag), RTP_OK);
+    assert_string_equal(before, "");
+    snprintf(path, sizeof path, "%s/cpuset/rtpack-x-0", cg);
+    mk(path, "cpuset.sched_load_balance", "0\\n");
+    assert_int_equal(rtp_machine_snapshot(cg, proc, &after, &diag), RTP_OK);
+    assert_string_equal(after, "cpuset rtpack-x-0 0\n");
+    rtp_machine_diff(before, after, diff, sizeof diff);
+    assert_string_equal(diff, "cpuset rtpack-x-0 0: new since before the rehearsal (left behind)");
+    rtp_machine_diff(after, before, diff, sizeof diff);
+    assert_string_equal(diff, "cpuset rtpack-x-0 0: gone since before the rehearsal");
+    rtp_machine_diff(after, after, diff, sizeof diff);
+    assert_string_equal(diff, "");
+    free(before);
+    free(after);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fifo_slots),
+        cmocka_unit_test(test_deadline_slots),
+        cmocka_unit_test(test_random_traces),
+        cmocka_unit_test(test_snapshot_and_diff),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
