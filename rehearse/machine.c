@@ -68,11 +68,15 @@ static void walk(lines *l, const char *dir, const char *rel, const char *setting
         if (e->d_name[0] == '.')
             continue;
         char path[4096], name[4096], value[64], line[4300];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        /* A name that does not fit is not a cpuset we could restore either. */
+        if (snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path)
+            continue;
         struct stat st;
         if (lstat(path, &st) != 0 || !S_ISDIR(st.st_mode))
             continue;
-        snprintf(name, sizeof name, "%s%s%s", rel, *rel ? "/" : "", e->d_name);
+        if (snprintf(name, sizeof name, "%s%s%s", rel, *rel ? "/" : "", e->d_name) >=
+            (int)sizeof name)
+            continue;
         char file[4200];
         snprintf(file, sizeof file, "%s/%s", path, setting);
         first_line(file, value, sizeof value);
