@@ -133,6 +133,8 @@ typedef struct cli_args {
     const char *command;      /* cmd->name */
     int json;                 /* --json (CLI_OPTION_JSON) */
     int cpus;                 /* --cpus M (CLI_OPTION_CPUS), 0 when absent */
+    uint64_t max_input;       /* --max-input-bytes N (CLI_OPTION_MAX_INPUT), default
+                               * RTP_INPUT_MAX_DEFAULT */
     int help;
     unsigned char given[CLI_MAX_OPTIONS]; /* by index in cmd->options */
     const char *positional[CLI_MAX_POSITIONAL];
@@ -142,6 +144,11 @@ typedef struct cli_args {
 #define CLI_OPTION_JSON                                                                      \
     {.name = "json", .type = CLI_FLAG, CLI_TARGET(cli_args, json), .flags = CLI_IN_ARGS,     \
      .help = "print one JSON document on standard output"}
+#define CLI_OPTION_MAX_INPUT                                                                 \
+    {.name = "max-input-bytes", .type = CLI_INT, CLI_TARGET(cli_args, max_input),            \
+     .flags = CLI_IN_ARGS, .metavar = "N", .min = 1, .max = (uint64_t)1 << 40,                \
+     .def = "268435456 (256 MiB)",                                                           \
+     .help = "stop reading an input (file or standard input) past N bytes: exit 3"}
 #define CLI_OPTION_CPUS                                                                      \
     {.name = "cpus", .type = CLI_INT, CLI_TARGET(cli_args, cpus), .flags = CLI_IN_ARGS,      \
      .metavar = "M", .min = 1, .max = 4096,                                                  \

@@ -50,6 +50,7 @@ static const cli_option options[] = {
      .help = "fixed-point steps per test before 'resource limit'"},
     CLI_OPTION_CPUS,
     CLI_OPTION_JSON,
+    CLI_OPTION_MAX_INPUT,
     CLI_END,
 };
 
@@ -382,7 +383,7 @@ static int run_batch(const cli_args *args, const char *file, const settings *s)
     size_t len = 0;
     rtp_diag diag;
     rtp_diag_clear(&diag);
-    rtp_status st = rtp_read_file(file, &text, &len, &diag);
+    rtp_status st = rtp_read_file_max(file, args->max_input, &text, &len, &diag);
     if (st != RTP_OK)
         return cli_fail(args, cli_shown_name(file), st, &diag);
     int any_bad = 0, any_limit = 0;

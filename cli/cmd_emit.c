@@ -78,6 +78,7 @@ static const cli_option options[] = {
     {.name = "isolate", .type = CLI_FLAG, CLI_TARGET(emit_settings, deploy.isolate),
      .when = "format=script,systemd,rtapp",
      .help = "move other processes and IRQs to the CPUs the plan leaves free"},
+    CLI_OPTION_MAX_INPUT,
     CLI_END,
 };
 
@@ -107,25 +108,17 @@ static int refuse_live(const cli_args *args, const char *path)
     return CLI_EXIT_NO;
 }
 
+/* path written all or nothing (models/fileio.h): a failure leaves the old
+ * file or none, exit 3. */
 static int write_file(const cli_args *args, const char *path, const char *text, int executable)
 {
     int rc = executable ? refuse_live(args, path) : 0;
     if (rc)
         return rc;
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "rtpack %s: cannot write %s: %s\n", args->command, path, strerror(errno));
-        return CLI_EXIT_USAGE;
-    }
-    int bad = fputs(text, f) == EOF;
-    bad |= fclose(f) != 0;
-    if (!bad && executable)
-        bad = chmod(path, 0755) != 0;
-    if (bad) {
-        fprintf(stderr, "rtpack %s: cannot write %s: %s\n", args->command, path, strerror(errno));
-        return CLI_EXIT_LIMIT;
-    }
-    return 0;
+    rtp_diag diag;
+    rtp_diag_clear(&diag);
+    rtp_status st = rtp_write_file(path, text, strlen(text), executable ? 0755 : 0644, &diag);
+    return st == RTP_OK ? 0 : cli_fail(args, "", st, &diag);
 }
 
 /* One text to --out FILE or standard output. */
@@ -251,7 +244,7 @@ static int run(const cli_args *args, void *settings)
     size_t len = 0;
     rtp_plan plan;
     memset(&plan, 0, sizeof plan);
-    rtp_status st = rtp_read_file(file, &text, &len, &diag);
+    rtp_status st = rtp_read_file_max(file, args->max_input, &text, &len, &diag);
     if (st == RTP_OK)
         st = rtp_plan_parse_json(text, len, &plan, &diag);
     free(text);

@@ -73,6 +73,7 @@ static const cli_option options[] = {
     {.name = "json", .type = CLI_FLAG, CLI_TARGET(cli_args, json), .flags = CLI_IN_ARGS,
      .help = "print a summary of DIR (points done, acceptance per policy and method, files) "
              "as one JSON document"},
+    CLI_OPTION_MAX_INPUT,
     CLI_END,
 };
 
@@ -100,7 +101,7 @@ static int run(const cli_args *args, void *settings)
     size_t len = 0;
     rtp_diag diag;
     rtp_diag_clear(&diag);
-    rtp_status st = rtp_read_file(file, &sweep, &len, &diag);
+    rtp_status st = rtp_read_file_max(file, args->max_input, &sweep, &len, &diag);
     if (st == RTP_OK)
         st = rtp_explore_run(sweep, len, &o, &diag);
     free(sweep);

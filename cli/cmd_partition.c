@@ -91,6 +91,7 @@ static const cli_option options[] = {
      .help = "with --method best, compare whole layouts: partitioned, clustered, global"},
     CLI_OPTION_CPUS,
     CLI_OPTION_JSON,
+    CLI_OPTION_MAX_INPUT,
     CLI_END,
 };
 

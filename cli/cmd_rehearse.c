@@ -37,6 +37,7 @@ static const cli_option options[] = {
     {.name = "budget", .type = CLI_DECIMAL, CLI_TARGET(rehearse_settings, r.deploy.budget),
      .range = "(0, 1]", .def = "0.9", .help = "as emit's: usable real-time bandwidth per CPU"},
     CLI_OPTION_JSON,
+    CLI_OPTION_MAX_INPUT,
     CLI_END,
 };
 
@@ -111,7 +112,7 @@ static int run(const cli_args *args, void *settings)
     size_t len = 0;
     rtp_plan plan;
     memset(&plan, 0, sizeof plan);
-    rtp_status st = rtp_read_file(file, &text, &len, &diag);
+    rtp_status st = rtp_read_file_max(file, args->max_input, &text, &len, &diag);
     if (st == RTP_OK)
         st = rtp_plan_parse_json(text, len, &plan, &diag);
     free(text);

@@ -41,7 +41,7 @@ int cli_load_taskset(const cli_args *args, const char *file, rtp_taskset *ts)
 {
     rtp_diag diag;
     rtp_diag_clear(&diag);
-    rtp_status st = rtp_taskset_load(file, ts, &diag);
+    rtp_status st = rtp_taskset_load(file, args->max_input, ts, &diag);
     if (st != RTP_OK)
         return cli_fail(args, cli_shown_name(file), st, &diag);
     return 0;

@@ -4,6 +4,7 @@
 #include "cli/cli.h"
 #include "rtpack/version.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,8 +109,10 @@ static int run_command(const cli_command *cmd, int argc, char **argv)
         rc = cmd->run(&args, settings);
     cli_settings_free(cmd, settings);
     free(settings);
-    if (fflush(stdout) != 0) {
-        fprintf(stderr, "rtpack %s: cannot write standard output\n", cmd->name);
+    /* ferror too: stdio may have flushed (and failed) long before this */
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "rtpack %s: cannot write standard output: %s\n", cmd->name,
+                strerror(errno ? errno : EIO));
         return CLI_EXIT_LIMIT;
     }
     return rc;

@@ -259,17 +259,25 @@ static void completion_writer(const cli_command *cmd, FILE *out)
 
 static int write_one(const char *path, writer w, const cli_command *cmd)
 {
-    FILE *f = fopen(path, "w");
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
     if (!f) {
-        fprintf(stderr, "rtpack help: cannot write %s: %s\n", path, strerror(errno));
+        fprintf(stderr, "rtpack help: out of memory\n");
         return -1;
     }
     w(cmd, f);
-    if (ferror(f) | (fclose(f) != 0)) {
-        fprintf(stderr, "rtpack help: cannot write %s\n", path);
-        return -1;
+    int bad = ferror(f) | (fclose(f) != 0);
+    rtp_diag diag;
+    rtp_diag_clear(&diag);
+    if (!bad && rtp_write_file(path, text, len, 0644, &diag) != RTP_OK) {
+        fprintf(stderr, "rtpack help: %s\n", diag.message);
+        bad = 1;
+    } else if (bad) {
+        fprintf(stderr, "rtpack help: out of memory writing %s\n", path);
     }
-    return 0;
+    free(text);
+    return bad ? -1 : 0;
 }
 
 static int make_dir(const char *path)

@@ -481,6 +481,7 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, int first, cli_args
     memset(out, 0, sizeof *out);
     out->cmd = cmd;
     out->command = cmd->name;
+    out->max_input = RTP_INPUT_MAX_DEFAULT;
     int options_done = 0;
     for (int i = first; i < argc; i++) {
         const char *arg = argv[i];

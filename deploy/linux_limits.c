@@ -54,7 +54,7 @@ rtp_status rtp_deploy_opts_check(const rtp_deploy_opts *opts, rtp_diag *diag)
                             "--name wants 1 to 32 characters of A-Z a-z 0-9 _ (it names cgroup folders)");
     if (opts->cgroup_root) {
         const char *r = opts->cgroup_root;
-        if (r[0] != '/' || rtp_quote_check_text(r, why, sizeof why) != 0 || strstr(r, "/../") ||
+        if (r[0] != '/' || rtp_text_check_plain(r, why, sizeof why) != 0 || strstr(r, "/../") ||
             (strlen(r) >= 3 && strcmp(r + strlen(r) - 3, "/..") == 0))
             return rtp_diag_set(diag, RTP_EINPUT, "",
                                 "--cgroup-root wants an absolute path without '..' or control characters");
@@ -362,7 +362,7 @@ rtp_status rtp_deploy_check(const rtp_plan *plan, const rtp_deploy_opts *opts, i
         for (size_t i = 0; i < plan->bins[j].n_tasks; i++) {
             rtp_deploy_bin_path(plan, j, cpus, sizeof cpus);
             snprintf(path, sizeof path, "%s.tasks[%zu].name", cpus, i);
-            if (rtp_quote_check_text(plan->bins[j].tasks[i].task.name, why, sizeof why) != 0)
+            if (rtp_text_check_plain(plan->bins[j].tasks[i].task.name, why, sizeof why) != 0)
                 return rtp_diag_set(diag, RTP_EINPUT, path, "the task name %s", why);
         }
     }

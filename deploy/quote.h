@@ -15,9 +15,6 @@
 #include "models/text.h"
 #include "models/taskset.h"
 
-/* 0 when s is valid UTF-8 without control characters (C0, DEL, C1);
- * otherwise -1 and a short reason in why. */
-int rtp_quote_check_text(const char *s, char *why, size_t why_size);
 
 /* 1 when s is 1..64 characters of [A-Za-z0-9_.-] not starting with '.' or
  * '-': safe as a file, unit or thread name without quoting. */
@@ -38,7 +35,7 @@ void rtp_quote_systemd(rtp_text *out, const char *s);
  * form split at spaces (no shell). *argv is malloc'd (the strings are the
  * task's or point into *storage, also malloc'd); free both. RTP_EINPUT at
  * `path` when the task has no command, a word is empty, the first word
- * starts with '-', or a word fails rtp_quote_check_text. */
+ * starts with '-', or a word fails rtp_text_check_plain (models/text.h). */
 rtp_status rtp_quote_cmd_argv(const rtp_task *task, const char *path,
                               char ***argv, size_t *argc, char **storage,
                               rtp_diag *diag);

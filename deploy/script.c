@@ -205,7 +205,7 @@ static rtp_status write_rtapp_rows(const rtp_plan *plan, const char *const *bin_
     for (size_t j = 0; j < plan->n_bins; j++) {
         if (!bin_files[j])
             continue;
-        if (rtp_quote_check_text(bin_files[j], why, sizeof why) != 0)
+        if (rtp_text_check_plain(bin_files[j], why, sizeof why) != 0)
             return rtp_diag_set(diag, RTP_EINPUT, "", "the rt-app file name %s", why);
         rtp_text_printf(out, "    \"$1\" %zu - 'rtapp-%zu' 'rtapp-%zu' rt-app ", j, j, j);
         rtp_quote_sh(out, bin_files[j]);

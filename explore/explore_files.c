@@ -1,6 +1,7 @@
 /* explore/explore_files.c — the output folder of a sweep: file paths, whole
  * writes, durable appends and the manifest (see explore_internal.h). */
 #include "explore/explore_internal.h"
+#include "models/fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -29,12 +30,7 @@ rtp_status explore_io_error(rtp_diag *diag, const char *path, const char *what)
 
 rtp_status explore_write_text(const char *path, const char *text, size_t len, rtp_diag *diag)
 {
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return explore_io_error(diag, path, "write");
-    int ok = fwrite(text, 1, len, f) == len;
-    ok = fclose(f) == 0 && ok;
-    return ok ? RTP_OK : explore_io_error(diag, path, "write");
+    return rtp_write_file(path, text, len, 0644, diag);
 }
 
 rtp_status explore_append_text(const char *path, const char *text, size_t len, rtp_diag *diag)

@@ -6,6 +6,7 @@
  * names are unique and non-empty; CPU ids are unique in 0..RTP_MAX_CPU_ID;
  * clusters are disjoint non-empty subsets of the platform's CPUs. */
 #include "models/taskset.h"
+#include "models/text.h"
 #include "models/duration.h"
 #include "models/json_util.h"
 
@@ -217,6 +218,14 @@ rtp_status rtp_task_from_json(const rtp_json *doc, const cJSON *node, const char
         return rtp_diag_set(diag, RTP_EINPUT, field, "missing");
     if ((st = rtp_json_string(item, field, 0, &name, diag)) != RTP_OK)
         return st;
+    /* Checked once, here: every output (tables, JSON, scripts, units, file
+     * names) may print a name, so none carries control characters or
+     * invalid UTF-8 (docs/spec.md "Structure rules"). */
+    char why[96];
+    if (strlen(name) > RTP_TASK_NAME_MAX)
+        return rtp_diag_set(diag, RTP_EINPUT, field, "longer than %d bytes", RTP_TASK_NAME_MAX);
+    if (rtp_text_check_plain(name, why, sizeof why) != 0)
+        return rtp_diag_set(diag, RTP_EINPUT, field, "%s", why);
     if (!(task->name = dup_string(name)))
         return rtp_diag_set(diag, RTP_ENOMEM, field, "out of memory");
 
@@ -323,53 +332,13 @@ rtp_status rtp_taskset_parse_json(const char *text, size_t len, rtp_taskset *out
     return st;
 }
 
-rtp_status rtp_read_file(const char *path, char **text, size_t *len, rtp_diag *diag)
-{
-    int is_stdin = strcmp(path, "-") == 0;
-    FILE *f = is_stdin ? stdin : fopen(path, "rb");
-    if (!f)
-        return rtp_diag_set(diag, RTP_EINPUT, "", "cannot open: %s", strerror(errno));
-    size_t cap = 1 << 16, used = 0;
-    char *buf = malloc(cap);
-    rtp_status st = RTP_OK;
-    while (buf) {
-        if (cap - used < 2) {
-            char *bigger = realloc(buf, cap * 2);
-            if (!bigger) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = bigger;
-            cap *= 2;
-        }
-        size_t got = fread(buf + used, 1, cap - used - 1, f);
-        used += got;
-        if (got == 0)
-            break;
-    }
-    if (!buf)
-        st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory reading the file");
-    else if (ferror(f))
-        st = rtp_diag_set(diag, RTP_EINPUT, "", "cannot read: %s", strerror(errno));
-    if (!is_stdin)
-        fclose(f);
-    if (st != RTP_OK) {
-        free(buf);
-        return st;
-    }
-    buf[used] = '\0';
-    *text = buf;
-    *len = used;
-    return RTP_OK;
-}
-
-rtp_status rtp_taskset_load(const char *path, rtp_taskset *out, rtp_diag *diag)
+rtp_status rtp_taskset_load(const char *path, size_t max_bytes, rtp_taskset *out,
+                            rtp_diag *diag)
 {
     char *text;
     size_t len;
     memset(out, 0, sizeof *out);
-    rtp_status st = rtp_read_file(path, &text, &len, diag);
+    rtp_status st = rtp_read_file_max(path, max_bytes, &text, &len, diag);
     if (st != RTP_OK)
         return st;
     st = rtp_taskset_parse_json(text, len, out, diag);

@@ -15,6 +15,10 @@
 #define RTP_TASKSET_H
 
 #include "models/base.h"
+#include "models/fileio.h"
+
+/* The longest task name in bytes (UTF-8). */
+#define RTP_TASK_NAME_MAX 255
 
 typedef struct rtp_task {
     char *name;
@@ -63,13 +67,9 @@ typedef struct rtp_taskset {
 rtp_status rtp_taskset_parse_json(const char *text, size_t len,
                                   rtp_taskset *out, rtp_diag *diag);
 
-/* Reads a whole file ("-" = standard input) into a malloc'd NUL-terminated
- * buffer. RTP_EINPUT with a message when it cannot be read. */
-rtp_status rtp_read_file(const char *path, char **text, size_t *len,
-                         rtp_diag *diag);
-
-/* rtp_read_file + rtp_taskset_parse_json. */
-rtp_status rtp_taskset_load(const char *path, rtp_taskset *out, rtp_diag *diag);
+/* rtp_read_file_max (models/fileio.h) + rtp_taskset_parse_json. */
+rtp_status rtp_taskset_load(const char *path, size_t max_bytes, rtp_taskset *out,
+                            rtp_diag *diag);
 
 /* Writes the set as a task-set document (times as integer ns, time_unit
  * "ns") into a malloc'd string owned by the caller; NULL when out of memory. */

@@ -81,3 +81,53 @@ char *rtp_text_take(rtp_text *t)
     rtp_text_init(t);
     return out;
 }
+
+int rtp_text_check_plain(const char *s, char *why, size_t why_size)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        unsigned c = *p;
+        size_t extra;
+        unsigned code;
+        if (c < 0x20 || c == 0x7f) {
+            snprintf(why, why_size, "contains a control character (byte 0x%02x)", c);
+            return -1;
+        }
+        if (c < 0x80) {
+            p++;
+            continue;
+        }
+        if (c >= 0xc2 && c <= 0xdf) {
+            extra = 1;
+            code = c & 0x1f;
+        } else if (c >= 0xe0 && c <= 0xef) {
+            extra = 2;
+            code = c & 0x0f;
+        } else if (c >= 0xf0 && c <= 0xf4) {
+            extra = 3;
+            code = c & 0x07;
+        } else {
+            snprintf(why, why_size, "is not valid UTF-8 (byte 0x%02x)", c);
+            return -1;
+        }
+        for (size_t k = 1; k <= extra; k++) {
+            if ((p[k] & 0xc0) != 0x80) {
+                snprintf(why, why_size, "is not valid UTF-8 (truncated sequence)");
+                return -1;
+            }
+            code = (code << 6) | (p[k] & 0x3f);
+        }
+        /* Overlong forms, surrogates, past U+10FFFF, and C1 controls. */
+        if ((extra == 2 && code < 0x800) || (extra == 3 && code < 0x10000) ||
+            (code >= 0xd800 && code <= 0xdfff) || code > 0x10ffff) {
+            snprintf(why, why_size, "is not valid UTF-8 (bad sequence)");
+            return -1;
+        }
+        if (code >= 0x80 && code <= 0x9f) {
+            snprintf(why, why_size, "contains a control character (U+%04X)", code);
+            return -1;
+        }
+        p += extra + 1;
+    }
+    return 0;
+}

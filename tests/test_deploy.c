@@ -147,9 +147,9 @@ static void test_check_text(void **state)
         "\xe0\x80\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xc2\x85", "\xff",
     };
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
-        assert_int_equal(rtp_quote_check_text(good[i], why, sizeof why), 0);
+        assert_int_equal(rtp_text_check_plain(good[i], why, sizeof why), 0);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        assert_int_equal(rtp_quote_check_text(bad[i], why, sizeof why), -1);
+        assert_int_equal(rtp_text_check_plain(bad[i], why, sizeof why), -1);
 }
 
 static void test_names(void **state)

@@ -529,7 +529,7 @@ static void test_four_packings(void **state)
     rtp_taskset ts;
     rtp_diag diag;
     rtp_diag_clear(&diag);
-    assert_int_equal(rtp_taskset_load(tu_source_path("examples/four_packings.json"), &ts, &diag),
+    assert_int_equal(rtp_taskset_load(tu_source_path("examples/four_packings.json"), RTP_INPUT_MAX_DEFAULT, &ts, &diag),
                      RTP_OK);
     static const char *const expect[4][3] = {
         {"ADE", "BC", ""}, {"AE", "BCD", ""}, {"A", "BE", "CD"}, {"A", "BCD", "E"}};

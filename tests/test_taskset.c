@@ -671,16 +671,16 @@ static void test_load_file(void **state)
     char *path = tu_write_temp("{\"tasks\": [{\"name\": \"a\", \"wcet\": \"1ms\", \"period\": \"2ms\"}]}");
     assert_non_null(path);
     rtp_diag_clear(&d);
-    assert_int_equal(rtp_taskset_load(path, &ts, &d), RTP_OK);
+    assert_int_equal(rtp_taskset_load(path, RTP_INPUT_MAX_DEFAULT, &ts, &d), RTP_OK);
     assert_int_equal(ts.tasks[0].period_ns, 2000000);
     rtp_taskset_free(&ts);
     unlink(path);
     free(path);
     memset(&ts, 0x5a, sizeof ts);
-    assert_int_equal(rtp_taskset_load("/nonexistent/rtpack/ts.json", &ts, &d), RTP_EINPUT);
+    assert_int_equal(rtp_taskset_load("/nonexistent/rtpack/ts.json", RTP_INPUT_MAX_DEFAULT, &ts, &d), RTP_EINPUT);
     assert_true(d.message[0] != '\0');
     assert_null(ts.tasks);
-    assert_int_equal(rtp_taskset_load("/tmp", &ts, &d), RTP_EINPUT); /* a directory */
+    assert_int_equal(rtp_taskset_load("/tmp", RTP_INPUT_MAX_DEFAULT, &ts, &d), RTP_EINPUT); /* a directory */
     /* a large file (past the reader's first 64 KiB buffer) */
     size_t size = 300000, used = 0;
     char *big = malloc(size);
@@ -694,7 +694,7 @@ static void test_load_file(void **state)
     }
     snprintf(big + used, size - used, "]}");
     path = tu_write_temp(big);
-    assert_int_equal(rtp_taskset_load(path, &ts, &d), RTP_OK);
+    assert_int_equal(rtp_taskset_load(path, RTP_INPUT_MAX_DEFAULT, &ts, &d), RTP_OK);
     assert_int_equal(ts.n_tasks, (size_t)count);
     rtp_taskset_free(&ts);
     unlink(path);
