@@ -1,0 +1,120 @@
+/* sim/sim.h — the one scheduling simulator of rtpack: preemptive EDF or
+ * fixed priorities on one CPU or globally on M identical CPUs, event-driven
+ * (time jumps from one release or completion to the next) in exact integer ns.
+ *
+ * Two levels. The engine (rtp_sim_*) schedules explicit jobs that the caller
+ * adds while it advances the clock, so tests can drive any release pattern
+ * through it (tests/support/reference.c). rtp_sim_periodic runs the model of
+ * docs/spec.md "rtpack simulate": every task released at 0 and then every
+ * period, each job running exactly its wcet (or an overrun), and reports
+ * per task jobs, misses, the first miss and the largest response.
+ *
+ * The rules are the analyses' (solver/edf.h, solver/fp.h): a ready job runs
+ * before another when (EDF) its absolute deadline is earlier, then its task
+ * comes first in the input, then it was added first; (FP) its task's
+ * priority is larger (Linux convention), then it was released earlier
+ * (first-in first-out among equal priorities, as SCHED_FIFO), then it was
+ * added first. A task is one thread: only its oldest unfinished released job
+ * may run, so its jobs never overlap and never run in parallel. The M best
+ * eligible jobs run; a running job keeps its CPU until it finishes or is
+ * preempted by a strictly better one (no needless migration).
+ *
+ * Units: rtp_ns; every time handed in lies in 0..2^62. Ownership: an
+ * rtp_sim is created and freed by the caller; hooks are called
+ * synchronously. Thread-safety: no globals; one rtp_sim per thread. */
+#ifndef RTP_SIM_H
+#define RTP_SIM_H
+
+#include "models/base.h"
+#include "models/taskset.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct rtp_sim_job {
+    size_t task;        /* index of the task (0..n_tasks-1): tie rule, thread */
+    rtp_ns arrival_ns;  /* responses are measured from here */
+    rtp_ns release_ns;  /* the job becomes ready (>= arrival_ns with jitter) */
+    rtp_ns deadline_ns; /* absolute */
+    rtp_ns exec_ns;     /* execution time, >= 1 */
+    uint64_t seq;       /* set by rtp_sim_add: 0, 1, 2, ... (last tie-break) */
+    rtp_ns finish_ns;   /* set when it completes; -1 when reported unfinished */
+} rtp_sim_job;
+
+/* Optional callbacks (any may be NULL). */
+typedef struct rtp_sim_hooks {
+    void *ctx;
+    /* A job completed at job->finish_ns, or (rtp_sim_drain) had not
+     * completed by the clock: finish_ns == -1. */
+    void (*done)(void *ctx, const rtp_sim_job *job);
+    /* `job` ran on CPU slot `cpu` (0..M-1) throughout [from, to), from < to. */
+    void (*ran)(void *ctx, int cpu, const rtp_sim_job *job, rtp_ns from, rtp_ns to);
+} rtp_sim_hooks;
+
+typedef struct rtp_sim rtp_sim;
+
+/* A simulator of `n_tasks` tasks on `cpus` CPUs (>= 1) under `policy`:
+ * EDF and GEDF use the deadline rule, FP and GFP the priority rule with
+ * priority[task] (copied; NULL allowed for EDF). The clock starts at 0. */
+rtp_status rtp_sim_create(rtp_policy policy, int cpus, const int *priority, size_t n_tasks,
+                          const rtp_sim_hooks *hooks, rtp_sim **out, rtp_diag *diag);
+
+/* Adds a job released at or after the clock (RTP_EINPUT otherwise, or for a
+ * bad task index or exec_ns < 1). Jobs of one task must be added in release
+ * order. *job is copied; its seq is returned in *seq when seq is non-NULL. */
+rtp_status rtp_sim_add(rtp_sim *sim, const rtp_sim_job *job, uint64_t *seq, rtp_diag *diag);
+
+/* Runs the schedule up to `until` (>= the clock): every completion at or
+ * before `until` is reported; jobs released exactly at `until` are not yet
+ * ready (a caller may still add a job there that wins every tie it can). */
+rtp_status rtp_sim_run(rtp_sim *sim, rtp_ns until, rtp_diag *diag);
+
+/* The clock. */
+rtp_ns rtp_sim_now(const rtp_sim *sim);
+
+/* Jobs of `task` released before the clock and not completed by it. */
+size_t rtp_sim_backlog(const rtp_sim *sim, size_t task);
+
+/* Reports the open execution segments up to the clock (ran) and every
+ * job not completed (done, finish_ns = -1), then forgets those jobs. */
+void rtp_sim_drain(rtp_sim *sim);
+
+void rtp_sim_free(rtp_sim *sim);
+
+/* ---- the periodic model of `rtpack simulate` ---- */
+
+#define RTP_SIM_MAX_JOBS 10000000ULL /* docs/spec.md: refused past 10^7 jobs */
+
+typedef struct rtp_sim_task_stats {
+    uint64_t jobs;         /* released in [0, until) */
+    uint64_t misses;       /* due by `until` and completed after the deadline or not at all */
+    rtp_ns first_miss_ns;  /* absolute deadline of the first such job; -1: none */
+    rtp_ns response_max_ns;/* largest completion - arrival; -1: no job completed */
+} rtp_sim_task_stats;
+
+typedef struct rtp_sim_periodic_opts {
+    rtp_ns until_ns;       /* horizon; 0 = rtp_sim_default_until */
+    long overrun_task;     /* the task whose first job runs overrun_ns; -1 = none */
+    rtp_ns overrun_ns;
+    rtp_sim_hooks hooks;   /* also told about every job and segment (Gantt charts) */
+} rtp_sim_periodic_opts;
+
+/* The hyperperiod plus the largest deadline (RTP_ELIMIT, saying so, when it
+ * is past 2^62 ns). */
+rtp_status rtp_sim_default_until(const rtp_task *tasks, size_t n, rtp_ns *until,
+                                 rtp_diag *diag);
+
+/* Jobs released in [0, until) by the periodic model (RTP_ELIMIT past
+ * RTP_SIM_MAX_JOBS, saying so). */
+rtp_status rtp_sim_count_jobs(const rtp_task *tasks, size_t n, rtp_ns until, uint64_t *jobs,
+                              rtp_diag *diag);
+
+/* Simulates tasks[0..n-1] (releases at k x period_ns, deadlines
+ * k x period_ns + deadline_ns, executions wcet_ns; jitter, blocking and
+ * overheads play no part) up to the horizon, into stats[0..n-1]; *until_out
+ * gets the horizon used. */
+rtp_status rtp_sim_periodic(const rtp_task *tasks, size_t n, rtp_policy policy, int cpus,
+                            const int *priority, const rtp_sim_periodic_opts *opts,
+                            rtp_sim_task_stats *stats, rtp_ns *until_out, rtp_diag *diag);
+
+#endif
