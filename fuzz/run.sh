@@ -6,12 +6,12 @@
 # input) a few byte strings. Exit 0 when no target found a crash, leak or
 # timeout. Env: FUZZ_SECONDS (per target, default 60), FUZZ_BUILD_DIR
 # (default build-fuzz/ in the source root), FUZZ_TARGETS (default
-# "taskset plan analysis").
+# "taskset plan analysis json").
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${FUZZ_BUILD_DIR:-$ROOT/build-fuzz}
 SECONDS_EACH=${FUZZ_SECONDS:-60}
-TARGETS=${FUZZ_TARGETS:-"taskset plan analysis"}
+TARGETS=${FUZZ_TARGETS:-"taskset plan analysis json"}
 
 command -v clang >/dev/null || { echo "fuzz/run.sh: clang not found (run .ci/setup)" >&2; exit 3; }
 cmake -S "$ROOT/fuzz" -B "$BUILD" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null

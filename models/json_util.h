@@ -1,10 +1,10 @@
 /* models/json_util.h — strict JSON reading and exact JSON writing on top of
  * cJSON, shared by every document reader/writer in models/.
  *
- * Reading: rtp_json_open parses the text (errors carry line and column),
- * rejects duplicate keys anywhere (cJSON keeps them), and records the text of
- * every number token, because cJSON keeps numbers only as doubles: a bare
- * integer is then read from its digits, exactly. Paths follow docs/spec.md
+ * Reading: rtp_json_open parses the text in one pass into a cJSON tree held
+ * in an arena (errors carry line and column), rejects duplicate keys and
+ * U+0000 anywhere, and keeps the text of every number token, so a bare
+ * integer is read from its digits, exactly. Paths follow docs/spec.md
  * ("tasks[3].period"). Writing: times are exact integers (raw digits) below
  * 2^53 and "<n>ns" strings above. Ownership: an rtp_json owns its cJSON tree
  * until rtp_json_close. Thread-safety: no globals (cJSON's global error
@@ -18,24 +18,30 @@
 
 #define RTP_JSON_INT_LIMIT ((int64_t)1 << 53) /* bare integers must be below */
 
-typedef struct rtp_json_number {
-    const cJSON *node;
-    const char *text; /* points into the parsed text */
-    size_t len;
-} rtp_json_number;
-
+/* A parsed document. Its nodes and strings live in one arena (freed by
+ * rtp_json_close, never by cJSON_Delete); a number node keeps its token text
+ * (valuestring, pointing into `text`, flagged cJSON_IsReference) and that
+ * text's length (valueint). */
 typedef struct rtp_json {
     cJSON *root;
     const char *text;
     size_t len;
-    rtp_json_number *numbers; /* sorted by node address */
-    size_t n_numbers;
+    void *arena;
 } rtp_json;
 
-/* Parses and checks duplicate keys. RTP_EINPUT with path/line/column. */
+/* Parses in one pass (models/json_parse.c): duplicate keys anywhere and
+ * U+0000 in keys and strings are RTP_EINPUT with the member's path; syntax
+ * errors have path "" and the line and column where cJSON 1.7.15 stops. The
+ * text must outlive the document. */
 rtp_status rtp_json_open(rtp_json *doc, const char *text, size_t len,
                          rtp_diag *diag);
 void rtp_json_close(rtp_json *doc);
+
+/* The diagnostic of a text that is not JSON, stopped at byte `at`:
+ * "not valid JSON" (or the nesting limit, or text after the document when
+ * after_document), with its line and column. Returns RTP_EINPUT. */
+rtp_status rtp_json_syntax_error(const char *text, size_t len, size_t at, int after_document,
+                                 rtp_diag *diag);
 
 /* Path helpers: out = "parent.key" (or "key" at top) / "parent[index]". */
 void rtp_json_path_key(char *out, size_t size, const char *parent, const char *key);
@@ -99,6 +105,11 @@ struct rtp_task;
 rtp_status rtp_task_from_json(const rtp_json *doc, const cJSON *node, const char *path,
                               rtp_ns unit, const char *const *extra_keys, struct rtp_task *task,
                               rtp_diag *diag);
+
+struct rtp_taskset;
+/* The task set of a parsed document (models/taskset.c); on error *out is
+ * left zeroed. */
+rtp_status rtp_taskset_from_json(const rtp_json *doc, struct rtp_taskset *out, rtp_diag *diag);
 
 struct rtp_overheads;
 /* "platform.overheads" of a task set or plan (models/taskset.c): an object

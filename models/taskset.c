@@ -325,8 +325,15 @@ rtp_status rtp_taskset_parse_json(const char *text, size_t len, rtp_taskset *out
     rtp_status st = rtp_json_open(&doc, text, len, diag);
     if (st != RTP_OK)
         return st;
-    st = read_taskset(&doc, out, diag);
+    st = rtp_taskset_from_json(&doc, out, diag);
     rtp_json_close(&doc);
+    return st;
+}
+
+rtp_status rtp_taskset_from_json(const rtp_json *doc, rtp_taskset *out, rtp_diag *diag)
+{
+    memset(out, 0, sizeof *out);
+    rtp_status st = read_taskset(doc, out, diag);
     if (st != RTP_OK)
         rtp_taskset_free(out);
     return st;

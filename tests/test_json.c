@@ -1,0 +1,253 @@
+/* tests/test_json.c — the one-pass reader (models/json_parse.c) against
+ * today's reader (tests/support/json_reference.c): the same accept/reject,
+ * diagnostic (message, path, line, column) and tree on every document of
+ * examples/ and tests/golden/ (task sets, plans, sweeps, batch lines), on
+ * hand-picked corner cases, and on seeded random mutations of all of them;
+ * plus the two deliberate differences (strings cJSON cut short). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support/json_reference.h"
+#include "support/testutil.h"
+
+typedef struct corpus {
+    char **text;
+    size_t *len;
+    size_t n, cap;
+} corpus;
+
+static void add(corpus *c, const char *text, size_t len)
+{
+    if (c->n == c->cap) {
+        c->cap = c->cap ? 2 * c->cap : 64;
+        c->text = realloc(c->text, c->cap * sizeof *c->text);
+        c->len = realloc(c->len, c->cap * sizeof *c->len);
+        assert_non_null(c->text);
+        assert_non_null(c->len);
+    }
+    c->text[c->n] = malloc(len + 1);
+    assert_non_null(c->text[c->n]);
+    memcpy(c->text[c->n], text, len);
+    c->text[c->n][len] = '\0';
+    c->len[c->n++] = len;
+}
+
+/* Every .json file under dir (recursively), and every line of .jsonl files. */
+static void add_folder(corpus *c, const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        size_t n = strlen(e->d_name);
+        int json = n > 5 && strcmp(e->d_name + n - 5, ".json") == 0;
+        int jsonl = n > 6 && strcmp(e->d_name + n - 6, ".jsonl") == 0;
+        if (!json && !jsonl) {
+            add_folder(c, path);
+            continue;
+        }
+        FILE *f = fopen(path, "rb");
+        assert_non_null(f);
+        char *buf = malloc(1 << 22);
+        assert_non_null(buf);
+        size_t len = fread(buf, 1, (1 << 22) - 1, f);
+        fclose(f);
+        if (json) {
+            add(c, buf, len);
+        } else {
+            for (size_t start = 0; start < len;) {
+                const char *nl = memchr(buf + start, '\n', len - start);
+                size_t end = nl ? (size_t)(nl - buf) : len;
+                add(c, buf + start, end - start);
+                start = end + 1;
+            }
+        }
+        free(buf);
+    }
+    closedir(d);
+}
+
+static const char *const corners[] = {
+    "", " ", "\n\n", "{", "[", "}", "]", "[1,", "[1 ", "{\"a\"", "{\"a\":", "{\"a\" 1}",
+    "{\"a\":1,}", "[1,]", "[,1]", "01", "-", "-0", "-.5", "1.", "1e", "1e5", "1E+05", "[1e]",
+    "[1.5.3]", "[1-2]", "--1", "[0x10]", "1e999", "-1e999", "123456789012345678901234567890",
+    "[9007199254740993]", "[1234567890123456789012345678901234567890123456789012345678901234567]",
+    "\"\\u0000\"", "{\"a\\u0000b\": 1}", "[\"x\\u0000\"]", "{\"a\":1,\"a\":2}",
+    "{\"a\":{\"b\":1,\"b\":1}}", "[{\"k\":1},{\"k\":1,\"k\":2}]", "\"\\ud800\"", "\"\\udc00\"",
+    "\"\\ud83d\\ude00\"", "\"\\ud83d\\u0041\"", "\"\\u00e9\\u20ac\"", "\"abc", "\"abc\\",
+    "\"a\\qb\"", "\"\\/\\b\\f\\n\\r\\t\\\"\\\\\"", "nul", "null", "nullx", "true ", "false\t",
+    "[true,false,null]", "\xEF\xBB\xBF{}", "\xEF\xBB\xBF", "{} x", "{}\x01", "\x01{}", "{}\r\n",
+    "{\"tasks\": [{\"name\": \"a\", \"wcet\": 1, \"period\": 4}]}",
+    "{\"tasks\": [{\"name\": \"a\", \"wcet\": 1.5, \"period\": 4}]}",
+    "{\"tasks\": [{\"name\": \"a\", \"wcet\": 1e3, \"period\": 4}]}",
+    "{\"tasks\": [{\"name\": \"a\", \"wcet\": -1, \"period\": 4}]}",
+    "{\"tasks\": [{\"name\": \"a\", \"wcet\": 9007199254740993, \"period\": 4}]}",
+    "{\"tasks\": [{\"name\": \"a\", \"wcet\": \"5ms\", \"period\": \"1s\", \"deadline\": 7}]}",
+};
+
+static char *nested(size_t depth, int with_error)
+{
+    char *t = malloc(2 * depth + 8);
+    size_t n = 0;
+    for (size_t i = 0; i < depth; i++)
+        t[n++] = '[';
+    if (with_error)
+        t[n++] = 'x';
+    for (size_t i = 0; i < depth; i++)
+        t[n++] = ']';
+    t[n] = '\0';
+    return t;
+}
+
+static void expect_agree(const char *text, size_t len)
+{
+    char why[1024];
+    if (rtp_json_differ(text, len, why, sizeof why)) {
+        FILE *f = fopen("test_json_failure.json", "wb"); /* for a closer look */
+        if (f) {
+            fwrite(text, 1, len, f);
+            fclose(f);
+        }
+        fail_msg("readers differ on %zu bytes \"%.200s\": %s", len, text, why);
+    }
+}
+
+static void test_corners(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof corners / sizeof *corners; i++)
+        expect_agree(corners[i], strlen(corners[i]));
+    for (size_t depth = 998; depth <= 1002; depth++) {
+        for (int err = 0; err < 2; err++) {
+            char *t = nested(depth, err);
+            expect_agree(t, strlen(t));
+            free(t);
+        }
+    }
+}
+
+/* The two texts today's reader read wrongly: the fast reader rejects them. */
+static void test_deliberate_differences(void **state)
+{
+    (void)state;
+    static const char raw_nul[] = "{\"tasks\": [{\"name\": \"a\", \"wcet\": \"5ms\0junk\", \"period\": 9}]}";
+    rtp_json doc;
+    rtp_diag d;
+    rtp_diag_clear(&d);
+    assert_int_equal(rtp_json_open(&doc, raw_nul, sizeof raw_nul - 1, &d), RTP_EINPUT);
+    assert_string_equal(d.path, "tasks[0].wcet");
+    assert_string_equal(d.message, "a string must not contain U+0000");
+    static const char bad_hex[] = "{\"tasks\": [{\"name\": \"a\\uzzzzb\", \"wcet\": 1, \"period\": 9}]}";
+    rtp_diag_clear(&d);
+    assert_int_equal(rtp_json_open(&doc, bad_hex, sizeof bad_hex - 1, &d), RTP_EINPUT);
+    assert_string_equal(d.message, "not valid JSON");
+    assert_int_equal(d.line, 1);
+    assert_int_equal(d.column, 23); /* on the backslash */
+    char why[512];
+    assert_int_equal(rtp_json_differ(raw_nul, sizeof raw_nul - 1, why, sizeof why), 0);
+    assert_int_equal(rtp_json_differ(bad_hex, sizeof bad_hex - 1, why, sizeof why), 0);
+}
+
+/* One random edit: a byte changed, a JSON-ish token inserted, a span deleted
+ * or duplicated, or the text cut short. */
+static size_t mutate(tu_rng *rng, char *buf, size_t len, size_t cap)
+{
+    static const char *const tokens[] = {"\"", "\\", "\\u0000", "\\u00", ",", ":", "{", "}",
+                                         "[", "]", "0", "-", "e", ".", "1e5", " ", "\n", "\0",
+                                         "null", "\"name\"", "\"a\":1,", "9007199254740993"};
+    size_t at = len ? (size_t)tu_range(rng, 0, (int64_t)len) : 0;
+    switch (tu_range(rng, 0, 4)) {
+    case 0:
+        if (len)
+            buf[at < len ? at : len - 1] = (char)tu_range(rng, 0, 255);
+        break;
+    case 1: {
+        size_t k = (size_t)tu_range(rng, 0, sizeof tokens / sizeof *tokens - 1);
+        size_t n = tokens[k][0] ? strlen(tokens[k]) : 1;
+        if (len + n < cap) {
+            memmove(buf + at + n, buf + at, len - at);
+            memcpy(buf + at, tokens[k], n);
+            len += n;
+        }
+        break;
+    }
+    case 2: {
+        size_t n = (size_t)tu_range(rng, 0, 8);
+        if (at + n > len)
+            n = len - at;
+        memmove(buf + at, buf + at + n, len - at - n);
+        len -= n;
+        break;
+    }
+    case 3: {
+        size_t n = (size_t)tu_range(rng, 1, 24);
+        if (at + n <= len && len + n < cap) {
+            memmove(buf + at + n, buf + at, len - at);
+            len += n; /* the span at..at+n is now doubled */
+        }
+        break;
+    }
+    default:
+        len = at;
+    }
+    return len;
+}
+
+static void test_corpus_and_mutations(void **state)
+{
+    (void)state;
+    corpus c = {0};
+    add_folder(&c, tu_source_path("examples"));
+    add_folder(&c, tu_source_path("tests/golden"));
+    for (size_t i = 0; i < sizeof corners / sizeof *corners; i++)
+        add(&c, corners[i], strlen(corners[i]));
+    assert_true(c.n > 40);
+    tu_rng rng = {20261204};
+    size_t checked = 0;
+    for (size_t i = 0; i < c.n; i++) {
+        expect_agree(c.text[i], c.len[i]);
+        checked++;
+        /* mutations of the first 4 KiB (longer documents are cut there) */
+        size_t base = c.len[i] < 4096 ? c.len[i] : 4096;
+        size_t cap = base + 256;
+        char *buf = malloc(cap);
+        assert_non_null(buf);
+        for (int m = 0; m < 300; m++) {
+            memcpy(buf, c.text[i], base);
+            size_t len = base;
+            int edits = (int)tu_range(&rng, 1, 3);
+            for (int e = 0; e < edits; e++)
+                len = mutate(&rng, buf, len, cap);
+            expect_agree(buf, len);
+            checked++;
+        }
+        free(buf);
+        free(c.text[i]);
+    }
+    free(c.text);
+    free(c.len);
+    print_message("%zu documents compared\n", checked);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_corners),
+        cmocka_unit_test(test_deliberate_differences),
+        cmocka_unit_test(test_corpus_and_mutations),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
