@@ -148,7 +148,7 @@ typedef struct cli_args {
     {.name = "max-input-bytes", .type = CLI_INT, CLI_TARGET(cli_args, max_input),            \
      .flags = CLI_IN_ARGS, .metavar = "N", .min = 1, .max = (uint64_t)1 << 40,                \
      .def = "268435456 (256 MiB)",                                                           \
-     .help = "stop reading an input (file or standard input) past N bytes: exit 3"}
+     .help = "stop reading an input (file, standard input, a --batch line) past N bytes: exit 3"}
 #define CLI_OPTION_CPUS                                                                      \
     {.name = "cpus", .type = CLI_INT, CLI_TARGET(cli_args, cpus), .flags = CLI_IN_ARGS,      \
      .metavar = "M", .min = 1, .max = 4096,                                                  \

@@ -336,14 +336,33 @@ static int is_blank(const char *s, size_t len)
     return 1;
 }
 
+/* Prints the result line of a line that failed; returns 2 (bad) or 3. */
+static int batch_error(long line, rtp_status st, const rtp_diag *diag)
+{
+    char where[1024], msg[1200];
+    rtp_diag_format(diag, NULL, where, sizeof where);
+    if (st == RTP_EINPUT)
+        snprintf(msg, sizeof msg, "%s", where);
+    else
+        snprintf(msg, sizeof msg, "%s: %s",
+                 st == RTP_ELIMIT ? "resource limit" : rtp_status_name(st), where);
+    char *out = rtp_analysis_error_to_json(line, msg);
+    if (!out) {
+        fprintf(stderr, "rtpack analyze: out of memory at line %ld\n", line);
+        return 3;
+    }
+    fputs(out, stdout);
+    free(out);
+    return st == RTP_EINPUT ? 2 : 3;
+}
+
 /* Analyses one line; prints its result line; returns 0, 2 (bad) or 3 (limit). */
 static int batch_line(const char *text, size_t len, long line, const settings *s)
 {
     rtp_taskset ts;
     rtp_diag diag;
     rtp_diag_clear(&diag);
-    char *out = NULL, msg[1200];
-    int kind = 0;
+    char *out = NULL;
     rtp_status st = rtp_taskset_parse_json(text, len, &ts, &diag);
     if (st == RTP_OK) {
         analysis a;
@@ -355,51 +374,42 @@ static int batch_line(const char *text, size_t len, long line, const settings *s
         analysis_free(&a);
         rtp_taskset_free(&ts);
     }
-    if (st != RTP_OK) {
-        char where[1024];
-        rtp_diag_format(&diag, NULL, where, sizeof where);
-        if (st == RTP_EINPUT) {
-            snprintf(msg, sizeof msg, "%s", where);
-            kind = 2;
-        } else {
-            snprintf(msg, sizeof msg, "%s: %s",
-                     st == RTP_ELIMIT ? "resource limit" : rtp_status_name(st), where);
-            kind = 3;
-        }
-        out = rtp_analysis_error_to_json(line, msg);
-    }
+    if (st != RTP_OK)
+        return batch_error(line, st, &diag);
     if (!out) {
         fprintf(stderr, "rtpack analyze: out of memory at line %ld\n", line);
         return 3;
     }
     fputs(out, stdout);
     free(out);
-    return kind;
+    return 0;
 }
 
 static int run_batch(const cli_args *args, const char *file, const settings *s)
 {
-    char *text = NULL;
-    size_t len = 0;
+    rtp_lines in;
     rtp_diag diag;
     rtp_diag_clear(&diag);
-    rtp_status st = rtp_read_file_max(file, args->max_input, &text, &len, &diag);
-    if (st != RTP_OK)
+    rtp_status st = rtp_lines_open(&in, file, (size_t)args->max_input, &diag);
+    if (st != RTP_OK) {
+        rtp_lines_close(&in);
         return cli_fail(args, cli_shown_name(file), st, &diag);
-    int any_bad = 0, any_limit = 0;
-    long line = 0;
-    for (size_t start = 0; start < len;) {
-        const char *nl = memchr(text + start, '\n', len - start);
-        size_t end = nl ? (size_t)(nl - text) : len;
-        line++;
-        if (!is_blank(text + start, end - start)) {
-            int kind = batch_line(text + start, end - start, line, s);
-            any_bad |= kind == 2;
-            any_limit |= kind == 3;
-        }
-        start = end + 1;
     }
-    free(text);
+    int any_bad = 0, any_limit = 0;
+    for (;;) {
+        const char *text;
+        size_t len;
+        rtp_diag_clear(&diag);
+        st = rtp_lines_next(&in, &text, &len, &diag);
+        if (st == RTP_OK && !text)
+            break;
+        int kind = st != RTP_OK              ? batch_error(in.number, st, &diag)
+                   : is_blank(text, len) ? 0
+                                             : batch_line(text, len, in.number, s);
+        any_bad |= kind == 2;
+        any_limit |= kind == 3;
+    }
+    rtp_lines_close(&in);
     return any_bad ? CLI_EXIT_USAGE : any_limit ? CLI_EXIT_LIMIT : CLI_EXIT_OK;
 }
 

@@ -9,32 +9,76 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-rtp_status rtp_read_file_max(const char *path, size_t max_bytes, char **text, size_t *len,
-                             rtp_diag *diag)
+static rtp_status too_long(rtp_diag *diag, const char *what, size_t max)
 {
+    return rtp_diag_set(diag, RTP_ELIMIT, "", "%s larger than %zu bytes (--max-input-bytes)",
+                        what, max);
+}
+
+/* RTP_EINPUT at the first NUL byte of text[0..len), with its position. */
+static rtp_status check_nul(const char *text, size_t len, rtp_diag *diag)
+{
+    const char *nul = memchr(text, '\0', len);
+    if (!nul)
+        return RTP_OK;
+    int line = 1, column = 1;
+    for (const char *p = text; p < nul; p++) {
+        column = *p == '\n' ? 1 : column + 1;
+        line += *p == '\n';
+    }
+    rtp_diag_set(diag, RTP_EINPUT, "", "a NUL byte: not a text document");
+    if (diag) {
+        diag->line = line;
+        diag->column = column;
+    }
+    return RTP_EINPUT;
+}
+
+/* Grows *buf to hold at least `need` bytes, doubling up to `limit`. */
+static int grow(char **buf, size_t *cap, size_t need, size_t limit)
+{
+    if (need <= *cap)
+        return 1;
+    size_t bigger = *cap ? *cap : 1 << 16;
+    while (bigger < need)
+        bigger = bigger > limit / 2 ? limit : bigger * 2;
+    if (bigger < need)
+        bigger = need;
+    char *p = realloc(*buf, bigger);
+    if (!p)
+        return 0;
+    *buf = p;
+    *cap = bigger;
+    return 1;
+}
+
+rtp_status rtp_read_file_max(const char *path, size_t max_bytes, char **text, size_t *len,
+                         rtp_diag *diag)
+{
+    size_t max = max_bytes;
     int is_stdin = strcmp(path, "-") == 0;
     FILE *f = is_stdin ? stdin : fopen(path, "rb");
     if (!f)
         return rtp_diag_set(diag, RTP_EINPUT, "", "cannot open: %s", strerror(errno));
-    size_t cap = 1 << 16, used = 0;
-    char *buf = malloc(cap);
-    rtp_status st = buf ? RTP_OK : rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
+    struct stat sb;
+    rtp_status st = RTP_OK;
+    if (fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && (uintmax_t)sb.st_size > max)
+        st = too_long(diag, "the input is", max);
+    char *buf = NULL;
+    size_t cap = 0, used = 0;
+    /* Room for max + 1 bytes and the final NUL: one byte past the cap tells
+     * a long input from one of exactly max bytes. */
     while (st == RTP_OK) {
-        if (cap - used < 2) {
-            size_t want = cap * 2 > max_bytes + 2 ? max_bytes + 2 : cap * 2;
-            char *bigger = want > cap ? realloc(buf, want) : NULL;
-            if (!bigger) {
-                st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory reading the input");
-                break;
-            }
-            buf = bigger;
-            cap = want;
+        if (!grow(&buf, &cap, used + 2, max + 2)) {
+            st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
+            break;
         }
         size_t got = fread(buf + used, 1, cap - used - 1, f);
+        if ((st = check_nul(buf, used + got, diag)) != RTP_OK)
+            break;
         used += got;
-        if (used > max_bytes)
-            st = rtp_diag_set(diag, RTP_ELIMIT, "",
-                              "the input is larger than %zu bytes (--max-input-bytes)", max_bytes);
+        if (used > max)
+            st = too_long(diag, "the input is", max);
         else if (got == 0)
             break;
     }
@@ -100,4 +144,96 @@ rtp_status rtp_write_file(const char *path, const char *data, size_t len, unsign
         unlink(tmp);
     free(tmp);
     return err ? write_error(diag, path, err) : RTP_OK;
+}
+
+rtp_status rtp_lines_open(rtp_lines *r, const char *path, size_t max_line, rtp_diag *diag)
+{
+    memset(r, 0, sizeof *r);
+    r->max_line = max_line;
+    r->chunk = malloc(RTP_LINES_CHUNK + 1);
+    if (!r->chunk)
+        return rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
+    r->is_stdin = strcmp(path, "-") == 0;
+    r->f = r->is_stdin ? stdin : fopen(path, "rb");
+    if (!r->f)
+        return rtp_diag_set(diag, RTP_EINPUT, "", "cannot open: %s", strerror(errno));
+    return RTP_OK;
+}
+
+/* Appends chunk bytes to the line being assembled, within the cap. */
+static rtp_status append(rtp_lines *r, const char *p, size_t n, size_t *used, rtp_diag *diag)
+{
+    if (n > r->max_line - *used)
+        return too_long(diag, "the line is", r->max_line);
+    if (!grow(&r->buf, &r->cap, *used + n + 1, r->max_line + 1))
+        return rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
+    memcpy(r->buf + *used, p, n);
+    *used += n;
+    return RTP_OK;
+}
+
+rtp_status rtp_lines_next(rtp_lines *r, const char **line, size_t *len, rtp_diag *diag)
+{
+    size_t used = 0; /* bytes of this line already copied into r->buf */
+    int partial = 0;
+    rtp_status st = RTP_OK;
+    *line = NULL;
+    *len = 0;
+    if (r->stopped)
+        return RTP_OK;
+    for (;;) {
+        if (r->pos == r->end) {
+            r->pos = 0;
+            r->end = fread(r->chunk, 1, RTP_LINES_CHUNK, r->f);
+            if (r->end == 0) {
+                if (ferror(r->f)) {
+                    r->stopped = 1;
+                    r->number++;
+                    return rtp_diag_set(diag, RTP_EINPUT, "", "cannot read: %s",
+                                        strerror(errno));
+                }
+                if (!partial)
+                    return RTP_OK;
+                break; /* a last line without '\n' */
+            }
+        }
+        char *start = r->chunk + r->pos;
+        char *nl = memchr(start, '\n', r->end - r->pos);
+        size_t n = nl ? (size_t)(nl - start) : r->end - r->pos;
+        r->pos += n + (nl != NULL);
+        if (nl && !partial && n <= r->max_line) {
+            /* The whole line is in the chunk: no copy. */
+            r->number++;
+            *nl = '\0';
+            if ((st = check_nul(start, n, diag)) != RTP_OK)
+                return st;
+            *line = start;
+            *len = n;
+            return RTP_OK;
+        }
+        partial = 1;
+        if ((st = append(r, start, n, &used, diag)) != RTP_OK) {
+            r->stopped = 1;
+            r->number++;
+            return st;
+        }
+        if (nl)
+            break;
+    }
+    r->number++;
+    r->buf[used] = '\0';
+    if ((st = check_nul(r->buf, used, diag)) != RTP_OK)
+        return st;
+    *line = r->buf;
+    *len = used;
+    return RTP_OK;
+}
+
+void rtp_lines_close(rtp_lines *r)
+{
+    if (r->f && !r->is_stdin)
+        fclose(r->f);
+    free(r->buf);
+    free(r->chunk);
+    memset(r, 0, sizeof *r);
 }

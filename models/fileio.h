@@ -3,7 +3,8 @@
  * - reading is bounded: a file or standard input larger than `max_bytes`
  *   (RTP_INPUT_MAX_DEFAULT unless the caller says otherwise; the CLI's
  *   --max-input-bytes) stops being read at that size with RTP_ELIMIT, so
- *   /dev/zero or an endless pipe costs at most max_bytes of memory;
+ *   an endless pipe costs at most max_bytes of memory; a stream of lines
+ *   (--batch) holds one line at a time, each under the same cap;
  * - writing is all or nothing: a file is written to a temporary file in
  *   its own folder, flushed to disk, then renamed over the target, so a
  *   failure (full disk, no permission, out of memory) leaves the old file or
@@ -16,12 +17,15 @@
 #include "models/base.h"
 
 #include <stddef.h>
+#include <stdio.h>
 
 #define RTP_INPUT_MAX_DEFAULT ((size_t)256 << 20) /* 256 MiB */
 
 /* Reads a whole file ("-" = standard input) into a malloc'd NUL-terminated
- * buffer of *len bytes. RTP_EINPUT when it cannot be opened or read,
- * RTP_ELIMIT past max_bytes, RTP_ENOMEM. */
+ * buffer of *len bytes. RTP_EINPUT when it cannot be opened or read, or at
+ * its first NUL byte (no text document holds one: /dev/zero stops at once;
+ * line and column set); RTP_ELIMIT past max_bytes (a regular file before
+ * reading, a stream after max_bytes + 1); RTP_ENOMEM. */
 rtp_status rtp_read_file_max(const char *path, size_t max_bytes, char **text, size_t *len,
                              rtp_diag *diag);
 
@@ -32,5 +36,33 @@ rtp_status rtp_read_file(const char *path, char **text, size_t *len, rtp_diag *d
  * (e.g. 0644, 0755). */
 rtp_status rtp_write_file(const char *path, const char *data, size_t len, unsigned mode,
                           rtp_diag *diag);
+
+#define RTP_LINES_CHUNK ((size_t)1 << 16)
+
+/* A stream of lines ("-" = standard input) read with a cap per line, so a
+ * --batch run holds one line at a time however long its input. */
+typedef struct rtp_lines {
+    FILE *f;
+    int is_stdin;
+    char *chunk;     /* RTP_LINES_CHUNK bytes read ahead; chunk[pos..end) unread */
+    size_t pos, end;
+    char *buf;       /* a line that spans chunks */
+    size_t cap;
+    size_t max_line; /* longest line accepted, in bytes */
+    long number;     /* 1-based number of the line last returned */
+    int stopped;     /* a read error or an over-long line ended the stream */
+} rtp_lines;
+
+/* RTP_EINPUT when it cannot be opened (close r anyway). */
+rtp_status rtp_lines_open(rtp_lines *r, const char *path, size_t max_line, rtp_diag *diag);
+/* The next line without its '\n', NUL-terminated in r's buffer (valid until
+ * the next call); *line NULL at the end. RTP_EINPUT for a line holding a NUL
+ * byte (the line is consumed) or a read error; RTP_ELIMIT for a line
+ * longer than max_line; RTP_ENOMEM. r->number is the line's number in every
+ * case. After a read error, an over-long line (its end cannot be found in
+ * bounded time on a pipe) or RTP_ENOMEM the stream ends: the next call
+ * gives *line NULL. */
+rtp_status rtp_lines_next(rtp_lines *r, const char **line, size_t *len, rtp_diag *diag);
+void rtp_lines_close(rtp_lines *r);
 
 #endif

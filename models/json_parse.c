@@ -496,17 +496,19 @@ static size_t depth_at(const char *text, size_t at)
 rtp_status rtp_json_syntax_error(const char *text, size_t len, size_t at, int after_document,
                                  rtp_diag *diag)
 {
+    /* Deeper nesting is the reader's limit (exit 3), not a syntax error. */
+    rtp_status st = RTP_EINPUT;
     if (after_document)
-        rtp_diag_set(diag, RTP_EINPUT, "", "not valid JSON: text after the document");
+        rtp_diag_set(diag, st, "", "not valid JSON: text after the document");
     else if (depth_at(text, at) >= CJSON_NESTING_LIMIT)
-        rtp_diag_set(diag, RTP_EINPUT, "",
-                     "arrays and objects nested more than %d deep (the reader's limit)",
-                     CJSON_NESTING_LIMIT);
+        st = rtp_diag_set(diag, RTP_ELIMIT, "",
+                          "arrays and objects nested more than %d deep (the reader's limit)",
+                          CJSON_NESTING_LIMIT);
     else
-        rtp_diag_set(diag, RTP_EINPUT, "", "not valid JSON");
+        rtp_diag_set(diag, st, "", "not valid JSON");
     if (diag)
         locate(text, at < len ? at : len, &diag->line, &diag->column);
-    return RTP_EINPUT;
+    return st;
 }
 
 rtp_status rtp_json_open(rtp_json *doc, const char *text, size_t len, rtp_diag *diag)

@@ -39,7 +39,8 @@ void rtp_json_close(rtp_json *doc);
 
 /* The diagnostic of a text that is not JSON, stopped at byte `at`:
  * "not valid JSON" (or the nesting limit, or text after the document when
- * after_document), with its line and column. Returns RTP_EINPUT. */
+ * after_document), with its line and column. Returns RTP_EINPUT, or
+ * RTP_ELIMIT at the nesting limit (CJSON_NESTING_LIMIT, 1000). */
 rtp_status rtp_json_syntax_error(const char *text, size_t len, size_t at, int after_document,
                                  rtp_diag *diag);
 

@@ -164,7 +164,7 @@ printf '{"time_unit": "µs", "tasks": [{"name": "a", "wcet": 1, "period": 4}]}\n
 "$BIN" analyze "$TMP/mu.json" --json >"$TMP/out" 2>"$TMP/err" || fail "time_unit µs: $(cat "$TMP/err")"
 grep -q '"wcet":[[:space:]]*1000,' "$TMP/out" || fail "1 µs is not 1000 ns: $(cat "$TMP/out")"
 python3 -c "print('[' * 5000 + ']' * 5000)" >"$TMP/deep.json"
-expect 2 "arrays and objects nested more than 1000 deep" analyze "$TMP/deep.json"
+expect 3 "arrays and objects nested more than 1000 deep" analyze "$TMP/deep.json"
 cat >"$TMP/tight.json" <<'EOF'
 {"feasible": true, "method": "ffd", "policy": "edf",
  "cpus": [{"cpu": 0, "tasks": [{"name": "a", "wcet": 99000001, "deadline": 100000000, "period": 100000000}]}]}

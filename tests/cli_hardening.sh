@@ -2,9 +2,11 @@
 # tests/cli_hardening.sh — hostile inputs and broken outputs (issue 13):
 # every case asserts the exit status, the one-line message, and that no
 # output file was left behind or changed.
-# - unbounded input: /dev/zero, /dev/urandom and an endless pipe stop at
-#   --max-input-bytes (exit 3) within a wall-clock limit; a file of exactly
-#   N bytes is read, N + 1 is refused;
+# - unbounded input: /dev/zero and /dev/urandom stop at their first NUL
+#   byte (exit 2), an endless pipe at --max-input-bytes (exit 3), within a
+#   wall-clock and a memory limit; a file of exactly N bytes is read, N + 1
+#   is refused; nesting past 1000 is exit 3; --batch streams with the cap
+#   per line;
 # - task names: control characters, escapes, invalid UTF-8, U+0000 and
 #   overlong names are exit 2 at tasks[i].name in task sets, plans and
 #   batch lines;
@@ -13,6 +15,7 @@
 #   nothing; as root, on a full tmpfs, emit --out over an existing script
 #   exits 3 and leaves the old script byte for byte, with no temporary file.
 set -u
+# Env: RTP_BINARY, RTP_SOURCE_DIR, RTP_SANITIZED (ON under ASan).
 BIN=${RTP_BINARY:?RTP_BINARY must name the built rtpack}
 SRC=${RTP_SOURCE_DIR:?RTP_SOURCE_DIR must name the source tree}
 T=$(mktemp -d /tmp/rtp_hardening.XXXXXX)
@@ -44,11 +47,54 @@ expect() {
 }
 
 # --- bounded input ---
-expect 3 "larger than 268435456 bytes (--max-input-bytes)" "analyze /dev/zero" -- "$BIN" analyze /dev/zero
-expect 3 "larger than 1000000 bytes" "partition /dev/urandom" -- "$BIN" partition /dev/urandom --cpus 2 --max-input-bytes 1000000
+# Binary input stops at its first NUL byte (exit 2, at once); an endless
+# pipe at the cap (exit 3), within the wall clock and (without ASan, which
+# reserves terabytes of address space) a virtual-memory limit of 300 MB
+# although the default cap is 256 MiB: each case below sets a small cap or
+# never reaches it.
+ULIMIT="ulimit -v 300000;"
+[ "${RTP_SANITIZED:-OFF}" = ON ] && ULIMIT=""
+printf '#!/bin/sh\n%s exec "$@"\n' "$ULIMIT" > "$T/limited" # limited COMMAND...
+chmod +x "$T/limited"
+for cmd in "analyze" "partition --cpus 2" "emit --format json" "explore --out $T/x"; do
+    # shellcheck disable=SC2086
+    expect 2 "/dev/zero: a NUL byte: not a text document (line 1, column 1)" "$cmd /dev/zero" -- \
+        "$T/limited" "$BIN" $cmd /dev/zero
+    # shellcheck disable=SC2086
+    expect 2 "/dev/urandom: a NUL byte: not a text document" "$cmd /dev/urandom" -- \
+        "$T/limited" "$BIN" $cmd /dev/urandom
+done
+[ ! -e "$T/x" ] || fail "explore created its folder for an input it refused"
 expect 3 "<stdin>: the input is larger than 4096 bytes" "an endless pipe" -- sh -c "yes | '$BIN' analyze - --max-input-bytes 4096"
-expect 3 "larger than 65536 bytes" "analyze --batch /dev/zero" -- "$BIN" analyze --batch /dev/zero --max-input-bytes 65536
-expect 3 "larger than 100 bytes" "emit /dev/zero" -- "$BIN" emit /dev/zero --format json --max-input-bytes 100
+expect 3 "<stdin>: the input is larger than 20000000 bytes" "an endless pipe, 20 MB cap, memory limit" -- \
+    sh -c "$ULIMIT yes | '$BIN' partition --cpus 2 - --max-input-bytes 20000000"
+expect 3 "larger than 10 bytes" "explore over the cap" -- "$BIN" explore "$SRC/examples/sweep.json" --out "$T/x" --max-input-bytes 10
+[ ! -e "$T/x" ] || fail "explore created its folder for an input it refused"
+expect 3 "larger than 100 bytes" "emit over the cap" -- "$BIN" emit "$SRC/examples/plan_fp.json" --format json --max-input-bytes 100
+python3 -c "print('[' * 5000 + ']' * 5000)" > "$T/deep.json"
+expect 3 "resource limit: $T/deep.json: arrays and objects nested more than 1000 deep" "nesting 5000 deep" -- \
+    "$BIN" analyze "$T/deep.json"
+# --batch streams: one line held at a time, each under the cap; a NUL line is
+# a bad line and the run goes on; a line past the cap is a resource-limit
+# line that ends the run (its end may never come), all on standard output.
+"$T/limited" timeout 60 "$BIN" analyze --batch - --max-input-bytes 65536 < /dev/zero > "$T/out" 2> "$T/err"
+rc=$?
+[ "$rc" -eq 3 ] && [ ! -s "$T/err" ] &&
+    grep -q '^{"line":1,"error":"resource limit: the line is larger than 65536 bytes' "$T/out" ||
+    fail "analyze --batch < /dev/zero: exit $rc: $(head -c 300 "$T/out") $(head -c 300 "$T/err")"
+{
+    echo '{"tasks": []}'
+    printf '{"tasks": []}\000\n'
+    echo '{"tasks": []}'
+    python3 -c "print(' ' * 300)"
+    echo '{"tasks": []}'
+} > "$T/batch.jsonl"
+"$BIN" analyze --batch "$T/batch.jsonl" --max-input-bytes 200 > "$T/out" 2> "$T/err"
+rc=$?
+{ [ "$rc" -eq 2 ] && [ "$(grep -c '"schedulable":true' "$T/out")" -eq 2 ] &&
+    grep -q '"line":2,"error":"a NUL byte' "$T/out" &&
+    grep -q '"line":4,"error":"resource limit: the line is larger than 200 bytes' "$T/out" &&
+    ! grep -q '"line":5' "$T/out"; } || fail "a batch with a NUL line and a long line: exit $rc: $(cat "$T/out")"
 printf '{"tasks":[{"name":"a","wcet":1,"period":4}]}' > "$T/ok.json"
 size=$(wc -c < "$T/ok.json")
 expect 0 "" "a file of exactly --max-input-bytes" -- "$BIN" analyze "$T/ok.json" --max-input-bytes "$size"
