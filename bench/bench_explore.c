@@ -26,11 +26,12 @@ static double run_all(const rtp_sweep *sw, int threads, int64_t *accepted, doubl
 {
     size_t pm = sw->n_policies * sw->n_methods;
     rtp_explore_cell *cells = calloc(pm, sizeof *cells);
+    rtp_explore_opts o = {.threads = threads};
     double start = seconds(CLOCK_MONOTONIC), cpu_start = seconds(CLOCK_PROCESS_CPUTIME_ID);
     for (size_t p = 0; p < sw->n_points; p++) {
         rtp_diag diag;
         rtp_diag_clear(&diag);
-        if (rtp_explore_point(sw, p, threads, cells, NULL, NULL, NULL, &diag) != RTP_OK) {
+        if (rtp_explore_point(sw, p, &o, cells, NULL, &diag) != RTP_OK) {
             fprintf(stderr, "bench_explore: %s\n", diag.message);
             exit(3);
         }

@@ -1,19 +1,51 @@
 /* cli/cmd_explore.c — `rtpack explore`: batch design-space exploration over
- * generated task sets (explore/explore.h), with a progress line on stderr when
- * stderr is a terminal. */
+ * generated task sets (explore/explore.h). Progress on stderr (a line updated
+ * in place on a terminal, one line per interval otherwise) and always a
+ * final summary line; SIGINT, SIGTERM and SIGHUP stop the run cleanly (what
+ * is done stays, the summary says how to --resume), then the signal is
+ * raised again so the caller sees how the process ended. */
 #include "cli/cli.h"
 #include "explore/explore.h"
 
+#include "deploy/quote.h"
+#include "models/text.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-typedef struct progress_line {
-    double start, last;
-    int shown;
-} progress_line;
+/* The one piece of process state a signal handler needs. */
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+    interrupted = sig;
+}
+
+/* Progress: the library's callback copies the tally under the lock; a
+ * reporter thread prints every `every` seconds, so a line comes on time even
+ * while every thread is inside one slow set.
+ *
+ * The ETA is the sets left divided by a smoothed rate: each report measures
+ * the rate since the previous one, and the smoothed rate moves toward it by
+ * 1 - exp(-dt / 60 s) (an exponential moving average with a 60 s time
+ * constant, started from the run's mean rate at the first report). One slow
+ * set or the first heavy point near U/m = 1 therefore changes the ETA over
+ * about a minute instead of at once, and a steady pace gives an ETA that
+ * counts down. */
+typedef struct progress {
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    rtp_explore_tally tally;
+    double start, every, last_at, rate;
+    uint64_t last_done;
+    int tty, stop, shown;
+} progress;
 
 static double seconds_now(void)
 {
@@ -22,20 +54,80 @@ static double seconds_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static void show_progress(void *ctx, uint64_t done, uint64_t total)
+static void on_progress(void *ctx, const rtp_explore_tally *tally)
 {
-    progress_line *p = ctx;
-    double now = seconds_now();
-    if (done < total && now - p->last < 0.25)
-        return;
-    p->last = now;
-    p->shown = 1;
-    double elapsed = now - p->start, rate = elapsed > 0 ? (double)done / elapsed : 0.0;
-    long eta = rate > 0 ? (long)((double)(total - done) / rate + 0.5) : 0;
-    fprintf(stderr, "\rexplore: %llu/%llu sets (%.0f%%), %.0f sets/s, ETA %ld:%02ld:%02ld  ",
-            (unsigned long long)done, (unsigned long long)total,
-            total ? 100.0 * (double)done / (double)total : 100.0, rate, eta / 3600,
-            eta / 60 % 60, eta % 60);
+    progress *p = ctx;
+    pthread_mutex_lock(&p->lock);
+    p->tally = *tally;
+    pthread_mutex_unlock(&p->lock);
+}
+
+static void put_hms(char *buf, size_t size, double seconds)
+{
+    long s = seconds < 0 ? 0 : seconds > 3.6e8 ? 360000000L : (long)(seconds + 0.5);
+    snprintf(buf, size, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
+}
+
+/* One report (under the lock). */
+static void report(progress *p, double now)
+{
+    const rtp_explore_tally *t = &p->tally;
+    double dt = now - p->last_at, elapsed = now - p->start;
+    double window = dt > 0 ? (double)(t->sets_done - p->last_done) / dt : 0.0;
+    if (p->rate <= 0)
+        p->rate = elapsed > 0 ? (double)t->sets_done / elapsed : 0.0;
+    else
+        p->rate += (1.0 - exp(-dt / 60.0)) * (window - p->rate);
+    p->last_at = now;
+    p->last_done = t->sets_done;
+    char eta[32] = "--:--:--", took[32];
+    if (p->rate > 0 && t->sets_done > 0)
+        put_hms(eta, sizeof eta, (double)(t->sets_total - t->sets_done) / p->rate);
+    put_hms(took, sizeof took, elapsed);
+    fprintf(stderr, "%sexplore: %s %llu/%llu sets (%.0f%%), %zu/%zu points, %.3g sets/s, "
+            "%llu time-outs, ETA %s%s", p->tty ? "\r" : "", took,
+            (unsigned long long)t->sets_done, (unsigned long long)t->sets_total,
+            t->sets_total ? 100.0 * (double)t->sets_done / (double)t->sets_total : 100.0,
+            t->points_done, t->points_total, p->rate, (unsigned long long)t->timeouts, eta,
+            p->tty ? "  " : "\n");
+    fflush(stderr);
+    p->shown = p->tty;
+}
+
+static void *reporter(void *ctx)
+{
+    progress *p = ctx;
+    pthread_mutex_lock(&p->lock);
+    while (!p->stop) {
+        double now = seconds_now(), due = p->last_at + p->every;
+        if (now >= due) {
+            report(p, now);
+            continue;
+        }
+        double wait = due - now;
+        struct timespec until;
+        clock_gettime(CLOCK_MONOTONIC, &until);
+        until.tv_sec += (time_t)wait;
+        until.tv_nsec += (long)((wait - (double)(time_t)wait) * 1e9);
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&p->wake, &p->lock, &until);
+    }
+    pthread_mutex_unlock(&p->lock);
+    return NULL;
+}
+
+/* A word of the resume command: bare when it is plain, else quoted. */
+static void put_word(rtp_text *b, const char *word)
+{
+    rtp_text_append(b, " ");
+    if (*word && strspn(word, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                              "0123456789_./:=@%+-,") == strlen(word))
+        rtp_text_append(b, word);
+    else
+        rtp_quote_sh(b, word);
 }
 
 /* "K/N" with 1 <= K <= N. */
@@ -54,6 +146,8 @@ static int parse_shard(const char *text, void *field, char *why, size_t why_size
 typedef struct explore_settings {
     rtp_explore_opts explore;
     int shard[2];             /* --shard K/N */
+    double set_time_limit_s;  /* --set-time-limit S, 0 = none */
+    double progress_s;        /* --progress-every S, 0 = default */
 } explore_settings;
 
 static const cli_option options[] = {
@@ -70,6 +164,13 @@ static const cli_option options[] = {
     {.name = "threads", .type = CLI_INT, CLI_TARGET(explore_settings, explore.threads),
      .metavar = "T", .min = 1, .max = 1024, .def = "OMP_NUM_THREADS or all cores",
      .help = "OpenMP threads"},
+    {.name = "set-time-limit", .type = CLI_SECONDS,
+     CLI_TARGET(explore_settings, set_time_limit_s), .metavar = "S", .def = "none",
+     .help = "seconds one method may spend on one set; past it the set counts as a "
+             "time-out (undecided)"},
+    {.name = "progress-every", .type = CLI_SECONDS, CLI_TARGET(explore_settings, progress_s),
+     .metavar = "S", .def = "1 on a terminal, else 10",
+     .help = "seconds between progress reports on standard error"},
     {.name = "json", .type = CLI_FLAG, CLI_TARGET(cli_args, json), .flags = CLI_IN_ARGS,
      .help = "print a summary of DIR (points done, acceptance per policy and method, files) "
              "as one JSON document"},
@@ -83,6 +184,62 @@ static void init(void *opaque)
     s->shard[0] = s->shard[1] = 1;
 }
 
+/* The last line: what was done, and after an interrupt how to go on. */
+static void summarize(const cli_args *args, const explore_settings *s, const progress *p,
+                      const char *file, double seconds, int sig)
+{
+    const rtp_explore_tally *t = &p->tally;
+    const char *dir = s->explore.out_dir;
+    char took[32];
+    put_hms(took, sizeof took, seconds);
+    if (p->shown)
+        fputc('\n', stderr);
+    fprintf(stderr, "explore: %s %llu/%llu sets in %s (%.3g sets/s), %zu/%zu points in %s, "
+            "%llu time-outs (undecided)\n", sig ? "interrupted:" : "done:",
+            (unsigned long long)t->sets_done, (unsigned long long)t->sets_total, took,
+            seconds > 0 ? (double)t->sets_done / seconds : 0.0, t->points_done,
+            t->points_total, dir, (unsigned long long)t->timeouts);
+    if (!sig)
+        return;
+    rtp_text cmd;
+    rtp_text_init(&cmd);
+    char shard[32], number[32];
+    rtp_text_append(&cmd, "rtpack explore");
+    if (strcmp(file, "-") == 0) { /* the sweep was copied into DIR */
+        rtp_text tmp;
+        rtp_text_init(&tmp);
+        rtp_text_printf(&tmp, "%s/sweep.json", dir);
+        put_word(&cmd, tmp.data ? tmp.data : "");
+        rtp_text_free(&tmp);
+    } else {
+        put_word(&cmd, file);
+    }
+    put_word(&cmd, "--out");
+    put_word(&cmd, dir);
+    if (s->shard[1] > 1) {
+        snprintf(shard, sizeof shard, "%d/%d", s->shard[0], s->shard[1]);
+        put_word(&cmd, "--shard");
+        put_word(&cmd, shard);
+    }
+    put_word(&cmd, "--resume");
+    if (s->set_time_limit_s > 0) {
+        snprintf(number, sizeof number, "%.17g", s->set_time_limit_s);
+        put_word(&cmd, "--set-time-limit");
+        put_word(&cmd, number);
+    }
+    if (s->explore.threads > 0) {
+        snprintf(number, sizeof number, "%d", s->explore.threads);
+        put_word(&cmd, "--threads");
+        put_word(&cmd, number);
+    }
+    if (args->json)
+        put_word(&cmd, "--json");
+    fprintf(stderr, "explore: stopped by %s; the finished points and sets are kept; to "
+            "continue:\n  %s\n", sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP",
+            cmd.data ? cmd.data : "(out of memory)");
+    rtp_text_free(&cmd);
+}
+
 static int run(const cli_args *args, void *settings)
 {
     explore_settings *s = settings;
@@ -92,24 +249,63 @@ static int run(const cli_args *args, void *settings)
     const char *file = args->positional[0];
     o.shard_k = s->shard[0];
     o.shard_n = s->shard[1];
-    progress_line line = {seconds_now(), 0.0, 0};
-    if (isatty(STDERR_FILENO)) {
-        o.progress = show_progress;
-        o.progress_ctx = &line;
+    if (s->set_time_limit_s > 0) {
+        if (s->set_time_limit_s > 1e9)
+            return cli_usage_error(args, "--set-time-limit: at most 1e9 seconds");
+        o.set_time_limit_ns = (rtp_ns)ceil(s->set_time_limit_s * 1e9);
     }
+    progress p;
+    memset(&p, 0, sizeof p);
+    p.tty = isatty(STDERR_FILENO);
+    p.every = s->progress_s > 0 ? s->progress_s : p.tty ? 1.0 : 10.0;
+    p.start = p.last_at = seconds_now();
+    pthread_mutex_init(&p.lock, NULL);
+    pthread_cond_init(&p.wake, NULL);
+    o.progress = on_progress;
+    o.progress_ctx = &p;
+    struct sigaction sa, old[3];
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    const int sigs[3] = {SIGINT, SIGTERM, SIGHUP};
+    for (int i = 0; i < 3; i++)
+        sigaction(sigs[i], &sa, &old[i]);
+    o.interrupt = &interrupted;
     char *sweep = NULL;
     size_t len = 0;
     rtp_diag diag;
     rtp_diag_clear(&diag);
     rtp_status st = rtp_read_file_max(file, args->max_input, &sweep, &len, &diag);
+    pthread_t thread;
+    int started = st == RTP_OK && pthread_create(&thread, NULL, reporter, &p) == 0;
     if (st == RTP_OK)
         st = rtp_explore_run(sweep, len, &o, &diag);
     free(sweep);
-    if (line.shown)
-        fputc('\n', stderr);
-    if (st != RTP_OK)
-        return cli_fail(args, cli_shown_name(file), st, &diag);
-    return args->json ? cli_print_explore_summary(args, o.out_dir) : CLI_EXIT_OK;
+    if (started) {
+        pthread_mutex_lock(&p.lock);
+        p.stop = 1;
+        pthread_cond_signal(&p.wake);
+        pthread_mutex_unlock(&p.lock);
+        pthread_join(thread, NULL);
+    }
+    int sig = interrupted;
+    int rc = CLI_EXIT_OK;
+    if (st == RTP_OK || (sig && st == RTP_ELIMIT))
+        summarize(args, s, &p, file, seconds_now() - p.start, sig);
+    else
+        rc = cli_fail(args, cli_shown_name(file), st, &diag);
+    if (rc == CLI_EXIT_OK && args->json)
+        rc = cli_print_explore_summary(args, o.out_dir);
+    pthread_cond_destroy(&p.wake);
+    pthread_mutex_destroy(&p.lock);
+    for (int i = 0; i < 3; i++)
+        sigaction(sigs[i], &old[i], NULL);
+    if (sig) { /* end as the signal would have ended us (exit status 128 + sig) */
+        fflush(stdout);
+        signal(sig, SIG_DFL);
+        raise(sig);
+    }
+    return rc;
 }
 
 const cli_command cli_cmd_explore = {
@@ -127,7 +323,8 @@ const cli_command cli_cmd_explore = {
     .operand_help = "a sweep JSON document; - reads standard input",
     .min_operands = 1, .max_operands = 1,
     .examples = "rtpack explore sweep.json --out results/\n"
-                "rtpack explore sweep.json --out part2/ --shard 2/3\n",
+                "rtpack explore sweep.json --out part2/ --shard 2/3\n"
+                "rtpack explore sweep.json --out results/ --set-time-limit 2\n",
     .options = options,
     .settings_size = sizeof(explore_settings),
     .init = init,

@@ -5,28 +5,31 @@
  * placed, every CPU passing the exact test of the policy). The ILP accepts on
  * "optimal" and on a time limit with a verified plan in hand; a time limit
  * without one, or RTP_ELIMIT from any method, is a time-out: neither accepted
- * nor a failure of the sweep. Any other error stops the sweep (the lowest
- * failing set index seen is reported). */
-#include "explore/explore.h"
+ * nor a failure of the sweep; so is a method stopped by the per-set time
+ * limit (opts->set_time_limit_ns becomes the rtp_limits deadline of that one
+ * call, which the tests, the packing loop and the ILP check cooperatively).
+ * Any other error stops the sweep (the lowest failing set index seen is
+ * reported). An interrupt stops taking sets and stops the ones running;
+ * those are not recorded (they are redone on --resume). */
+#include "explore/explore_internal.h"
 #include "heuristics/partition.h"
 #include "ilp/ilp.h"
 
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-enum { OUT_REJECTED = 0, OUT_ACCEPTED = 1, OUT_TIMEOUT = 2 };
+enum { OUT_REJECTED = EXPLORE_REJECTED, OUT_ACCEPTED = EXPLORE_ACCEPTED,
+       OUT_TIMEOUT = EXPLORE_TIMEOUT };
 
-static int64_t now_ns(void)
+static int interrupted(const rtp_explore_opts *o)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+    return o->interrupt && *o->interrupt;
 }
 
-static rtp_status run_method(const rtp_sweep *sw, const rtp_taskset *ts, const int *cpus,
-                             size_t m, rtp_policy policy, rtp_explore_method method,
+static rtp_status run_method(const rtp_sweep *sw, const rtp_explore_opts *o,
+                             const rtp_taskset *ts, const int *cpus, size_t m,
+                             rtp_policy policy, rtp_explore_method method, int64_t start,
                              unsigned char *outcome, rtp_diag *diag)
 {
     static const rtp_placement placement[] = {RTP_PLACE_FF, RTP_PLACE_BF, RTP_PLACE_WF,
@@ -35,6 +38,8 @@ static rtp_status run_method(const rtp_sweep *sw, const rtp_taskset *ts, const i
     po.policy = policy;
     po.priority = sw->priority;
     po.threads = 1; /* the sweep is already parallel over sets */
+    po.limits.interrupt = o->interrupt;
+    po.limits.deadline_ns = o->set_time_limit_ns > 0 ? start + o->set_time_limit_ns : 0;
     rtp_plan plan;
     memset(&plan, 0, sizeof plan);
     rtp_status st;
@@ -61,10 +66,12 @@ static rtp_status run_method(const rtp_sweep *sw, const rtp_taskset *ts, const i
     return st == RTP_ELIMIT ? RTP_OK : st;
 }
 
-/* One set: generate, then every policy x method (policy-major). */
-static rtp_status run_set(const rtp_sweep *sw, size_t point, const rtp_gen_opts *gen,
-                          const int *cpus, size_t index, unsigned char *outcome,
-                          int64_t *time_ns, size_t stride, char **json, rtp_diag *diag)
+/* One set: generate, then (when analyse) every policy x method
+ * (policy-major). */
+static rtp_status run_set(const rtp_sweep *sw, const rtp_explore_opts *o, size_t point,
+                          const rtp_gen_opts *gen, const int *cpus, size_t index, int analyse,
+                          unsigned char *outcome, int64_t *time_ns, size_t stride, char **json,
+                          rtp_diag *diag)
 {
     rtp_taskset ts;
     rtp_status st = rtp_gen_taskset(gen, (uint64_t)sw->doc.seed, sw->points[point].stream,
@@ -72,13 +79,13 @@ static rtp_status run_set(const rtp_sweep *sw, size_t point, const rtp_gen_opts 
     if (st != RTP_OK)
         return st;
     size_t m = (size_t)sw->points[point].cpus;
-    for (size_t p = 0; p < sw->n_policies && st == RTP_OK; p++)
+    for (size_t p = 0; analyse && p < sw->n_policies && st == RTP_OK; p++)
         for (size_t k = 0; k < sw->n_methods && st == RTP_OK; k++) {
             size_t cell = p * sw->n_methods + k;
-            int64_t start = now_ns();
-            st = run_method(sw, &ts, cpus, m, sw->policies[p], sw->methods[k],
+            int64_t start = rtp_monotonic_ns();
+            st = run_method(sw, o, &ts, cpus, m, sw->policies[p], sw->methods[k], start,
                             &outcome[index * stride + cell], diag);
-            time_ns[cell * (size_t)sw->doc.sets_per_point + index] = now_ns() - start;
+            time_ns[cell * (size_t)sw->doc.sets_per_point + index] = rtp_monotonic_ns() - start;
         }
     if (st == RTP_OK && json) {
         ts.has_platform = 1;
@@ -123,43 +130,76 @@ static char *join_lines(char **lines, size_t n)
     return out;
 }
 
-rtp_status rtp_explore_point(const rtp_sweep *sw, size_t point, int threads,
-                             rtp_explore_cell *cells, char **jsonl,
-                             rtp_explore_progress progress, void *progress_ctx,
-                             rtp_diag *diag)
+/* The bookkeeping of one point's parallel loop, touched under one critical
+ * section: the journal, the tally, the progress callback. */
+typedef struct point_log {
+    FILE *journal;           /* NULL: none */
+    int64_t flushed_ns;      /* last fflush of the journal */
+    rtp_explore_tally *tally;
+    const rtp_explore_opts *o;
+} point_log;
+
+static void log_set(point_log *log, size_t i, const unsigned char *outcome,
+                    const int64_t *time_ns, size_t stride, size_t sets)
+{
+    for (size_t c = 0; c < stride; c++)
+        log->tally->timeouts += outcome[i * stride + c] == OUT_TIMEOUT;
+    log->tally->sets_done++;
+    if (log->journal) {
+        explore_journal_put(log->journal, i, outcome, time_ns, stride, sets);
+        int64_t now = rtp_monotonic_ns();
+        if (now - log->flushed_ns >= 1000000000) { /* a crash loses at most ~1 s */
+            fflush(log->journal);
+            log->flushed_ns = now;
+        }
+    }
+    if (log->o->progress)
+        log->o->progress(log->o->progress_ctx, log->tally);
+}
+
+rtp_status explore_point_run(const rtp_sweep *sw, size_t point, const rtp_explore_opts *o,
+                             const char *journal, rtp_explore_tally *tally,
+                             rtp_explore_cell *cells, char **jsonl, rtp_diag *diag)
 {
     size_t sets = (size_t)sw->doc.sets_per_point, stride = sw->n_policies * sw->n_methods;
-    size_t m = (size_t)sw->points[point].cpus;
+    size_t m = (size_t)sw->points[point].cpus, n_done = 0;
     rtp_gen_opts gen = rtp_sweep_gen_opts(sw, point);
-    unsigned char *outcome = calloc(sets * stride, 1);
+    unsigned char *outcome = calloc(sets * stride, 1), *done = calloc(sets, 1);
     int64_t *time_ns = calloc(sets * stride, sizeof *time_ns);
     char **json = jsonl ? calloc(sets, sizeof *json) : NULL;
     int *cpus = malloc(m * sizeof *cpus);
+    point_log log = {NULL, rtp_monotonic_ns(), tally, o};
     rtp_status st = RTP_OK;
-    if (!outcome || !time_ns || !cpus || (jsonl && !json)) {
+    if (!outcome || !done || !time_ns || !cpus || (jsonl && !json)) {
         st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
         goto done;
     }
     for (size_t i = 0; i < m; i++)
         cpus[i] = (int)i;
-    uint64_t finished = 0;
+    if (journal) {
+        if ((st = explore_journal_load(journal, sw, point, outcome, time_ns, done, &n_done,
+                                       diag)) != RTP_OK)
+            goto done;
+        tally->sets_total -= n_done < tally->sets_total ? n_done : tally->sets_total;
+        if (!(log.journal = explore_journal_open(journal, sw, point))) {
+            st = explore_io_error(diag, journal, "write");
+            goto done;
+        }
+    }
     size_t first_failure = sets; /* lowest failing index seen, under critical */
     rtp_status first_status = RTP_OK;
     int failed = 0;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads > 0 ? threads : omp_get_max_threads())
+#pragma omp parallel for schedule(dynamic, 1) num_threads(o->threads > 0 ? o->threads : omp_get_max_threads())
     for (size_t i = 0; i < sets; i++) {
         int stop;
 #pragma omp atomic read
         stop = failed;
-        if (stop)
+        if (stop || interrupted(o) || (done[i] && !json))
             continue;
         rtp_diag local;
         rtp_diag_clear(&local);
-        rtp_status set_status = run_set(sw, point, &gen, cpus, i, outcome, time_ns, stride,
-                                        json ? &json[i] : NULL, &local);
-        uint64_t done_now;
-#pragma omp atomic capture
-        done_now = ++finished;
+        rtp_status set_status = run_set(sw, o, point, &gen, cpus, i, !done[i], outcome, time_ns,
+                                        stride, json ? &json[i] : NULL, &local);
         if (set_status != RTP_OK) {
 #pragma omp critical(rtp_explore_failure)
             if (i < first_failure) {
@@ -169,21 +209,34 @@ rtp_status rtp_explore_point(const rtp_sweep *sw, size_t point, int threads,
             }
 #pragma omp atomic write
             failed = 1;
+        } else if (!done[i] && !interrupted(o)) { /* a set cut by the interrupt is redone */
+#pragma omp critical(rtp_explore_log)
+            log_set(&log, i, outcome, time_ns, stride, sets);
+            done[i] = 1;
         }
-        if (progress && omp_get_thread_num() == 0)
-            progress(progress_ctx, done_now, sets);
     }
+    if (log.journal && fclose(log.journal) != 0 && first_failure == sets) {
+        log.journal = NULL;
+        st = explore_io_error(diag, journal, "write");
+        goto done;
+    }
+    log.journal = NULL;
     if (first_failure < sets) {
         st = first_status;
         goto done;
     }
+    for (size_t i = 0; i < sets; i++)
+        if (!done[i]) {
+            st = rtp_diag_set(diag, RTP_ELIMIT, "", "interrupted");
+            goto done;
+        }
     for (size_t c = 0; c < stride; c++) {
         rtp_explore_cell *cell = &cells[c];
         memset(cell, 0, sizeof *cell);
         for (size_t i = 0; i < sets; i++) { /* index order */
-            unsigned char o = outcome[i * stride + c];
-            cell->accepted += o == OUT_ACCEPTED;
-            cell->timeouts += o == OUT_TIMEOUT;
+            unsigned char out = outcome[i * stride + c];
+            cell->accepted += out == OUT_ACCEPTED;
+            cell->timeouts += out == OUT_TIMEOUT;
         }
         cell->total = (int64_t)sets;
         int64_t *t = &time_ns[c * sets];
@@ -191,16 +244,24 @@ rtp_status rtp_explore_point(const rtp_sweep *sw, size_t point, int threads,
         cell->median_ns = rank(t, sets, 50);
         cell->p99_ns = rank(t, sets, 99);
     }
-    if (progress)
-        progress(progress_ctx, sets, sets);
     if (jsonl && !(*jsonl = join_lines(json, sets)))
         st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
 done:
+    if (log.journal)
+        fclose(log.journal);
     for (size_t i = 0; json && i < sets; i++)
         free(json[i]);
     free(json);
     free(outcome);
+    free(done);
     free(time_ns);
     free(cpus);
     return st;
+}
+
+rtp_status rtp_explore_point(const rtp_sweep *sw, size_t point, const rtp_explore_opts *o,
+                             rtp_explore_cell *cells, char **jsonl, rtp_diag *diag)
+{
+    rtp_explore_tally tally = {0, (uint64_t)sw->doc.sets_per_point, 0, 0, 1};
+    return explore_point_run(sw, point, o, NULL, &tally, cells, jsonl, diag);
 }

@@ -6,9 +6,11 @@
  * slot, summed in index order, so counts never depend on the thread count.
  * Points are dealt to shards round-robin (point p goes to shard p mod N + 1);
  * each finished point is appended to DIR/results.csv (and timing.csv,
- * sets.jsonl) and flushed to disk, so a crash loses at most the point in
- * progress and --resume continues after the last whole one. DIR/manifest.txt
- * records the sweep hash, generator version and shard; `merge` checks them.
+ * sets.jsonl) and flushed to disk; the sets of the point in progress go to
+ * DIR/partial.txt as they finish (flushed at least once a second), so a crash
+ * loses at most a second of work and --resume continues with the sets not
+ * yet done. DIR/manifest.txt records the sweep hash, generator version, shard
+ * and set time limit; `merge` checks them.
  *
  * Ownership: outputs go to files under the caller's DIR; cells are caller
  * arrays. Thread-safety: no globals; the progress callback is called from
@@ -29,16 +31,17 @@ typedef struct rtp_explore_cell {
     int64_t p99_ns;
 } rtp_explore_cell;
 
-typedef void (*rtp_explore_progress)(void *ctx, uint64_t sets_done, uint64_t sets_total);
+/* How far a run is: passed to the progress callback after every finished
+ * set and every finished point, from one thread at a time. */
+typedef struct rtp_explore_tally {
+    uint64_t sets_done;     /* sets this run finished */
+    uint64_t sets_total;    /* sets this run has to do (a resumed run: what was left) */
+    uint64_t timeouts;      /* set x method runs this run could not decide */
+    size_t points_done;     /* the shard's whole points in results.csv */
+    size_t points_total;    /* the shard's points */
+} rtp_explore_tally;
 
-/* Evaluates point `point`: cells[policy * n_methods + method]. threads 0 =
- * OpenMP default. With jsonl != NULL, *jsonl gets every set as one compact
- * task-set document per line (malloc'd, caller frees). progress may be NULL;
- * it receives sets done within this point. */
-rtp_status rtp_explore_point(const rtp_sweep *sw, size_t point, int threads,
-                             rtp_explore_cell *cells, char **jsonl,
-                             rtp_explore_progress progress, void *progress_ctx,
-                             rtp_diag *diag);
+typedef void (*rtp_explore_progress)(void *ctx, const rtp_explore_tally *tally);
 
 typedef struct rtp_explore_opts {
     const char *out_dir;
@@ -46,14 +49,32 @@ typedef struct rtp_explore_opts {
     int resume;
     int force;              /* replace the results DIR holds (not with resume) */
     int threads;            /* 0 = OpenMP default */
-    rtp_explore_progress progress; /* sets done / total of this run, or NULL */
+    rtp_ns set_time_limit_ns; /* per set and method (generation not counted); past
+                               * it the method stops (rtp_limits.deadline_ns) and the
+                               * set counts as a time-out; 0 = none */
+    const volatile sig_atomic_t *interrupt; /* non-zero: stop soon, keep what is done
+                                             * (RTP_ELIMIT "interrupted"); may be NULL */
+    rtp_explore_progress progress; /* may be NULL */
     void *progress_ctx;
 } rtp_explore_opts;
+
+/* Evaluates point `point` with o->threads, o->set_time_limit_ns,
+ * o->interrupt and o->progress (o->out_dir and the shard are not used):
+ * cells[policy * n_methods + method]. With jsonl != NULL, *jsonl gets every
+ * set as one compact task-set document per line (malloc'd, caller frees).
+ * RTP_ELIMIT "interrupted" when o->interrupt was set before every set was
+ * done (cells are then not written). */
+rtp_status rtp_explore_point(const rtp_sweep *sw, size_t point, const rtp_explore_opts *o,
+                             rtp_explore_cell *cells, char **jsonl, rtp_diag *diag);
 
 /* Runs the sweep (text = the sweep file, copied to DIR/sweep.json) into
  * opts->out_dir, then writes weighted.csv and acceptance.svg from all rows
  * in results.csv. RTP_EINPUT when DIR already holds results and neither
- * resume nor force, or when resuming a different sweep. */
+ * resume nor force, or when resuming a different sweep or set time limit.
+ * Interrupted: the finished points stay, the finished sets of the point in
+ * progress stay in DIR/partial.txt (--resume takes them), the summary files
+ * are written from the finished points, and the return is RTP_ELIMIT
+ * "interrupted". */
 rtp_status rtp_explore_run(const char *text, size_t len, const rtp_explore_opts *opts,
                            rtp_diag *diag);
 

@@ -21,6 +21,7 @@ void explore_make_paths(const char *dir, explore_paths *p)
     snprintf(p->jsonl, sizeof p->jsonl, "%s/sets.jsonl", dir);
     snprintf(p->weighted, sizeof p->weighted, "%s/weighted.csv", dir);
     snprintf(p->svg, sizeof p->svg, "%s/acceptance.svg", dir);
+    snprintf(p->partial, sizeof p->partial, "%s/partial.txt", dir);
 }
 
 rtp_status explore_io_error(rtp_diag *diag, const char *path, const char *what)
@@ -76,13 +77,16 @@ rtp_status explore_make_dir(const char *dir, rtp_diag *diag)
 }
 
 rtp_status explore_write_manifest(const char *path, const rtp_sweep *sw, int k, int n,
-                                  rtp_diag *diag)
+                                  rtp_ns set_time_limit_ns, rtp_diag *diag)
 {
-    char text[256];
+    char text[320];
     int len = snprintf(text, sizeof text,
                        "rtpack-explore-manifest 1\ngenerator_version %d\nsweep_hash %016llx\n"
                        "shard %d/%d\npoints %zu\n",
                        RTP_GEN_VERSION, (unsigned long long)sw->hash, k, n, sw->n_points);
+    if (set_time_limit_ns > 0) /* absent: none (the manifests written before it) */
+        len += snprintf(text + len, sizeof text - (size_t)len, "set_time_limit_ns %lld\n",
+                        (long long)set_time_limit_ns);
     return explore_write_text(path, text, (size_t)len, diag);
 }
 
@@ -95,8 +99,12 @@ rtp_status explore_read_manifest(const char *path, explore_manifest *m, rtp_diag
         return st;
     int fields = sscanf(text, "rtpack-explore-manifest 1\ngenerator_version %d\nsweep_hash %llx\n"
                               "shard %d/%d\n", &m->version, &m->hash, &m->k, &m->n);
+    long long limit = 0;
+    const char *at = strstr(text, "\nset_time_limit_ns ");
+    int bad_limit = at && (sscanf(at, "\nset_time_limit_ns %lld", &limit) != 1 || limit < 0);
+    m->set_time_limit_ns = (rtp_ns)limit;
     free(text);
-    if (fields != 4 || m->k < 1 || m->k > m->n)
+    if (fields != 4 || m->k < 1 || m->k > m->n || bad_limit)
         return rtp_diag_set(diag, RTP_EINPUT, "", "%s: not an rtpack explore manifest", path);
     return RTP_OK;
 }

@@ -14,10 +14,12 @@
 #include "explore/explore.h"
 #include "models/text.h"
 
+#include <stdio.h>
+
 /* explore_files.c */
 typedef struct explore_paths {
     char dir[512], manifest[600], sweep[600], results[600], timing[600], jsonl[600],
-        weighted[600], svg[600];
+        weighted[600], svg[600], partial[600];
 } explore_paths;
 
 void explore_make_paths(const char *dir, explore_paths *p);
@@ -33,14 +35,37 @@ rtp_status explore_make_dir(const char *dir, rtp_diag *diag);
 typedef struct explore_manifest {
     int version, k, n;
     unsigned long long hash;
+    rtp_ns set_time_limit_ns; /* 0 = none (and in manifests written before it) */
 } explore_manifest;
 
 rtp_status explore_write_manifest(const char *path, const rtp_sweep *sw, int k, int n,
-                                  rtp_diag *diag);
+                                  rtp_ns set_time_limit_ns, rtp_diag *diag);
 rtp_status explore_read_manifest(const char *path, explore_manifest *m, rtp_diag *diag);
 /* The same sweep and generator version as `sw`. */
 rtp_status explore_check_manifest(const explore_manifest *m, const rtp_sweep *sw,
                                   const char *path, rtp_diag *diag);
+
+/* explore.c: evaluates one point. With journal != NULL, the sets already
+ * in that file (DIR/partial.txt, for this point) are taken as done and each
+ * set finished now is added to it; tally counts the sets of this call. */
+rtp_status explore_point_run(const rtp_sweep *sw, size_t point, const rtp_explore_opts *o,
+                             const char *journal, rtp_explore_tally *tally,
+                             rtp_explore_cell *cells, char **jsonl, rtp_diag *diag);
+
+/* explore_journal.c: the sets of the point in progress, one line each:
+ * "INDEX O1 .. Oc T1 .. Tc" (outcome per policy x method: 0 rejected, 1
+ * accepted, 2 time-out; analysis times in ns), after a header naming the
+ * point. Loading keeps the whole valid lines of a journal of `point` (and
+ * cuts the file after them); a journal of another point is removed. */
+enum { EXPLORE_REJECTED = 0, EXPLORE_ACCEPTED = 1, EXPLORE_TIMEOUT = 2 };
+rtp_status explore_journal_load(const char *path, const rtp_sweep *sw, size_t point,
+                                unsigned char *outcome, int64_t *time_ns, unsigned char *done,
+                                size_t *n_done, rtp_diag *diag);
+/* Opens it for appending (writing the header when new); NULL on failure. */
+FILE *explore_journal_open(const char *path, const rtp_sweep *sw, size_t point);
+/* Set `index`: outcome[index * stride + c], time_ns[c * sets + index]. */
+void explore_journal_put(FILE *f, size_t index, const unsigned char *outcome,
+                         const int64_t *time_ns, size_t stride, size_t sets);
 
 /* explore_rows.c */
 extern const char explore_results_header[];

@@ -82,7 +82,7 @@ static rtp_status write_merged(const rtp_sweep *sw, shard_in *shards, int n, con
                          rtp_text_status(&timing) != RTP_OK || rtp_text_status(&jsonl) != RTP_OK))
         st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
     if (st == RTP_OK && (st = explore_make_dir(out->dir, diag)) == RTP_OK &&
-        (st = explore_write_manifest(out->manifest, sw, 1, 1, diag)) == RTP_OK &&
+        (st = explore_write_manifest(out->manifest, sw, 1, 1, shards[0].m.set_time_limit_ns, diag)) == RTP_OK &&
         (st = explore_write_text(out->sweep, text, len, diag)) == RTP_OK &&
         (st = explore_write_text(out->timing, timing.data, timing.len, diag)) == RTP_OK &&
         (!sw->doc.sets_jsonl ||
@@ -140,6 +140,12 @@ static rtp_status collect(const char *const *dirs, size_t n_dirs, const rtp_swee
                               "%s holds shard %d/%d but %s holds shard %d/%d: shards of two "
                               "different splits", read[0].paths.dir, read[0].m.k, read[0].m.n,
                               s->paths.dir, s->m.k, s->m.n);
+        else if (st == RTP_OK && s->m.set_time_limit_ns != read[0].m.set_time_limit_ns)
+            st = rtp_diag_set(diag, RTP_EINPUT, "",
+                              "%s ran with --set-time-limit %lldns but %s with %lldns: their "
+                              "time-outs do not compare", read[0].paths.dir,
+                              (long long)read[0].m.set_time_limit_ns, s->paths.dir,
+                              (long long)s->m.set_time_limit_ns);
     }
     *n = st == RTP_OK ? read[0].m.n : 0;
     if (st == RTP_OK && !(*by_k = calloc((size_t)*n, sizeof **by_k)))

@@ -7,7 +7,10 @@
  * policy x method, sets.jsonl one line per set. Blocks are appended in the
  * order sets.jsonl, timing.csv, results.csv and flushed to disk, so
  * results.csv is the commit record: --resume keeps its whole blocks (checking
- * every key) and cuts the other files to the same number of blocks. */
+ * every key) and cuts the other files to the same number of blocks. Inside
+ * the point in progress, partial.txt holds the sets already done (see
+ * explore_journal.c); it is removed once the point's block is written, and a
+ * journal left from a point already in results.csv is dropped on resume. */
 #include "explore/explore_internal.h"
 
 #include <errno.h>
@@ -37,7 +40,8 @@ static rtp_status prepare(const rtp_sweep *sw, const char *text, size_t len,
         /* results.csv first: until it is written again the folder is not a
          * started sweep, so a crash in between leaves nothing to resume. */
         if ((unlink(paths->results) != 0 && errno != ENOENT) ||
-            (unlink(paths->jsonl) != 0 && errno != ENOENT))
+            (unlink(paths->jsonl) != 0 && errno != ENOENT) ||
+            (unlink(paths->partial) != 0 && errno != ENOENT))
             return explore_io_error(diag, paths->dir, "replace the results in");
     } else if (has_results) {
         explore_manifest m;
@@ -48,6 +52,12 @@ static rtp_status prepare(const rtp_sweep *sw, const char *text, size_t len,
         if (m.k != o->shard_k || m.n != o->shard_n)
             return rtp_diag_set(diag, RTP_EINPUT, "", "%s: holds shard %d/%d, not %d/%d",
                                 paths->manifest, m.k, m.n, o->shard_k, o->shard_n);
+        if (m.set_time_limit_ns != o->set_time_limit_ns) /* time-outs would not compare */
+            return rtp_diag_set(diag, RTP_EINPUT, "",
+                                "%s: started with --set-time-limit %lldns, not %lldns: resume "
+                                "with the same limit, or --force to start afresh",
+                                paths->manifest, (long long)m.set_time_limit_ns,
+                                (long long)o->set_time_limit_ns);
         if ((st = explore_read_results(sw, paths->results, m.k, m.n, NULL, NULL, done, &end,
                                        diag)) != RTP_OK ||
             (st = explore_block_end(paths->timing, strlen(explore_timing_header),
@@ -63,26 +73,16 @@ static rtp_status prepare(const rtp_sweep *sw, const char *text, size_t len,
         return sw->doc.sets_jsonl ? cut_file(paths->jsonl, j_end, diag) : RTP_OK;
     }
     const char *th = explore_timing_header, *rh = explore_results_header;
+    if (unlink(paths->partial) != 0 && errno != ENOENT)
+        return explore_io_error(diag, paths->partial, "remove");
     if ((st = explore_write_manifest(paths->manifest, sw, o->shard_k, o->shard_n,
-                                     diag)) != RTP_OK ||
+                                     o->set_time_limit_ns, diag)) != RTP_OK ||
         (st = explore_write_text(paths->sweep, text, len, diag)) != RTP_OK ||
         (st = explore_write_text(paths->timing, th, strlen(th), diag)) != RTP_OK ||
         (sw->doc.sets_jsonl && (st = explore_write_text(paths->jsonl, "", 0, diag)) != RTP_OK))
         return st;
     /* results.csv last: its presence marks a started sweep. */
     return explore_write_text(paths->results, rh, strlen(rh), diag);
-}
-
-typedef struct progress_relay {
-    const rtp_explore_opts *opts;
-    uint64_t base, total;
-} progress_relay;
-
-static void relay(void *ctx, uint64_t done, uint64_t total)
-{
-    (void)total;
-    progress_relay *r = ctx;
-    r->opts->progress(r->opts->progress_ctx, r->base + done, r->total);
 }
 
 static rtp_status append_point(const rtp_sweep *sw, const explore_paths *paths, size_t point,
@@ -128,19 +128,32 @@ rtp_status rtp_explore_run(const char *text, size_t len, const rtp_explore_opts 
         (st = prepare(&sw, text, len, o, &paths, &done, diag)) != RTP_OK)
         goto done;
     uint64_t sets = (uint64_t)sw.doc.sets_per_point;
-    progress_relay r = {o, 0, (mine - done) * sets};
+    rtp_explore_tally tally = {0, (mine - done) * sets, 0, done, mine};
     for (size_t j = done; j < mine && st == RTP_OK; j++) {
         size_t point = explore_shard_point(j, o->shard_k, o->shard_n);
         char *jsonl = NULL;
-        st = rtp_explore_point(&sw, point, o->threads, cells, sw.doc.sets_jsonl ? &jsonl : NULL,
-                               o->progress ? relay : NULL, &r, diag);
+        st = explore_point_run(&sw, point, o, paths.partial, &tally, cells,
+                               sw.doc.sets_jsonl ? &jsonl : NULL, diag);
         if (st == RTP_OK)
             st = append_point(&sw, &paths, point, cells, jsonl, diag);
         free(jsonl);
-        r.base += sets;
+        if (st == RTP_OK && unlink(paths.partial) != 0 && errno != ENOENT)
+            st = explore_io_error(diag, paths.partial, "remove");
+        if (st == RTP_OK) {
+            tally.points_done++;
+            if (o->progress)
+                o->progress(o->progress_ctx, &tally);
+        }
     }
-    if (st == RTP_OK)
-        st = explore_finish(&sw, &paths, o->shard_k, o->shard_n, diag);
+    if (st == RTP_OK && unlink(paths.partial) != 0 && errno != ENOENT) /* a stale one */
+        st = explore_io_error(diag, paths.partial, "remove");
+    if (st == RTP_OK || (o->interrupt && *o->interrupt)) { /* keep what is done */
+        rtp_diag keep = *diag;
+        rtp_status fin = explore_finish(&sw, &paths, o->shard_k, o->shard_n, diag);
+        if (st != RTP_OK && fin == RTP_OK)
+            *diag = keep;
+        st = st != RTP_OK ? st : fin;
+    }
 done:
     free(cells);
     rtp_sweep_free(&sw);

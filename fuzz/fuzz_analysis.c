@@ -170,7 +170,7 @@ static void check_edf(const rtp_task *tasks, size_t n, int64_t h, uint64_t max_i
         if (ref_dbf(tasks, n, t) > t)
             miss = t;
     int want = !overloaded && !miss;
-    rtp_limits lim = {max_iter, 0};
+    rtp_limits lim = {.max_iterations = max_iter};
     for (int fm = 0; fm <= 1; fm++) {
         rtp_edf_result res;
         rtp_diag diag;
@@ -336,7 +336,7 @@ static int check_rta(const rtp_task *tasks, size_t n, const int *prio, int64_t h
 {
     rtp_ns resp[MAX_TASKS];
     int sched = -1;
-    rtp_limits lim = {max_iter, 0};
+    rtp_limits lim = {.max_iterations = max_iter};
     rtp_diag diag;
     rtp_diag_clear(&diag);
     rtp_status st = rtp_fp_rta(tasks, n, prio, resp, &sched, &lim, &diag);
@@ -405,7 +405,7 @@ static void check_fp(const rtp_task *tasks, size_t n, int64_t h, uint64_t max_it
 {
     static const rtp_prio_rule rules[] = {RTP_PRIO_GIVEN, RTP_PRIO_DM, RTP_PRIO_RM,
                                           RTP_PRIO_OPA};
-    rtp_limits lim = {max_iter, 0};
+    rtp_limits lim = {.max_iterations = max_iter};
     for (size_t r = 0; r < sizeof rules / sizeof *rules; r++) {
         int prio[MAX_TASKS], found = -1;
         rtp_diag diag;
@@ -508,7 +508,7 @@ static void check_global(const rtp_task *tasks, size_t n, int64_t h, reader *r)
     if (h > 1000)
         return;
     int64_t horizon = omax + 3 * h + dmax;
-    rtp_limits lim = {1000000, 0};
+    rtp_limits lim = {.max_iterations = 1000000};
     rtp_test ge = rtp_test_exact(RTP_POLICY_GEDF, RTP_PRIO_DM, m, lim);
     rtp_test_result res;
     rtp_diag diag;
@@ -599,7 +599,7 @@ static void check_huge(reader *r, size_t n)
         tasks[i].has_priority = 1;
         tasks[i].priority = (int)(byte(r) % 3);
     }
-    rtp_limits lim = {20000, 0};
+    rtp_limits lim = {.max_iterations = 20000};
     rtp_diag diag;
     rtp_edf_result er;
     rtp_status st = rtp_edf_qpa(tasks, n, 1, &lim, &er, &diag);
@@ -654,7 +654,7 @@ static void check_huge(reader *r, size_t n)
 
 static void check_delays(const rtp_task *tasks, size_t n, int64_t h, reader *r)
 {
-    rtp_limits lim = {1000000, 0};
+    rtp_limits lim = {.max_iterations = 1000000};
     rtp_diag diag;
     /* EDF: verdict and first_miss against the definition and a simulation */
     rtp_ns miss = 0;

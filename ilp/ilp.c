@@ -269,7 +269,7 @@ static rtp_status loop(ilp_ctx *c, double deadline, int *plan_assign, int *have_
     int objective = c->opts->objective != RTP_ILP_FEASIBILITY;
     for (;;) {
         double left = deadline > 0 ? deadline - ilp_now() : 0.0;
-        if (deadline > 0 && left <= 0) {
+        if ((deadline > 0 && left <= 0) || rtp_limits_check(&c->opts->part.limits, NULL)) {
             *outcome = RTP_ILP_TIME_LIMIT;
             break;
         }
@@ -364,6 +364,10 @@ static rtp_status begin(ilp_ctx *c, const rtp_taskset *ts, const int *cpus, size
         c->tasks = c->eff;
     c->effective = !rtp_overheads_zero(&ts->platform.overheads);
     c->deadline = opts->time_limit_s > 0 ? c->start + opts->time_limit_s : 0.0;
+    if (opts->part.limits.deadline_ns > 0) { /* the caller's deadline (same clock) */
+        double until = (double)opts->part.limits.deadline_ns * 1e-9;
+        c->deadline = c->deadline > 0 && c->deadline < until ? c->deadline : until;
+    }
     int homeless = 0;
     if (st == RTP_OK)
         st = ilp_allowed(c, &homeless);

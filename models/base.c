@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 void rtp_diag_clear(rtp_diag *diag)
 {
@@ -133,6 +134,24 @@ int rtp_prio_rule_parse(const char *name, rtp_prio_rule *out)
 
 rtp_limits rtp_limits_default(void)
 {
-    rtp_limits limits = {50u * 1000u * 1000u, 0.0};
+    rtp_limits limits = {50u * 1000u * 1000u, 0.0, 0, NULL};
     return limits;
+}
+
+rtp_ns rtp_monotonic_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (rtp_ns)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+rtp_status rtp_limits_check(const rtp_limits *limits, rtp_diag *diag)
+{
+    if (!limits)
+        return RTP_OK;
+    if (limits->interrupt && *limits->interrupt)
+        return rtp_diag_set(diag, RTP_ELIMIT, "", "interrupted");
+    if (limits->deadline_ns > 0 && rtp_monotonic_ns() >= limits->deadline_ns)
+        return rtp_diag_set(diag, RTP_ELIMIT, "", "time limit reached");
+    return RTP_OK;
 }

@@ -10,6 +10,7 @@
 #ifndef RTP_BASE_H
 #define RTP_BASE_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -85,13 +86,27 @@ const char *rtp_prio_rule_name(rtp_prio_rule rule);
 int rtp_prio_rule_parse(const char *name, rtp_prio_rule *out);
 
 /* Resource limits handed down to every analysis (never global state).
- * A limit reached is RTP_ELIMIT ("resource limit"), never a guessed verdict. */
+ * A limit reached is RTP_ELIMIT ("resource limit"), never a guessed verdict.
+ * deadline_ns and interrupt are checked cooperatively: by the exact tests
+ * every 1024 iterations and at every call, by the packing and ILP loops at
+ * every step, so a caller bounds the time of one whole method call without
+ * signals or threads inside the library. */
 typedef struct rtp_limits {
     uint64_t max_iterations; /* fixed-point / busy-period steps per test */
     double time_limit_s;     /* wall-clock limit where a method honours one; 0 = none */
+    rtp_ns deadline_ns;      /* rtp_monotonic_ns() instant after which work stops; 0 = none */
+    const volatile sig_atomic_t *interrupt; /* non-zero: stop as soon as seen; may be NULL */
 } rtp_limits;
 
-/* Defaults: 50 million iterations, no time limit. */
+/* Defaults: 50 million iterations, no time limit, no deadline, no interrupt. */
 rtp_limits rtp_limits_default(void);
+
+/* CLOCK_MONOTONIC in ns (the clock of rtp_limits.deadline_ns). */
+rtp_ns rtp_monotonic_ns(void);
+
+/* RTP_ELIMIT ("time limit reached" or "interrupted") when limits (may be
+ * NULL) has a deadline that has passed or an interrupt that is set, else
+ * RTP_OK. Reads the clock only when a deadline is set. */
+rtp_status rtp_limits_check(const rtp_limits *limits, rtp_diag *diag);
 
 #endif

@@ -76,11 +76,24 @@ typedef unsigned __int128 u128;
 
 typedef struct budget {
     uint64_t used, max;
+    const rtp_limits *limits; /* deadline and interrupt, checked every 1024 steps */
 } budget;
 
-static int spend(budget *b)
+/* Non-zero when the step budget is spent or the caller's deadline passed or
+ * interrupt is set; the message says which, after `what`. */
+static int spend(budget *b, rtp_diag *diag, const char *what)
 {
-    return ++b->used > b->max;
+    if (++b->used > b->max) {
+        rtp_diag_set(diag, RTP_ELIMIT, "", "%s in %llu iterations", what,
+                     (unsigned long long)b->max);
+        return 1;
+    }
+    rtp_diag scratch;
+    if ((b->used & 1023) == 0 && rtp_limits_check(b->limits, &scratch) != RTP_OK) {
+        rtp_diag_set(diag, RTP_ELIMIT, "", "%s: %s", what, scratch.message);
+        return 1;
+    }
+    return 0;
 }
 
 /* D* = D - J: the relative deadline counted from the release at the end of
@@ -228,10 +241,8 @@ static rtp_status busy_period(const rtp_task *tasks, size_t n, rtp_ns stop,
             return rtp_diag_set(diag, RTP_ELIMIT, "",
                                 "EDF busy period passes 2^63 ns");
         *lb = (rtp_ns)w;
-        if (spend(b))
-            return rtp_diag_set(diag, RTP_ELIMIT, "",
-                                "EDF busy period not found in %llu iterations",
-                                (unsigned long long)b->max);
+        if (spend(b, diag, "EDF busy period not found"))
+            return RTP_ELIMIT;
         i128 next = 0;
         for (size_t i = 0; i < n && next < SATURATED; i++) {
             rtp_ns jobs = ((rtp_ns)w - 1) / tasks[i].period_ns + 1; /* ceil, w >= 1 */
@@ -251,9 +262,8 @@ static rtp_status qpa(const rtp_task *tasks, size_t n, int with_blocking, rtp_ns
     rtp_ns t = bound < INT64_MAX ? prev_deadline(tasks, n, bound + 1) : bound;
     *failed_at = 0;
     while (t > 0) {
-        if (spend(b))
-            return rtp_diag_set(diag, RTP_ELIMIT, "", "EDF QPA did not finish in %llu iterations",
-                                (unsigned long long)b->max);
+        if (spend(b, diag, "EDF QPA did not finish"))
+            return RTP_ELIMIT;
         i128 h = load(tasks, n, t, with_blocking);
         if (h > t) {
             *failed_at = t;
@@ -285,10 +295,8 @@ static rtp_status first_miss(const rtp_task *tasks, size_t n, rtp_ns upto,
                 t = next[i];
         if (t > upto)
             break; /* cannot happen: QPA saw a miss at or below upto */
-        if (spend(b)) {
-            st = rtp_diag_set(diag, RTP_ELIMIT, "",
-                              "EDF first deadline miss not found in %llu iterations",
-                              (unsigned long long)b->max);
+        if (spend(b, diag, "EDF first deadline miss not found")) {
+            st = RTP_ELIMIT;
             break;
         }
         for (size_t i = 0; i < n; i++) {
@@ -375,7 +383,7 @@ static rtp_status interval(const rtp_task *tasks, size_t n, budget *b, shape *sh
 rtp_status rtp_edf_bound(const rtp_task *tasks, size_t n, const rtp_limits *limits,
                          rtp_ns *bound, rtp_diag *diag)
 {
-    budget b = {0, (limits ? *limits : rtp_limits_default()).max_iterations};
+    budget b = {0, (limits ? *limits : rtp_limits_default()).max_iterations, limits};
     shape sh;
     rtp_status st = interval(tasks, n, &b, &sh, bound, diag);
     if (st != RTP_OK)
@@ -388,7 +396,9 @@ rtp_status rtp_edf_qpa(const rtp_task *tasks, size_t n, int want_first_miss,
                        rtp_diag *diag)
 {
     const uint64_t max = (limits ? *limits : rtp_limits_default()).max_iterations;
-    budget b = {0, max};
+    if (rtp_limits_check(limits, diag) != RTP_OK)
+        return RTP_ELIMIT;
+    budget b = {0, max, limits};
     result->schedulable = 0;
     result->has_first_miss = 0;
     result->first_miss_ns = 0;
@@ -398,7 +408,7 @@ rtp_status rtp_edf_qpa(const rtp_task *tasks, size_t n, int want_first_miss,
     int with_blocking = sh.blocking > 0;
     if (st == RTP_ELIMIT && bound > 0) {
         /* No bound: a miss below the last busy-period iterate still decides. */
-        budget b2 = {0, max};
+        budget b2 = {0, max, limits};
         if (qpa(tasks, n, with_blocking, bound, sh.d_min, &b2, &failed_at, diag) != RTP_OK ||
             failed_at == 0)
             return RTP_ELIMIT;
@@ -424,7 +434,7 @@ rtp_status rtp_edf_qpa(const rtp_task *tasks, size_t n, int want_first_miss,
     }
     if (!want_first_miss)
         return RTP_OK;
-    budget b3 = {0, max};
+    budget b3 = {0, max, limits};
     st = first_miss(tasks, n, failed_at, &b3, &result->first_miss_ns, diag);
     if (st == RTP_OK)
         result->has_first_miss = 1;

@@ -74,15 +74,16 @@ typedef struct rta_ctx {
     const int *priority;
     rtp_task *scratch; /* n entries, for the level-i load check */
     uint64_t used, max_iterations;
+    const rtp_limits *limits; /* deadline and interrupt, checked every 1024 steps */
 } rta_ctx;
 
 static rtp_status spend(rta_ctx *c, rtp_diag *diag)
 {
-    if (++c->used <= c->max_iterations)
-        return RTP_OK;
-    return rtp_diag_set(diag, RTP_ELIMIT, "",
-                        "fixed-priority response-time iteration passed %llu steps",
-                        (unsigned long long)c->max_iterations);
+    if (++c->used > c->max_iterations)
+        return rtp_diag_set(diag, RTP_ELIMIT, "",
+                            "fixed-priority response-time iteration passed %llu steps",
+                            (unsigned long long)c->max_iterations);
+    return (c->used & 1023) == 0 ? rtp_limits_check(c->limits, diag) : RTP_OK;
 }
 
 /* ceil((w + J) / T) for w >= 1: the jobs of a task with the critical
@@ -344,6 +345,7 @@ static rtp_status ctx_init(rta_ctx *c, const rtp_task *tasks, size_t n,
     c->priority = priority;
     c->used = 0;
     c->max_iterations = (limits ? *limits : rtp_limits_default()).max_iterations;
+    c->limits = limits;
     c->scratch = malloc((n ? n : 1) * sizeof *c->scratch);
     return c->scratch ? RTP_OK : RTP_ENOMEM;
 }
@@ -352,9 +354,11 @@ rtp_status rtp_fp_rta(const rtp_task *tasks, size_t n, const int *priority,
                       rtp_ns *response_time, int *schedulable,
                       const rtp_limits *limits, rtp_diag *diag)
 {
+    *schedulable = 1;
+    if (rtp_limits_check(limits, diag) != RTP_OK)
+        return RTP_ELIMIT;
     rta_ctx c;
     rtp_status st = ctx_init(&c, tasks, n, priority, limits);
-    *schedulable = 1;
     for (size_t i = 0; i < n && st == RTP_OK; i++) {
         st = task_wcrt(&c, i, &response_time[i], diag);
         if (response_time[i] < 0)

@@ -155,6 +155,8 @@ rtp_status rtp_gw_fixed_point(const gw_ctx *ctx, uint64_t *steps,
             return rtp_diag_set(diag, RTP_ELIMIT, "",
                                 "global response-time bound: more than %llu iterations",
                                 (unsigned long long)limits->max_iterations);
+        if ((*steps & 1023) == 0 && rtp_limits_check(limits, diag) != RTP_OK)
+            return RTP_ELIMIT;
         rtp_i128 omega, slope, run;
         rtp_gw_interference(ctx, x, &omega, &slope, &run);
         /* h(x) = omega - m (x - C_k + 1) < 0  <=>  C_k + floor(omega/m) <= x */

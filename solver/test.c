@@ -310,5 +310,7 @@ rtp_status rtp_test_run(const rtp_test *test, const rtp_task *tasks, size_t n,
     result->accepted_by = NULL;
     if (!test || !test->run)
         return rtp_diag_set(diag, RTP_EINTERNAL, "", "no schedulability test given");
+    if (rtp_limits_check(&test->limits, diag) != RTP_OK)
+        return RTP_ELIMIT;
     return test->run(test, tasks, n, result, diag);
 }

@@ -17,6 +17,8 @@
 #include "explore/explore.h"
 #include "heuristics/partition.h"
 #include "ilp/ilp.h"
+#include "solver/edf.h"
+#include "solver/fp.h"
 #include "support/testutil.h"
 
 static rtp_status parse_doc(const char *text, rtp_sweep_doc *doc, rtp_diag *diag)
@@ -123,8 +125,9 @@ static void test_point_thread_invariance(void **state)
     assert_int_equal(rtp_sweep_parse(text, strlen(text), &sw, &diag), RTP_OK);
     rtp_explore_cell a[10], b[10];
     char *ja = NULL, *jb = NULL;
-    assert_int_equal(rtp_explore_point(&sw, 0, 1, a, &ja, NULL, NULL, &diag), RTP_OK);
-    assert_int_equal(rtp_explore_point(&sw, 0, 2, b, &jb, NULL, NULL, &diag), RTP_OK);
+    rtp_explore_opts one = {.threads = 1}, two = {.threads = 2};
+    assert_int_equal(rtp_explore_point(&sw, 0, &one, a, &ja, &diag), RTP_OK);
+    assert_int_equal(rtp_explore_point(&sw, 0, &two, b, &jb, &diag), RTP_OK);
     for (int c = 0; c < 10; c++) {
         assert_int_equal(a[c].accepted, b[c].accepted);
         assert_int_equal(a[c].total, 60);
@@ -338,6 +341,158 @@ static void test_resume_and_merge(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* Interrupts the run (through the flag the CLI's signal handler sets) once
+ * `after` sets are done. */
+typedef struct stopper {
+    volatile sig_atomic_t flag;
+    uint64_t after;
+} stopper;
+
+static void stop_after(void *ctx, const rtp_explore_tally *t)
+{
+    stopper *s = ctx;
+    if (t->sets_done >= s->after)
+        s->flag = 1;
+}
+
+static rtp_status run_opts(const char *dir, const char *text, rtp_explore_opts *o, rtp_diag *d)
+{
+    o->out_dir = dir;
+    o->shard_k = o->shard_n = 1;
+    rtp_diag_clear(d);
+    return rtp_explore_run(text, strlen(text), o, d);
+}
+
+static size_t count_lines(const char *path)
+{
+    char *text = slurp(path);
+    size_t n = 0;
+    for (const char *c = text; c && *c; c++)
+        n += *c == '\n';
+    free(text);
+    return n;
+}
+
+/* Interrupted inside a point (issue 16): the finished sets stay in
+ * partial.txt, --resume takes them and gives the uninterrupted bytes; so does
+ * a journal whose last line a crash cut; a stale journal of a finished point
+ * is dropped. */
+static void test_interrupt_and_resume_inside_a_point(void **state)
+{
+    (void)state;
+    char root[] = "/tmp/rtp_explore_XXXXXX";
+    assert_non_null(mkdtemp(root));
+    char one[600], cut[600], path[700], partial[700];
+    snprintf(one, sizeof one, "%s/one", root);
+    snprintf(cut, sizeof cut, "%s/cut", root);
+    snprintf(partial, sizeof partial, "%s/partial.txt", cut);
+    run_into(one, small_sweep, 1, 1, 0, RTP_OK);
+    snprintf(path, sizeof path, "%s/results.csv", one);
+    char *full = slurp(path);
+    rtp_diag diag;
+    /* 12 sets per point: stop in the third point, after 29 sets. */
+    stopper s = {0, 29};
+    rtp_explore_opts o = {.threads = 2, .interrupt = &s.flag, .progress = stop_after,
+                          .progress_ctx = &s};
+    assert_int_equal(run_opts(cut, small_sweep, &o, &diag), RTP_ELIMIT);
+    assert_string_equal(diag.message, "interrupted");
+    assert_true(count_lines(partial) >= 1 + 29 - 24); /* header + the third point's sets */
+    snprintf(path, sizeof path, "%s/acceptance.svg", cut);
+    assert_int_equal(access(path, F_OK), 0); /* summary files of what is done */
+    /* Resume twice more with interrupts, the last time with a cut line. */
+    for (int round = 0; round < 2; round++) {
+        stopper again = {0, 5};
+        rtp_explore_opts r = {.threads = 1, .resume = 1, .interrupt = &again.flag,
+                              .progress = stop_after, .progress_ctx = &again};
+        assert_int_equal(run_opts(cut, small_sweep, &r, &diag), RTP_ELIMIT);
+    }
+    size_t lines = count_lines(partial);
+    assert_true(lines >= 2);
+    FILE *f = fopen(partial, "a");
+    fputs("3 1 0", f); /* a line a crash cut */
+    fclose(f);
+    rtp_explore_opts r = {.threads = 2, .resume = 1};
+    assert_int_equal(run_opts(cut, small_sweep, &r, &diag), RTP_OK);
+    assert_int_not_equal(access(partial, F_OK), 0); /* removed once its point is written */
+    snprintf(path, sizeof path, "%s/results.csv", cut);
+    char *again = slurp(path);
+    assert_string_equal(full, again);
+    free(again);
+    /* A journal of a point already in results.csv is dropped, not used. */
+    f = fopen(partial, "w");
+    fputs("rtpack-explore-partial 1 point 0 5,2,0.6,implicit\n0 0 0 0 0 1 1 1 1\n", f);
+    fclose(f);
+    assert_int_equal(run_opts(cut, small_sweep, &r, &diag), RTP_OK);
+    assert_int_not_equal(access(partial, F_OK), 0);
+    again = slurp(path);
+    assert_string_equal(full, again);
+    free(again);
+    free(full);
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", root);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* --set-time-limit (issue 16): a method past its limit is a time-out, never a
+ * rejection; the limit is in the manifest, and resume with another is
+ * refused. The deadline itself stops the exact tests. */
+static void test_set_time_limit(void **state)
+{
+    (void)state;
+    rtp_task t[3] = {{0}};
+    for (int i = 0; i < 3; i++) {
+        t[i].wcet_ns = 3 + i;
+        t[i].period_ns = t[i].deadline_ns = 10 + 3 * i;
+    }
+    rtp_limits lim = rtp_limits_default();
+    rtp_edf_result er;
+    rtp_diag diag;
+    assert_int_equal(rtp_edf_qpa(t, 3, 1, &lim, &er, &diag), RTP_OK);
+    lim.deadline_ns = 1; /* long past */
+    assert_int_equal(rtp_edf_qpa(t, 3, 1, &lim, &er, &diag), RTP_ELIMIT);
+    assert_string_equal(diag.message, "time limit reached");
+    lim.deadline_ns = rtp_monotonic_ns() + 3600 * (rtp_ns)1000000000;
+    volatile sig_atomic_t stop = 1;
+    lim.interrupt = &stop;
+    int prio[3], sched;
+    rtp_ns resp[3];
+    assert_int_equal(rtp_fp_rta(t, 3, prio, resp, &sched, &lim, &diag), RTP_ELIMIT);
+    assert_string_equal(diag.message, "interrupted");
+    stop = 0;
+    for (int i = 0; i < 3; i++)
+        prio[i] = 3 - i;
+    assert_int_equal(rtp_fp_rta(t, 3, prio, resp, &sched, &lim, &diag), RTP_OK);
+
+    char root[] = "/tmp/rtp_explore_XXXXXX";
+    assert_non_null(mkdtemp(root));
+    char dir[600], path[700];
+    snprintf(dir, sizeof dir, "%s/limited", root);
+    rtp_explore_opts o = {.threads = 2, .set_time_limit_ns = 1};
+    assert_int_equal(run_opts(dir, small_sweep, &o, &diag), RTP_OK);
+    snprintf(path, sizeof path, "%s/results.csv", dir);
+    char *text = slurp(path);
+    /* Every row: accepted 0, timeouts = total = 12. */
+    size_t rows = count_lines(path) - 1;
+    char *line = strchr(text, '\n') + 1;
+    for (size_t i = 0; i < rows; i++, line = strchr(line, '\n') + 1) {
+        char *end = strchr(line, '\n');
+        assert_true(end - line > 18);
+        assert_memory_equal(end - 17, ",0,12,0.000000,12\n", 18);
+    }
+    assert_int_equal(rows, 2 * 4 * 2 * 2);
+    free(text);
+    snprintf(path, sizeof path, "%s/manifest.txt", dir);
+    text = slurp(path);
+    assert_non_null(strstr(text, "\nset_time_limit_ns 1\n"));
+    free(text);
+    rtp_explore_opts r = {.threads = 1, .resume = 1, .set_time_limit_ns = 2};
+    assert_int_equal(run_opts(dir, small_sweep, &r, &diag), RTP_EINPUT);
+    assert_non_null(strstr(diag.message, "--set-time-limit"));
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", root);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -348,6 +503,8 @@ int main(void)
         cmocka_unit_test(test_uniprocessor_edf_accepts_all),
         cmocka_unit_test(test_ffd_below_ilp_and_falling),
         cmocka_unit_test(test_resume_and_merge),
+        cmocka_unit_test(test_interrupt_and_resume_inside_a_point),
+        cmocka_unit_test(test_set_time_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
