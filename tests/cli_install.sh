@@ -20,8 +20,8 @@ done
 cat >"$TMP/consumer.c" <<'CEOF'
 #include <stdio.h>
 #include <string.h>
-#include "models/taskset.h"
-#include "solver/edf.h"
+#include <rtpack/models/taskset.h>
+#include <rtpack/solver/edf.h>
 int main(void)
 {
     const char *doc = "{\"tasks\":[{\"name\":\"T1\",\"wcet\":1,\"period\":4},"

@@ -2,7 +2,10 @@
 # tests/cmake_consumer.sh — `cmake --install` gives a CMake package: the
 # out-of-tree project tests/consumer finds it with find_package(rtpack
 # CONFIG), links rtpack::rtpack (nothing else) and its program runs the
-# library's exact test, heuristics, ILP and generator correctly.
+# library's exact test, heuristics, ILP and generator correctly. The
+# installed headers are the curated API: the internal ones are absent, each
+# public one includes only installed rtpack headers and standard C/POSIX
+# headers, and compiles alone (tests/consumer/CMakeLists.txt).
 set -eu
 BIN=${RTP_BINARY:?set RTP_BINARY to the built rtpack}
 SRC=${RTP_SOURCE_DIR:?set RTP_SOURCE_DIR to the source tree}
@@ -15,6 +18,23 @@ cc=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$BUILD/CMakeCache.txt")
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 cmake --install "$BUILD" --prefix "$TMP/prefix" >/dev/null
+inc="$TMP/prefix/include"
+for internal in models/json_util.h models/arith.h ilp/ilp_internal.h ilp/glpk_model.h \
+                solver/global_work.h heuristics/pack.h deploy/script_body.h \
+                explore/explore_internal.h; do
+    [ ! -e "$inc/rtpack/$internal" ] || { echo "FAIL: internal $internal installed"; exit 1; }
+done
+std=" assert.h errno.h inttypes.h limits.h signal.h stdbool.h stddef.h stdint.h stdio.h stdlib.h string.h time.h sys/types.h "
+n=0
+for h in $(cd "$inc" && find rtpack -name '*.h' | sort); do
+    n=$((n + 1))
+    for name in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]\([^>"]*\)[>"].*/\1/p' "$inc/$h"); do
+        case "$std" in *" $name "*) continue ;; esac
+        [ -e "$inc/rtpack/$name" ] || [ -e "$inc/$name" ] ||
+            { echo "FAIL: installed $h includes $name, which is not installed"; exit 1; }
+    done
+done
+[ "$n" -ge 10 ] || { echo "FAIL: only $n headers installed"; exit 1; }
 cmake -S "$SRC/tests/consumer" -B "$TMP/build" -DCMAKE_PREFIX_PATH="$TMP/prefix" \
     -DCMAKE_C_COMPILER="$cc" -DCMAKE_EXE_LINKER_FLAGS="$flags" >"$TMP/configure.log" 2>&1 ||
     { cat "$TMP/configure.log"; echo "FAIL: find_package(rtpack CONFIG)"; exit 1; }

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen/gen.h"
-#include "ilp/ilp.h"
-#include "rtpack/version.h"
-#include "solver/edf.h"
+#include <rtpack/gen/gen.h>
+#include <rtpack/ilp/ilp.h>
+#include <rtpack/solver/edf.h>
+#include <rtpack/version.h>
 
 static const char doc[] =
     "{\"platform\":{\"cpus\":2},\"tasks\":["
