@@ -34,6 +34,11 @@ rtp_status rtp_deploy_runtime(const rtp_plan *plan, const rtp_task *task,
     /* ceil(c (den + num) / den) in 128 bits; num, den < 2^63 and c < 2^62 */
     __int128 den = opts->runtime_margin.den, scaled = (__int128)c * (den + opts->runtime_margin.num);
     __int128 r = (scaled + den - 1) / den;
+    /* Linux refuses runtime > deadline: the margin stops at the deadline,
+     * but C' itself is never cut (C' > D stays a refusal, and the re-check
+     * never sees less than the analysed C'). */
+    if (r > task->deadline_ns)
+        r = c > task->deadline_ns ? c : task->deadline_ns;
     if (r > ((__int128)1 << 62))
         return rtp_diag_set(diag, RTP_ELIMIT, "",
                             "task %s: its SCHED_DEADLINE runtime with --runtime-margin passes 2^62 ns",
@@ -185,9 +190,9 @@ static int dl_params_refused(const rtp_task *t, const char *path, rtp_diag *diag
     }
     if (t->wcet_ns > t->deadline_ns) {
         rtp_diag_set(diag, RTP_OK, path,
-                     "runtime %lld ns (wcet, overheads and --runtime-margin) exceeds the deadline "
-                     "%lld ns (Linux wants runtime <= deadline <= period); fix: a smaller "
-                     "--runtime-margin, or a longer deadline",
+                     "runtime %lld ns (wcet and overheads) exceeds the deadline %lld ns (Linux "
+                     "wants runtime <= deadline <= period, and the task cannot meet it); fix: a "
+                     "longer deadline or a shorter wcet",
                      (long long)t->wcet_ns, (long long)t->deadline_ns);
         return 1;
     }

@@ -58,7 +58,9 @@ rtp_deploy_opts rtp_deploy_opts_default(void);
 
 /* The SCHED_DEADLINE runtime of a task of `plan`: its effective C' (wcet +
  * 2 x context_switch, models/effective.h) times 1 + runtime_margin, rounded
- * up to a whole ns. Why a margin: the kernel charges a job for more than the
+ * up to a whole ns, and never above the task's deadline (Linux's rule): the
+ * margin is cut to D - C' when it would pass it, C' itself never (C' > D is
+ * left for the re-check to refuse). Why a margin: the kernel charges a job for more than the
  * job's own work (wake-up and switch paths, interrupts, a virtual CPU's
  * steal), and with HZ=250 and HRTICK_DL off it only notices an exhausted
  * budget at the next tick; a job whose runtime is its bare C' is throttled

@@ -38,12 +38,13 @@ static rtp_status round_plan(const rtp_plan *plan, const rtp_deploy_opts *opts, 
         for (size_t i = 0; i < bin->n_tasks; i++) {
             rtp_plan_task *pt = &out->bins[j].tasks[i];
             *pt = bin->tasks[i];
+            /* deadline first: the runtime stops at the rounded deadline */
+            pt->task.deadline_ns = rtp_ns_to_us_floor(pt->task.deadline_ns) * 1000;
+            pt->task.period_ns = rtp_ns_to_us_floor(pt->task.period_ns) * 1000;
             rtp_status st = rtp_deploy_runtime(plan, &pt->task, opts, &pt->task.wcet_ns, diag);
             if (st != RTP_OK)
                 return st;
             pt->task.wcet_ns = rtp_ns_to_us_ceil(pt->task.wcet_ns) * 1000;
-            pt->task.deadline_ns = rtp_ns_to_us_floor(pt->task.deadline_ns) * 1000;
-            pt->task.period_ns = rtp_ns_to_us_floor(pt->task.period_ns) * 1000;
         }
     }
     return RTP_OK;

@@ -300,13 +300,32 @@ static void test_runtime_margin(void **state)
     opts.runtime_margin = (rtp_ratio){1, 7}; /* 600020 x 8/7 = 685737.14.. */
     assert_int_equal(rtp_deploy_runtime(&plan, &tasks[1], &opts, &r, &diag), RTP_OK);
     assert_int_equal(r, 685738);
+    /* Never above the deadline: 1000020 x 3 is cut to D = 2000000; a C'
+     * above D is kept (the re-check refuses it, it is never hidden). */
+    opts.runtime_margin = (rtp_ratio){2, 1};
+    assert_int_equal(rtp_deploy_runtime(&plan, &tasks[0], &opts, &r, &diag), RTP_OK);
+    assert_int_equal(r, 2000000);
+    rtp_task late = tu_task(2500000, 2000000, 4000000);
+    late.name = "late";
+    assert_int_equal(rtp_deploy_runtime(&plan, &late, &opts, &r, &diag), RTP_OK);
+    assert_int_equal(r, 2500020);
+    opts.runtime_margin = (rtp_ratio){0, 1};
+    late.wcet_ns = 1999960; /* C' = 1999980: any margin stops at D */
+    assert_int_equal(rtp_deploy_runtime(&plan, &late, &opts, &r, &diag), RTP_OK);
+    assert_int_equal(r, 1999980);
+    opts.runtime_margin = (rtp_ratio){1, 1000000};
+    assert_int_equal(rtp_deploy_runtime(&plan, &late, &opts, &r, &diag), RTP_OK);
+    assert_int_equal(r, 1999982); /* ceil(1999980 x 1.000001) = 1999982 <= D */
+    opts.runtime_margin = (rtp_ratio){1, 10000};
+    assert_int_equal(rtp_deploy_runtime(&plan, &late, &opts, &r, &diag), RTP_OK);
+    assert_int_equal(r, 2000000);
     /* U' = 0.80002 fits the 0.9 budget; x 1.1 = 0.88 still does; x 1.2 = 0.96 not. */
     const struct { rtp_ratio margin; int want; const char *why; } cases[] = {
         {{0, 1}, 1, NULL},
         {{1, 10}, 1, NULL},
         {{2, 10}, 0, "exceeds Linux's real-time budget"},
         {{3, 10}, 0, "fails the exact EDF test with the plan's tasks and the runtimes"},
-        {{2, 1}, 0, "exceeds the deadline"},
+        {{2, 1}, 0, "fails the exact EDF test"}, /* runtimes 2 ms (cut) + 1.8 ms per 2 ms */
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         opts.runtime_margin = cases[c].margin;
