@@ -89,6 +89,10 @@ static int run_script(const char *dir, const char *verb)
     if (pid < 0)
         return -1;
     if (pid == 0) {
+        /* Its own process group: a Ctrl-C at the terminal reaches rtpack
+         * only, which then stops the run; it never kills a start or stop
+         * half way (stop must finish to restore the machine). */
+        setpgid(0, 0);
         int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
         if (fd >= 0) {
             dup2(fd, 1);
@@ -127,13 +131,25 @@ static void tail_of(const char *dir, const char *name, char *buf, size_t size)
             *p = p[1] ? ';' : '\0';
 }
 
-/* Waits `seconds`, or until *interrupt; the seconds waited. */
+static rtp_ns monotonic_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (rtp_ns)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Waits `seconds` of the monotonic clock, or until *interrupt; the whole
+ * seconds waited. By the clock, not by counting sleeps: this process is
+ * SCHED_OTHER beside the plan's real-time tasks, and on a busy machine each
+ * wake-up can come tens of ms late (counted sleeps ran 30 s as 50). */
 static int wait_run(int seconds, const volatile sig_atomic_t *interrupt)
 {
-    struct timespec step = {0, 100000000};
-    for (int tenths = 0; tenths < 10 * seconds; tenths++) {
+    rtp_ns start = monotonic_ns(), end = start + (rtp_ns)seconds * 1000000000;
+    for (rtp_ns now = start; now < end; now = monotonic_ns()) {
         if (interrupt && *interrupt)
-            return tenths / 10;
+            return (int)((now - start) / 1000000000);
+        rtp_ns left = end - now < 100000000 ? end - now : 100000000;
+        struct timespec step = {0, (long)left};
         nanosleep(&step, NULL);
     }
     return seconds;

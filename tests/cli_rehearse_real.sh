@@ -117,11 +117,12 @@ for policy in edf fp; do
     same_as_before "rehearse $policy"
 done
 
-# Runtime margins: 20 (C' x 21 > the deadline) is refused before anything
-# runs; 0.25 fits (a: 2.5 ms of 10 ms) and runs.
+# Runtime margins: 10 (runtimes C' x 11, cut at the deadlines) fails the
+# re-check and is refused before anything runs; 0.25 fits (a: 2.5 ms of
+# 10 ms) and runs.
 snapshot > "$T/before"
 "$BIN" rehearse "$T/edf.plan" --seconds 1 --runtime-margin 10 > "$T/m.out" 2>&1
-[ $? -eq 2 ] && grep -q "exceeds the deadline" "$T/m.out" || fail "a margin past the deadline: $(cat "$T/m.out")"
+[ $? -eq 2 ] && grep -q "runtime-margin" "$T/m.out" || fail "a margin that does not fit: $(cat "$T/m.out")"
 "$BIN" rehearse "$T/edf.plan" --seconds 1 --runtime-margin 0.25 --json > "$T/m.out" 2> "$T/m.err"
 rc=$?
 [ "$rc" -le 1 ] && grep -q '"runtime_margin":[[:space:]]*0.25' "$T/m.out" ||

@@ -1,7 +1,8 @@
 /* tests/test_rehearse.c — rehearse/: the workload's job bookkeeping (slots,
  * skipped releases, misses, percentiles) against hand-worked schedules and
  * a slow reference on random job traces, and the machine snapshot on a
- * recorded cpuset tree. The live rehearsal is cli_rehearse_real.sh. */
+ * recorded cpuset tree, and the report document (docs/spec.md "rtpack
+ * rehearse") member by member. The live rehearsal is cli_rehearse_real.sh. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -13,6 +14,7 @@
 
 #include "rehearse/joblog.h"
 #include "rehearse/machine.h"
+#include "models/rehearse_doc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -93,6 +95,45 @@ static void test_random_traces(void **state)
     }
 }
 
+/* The report: members in the contract's order, times as integer ns, null
+ * for a task without jobs or without a bound, exact decimals for load and
+ * margin, "left" only when the machine is not restored. */
+static void test_report_json(void **state)
+{
+    (void)state;
+    rtp_rehearse_task tasks[2] = {
+        {.name = "a", .cpu = 0, .jobs = 300, .misses = 2, .response_max_ns = 1500000,
+         .response_p99_ns = 900000, .bound_ns = 1000000},
+        {.name = "b\"q", .cpu = 3, .jobs = 0, .misses = 0, .response_max_ns = -1,
+         .response_p99_ns = -1, .bound_ns = -1},
+    };
+    rtp_rehearse_report r;
+    memset(&r, 0, sizeof r);
+    r.seconds = 3;
+    r.load = (rtp_ratio){9, 10};
+    r.runtime_margin = (rtp_ratio){1, 10};
+    r.tasks = tasks;
+    r.n_tasks = 2;
+    r.machine_restored = 1;
+    char *doc = rtp_rehearse_report_to_json(&r, 0);
+    assert_non_null(doc);
+    assert_string_equal(doc,
+        "{\"seconds\":3,\"load\":0.9,\"runtime_margin\":0.1,\"tasks\":["
+        "{\"name\":\"a\",\"cpu\":0,\"jobs\":300,\"misses\":2,\"response_max\":1500000,"
+        "\"response_p99\":900000,\"bound\":1000000},"
+        "{\"name\":\"b\\\"q\",\"cpu\":3,\"jobs\":0,\"misses\":0,\"response_max\":null,"
+        "\"response_p99\":null,\"bound\":null}],\"machine_restored\":true}\n");
+    free(doc);
+    r.machine_restored = 0;
+    snprintf(r.left, sizeof r.left, "cpuset rtpack-x-0 still there");
+    r.n_tasks = 0;
+    doc = rtp_rehearse_report_to_json(&r, 0);
+    assert_non_null(doc);
+    assert_non_null(strstr(doc, "\"tasks\":[],\"machine_restored\":false,"
+                                "\"left\":\"cpuset rtpack-x-0 still there\"}"));
+    free(doc);
+}
+
 static void mk(const char *path, const char *file, const char *text)
 {
     char cmd[1200];
@@ -138,6 +179,7 @@ int main(void)
         cmocka_unit_test(test_deadline_slots),
         cmocka_unit_test(test_random_traces),
         cmocka_unit_test(test_snapshot_and_diff),
+        cmocka_unit_test(test_report_json),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
