@@ -243,5 +243,6 @@ extern const cli_command cli_cmd_explore;
 extern const cli_command cli_cmd_merge;
 extern const cli_command cli_cmd_probe;
 extern const cli_command cli_cmd_rehearse;
+extern const cli_command cli_cmd_simulate;
 
 #endif

@@ -131,3 +131,17 @@ int rtp_text_check_plain(const char *s, char *why, size_t why_size)
     }
     return 0;
 }
+
+void rtp_text_append_xml(rtp_text *t, const char *s)
+{
+    for (const char *p = s; *p; p++) {
+        switch (*p) {
+        case '&': rtp_text_append(t, "&amp;"); break;
+        case '<': rtp_text_append(t, "&lt;"); break;
+        case '>': rtp_text_append(t, "&gt;"); break;
+        case '"': rtp_text_append(t, "&quot;"); break;
+        case '\'': rtp_text_append(t, "&apos;"); break;
+        default: rtp_text_appendn(t, p, 1);
+        }
+    }
+}

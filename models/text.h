@@ -27,6 +27,10 @@ void rtp_text_appendn(rtp_text *t, const char *s, size_t n);
 void rtp_text_printf(rtp_text *t, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* Appends s with the five XML specials escaped (&amp; &lt; &gt; &quot;
+ * &apos;), for text and attribute values of SVG and other XML output. */
+void rtp_text_append_xml(rtp_text *t, const char *s);
+
 /* RTP_ENOMEM when an append failed, else RTP_OK. */
 rtp_status rtp_text_status(const rtp_text *t);
 

@@ -1,0 +1,45 @@
+/* models/sim_doc.h — the document of `rtpack simulate` (docs/spec.md
+ * "rtpack simulate"):
+ *   { "until": T, "tasks": [ { "name", "cpu", "policy", "priority" (FP),
+ *     "cpus" (global: the cluster), "jobs", "misses", "first_miss": T|null,
+ *     "response_max": T|null } ], "schedulable_in_simulation": bool,
+ *     "not_simulated": [...] (only when the set has jitter, blocking or
+ *     overheads, which the simulation leaves out) }
+ * Times are integer ns. Ownership: the document borrows every pointer.
+ * No globals. */
+#ifndef RTP_SIM_DOC_H
+#define RTP_SIM_DOC_H
+
+#include "models/base.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct rtp_sim_doc_task {
+    const char *name;
+    int cpu;                   /* Linux id of its CPU (a cluster's first CPU) */
+    const int *cpus;           /* global: the cluster's CPU ids, else NULL */
+    size_t n_cpus;
+    rtp_policy policy;
+    int priority;              /* FP and GFP: 1..n, n = most urgent */
+    uint64_t jobs, misses;
+    rtp_ns first_miss_ns;      /* -1: null */
+    rtp_ns response_max_ns;    /* -1: null */
+} rtp_sim_doc_task;
+
+typedef struct rtp_sim_doc {
+    rtp_ns until_ns;
+    const rtp_sim_doc_task *tasks;
+    size_t n_tasks;
+    int schedulable;           /* no job missed */
+    const char *not_simulated[3]; /* "jitter", "blocking", "overheads"; NULL-padded */
+} rtp_sim_doc;
+
+/* The document, malloc'd with a final newline; NULL when out of memory. */
+char *rtp_sim_doc_to_json(const rtp_sim_doc *doc, int pretty);
+
+/* 1 when `text` is a JSON object without "tasks" (a plan document, not a
+ * task set): how commands taking FILE or PLAN tell them apart. */
+int rtp_doc_is_plan(const char *text, size_t len);
+
+#endif

@@ -1,0 +1,154 @@
+#!/bin/sh
+# tests/cli_simulate.sh — `rtpack simulate` end to end (docs/spec.md
+# "rtpack simulate"): the JSON document and exit codes on the seed
+# article's examples (textbook set under EDF and every FP order, the domino
+# effect, Dhall's effect global vs partitioned), plans, usage errors and the
+# 2^62 ns / 10^7-job limits; every SVG renders to a PNG of the size it
+# declares (rsvg-convert, .ci/setup installs librsvg2-bin); docs/img/*.svg
+# are what docs/img/make.sh draws today, byte for byte.
+set -u
+B=${RTP_BINARY:-./rtpack}
+S=${RTP_SOURCE_DIR:-.}
+TMP=$(mktemp -d) || exit 1
+trap 'rm -rf "$TMP"' EXIT
+fails=0
+fail() {
+    echo "FAIL: $*" >&2
+    fails=$((fails + 1))
+}
+
+# expect CODE DESCRIPTION -- runs the rest, output in $TMP/out, $TMP/err
+expect() {
+    code=$1 what=$2
+    shift 2
+    "$@" >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    if [ "$rc" -ne "$code" ]; then
+        fail "$what: exit $rc, expected $code"
+        sed 's/^/  stderr: /' "$TMP/err" >&2
+    fi
+}
+
+# check DESCRIPTION PYTHON-EXPRESSION -- over d = the JSON in $TMP/out
+check() {
+    python3 - "$TMP/out" "$2" <<'PY' || fail "$1"
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = {x["name"]: x for x in d["tasks"]}
+ok = eval(sys.argv[2])
+if not ok:
+    print(json.dumps(d), file=sys.stderr)
+sys.exit(0 if ok else 1)
+PY
+}
+
+MS=1000000
+EX=$S/examples
+
+# ---- the textbook set (1,4) (2,6) (3,8): EDF meets all, every FP order misses ----
+expect 0 "textbook edf" "$B" simulate "$EX/textbook.json" --json
+check "textbook edf" "d['schedulable_in_simulation'] and d['until'] == 32*$MS and \
+all(x['misses'] == 0 and x['first_miss'] is None for x in d['tasks']) and \
+[x['jobs'] for x in d['tasks']] == [8, 6, 4] and t['T3']['response_max'] == 7*$MS"
+for order in "3 2 1" "3 1 2" "2 3 1" "1 3 2" "2 1 3" "1 2 3"; do
+    set -- $order
+    cat >"$TMP/order.json" <<JSON
+{ "time_unit": "ms", "tasks": [
+  { "name": "T1", "wcet": 1, "period": 4, "priority": $1 },
+  { "name": "T2", "wcet": 2, "period": 6, "priority": $2 },
+  { "name": "T3", "wcet": 3, "period": 8, "priority": $3 } ] }
+JSON
+    expect 1 "textbook fp order $order" "$B" simulate "$TMP/order.json" --policy fp \
+        --priority given --json
+    check "textbook fp order $order misses" "not d['schedulable_in_simulation'] and \
+sum(x['misses'] for x in d['tasks']) > 0 and [x['priority'] for x in d['tasks']] == [$1, $2, $3]"
+done
+expect 1 "textbook rm" "$B" simulate "$EX/textbook.json" --policy fp --priority rm --json
+check "textbook rm: T3 misses at 8 ms" "t['T3']['first_miss'] == 8*$MS and \
+t['T1']['misses'] == 0 and t['T2']['misses'] == 0"
+# The analysis agrees: schedulable under EDF, not under FP with OPA.
+expect 0 "textbook analyze edf" "$B" analyze "$EX/textbook.json"
+expect 1 "textbook analyze fp" "$B" analyze "$EX/textbook.json" --policy fp
+
+# ---- the domino effect: T2's first job runs 7 ms instead of 2 ----
+expect 0 "domino edf, no overrun" "$B" simulate "$EX/domino.json" --json
+expect 0 "domino rm, no overrun" "$B" simulate "$EX/domino.json" --policy fp --priority rm
+expect 1 "domino edf" "$B" simulate "$EX/domino.json" --overrun T2:7ms --json
+check "domino edf: the others miss, T1 too" "t['T1']['misses'] > 0 and t['T3']['misses'] > 0"
+expect 1 "domino rm" "$B" simulate "$EX/domino.json" --policy fp --priority rm \
+    --overrun T2:7ms --json
+check "domino rm: only lower priorities miss" "t['T1']['misses'] == 0 and \
+t['T3']['misses'] > 0 and t['T2']['first_miss'] == 6*$MS"
+
+# ---- Dhall's effect: global EDF on 4 CPUs misses at 1000 ms, partitioned does not ----
+expect 1 "dhall gedf" "$B" simulate "$EX/dhall.json" --policy gedf --until 2s --json
+check "dhall gedf: the heavy task misses, finishing at 1001 ms" "t['heavy']['first_miss'] == \
+1000*$MS and t['heavy']['response_max'] == 1001*$MS and t['heavy']['cpus'] == [0, 1, 2, 3] and \
+all(t['light%d' % k]['misses'] == 0 for k in range(1, 5))"
+"$B" partition "$EX/dhall.json" --json >"$TMP/plan.json" || fail "dhall partition"
+expect 0 "dhall partitioned" "$B" simulate "$TMP/plan.json" --until 2s --json
+check "dhall partitioned: no miss, heavy alone" "d['schedulable_in_simulation'] and \
+len({x['cpu'] for x in d['tasks']}) == 2 and \
+[x['name'] for x in d['tasks'] if x['cpu'] == t['heavy']['cpu']] == ['heavy']"
+expect 0 "plan from stdin" sh -c "'$B' simulate - --until 2s < '$TMP/plan.json'"
+"$B" partition "$EX/textbook.json" --cpus 2 --policy fp --json >"$TMP/fp-plan.json"
+expect 0 "fp plan" "$B" simulate "$TMP/fp-plan.json" --json
+check "fp plan: priorities from the plan" "all(x['policy'] == 'fp' and x['priority'] >= 1 \
+for x in d['tasks'])"
+
+# ---- usage, bad input, limits ----
+expect 2 "overrun of an unknown task" "$B" simulate "$EX/textbook.json" --overrun T9:1ms
+grep -q "no task named 'T9'" "$TMP/err" || fail "unknown task named"
+expect 2 "overrun without a time" "$B" simulate "$EX/textbook.json" --overrun T1
+expect 2 "--from without --svg" "$B" simulate "$EX/textbook.json" --from 1ms
+expect 2 "--from past the end" "$B" simulate "$EX/textbook.json" --svg "$TMP/x.svg" \
+    --from 40ms
+expect 2 "a plan with --policy" "$B" simulate "$TMP/plan.json" --policy fp
+expect 2 "--cpus 4 under edf" "$B" simulate "$EX/textbook.json" --cpus 4
+expect 2 "gedf without CPUs" "$B" simulate "$EX/textbook.json" --policy gedf
+expect 2 "bad task set" sh -c "echo '{\"tasks\": [{\"name\": \"a\", \"wcet\": 1}]}' | \
+'$B' simulate -"
+grep -q "tasks\[0\].period" "$TMP/err" || fail "bad task set: JSON path"
+cat >"$TMP/big.json" <<'JSON'
+{ "tasks": [ { "name": "a", "wcet": 1, "period": "1000000007ns" },
+             { "name": "b", "wcet": 1, "period": "4611686018ms" } ] }
+JSON
+expect 3 "hyperperiod past 2^62" "$B" simulate "$TMP/big.json"
+grep -q "2^62" "$TMP/err" || fail "2^62 named"
+echo '{ "tasks": [ { "name": "a", "wcet": "1us", "period": "1ms" } ] }' >"$TMP/one.json"
+expect 3 "10^7 jobs and one" "$B" simulate "$TMP/one.json" --until 10000000000001ns
+grep -q "10^7 jobs" "$TMP/err" || fail "10^7 jobs named"
+expect 0 "10^7 jobs exactly" "$B" simulate "$TMP/one.json" --until 10000s --json
+check "10^7 jobs exactly" "t['a']['jobs'] == 10**7 and t['a']['response_max'] == 1000"
+
+# ---- pictures: each renders to a PNG of the size it declares ----
+if ! command -v rsvg-convert >/dev/null 2>&1; then
+    fail "rsvg-convert is missing (librsvg2-bin, installed by .ci/setup)"
+else
+    mkdir -p "$TMP/img"
+    sh "$S/docs/img/make.sh" "$B" "$TMP/img" || fail "docs/img/make.sh"
+    expect 0 "a long horizon gets a capped chart" "$B" simulate "$EX/quickstart.json" \
+        --policy gedf --cpus 2 --svg "$TMP/img/capped.svg" --until 2s
+    grep -q "more than 1500 execution boxes" "$TMP/img/capped.svg" || fail "cap noted"
+    for f in "$TMP"/img/*.svg; do
+        name=$(basename "$f")
+        rsvg-convert "$f" -o "$TMP/p.png" || { fail "$name does not render"; continue; }
+        python3 - "$f" "$TMP/p.png" <<'PY' || fail "$name: PNG size"
+import re, struct, sys
+svg = open(sys.argv[1]).read()
+w, h = (int(v) for v in re.search(r'width="(\d+)" height="(\d+)"', svg).groups())
+png = open(sys.argv[2], "rb").read()
+pw, ph = struct.unpack(">II", png[16:24])
+sys.exit(0 if png[:8] == b"\x89PNG\r\n\x1a\n" and (pw, ph) == (w, h) and w >= 1000 and h >= 200 else 1)
+PY
+        case "$name" in capped.svg) continue ;; esac
+        cmp -s "$f" "$S/docs/img/$name" ||
+            fail "docs/img/$name differs from what docs/img/make.sh draws (run it and commit)"
+    done
+    grep -q '>miss<' "$TMP/img/dhall_gedf_miss.svg" || fail "dhall miss drawn"
+    grep -q '>miss<' "$TMP/img/dhall_partitioned.svg" && fail "partitioned dhall: no miss drawn"
+    grep -q 'time (ms)' "$TMP/img/textbook_edf.svg" || fail "time axis in ms"
+fi
+
+[ "$fails" -eq 0 ] || { echo "$fails failure(s)" >&2; exit 1; }
+echo "cli_simulate: ok"
