@@ -1,0 +1,391 @@
+/* tests/test_sensitivity.c — solver/sensitivity.h: wcet_max and the critical
+ * scaling factor alpha*.
+ *
+ * On thousands of seeded small sets per policy (EDF; FP with RM, DM, OPA and
+ * given priorities), with and without release jitter, blocking and platform
+ * overheads, constrained and arbitrary deadlines:
+ *  - wcet_max: the plain exact test accepts at wcet_max and rejects at
+ *    wcet_max + 1, and an independent upward scan (every wcet from the
+ *    declared one, which also checks monotonicity on the way) stops at the
+ *    same value; -1 everywhere exactly when the set is not schedulable;
+ *  - alpha* = p/q: the set with every time multiplied by q (so alpha C is
+ *    integral) passes the exact test at alpha*, fails at (p K + 1) / (q K)
+ *    (anything above alpha* must fail), passes at a random fraction below;
+ *    alpha* >= 1 exactly when the set is schedulable as given; EDF against
+ *    the slow demand enumeration of tests/support/reference.h where the
+ *    scaled hyperperiod is small; OPA against every priority permutation;
+ *  - hand-worked values and the decimal rounding. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <gmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/effective.h"
+#include "solver/fp.h"
+#include "solver/sensitivity.h"
+#include "support/reference.h"
+#include "support/testutil.h"
+
+#define MAXN 5
+
+typedef struct kind {
+    rtp_policy policy;
+    rtp_prio_rule rule;
+} kind;
+
+static const kind kinds[] = {
+    {RTP_POLICY_EDF, RTP_PRIO_OPA}, {RTP_POLICY_FP, RTP_PRIO_RM}, {RTP_POLICY_FP, RTP_PRIO_DM},
+    {RTP_POLICY_FP, RTP_PRIO_OPA},  {RTP_POLICY_FP, RTP_PRIO_GIVEN},
+};
+
+/* A random small set; `flavour` bit 0: jitter, 1: blocking, 2: overheads,
+ * 3: arbitrary deadlines (else constrained or implicit). Given priorities
+ * are distinct unless ties is set. */
+static size_t random_set(tu_rng *rng, int flavour, int ties, rtp_task *ts,
+                         rtp_overheads *ov)
+{
+    static const rtp_ns periods[] = {2, 3, 4, 5, 6, 8, 10, 12, 15, 20};
+    size_t n = (size_t)tu_range(rng, 1, 4);
+    for (size_t i = 0; i < n; i++) {
+        rtp_ns t = periods[tu_range(rng, 0, 9)];
+        rtp_ns c = tu_range(rng, 1, t > 3 ? t / 2 : 1);
+        rtp_ns d = t;
+        if (flavour & 8)
+            d = tu_range(rng, 1, 2 * t);
+        else if (tu_range(rng, 0, 1))
+            d = tu_range(rng, c, t);
+        ts[i] = tu_task(c, d, t);
+        if ((flavour & 1) && tu_range(rng, 0, 1))
+            ts[i].jitter_ns = tu_range(rng, 0, d / 2);
+        if ((flavour & 2) && tu_range(rng, 0, 1))
+            ts[i].blocking_ns = tu_range(rng, 0, 3);
+        ts[i].has_priority = 1;
+        ts[i].priority = ties ? (int)tu_range(rng, 1, 3) : (int)i + 1;
+    }
+    if (!ties) /* a random permutation of 1..n */
+        for (size_t i = n; i-- > 1;) {
+            size_t j = (size_t)tu_range(rng, 0, (int64_t)i);
+            int p = ts[i].priority;
+            ts[i].priority = ts[j].priority;
+            ts[j].priority = p;
+        }
+    ov->release_latency_ns = (flavour & 4) ? tu_range(rng, 0, 1) : 0;
+    ov->context_switch_ns = (flavour & 4) ? tu_range(rng, 0, 1) : 0;
+    return n;
+}
+
+static rtp_test exact(kind k)
+{
+    return rtp_test_exact(k.policy, k.rule, 1, rtp_limits_default());
+}
+
+static int passes(kind k, const rtp_task *eff, size_t n)
+{
+    rtp_test t = exact(k);
+    rtp_test_result r;
+    memset(&r, 0, sizeof r);
+    assert_int_equal(rtp_test_run(&t, eff, n, &r, NULL), RTP_OK);
+    return r.schedulable;
+}
+
+/* Effective tasks at alpha = p / q with every time multiplied by q:
+ * C' = p w + 2 q cs, J' = q (J + release latency). 0 when a value passes
+ * 2^40 (the check is skipped then). */
+static int scaled(const rtp_task *ts, size_t n, const rtp_overheads *ov, const mpz_t p,
+                  const mpz_t q, rtp_task *out)
+{
+    if (!mpz_fits_slong_p(p) || !mpz_fits_slong_p(q))
+        return 0;
+    __int128 pp = mpz_get_si(p), qq = mpz_get_si(q), lim = (__int128)1 << 40;
+    for (size_t i = 0; i < n; i++) {
+        __int128 w = pp * ts[i].wcet_ns + 2 * qq * ov->context_switch_ns;
+        __int128 t = qq * ts[i].period_ns, d = qq * ts[i].deadline_ns;
+        __int128 j = qq * (ts[i].jitter_ns + ov->release_latency_ns), b = qq * ts[i].blocking_ns;
+        if (w > lim || t > lim || d > lim || j > lim || b > lim)
+            return 0;
+        out[i] = ts[i];
+        out[i].wcet_ns = (rtp_ns)w;
+        out[i].period_ns = (rtp_ns)t;
+        out[i].deadline_ns = (rtp_ns)d;
+        out[i].jitter_ns = (rtp_ns)j;
+        out[i].blocking_ns = (rtp_ns)b;
+    }
+    return 1;
+}
+
+static int next_permutation(int *a, size_t n)
+{
+    size_t i = n - 1;
+    while (i > 0 && a[i - 1] >= a[i])
+        i--;
+    if (i == 0)
+        return 0;
+    size_t j = n - 1;
+    while (a[j] <= a[i - 1])
+        j--;
+    int t = a[i - 1];
+    a[i - 1] = a[j];
+    a[j] = t;
+    for (size_t l = i, r = n - 1; l < r; l++, r--) {
+        t = a[l];
+        a[l] = a[r];
+        a[r] = t;
+    }
+    return 1;
+}
+
+/* Some distinct-priority order passes the exact response-time analysis. */
+static int any_order(const rtp_task *eff, size_t n)
+{
+    int perm[MAXN];
+    for (size_t i = 0; i < n; i++)
+        perm[i] = (int)i + 1;
+    do {
+        rtp_ns resp[MAXN];
+        int sched = 0;
+        rtp_limits lim = rtp_limits_default();
+        assert_int_equal(rtp_fp_rta(eff, n, perm, resp, &sched, &lim, NULL), RTP_OK);
+        if (sched)
+            return 1;
+    } while (next_permutation(perm, n));
+    return 0;
+}
+
+/* The verdict at p / q by the exact test and, where cheap, a reference. */
+static int verdict_at(kind k, const rtp_task *ts, size_t n, const rtp_overheads *ov,
+                      const mpz_t p, const mpz_t q, int *checked)
+{
+    rtp_task s[MAXN];
+    *checked = scaled(ts, n, ov, p, q, s);
+    if (!*checked)
+        return 0;
+    int v = passes(k, s, n);
+    if (k.policy == RTP_POLICY_EDF && ref_hyperperiod(s, n) <= 4000) {
+        rtp_ns miss;
+        assert_int_equal(ref_edf_enumerate(s, n, &miss), v);
+    }
+    if (k.policy == RTP_POLICY_FP && k.rule == RTP_PRIO_OPA)
+        assert_int_equal(any_order(s, n), v);
+    return v;
+}
+
+static void check_wcet_max(kind k, const rtp_task *ts, size_t n, const rtp_overheads *ov)
+{
+    rtp_test t = exact(k);
+    rtp_ns wmax[MAXN];
+    assert_int_equal(rtp_sensitivity_wcet_max(&t, ts, n, ov, wmax, NULL), RTP_OK);
+    rtp_status st;
+    rtp_task *e = rtp_effective_new(ts, n, ov, &st, NULL);
+    assert_non_null(e);
+    int sched = passes(k, e, n);
+    rtp_ns c = 2 * ov->context_switch_ns;
+    for (size_t i = 0; i < n; i++) {
+        if (!sched) {
+            assert_int_equal(wmax[i], -1);
+            continue;
+        }
+        rtp_ns keep = e[i].wcet_ns, w = ts[i].wcet_ns;
+        e[i].wcet_ns = wmax[i] + c;
+        assert_true(passes(k, e, n));
+        e[i].wcet_ns = wmax[i] + 1 + c;
+        assert_false(passes(k, e, n));
+        /* independent: scan upward from the declared wcet */
+        for (;;) {
+            e[i].wcet_ns = w + 1 + c;
+            if (!passes(k, e, n))
+                break;
+            w++;
+        }
+        assert_int_equal(w, wmax[i]);
+        e[i].wcet_ns = keep;
+    }
+    free(e);
+}
+
+static void check_scaling(kind k, const rtp_task *ts, size_t n, const rtp_overheads *ov,
+                          tu_rng *rng, int *sure)
+{
+    rtp_test t = exact(k);
+    rtp_scaling sc;
+    assert_int_equal(rtp_sensitivity_scaling(&t, ts, n, ov, &sc, NULL), RTP_OK);
+    rtp_status st;
+    rtp_task *e = rtp_effective_new(ts, n, ov, &st, NULL);
+    assert_non_null(e);
+    int sched = passes(k, e, n);
+    free(e);
+    mpq_t a;
+    mpz_t p, q, pk, qk;
+    mpq_init(a);
+    mpz_inits(p, q, pk, qk, NULL);
+    int checked = 0;
+    if (!sc.exists) {
+        assert_false(sched);
+        /* no alpha > 0: even a tiny one fails */
+        mpz_set_ui(p, 1);
+        mpz_set_ui(q, 1000);
+        assert_false(verdict_at(k, ts, n, ov, p, q, &checked));
+    } else {
+        assert_int_equal(mpq_set_str(a, sc.exact, 10), 0);
+        mpq_canonicalize(a);
+        assert_true(mpq_sgn(a) > 0);
+        assert_int_equal(mpq_cmp_ui(a, 1, 1) >= 0, sched);
+        mpz_set(p, mpq_numref(a));
+        mpz_set(q, mpq_denref(a));
+        assert_true(verdict_at(k, ts, n, ov, p, q, &checked));
+        *sure += checked;
+        /* just above: (p K + 1) / (q K) */
+        unsigned long kk = (unsigned long)tu_range(rng, 1, 4096);
+        mpz_mul_ui(pk, p, kk);
+        mpz_add_ui(pk, pk, 1);
+        mpz_mul_ui(qk, q, kk);
+        assert_false(verdict_at(k, ts, n, ov, pk, qk, &checked) && checked);
+        /* below: alpha * r / 16, r in 1..15 */
+        mpz_mul_ui(pk, p, (unsigned long)tu_range(rng, 1, 15));
+        mpz_mul_ui(qk, q, 16);
+        int below = verdict_at(k, ts, n, ov, pk, qk, &checked);
+        assert_true(below || !checked);
+        /* the decimal: rounded down, 9 significant digits */
+        mpq_t d;
+        mpq_init(d);
+        char num[80];
+        const char *dot = strchr(sc.decimal, '.');
+        size_t frac = dot ? strlen(dot + 1) : 0;
+        snprintf(num, sizeof num, "%.*s%s", (int)(dot ? dot - sc.decimal : (long)strlen(sc.decimal)),
+                 sc.decimal, dot ? dot + 1 : "");
+        mpz_set_str(mpq_numref(d), num, 10);
+        mpz_ui_pow_ui(mpq_denref(d), 10, frac);
+        mpq_canonicalize(d);
+        assert_true(mpq_cmp(d, a) <= 0);
+        mpq_clear(d);
+    }
+    rtp_scaling_free(&sc);
+    mpq_clear(a);
+    mpz_clears(p, q, pk, qk, NULL);
+}
+
+static void run_random(uint64_t seed, int sets, int ties_for_wcet)
+{
+    tu_rng rng = {seed};
+    int checked = 0, schedulable = 0;
+    for (int s = 0; s < sets; s++) {
+        for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+            rtp_task ts[MAXN];
+            rtp_overheads ov;
+            int flavour = (int)tu_range(&rng, 0, 15);
+            int ties = ties_for_wcet && kinds[k].rule == RTP_PRIO_GIVEN;
+            size_t n = random_set(&rng, flavour, ties, ts, &ov);
+            check_wcet_max(kinds[k], ts, n, &ov);
+            if (!ties)
+                check_scaling(kinds[k], ts, n, &ov, &rng, &checked);
+            rtp_status st;
+            rtp_task *e = rtp_effective_new(ts, n, &ov, &st, NULL);
+            schedulable += passes(kinds[k], e, n);
+            free(e);
+        }
+    }
+    /* the sets exercise both answers, and the scaled checks ran */
+    assert_true(schedulable > sets / 4);
+    assert_true(checked > sets);
+}
+
+static void test_random(void **state)
+{
+    (void)state;
+    run_random(11, 2000, 0);
+}
+
+static void test_random_given_ties(void **state)
+{
+    (void)state;
+    run_random(12, 600, 1);
+}
+
+/* Hand-worked values. */
+static void expect(kind k, const rtp_task *ts, size_t n, const rtp_overheads *ov,
+                   const char *exact_text, const char *decimal)
+{
+    rtp_test t = exact(k);
+    rtp_scaling sc;
+    assert_int_equal(rtp_sensitivity_scaling(&t, ts, n, ov, &sc, NULL), RTP_OK);
+    if (!exact_text) {
+        assert_false(sc.exists);
+    } else {
+        assert_true(sc.exists);
+        assert_string_equal(sc.exact, exact_text);
+        assert_string_equal(sc.decimal, decimal);
+    }
+    rtp_scaling_free(&sc);
+}
+
+static void test_examples(void **state)
+{
+    (void)state;
+    rtp_overheads none = {0, 0};
+    kind edf = {RTP_POLICY_EDF, RTP_PRIO_OPA}, rm = {RTP_POLICY_FP, RTP_PRIO_RM};
+    /* EDF, implicit deadlines: 1 / U = 1 / (1/4 + 2/8) = 2 */
+    rtp_task a[2] = {tu_task(1, 4, 4), tu_task(2, 8, 8)};
+    expect(edf, a, 2, &none, "2/1", "2");
+    /* RM (1, 4), (2, 6): task 2's points 4 and 6 give 4/3 and 6/4: 3/2 */
+    rtp_task b[2] = {tu_task(1, 4, 4), tu_task(2, 6, 6)};
+    expect(rm, b, 2, &none, "3/2", "1.5");
+    /* EDF constrained: (1, D 2, T 10) and (1, D 3, T 10): dbf(3) = 2 alpha
+     * <= 3 gives 3/2; U gives 5 */
+    rtp_task c[2] = {tu_task(1, 2, 10), tu_task(1, 3, 10)};
+    expect(edf, c, 2, &none, "3/2", "1.5");
+    /* overheads: cs = 1 makes C' = alpha + 2; the same set: (3 - 4) < 0 at
+     * t = 3, so no alpha > 0 fits */
+    rtp_overheads cs1 = {0, 1};
+    expect(edf, c, 2, &cs1, NULL, NULL);
+    /* 1/3 and its 9 digits, rounded down */
+    rtp_task d[1] = {tu_task(3, 1, 1)};
+    d[0].deadline_ns = 1;
+    expect(edf, d, 1, &none, "1/3", "0.333333333");
+    rtp_task e[1] = {tu_task(3, 2000000000, 2000000000)};
+    expect(edf, e, 1, &none, "2000000000/3", "666666666");
+    rtp_task f[1] = {tu_task(3, 20000000000, 20000000000)};
+    expect(edf, f, 1, &none, "20000000000/3", "6666666660");
+    /* jitter >= deadline: no alpha */
+    rtp_task g[1] = {tu_task(1, 4, 4)};
+    g[0].jitter_ns = 4;
+    expect(rm, g, 1, &none, NULL, NULL);
+    /* an empty set is unbounded */
+    rtp_test t = exact(edf);
+    rtp_scaling sc;
+    assert_int_equal(rtp_sensitivity_scaling(&t, a, 0, &none, &sc, NULL), RTP_OK);
+    assert_true(sc.unbounded);
+}
+
+/* Global tests on 2+ CPUs are refused, never approximated. */
+static void test_global_refused(void **state)
+{
+    (void)state;
+    rtp_task a[2] = {tu_task(1, 4, 4), tu_task(2, 8, 8)};
+    rtp_overheads none = {0, 0};
+    rtp_test t = rtp_test_exact(RTP_POLICY_GEDF, RTP_PRIO_DM, 2, rtp_limits_default());
+    rtp_scaling sc;
+    rtp_ns w[2];
+    assert_int_equal(rtp_sensitivity_scaling(&t, a, 2, &none, &sc, NULL), RTP_ELIMIT);
+    assert_int_equal(rtp_sensitivity_wcet_max(&t, a, 2, &none, w, NULL), RTP_ELIMIT);
+    /* one CPU: the exact uniprocessor answer */
+    t.cpus = 1;
+    assert_int_equal(rtp_sensitivity_scaling(&t, a, 2, &none, &sc, NULL), RTP_OK);
+    assert_string_equal(sc.exact, "2/1");
+    rtp_scaling_free(&sc);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_examples),
+        cmocka_unit_test(test_global_refused),
+        cmocka_unit_test(test_random),
+        cmocka_unit_test(test_random_given_ties),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
