@@ -235,6 +235,15 @@ int cli_load_taskset(const cli_args *args, const char *file, rtp_taskset *ts);
 /* `explore --json` and `merge --json`: the summary document of DIR. */
 int cli_print_explore_summary(const cli_args *args, const char *dir);
 
+/* (ratio - 1) as a signed percentage, "+12.5%", "-20%", into buf (display
+ * only); returns buf. */
+const char *cli_percent_change(double ratio, char *buf, size_t size);
+
+/* One line "<indent>critical scaling factor 1.08 (+8%) ..." for
+ * --sensitivity (docs/spec.md "Sensitivity"). */
+struct rtp_scaling;
+void cli_print_scaling(const struct rtp_scaling *s, const char *indent);
+
 extern const cli_command cli_cmd_analyze;
 extern const cli_command cli_cmd_partition;
 extern const cli_command cli_cmd_emit;

@@ -10,6 +10,7 @@
 #include "models/effective.h"
 #include "models/ratio.h"
 #include "solver/edf.h"
+#include "solver/sensitivity.h"
 #include "solver/test.h"
 
 #include <stdio.h>
@@ -23,6 +24,7 @@ typedef struct settings {
     rtp_limits limits;
     const char *batch;
     int cpus_override;        /* --cpus M, 0 when absent */
+    int sensitivity;          /* --sensitivity */
 } settings;
 
 static const cli_choice policies[] = {
@@ -48,6 +50,9 @@ static const cli_option options[] = {
     {.name = "max-iterations", .type = CLI_INT, CLI_TARGET(settings, limits.max_iterations),
      .min = 1, .max = UINT64_MAX, .def = "50000000",
      .help = "fixed-point steps per test before 'resource limit'"},
+    {.name = "sensitivity", .type = CLI_FLAG, CLI_TARGET(settings, sensitivity),
+     .help = "also per task the largest wcet keeping the set schedulable (wcet_max) and the "
+             "critical scaling factor of all wcets (exact p/q and decimal)"},
     CLI_OPTION_CPUS,
     CLI_OPTION_JSON,
     CLI_OPTION_MAX_INPUT,
@@ -69,10 +74,14 @@ typedef struct analysis {
     rtp_analysis_task *rows;
     int *priority;
     rtp_ns *response;
+    rtp_ns *wcet_max;          /* --sensitivity */
+    rtp_scaling scaling;
 } analysis;
 
 static void analysis_free(analysis *a)
 {
+    free(a->wcet_max);
+    rtp_scaling_free(&a->scaling);
     free(a->eff);
     free(a->rows);
     free(a->priority);
@@ -82,6 +91,31 @@ static void analysis_free(analysis *a)
 static int is_global(rtp_policy p)
 {
     return p == RTP_POLICY_GEDF || p == RTP_POLICY_GFP;
+}
+
+/* --sensitivity: wcet_max per task and the critical scaling factor into the
+ * document (docs/spec.md "Sensitivity"). */
+static rtp_status sensitivity(const rtp_taskset *ts, const rtp_test *test, analysis *a,
+                              rtp_diag *diag)
+{
+    size_t n = ts->n_tasks;
+    if (!(a->wcet_max = malloc((n ? n : 1) * sizeof *a->wcet_max)))
+        return RTP_ENOMEM;
+    rtp_status st = rtp_sensitivity_wcet_max(test, ts->tasks, n, &ts->platform.overheads,
+                                             a->wcet_max, diag);
+    if (st == RTP_OK)
+        st = rtp_sensitivity_scaling(test, ts->tasks, n, &ts->platform.overheads, &a->scaling,
+                                     diag);
+    if (st != RTP_OK)
+        return st;
+    for (size_t i = 0; i < n; i++) {
+        a->rows[i].has_wcet_max = 1;
+        a->rows[i].wcet_max_ns = a->wcet_max[i];
+    }
+    a->doc.scaling.present = !a->scaling.unbounded;
+    a->doc.scaling.exact = a->scaling.exact;
+    a->doc.scaling.decimal = a->scaling.decimal;
+    return RTP_OK;
 }
 
 static rtp_status analyse(const rtp_taskset *ts, const settings *s, analysis *a,
@@ -158,7 +192,7 @@ static rtp_status analyse(const rtp_taskset *ts, const settings *s, analysis *a,
     }
     d->tasks = a->rows;
     d->n_tasks = n;
-    return RTP_OK;
+    return s->sensitivity ? sensitivity(ts, &test, a, diag) : RTP_OK;
 }
 
 /* ---- the human table ---- */
@@ -280,6 +314,28 @@ static void print_verdict(const rtp_taskset *ts, const analysis *a)
     }
 }
 
+/* --sensitivity in the table's words: margins as percentages. */
+static void print_sensitivity(const analysis *a)
+{
+    const rtp_analysis_doc *d = &a->doc;
+    printf("\nsensitivity (every other task unchanged):\n");
+    for (size_t i = 0; i < d->n_tasks; i++) {
+        const rtp_analysis_task *r = &d->tasks[i];
+        char w[40], wm[40], pct[48];
+        rtp_duration_format(r->wcet_ns, w, sizeof w);
+        if (r->wcet_max_ns < 0) {
+            printf("  %-16s wcet %s: no wcet_max (the set is not schedulable as given)\n",
+                   r->name, w);
+            continue;
+        }
+        rtp_duration_format(r->wcet_max_ns, wm, sizeof wm);
+        printf("  %-16s wcet %s, wcet_max %s: wcet margin %s\n", r->name, w, wm,
+               cli_percent_change((double)r->wcet_max_ns / (double)r->wcet_ns, pct,
+                                  sizeof pct));
+    }
+    cli_print_scaling(&a->scaling, "");
+}
+
 static void print_table(const rtp_taskset *ts, const analysis *a)
 {
     const rtp_analysis_doc *d = &a->doc;
@@ -324,6 +380,8 @@ static void print_table(const rtp_taskset *ts, const analysis *a)
                resp, slack, verdict);
     }
     print_verdict(ts, a);
+    if (a->wcet_max)
+        print_sensitivity(a);
 }
 
 /* ---- batch mode ---- */

@@ -2,6 +2,7 @@
  * summary shared by several commands. */
 #include "cli/cli.h"
 #include "explore/explore.h"
+#include "solver/sensitivity.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -64,4 +65,42 @@ int cli_print_explore_summary(const cli_args *args, const char *dir)
     fputs(text, stdout);
     free(text);
     return CLI_EXIT_OK;
+}
+
+const char *cli_percent_change(double ratio, char *buf, size_t size)
+{
+    double pct = (ratio - 1.0) * 100.0;
+    if (pct != 0.0 && pct > -0.001 && pct < 0.001) {
+        snprintf(buf, size, "%+.2g%%", pct);
+        return buf;
+    }
+    char num[48];
+    snprintf(num, sizeof num, "%+.3f", pct);
+    size_t len = strlen(num);
+    while (len > 0 && num[len - 1] == '0')
+        len--;
+    if (len > 0 && num[len - 1] == '.')
+        len--;
+    num[len] = '\0';
+    snprintf(buf, size, "%s%%", strcmp(num, "-0") == 0 ? "+0" : num);
+    return buf;
+}
+
+void cli_print_scaling(const rtp_scaling *s, const char *indent)
+{
+    if (s->unbounded) {
+        printf("%scritical scaling factor: unbounded (no tasks)\n", indent);
+    } else if (!s->exists) {
+        printf("%scritical scaling factor: none (no scaling of the wcets makes the set "
+               "schedulable)\n", indent);
+    } else {
+        char pct[48];
+        double ratio = strtod(s->decimal, NULL); /* display only */
+        printf("%scritical scaling factor %s (%s): every wcet multiplied by up to that "
+               "keeps the set schedulable", indent, s->decimal,
+               cli_percent_change(ratio, pct, sizeof pct));
+        if (strlen(s->exact) <= 40)
+            printf(" (exactly %s)", s->exact);
+        printf("\n");
+    }
 }

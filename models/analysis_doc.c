@@ -24,7 +24,20 @@ static cJSON *task_object(const rtp_analysis_task *t)
                                                       : rtp_json_new_int(t->response_time_ns));
     if (t->has_meets_deadline)
         cJSON_AddItemToObject(o, "meets_deadline", cJSON_CreateBool(t->meets_deadline));
+    if (t->has_wcet_max)
+        cJSON_AddItemToObject(o, "wcet_max", t->wcet_max_ns < 0 ? cJSON_CreateNull()
+                                                                : rtp_json_new_time(t->wcet_max_ns));
     return o;
+}
+
+void rtp_scaling_text_add(cJSON *object, const rtp_scaling_text *s)
+{
+    if (!s->present)
+        return;
+    cJSON_AddItemToObject(object, "critical_scaling_factor",
+                          s->exact ? cJSON_CreateString(s->decimal) : cJSON_CreateNull());
+    cJSON_AddItemToObject(object, "critical_scaling_factor_exact",
+                          s->exact ? cJSON_CreateString(s->exact) : cJSON_CreateNull());
 }
 
 char *rtp_analysis_doc_to_json(const rtp_analysis_doc *doc, int pretty)
@@ -55,6 +68,7 @@ char *rtp_analysis_doc_to_json(const rtp_analysis_doc *doc, int pretty)
                               rtp_json_new_display(doc->effective_utilization));
     if (doc->has_first_miss)
         cJSON_AddItemToObject(root, "first_miss", rtp_json_new_int(doc->first_miss_ns));
+    rtp_scaling_text_add(root, &doc->scaling);
     for (size_t i = 0; i < doc->n_tasks; i++) {
         cJSON *t = task_object(&doc->tasks[i]);
         if (!t)

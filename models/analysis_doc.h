@@ -22,7 +22,22 @@ typedef struct rtp_analysis_task {
     rtp_ns response_time_ns;  /* exact WCRT, -1 = exceeds the deadline */
     int has_meets_deadline;   /* FP: "meets_deadline" */
     int meets_deadline;
+    int has_wcet_max;         /* --sensitivity: "wcet_max" (null when -1) */
+    rtp_ns wcet_max_ns;
 } rtp_analysis_task;
+
+/* The critical scaling factor as written (docs/spec.md "Sensitivity"):
+ * "critical_scaling_factor" (decimal string) and
+ * "critical_scaling_factor_exact" ("p/q"), both null when exact is NULL. */
+typedef struct rtp_scaling_text {
+    int present;              /* 0: both members left out */
+    const char *decimal;
+    const char *exact;
+} rtp_scaling_text;
+
+/* Adds the two members of `s` to a cJSON object (models/ writers only). */
+struct cJSON;
+void rtp_scaling_text_add(struct cJSON *object, const rtp_scaling_text *s);
 
 typedef struct rtp_analysis_doc {
     long line;                /* batch mode: > 0 adds "line": N first */
@@ -43,6 +58,7 @@ typedef struct rtp_analysis_doc {
     double effective_utilization;
     int has_first_miss;       /* EDF: "first_miss" */
     rtp_ns first_miss_ns;
+    rtp_scaling_text scaling; /* --sensitivity */
     const rtp_analysis_task *tasks;
     size_t n_tasks;
 } rtp_analysis_doc;

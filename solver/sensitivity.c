@@ -305,21 +305,99 @@ static rtp_status edf_qpa(sctx *s, const mpq_t a, rtp_ns bound, rtp_ns *failed,
     return st;
 }
 
+/* At alpha_U (U' = 1) the testing bound is the busy period at U' = 1, which
+ * can be as long as the hyperperiod H; a failure, when there is one, is
+ * often near one end of [0, H]: once every task has released, dbf(t + H) =
+ * dbf(t) + H and b is constant, so h - t repeats with period H. So first:
+ * QPA over growing prefixes [0, L) (QPA decides "a failure below L" exactly
+ * for any L), then the step points just below H (t = H - delta with delta =
+ * m T_i - D*_i ascending), each for a bounded number of steps; only when
+ * none fails is the busy period computed. *failed = a failing point, or 0. */
+static rtp_status edf_probe(sctx *s, const mpq_t a, rtp_ns *failed, i128 *fa, i128 *fk)
+{
+    rtp_ns base = 1, hyper = 1;
+    for (size_t i = 0; i < s->n; i++) {
+        rtp_ns x = dstar(&s->e[i]) + s->e[i].period_ns;
+        if (x > base)
+            base = x;
+        if (hyper > 0 && rtp_lcm(hyper, s->e[i].period_ns, &hyper) != RTP_OK)
+            hyper = 0;
+    }
+    *failed = 0;
+    rtp_status st = RTP_OK;
+    for (int round = 0; round < 4 && base < RTP_NS_LIMIT / 8; round++, base *= 8)
+        if ((st = edf_qpa(s, a, base, failed, fa, fk)) != RTP_OK || *failed)
+            return st;
+    if (hyper <= base)
+        return RTP_OK;
+    rtp_ns *delta = malloc(s->n * sizeof *delta);
+    if (!delta)
+        return RTP_ENOMEM;
+    for (size_t i = 0; i < s->n; i++) { /* the smallest m T_i - D*_i >= 0 */
+        rtp_ns t = s->e[i].period_ns, d = dstar(&s->e[i]);
+        delta[i] = (d + t - 1) / t * t - d;
+    }
+    mpq_t h, tq;
+    mpq_inits(h, tq, NULL);
+    for (int step = 0; step < 100000 && st == RTP_OK; step++) {
+        rtp_ns dl = INT64_MAX;
+        for (size_t i = 0; i < s->n; i++)
+            if (delta[i] < dl)
+                dl = delta[i];
+        if (dl >= hyper - base)
+            break; /* the prefixes covered the rest */
+        for (size_t i = 0; i < s->n; i++)
+            if (delta[i] == dl)
+                delta[i] += s->e[i].period_ns;
+        if ((st = spend(s)) != RTP_OK || (st = edf_load(s, a, hyper - dl, h, fa, fk)) != RTP_OK)
+            break;
+        qset(tq, hyper - dl, 1);
+        if (mpq_cmp(h, tq) > 0) {
+            *failed = hyper - dl;
+            break;
+        }
+    }
+    mpq_clears(h, tq, NULL);
+    free(delta);
+    return st;
+}
+
+static void format_decimal(const mpq_t a, char *buf, size_t size);
+
 static rtp_status edf_alpha(sctx *s, mpq_t out, int *exists)
 {
     *exists = 0;
-    for (size_t i = 0; i < s->n; i++)
+    int loose = 1;
+    for (size_t i = 0; i < s->n; i++) {
         if (dstar(&s->e[i]) <= 0)
             return RTP_OK;
+        loose = loose && dstar(&s->e[i]) >= s->e[i].period_ns && s->e[i].blocking_ns == 0;
+    }
     if (!util_alpha(s, NULL, out))
         return RTP_OK;
     rtp_status st = RTP_OK;
-    for (;;) {
-        rtp_ns bound, failed;
+    for (int first = !loose; !loose; first = 0) {
+        rtp_ns bound, failed = 0;
         i128 A = 0, K = 0;
-        if ((st = edf_bound(s, out, &bound)) != RTP_OK ||
-            (st = edf_qpa(s, out, bound, &failed, &A, &K)) != RTP_OK)
+        if (first && (st = edf_probe(s, out, &failed, &A, &K)) != RTP_OK)
             return st;
+        if (!failed) {
+            if ((st = edf_bound(s, out, &bound)) != RTP_OK) {
+                if (st == RTP_ELIMIT && first) {
+                    char dec[64];
+                    format_decimal(out, dec, sizeof dec);
+                    rtp_diag_set(s->diag, RTP_ELIMIT, "",
+                                 "critical scaling factor: no deadline fails near either end "
+                                 "of the hyperperiod at %s (the factor giving U' = 1, an upper "
+                                 "bound), and the busy period at U' = 1 that would confirm it "
+                                 "is past %llu steps (--max-iterations)",
+                                 dec, (unsigned long long)s->max);
+                }
+                return st;
+            }
+            if ((st = edf_qpa(s, out, bound, &failed, &A, &K)) != RTP_OK)
+                return st;
+        }
         if (failed == 0)
             break;
         if (failed - K <= 0)
@@ -346,7 +424,7 @@ static i128 jobs_before(const rtp_task *t, rtp_ns w)
 
 /* g_q(x) = max over the points t in (0, x] of (t - K_q(t)) / A_q(t) into
  * out; *found = 0 when x <= 0. Stops early (*reached = 1) at a point whose
- * value is >= stop. */
+ * value is >= stop (when stop is not NULL). */
 static rtp_status fp_g(sctx *s, const fpjob *jb, i128 x, const mpq_t stop, mpq_t out,
                        int *found, int *reached)
 {
@@ -396,7 +474,7 @@ static rtp_status fp_g(sctx *s, const fpjob *jb, i128 x, const mpq_t stop, mpq_t
             mpq_set(out, f);
             *found = 1;
         }
-        if (mpq_cmp(f, stop) >= 0) {
+        if (stop && mpq_cmp(f, stop) >= 0) {
             *reached = 1;
             break;
         }
@@ -405,9 +483,94 @@ static rtp_status fp_g(sctx *s, const fpjob *jb, i128 x, const mpq_t stop, mpq_t
     return st;
 }
 
-/* alpha_i of task i below the tasks with hp[j] set (none equal to it). */
-static rtp_status fp_task_alpha(sctx *s, size_t i, const char *hp, char *level, mpq_t best,
-                                int *exists)
+/* w_q(a): the least fixed point of W_q at alpha = a, iterated from the
+ * lower bound in *w (rational, as solver/fp.c iterates in integers); stops
+ * with *over = 1 as soon as it passes x. */
+static rtp_status fp_w(sctx *s, const fpjob *jb, const mpq_t a, i128 x, mpq_t w, int *over)
+{
+    const rtp_task *ti = &s->e[jb->i];
+    mpz_t k, num;
+    mpq_t next, xq;
+    mpz_inits(k, num, NULL);
+    mpq_inits(next, xq, NULL);
+    zset(mpq_numref(xq), x);
+    rtp_status st = RTP_OK;
+    *over = 0;
+    for (;;) {
+        if (mpq_cmp(w, xq) > 0) {
+            *over = 1;
+            break;
+        }
+        if ((st = spend(s)) != RTP_OK)
+            break;
+        /* A = (q + 1) w_i + sum k_j w_j, N = (q + 1) + sum k_j, k_j = ceil((w + J_j) / T_j) */
+        mpz_t A, N;
+        mpz_inits(A, N, NULL);
+        mpz_set_si(N, jb->q + 1);
+        mpz_mul_si(A, N, ti->wcet_ns);
+        for (size_t j = 0; j < s->n; j++) {
+            if (!jb->hp[j])
+                continue;
+            const rtp_task *tj = &s->e[j];
+            mpz_mul_si(num, mpq_denref(w), tj->jitter_ns);
+            mpz_add(num, num, mpq_numref(w));
+            mpz_mul_si(k, mpq_denref(w), tj->period_ns);
+            mpz_cdiv_q(k, num, k);
+            mpz_add(N, N, k);
+            mpz_addmul_ui(A, k, (unsigned long)tj->wcet_ns);
+        }
+        mpq_set_z(next, A);
+        mpq_mul(next, next, a);
+        mpz_mul_si(N, N, s->c);
+        mpz_add_ui(N, N, (unsigned long)ti->blocking_ns);
+        mpq_set_z(xq, N);
+        mpq_add(next, next, xq);
+        zset(mpq_numref(xq), x);
+        mpz_set_ui(mpq_denref(xq), 1);
+        mpz_clears(A, N, NULL);
+        if (mpq_cmp(next, w) <= 0)
+            break;
+        mpq_set(w, next);
+    }
+    mpz_clears(k, num, NULL);
+    mpq_clears(next, xq, NULL);
+    return st;
+}
+
+/* Does job q's level-i busy period end by a_{q+1} at alpha = a (w_q(a) <=
+ * a_{q+1}), or does job q miss at a (w_q(a) > a_q + D_i)? */
+static rtp_status fp_job(sctx *s, const fpjob *jb, const mpq_t a, int *ends, int *misses)
+{
+    const rtp_task *ti = &s->e[jb->i];
+    i128 arr = (i128)jb->q * ti->period_ns - ti->jitter_ns;
+    mpq_t w, own;
+    mpq_inits(w, own, NULL);
+    qset(own, (i128)(jb->q + 1) * ti->wcet_ns, 1); /* own work: a lower bound */
+    mpq_mul(w, own, a);
+    qset(own, (i128)(jb->q + 1) * s->c + ti->blocking_ns, 1);
+    mpq_add(w, w, own);
+    int over = 0;
+    rtp_status st = fp_w(s, jb, a, arr + ti->deadline_ns, w, &over);
+    *misses = over;
+    *ends = 0;
+    if (st == RTP_OK && !over) {
+        qset(own, arr + ti->period_ns, 1);
+        *ends = mpq_cmp(w, own) <= 0;
+    }
+    mpq_clears(w, own, NULL);
+    return st;
+}
+
+/* alpha_i of task i below the tasks with hp[j] set (none equal to it),
+ * capped at *cap when cap is not NULL (then best = min(alpha_i, cap));
+ * stops early once best <= *floor (then only "alpha_i <= floor" is known).
+ * Fast path: job q is checked at the current candidate with the rational
+ * response-time iteration (fp_job); the exact g values are enumerated only
+ * when a job misses there (the candidate then drops). Jobs whose busy period
+ * goes on at the candidate are kept in `pending` until such an event needs
+ * E_q. */
+static rtp_status fp_task_alpha(sctx *s, size_t i, const char *hp, char *level,
+                                const mpq_t cap, const mpq_t floor, mpq_t best, int *exists)
 {
     const rtp_task *ti = &s->e[i];
     *exists = 0;
@@ -429,63 +592,142 @@ static rtp_status fp_task_alpha(sctx *s, size_t i, const char *hp, char *level, 
     mpq_t ul, g, e;
     mpq_inits(ul, g, e, NULL);
     mpq_set(ul, best);
-    int has_e = 0, found, reached;
+    if (cap && mpq_cmp(cap, best) < 0)
+        mpq_set(best, cap);
+    int has_e = 0, found, reached, ends, misses;
+    rtp_ns *pending = NULL;
+    size_t n_pending = 0, cap_pending = 0;
     rtp_status st = RTP_OK;
     fpjob jb = {i, hp, 0};
     for (rtp_ns q = 0;; q++) {
         jb.q = q;
-        i128 a = (i128)q * ti->period_ns - ti->jitter_ns;
-        if ((st = fp_g(s, &jb, a + ti->deadline_ns, best, g, &found, &reached)) != RTP_OK)
+        if ((st = fp_job(s, &jb, best, &ends, &misses)) != RTP_OK)
             break;
-        if (!reached) {
+        if (misses) {
+            /* the candidate drops to max(g_q(a_q + D), E_q), both exact */
+            i128 arr = (i128)q * ti->period_ns - ti->jitter_ns;
+            if ((st = fp_g(s, &jb, arr + ti->deadline_ns, best, g, &found, &reached)) != RTP_OK)
+                break;
+            for (size_t k = 0; k < n_pending && st == RTP_OK; k++) {
+                fpjob pj = {i, hp, pending[k]};
+                mpq_t ge;
+                mpq_init(ge);
+                int f2, r2;
+                st = fp_g(s, &pj, (i128)(pending[k] + 1) * ti->period_ns - ti->jitter_ns, best,
+                          ge, &f2, &r2);
+                if (st == RTP_OK && f2 && (!has_e || mpq_cmp(ge, e) > 0)) {
+                    mpq_set(e, ge);
+                    has_e = 1;
+                }
+                mpq_clear(ge);
+            }
+            n_pending = 0;
+            if (st != RTP_OK)
+                break;
             if (!found && !has_e)
                 goto done; /* job q misses at every alpha */
             if (!found || (has_e && mpq_cmp(e, g) > 0))
                 mpq_set(g, e);
-            if (mpq_cmp(g, best) < 0)
+            if (mpq_cmp(g, best) < 0) /* always: job q misses at best */
                 mpq_set(best, g);
+            if (has_e && mpq_cmp(e, best) >= 0)
+                break; /* at best the busy period ends before job q */
+            if (floor && mpq_cmp(best, floor) <= 0)
+                break;
+            if ((st = fp_job(s, &jb, best, &ends, &misses)) != RTP_OK)
+                break;
         }
-        if ((st = fp_g(s, &jb, a + ti->period_ns, best, g, &found, &reached)) != RTP_OK)
-            break;
-        if (reached)
-            break; /* E_q >= the minimum: no later job lowers it */
-        if (found && (!has_e || mpq_cmp(g, e) > 0)) {
-            mpq_set(e, g);
-            has_e = 1;
+        if (ends)
+            break; /* E_q >= best: no later job lowers it */
+        if (n_pending == cap_pending) {
+            cap_pending = cap_pending ? 2 * cap_pending : 16;
+            rtp_ns *bigger = realloc(pending, cap_pending * sizeof *pending);
+            if (!bigger) {
+                st = RTP_ENOMEM;
+                break;
+            }
+            pending = bigger;
         }
+        pending[n_pending++] = q;
         if (jobs > 0 && q + 1 >= jobs && mpq_equal(best, ul))
             break; /* at alpha_UL the responses repeat from here */
     }
     if (st == RTP_OK)
         *exists = mpq_sgn(best) > 0;
 done:
+    free(pending);
     mpq_clears(ul, g, e, NULL);
     return st;
 }
 
-/* alpha* under fixed priorities prio[] (no two equal). */
+/* alpha* under fixed priorities prio[] (no two equal). Tasks are taken in
+ * increasing order of their first job's factor g_0(D_i - J_i) (an upper
+ * bound of alpha_i) and each is capped at the minimum so far, so a task
+ * whose own factor is larger (often one reaching level utilization 1, whose
+ * exact busy period can be long) stops as soon as its busy period at the cap
+ * ends. */
+typedef struct ranked {
+    mpq_t key;
+    size_t index;
+} ranked;
+
+static int ranked_cmp(const void *x, const void *y)
+{
+    const ranked *a = x, *b = y;
+    int c = mpq_cmp(a->key, b->key);
+    return c ? c : (a->index > b->index) - (a->index < b->index);
+}
+
 static rtp_status fp_fixed(sctx *s, const int *prio, mpq_t out, int *exists)
 {
     char *hp = malloc(2 * s->n);
-    if (!hp)
+    ranked *order = malloc(s->n * sizeof *order);
+    if (!hp || !order) {
+        free(hp);
+        free(order);
         return RTP_ENOMEM;
-    mpq_t a;
-    mpq_init(a);
+    }
     rtp_status st = RTP_OK;
-    *exists = 1;
-    for (size_t i = 0; i < s->n && st == RTP_OK && *exists; i++) {
+    for (size_t i = 0; i < s->n; i++) {
+        order[i].index = i;
+        mpq_init(order[i].key);
         for (size_t j = 0; j < s->n; j++)
             hp[j] = prio[j] > prio[i];
-        st = fp_task_alpha(s, i, hp, hp + s->n, a, exists);
-        if (st == RTP_OK && *exists && (i == 0 || mpq_cmp(a, out) < 0))
+        fpjob jb = {i, hp, 0};
+        int found = 0, reached;
+        if (st == RTP_OK)
+            st = fp_g(s, &jb, s->e[i].deadline_ns - s->e[i].jitter_ns, NULL, order[i].key,
+                      &found, &reached);
+        if (!found)
+            mpq_set_si(order[i].key, -1, 1);
+    }
+    if (st == RTP_OK)
+        qsort(order, s->n, sizeof *order, ranked_cmp);
+    mpq_t a;
+    mpq_init(a);
+    *exists = 1;
+    for (size_t r = 0; r < s->n && st == RTP_OK && *exists; r++) {
+        size_t i = order[r].index;
+        for (size_t j = 0; j < s->n; j++)
+            hp[j] = prio[j] > prio[i];
+        st = fp_task_alpha(s, i, hp, hp + s->n, r ? out : NULL, NULL, a, exists);
+        if (st == RTP_OK && *exists && (r == 0 || mpq_cmp(a, out) < 0))
             mpq_set(out, a);
     }
     mpq_clear(a);
+    for (size_t i = 0; i < s->n; i++)
+        mpq_clear(order[i].key);
+    free(order);
     free(hp);
     return st;
 }
 
-/* alpha* under OPA: greedy per level from the lowest (see the top). */
+/* alpha* under OPA: greedy per level from the lowest (see the top). With
+ * cur = the minimum over the levels so far (>= alpha*), a task whose factor
+ * reaches cur may be taken at once: it passes at alpha* (>= cur is >=
+ * alpha*), which is all the exchange argument needs; so factors are capped
+ * at cur, and a candidate is abandoned once it cannot beat the best one of
+ * its level. */
 static rtp_status fp_opa(sctx *s, mpq_t out, int *exists)
 {
     char *left = malloc(3 * s->n);
@@ -505,10 +747,13 @@ static rtp_status fp_opa(sctx *s, mpq_t out, int *exists)
             for (size_t j = 0; j < s->n; j++)
                 hp[j] = left[j] && j != k;
             int ok = 0;
-            st = fp_task_alpha(s, k, hp, hp + s->n, a, &ok);
+            st = fp_task_alpha(s, k, hp, hp + s->n, level ? out : NULL,
+                               pick < s->n ? top : NULL, a, &ok);
             if (st == RTP_OK && ok && (pick == s->n || mpq_cmp(a, top) > 0)) {
                 mpq_set(top, a);
                 pick = k;
+                if (level && mpq_cmp(top, out) >= 0)
+                    break; /* reaches cur: take it */
             }
         }
         if (st != RTP_OK)
