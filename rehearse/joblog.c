@@ -7,7 +7,16 @@ void rtp_joblog_init(rtp_joblog *log, rtp_ns origin, rtp_ns period, rtp_ns deadl
                      int by_start, rtp_ns *buf, size_t cap)
 {
     *log = (rtp_joblog){.origin_ns = origin, .period_ns = period, .deadline_ns = deadline,
-                        .by_start = by_start, .responses = buf, .cap = cap};
+                        .by_start = by_start, .count_until = INT64_MAX, .responses = buf,
+                        .cap = cap};
+}
+
+/* How many of the slots [a, b) lie in the counted window. */
+static uint64_t counted(const rtp_joblog *log, int64_t a, int64_t b)
+{
+    a = a > log->count_from ? a : log->count_from;
+    b = b < log->count_until ? b : log->count_until;
+    return b > a ? (uint64_t)(b - a) : 0;
 }
 
 void rtp_joblog_add(rtp_joblog *log, rtp_ns start, rtp_ns end)
@@ -16,13 +25,15 @@ void rtp_joblog_add(rtp_joblog *log, rtp_ns start, rtp_ns end)
     if (log->by_start) {
         int64_t at = (start - log->origin_ns) / log->period_ns;
         if (at > slot) {
-            log->skipped += (uint64_t)(at - slot);
-            log->misses += (uint64_t)(at - slot);
+            log->skipped += counted(log, slot, at);
+            log->misses += counted(log, slot, at);
             slot = at;
         }
     }
     rtp_ns response = end - (log->origin_ns + slot * log->period_ns);
     log->next_slot = slot + 1;
+    if (!counted(log, slot, slot + 1))
+        return;
     log->jobs++;
     if (response > log->deadline_ns)
         log->misses++;

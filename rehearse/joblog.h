@@ -12,6 +12,10 @@
  * sleeps to each arrival and a late job starts the next at once: jobs take
  * the slots in order and none is skipped.
  *
+ * Only slots in [count_from, count_until) are counted (default: all): the
+ * workload keeps its release pattern while rehearse starts and stops the
+ * other tasks, and counts only the jobs of the measured window.
+ *
  * Times are rtp_ns. The log owns nothing: responses go to a caller buffer
  * of `cap` entries (the first cap jobs; counts and the maximum cover all).
  * Not thread-safe (one log per task); no allocation, so the workload's hot
@@ -27,6 +31,7 @@ typedef struct rtp_joblog {
     rtp_ns origin_ns, period_ns, deadline_ns;
     int by_start;          /* 1: slot from the start time (SCHED_DEADLINE) */
     int64_t next_slot;     /* the first slot not yet taken */
+    int64_t count_from, count_until; /* the slots counted (init: 0, INT64_MAX) */
     uint64_t jobs, misses, skipped;
     rtp_ns response_max_ns;
     rtp_ns *responses;     /* caller's buffer */
@@ -37,7 +42,8 @@ void rtp_joblog_init(rtp_joblog *log, rtp_ns origin, rtp_ns period, rtp_ns deadl
                      int by_start, rtp_ns *buf, size_t cap);
 
 /* The job that started at `start` and completed at `end` (start >= origin,
- * end >= start). */
+ * end >= start): it takes its slot; it and the slots it skipped are counted
+ * where they lie in [count_from, count_until). */
 void rtp_joblog_add(rtp_joblog *log, rtp_ns start, rtp_ns end);
 
 /* The arrival of the next job (FIFO: the instant to sleep until). */

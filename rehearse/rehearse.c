@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define WORDS 12
+#define WORDS 14
 
 /* The workload's command words of every task, and where its result goes. */
 typedef struct workload_ctx {
@@ -59,7 +59,8 @@ static rtp_status build_words(workload_ctx *w, size_t n, const rtp_rehearse_opts
             v[5] = "--spin", v[6] = w->text[k][2];
             v[7] = "--max-seconds", v[8] = w->text[k][3];
             v[9] = "--out", v[10] = w->result[k];
-            v[11] = NULL;
+            v[11] = "--window", v[12] = "1";
+            v[13] = NULL;
         }
     }
     (void)n;
@@ -239,7 +240,37 @@ static void wait_gone(const long *pids, size_t n)
     }
 }
 
-/* start, wait, stop, results; returns the status and leaves the folder. */
+/* Waits (up to 10 s) until every workload has its signal handlers in place
+ * (its OUT.ready exists); 0 when all have. */
+static int wait_ready(const char *dir, size_t n)
+{
+    rtp_ns end = monotonic_ns() + 10 * (rtp_ns)1000000000;
+    struct timespec step = {0, 20000000};
+    for (size_t k = 0; k < n;) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/results/%zu.txt.ready", dir, k);
+        if (access(path, F_OK) == 0) {
+            k++;
+            continue;
+        }
+        if (monotonic_ns() > end)
+            return -1;
+        nanosleep(&step, NULL);
+    }
+    return 0;
+}
+
+static void signal_all(const long *pids, size_t n, int sig)
+{
+    for (size_t i = 0; i < n; i++)
+        kill((pid_t)pids[i], sig);
+}
+
+/* start, open the counting window of every workload (SIGUSR1), wait, close
+ * it (SIGUSR2), stop, results; returns the status and leaves the folder.
+ * The window keeps the start and stop phases out of the counts: while
+ * start launches the tasks one by one and stop takes them down and
+ * restores load balancing, the plan is not what runs. */
 static rtp_status deploy_and_run(const rtp_plan *plan, const rtp_rehearse_opts *o,
                                  const char *name, const char *dir, rtp_rehearse_report *r,
                                  rtp_diag *diag)
@@ -251,9 +282,14 @@ static rtp_status deploy_and_run(const rtp_plan *plan, const rtp_rehearse_opts *
         return rtp_diag_set(diag, RTP_EINTERNAL, "", "could not deploy the plan: start "
                             "exited %d: %s", started, r->script_output);
     }
-    r->seconds = wait_run(o->seconds, o->interrupt);
     long pids[256];
     size_t n_pids = task_pids(dir, name, pids, sizeof pids / sizeof pids[0]);
+    int ready = wait_ready(dir, r->n_tasks) == 0 && n_pids == r->n_tasks;
+    if (ready) {
+        signal_all(pids, n_pids, SIGUSR1);
+        r->seconds = wait_run(o->seconds, o->interrupt);
+        signal_all(pids, n_pids, SIGUSR2);
+    }
     int stopped = run_script(dir, "stop");
     wait_gone(pids, n_pids);
     if (stopped != 0) {
@@ -262,6 +298,11 @@ static rtp_status deploy_and_run(const rtp_plan *plan, const rtp_rehearse_opts *
         return rtp_diag_set(diag, RTP_EINTERNAL, "", "the launch script's stop exited %d: %s",
                             stopped, out);
     }
+    if (!ready)
+        return rtp_diag_set(diag, RTP_EINTERNAL, "",
+                            "the workloads did not all start (%zu of %zu PIDs recorded, or one "
+                            "not ready within 10 s; see their logs)",
+                            n_pids, r->n_tasks);
     for (size_t k = 0; k < r->n_tasks; k++) {
         char path[4200];
         snprintf(path, sizeof path, "%s/results/%zu.txt", dir, k);

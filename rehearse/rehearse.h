@@ -10,9 +10,11 @@
  * Steps: re-check the plan (deploy/linux_limits.h; not deployable is
  * RTP_EINPUT), snapshot the machine (rehearse/machine.h), write the script
  * into a private folder under `scratch_parent` with the state and log
- * folders beside it, `sh SCRIPT start`, wait `seconds` (or until *interrupt
- * turns non-zero), `sh SCRIPT stop` (SIGTERM: every workload writes its
- * result), read the results, snapshot again, remove the folder.
+ * folders beside it, `sh SCRIPT start`, open every workload's counting
+ * window (SIGUSR1) once all are ready, wait `seconds` (or until *interrupt
+ * turns non-zero), close the windows (SIGUSR2), `sh SCRIPT stop` (SIGTERM:
+ * every workload writes its result), read the results, snapshot again,
+ * remove the folder.
  * Each job of task t burns floor(load x wcet_t) ns of CPU time. The bound
  * is the plan's response time under FP (null when none) and the deadline
  * under EDF; both count from the job's arrival, as the workload does.

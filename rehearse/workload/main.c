@@ -11,8 +11,15 @@
  * --max-seconds, it writes its counts to OUT (a temporary file renamed) and
  * exits 0.
  *
+ * With --window 1 it counts only the jobs released between SIGUSR1 and
+ * SIGUSR2 (rehearse sends them once every task runs and when the measured
+ * seconds end, so the jobs of the start and stop phases, when the other
+ * tasks and the cpusets are not yet or no longer as planned, are not
+ * counted) and creates OUT.ready once its handlers are in place (before
+ * that, SIGUSR1 would end it).
+ *
  * usage: rtpack-workload --period NS --deadline NS --spin NS --out FILE
- *                        [--max-seconds S]
+ *                        [--max-seconds S] [--window 0|1]
  * OUT: lines "jobs N", "misses N", "skipped N", "response_max NS",
  * "response_p99 NS" (-1 without jobs), "recorded N". */
 #include "rehearse/joblog.h"
@@ -35,12 +42,17 @@
 
 #define MAX_RECORDED ((size_t)1 << 22) /* 32 MiB of responses */
 
-static volatile sig_atomic_t stop; /* the program's only global: set by signals */
+/* The program's only globals: set by signals. */
+static volatile sig_atomic_t stop, go, frozen;
 
 static void on_signal(int sig)
 {
-    (void)sig;
-    stop = 1;
+    if (sig == SIGUSR1)
+        go = 1;
+    else if (sig == SIGUSR2)
+        frozen = 1;
+    else
+        stop = 1;
 }
 
 static rtp_ns now(clockid_t clock)
@@ -81,6 +93,15 @@ static int write_result(const char *path, rtp_joblog *log)
     return bad || rename(tmp, path) != 0 ? -1 : 0;
 }
 
+static int touch_ready(const char *out)
+{
+    char path[4096];
+    if ((size_t)snprintf(path, sizeof path, "%s.ready", out) >= sizeof path)
+        return -1;
+    FILE *f = fopen(path, "w");
+    return f && fclose(f) == 0 ? 0 : -1;
+}
+
 static long long arg(int argc, char **argv, const char *name, long long def)
 {
     for (int i = 1; i + 1 < argc; i += 2)
@@ -98,9 +119,11 @@ int main(int argc, char **argv)
     rtp_ns period = arg(argc, argv, "--period", 0), deadline = arg(argc, argv, "--deadline", 0);
     rtp_ns burn = arg(argc, argv, "--spin", -1);
     long long max_s = arg(argc, argv, "--max-seconds", 3600);
-    if (!out || period <= 0 || deadline <= 0 || burn < 0 || max_s < 1 || argc % 2 == 0) {
+    long long window = arg(argc, argv, "--window", 0);
+    if (!out || period <= 0 || deadline <= 0 || burn < 0 || max_s < 1 || argc % 2 == 0 ||
+        (window != 0 && window != 1)) {
         fprintf(stderr, "usage: rtpack-workload --period NS --deadline NS --spin NS --out FILE "
-                        "[--max-seconds S]\n");
+                        "[--max-seconds S] [--window 0|1]\n");
         return 2;
     }
     struct sigaction sa;
@@ -108,6 +131,10 @@ int main(int argc, char **argv)
     sa.sa_handler = on_signal; /* no SA_RESTART: a sleep ends with EINTR */
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGUSR1, &sa, NULL);
+    sigaction(SIGUSR2, &sa, NULL);
+    if (window && touch_ready(out) != 0)
+        return fprintf(stderr, "rtpack-workload: cannot create %s.ready\n", out), 3;
     size_t cap = (size_t)(max_s + 1) * (1000000000 / period + 1);
     cap = cap > MAX_RECORDED ? MAX_RECORDED : cap;
     rtp_ns *buf = malloc(cap * sizeof *buf);
@@ -126,7 +153,14 @@ int main(int argc, char **argv)
     rtp_joblog log;
     rtp_ns origin = now(CLOCK_MONOTONIC), end_at = origin + (rtp_ns)max_s * 1000000000;
     rtp_joblog_init(&log, origin, period, deadline, by_start, buf, cap);
+    if (window)
+        log.count_from = log.count_until = INT64_MAX;
     for (rtp_ns start = origin; !stop && start < end_at;) {
+        /* the window opens (closes) at the first job after the signal */
+        if (window && go && log.count_from == INT64_MAX)
+            log.count_from = log.next_slot;
+        if (window && frozen && log.count_until == INT64_MAX)
+            log.count_until = log.next_slot > log.count_from ? log.next_slot : log.count_from;
         spin(burn);
         rtp_joblog_add(&log, start, now(CLOCK_MONOTONIC));
         if (by_start)
