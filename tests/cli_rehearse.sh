@@ -7,7 +7,6 @@
 # is cli_rehearse_real.sh.
 set -u
 B=${RTP_BINARY:-./rtpack}
-S=${RTP_SOURCE_DIR:-.}
 TMP=$(mktemp -d) || exit 1
 trap 'rm -rf "$TMP"' EXIT
 fails=0
