@@ -6,17 +6,48 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Appends n bytes of s at out[*used], as far as size allows (one byte kept
+ * for the NUL): the paths are truncated exactly as snprintf would, without
+ * its cost (a path is built for every member read). */
+static void put(char *out, size_t size, size_t *used, const char *s, size_t n)
+{
+    size_t room = size - 1 - *used;
+    if (n > room)
+        n = room;
+    memcpy(out + *used, s, n);
+    *used += n;
+}
+
 void rtp_json_path_key(char *out, size_t size, const char *parent, const char *key)
 {
-    if (parent && parent[0])
-        snprintf(out, size, "%s.%s", parent, key);
-    else
-        snprintf(out, size, "%s", key);
+    size_t used = 0;
+    if (size == 0)
+        return;
+    if (parent && parent[0]) {
+        put(out, size, &used, parent, strlen(parent));
+        put(out, size, &used, ".", 1);
+    }
+    put(out, size, &used, key, strlen(key));
+    out[used] = '\0';
 }
 
 void rtp_json_path_index(char *out, size_t size, const char *parent, size_t index)
 {
-    snprintf(out, size, "%s[%zu]", parent ? parent : "", index);
+    char digits[24];
+    size_t n = sizeof digits;
+    do {
+        digits[--n] = (char)('0' + index % 10);
+        index /= 10;
+    } while (index > 0);
+    size_t used = 0;
+    if (size == 0)
+        return;
+    if (parent)
+        put(out, size, &used, parent, strlen(parent));
+    put(out, size, &used, "[", 1);
+    put(out, size, &used, digits + n, sizeof digits - n);
+    put(out, size, &used, "]", 1);
+    out[used] = '\0';
 }
 
 /* ---- a set of names: open addressing over FNV-1a, so duplicate checks

@@ -208,12 +208,23 @@ rtp_status rtp_task_from_json(const rtp_json *doc, const cJSON *node, const char
     char field[PATH_SIZE];
     if (!cJSON_IsObject(node))
         return rtp_diag_set(diag, RTP_EINPUT, path, "must be an object");
-    rtp_status st = rtp_json_check_keys(node, path, keys, diag);
-    if (st != RTP_OK)
-        return st;
+    /* One pass over the members: each to its key's slot, the first unknown
+     * key reported (keys are unique: the reader rejects duplicates). */
+    const cJSON *member[16] = {NULL};
+    for (const cJSON *c = node->child; c; c = c->next) {
+        size_t k = 0;
+        while (k < n_keys && strcmp(keys[k], c->string) != 0)
+            k++;
+        if (k == n_keys) {
+            rtp_json_path_key(field, sizeof field, path, c->string);
+            return rtp_diag_set(diag, RTP_EINPUT, field, "unknown key");
+        }
+        member[k] = c;
+    }
+    rtp_status st;
     const char *name;
     rtp_json_path_key(field, sizeof field, path, "name");
-    const cJSON *item = cJSON_GetObjectItemCaseSensitive(node, "name");
+    const cJSON *item = member[0];
     if (!item)
         return rtp_diag_set(diag, RTP_EINPUT, field, "missing");
     if ((st = rtp_json_string(item, field, 0, &name, diag)) != RTP_OK)
@@ -232,11 +243,12 @@ rtp_status rtp_task_from_json(const rtp_json *doc, const cJSON *node, const char
     /* wcet and period are required and positive; deadline defaults to the
      * period; jitter and blocking default to 0 and may be 0. */
     static const char *const times[] = {"wcet", "period", "deadline", "jitter", "blocking"};
+    static const int slot_of[] = {1, 3, 2, 4, 5}; /* their indices in keys[] */
     rtp_ns *slots[] = {&task->wcet_ns, &task->period_ns, &task->deadline_ns, &task->jitter_ns,
                        &task->blocking_ns};
     for (int k = 0; k < 5; k++) {
         rtp_json_path_key(field, sizeof field, path, times[k]);
-        item = cJSON_GetObjectItemCaseSensitive(node, times[k]);
+        item = member[slot_of[k]];
         if (!item) {
             if (k == 2)
                 task->deadline_ns = task->period_ns; /* implicit deadline */
@@ -247,18 +259,18 @@ rtp_status rtp_task_from_json(const rtp_json *doc, const cJSON *node, const char
         if ((st = rtp_json_time(doc, item, field, unit, k >= 3, slots[k], diag)) != RTP_OK)
             return st;
     }
-    if ((item = cJSON_GetObjectItemCaseSensitive(node, "cmd"))) {
+    if ((item = member[6])) {
         rtp_json_path_key(field, sizeof field, path, "cmd");
         if ((st = read_cmd(item, field, task, diag)) != RTP_OK)
             return st;
     }
-    if ((item = cJSON_GetObjectItemCaseSensitive(node, "affinity"))) {
+    if ((item = member[7])) {
         rtp_json_path_key(field, sizeof field, path, "affinity");
         st = read_cpu_list(doc, item, field, &task->affinity, &task->affinity_len, diag);
         if (st != RTP_OK)
             return st;
     }
-    if ((item = cJSON_GetObjectItemCaseSensitive(node, "priority"))) {
+    if ((item = member[8])) {
         int64_t prio;
         rtp_json_path_key(field, sizeof field, path, "priority");
         if ((st = rtp_json_int(doc, item, field, 0, 1000000, &prio, diag)) != RTP_OK)
