@@ -170,8 +170,7 @@ static rtp_status analyse(const rtp_taskset *ts, const settings *s, analysis *a,
         d->not_applicable = "the global tests do not model release jitter or blocking";
     d->utilization = rtp_load_double(ts->tasks, n, RTP_LOAD_UTIL);
     d->has_effective_utilization = ts->platform.overheads.context_switch_ns != 0;
-    if (d->has_effective_utilization) /* exact (GMP): only when it is shown */
-        d->effective_utilization = rtp_load_exact_double(a->eff, n, RTP_LOAD_UTIL);
+    d->effective_utilization = rtp_load_exact_double(a->eff, n, RTP_LOAD_UTIL);
     d->has_first_miss = res.has_first_miss;
     d->first_miss_ns = res.first_miss_ns;
     for (size_t i = 0; i < n; i++) {
@@ -395,8 +394,15 @@ static int is_blank(const char *s, size_t len)
     return 1;
 }
 
-/* Prints the result line of a line that failed; returns 2 (bad) or 3. */
-static int batch_error(long line, rtp_status st, const rtp_diag *diag)
+/* One line's result: the malloc'd result line (NULL when out of memory)
+ * and 0, 2 (bad) or 3 (limit). */
+typedef struct batch_result {
+    char *out;
+    int kind;
+} batch_result;
+
+/* The result line of a line that failed. */
+static batch_result batch_error(long line, rtp_status st, const rtp_diag *diag)
 {
     char where[1024], msg[1200];
     rtp_diag_format(diag, NULL, where, sizeof where);
@@ -405,18 +411,11 @@ static int batch_error(long line, rtp_status st, const rtp_diag *diag)
     else
         snprintf(msg, sizeof msg, "%s: %s",
                  st == RTP_ELIMIT ? "resource limit" : rtp_status_name(st), where);
-    char *out = rtp_analysis_error_to_json(line, msg);
-    if (!out) {
-        fprintf(stderr, "rtpack analyze: out of memory at line %ld\n", line);
-        return 3;
-    }
-    fputs(out, stdout);
-    free(out);
-    return st == RTP_EINPUT ? 2 : 3;
+    return (batch_result){rtp_analysis_error_to_json(line, msg), st == RTP_EINPUT ? 2 : 3};
 }
 
-/* Analyses one line; prints its result line; returns 0, 2 (bad) or 3 (limit). */
-static int batch_line(const char *text, size_t len, long line, const settings *s)
+/* Analyses one line (called from the OpenMP threads: no shared state). */
+static batch_result batch_line(const char *text, size_t len, long line, const settings *s)
 {
     rtp_taskset ts;
     rtp_diag diag;
@@ -435,13 +434,91 @@ static int batch_line(const char *text, size_t len, long line, const settings *s
     }
     if (st != RTP_OK)
         return batch_error(line, st, &diag);
-    if (!out) {
-        fprintf(stderr, "rtpack analyze: out of memory at line %ld\n", line);
-        return 3;
+    return (batch_result){out, 0};
+}
+
+/* Lines gathered per chunk: the threads analyse a chunk's lines while
+ * nothing is read, so memory stays at about one chunk and its results. */
+#define BATCH_CHUNK ((size_t)1 << 20)
+
+/* One gathered line: its text in the chunk, or the result already known
+ * (a line rtp_lines refused). */
+typedef struct batch_item {
+    size_t start, len;
+    long number;
+    batch_result done;
+    int is_done;
+} batch_item;
+
+typedef struct batch_chunk {
+    char *text;
+    size_t len, cap;
+    batch_item *items;
+    size_t n, items_cap;
+} batch_chunk;
+
+/* Analyses the chunk's lines in parallel into per-line slots, then prints
+ * them in input order: the same bytes for any thread count. Returns the
+ * kinds seen (1 bad, 2 limit). */
+static int batch_flush(batch_chunk *c, const settings *s)
+{
+    batch_item *it = c->items;
+    const char *text = c->text;
+    size_t n = c->n;
+#pragma omp parallel for schedule(dynamic, 4)
+    for (size_t i = 0; i < n; i++)
+        if (!it[i].is_done)
+            it[i].done = batch_line(text + it[i].start, it[i].len, it[i].number, s);
+    int flags = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!it[i].done.out) {
+            fprintf(stderr, "rtpack analyze: out of memory at line %ld\n", it[i].number);
+            flags |= 2;
+            continue;
+        }
+        fputs(it[i].done.out, stdout);
+        free(it[i].done.out);
+        flags |= it[i].done.kind == 2 ? 1 : it[i].done.kind == 3 ? 2 : 0;
     }
-    fputs(out, stdout);
-    free(out);
-    return 0;
+    c->n = 0;
+    c->len = 0;
+    return flags;
+}
+
+/* Adds a line (text copied) or a known result to the chunk; 0 when out of
+ * memory. */
+static int batch_add(batch_chunk *c, const char *text, size_t len, long number,
+                     const batch_result *done)
+{
+    if (c->n == c->items_cap) {
+        size_t cap = c->items_cap ? 2 * c->items_cap : 256;
+        batch_item *bigger = realloc(c->items, cap * sizeof *bigger);
+        if (!bigger)
+            return 0;
+        c->items = bigger;
+        c->items_cap = cap;
+    }
+    if (!done && c->len + len > c->cap) {
+        size_t cap = c->cap ? c->cap : BATCH_CHUNK;
+        while (cap < c->len + len)
+            cap *= 2;
+        char *bigger = realloc(c->text, cap);
+        if (!bigger)
+            return 0;
+        c->text = bigger;
+        c->cap = cap;
+    }
+    batch_item *it = &c->items[c->n++];
+    it->number = number;
+    it->is_done = done != NULL;
+    it->done = done ? *done : (batch_result){NULL, 0};
+    it->start = c->len;
+    it->len = done ? 0 : len;
+    if (!done) {
+        memcpy(c->text + c->len, text, len);
+        c->len += len;
+    }
+    return 1;
 }
 
 static int run_batch(const cli_args *args, const char *file, const settings *s)
@@ -454,7 +531,8 @@ static int run_batch(const cli_args *args, const char *file, const settings *s)
         rtp_lines_close(&in);
         return cli_fail(args, cli_shown_name(file), st, &diag);
     }
-    int any_bad = 0, any_limit = 0;
+    batch_chunk chunk = {NULL, 0, 0, NULL, 0, 0};
+    int flags = 0;
     for (;;) {
         const char *text;
         size_t len;
@@ -462,14 +540,28 @@ static int run_batch(const cli_args *args, const char *file, const settings *s)
         st = rtp_lines_next(&in, &text, &len, &diag);
         if (st == RTP_OK && !text)
             break;
-        int kind = st != RTP_OK              ? batch_error(in.number, st, &diag)
-                   : is_blank(text, len) ? 0
-                                             : batch_line(text, len, in.number, s);
-        any_bad |= kind == 2;
-        any_limit |= kind == 3;
+        int ok = 1;
+        if (st != RTP_OK) {
+            batch_result r = batch_error(in.number, st, &diag);
+            ok = batch_add(&chunk, NULL, 0, in.number, &r);
+            if (!ok)
+                free(r.out);
+        } else if (!is_blank(text, len)) {
+            ok = batch_add(&chunk, text, len, in.number, NULL);
+        }
+        if (!ok) {
+            fprintf(stderr, "rtpack analyze: out of memory at line %ld\n", in.number);
+            flags |= 2;
+            break;
+        }
+        if (chunk.len >= BATCH_CHUNK || chunk.n >= BATCH_CHUNK / 64)
+            flags |= batch_flush(&chunk, s);
     }
+    flags |= batch_flush(&chunk, s);
+    free(chunk.text);
+    free(chunk.items);
     rtp_lines_close(&in);
-    return any_bad ? CLI_EXIT_USAGE : any_limit ? CLI_EXIT_LIMIT : CLI_EXIT_OK;
+    return flags & 1 ? CLI_EXIT_USAGE : flags & 2 ? CLI_EXIT_LIMIT : CLI_EXIT_OK;
 }
 
 /* --cpus M > 1 means nothing to a one-CPU test: a usage error that says what

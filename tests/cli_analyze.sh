@@ -101,6 +101,39 @@ printf '%s\n' '{"tasks":[{"name":"A","wcet":"1099511627775ns","deadline":"219902
 expect 3 "batch limit" "$B" analyze --batch "$TMP/limit.jsonl" --max-iterations 1000
 has '{"line":1,"error":"resourcelimit:' "$TMP/out" "limit line"
 has '{"line":2,"policy":"edf","schedulable":true' "$TMP/out" "after limit"
+# Parallel batch: the same bytes and exit code for 1, 2 and 4 OpenMP threads,
+# on the mixed examples (error, limit and blank lines) and on a batch of
+# more than one 1 MiB chunk (streamed) ending without a newline.
+cat "$S/examples/analysis_mixed.jsonl" "$S/examples/analysis_batch.jsonl" "$TMP/limit.jsonl" \
+    >"$TMP/many.jsonl"
+printf '\n{"tasks":[{"name":"x","wcet":1,"period":"3ms"}]}\n' >>"$TMP/many.jsonl"
+k=0
+while [ "$k" -lt 11 ]; do # 2048 copies
+    cat "$TMP/many.jsonl" "$TMP/many.jsonl" >"$TMP/twice.jsonl"
+    mv "$TMP/twice.jsonl" "$TMP/many.jsonl"
+    k=$((k + 1))
+done
+printf '{"tasks":[{"name":"last","wcet":1,"period":2}]}' >>"$TMP/many.jsonl"
+[ "$(wc -c <"$TMP/many.jsonl")" -gt 1048576 ] || { echo "FAIL: many.jsonl too small" >&2; fails=$((fails + 1)); }
+for input in "$S/examples/analysis_mixed.jsonl" "$S/examples/analysis_batch.jsonl" "$TMP/many.jsonl"; do
+    for policy in edf fp; do
+        OMP_NUM_THREADS=1 "$B" analyze --batch "$input" --policy "$policy" --max-iterations 1000 \
+            >"$TMP/t1" 2>&1
+        rc1=$?
+        for t in 2 4; do
+            OMP_NUM_THREADS=$t "$B" analyze --batch "$input" --policy "$policy" \
+                --max-iterations 1000 >"$TMP/t$t" 2>&1
+            rc=$?
+            if [ "$rc" -ne "$rc1" ] || ! cmp -s "$TMP/t1" "$TMP/t$t"; then
+                echo "FAIL: batch $input $policy: $t threads differ from 1 (exit $rc vs $rc1)" >&2
+                fails=$((fails + 1))
+            fi
+        done
+    done
+done
+[ "$(grep -c '"line"' "$TMP/t1")" -eq "$(grep -c . "$TMP/many.jsonl")" ] ||
+    { echo "FAIL: many.jsonl: not one result per non-blank line" >&2; fails=$((fails + 1)); }
+tail -n 1 "$TMP/t1" | grep -q '"name":"last"' || { echo "FAIL: last line without newline lost" >&2; fails=$((fails + 1)); }
 head -n 1 "$TMP/limit.jsonl" >"$TMP/limit.json"
 expect 3 "single limit" "$B" analyze "$TMP/limit.json" --max-iterations 1000
 has 'resourcelimit' "$TMP/err" "limit message"
