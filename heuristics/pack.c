@@ -5,9 +5,20 @@
  * and both kinds of bin: they differ only in which admitting bin they take.
  * Loads and orders are compared exactly: 128-bit cross products for single
  * tasks, models/ratio's sums for bins of equal size (always so for CPUs), GMP
- * rationals when a load is divided by a cluster's size. */
+ * rationals when a load is divided by a cluster's size.
+ *
+ * Near-linear time: each bin keeps running sums (pack_sum.h), so capacity
+ * and, on one CPU, most test verdicts cost O(1) instead of a pass over the
+ * bin; the test runs only when the sums cannot decide. First and next fit
+ * find the next bin with room in O(log bins) with a max-tree of free
+ * capacity over the scan order; best and worst fit keep the bins sorted by
+ * load (one bin moves per placement) and skip the full ones by binary
+ * search. The bins tried, and their order, are those of the plain loop
+ * (every bin in scan or load order, each admitted by affinity, capacity and
+ * the test): tests/test_pack.c checks the plans are the same. */
 #include "heuristics/pack.h"
 
+#include "heuristics/pack_sum.h"
 #include "models/effective.h"
 
 #include <gmp.h>
@@ -173,66 +184,224 @@ static int order_cmp(const void *pa, const void *pb, void *arg)
 
 /* ---- the packing state ---- */
 
+typedef unsigned __int128 u128;
+#define SAT ((u128)1 << 127) /* where rtp_load_sum enclosures saturate */
+
 typedef struct bin {
-    size_t *idx;     /* input indices, increasing */
-    rtp_task *tasks; /* shallow copies of ts->tasks[idx[k]] */
+    size_t *idx;      /* input indices of its tasks, increasing when `sorted` */
     size_t len, cap;
+    int sorted;
+    rtp_pack_sum sum; /* running summary of its effective tasks (pack_sum.h) */
 } bin;
 
 typedef struct packer {
     const rtp_pack_job *job;
     const rtp_part_opts *opts;
-    rtp_task *eff;    /* per task: the effective task (C', J'), which every
-                       * load, order and test decision reads */
-    bin *bins;        /* per job bin */
-    size_t *scan;     /* bin indices by increasing smallest CPU id */
-    size_t *where;    /* per task: bin index or NONE */
-    rtp_task *scratch;/* n + 1 entries: a bin plus one candidate */
+    rtp_task *eff;      /* per task: the effective task (C', J'), which every
+                         * load, order and test decision reads */
+    bin *bins;          /* per job bin */
+    size_t *scan;       /* bin indices by increasing smallest CPU id */
+    size_t *scan_pos;   /* per bin: its position in scan */
+    size_t *where;      /* per task: bin index or NONE */
+    rtp_task *scratch;  /* n + 1 entries: a bin plus one candidate */
+    rtp_task *scratch2; /* n entries: a second bin (best / worst fit order) */
+    rtp_load_sum *cap;  /* per bin: capacity x its CPUs */
+    u128 *room;         /* first / next fit: max-tree over scan positions of
+                         * an upper bound of each bin's free capacity */
+    size_t width;       /* leaves of the tree (a power of 2 >= bins) */
+    size_t *rank;       /* best / worst fit: the bins in the order tried */
+    int uniform;        /* every bin has as many CPUs */
 } packer;
 
-static rtp_status bin_insert(bin *b, const rtp_task *tasks, size_t i)
+static int cmp_index(const void *a, const void *b)
 {
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Bin j's tasks in input order into buf, with task i in its place unless i
+ * is NONE (the tie-break of DM / RM / OPA sees input order); the count. */
+static size_t gather(packer *p, size_t j, size_t i, rtp_task *buf)
+{
+    bin *b = &p->bins[j];
+    if (!b->sorted) {
+        qsort(b->idx, b->len, sizeof *b->idx, cmp_index);
+        b->sorted = 1;
+    }
+    size_t k = 0, n = 0;
+    for (; k < b->len && b->idx[k] < i; k++)
+        buf[n++] = p->eff[b->idx[k]];
+    if (i != NONE)
+        buf[n++] = p->eff[i];
+    for (; k < b->len; k++)
+        buf[n++] = p->eff[b->idx[k]];
+    return n;
+}
+
+/* capacity x size as a load sum; one that no compare can decide when the
+ * product passes int64 (the exact path decides then). */
+static rtp_load_sum capacity_sum(rtp_ratio capacity, size_t size)
+{
+    rtp_load_sum s = rtp_load_sum_zero();
+    int64_t num;
+    if (__builtin_mul_overflow(capacity.num, (int64_t)size, &num)) {
+        s.hi = SAT;
+        s.den = 0;
+    } else {
+        rtp_load_sum_add(&s, num, capacity.den);
+    }
+    return s;
+}
+
+/* Would bin j's utilization with task i pass capacity x size? Exact: the
+ * running sums decide almost always, the task list otherwise. */
+static int over_cap(packer *p, size_t j, size_t i)
+{
+    rtp_load_sum x = p->bins[j].sum.util;
+    rtp_load_sum_add(&x, p->eff[i].wcet_ns, p->eff[i].period_ns);
+    int c = rtp_load_sum_cmp(&x, &p->cap[j]);
+    if (c != 2)
+        return c > 0;
+    size_t n = gather(p, j, NONE, p->scratch);
+    return over_capacity(p->scratch, n, &p->eff[i], p->job->bins.len[j], p->opts->capacity);
+}
+
+/* An upper bound of bin j's free capacity in 2^-64 units: a task whose
+ * utilization's lower bound exceeds it cannot pass capacity there. */
+static u128 room_of(const packer *p, size_t j)
+{
+    u128 cap = p->cap[j].hi, used = p->bins[j].sum.util.lo;
+    if (cap >= SAT)
+        return ~(u128)0;
+    return used >= cap ? 0 : cap - used;
+}
+
+static void tree_set(packer *p, size_t s)
+{
+    size_t x = s + p->width;
+    p->room[x] = room_of(p, p->scan[s]);
+    for (x >>= 1; x > 0; x >>= 1)
+        p->room[x] = p->room[2 * x] > p->room[2 * x + 1] ? p->room[2 * x] : p->room[2 * x + 1];
+}
+
+/* The first scan position >= from whose room is >= need, or the bin count:
+ * first and next fit skip full bins in O(log bins). */
+static size_t tree_next(const packer *p, size_t from, u128 need)
+{
+    size_t m = p->job->bins.n, x = from + p->width;
+    if (from >= m)
+        return m;
+    for (;;) {
+        if (p->room[x] >= need) {
+            while (x < p->width)
+                x = p->room[2 * x] >= need ? 2 * x : 2 * x + 1;
+            return x - p->width < m ? x - p->width : m;
+        }
+        while (x & 1) { /* a right child: its parent's range is done */
+            if (x == 1)
+                return m;
+            x >>= 1;
+        }
+        x++;
+    }
+}
+
+/* sign(per-CPU load of bin x - that of bin y) by opts->fit_measure, exact. */
+static int load_cmp(packer *p, size_t x, size_t y)
+{
+    rtp_load_kind kind = p->opts->fit_measure;
+    size_t sx = p->job->bins.len[x], sy = p->job->bins.len[y];
+    if (sx == sy) {
+        const rtp_pack_sum *a = &p->bins[x].sum, *b = &p->bins[y].sum;
+        int c = kind == RTP_LOAD_DENSITY ? rtp_load_sum_cmp(&a->density, &b->density)
+                                         : rtp_load_sum_cmp(&a->util, &b->util);
+        if (c != 2)
+            return c;
+    }
+    size_t na = gather(p, x, NONE, p->scratch), nb = gather(p, y, NONE, p->scratch2);
+    return cmp_per_cpu(p->scratch, na, sx, p->scratch2, nb, sy, kind);
+}
+
+/* Is bin x tried before bin y? Best fit: the larger load (least room)
+ * first, worst fit the smaller; equal loads in scan order. */
+static int tried_before(packer *p, size_t x, size_t y)
+{
+    int c = load_cmp(p, x, y);
+    if (c == 0)
+        return p->scan_pos[x] < p->scan_pos[y];
+    return p->opts->placement == RTP_PLACE_BF ? c > 0 : c < 0;
+}
+
+/* Bin j's load grew: move it to its place in rank (binary search). */
+static void rank_move(packer *p, size_t j)
+{
+    size_t m = p->job->bins.n, r = 0;
+    while (p->rank[r] != j)
+        r++;
+    memmove(&p->rank[r], &p->rank[r + 1], (m - 1 - r) * sizeof *p->rank);
+    size_t lo = 0, hi = m - 1;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (tried_before(p, j, p->rank[mid]))
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    memmove(&p->rank[lo + 1], &p->rank[lo], (m - 1 - lo) * sizeof *p->rank);
+    p->rank[lo] = j;
+}
+
+static rtp_status bin_insert(packer *p, size_t j, size_t i)
+{
+    bin *b = &p->bins[j];
     if (b->len == b->cap) {
         size_t cap = b->cap ? 2 * b->cap : 8;
         size_t *idx = realloc(b->idx, cap * sizeof *idx);
-        if (idx)
-            b->idx = idx;
-        rtp_task *t = realloc(b->tasks, cap * sizeof *t);
-        if (t)
-            b->tasks = t;
-        if (!idx || !t)
+        if (!idx)
             return RTP_ENOMEM;
+        b->idx = idx;
         b->cap = cap;
     }
-    size_t pos = b->len;
-    while (pos > 0 && b->idx[pos - 1] > i)
-        pos--;
-    memmove(&b->idx[pos + 1], &b->idx[pos], (b->len - pos) * sizeof *b->idx);
-    memmove(&b->tasks[pos + 1], &b->tasks[pos], (b->len - pos) * sizeof *b->tasks);
-    b->idx[pos] = i;
-    b->tasks[pos] = tasks[i];
-    b->len++;
+    if (b->len > 0 && b->idx[b->len - 1] > i)
+        b->sorted = 0;
+    b->idx[b->len++] = i;
+    rtp_pack_sum_add(&b->sum, &p->eff[i]);
+    p->where[i] = j;
+    if (p->room)
+        tree_set(p, p->scan_pos[j]);
+    if (p->rank)
+        rank_move(p, j);
     return RTP_OK;
 }
 
-/* Does bin `j` admit task `i`? The test sees the bin's tasks with i inserted
- * in input order (the tie-break of DM / RM / OPA). */
-static rtp_status admits(packer *p, size_t j, size_t i, int *fits, rtp_diag *diag)
+enum { FITS, NOT_ALLOWED, OVER_CAPACITY, TEST_REJECTS };
+
+/* Does bin j admit task i? *why = FITS or the first failing rule. The
+ * test is answered from the bin's summary when that decides (one CPU,
+ * pack_sum.h), else run on the bin's tasks with i inserted. */
+static rtp_status admits(packer *p, size_t j, size_t i, int *why, rtp_diag *diag)
 {
     const rtp_pack_job *job = p->job;
     const rtp_task *task = &p->eff[i];
-    const bin *b = &p->bins[j];
     size_t size = job->bins.len[j];
-    *fits = 0;
-    if (!rtp_pack_allowed(task, job->bins.cpus[j], size) ||
-        over_capacity(b->tasks, b->len, task, size, p->opts->capacity))
+    if (!rtp_pack_allowed(task, job->bins.cpus[j], size)) {
+        *why = NOT_ALLOWED;
         return RTP_OK;
-    size_t k = 0, n = 0;
-    for (; k < b->len && b->idx[k] < i; k++)
-        p->scratch[n++] = b->tasks[k];
-    p->scratch[n++] = *task;
-    for (; k < b->len; k++)
-        p->scratch[n++] = b->tasks[k];
+    }
+    if (over_cap(p, j, i)) {
+        *why = OVER_CAPACITY;
+        return RTP_OK;
+    }
+    *why = TEST_REJECTS;
+    if (size == 1) {
+        int v = rtp_pack_sum_verdict(&p->bins[j].sum, task, job->policy, p->opts->priority,
+                                     job->bound_admission);
+        if (v != RTP_SUM_UNKNOWN) {
+            *why = v == RTP_SUM_ACCEPT ? FITS : TEST_REJECTS;
+            return RTP_OK;
+        }
+    }
+    size_t n = gather(p, j, i, p->scratch);
     rtp_test test = job->bound_admission
                         ? rtp_test_bound(job->policy, p->opts->limits)
                         : rtp_test_exact(job->policy, p->opts->priority, (int)size,
@@ -240,59 +409,61 @@ static rtp_status admits(packer *p, size_t j, size_t i, int *fits, rtp_diag *dia
     rtp_test_result res;
     memset(&res, 0, sizeof res);
     rtp_status st = rtp_test_run(&test, p->scratch, n, &res, diag);
-    if (st == RTP_OK)
-        *fits = res.schedulable;
+    if (st == RTP_OK && res.schedulable)
+        *why = FITS;
     return st;
 }
 
-/* Stable insertion sort of candidate bins by load per CPU (opts->fit_measure):
- * decreasing for best fit (least room first), increasing for worst fit;
- * equal loads keep the scan order. */
-static void sort_by_room(const packer *p, size_t *cand, size_t nc)
+/* Best fit by utilization on equal bins: rank is by decreasing utilization,
+ * so the bins capacity rejects are a prefix; its length by binary search. */
+static size_t first_roomy(packer *p, size_t i)
 {
-    int sign = p->opts->placement == RTP_PLACE_BF ? -1 : 1;
-    const size_t *size = p->job->bins.len;
-    for (size_t a = 1; a < nc; a++) {
-        size_t x = cand[a], k = a;
-        while (k > 0) {
-            size_t y = cand[k - 1];
-            const bin *bx = &p->bins[x], *by = &p->bins[y];
-            int c = cmp_per_cpu(bx->tasks, bx->len, size[x], by->tasks, by->len, size[y],
-                                p->opts->fit_measure);
-            if (sign * c >= 0)
-                break;
-            cand[k] = y;
-            k--;
-        }
-        cand[k] = x;
+    size_t lo = 0, hi = p->job->bins.n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (over_cap(p, p->rank[mid], i))
+            lo = mid + 1;
+        else
+            hi = mid;
     }
+    return lo;
 }
 
-/* The shared packing loop. */
-static rtp_status place_all(packer *p, const size_t *order, size_t *cand, rtp_diag *diag)
+/* Places task i by the rules of partition.h: the first admitting bin in
+ * scan order (first fit; next fit from *cursor, which it moves), or in rank
+ * order (best / worst fit). Full bins are skipped without a test: by the
+ * room tree for first and next fit, by the capacity prefix (best fit) or
+ * suffix (worst fit) of rank when loads are utilizations of equal bins. */
+static rtp_status place(packer *p, size_t i, size_t *cursor, rtp_diag *diag)
 {
-    size_t cursor = 0, m = p->job->bins.n; /* next fit: scan position of the current bin */
+    size_t m = p->job->bins.n;
     rtp_placement pl = p->opts->placement;
-    for (size_t pos = 0; pos < p->job->ts->n_tasks; pos++) {
-        size_t i = order[pos], nc = 0, first = pl == RTP_PLACE_NF ? cursor : 0;
-        for (size_t s = first; s < m; s++)
-            cand[nc++] = p->scan[s];
-        if (pl == RTP_PLACE_BF || pl == RTP_PLACE_WF)
-            sort_by_room(p, cand, nc);
-        for (size_t c = 0; c < nc; c++) {
-            int fits = 0;
-            rtp_status st = admits(p, cand[c], i, &fits, diag);
-            if (st != RTP_OK)
-                return st;
-            if (!fits)
-                continue;
-            if ((st = bin_insert(&p->bins[cand[c]], p->eff, i)) != RTP_OK)
-                return st;
-            p->where[i] = cand[c];
-            if (pl == RTP_PLACE_NF)
-                cursor = first + c;
-            break;
+    rtp_status st = RTP_OK;
+    int why = NOT_ALLOWED;
+    if (pl == RTP_PLACE_FF || pl == RTP_PLACE_NF) {
+        rtp_load_sum u = rtp_load_sum_zero();
+        rtp_load_sum_add(&u, p->eff[i].wcet_ns, p->eff[i].period_ns);
+        size_t s = pl == RTP_PLACE_NF ? *cursor : 0;
+        for (; (s = tree_next(p, s, u.lo)) < m; s++) {
+            if ((st = admits(p, p->scan[s], i, &why, diag)) != RTP_OK || why == FITS)
+                break;
         }
+        if (st == RTP_OK && why == FITS) {
+            if (pl == RTP_PLACE_NF)
+                *cursor = s;
+            return bin_insert(p, p->scan[s], i);
+        }
+        return st;
+    }
+    int by_util = p->uniform && p->opts->fit_measure == RTP_LOAD_UTIL;
+    size_t k = by_util && pl == RTP_PLACE_BF ? first_roomy(p, i) : 0;
+    for (; k < m; k++) {
+        if ((st = admits(p, p->rank[k], i, &why, diag)) != RTP_OK)
+            return st;
+        if (why == FITS)
+            return bin_insert(p, p->rank[k], i);
+        if (why == OVER_CAPACITY && by_util)
+            break; /* worst fit: every later bin is at least as full */
     }
     return RTP_OK;
 }
@@ -325,7 +496,7 @@ static rtp_status init_plan(rtp_plan *plan, rtp_policy policy, const rtp_pack_jo
  * plan's policy is the user's EDF or FP (docs/spec.md "rtpack partition":
  * --policy edf|fp), a bin of several CPUs being global scheduling of that
  * policy with `test` naming the global test that accepted it. */
-static rtp_status build_plan(const packer *p, rtp_plan *plan, rtp_diag *diag)
+static rtp_status build_plan(packer *p, rtp_plan *plan, rtp_diag *diag)
 {
     const rtp_pack_job *job = p->job;
     const rtp_part_opts *opts = p->opts;
@@ -344,13 +515,14 @@ static rtp_status build_plan(const packer *p, rtp_plan *plan, rtp_diag *diag)
         const bin *b = &p->bins[j];
         if (b->len == 0)
             continue;
+        size_t len = gather(p, j, NONE, p->scratch);
         rtp_test test = rtp_test_exact(job->policy, opts->priority, (int)job->bins.len[j],
                                        opts->limits);
         rtp_test_result res;
         memset(&res, 0, sizeof res);
         res.priority = priority;
         res.response_time = response;
-        if ((st = rtp_test_run(&test, b->tasks, b->len, &res, diag)) != RTP_OK)
+        if ((st = rtp_test_run(&test, p->scratch, len, &res, diag)) != RTP_OK)
             goto done;
         feasible = feasible && res.schedulable;
         if (res.schedulable && res.accepted_by)
@@ -383,51 +555,99 @@ static int smallest_cpu(const rtp_pack_bins *bins, size_t j)
     return low;
 }
 
+/* Scan order, capacities and the placement's index (room tree or rank). */
+static rtp_status init_packer(packer *p)
+{
+    const rtp_pack_bins *bins = &p->job->bins;
+    size_t m = bins->n, n = p->job->ts->n_tasks, w = 1;
+    int fits_by_scan = p->opts->placement == RTP_PLACE_FF || p->opts->placement == RTP_PLACE_NF;
+    while (w < m)
+        w *= 2;
+    p->width = w;
+    p->bins = calloc(m ? m : 1, sizeof *p->bins);
+    p->scan = malloc((m ? m : 1) * sizeof *p->scan);
+    p->scan_pos = malloc((m ? m : 1) * sizeof *p->scan_pos);
+    p->cap = malloc((m ? m : 1) * sizeof *p->cap);
+    p->where = malloc((n ? n : 1) * sizeof *p->where);
+    p->scratch = malloc((n + 1) * sizeof *p->scratch);
+    p->scratch2 = malloc((n + 1) * sizeof *p->scratch2);
+    if (fits_by_scan)
+        p->room = calloc(2 * w, sizeof *p->room);
+    else
+        p->rank = malloc((m ? m : 1) * sizeof *p->rank);
+    if (!p->bins || !p->scan || !p->scan_pos || !p->cap || !p->where || !p->scratch ||
+        !p->scratch2 || (fits_by_scan ? !p->room : !p->rank))
+        return RTP_ENOMEM;
+    p->uniform = 1;
+    for (size_t j = 0; j < m; j++) {
+        size_t k = j;
+        for (; k > 0 && smallest_cpu(bins, p->scan[k - 1]) > smallest_cpu(bins, j); k--)
+            p->scan[k] = p->scan[k - 1];
+        p->scan[k] = j;
+        p->bins[j].sorted = 1;
+        p->bins[j].sum = rtp_pack_sum_empty();
+        p->cap[j] = capacity_sum(p->opts->capacity, bins->len[j]);
+        p->uniform = p->uniform && bins->len[j] == bins->len[0];
+    }
+    for (size_t s = 0; s < m; s++) {
+        p->scan_pos[p->scan[s]] = s;
+        if (p->rank)
+            p->rank[s] = p->scan[s]; /* empty bins: equal loads, scan order */
+        else
+            tree_set(p, s);
+    }
+    for (size_t i = 0; i < n; i++)
+        p->where[i] = NONE;
+    return RTP_OK;
+}
+
+static void free_packer(packer *p)
+{
+    for (size_t j = 0; p->bins && j < p->job->bins.n; j++)
+        free(p->bins[j].idx);
+    free(p->bins);
+    free(p->scan);
+    free(p->scan_pos);
+    free(p->cap);
+    free(p->where);
+    free(p->scratch);
+    free(p->scratch2);
+    free(p->room);
+    free(p->rank);
+    free(p->eff);
+}
+
 rtp_status rtp_pack_run(const rtp_pack_job *job, const rtp_part_opts *opts, rtp_plan *plan,
                         rtp_diag *diag)
 {
     memset(plan, 0, sizeof *plan);
-    size_t n = job->ts->n_tasks, m = job->bins.n;
-    packer p = {job, opts, NULL, calloc(m, sizeof(bin)), malloc(m * sizeof(size_t)),
-                malloc((n ? n : 1) * sizeof(size_t)), malloc((n + 1) * sizeof(rtp_task))};
+    size_t n = job->ts->n_tasks;
+    packer p;
+    memset(&p, 0, sizeof p);
+    p.job = job;
+    p.opts = opts;
     size_t *order = malloc((n ? n : 1) * sizeof *order);
-    size_t *cand = malloc(m * sizeof *cand);
-    rtp_status st;
-    if (!p.bins || !p.scan || !p.where || !p.scratch || !order || !cand) {
+    rtp_status st = init_packer(&p);
+    if (st != RTP_OK || !order) {
         st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
         goto done;
     }
     if (!(p.eff = rtp_effective_new(job->ts->tasks, n, &job->ts->platform.overheads, &st, diag)))
         goto done;
-    for (size_t j = 0; j < m; j++) {
-        size_t k = j;
-        for (; k > 0 && smallest_cpu(&job->bins, p.scan[k - 1]) > smallest_cpu(&job->bins, j);
-             k--)
-            p.scan[k] = p.scan[k - 1];
-        p.scan[k] = j;
-    }
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n; i++)
         order[i] = i;
-        p.where[i] = NONE;
-    }
     order_ctx oc = {p.eff, opts->order};
     qsort_r(order, n, sizeof *order, order_cmp, &oc);
-    if ((st = place_all(&p, order, cand, diag)) == RTP_OK)
+    size_t cursor = 0; /* next fit: scan position of the current bin */
+    for (size_t pos = 0; pos < n && st == RTP_OK; pos++)
+        st = place(&p, order[pos], &cursor, diag);
+    if (st == RTP_OK)
         st = build_plan(&p, plan, diag);
 done:
     if (st != RTP_OK)
         rtp_plan_free(plan);
-    for (size_t j = 0; p.bins && j < m; j++) {
-        free(p.bins[j].idx);
-        free(p.bins[j].tasks);
-    }
-    free(p.bins);
-    free(p.scan);
-    free(p.where);
-    free(p.scratch);
-    free(p.eff);
+    free_packer(&p);
     free(order);
-    free(cand);
     return st;
 }
 

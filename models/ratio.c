@@ -8,6 +8,7 @@
  * denominator of a few co-prime periods near 2^40 already passes 2^160). */
 #include "models/ratio.h"
 #include "models/arith.h"
+#include "models/load_sum.h"
 #include "models/taskset.h"
 
 #include <gmp.h>
@@ -212,6 +213,42 @@ int rtp_load_cmp_plus(const rtp_task *tasks, size_t n, const rtp_task *extra,
                       rtp_load_kind kind, rtp_ratio bound)
 {
     return compare(tasks, n, extra, NULL, 0, 1, bound, kind);
+}
+
+rtp_load_sum rtp_load_sum_zero(void)
+{
+    rtp_load_sum s = {0, 0, 0, 1};
+    return s;
+}
+
+void rtp_load_sum_add(rtp_load_sum *s, int64_t wcet, int64_t divisor)
+{
+    enclose_term(wcet, divisor, &s->lo, &s->hi);
+    if (s->den == 0)
+        return;
+    /* num/den + wcet/divisor over lcm(den, divisor) */
+    int64_t g = rtp_gcd(s->den, divisor), den, a, b;
+    if (__builtin_mul_overflow(s->den / g, divisor, &den) ||
+        __builtin_mul_overflow(s->num, divisor / g, &a) ||
+        __builtin_mul_overflow(wcet, s->den / g, &b) || __builtin_add_overflow(a, b, &s->num)) {
+        s->den = 0;
+        return;
+    }
+    s->den = den;
+}
+
+int rtp_load_sum_cmp(const rtp_load_sum *a, const rtp_load_sum *b)
+{
+    if (a->hi < SAT && b->hi < SAT) {
+        if (a->hi < b->lo)
+            return -1;
+        if (a->lo > b->hi)
+            return 1;
+    }
+    if (a->den == 0 || b->den == 0)
+        return 2;
+    __int128 l = (__int128)a->num * b->den, r = (__int128)b->num * a->den;
+    return (l > r) - (l < r);
 }
 
 double rtp_load_double(const rtp_task *tasks, size_t n, rtp_load_kind kind)

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "models/arith.h"
+#include "models/load_sum.h"
 #include "models/ratio.h"
 #include "models/taskset.h"
 #include "support/testutil.h"
@@ -312,7 +313,7 @@ static void test_load_random(void **state)
 {
     (void)state;
     tu_rng rng = {1203};
-    int signs[3] = {0, 0, 0};
+    int signs[3] = {0, 0, 0}, decided = 0, exact_ties = 0;
     mpq_t rest, term;
     mpq_inits(rest, term, NULL);
     for (int iter = 0; iter < 4000; iter++) {
@@ -364,7 +365,23 @@ static void test_load_random(void **state)
         rtp_ratio zero = {0, 1};
         assert_int_equal(rtp_load_cmp_sets(t, split, t + split, n - split, kind),
                          ref_cmp(t, split, NULL, t + split, n - split, zero, kind));
+        /* running sums: decided (exact or enclosed) or 2, never wrong */
+        rtp_load_sum x = rtp_load_sum_zero(), y = rtp_load_sum_zero(), b = rtp_load_sum_zero();
+        for (size_t i = 0; i < n; i++)
+            rtp_load_sum_add(i < split ? &x : &y, t[i].wcet_ns, divisor(&t[i], kind));
+        int c = rtp_load_sum_cmp(&x, &y);
+        decided += c != 2;
+        if (c != 2)
+            assert_int_equal(c, ref_cmp(t, split, NULL, t + split, n - split, zero, kind));
+        rtp_load_sum_add(&b, bound.num, bound.den);
+        for (size_t i = 0; i < split; i++)
+            rtp_load_sum_add(&y, t[i].wcet_ns, divisor(&t[i], kind));
+        c = rtp_load_sum_cmp(&y, &b);
+        exact_ties += c == 0 && want == 0;
+        if (c != 2)
+            assert_int_equal(c, want);
     }
+    assert_true(decided > 3000 && exact_ties > 100);
     mpq_clears(rest, term, NULL);
     /* all three answers occur, "equal" among them */
     assert_true(signs[0] > 200 && signs[1] > 200 && signs[2] > 200);
