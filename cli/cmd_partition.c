@@ -9,6 +9,7 @@
 #include "ilp/ilp.h"
 #include "models/duration.h"
 #include "models/effective.h"
+#include "solver/sensitivity.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@ typedef struct part_cli {
     rtp_ilp_opts ilp;
     int method;               /* METHOD_BEST, METHOD_ILP or an rtp_placement */
     int explain;
+    int sensitivity;          /* --sensitivity */
     const char *clusters;     /* --clusters SHAPE */
     unsigned layouts;         /* --layouts: mask of 1u << rtp_layout */
 } part_cli;
@@ -79,6 +81,9 @@ static const cli_option options[] = {
      .help = "write the final ILP model in CPLEX LP format"},
     {.name = "explain", .type = CLI_FLAG, CLI_TARGET(part_cli, explain),
      .help = "when infeasible, say which task could not be placed and why"},
+    {.name = "sensitivity", .type = CLI_FLAG, CLI_TARGET(part_cli, sensitivity),
+     .help = "also per placed task its wcet_max and per CPU (and for the plan, the minimum) "
+             "the critical scaling factor of the wcets"},
     {.name = "fit", .type = CLI_ENUM, CLI_TARGET(part_cli, opts.fit_measure), .choices = fits,
      .def = "util", .when = "method=bfd,wfd,best", .help = "room measure of best and worst fit"},
     {.name = "admission", .type = CLI_ENUM, CLI_TARGET(part_cli, opts.bound_admission),
@@ -124,6 +129,30 @@ static int plan_has_delays(const rtp_plan *plan)
             if (plan->bins[j].tasks[k].task.jitter_ns || plan->bins[j].tasks[k].task.blocking_ns)
                 return 1;
     return 0;
+}
+
+/* --sensitivity lines of one bin: margins as percentages. */
+static void print_bin_scaling(const rtp_plan_bin *bin)
+{
+    rtp_scaling sc = {0, bin->scaling.exact != NULL, bin->scaling.exact, ""};
+    snprintf(sc.decimal, sizeof sc.decimal, "%s", bin->scaling.decimal);
+    cli_print_scaling(&sc, "  ");
+    for (size_t k = 0; k < bin->n_tasks; k++) {
+        const rtp_plan_task *pt = &bin->tasks[k];
+        char w[40], wm[40], pct[48];
+        if (!pt->has_wcet_max)
+            continue;
+        rtp_duration_format(pt->task.wcet_ns, w, sizeof w);
+        if (pt->wcet_max_ns < 0) {
+            printf("  %-16s wcet %s: no wcet_max (this CPU is not schedulable as planned)\n",
+                   pt->task.name, w);
+            continue;
+        }
+        rtp_duration_format(pt->wcet_max_ns, wm, sizeof wm);
+        printf("  %-16s wcet %s, wcet_max %s: wcet margin %s\n", pt->task.name, w, wm,
+               cli_percent_change((double)pt->wcet_max_ns / (double)pt->task.wcet_ns, pct,
+                                  sizeof pct));
+    }
 }
 
 static void print_cpu(const rtp_plan *plan, const rtp_plan_bin *bin, rtp_ratio capacity,
@@ -193,6 +222,8 @@ static void print_cpu(const rtp_plan *plan, const rtp_plan_bin *bin, rtp_ratio c
         if (!fp)
             break;
     }
+    if (bin->scaling.present)
+        print_bin_scaling(bin);
 }
 
 static void print_human(const rtp_plan *plan, const part_cli *pc)
@@ -224,6 +255,12 @@ static void print_human(const rtp_plan *plan, const part_cli *pc)
     printf("%s\n", plan->n_unassigned ? "" : " none");
     if (plan->proof.kind[0])
         printf("proof (%s): %s\n", plan->proof.kind, plan->proof.explanation);
+    if (plan->scaling.present) {
+        rtp_scaling sc = {0, plan->scaling.exact != NULL, plan->scaling.exact, ""};
+        snprintf(sc.decimal, sizeof sc.decimal, "%s", plan->scaling.decimal);
+        printf("plan (the smallest over the CPUs): ");
+        cli_print_scaling(&sc, "");
+    }
     if (plan->deploy_judged)
         printf("deployable: %s%s\n", plan->deployable ? "yes (rtpack emit takes it)" : "no: ",
                plan->deployable ? "" : plan->deployable_reason);
@@ -399,6 +436,17 @@ static int run(const cli_args *args, void *settings)
     rtp_plan plan;
     memset(&plan, 0, sizeof plan);
     rc = solve(args, cli_shown_name(file), &ts, pc, &plan);
+    if (pc->sensitivity && (rc == CLI_EXIT_OK || rc == CLI_EXIT_NO)) {
+        rtp_diag diag;
+        rtp_diag_clear(&diag);
+        rtp_status st = rtp_part_sensitivity(&plan, &pc->opts, &diag);
+        if (st != RTP_OK) {
+            rc = cli_fail(args, cli_shown_name(file), st, &diag);
+            rtp_plan_free(&plan);
+            rtp_taskset_free(&ts);
+            return rc;
+        }
+    }
     if (rc == CLI_EXIT_OK || rc == CLI_EXIT_NO || plan.n_bins > 0) {
         /* Whether emit, with its defaults, would take this plan. */
         rtp_deploy_opts deploy = rtp_deploy_opts_default();

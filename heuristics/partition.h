@@ -115,4 +115,13 @@ typedef struct rtp_part_miss {
 rtp_status rtp_part_explain(const rtp_plan *plan, const rtp_part_opts *opts,
                             size_t k, rtp_part_miss *miss, rtp_diag *diag);
 
+/* --sensitivity on a plan (docs/spec.md "Sensitivity"; solver/sensitivity.h):
+ * every placed task's wcet_max and every non-empty bin's critical scaling
+ * factor, each bin analysed alone with the plan's policy, opts->priority
+ * (OPA re-run per bin) and overheads by the exact test (the --capacity cap is
+ * not a schedulability condition and is not applied); plan->scaling = the
+ * minimum over the bins (left out when every bin is empty). A cluster of
+ * 2+ CPUs is RTP_ELIMIT (solver/sensitivity.h). */
+rtp_status rtp_part_sensitivity(rtp_plan *plan, const rtp_part_opts *opts, rtp_diag *diag);
+
 #endif

@@ -6,6 +6,7 @@
  * 1..(tasks on its bin). A plan written by rtp_plan_to_json reads back to the
  * same plan (response times included). */
 #include "models/plan.h"
+#include "models/analysis_doc.h"
 #include "models/effective.h"
 #include "models/json_util.h"
 #include "models/ratio.h"
@@ -122,11 +123,13 @@ void rtp_plan_free(rtp_plan *plan)
     rtp_plan_proof_free(&plan->proof);
     for (size_t j = 0; plan->bins && j < plan->n_bins; j++) {
         free(plan->bins[j].cpus);
+        free(plan->bins[j].scaling.exact);
         free_tasks(plan->bins[j].tasks, plan->bins[j].n_tasks);
     }
     free(plan->bins);
     free_tasks(plan->unassigned, plan->n_unassigned);
     free(plan->platform_cpus);
+    free(plan->scaling.exact);
     memset(plan, 0, sizeof *plan);
 }
 
@@ -148,7 +151,17 @@ static cJSON *task_object(const rtp_plan *plan, const rtp_plan_task *pt, int pla
         if (pt->task.has_priority) /* kept for emit (docs/spec.md "Plan document") */
             cJSON_AddItemToObject(obj, "given_priority", rtp_json_new_int(pt->task.priority));
     }
+    if (pt->has_wcet_max)
+        cJSON_AddItemToObject(obj, "wcet_max", pt->wcet_max_ns < 0
+                                                   ? cJSON_CreateNull()
+                                                   : rtp_json_new_time(pt->wcet_max_ns));
     return obj;
+}
+
+static void add_scaling(cJSON *object, const rtp_plan_scaling *sc)
+{
+    rtp_scaling_text text = {sc->present, sc->decimal, sc->exact};
+    rtp_scaling_text_add(object, &text);
 }
 
 static double bin_utilization(const rtp_plan_bin *bin)
@@ -206,6 +219,7 @@ char *rtp_plan_to_json(const rtp_plan *plan, int pretty)
             cJSON_AddStringToObject(chosen, "order", plan->chosen_order);
         }
     }
+    add_scaling(root, &plan->scaling);
     cJSON *platform = cJSON_AddObjectToObject(root, "platform");
     cJSON_AddItemToObject(platform, "cpus", int_array(plan->platform_cpus, plan->n_platform_cpus));
     if (!rtp_overheads_zero(&plan->overheads))
@@ -225,6 +239,7 @@ char *rtp_plan_to_json(const rtp_plan *plan, int pretty)
         if (plan->overheads.context_switch_ns != 0)
             cJSON_AddItemToObject(one, "effective_utilization",
                                   rtp_json_new_display(bin_effective_utilization(plan, bin)));
+        add_scaling(one, &bin->scaling);
         cJSON *tasks = cJSON_AddArrayToObject(one, "tasks");
         for (size_t i = 0; i < bin->n_tasks; i++)
             cJSON_AddItemToArray(tasks, task_object(plan, &bin->tasks[i], 1));
@@ -269,7 +284,7 @@ static rtp_status read_task_list(const rtp_json *doc, const cJSON *node, const c
         *count = i + 1;
         pt->response_time_ns = -1;
         rtp_json_path_index(item_path, sizeof item_path, path, i);
-        static const char *const extra[] = {"response_time", "given_priority", NULL};
+        static const char *const extra[] = {"response_time", "given_priority", "wcet_max", NULL};
         rtp_status st = rtp_task_from_json(doc, c, item_path, 1, extra, &pt->task, diag);
         if (st != RTP_OK)
             return st;
@@ -305,6 +320,28 @@ static rtp_status read_task_list(const rtp_json *doc, const cJSON *node, const c
         if (rt && !cJSON_IsNull(rt) &&
             (st = rtp_json_time(doc, rt, field, 1, 0, &pt->response_time_ns, diag)) != RTP_OK)
             return st;
+        const cJSON *wm = cJSON_GetObjectItemCaseSensitive(c, "wcet_max");
+        rtp_json_path_key(field, sizeof field, item_path, "wcet_max");
+        rtp_ns ignored;
+        if (wm && !cJSON_IsNull(wm) &&
+            (st = rtp_json_time(doc, wm, field, 1, 0, &ignored, diag)) != RTP_OK)
+            return st; /* read for its type only: emit analyses again */
+    }
+    return RTP_OK;
+}
+
+/* --sensitivity members (a bin's or the plan's): strings or null, read for
+ * their type only (emit analyses again). */
+static rtp_status scaling_types(const cJSON *node, const char *path, rtp_diag *diag)
+{
+    static const char *const keys[] = {"critical_scaling_factor",
+                                       "critical_scaling_factor_exact"};
+    char field[PATH_SIZE];
+    for (int k = 0; k < 2; k++) {
+        const cJSON *item = cJSON_GetObjectItemCaseSensitive(node, keys[k]);
+        rtp_json_path_key(field, sizeof field, path, keys[k]);
+        if (item && !cJSON_IsString(item) && !cJSON_IsNull(item))
+            return rtp_diag_set(diag, RTP_EINPUT, field, "must be a string or null");
     }
     return RTP_OK;
 }
@@ -313,9 +350,12 @@ static rtp_status read_bin(const rtp_json *doc, const cJSON *node, const char *p
                            rtp_plan *plan, rtp_plan_bin *bin, rtp_diag *diag)
 {
     static const char *const cpu_keys[] = {"cpu", "utilization", "effective_utilization",
-                                           "tasks", NULL};
+                                           "critical_scaling_factor",
+                                           "critical_scaling_factor_exact", "tasks", NULL};
     static const char *const cluster_keys[] = {"cpus", "test", "utilization",
-                                               "effective_utilization", "tasks", NULL};
+                                               "effective_utilization",
+                                               "critical_scaling_factor",
+                                               "critical_scaling_factor_exact", "tasks", NULL};
     char field[PATH_SIZE];
     if (!cJSON_IsObject(node))
         return rtp_diag_set(diag, RTP_EINPUT, path, "must be an object");
@@ -362,6 +402,8 @@ static rtp_status read_bin(const rtp_json *doc, const cJSON *node, const char *p
         bin->cpus[0] = (int)id;
         bin->n_cpus = 1;
     }
+    if ((st = scaling_types(node, path, diag)) != RTP_OK)
+        return st;
     static const char *const displays[] = {"utilization", "effective_utilization"};
     for (int k = 0; k < 2; k++) { /* display values: read for their type only */
         item = cJSON_GetObjectItemCaseSensitive(node, displays[k]);
@@ -642,7 +684,9 @@ static rtp_status read_plan(const rtp_json *doc, rtp_plan *plan, rtp_diag *diag)
 {
     static const char *const keys[] = {"feasible", "deployable", "deployable_reason", "method",
                                        "policy", "status", "chosen", "platform", "cpus",
-                                       "clusters", "unassigned", "proof", NULL};
+                                       "clusters", "unassigned", "proof",
+                                       "critical_scaling_factor",
+                                       "critical_scaling_factor_exact", NULL};
     const cJSON *root = doc->root, *item;
     const char *bins_key = "cpus";
     rtp_status st;
@@ -654,6 +698,7 @@ static rtp_status read_plan(const rtp_json *doc, rtp_plan *plan, rtp_diag *diag)
                             "this is a task set, not a plan: give the plan that "
                             "'rtpack partition FILE --json' prints");
     if ((st = rtp_json_check_keys(root, "", keys, diag)) ||
+        (st = scaling_types(root, "", diag)) ||
         (st = read_header(root, plan, diag)) ||
         (st = read_bins(doc, root, plan, &bins_key, diag)) ||
         (st = read_platform(doc, root, plan, diag)))

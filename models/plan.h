@@ -18,7 +18,18 @@ typedef struct rtp_plan_task {
                              * "given_priority" in JSON */
     int priority;           /* FP only: 1..n on its CPU, n = most urgent */
     rtp_ns response_time_ns;/* FP only: exact WCRT; -1 = exceeds deadline (null) */
+    int has_wcet_max;       /* --sensitivity: "wcet_max" (-1 = null) */
+    rtp_ns wcet_max_ns;
 } rtp_plan_task;
+
+/* --sensitivity: the critical scaling factor of a bin or of the plan
+ * (docs/spec.md "Sensitivity"); exact NULL with present = null. Written
+ * only when present; read back for its type only (emit ignores it). */
+typedef struct rtp_plan_scaling {
+    int present;
+    char *exact;            /* "p/q", owned */
+    char decimal[64];
+} rtp_plan_scaling;
 
 /* One bin: a CPU (n_cpus == 1) or, in a clustered plan, a cluster. */
 typedef struct rtp_plan_bin {
@@ -27,6 +38,7 @@ typedef struct rtp_plan_bin {
     char test[24];          /* clustered plans: the accepting test ("gfb"), "" = none */
     rtp_plan_task *tasks;
     size_t n_tasks;
+    rtp_plan_scaling scaling;
 } rtp_plan_bin;
 
 /* The ILP's certificate of infeasibility (status "infeasible"), the plan
@@ -66,6 +78,7 @@ typedef struct rtp_plan {
     int deploy_judged;
     int deployable;
     char deployable_reason[600];
+    rtp_plan_scaling scaling; /* the minimum over the bins */
 } rtp_plan;
 
 /* Allocates n_bins empty bins (one CPU id each, from cpus[]) and copies the

@@ -40,9 +40,10 @@
  *    lowest level), exact by the OPA argument above.
  * Not computed (RTP_ELIMIT, never an approximation): alpha* with equal given
  * FP priorities (first-in first-out ties), and both outputs under the
- * global tests on 2 or more CPUs (sufficient tests whose conditions, e.g.
- * BAK's, are not monotone or not linear in the wcets, so neither a binary
- * search nor a rational closed form is exact there). An arithmetic overflow
+ * global tests on 2 or more CPUs (sufficient tests not known to be monotone
+ * in the wcets, e.g. BAK's condition for task k has C_k on both sides, and
+ * BAK's is quadratic in them, so neither a binary search nor a rational
+ * closed form is shown exact there). An arithmetic overflow
  * or more than limits->max_iterations steps is RTP_ELIMIT too.
  *
  * Times are rtp_ns; tasks are the DECLARED tasks (wcet, jitter as in the

@@ -1,0 +1,76 @@
+/* heuristics/plan_sensitivity.c — rtp_part_sensitivity (partition.h): the
+ * sensitivity of a plan, bin by bin. */
+#include "heuristics/partition.h"
+
+#include "solver/sensitivity.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static rtp_status set_scaling(rtp_plan_scaling *dst, const rtp_scaling *src)
+{
+    dst->present = 1;
+    snprintf(dst->decimal, sizeof dst->decimal, "%s", src->exists ? src->decimal : "");
+    dst->exact = NULL;
+    if (src->exists && !(dst->exact = strdup(src->exact)))
+        return RTP_ENOMEM;
+    return RTP_OK;
+}
+
+/* One bin: wcet_max into its tasks, its factor into *sc. */
+static rtp_status bin_sensitivity(const rtp_plan *plan, rtp_plan_bin *bin,
+                                  const rtp_part_opts *opts, rtp_scaling *sc, rtp_diag *diag)
+{
+    size_t n = bin->n_tasks;
+    rtp_task *tasks = malloc(n * sizeof *tasks);
+    rtp_ns *wmax = malloc(n * sizeof *wmax);
+    rtp_status st = RTP_ENOMEM;
+    if (!tasks || !wmax)
+        goto done;
+    for (size_t k = 0; k < n; k++)
+        tasks[k] = bin->tasks[k].task;
+    rtp_policy policy = plan->policy;
+    if (plan->clustered) /* a cluster is scheduled globally */
+        policy = policy == RTP_POLICY_FP || policy == RTP_POLICY_GFP ? RTP_POLICY_GFP
+                                                                     : RTP_POLICY_GEDF;
+    rtp_test test = rtp_test_exact(policy, opts->priority, (int)bin->n_cpus, opts->limits);
+    st = rtp_sensitivity_wcet_max(&test, tasks, n, &plan->overheads, wmax, diag);
+    if (st == RTP_OK)
+        st = rtp_sensitivity_scaling(&test, tasks, n, &plan->overheads, sc, diag);
+    for (size_t k = 0; st == RTP_OK && k < n; k++) {
+        bin->tasks[k].has_wcet_max = 1;
+        bin->tasks[k].wcet_max_ns = wmax[k];
+    }
+done:
+    free(tasks);
+    free(wmax);
+    return st;
+}
+
+rtp_status rtp_part_sensitivity(rtp_plan *plan, const rtp_part_opts *opts, rtp_diag *diag)
+{
+    rtp_scaling low;
+    memset(&low, 0, sizeof low);
+    low.unbounded = 1;
+    rtp_status st = RTP_OK;
+    for (size_t j = 0; j < plan->n_bins && st == RTP_OK; j++) {
+        rtp_plan_bin *bin = &plan->bins[j];
+        if (bin->n_tasks == 0)
+            continue;
+        rtp_scaling sc;
+        memset(&sc, 0, sizeof sc);
+        st = bin_sensitivity(plan, bin, opts, &sc, diag);
+        if (st == RTP_OK)
+            st = set_scaling(&bin->scaling, &sc);
+        if (st == RTP_OK && rtp_scaling_cmp(&sc, &low) < 0) {
+            rtp_scaling_free(&low);
+            st = rtp_scaling_copy(&low, &sc);
+        }
+        rtp_scaling_free(&sc);
+    }
+    if (st == RTP_OK && !low.unbounded)
+        st = set_scaling(&plan->scaling, &low);
+    rtp_scaling_free(&low);
+    return st;
+}

@@ -1,0 +1,132 @@
+#!/bin/sh
+# tests/cli_sensitivity.sh — --sensitivity on analyze and partition end to
+# end (docs/spec.md "Sensitivity"): the members and their values on
+# hand-worked sets, null cases, batch lines, plans (per CPU and the minimum)
+# that emit still reads, the human margins, the refused cases (exit 3), and
+# no member without the flag.
+set -u
+B=${RTP_BINARY:-./rtpack}
+S=${RTP_SOURCE_DIR:-.}
+TMP=$(mktemp -d) || exit 1
+trap 'rm -rf "$TMP"' EXIT
+fails=0
+
+expect() {
+    code=$1 what=$2
+    shift 2
+    "$@" >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    if [ "$rc" -ne "$code" ]; then
+        echo "FAIL: $what: exit $rc, expected $code" >&2
+        sed 's/^/  stderr: /' "$TMP/err" >&2
+        fails=$((fails + 1))
+    fi
+}
+
+# has PATTERN FILE DESCRIPTION -- fixed string in the file with blanks removed
+has() {
+    if ! tr -d ' \t\n' <"$2" | grep -F -q -- "$1"; then
+        echo "FAIL: $3: '$1' not in output" >&2
+        sed 's/^/  got: /' "$2" >&2
+        fails=$((fails + 1))
+    fi
+}
+
+hasnt() {
+    if tr -d ' \t\n' <"$2" | grep -F -q -- "$1"; then
+        echo "FAIL: $3: '$1' in output" >&2
+        fails=$((fails + 1))
+    fi
+}
+
+# RM (1, 4), (2, 6): task 2's scheduling points 4 and 6 give 4/3 and 3/2;
+# wcet_max: T1 2 (response of T2 then 2 + 2 x 2 = 6), T2 4 (4 + 2 x 1 = 6).
+cat >"$TMP/rm.json" <<'J'
+{"tasks":[{"name":"T1","wcet":1,"period":4},{"name":"T2","wcet":2,"period":6}]}
+J
+expect 0 "fp rm" "$B" analyze "$TMP/rm.json" --policy fp --priority rm --sensitivity --json
+has '"critical_scaling_factor":"1.5","critical_scaling_factor_exact":"3/2"' "$TMP/out" "rm factor"
+has '"name":"T1","wcet":1,"deadline":4,"period":4,"priority":2,"response_time":1,"meets_deadline":true,"wcet_max":2' "$TMP/out" "rm T1"
+has '"wcet_max":4}' "$TMP/out" "rm T2"
+# EDF: 1 / U = 12/7
+expect 0 "edf" "$B" analyze "$TMP/rm.json" --sensitivity --json
+has '"critical_scaling_factor":"1.71428571","critical_scaling_factor_exact":"12/7"' "$TMP/out" "edf factor"
+has '"wcet_max":2}' "$TMP/out" "edf T1: 2/4 + 2/6 <= 1"
+has '"wcet_max":4}' "$TMP/out" "edf T2: 1/4 + 4/6 <= 1"
+# without the flag: nothing new
+expect 0 "no flag" "$B" analyze "$TMP/rm.json" --json
+hasnt 'critical_scaling_factor' "$TMP/out" "no flag"
+hasnt 'wcet_max' "$TMP/out" "no flag"
+# human output: margins as percentages
+expect 0 "human" "$B" analyze "$TMP/rm.json" --policy fp --priority rm --sensitivity
+has 'T1wcet1ns,wcet_max2ns:wcetmargin+100%' "$TMP/out" "human wcet margin"
+has 'criticalscalingfactor1.5(+50%)' "$TMP/out" "human factor"
+
+# Not schedulable as given: wcet_max null, factor below 1 (U = 5/4: 4/5).
+cat >"$TMP/over.json" <<'J'
+{"tasks":[{"name":"A","wcet":3,"period":4},{"name":"B","wcet":1,"period":2}]}
+J
+expect 1 "overloaded" "$B" analyze "$TMP/over.json" --sensitivity --json
+has '"critical_scaling_factor":"0.8","critical_scaling_factor_exact":"4/5"' "$TMP/out" "factor < 1"
+has '"wcet_max":null' "$TMP/out" "wcet_max null"
+expect 1 "overloaded human" "$B" analyze "$TMP/over.json" --sensitivity
+has 'criticalscalingfactor0.8(-20%)' "$TMP/out" "negative margin"
+
+# No alpha > 0: a task released at the end of its jitter window cannot finish.
+cat >"$TMP/late.json" <<'J'
+{"tasks":[{"name":"A","wcet":1,"period":4,"deadline":3,"jitter":3}]}
+J
+expect 1 "late" "$B" analyze "$TMP/late.json" --policy fp --sensitivity --json
+has '"critical_scaling_factor":null,"critical_scaling_factor_exact":null' "$TMP/out" "null factor"
+
+# An empty set: no factor at all.
+echo '{"tasks":[]}' >"$TMP/empty.json"
+expect 0 "empty" "$B" analyze "$TMP/empty.json" --sensitivity --json
+hasnt 'critical_scaling_factor' "$TMP/out" "empty set"
+
+# Overheads: C' = alpha wcet + 2 cs. One task (1, 10) with cs = 1: alpha 8.
+cat >"$TMP/cs.json" <<'J'
+{"platform":{"cpus":1,"overheads":{"release_latency":0,"context_switch":1}},
+ "tasks":[{"name":"A","wcet":1,"period":10}]}
+J
+expect 0 "overheads" "$B" analyze "$TMP/cs.json" --sensitivity --json
+has '"critical_scaling_factor_exact":"8/1"' "$TMP/out" "overheads factor"
+has '"wcet_max":8' "$TMP/out" "overheads wcet_max"
+
+# Batch: every line gets the members.
+printf '%s\n%s\n' "$(cat "$TMP/rm.json")" "$(cat "$TMP/over.json")" >"$TMP/b.jsonl"
+expect 0 "batch" "$B" analyze --batch "$TMP/b.jsonl" --sensitivity
+has '"line":1,"policy":"edf","schedulable":true,"utilization":0.5833333333,"critical_scaling_factor":"1.71428571"' "$TMP/out" "batch line 1"
+has '"line":2,' "$TMP/out" "batch line 2"
+has '"critical_scaling_factor_exact":"4/5"' "$TMP/out" "batch line 2 factor"
+
+# Refused, never approximated: global tests on 2 CPUs, equal given priorities.
+expect 3 "gedf" "$B" analyze "$TMP/rm.json" --policy gedf --cpus 2 --sensitivity --json
+has 'resourcelimit' "$TMP/err" "gedf says resource limit"
+cat >"$TMP/ties.json" <<'J'
+{"tasks":[{"name":"A","wcet":1,"period":4,"priority":1},{"name":"B","wcet":1,"period":6,"priority":1}]}
+J
+expect 3 "given ties" "$B" analyze "$TMP/ties.json" --policy fp --priority given --sensitivity
+has 'equalgivenpriorities' "$TMP/err" "ties named"
+expect 0 "gedf one cpu" "$B" analyze "$TMP/rm.json" --policy gedf --cpus 1 --sensitivity --json
+has '"critical_scaling_factor_exact":"12/7"' "$TMP/out" "gedf on one CPU is EDF"
+
+# Partition: per CPU, the plan's minimum, and emit still reads the plan.
+expect 0 "partition" "$B" partition "$S/examples/quickstart.json" --sensitivity --json
+cp "$TMP/out" "$TMP/plan.json"
+has '"critical_scaling_factor":"1.42857142","critical_scaling_factor_exact":"10/7","platform"' "$TMP/plan.json" "plan minimum"
+has '"critical_scaling_factor_exact":"20/13","tasks"' "$TMP/plan.json" "per cpu"
+has '"name":"video","wcet":5000000,"deadline":10000000,"period":16666666,"cmd":["video_processing_tool","--fast"],"wcet_max":8000000' "$TMP/plan.json" "plan wcet_max"
+expect 0 "emit reads it" "$B" emit "$TMP/plan.json" --format json
+expect 0 "partition human" "$B" partition "$S/examples/quickstart.json" --sensitivity
+has 'plan(thesmallestovertheCPUs):criticalscalingfactor1.42857142(+42.857%)' "$TMP/out" "plan line"
+has 'videowcet5ms,wcet_max8ms:wcetmargin+60%' "$TMP/out" "plan task line"
+expect 0 "partition no flag" "$B" partition "$S/examples/quickstart.json" --json
+hasnt 'wcet_max' "$TMP/out" "no flag in plans"
+# a bad type in a plan's member is bad input
+sed 's/"critical_scaling_factor_exact":\t"10\/7"/"critical_scaling_factor_exact": 3/' "$TMP/plan.json" >"$TMP/bad.json"
+expect 2 "bad member" "$B" emit "$TMP/bad.json" --format json
+has 'critical_scaling_factor_exact' "$TMP/err" "bad member path"
+
+[ "$fails" -eq 0 ] && echo "cli_sensitivity: all checks passed"
+[ "$fails" -eq 0 ]
