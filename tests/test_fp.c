@@ -292,27 +292,6 @@ static void test_assign_rules(void **state)
 
 /* ---- OPA ---- */
 
-static int next_permutation(int *a, size_t n)
-{
-    size_t i = n - 1;
-    while (i > 0 && a[i - 1] >= a[i])
-        i--;
-    if (i == 0)
-        return 0;
-    size_t j = n - 1;
-    while (a[j] <= a[i - 1])
-        j--;
-    int t = a[i - 1];
-    a[i - 1] = a[j];
-    a[j] = t;
-    for (size_t l = i, r = n - 1; l < r; l++, r--) {
-        t = a[l];
-        a[l] = a[r];
-        a[r] = t;
-    }
-    return 1;
-}
-
 static int any_order_works(const rtp_task *ts, size_t n)
 {
     int perm[MAXN];
@@ -325,7 +304,7 @@ static int any_order_works(const rtp_task *ts, size_t n)
         assert_int_equal(rtp_fp_rta(ts, n, perm, resp, &sched, &lim, NULL), RTP_OK);
         if (sched)
             return 1;
-    } while (next_permutation(perm, n));
+    } while (tu_next_permutation(perm, n));
     return 0;
 }
 

@@ -24,6 +24,10 @@ rtp_task tu_task(rtp_ns wcet, rtp_ns deadline, rtp_ns period);
 /* lcm of the periods, unchecked: for the small periods of reference checks. */
 rtp_ns tu_hyperperiod(const rtp_task *ts, size_t n);
 
+/* Rearranges a[0..n-1] into the next permutation in lexicographic order;
+ * 0 after the last one (a then left as it was). n >= 1. */
+int tu_next_permutation(int *a, size_t n);
+
 /* Runs `rtpack ARGS` (a shell word string, e.g. "analyze x.json --json"),
  * feeding `stdin_text` (may be NULL). Captures stdout/stderr into malloc'd
  * strings (caller frees; pass NULL to discard). Returns the exit status. */
