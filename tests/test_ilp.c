@@ -288,10 +288,12 @@ static void random_set(tu_rng *rng, set *s, size_t n, size_t m, int deadlines, i
     }
 }
 
+static void verify_proof(const set *s, rtp_policy policy, const rtp_plan_proof *pr);
+
 static void small_sets(rtp_policy policy, uint64_t seed, int count)
 {
     tu_rng rng = {seed};
-    int feasible = 0, infeasible = 0, objective_checks = 0;
+    int feasible = 0, infeasible = 0, objective_checks = 0, proofs[RTP_PROOF_SEARCH + 1] = {0};
     long cuts = 0;
     for (int k = 0; k < count; k++) {
         int affinity = k % 4 == 3;
@@ -329,6 +331,12 @@ static void small_sets(rtp_policy policy, uint64_t seed, int count)
                 fail_msg("set %d: no partition exists, ILP says %s", k, rtp_ilp_status_name(status));
             assert_false(p.feasible);
             assert_int_equal(p.n_unassigned, n);
+            /* every "infeasible" carries its certificate, re-checked here */
+            if (strcmp(p.proof.kind, "search") == 0)
+                assert_int_equal(p.proof.n_tasks, n);
+            else
+                verify_proof(&s, policy, &p.proof);
+            proofs[stats.proof]++;
             infeasible++;
         }
         rtp_plan_free(&p);
@@ -350,10 +358,12 @@ static void small_sets(rtp_policy policy, uint64_t seed, int count)
             objective_checks++;
         }
     }
-    print_message("%s: %d sets, %d feasible, %d infeasible, %d objective checks, %ld lazy rows "
-                  "(without pre-checks and clique rows)\n",
-                  rtp_policy_name(policy), count, feasible, infeasible, objective_checks, cuts);
+    print_message("%s: %d sets, %d feasible, %d infeasible (%d by search), %d objective checks, "
+                  "%ld lazy rows (without pre-checks and clique rows)\n",
+                  rtp_policy_name(policy), count, feasible, infeasible, proofs[RTP_PROOF_SEARCH],
+                  objective_checks, cuts);
     assert_true(feasible > count / 5 && infeasible > count / 10 && cuts > count / 2);
+    assert_true(proofs[RTP_PROOF_SEARCH] > 0);
 }
 
 static void test_small_edf(void **state)
