@@ -113,7 +113,7 @@ rtp_status rtp_deploy_plain_names(const rtp_plan *plan, const char *need, size_t
 /* The re-check described above. RTP_OK with *deployable = 1, or
  * *deployable = 0 and diag holding the reason and the fix (path = the
  * offending member). RTP_EINPUT for bad options or task names that are
- * not safe text (quote.h); RTP_ELIMIT / RTP_ENOTIMPL from the exact tests. */
+ * not safe text (quote.h); RTP_ELIMIT from the exact tests. */
 rtp_status rtp_deploy_check(const rtp_plan *plan, const rtp_deploy_opts *opts,
                             int *deployable, rtp_diag *diag);
 

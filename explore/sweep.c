@@ -10,7 +10,7 @@ static const char *const method_names[] = {"ffd", "bfd", "wfd", "nfd", "best", "
 
 const char *rtp_explore_method_name(rtp_explore_method m)
 {
-    return (unsigned)m < 6 ? method_names[m] : "?";
+    return rtp_enum_name(method_names, RTP_COUNT_OF(method_names), (int)m);
 }
 
 static uint64_t fnv1a(uint64_t h, const char *text)

@@ -35,32 +35,30 @@ static const char *const deadline_names[] = {"implicit", "constrained", "arbitra
 
 const char *rtp_gen_algo_name(rtp_gen_algo algo)
 {
-    return (unsigned)algo < 2 ? algo_names[algo] : "?";
+    return rtp_enum_name(algo_names, RTP_COUNT_OF(algo_names), (int)algo);
 }
 
 int rtp_gen_algo_parse(const char *name, rtp_gen_algo *out)
 {
-    for (int i = 0; i < 2; i++)
-        if (strcmp(name, algo_names[i]) == 0) {
-            *out = (rtp_gen_algo)i;
-            return 0;
-        }
-    return -1;
+    int i = rtp_enum_find(algo_names, RTP_COUNT_OF(algo_names), name);
+    if (i < 0)
+        return -1;
+    *out = (rtp_gen_algo)i;
+    return 0;
 }
 
 const char *rtp_gen_deadlines_name(rtp_gen_deadlines dl)
 {
-    return (unsigned)dl < 3 ? deadline_names[dl] : "?";
+    return rtp_enum_name(deadline_names, RTP_COUNT_OF(deadline_names), (int)dl);
 }
 
 int rtp_gen_deadlines_parse(const char *name, rtp_gen_deadlines *out)
 {
-    for (int i = 0; i < 3; i++)
-        if (strcmp(name, deadline_names[i]) == 0) {
-            *out = (rtp_gen_deadlines)i;
-            return 0;
-        }
-    return -1;
+    int i = rtp_enum_find(deadline_names, RTP_COUNT_OF(deadline_names), name);
+    if (i < 0)
+        return -1;
+    *out = (rtp_gen_deadlines)i;
+    return 0;
 }
 
 /* --- deterministic elementary functions ---------------------------------

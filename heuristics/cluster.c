@@ -164,7 +164,7 @@ static const char *const layout_names[RTP_N_LAYOUTS] = {"partitioned", "clustere
 
 const char *rtp_layout_name(rtp_layout layout)
 {
-    return (unsigned)layout < RTP_N_LAYOUTS ? layout_names[layout] : "?";
+    return rtp_enum_name(layout_names, RTP_N_LAYOUTS, (int)layout);
 }
 
 int rtp_layout_parse_list(const char *text, unsigned *mask)

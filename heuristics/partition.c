@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NONE ((size_t)-1)
 
 static const char *const placement_names[RTP_N_PLACEMENTS] = {"ff", "bf", "wf", "nf"};
 static const char *const order_names[RTP_N_ORDERS] = {"util", "density", "deadline",
@@ -22,32 +21,30 @@ static const char *const order_names[RTP_N_ORDERS] = {"util", "density", "deadli
 
 const char *rtp_placement_name(rtp_placement p)
 {
-    return (unsigned)p < RTP_N_PLACEMENTS ? placement_names[p] : "?";
+    return rtp_enum_name(placement_names, RTP_N_PLACEMENTS, (int)p);
 }
 
 const char *rtp_order_name(rtp_order o)
 {
-    return (unsigned)o < RTP_N_ORDERS ? order_names[o] : "?";
+    return rtp_enum_name(order_names, RTP_N_ORDERS, (int)o);
 }
 
 int rtp_placement_parse(const char *name, rtp_placement *out)
 {
-    for (int i = 0; i < RTP_N_PLACEMENTS; i++)
-        if (strcmp(name, placement_names[i]) == 0) {
-            *out = (rtp_placement)i;
-            return 0;
-        }
-    return -1;
+    int i = rtp_enum_find(placement_names, RTP_N_PLACEMENTS, name);
+    if (i < 0)
+        return -1;
+    *out = (rtp_placement)i;
+    return 0;
 }
 
 int rtp_order_parse(const char *name, rtp_order *out)
 {
-    for (int i = 0; i < RTP_N_ORDERS; i++)
-        if (strcmp(name, order_names[i]) == 0) {
-            *out = (rtp_order)i;
-            return 0;
-        }
-    return -1;
+    int i = rtp_enum_find(order_names, RTP_N_ORDERS, name);
+    if (i < 0)
+        return -1;
+    *out = (rtp_order)i;
+    return 0;
 }
 
 rtp_part_opts rtp_part_opts_default(void)
@@ -130,7 +127,7 @@ rtp_status rtp_part_explain(const rtp_plan *plan, const rtp_part_opts *opts, siz
 {
     memset(miss, 0, sizeof *miss);
     miss->reason = RTP_MISS_NO_CPU;
-    miss->bin = NONE;
+    miss->bin = RTP_PLAN_UNASSIGNED;
     if (k >= plan->n_unassigned || plan->clustered)
         return rtp_diag_set(diag, RTP_EINTERNAL, "", "no such unassigned task");
     const rtp_task *task = &plan->unassigned[k].task;
@@ -149,14 +146,14 @@ rtp_status rtp_part_explain(const rtp_plan *plan, const rtp_part_opts *opts, siz
         const rtp_plan_bin *bj = &plan->bins[j];
         if (!rtp_pack_allowed(task, bj->cpus, bj->n_cpus))
             continue;
-        if (miss->bin != NONE) {
+        if (miss->bin != RTP_PLAN_UNASSIGNED) {
             int c = rtp_pack_cmp_bins(bj, &plan->bins[miss->bin], a, b);
             if (c > 0 || (c == 0 && bj->cpus[0] > plan->bins[miss->bin].cpus[0]))
                 continue;
         }
         miss->bin = j;
     }
-    if (miss->bin == NONE)
+    if (miss->bin == RTP_PLAN_UNASSIGNED)
         goto done;
     size_t n = rtp_pack_gather(&plan->bins[miss->bin], a);
     a[n++] = *task;

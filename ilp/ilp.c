@@ -61,34 +61,18 @@ rtp_ilp_opts rtp_ilp_opts_default(void)
 }
 
 static const char *const status_names[] = {"optimal", "infeasible", "time_limit"};
-static const char *const objective_names[] = {"feasibility", "min-cpus", "balanced"};
 static const char *const proof_names[] = {"",         "task-alone",      "utilization",
                                           "affinity", "conflict-clique", "clique-volume",
                                           "search"};
 
 const char *rtp_ilp_proof_name(rtp_ilp_proof_kind k)
 {
-    return (unsigned)k < sizeof proof_names / sizeof proof_names[0] ? proof_names[k] : "?";
+    return rtp_enum_name(proof_names, RTP_COUNT_OF(proof_names), (int)k);
 }
 
 const char *rtp_ilp_status_name(rtp_ilp_status s)
 {
-    return (unsigned)s < 3 ? status_names[s] : "?";
-}
-
-const char *rtp_ilp_objective_name(rtp_ilp_objective o)
-{
-    return (unsigned)o < 3 ? objective_names[o] : "?";
-}
-
-int rtp_ilp_objective_parse(const char *name, rtp_ilp_objective *out)
-{
-    for (int i = 0; i < 3; i++)
-        if (strcmp(name, objective_names[i]) == 0) {
-            *out = (rtp_ilp_objective)i;
-            return 0;
-        }
-    return -1;
+    return rtp_enum_name(status_names, RTP_COUNT_OF(status_names), (int)s);
 }
 
 double ilp_now(void)
@@ -434,7 +418,7 @@ rtp_status rtp_ilp_solve(const rtp_taskset *ts, const int *cpus, size_t n_cpus,
         st = ilp_plan(&c, best, plan);
     } else {
         for (size_t i = 0; i < c.n && st == RTP_OK; i++)
-            st = rtp_plan_add_task(plan, (size_t)-1, &c.declared[i], 0, -1);
+            st = rtp_plan_add_task(plan, RTP_PLAN_UNASSIGNED, &c.declared[i], 0, -1);
     }
     if (st == RTP_OK && outcome == RTP_ILP_INFEASIBLE)
         st = ilp_proof_write(&c, &plan->proof);

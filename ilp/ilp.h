@@ -106,8 +106,6 @@ typedef struct rtp_ilp_stats {
 
 rtp_ilp_opts rtp_ilp_opts_default(void);
 const char *rtp_ilp_status_name(rtp_ilp_status status);     /* "optimal", ... */
-const char *rtp_ilp_objective_name(rtp_ilp_objective obj);  /* "feasibility", "min-cpus", "balanced" */
-int rtp_ilp_objective_parse(const char *name, rtp_ilp_objective *out);
 const char *rtp_ilp_proof_name(rtp_ilp_proof_kind kind);  /* "task-alone", ...; "" for NONE */
 
 /* Solves; *plan gets method "ilp" and status set; every task is placed

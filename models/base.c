@@ -88,7 +88,6 @@ const char *rtp_status_name(rtp_status status)
     case RTP_ELIMIT: return "resource limit";
     case RTP_ENOMEM: return "out of memory";
     case RTP_EINTERNAL: return "internal error";
-    case RTP_ENOTIMPL: return "not implemented";
     }
     return "unknown status";
 }
@@ -96,22 +95,27 @@ const char *rtp_status_name(rtp_status status)
 static const char *const policy_names[] = {"edf", "fp", "gedf", "gfp"};
 static const char *const prio_names[] = {"opa", "dm", "rm", "given"};
 
-static int lookup(const char *const *names, int count, const char *name)
+const char *rtp_enum_name(const char *const *names, size_t count, int value)
 {
-    for (int i = 0; name && i < count; i++)
+    return value >= 0 && (size_t)value < count ? names[value] : "?";
+}
+
+int rtp_enum_find(const char *const *names, size_t count, const char *name)
+{
+    for (size_t i = 0; name && i < count; i++)
         if (strcmp(names[i], name) == 0)
-            return i;
+            return (int)i;
     return -1;
 }
 
 const char *rtp_policy_name(rtp_policy policy)
 {
-    return (unsigned)policy < 4 ? policy_names[policy] : "?";
+    return rtp_enum_name(policy_names, RTP_COUNT_OF(policy_names), (int)policy);
 }
 
 int rtp_policy_parse(const char *name, rtp_policy *out)
 {
-    int i = lookup(policy_names, 4, name);
+    int i = rtp_enum_find(policy_names, RTP_COUNT_OF(policy_names), name);
     if (i < 0)
         return -1;
     *out = (rtp_policy)i;
@@ -120,12 +124,12 @@ int rtp_policy_parse(const char *name, rtp_policy *out)
 
 const char *rtp_prio_rule_name(rtp_prio_rule rule)
 {
-    return (unsigned)rule < 4 ? prio_names[rule] : "?";
+    return rtp_enum_name(prio_names, RTP_COUNT_OF(prio_names), (int)rule);
 }
 
 int rtp_prio_rule_parse(const char *name, rtp_prio_rule *out)
 {
-    int i = lookup(prio_names, 4, name);
+    int i = rtp_enum_find(prio_names, RTP_COUNT_OF(prio_names), name);
     if (i < 0)
         return -1;
     *out = (rtp_prio_rule)i;
@@ -134,7 +138,7 @@ int rtp_prio_rule_parse(const char *name, rtp_prio_rule *out)
 
 rtp_limits rtp_limits_default(void)
 {
-    rtp_limits limits = {50u * 1000u * 1000u, 0.0, 0, NULL};
+    rtp_limits limits = {50u * 1000u * 1000u, 0, NULL};
     return limits;
 }
 

@@ -26,8 +26,7 @@ typedef enum rtp_status {
     RTP_EINPUT,    /* bad input or usage: CLI exit 2 */
     RTP_ELIMIT,    /* a resource limit (iterations, overflow, time): exit 3 */
     RTP_ENOMEM,    /* allocation failed: exit 3 */
-    RTP_EINTERNAL, /* a bug or an unexpected library failure: exit 3 */
-    RTP_ENOTIMPL   /* the capability is not built yet: exit 3 */
+    RTP_EINTERNAL  /* a bug or an unexpected library failure: exit 3 */
 } rtp_status;
 
 /* Caller-owned diagnostic. `path` is the JSON path of the offending member in
@@ -62,6 +61,14 @@ int rtp_status_exit_code(rtp_status status);
 
 const char *rtp_status_name(rtp_status status);
 
+/* Enum name tables (names[value] for each value of an enum): one lookup in
+ * each direction, the count always taken from the table itself. */
+#define RTP_COUNT_OF(array) (sizeof(array) / sizeof((array)[0]))
+/* names[value], or "?" when value is not below count. */
+const char *rtp_enum_name(const char *const *names, size_t count, int value);
+/* The index of `name` (may be NULL) in names[0..count-1], or -1. */
+int rtp_enum_find(const char *const *names, size_t count, const char *name);
+
 /* Scheduling policy of a CPU or cluster. */
 typedef enum rtp_policy {
     RTP_POLICY_EDF = 0, /* uniprocessor EDF (SCHED_DEADLINE on one CPU) */
@@ -93,12 +100,11 @@ int rtp_prio_rule_parse(const char *name, rtp_prio_rule *out);
  * signals or threads inside the library. */
 typedef struct rtp_limits {
     uint64_t max_iterations; /* fixed-point / busy-period steps per test */
-    double time_limit_s;     /* wall-clock limit where a method honours one; 0 = none */
     rtp_ns deadline_ns;      /* rtp_monotonic_ns() instant after which work stops; 0 = none */
     const volatile sig_atomic_t *interrupt; /* non-zero: stop as soon as seen; may be NULL */
 } rtp_limits;
 
-/* Defaults: 50 million iterations, no time limit, no deadline, no interrupt. */
+/* Defaults: 50 million iterations, no deadline, no interrupt. */
 rtp_limits rtp_limits_default(void);
 
 /* CLOCK_MONOTONIC in ns (the clock of rtp_limits.deadline_ns). */

@@ -66,7 +66,7 @@ static rtp_status append(rtp_plan_task **list, size_t *count, const rtp_task *ta
 rtp_status rtp_plan_add_task(rtp_plan *plan, size_t bin_index, const rtp_task *task,
                              int priority, rtp_ns response_time_ns)
 {
-    if (bin_index == (size_t)-1)
+    if (bin_index == RTP_PLAN_UNASSIGNED)
         return append(&plan->unassigned, &plan->n_unassigned, task, 0, -1);
     if (bin_index >= plan->n_bins)
         return RTP_EINTERNAL;

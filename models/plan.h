@@ -86,8 +86,11 @@ typedef struct rtp_plan {
 rtp_status rtp_plan_init_cpus(rtp_plan *plan, rtp_policy policy,
                               const int *cpus, size_t n_cpus);
 
+/* The bin index of a task that no bin holds (rtp_plan_add_task). */
+#define RTP_PLAN_UNASSIGNED ((size_t)-1)
+
 /* Appends a deep copy of `task` to a bin (bin_index < n_bins) or, with
- * bin_index == (size_t)-1, to `unassigned`. */
+ * bin_index == RTP_PLAN_UNASSIGNED, to `unassigned`. */
 rtp_status rtp_plan_add_task(rtp_plan *plan, size_t bin_index,
                              const rtp_task *task, int priority,
                              rtp_ns response_time_ns);

@@ -72,7 +72,7 @@ rtp_test rtp_test_exact(rtp_policy policy, rtp_prio_rule priority, int cpus,
     t.limits = limits;
     switch (policy) {
     case RTP_POLICY_FP:
-        t.name = (unsigned)priority < 4 ? fp_names[priority] : "fp";
+        t.name = (size_t)priority < RTP_COUNT_OF(fp_names) ? fp_names[priority] : "fp";
         t.run = run_fp;
         break;
     case RTP_POLICY_GEDF:

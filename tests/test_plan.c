@@ -136,7 +136,7 @@ static void build_fp_plan(rtp_plan *plan)
     assert_int_equal(rtp_plan_add_task(plan, 1, &big, 1, ((rtp_ns)1 << 60) + 12345), RTP_OK);
     assert_int_equal(rtp_plan_add_task(plan, 1, &shell, 2, 3), RTP_OK);
     rtp_task late = named("late", 20, 10, 30);
-    assert_int_equal(rtp_plan_add_task(plan, (size_t)-1, &late, 0, -1), RTP_OK);
+    assert_int_equal(rtp_plan_add_task(plan, RTP_PLAN_UNASSIGNED, &late, 0, -1), RTP_OK);
     assert_int_equal(rtp_plan_add_task(plan, 3, &late, 1, 1), RTP_EINTERNAL);
 }
 
@@ -210,7 +210,7 @@ static void test_edf_has_no_fp_fields(void **state)
     assert_int_equal(rtp_plan_init_cpus(&plan, RTP_POLICY_EDF, NULL, 0), RTP_OK);
     snprintf(plan.method, sizeof plan.method, "ffd");
     rtp_task c = named("c", 1, 2, 2);
-    assert_int_equal(rtp_plan_add_task(&plan, (size_t)-1, &c, 0, -1), RTP_OK);
+    assert_int_equal(rtp_plan_add_task(&plan, RTP_PLAN_UNASSIGNED, &c, 0, -1), RTP_OK);
     round_trip(&plan);
     rtp_plan_free(&plan);
 }
