@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NONE ((size_t)-1)
+#define NONE RTP_PLAN_UNASSIGNED /* no bin; in gather, no task */
 #define N_CANDIDATES (RTP_N_PLACEMENTS * RTP_N_ORDERS)
 
 rtp_status rtp_pack_check_input(const rtp_taskset *ts, const rtp_part_opts *opts,
