@@ -639,8 +639,12 @@ rtp_status rtp_pack_run(const rtp_pack_job *job, const rtp_part_opts *opts, rtp_
     order_ctx oc = {p.eff, opts->order};
     qsort_r(order, n, sizeof *order, order_cmp, &oc);
     size_t cursor = 0; /* next fit: scan position of the current bin */
-    for (size_t pos = 0; pos < n && st == RTP_OK; pos++)
-        st = place(&p, order[pos], &cursor, diag);
+    for (size_t pos = 0; pos < n && st == RTP_OK; pos++) {
+        /* the deadline and interrupt of opts->limits, which the tests
+         * skipped by the running sums would have checked */
+        if ((st = rtp_limits_check(&opts->limits, diag)) == RTP_OK)
+            st = place(&p, order[pos], &cursor, diag);
+    }
     if (st == RTP_OK)
         st = build_plan(&p, plan, diag);
 done:
