@@ -260,7 +260,11 @@ static int run(const cli_args *args, void *settings)
     p.every = s->progress_s > 0 ? s->progress_s : p.tty ? 1.0 : 10.0;
     p.start = p.last_at = seconds_now();
     pthread_mutex_init(&p.lock, NULL);
-    pthread_cond_init(&p.wake, NULL);
+    pthread_condattr_t clock; /* the reporter's deadlines are CLOCK_MONOTONIC */
+    pthread_condattr_init(&clock);
+    pthread_condattr_setclock(&clock, CLOCK_MONOTONIC);
+    pthread_cond_init(&p.wake, &clock);
+    pthread_condattr_destroy(&clock);
     o.progress = on_progress;
     o.progress_ctx = &p;
     struct sigaction sa, old[3];
