@@ -2,7 +2,13 @@
  * papers draw it: y = acceptance ratio in [0, 1], x = utilization per CPU
  * (U/m), a light grid, one line per method told apart by colour (the
  * colour-blind-safe palette of [OI08]; black for the exact ILP), dash pattern and
- * marker, and a shared legend. */
+ * marker, and a shared legend. The line is what the method decided to accept;
+ * sets it could not decide (time-outs) are a bar above each point, from
+ * accepted/total up to (accepted + timeouts)/total, never drawn as rejections;
+ * the band is the Wilson 95% score interval [Wil27] of the lower end's lower
+ * limit to the upper end's upper limit. Curves are dodged a few pixels apart
+ * so coinciding ones stay visible. Plots only: doubles are exact enough, and
+ * nothing here is a verdict. */
 #include "explore/svg.h"
 
 #include "models/text.h"
@@ -17,7 +23,7 @@
 #define MARGIN_B 58.0 /* x ticks and label */
 #define MARGIN_R 24.0
 #define LEGEND_H 44.0
-#define FOOTER_H 26.0
+#define FOOTER_H 40.0
 
 static const char *const colours[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
                                       "#E69F00", "#000000"}; /* ILP, the exact one: black */
@@ -55,6 +61,17 @@ static void marker(rtp_text *b, int k, double x, double y, const char *colour)
             "<path d=\"M%.2f %.2fh9m-4.5 -4.5v9\" stroke=\"%s\" stroke-width=\"1.8\"/>",
             x - 4.5, y, colour);
     }
+}
+
+/* Wilson score interval [Wil27] of x successes in n, z = 1.96 (95%). */
+static void wilson(int64_t x, int64_t n, double *lo, double *hi)
+{
+    const double z2 = 1.959963984540054 * 1.959963984540054, nn = (double)n;
+    double p = (double)x / nn, d = 1.0 + z2 / nn;
+    double centre = (p + z2 / (2.0 * nn)) / d;
+    double half = sqrt(z2 * (p * (1.0 - p) / nn + z2 / (4.0 * nn * nn))) / d;
+    *lo = centre - half > 0.0 ? centre - half : 0.0;
+    *hi = centre + half < 1.0 ? centre + half : 1.0;
 }
 
 /* A tick step giving 4..10 ticks over span. */
@@ -116,34 +133,72 @@ static void panel(rtp_text *b, const rtp_sweep *sw, const rtp_explore_cell *cell
              sw->policies[pol] == RTP_POLICY_FP ? "FP" : "EDF", (long long)d->tasks[t],
              (long long)d->cpus[c], d->deadlines[l]);
     axes(b, f, title);
+#define CELL(u) (&cells[(((t * d->n_cpus + c) * nu + (u)) * nd + l) * pm + pol * sw->n_methods + k])
+#define HAVE(u) (have[((t * d->n_cpus + c) * nu + (u)) * nd + l] && CELL(u)->total > 0)
+    /* Bands first, under every line: one polygon per run of present points. */
     for (size_t k = 0; k < sw->n_methods; k++) {
         int id = (int)sw->methods[k];
+        for (size_t u = 0; u < nu;) {
+            size_t end = u;
+            while (end < nu && HAVE(end))
+                end++;
+            if (end == u) {
+                u++;
+                continue;
+            }
+            rtp_text_printf(b, "<path fill=\"%s\" fill-opacity=\"0.12\" d=\"", colours[id]);
+            for (size_t v = u; v < end; v++) { /* upper edge, left to right */
+                double lo, hi;
+                wilson(CELL(v)->accepted + CELL(v)->timeouts, CELL(v)->total, &lo, &hi);
+                rtp_text_printf(b, "%s%.2f %.2f", v == u ? "M" : "L",
+                                px(f, rtp_ratio_double(d->utilizations[v])), py(f, hi));
+            }
+            for (size_t v = end; v-- > u;) { /* lower edge, back */
+                double lo, hi;
+                wilson(CELL(v)->accepted, CELL(v)->total, &lo, &hi);
+                rtp_text_printf(b, "L%.2f %.2f", px(f, rtp_ratio_double(d->utilizations[v])),
+                                py(f, lo));
+            }
+            rtp_text_printf(b, "z\"/>\n");
+            u = end;
+        }
+    }
+    for (size_t k = 0; k < sw->n_methods; k++) {
+        int id = (int)sw->methods[k];
+        double dodge = ((double)k - (double)(sw->n_methods - 1) / 2.0) * 2.5;
         rtp_text_printf(b,
             "<g><path fill=\"none\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"%s\" "
             "stroke-linejoin=\"round\" d=\"", colours[id], dashes[id]);
         int pen_down = 0;
         for (size_t u = 0; u < nu; u++) {
-            size_t point = ((t * d->n_cpus + c) * nu + u) * nd + l;
-            const rtp_explore_cell *x = &cells[point * pm + pol * sw->n_methods + k];
-            if (!have[point] || x->total == 0) {
+            if (!HAVE(u)) {
                 pen_down = 0;
                 continue;
             }
-            rtp_text_printf(b,
-                "%s%.2f %.2f", pen_down ? "L" : "M", px(f, rtp_ratio_double(d->utilizations[u])),
-                py(f, (double)x->accepted / (double)x->total));
+            const rtp_explore_cell *x = CELL(u);
+            rtp_text_printf(b, "%s%.2f %.2f", pen_down ? "L" : "M",
+                            px(f, rtp_ratio_double(d->utilizations[u])) + dodge,
+                            py(f, (double)x->accepted / (double)x->total));
             pen_down = 1;
         }
         rtp_text_printf(b, "\"/>");
         for (size_t u = 0; u < nu; u++) {
-            size_t point = ((t * d->n_cpus + c) * nu + u) * nd + l;
-            const rtp_explore_cell *x = &cells[point * pm + pol * sw->n_methods + k];
-            if (have[point] && x->total > 0)
-                marker(b, id, px(f, rtp_ratio_double(d->utilizations[u])),
-                       py(f, (double)x->accepted / (double)x->total), colours[id]);
+            if (!HAVE(u))
+                continue;
+            const rtp_explore_cell *x = CELL(u);
+            double xx = px(f, rtp_ratio_double(d->utilizations[u])) + dodge;
+            double low = (double)x->accepted / (double)x->total;
+            if (x->timeouts > 0) /* undecided: a bar up to all-accepted */
+                rtp_text_printf(b,
+                    "<path d=\"M%.2f %.2fV%.2fm-3 0h6\" stroke=\"%s\" stroke-width=\"2.5\" "
+                    "stroke-opacity=\"0.55\"/>", xx, py(f, low),
+                    py(f, (double)(x->accepted + x->timeouts) / (double)x->total), colours[id]);
+            marker(b, id, xx, py(f, low), colours[id]);
         }
         rtp_text_printf(b, "</g>\n");
     }
+#undef CELL
+#undef HAVE
 }
 
 char *rtp_svg_acceptance(const rtp_sweep *sw, const rtp_explore_cell *cells,
@@ -190,8 +245,10 @@ char *rtp_svg_acceptance(const rtp_sweep *sw, const rtp_explore_cell *cells,
                 }
     rtp_text_printf(&b,
         "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"end\" font-size=\"11\" fill=\"#666666\">"
+        "lines: accepted; bars: undecided (time-outs); bands: Wilson 95%% intervals</text>\n"
+        "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"end\" font-size=\"11\" fill=\"#666666\">"
         "%lld task sets per point, %s utilizations, seed %lld, generator version %d</text>\n"
-        "</svg>\n", width - 12, height - 9, (long long)d->sets_per_point, d->generator,
+        "</svg>\n", width - 12, height - 24, width - 12, height - 9, (long long)d->sets_per_point, d->generator,
         (long long)d->seed, RTP_GEN_VERSION);
     return rtp_text_take(&b);
 }

@@ -73,6 +73,13 @@ cmp whole/results.csv term/results.csv || fail "results after SIGTERM and resume
 awk -F, 'NR > 1 && !($7 == 0 && $10 == $8) { bad = 1 } END { exit bad }' limited/results.csv \
     || fail "time-outs counted as rejections: $(head -n 3 limited/results.csv)"
 grep -q ', 4800 time-outs (undecided)$' limited.err || fail "summary time-outs: $(cat limited.err)"
+# weighted.csv: W counts accepted sets (0 here), the upper W the undecided too (1).
+awk -F, 'NR > 1 && !($7 == "0.000000" && $8 == 1200 && $9 == "1.000000") { bad = 1 } END { exit bad }' \
+    limited/weighted.csv || fail "weighted.csv time-outs: $(cat limited/weighted.csv)"
+# The plot draws them as undecided bars (one per point and curve), not as 0.
+[ "$(grep -o 'stroke-opacity="0.55"' limited/acceptance.svg | wc -l)" -eq 12 ] \
+    || fail "undecided bars in acceptance.svg"
+! grep -q 'stroke-opacity="0.55"' whole/acceptance.svg || fail "bars without time-outs"
 set +e
 "$BIN" explore sweep.json --out limited --resume 2>err; [ $? -eq 2 ] || fail "resume with another limit"
 set -e
