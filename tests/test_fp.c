@@ -2,7 +2,8 @@
  * assignment.
  *
  * References written here, slow and obviously correct:
- *  - a fixed-priority simulation in unit steps from the synchronous release
+ *  - a fixed-priority simulation (the library's one simulator, sim/sim.h)
+ *    from the synchronous release
  *    (the critical instant): preemptive between priorities, first-in
  *    first-out among equal priorities (SCHED_FIFO), ties by release time and
  *    then the analysed task last (its worst case), then input order. The WCRT
@@ -24,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/sim.h"
 #include "solver/fp.h"
 #include "support/reference.h"
 #include "support/testutil.h"
@@ -45,59 +47,53 @@ static int level_overloaded(const rtp_task *ts, size_t n, const int *prio, size_
 
 /* ---- the simulation reference ---- */
 
-typedef struct job {
-    size_t task;
-    rtp_ns release, left;
-} job;
+typedef struct phased {
+    size_t i;
+    rtp_ns phase, h, worst;
+    rtp_ns pending_i;
+} phased;
 
-/* Does job a run before job b? Higher priority first; equal priorities in
- * release order, the analysed task last among simultaneous releases. */
-static int before(const job *a, const job *b, const int *prio, size_t analysed)
+static void on_done(void *ctx, const rtp_sim_job *job)
 {
-    if (prio[a->task] != prio[b->task])
-        return prio[a->task] > prio[b->task];
-    if (a->release != b->release)
-        return a->release < b->release;
-    if ((a->task == analysed) != (b->task == analysed))
-        return b->task == analysed;
-    return a->task < b->task;
+    phased *r = ctx;
+    if (job->task != r->i || job->finish_ns < 0 || job->release_ns >= r->phase + r->h)
+        return;
+    if (job->finish_ns - job->release_ns > r->worst)
+        r->worst = job->finish_ns - job->release_ns;
+    r->pending_i--;
 }
 
 /* Largest response of task i's jobs released in [phase, phase + H) when i is
  * released at phase + k T_i and the others at k T_j; -2 when they do not all
- * complete within the horizon. */
+ * complete within the horizon. The schedule is the library's one simulator
+ * (sim/sim.h): preemptive priorities, equal priorities in release order, and
+ * i's jobs added last so that it runs last among simultaneous releases. */
 static rtp_ns ref_wcrt_phased(const rtp_task *ts, size_t n, const int *prio, size_t i,
                               rtp_ns phase)
 {
     rtp_ns h = tu_hyperperiod(ts, n), horizon = 40 * h + 4000 + phase;
-    size_t cap = 4096, count = 0;
-    job *jobs = malloc(cap * sizeof *jobs);
-    rtp_ns worst = 0, pending_i = h / ts[i].period_ns;
-    for (rtp_ns now = 0; pending_i > 0 && now < horizon; now++) {
-        for (size_t j = 0; j < n; j++)
-            if (j == i ? now >= phase && (now - phase) % ts[i].period_ns == 0
-                       : now % ts[j].period_ns == 0) {
-                if (count == cap)
-                    jobs = realloc(jobs, (cap *= 2) * sizeof *jobs);
-                jobs[count++] = (job){j, now, ts[j].wcet_ns};
+    phased r = {i, phase, h, 0, h / ts[i].period_ns};
+    rtp_sim_hooks hooks = {&r, on_done, NULL};
+    rtp_sim *sim = NULL;
+    assert_int_equal(rtp_sim_create(RTP_POLICY_FP, 1, prio, n, &hooks, &sim, NULL), RTP_OK);
+    /* Window by window, so the run stops once i's jobs are all done. */
+    for (rtp_ns w = 0; w < horizon && r.pending_i > 0; w += h) {
+        rtp_ns end = w + h < horizon ? w + h : horizon;
+        for (size_t k = 0; k < n; k++) {
+            size_t j = k == n - 1 ? i : k < i ? k : k + 1; /* i last */
+            rtp_ns first = j == i ? phase : 0, t = ts[j].period_ns;
+            rtp_ns a = first >= w ? first : first + (w - first + t - 1) / t * t;
+            for (; a < end; a += t) {
+                rtp_sim_job job = {.task = j, .arrival_ns = a, .release_ns = a,
+                                   .deadline_ns = a + ts[j].deadline_ns,
+                                   .exec_ns = ts[j].wcet_ns};
+                assert_int_equal(rtp_sim_add(sim, &job, NULL, NULL), RTP_OK);
             }
-        size_t pick = count;
-        for (size_t k = 0; k < count; k++)
-            if (pick == count || before(&jobs[k], &jobs[pick], prio, i))
-                pick = k;
-        if (pick == count)
-            continue;
-        if (--jobs[pick].left == 0) {
-            if (jobs[pick].task == i && jobs[pick].release < phase + h) {
-                if (now + 1 - jobs[pick].release > worst)
-                    worst = now + 1 - jobs[pick].release;
-                pending_i--;
-            }
-            jobs[pick] = jobs[--count];
         }
+        assert_int_equal(rtp_sim_run(sim, end, NULL), RTP_OK);
     }
-    free(jobs);
-    return pending_i > 0 ? -2 : worst;
+    rtp_sim_free(sim);
+    return r.pending_i > 0 ? -2 : r.worst;
 }
 
 /* The worst over i's phases when it shares its priority, else synchronous. */

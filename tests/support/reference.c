@@ -1,6 +1,9 @@
 /* tests/support/reference.c — see reference.h. */
 #include "support/reference.h"
 
+#include "sim/sim.h"
+
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,58 +78,48 @@ int ref_edf_enumerate(const rtp_task *ts, size_t n, rtp_ns *miss)
     return 1;
 }
 
-/* EDF simulation of the jobs due by `horizon` plus one blocker job. */
+/* The earliest deadline among jobs that complete after it. */
+static void late_deadline(void *ctx, const rtp_sim_job *job)
+{
+    rtp_ns *earliest = ctx;
+    if (job->finish_ns > job->deadline_ns && (*earliest == 0 || job->deadline_ns < *earliest))
+        *earliest = job->deadline_ns;
+}
+
+/* EDF simulation (the library's engine, sim/sim.h) of the jobs due by
+ * `horizon` plus one blocker job (task n, last in every tie), each run to
+ * completion. */
 static rtp_ns edf_run(const rtp_task *ts, size_t n, rtp_ns horizon, rtp_ns blocker_len,
                       rtp_ns blocker_due)
 {
-    size_t cap = 64, jobs = 0;
-    rtp_ns *rel = malloc(cap * sizeof *rel), *due = malloc(cap * sizeof *due),
-           *left = malloc(cap * sizeof *left);
-    if (!rel || !due || !left)
-        broken("out of memory");
-    for (size_t i = 0; i <= n; i++) {
-        if (i == n) {
-            if (blocker_len > 0) {
-                rel[jobs] = 0;
-                due[jobs] = blocker_due;
-                left[jobs++] = blocker_len;
-            }
-            break;
-        }
+    rtp_ns earliest = 0, work = blocker_len;
+    rtp_sim_hooks hooks = {&earliest, late_deadline, NULL};
+    rtp_sim *sim = NULL;
+    if (rtp_sim_create(RTP_POLICY_EDF, 1, NULL, n + 1, &hooks, &sim, NULL) != RTP_OK)
+        broken("simulator");
+    if (blocker_len > 0) {
+        rtp_sim_job b = {.task = n, .arrival_ns = 0, .release_ns = 0,
+                         .deadline_ns = blocker_due, .exec_ns = blocker_len};
+        if (rtp_sim_add(sim, &b, NULL, NULL) != RTP_OK)
+            broken("blocker job");
+    }
+    for (size_t i = 0; i < n; i++)
         for (rtp_ns a = -ts[i].jitter_ns; a + ts[i].deadline_ns <= horizon; a += ts[i].period_ns) {
             if (a + ts[i].deadline_ns < 0)
                 continue;
-            if (jobs + 1 >= cap) {
-                cap *= 2;
-                rel = realloc(rel, cap * sizeof *rel);
-                due = realloc(due, cap * sizeof *due);
-                left = realloc(left, cap * sizeof *left);
-                if (!rel || !due || !left)
-                    broken("out of memory");
-            }
-            rel[jobs] = a > 0 ? a : 0;
-            due[jobs] = a + ts[i].deadline_ns;
-            left[jobs++] = ts[i].wcet_ns;
+            rtp_sim_job j = {.task = i, .arrival_ns = a, .release_ns = a > 0 ? a : 0,
+                             .deadline_ns = a + ts[i].deadline_ns, .exec_ns = ts[i].wcet_ns};
+            if (rtp_sim_add(sim, &j, NULL, NULL) != RTP_OK)
+                broken("job");
+            work += ts[i].wcet_ns;
         }
-    }
-    rtp_ns earliest = 0;
-    size_t done = 0;
-    for (rtp_ns now = 0; done < jobs; now++) {
-        size_t pick = jobs;
-        for (size_t j = 0; j < jobs; j++)
-            if (left[j] > 0 && rel[j] <= now && (pick == jobs || due[j] < due[pick]))
-                pick = j;
-        if (pick == jobs)
-            continue;
-        if (--left[pick] == 0) {
-            done++;
-            if (now + 1 > due[pick] && (earliest == 0 || due[pick] < earliest))
-                earliest = due[pick];
-        }
-    }
-    free(rel);
-    free(due);
-    free(left);
+    /* Every job is released by `horizon`: all complete by horizon + work. */
+    if (rtp_sim_run(sim, horizon + work + 1, NULL) != RTP_OK)
+        broken("simulation");
+    for (size_t i = 0; i <= n; i++)
+        if (rtp_sim_backlog(sim, i) != 0)
+            broken("a job left unfinished");
+    rtp_sim_free(sim);
     return earliest;
 }
 
@@ -152,67 +145,77 @@ typedef struct pattern {
     rtp_ns block_at[8]; /* instants where the blocker may start, -1 = unused */
 } pattern;
 
-typedef struct sjob {
-    size_t task;
-    rtp_ns arrival, release, left;
-} sjob;
+typedef struct fp_tally {
+    const rtp_task *ts;
+    size_t i;
+    rtp_ns worst;
+    int late, pending_i;
+} fp_tally;
 
-/* Does job a run before job b (both pending)? */
-static int before(const sjob *a, const sjob *b, const int *prio, size_t i)
+static void fp_done(void *ctx, const rtp_sim_job *job)
 {
-    int pa = prio[a->task], pb = prio[b->task];
-    if (pa != pb)
-        return pa > pb;
-    if (a->release != b->release)
-        return a->release < b->release;
-    if ((a->task == i) != (b->task == i))
-        return b->task == i;
-    if (a->task != b->task)
-        return a->task < b->task;
-    return a->arrival < b->arrival;
+    fp_tally *t = ctx;
+    if (job->task != t->i || job->finish_ns < 0)
+        return;
+    rtp_ns r = job->finish_ns - job->arrival_ns;
+    t->worst = r > t->worst ? r : t->worst;
+    t->late |= r > t->ts[t->i].deadline_ns;
+    t->pending_i--;
 }
 
 /* Largest response of i's jobs in the pattern; -2 when one does not
- * complete by `until`; *late = some job of i missed D_i. */
+ * complete by `until`; *late = some job of i missed D_i. The schedule is
+ * the library's engine (sim/sim.h): jobs are added with i's last, so among
+ * equal priorities and equal releases i runs last; the blocker is a job of
+ * an extra task n above every priority, added at an instant of block_at
+ * when nothing at or above i's level is pending and no blocker runs. */
 static rtp_ns simulate(const rtp_task *ts, size_t n, const int *prio, size_t i,
                        const pattern *pt, rtp_ns until, int *late)
 {
-    static sjob jobs[REF_MAXN * PJOBS];
-    size_t count = 0, next[REF_MAXN] = {0};
-    int pending_i = pt->count[i];
-    rtp_ns worst = 0, blocked_until = 0;
-    *late = 0;
-    for (rtp_ns now = 0; pending_i > 0 && now < until; now++) {
-        int level_pending = 0;
-        for (size_t k = 0; k < count; k++)
-            level_pending |= prio[jobs[k].task] >= prio[i];
-        for (int b = 0; b < 8 && ts[i].blocking_ns > 0; b++)
-            if (pt->block_at[b] == now && !level_pending && blocked_until <= now)
-                blocked_until = now + ts[i].blocking_ns;
-        for (size_t j = 0; j < n; j++)
-            while ((int)next[j] < pt->count[j] && pt->release[j][next[j]] == now) {
-                jobs[count++] = (sjob){j, pt->arrival[j][next[j]], now, ts[j].wcet_ns};
-                next[j]++;
-            }
-        if (blocked_until > now)
-            continue; /* the non-preemptible section runs */
-        size_t pick = count;
-        for (size_t k = 0; k < count; k++)
-            if (pick == count || before(&jobs[k], &jobs[pick], prio, i))
-                pick = k;
-        if (pick == count)
-            continue;
-        if (--jobs[pick].left == 0) {
-            if (jobs[pick].task == i) {
-                rtp_ns r = now + 1 - jobs[pick].arrival;
-                worst = r > worst ? r : worst;
-                *late |= r > ts[i].deadline_ns;
-                pending_i--;
-            }
-            jobs[pick] = jobs[--count];
+    int p[REF_MAXN + 1];
+    for (size_t j = 0; j < n; j++)
+        p[j] = prio[j];
+    p[n] = INT_MAX;
+    fp_tally t = {ts, i, 0, 0, pt->count[i]};
+    rtp_sim_hooks hooks = {&t, fp_done, NULL};
+    rtp_sim *sim = NULL;
+    if (rtp_sim_create(RTP_POLICY_FP, 1, p, n + 1, &hooks, &sim, NULL) != RTP_OK)
+        broken("simulator");
+    for (size_t k = 0; k < n; k++) {
+        size_t j = k == n - 1 ? i : k < i ? k : k + 1; /* i last */
+        for (int q = 0; q < pt->count[j]; q++) {
+            rtp_sim_job job = {.task = j, .arrival_ns = pt->arrival[j][q],
+                               .release_ns = pt->release[j][q],
+                               .deadline_ns = pt->arrival[j][q] + ts[j].deadline_ns,
+                               .exec_ns = ts[j].wcet_ns};
+            if (rtp_sim_add(sim, &job, NULL, NULL) != RTP_OK)
+                broken("job");
         }
     }
-    return pending_i > 0 ? -2 : worst;
+    for (rtp_ns last = -1;;) {
+        rtp_ns at = -1; /* the next blocking instant, in order, once each */
+        for (int b = 0; b < 8; b++)
+            if (pt->block_at[b] > last && pt->block_at[b] < until &&
+                (at < 0 || pt->block_at[b] < at))
+                at = pt->block_at[b];
+        if (at < 0 || ts[i].blocking_ns == 0)
+            break;
+        if (rtp_sim_run(sim, at, NULL) != RTP_OK)
+            broken("simulation");
+        int level_pending = rtp_sim_backlog(sim, n) > 0;
+        for (size_t j = 0; j < n; j++)
+            level_pending |= prio[j] >= prio[i] && rtp_sim_backlog(sim, j) > 0;
+        rtp_sim_job blocker = {.task = n, .arrival_ns = at, .release_ns = at,
+                               .deadline_ns = RTP_NS_LIMIT, .exec_ns = ts[i].blocking_ns};
+        if (!level_pending && rtp_sim_add(sim, &blocker, NULL, NULL) != RTP_OK)
+            broken("blocker");
+        last = at;
+    }
+    if (rtp_sim_run(sim, until, NULL) != RTP_OK)
+        broken("simulation");
+    rtp_sim_free(sim);
+    *late = t.late;
+    return t.pending_i > 0 ? -2 : t.worst;
 }
 
 /* Appends a job; releases never go back in time. */

@@ -4,12 +4,15 @@
  * the differential fuzz target (fuzz/fuzz_analysis.c). Small integer times
  * only (hyperperiods of a few hundred). Pure C, no cmocka: a broken
  * invariant of a reference itself aborts. Not thread-safe (static scratch).
+ * The references choose which jobs exist (release patterns, blockers); the
+ * schedule itself is the library's one simulator (sim/sim.h), whose rules
+ * tests/test_sim.c validates independently.
  *
  * EDF: the demand of the definition, h(t) = dbf(t) + b(t), counted job by
  * job from arrivals (not from the closed form), and an EDF simulation of the
  * jobs of the worst release pattern with one blocker job per blocking task.
  *
- * FP: a unit-step simulation of one explicit release pattern (arrivals a_k,
+ * FP: a simulation of one explicit release pattern (arrivals a_k,
  * a_{k+1} >= a_k + T; releases in [a_k, a_k + J], never going back in time:
  * one thread runs one job after the other; a finite pattern is legal, a
  * sporadic task may stop). Preemptive fixed priorities, equal priorities
