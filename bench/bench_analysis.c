@@ -16,16 +16,25 @@
  *     blocking (on every third task, up to its wcet), and with platform
  *     overheads (effective tasks, models/effective.h), each as a ratio to
  *     the plain analysis of the same sets in the same run, load average
- *     printed beside them.
+ *     printed beside them;
+ *   - --sensitivity (solver/sensitivity.h): per set the plain exact test,
+ *     wcet_max of every task and the critical scaling factor under EDF,
+ *     FP-DM and FP-OPA, as ratios to the plain test of the same sets, with
+ *     the count of sets answered (the others hit the step limit, 2 million
+ *     here: an EDF factor at U' = 1 with huge hyperperiods) and the load
+ *     average; periods are multiples of 1 ms in [10 ms, 1 s] (set period_set
+ *     below) so hyperperiods stay within reach.
  *
  * Times are thread CPU time (CLOCK_THREAD_CPUTIME_ID).
  *
- * usage: bench_analysis [SETS (default 31)] [SEED (default 1)] */
+ * usage: bench_analysis [SETS (default 31)] [SEED (default 1)] [sensitivity]
+ * (the last word runs the --sensitivity section alone) */
 #include "gen/gen.h"
 #include "models/analysis_doc.h"
 #include "models/effective.h"
 #include "solver/edf.h"
 #include "solver/fp.h"
+#include "solver/sensitivity.h"
 #include "solver/test.h"
 
 #include <stdio.h>
@@ -213,12 +222,88 @@ static void bench_terms(size_t sets, uint64_t seed)
     printf("# load average after: %.2f\n", load_average());
 }
 
+/* --sensitivity against the plain test: medians over the sets where all
+ * three finished. */
+static void bench_sensitivity(size_t sets, uint64_t seed)
+{
+    printf("# --sensitivity: medians in microseconds over the answered sets, ratios to the "
+           "plain exact test (load average %.2f)\n", load_average());
+    printf("%5s %5s %-7s %9s %9s %9s %9s %9s %8s\n", "n", "U", "policy", "plain", "wcet_max",
+           "ratio", "factor", "ratio", "answered");
+    static const rtp_ns periods[] = {10000000, 20000000, 25000000, 40000000, 50000000,
+                                     100000000, 200000000, 250000000, 500000000, 1000000000};
+    const size_t sizes[] = {5, 10, 20};
+    const rtp_ratio utils[] = {{70, 100}, {90, 100}};
+    struct { rtp_policy policy; rtp_prio_rule rule; const char *name; } kinds[] = {
+        {RTP_POLICY_EDF, RTP_PRIO_OPA, "edf"}, {RTP_POLICY_FP, RTP_PRIO_DM, "fp-dm"},
+        {RTP_POLICY_FP, RTP_PRIO_OPA, "fp-opa"}};
+    rtp_limits lim = rtp_limits_default();
+    lim.max_iterations = 2000000;
+    double *v[3];
+    for (int k = 0; k < 3; k++)
+        v[k] = calloc(sets, sizeof(double));
+    rtp_ns *wmax = calloc(32, sizeof *wmax);
+    for (size_t si = 0; si < 3; si++)
+        for (size_t ui = 0; ui < 2; ui++)
+            for (size_t ki = 0; ki < 3; ki++) {
+                rtp_gen_opts o = rtp_gen_opts_default();
+                o.n_tasks = sizes[si];
+                o.total_util = utils[ui];
+                o.deadlines = RTP_DL_CONSTRAINED;
+                o.period_set = periods;
+                o.n_period_set = sizeof periods / sizeof periods[0];
+                rtp_test test = rtp_test_exact(kinds[ki].policy, kinds[ki].rule, 1, lim);
+                size_t done = 0;
+                for (size_t k = 0; k < sets; k++) {
+                    rtp_taskset ts;
+                    rtp_diag diag;
+                    if (rtp_gen_taskset(&o, seed, 300 + si * 2 + ui, k, &ts, &diag) != RTP_OK)
+                        exit(3);
+                    rtp_test_result r;
+                    memset(&r, 0, sizeof r);
+                    rtp_scaling sc;
+                    double t0 = now_us();
+                    rtp_status s0 = rtp_test_run(&test, ts.tasks, ts.n_tasks, &r, &diag);
+                    double t1 = now_us();
+                    rtp_status s1 = rtp_sensitivity_wcet_max(&test, ts.tasks, ts.n_tasks, NULL,
+                                                             wmax, &diag);
+                    double t2 = now_us();
+                    rtp_status s2 = rtp_sensitivity_scaling(&test, ts.tasks, ts.n_tasks, NULL,
+                                                            &sc, &diag);
+                    double t3 = now_us();
+                    rtp_scaling_free(&sc);
+                    if (s0 == RTP_OK && s1 == RTP_OK && s2 == RTP_OK) {
+                        v[0][done] = t1 - t0;
+                        v[1][done] = t2 - t1;
+                        v[2][done] = t3 - t2;
+                        done++;
+                    }
+                    rtp_taskset_free(&ts);
+                }
+                double m[3] = {0, 0, 0};
+                for (int k = 0; done && k < 3; k++)
+                    m[k] = median(v[k], done);
+                printf("%5zu %5.2f %-7s %9.1f %9.1f %9.1f %9.1f %9.1f %5zu/%zu\n", sizes[si],
+                       rtp_ratio_double(utils[ui]), kinds[ki].name, m[0], m[1],
+                       m[0] > 0 ? m[1] / m[0] : 0, m[2], m[0] > 0 ? m[2] / m[0] : 0, done, sets);
+                fflush(stdout);
+            }
+    for (int k = 0; k < 3; k++)
+        free(v[k]);
+    free(wmax);
+    printf("# load average after: %.2f\n", load_average());
+}
+
 int main(int argc, char **argv)
 {
     size_t sets = argc > 1 ? (size_t)strtoul(argv[1], NULL, 10) : 31;
     uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 10) : 1;
     if (sets == 0)
         sets = 1;
+    if (argc > 3 && strcmp(argv[3], "sensitivity") == 0) {
+        bench_sensitivity(sets, seed);
+        return 0;
+    }
     const size_t sizes[] = {10, 50, 200};
     const rtp_ratio utils[] = {{70, 100}, {95, 100}};
     rtp_limits lim = rtp_limits_default();
@@ -314,6 +399,7 @@ int main(int argc, char **argv)
         free(text);
     }
     bench_terms(sets, seed);
+    bench_sensitivity(sets, seed);
     free(qpa_us);
     free(enum_us);
     free(rta_us);
