@@ -151,7 +151,7 @@ typedef struct cli_args {
      .help = "stop reading an input (file, standard input, a --batch line) past N bytes: exit 3"}
 #define CLI_OPTION_CPUS                                                                      \
     {.name = "cpus", .type = CLI_INT, CLI_TARGET(cli_args, cpus), .flags = CLI_IN_ARGS,      \
-     .metavar = "M", .min = 1, .max = 4096,                                                  \
+     .metavar = "M", .min = 1, .max = RTP_CPU_LIMIT,                                         \
      .help = "use CPUs 0..M-1 (overrides the file's platform)"}
 
 typedef struct cli_command {

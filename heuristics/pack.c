@@ -184,8 +184,6 @@ static int order_cmp(const void *pa, const void *pb, void *arg)
 
 /* ---- the packing state ---- */
 
-typedef unsigned __int128 u128;
-#define SAT ((u128)1 << 127) /* where rtp_load_sum enclosures saturate */
 
 typedef struct bin {
     size_t *idx;      /* input indices of its tasks, increasing when `sorted` */
@@ -206,7 +204,7 @@ typedef struct packer {
     rtp_task *scratch;  /* n + 1 entries: a bin plus one candidate */
     rtp_task *scratch2; /* n entries: a second bin (best / worst fit order) */
     rtp_load_sum *cap;  /* per bin: capacity x its CPUs */
-    u128 *room;         /* first / next fit: max-tree over scan positions of
+    rtp_u128 *room;         /* first / next fit: max-tree over scan positions of
                          * an upper bound of each bin's free capacity */
     size_t width;       /* leaves of the tree (a power of 2 >= bins) */
     size_t *rank;       /* best / worst fit: the bins in the order tried */
@@ -245,7 +243,7 @@ static rtp_load_sum capacity_sum(rtp_ratio capacity, size_t size)
     rtp_load_sum s = rtp_load_sum_zero();
     int64_t num;
     if (__builtin_mul_overflow(capacity.num, (int64_t)size, &num)) {
-        s.hi = SAT;
+        s.hi = RTP_LOAD_SUM_SAT;
         s.den = 0;
     } else {
         rtp_load_sum_add(&s, num, capacity.den);
@@ -268,11 +266,11 @@ static int over_cap(packer *p, size_t j, size_t i)
 
 /* An upper bound of bin j's free capacity in 2^-64 units: a task whose
  * utilization's lower bound exceeds it cannot pass capacity there. */
-static u128 room_of(const packer *p, size_t j)
+static rtp_u128 room_of(const packer *p, size_t j)
 {
-    u128 cap = p->cap[j].hi, used = p->bins[j].sum.util.lo;
-    if (cap >= SAT)
-        return ~(u128)0;
+    rtp_u128 cap = p->cap[j].hi, used = p->bins[j].sum.util.lo;
+    if (cap >= RTP_LOAD_SUM_SAT)
+        return ~(rtp_u128)0;
     return used >= cap ? 0 : cap - used;
 }
 
@@ -286,7 +284,7 @@ static void tree_set(packer *p, size_t s)
 
 /* The first scan position >= from whose room is >= need, or the bin count:
  * first and next fit skip full bins in O(log bins). */
-static size_t tree_next(const packer *p, size_t from, u128 need)
+static size_t tree_next(const packer *p, size_t from, rtp_u128 need)
 {
     size_t m = p->job->bins.n, x = from + p->width;
     if (from >= m)

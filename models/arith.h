@@ -9,6 +9,16 @@
 
 #include "models/base.h"
 
+/* 128-bit intermediates of the exact tests (demand, interference, response
+ * sums): a product of two valid times (<= 2^62 each) fits in 2^124. */
+typedef __int128 rtp_i128;
+typedef unsigned __int128 rtp_u128;
+
+/* A sum stops growing here: it has passed every bound it is compared with
+ * (deadlines and windows are at most 2^62), and adding one more term of at
+ * most 2^124 to a value below it cannot overflow 2^127. */
+#define RTP_I128_SATURATED ((rtp_i128)1 << 100)
+
 static inline rtp_status rtp_add(rtp_ns a, rtp_ns b, rtp_ns *out)
 {
     rtp_ns r;

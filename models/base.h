@@ -16,6 +16,10 @@
 
 typedef int64_t rtp_ns;
 
+/* Linux CPU ids handled everywhere (task sets, plans, sweeps, probe):
+ * 0 .. RTP_CPU_LIMIT - 1, so a platform has at most RTP_CPU_LIMIT CPUs. */
+#define RTP_CPU_LIMIT 4096
+
 /* Largest time accepted from input (docs/spec.md "Times": past 2^62 ns is bad). */
 #define RTP_NS_LIMIT ((rtp_ns)1 << 62)
 
@@ -32,9 +36,11 @@ typedef enum rtp_status {
 /* Caller-owned diagnostic. `path` is the JSON path of the offending member in
  * docs/spec.md's form ("tasks[3].period", "platfrom"), empty when not applicable;
  * `line`/`column` are 1-based positions in the input text, 0 when unknown. */
+#define RTP_DIAG_PATH_SIZE 160 /* JSON paths are built in buffers of this size */
+
 typedef struct rtp_diag {
     char message[512];
-    char path[160];
+    char path[RTP_DIAG_PATH_SIZE];
     int line;
     int column;
 } rtp_diag;

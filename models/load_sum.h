@@ -5,7 +5,12 @@
 #ifndef RTP_LOAD_SUM_H
 #define RTP_LOAD_SUM_H
 
+#include "models/arith.h"
 #include "models/ratio.h"
+
+/* Where the 64.64 enclosures of load sums saturate (then the exact sums
+ * decide). */
+#define RTP_LOAD_SUM_SAT ((rtp_u128)1 << 127)
 
 /* A running load sum S = sum wcet / divisor, for packing that adds one task
  * at a time (heuristics/pack.c): the 64.64 fixed-point enclosure
@@ -13,7 +18,7 @@
  * common denominator of the divisors fits 63 bits, S exactly as num / den
  * (den = 0 once it does not). Start from rtp_load_sum_zero(). */
 typedef struct rtp_load_sum {
-    unsigned __int128 lo, hi;
+    rtp_u128 lo, hi;
     int64_t num, den;
 } rtp_load_sum;
 

@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PATH_SIZE sizeof(((rtp_diag *)0)->path)
 
 static int policy_is_fp(rtp_policy policy)
 {
@@ -278,7 +277,7 @@ static rtp_status read_task_list(const rtp_json *doc, const cJSON *node, const c
         return RTP_OK;
     if (!(*list = calloc(n, sizeof **list)))
         return rtp_diag_set(diag, RTP_ENOMEM, path, "out of memory");
-    char item_path[PATH_SIZE], field[PATH_SIZE];
+    char item_path[RTP_DIAG_PATH_SIZE], field[RTP_DIAG_PATH_SIZE];
     for (const cJSON *c = node->child; c; c = c->next, i++) {
         rtp_plan_task *pt = &(*list)[i];
         *count = i + 1;
@@ -336,7 +335,7 @@ static rtp_status scaling_types(const cJSON *node, const char *path, rtp_diag *d
 {
     static const char *const keys[] = {"critical_scaling_factor",
                                        "critical_scaling_factor_exact"};
-    char field[PATH_SIZE];
+    char field[RTP_DIAG_PATH_SIZE];
     for (int k = 0; k < 2; k++) {
         const cJSON *item = cJSON_GetObjectItemCaseSensitive(node, keys[k]);
         rtp_json_path_key(field, sizeof field, path, keys[k]);
@@ -356,7 +355,7 @@ static rtp_status read_bin(const rtp_json *doc, const cJSON *node, const char *p
                                                "effective_utilization",
                                                "critical_scaling_factor",
                                                "critical_scaling_factor_exact", "tasks", NULL};
-    char field[PATH_SIZE];
+    char field[RTP_DIAG_PATH_SIZE];
     if (!cJSON_IsObject(node))
         return rtp_diag_set(diag, RTP_EINPUT, path, "must be an object");
     rtp_status st = rtp_json_check_keys(node, path, plan->clustered ? cluster_keys : cpu_keys, diag);
@@ -372,11 +371,11 @@ static rtp_status read_bin(const rtp_json *doc, const cJSON *node, const char *p
         if (!bin->cpus)
             return rtp_diag_set(diag, RTP_ENOMEM, field, "out of memory");
         size_t k = 0;
-        char id_path[PATH_SIZE];
+        char id_path[RTP_DIAG_PATH_SIZE];
         for (const cJSON *c = item->child; c; c = c->next, k++) {
             int64_t id;
             rtp_json_path_index(id_path, sizeof id_path, field, k);
-            if ((st = rtp_json_int(doc, c, id_path, 0, 4095, &id, diag)) != RTP_OK)
+            if ((st = rtp_json_int(doc, c, id_path, 0, RTP_CPU_LIMIT - 1, &id, diag)) != RTP_OK)
                 return st;
             bin->cpus[k] = (int)id;
             bin->n_cpus = k + 1;
@@ -395,7 +394,7 @@ static rtp_status read_bin(const rtp_json *doc, const cJSON *node, const char *p
         item = cJSON_GetObjectItemCaseSensitive(node, "cpu");
         if (!item)
             return rtp_diag_set(diag, RTP_EINPUT, field, "missing");
-        if ((st = rtp_json_int(doc, item, field, 0, 4095, &id, diag)) != RTP_OK)
+        if ((st = rtp_json_int(doc, item, field, 0, RTP_CPU_LIMIT - 1, &id, diag)) != RTP_OK)
             return st;
         if (!(bin->cpus = malloc(sizeof *bin->cpus)))
             return rtp_diag_set(diag, RTP_ENOMEM, field, "out of memory");
@@ -422,7 +421,7 @@ static rtp_status read_bin(const rtp_json *doc, const cJSON *node, const char *p
  * is given); task names unique across the plan. */
 static rtp_status check_plan(const rtp_plan *plan, const char *bins_key, rtp_diag *diag)
 {
-    char path[PATH_SIZE];
+    char path[RTP_DIAG_PATH_SIZE];
     for (size_t j = 0; j < plan->n_bins; j++) {
         for (size_t k = 0; k < plan->bins[j].n_cpus; k++) {
             int id = plan->bins[j].cpus[k];
@@ -563,7 +562,7 @@ static rtp_status read_bins(const rtp_json *doc, const cJSON *root, rtp_plan *pl
     size_t n = (size_t)cJSON_GetArraySize(bins), j = 0;
     if (n > 0 && !(plan->bins = calloc(n, sizeof *plan->bins)))
         return rtp_diag_set(diag, RTP_ENOMEM, *bins_key, "out of memory");
-    char path[PATH_SIZE];
+    char path[RTP_DIAG_PATH_SIZE];
     for (const cJSON *c = bins->child; c; c = c->next, j++) {
         rtp_status st;
         rtp_json_path_index(path, sizeof path, *bins_key, j);
@@ -601,11 +600,11 @@ static rtp_status read_platform(const rtp_json *doc, const cJSON *root, rtp_plan
     size_t m = (size_t)cJSON_GetArraySize(list), k = 0;
     if (!(plan->platform_cpus = calloc(m ? m : 1, sizeof *plan->platform_cpus)))
         return rtp_diag_set(diag, RTP_ENOMEM, "platform.cpus", "out of memory");
-    char path[PATH_SIZE];
+    char path[RTP_DIAG_PATH_SIZE];
     for (const cJSON *c = list->child; c; c = c->next, k++) {
         int64_t id;
         rtp_json_path_index(path, sizeof path, "platform.cpus", k);
-        if ((st = rtp_json_int(doc, c, path, 0, 4095, &id, diag)) != RTP_OK)
+        if ((st = rtp_json_int(doc, c, path, 0, RTP_CPU_LIMIT - 1, &id, diag)) != RTP_OK)
             return st;
         for (size_t seen = 0; seen < k; seen++)
             if (plan->platform_cpus[seen] == (int)id)
@@ -653,7 +652,7 @@ static rtp_status read_proof(const rtp_json *doc, const cJSON *node, rtp_plan *p
         return st;
     const char **names = calloc(nt ? nt : 1, sizeof *names);
     int *ids = calloc(nc ? nc : 1, sizeof *ids);
-    char path[PATH_SIZE];
+    char path[RTP_DIAG_PATH_SIZE];
     if (!names || !ids) {
         st = rtp_diag_set(diag, RTP_ENOMEM, "proof", "out of memory");
         goto done;
@@ -667,7 +666,7 @@ static rtp_status read_proof(const rtp_json *doc, const cJSON *node, rtp_plan *p
     for (const cJSON *c = cpus->child; c; c = c->next, k++) {
         int64_t id;
         rtp_json_path_index(path, sizeof path, "proof.cpus", k);
-        if ((st = rtp_json_int(doc, c, path, 0, 4095, &id, diag)) != RTP_OK)
+        if ((st = rtp_json_int(doc, c, path, 0, RTP_CPU_LIMIT - 1, &id, diag)) != RTP_OK)
             goto done;
         ids[k] = (int)id;
     }

@@ -16,9 +16,6 @@
 #include "models/base.h"
 #include "models/ratio.h"
 
-/* Linux CPU ids handled: 0 .. RTP_CPU_LIMIT - 1. */
-#define RTP_CPU_LIMIT 4096
-
 typedef struct rtp_cpumask {
     uint64_t bits[RTP_CPU_LIMIT / 64];
 } rtp_cpumask;

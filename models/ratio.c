@@ -15,8 +15,6 @@
 #include <stdio.h>
 #include <string.h>
 
-typedef unsigned __int128 u128;
-#define SAT ((u128)1 << 127) /* enclosures saturate here: then go exact */
 
 rtp_status rtp_ratio_parse_decimal(const char *text, rtp_ratio *out,
                                    char *why, size_t why_size)
@@ -128,17 +126,17 @@ static rtp_ns divisor_of(const rtp_task *t, rtp_load_kind kind)
 }
 
 /* Adds floor/ceil of 2^64 * wcet / divisor to *lo / *hi, saturating. */
-static void enclose_term(rtp_ns wcet, rtp_ns divisor, u128 *lo, u128 *hi)
+static void enclose_term(rtp_ns wcet, rtp_ns divisor, rtp_u128 *lo, rtp_u128 *hi)
 {
-    u128 scaled = (u128)(uint64_t)wcet << 64; /* wcet < 2^63: fits */
-    u128 q = scaled / (u128)(uint64_t)divisor;
-    u128 qc = q + (scaled % (u128)(uint64_t)divisor != 0);
-    *lo = (*lo >= SAT || q >= SAT - *lo) ? SAT : *lo + q;
-    *hi = (*hi >= SAT || qc >= SAT - *hi) ? SAT : *hi + qc;
+    rtp_u128 scaled = (rtp_u128)(uint64_t)wcet << 64; /* wcet < 2^63: fits */
+    rtp_u128 q = scaled / (rtp_u128)(uint64_t)divisor;
+    rtp_u128 qc = q + (scaled % (rtp_u128)(uint64_t)divisor != 0);
+    *lo = (*lo >= RTP_LOAD_SUM_SAT || q >= RTP_LOAD_SUM_SAT - *lo) ? RTP_LOAD_SUM_SAT : *lo + q;
+    *hi = (*hi >= RTP_LOAD_SUM_SAT || qc >= RTP_LOAD_SUM_SAT - *hi) ? RTP_LOAD_SUM_SAT : *hi + qc;
 }
 
 static void enclose_tasks(const rtp_task *tasks, size_t n, rtp_load_kind kind,
-                          u128 *lo, u128 *hi)
+                          rtp_u128 *lo, rtp_u128 *hi)
 {
     for (size_t i = 0; i < n; i++)
         enclose_term(tasks[i].wcet_ns, divisor_of(&tasks[i], kind), lo, hi);
@@ -164,14 +162,14 @@ static int compare(const rtp_task *a, size_t na, const rtp_task *extra,
                    const rtp_task *b, size_t nb, int has_bound, rtp_ratio bound,
                    rtp_load_kind kind)
 {
-    u128 alo = 0, ahi = 0, blo = 0, bhi = 0;
+    rtp_u128 alo = 0, ahi = 0, blo = 0, bhi = 0;
     enclose_tasks(a, na, kind, &alo, &ahi);
     if (extra)
         enclose_tasks(extra, 1, kind, &alo, &ahi);
     enclose_tasks(b, nb, kind, &blo, &bhi);
     if (has_bound && bound.den > 0 && bound.num >= 0)
         enclose_term(bound.num, bound.den, &blo, &bhi);
-    if (ahi < SAT && bhi < SAT) {
+    if (ahi < RTP_LOAD_SUM_SAT && bhi < RTP_LOAD_SUM_SAT) {
         if (ahi < blo)
             return -1;
         if (alo > bhi)
@@ -239,7 +237,7 @@ void rtp_load_sum_add(rtp_load_sum *s, int64_t wcet, int64_t divisor)
 
 int rtp_load_sum_cmp(const rtp_load_sum *a, const rtp_load_sum *b)
 {
-    if (a->hi < SAT && b->hi < SAT) {
+    if (a->hi < RTP_LOAD_SUM_SAT && b->hi < RTP_LOAD_SUM_SAT) {
         if (a->hi < b->lo)
             return -1;
         if (a->lo > b->hi)

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PATH_SIZE sizeof(((rtp_diag *)0)->path)
 
 static const char *const deadline_names[] = {"implicit", "constrained", "arbitrary", NULL};
 static const char *const generator_names[] = {"uunifast-discard", "randfixedsum", NULL};
@@ -38,7 +37,7 @@ static rtp_status read_name(const cJSON *node, const char *path, const char *con
 static rtp_status read_names(const cJSON *node, const char *path, const char *const *names,
                              const char **out, size_t max, size_t *count, rtp_diag *diag)
 {
-    char item_path[PATH_SIZE];
+    char item_path[RTP_DIAG_PATH_SIZE];
     if (!cJSON_IsArray(node)) {
         *count = 1;
         return read_name(node, path, names, &out[0], diag);
@@ -68,7 +67,7 @@ static rtp_status read_ints(const rtp_json *doc, const cJSON *node, const char *
                             int64_t min, int64_t max, int64_t **out, size_t *count,
                             rtp_diag *diag)
 {
-    char item_path[PATH_SIZE];
+    char item_path[RTP_DIAG_PATH_SIZE];
     size_t n = cJSON_IsArray(node) ? (size_t)cJSON_GetArraySize(node) : 1;
     if (n == 0 || n > RTP_SWEEP_MAX_ITEMS)
         return rtp_diag_set(diag, RTP_EINPUT, path, "must be a number or a list of 1..%d numbers",
@@ -121,7 +120,7 @@ static rtp_status read_decimal(const cJSON *node, const char *path, rtp_ratio *o
 static rtp_status read_utilization(const cJSON *node, rtp_sweep_doc *d, rtp_diag *diag)
 {
     static const char *const keys[] = {"from", "to", "step", NULL};
-    char path[PATH_SIZE];
+    char path[RTP_DIAG_PATH_SIZE];
     rtp_status st;
     const rtp_ratio zero = {0, 1};
     if (cJSON_IsArray(node)) {
@@ -186,7 +185,7 @@ static rtp_status read_periods(const rtp_json *doc, const cJSON *node, rtp_sweep
                                rtp_diag *diag)
 {
     static const char *const keys[] = {"min", "max", "granularity", "harmonic", "set", NULL};
-    char path[PATH_SIZE];
+    char path[RTP_DIAG_PATH_SIZE];
     rtp_status st;
     if (!cJSON_IsObject(node))
         return rtp_diag_set(diag, RTP_EINPUT, "periods", "must be an object");
@@ -275,7 +274,7 @@ static rtp_status read_sweep(const rtp_json *doc, rtp_sweep_doc *d, rtp_diag *di
         return st;
     if (!(item = cJSON_GetObjectItemCaseSensitive(root, "cpus")))
         return rtp_diag_set(diag, RTP_EINPUT, "cpus", "missing");
-    if ((st = read_ints(doc, item, "cpus", 1, 4096, &d->cpus, &d->n_cpus, diag)) != RTP_OK)
+    if ((st = read_ints(doc, item, "cpus", 1, RTP_CPU_LIMIT, &d->cpus, &d->n_cpus, diag)) != RTP_OK)
         return st;
     if (!(item = cJSON_GetObjectItemCaseSensitive(root, "utilization")))
         return rtp_diag_set(diag, RTP_EINPUT, "utilization", "missing");

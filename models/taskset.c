@@ -3,7 +3,7 @@
  * The reader validates in document order and stops at the first problem, so
  * the one message names exactly one JSON path. Invariants of a parsed set:
  * every time is in 1..2^62 ns; deadline is set (= period when absent); task
- * names are unique and non-empty; CPU ids are unique in 0..RTP_MAX_CPU_ID;
+ * names are unique and non-empty; CPU ids are unique in 0..RTP_CPU_LIMIT - 1;
  * clusters are disjoint non-empty subsets of the platform's CPUs. */
 #include "models/taskset.h"
 #include "models/text.h"
@@ -15,8 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RTP_MAX_CPU_ID 4095
-#define PATH_SIZE sizeof(((rtp_diag *)0)->path)
 
 static char *dup_string(const char *s)
 {
@@ -41,11 +39,11 @@ static rtp_status read_cpu_list(const rtp_json *doc, const cJSON *node, const ch
     if (!list)
         return rtp_diag_set(diag, RTP_ENOMEM, path, "out of memory");
     size_t i = 0;
-    char item_path[PATH_SIZE];
+    char item_path[RTP_DIAG_PATH_SIZE];
     for (const cJSON *c = node->child; c; c = c->next, i++) {
         rtp_json_path_index(item_path, sizeof item_path, path, i);
         int64_t id;
-        rtp_status st = rtp_json_int(doc, c, item_path, 0, RTP_MAX_CPU_ID, &id, diag);
+        rtp_status st = rtp_json_int(doc, c, item_path, 0, RTP_CPU_LIMIT - 1, &id, diag);
         if (st != RTP_OK) {
             free(list);
             return st;
@@ -81,7 +79,7 @@ rtp_status rtp_overheads_from_json(const rtp_json *doc, const cJSON *node, rtp_n
                             "must be an object {\"release_latency\": T, \"context_switch\": T}");
     rtp_status st = rtp_json_check_keys(node, "platform.overheads", keys, diag);
     rtp_ns *slots[] = {&ov->release_latency_ns, &ov->context_switch_ns};
-    char field[PATH_SIZE];
+    char field[RTP_DIAG_PATH_SIZE];
     for (int k = 0; k < 2 && st == RTP_OK; k++) {
         const cJSON *item = cJSON_GetObjectItemCaseSensitive(node, keys[k]);
         rtp_json_path_key(field, sizeof field, "platform.overheads", keys[k]);
@@ -105,7 +103,7 @@ static rtp_status read_platform(const rtp_json *doc, const cJSON *node, rtp_ns u
         return rtp_diag_set(diag, RTP_EINPUT, "platform.cpus", "missing");
     if (cJSON_IsNumber(cpus)) {
         int64_t m;
-        st = rtp_json_int(doc, cpus, "platform.cpus", 1, RTP_MAX_CPU_ID + 1, &m, diag);
+        st = rtp_json_int(doc, cpus, "platform.cpus", 1, RTP_CPU_LIMIT, &m, diag);
         if (st != RTP_OK)
             return st;
         pf->cpus = calloc((size_t)m, sizeof *pf->cpus);
@@ -141,7 +139,7 @@ static rtp_status read_platform(const rtp_json *doc, const cJSON *node, rtp_ns u
     if (!pf->clusters || !pf->cluster_len)
         return rtp_diag_set(diag, RTP_ENOMEM, "platform.clusters", "out of memory");
     size_t k = 0;
-    char path[PATH_SIZE], item_path[PATH_SIZE];
+    char path[RTP_DIAG_PATH_SIZE], item_path[RTP_DIAG_PATH_SIZE];
     for (const cJSON *c = clusters->child; c; c = c->next, k++) {
         rtp_json_path_index(path, sizeof path, "platform.clusters", k);
         st = read_cpu_list(doc, c, path, &pf->clusters[k], &pf->cluster_len[k], diag);
@@ -165,7 +163,7 @@ static rtp_status read_platform(const rtp_json *doc, const cJSON *node, rtp_ns u
 
 static rtp_status read_cmd(const cJSON *node, const char *path, rtp_task *task, rtp_diag *diag)
 {
-    char item_path[PATH_SIZE];
+    char item_path[RTP_DIAG_PATH_SIZE];
     if (cJSON_IsString(node)) {
         if (node->valuestring[0] == '\0')
             return rtp_diag_set(diag, RTP_EINPUT, path, "must not be empty");
@@ -205,7 +203,7 @@ rtp_status rtp_task_from_json(const rtp_json *doc, const cJSON *node, const char
     size_t n_keys = 9;
     for (size_t k = 0; extra_keys && extra_keys[k] && n_keys + 1 < sizeof keys / sizeof *keys; k++)
         keys[n_keys++] = extra_keys[k];
-    char field[PATH_SIZE];
+    char field[RTP_DIAG_PATH_SIZE];
     if (!cJSON_IsObject(node))
         return rtp_diag_set(diag, RTP_EINPUT, path, "must be an object");
     /* One pass over the members: each to its key's slot, the first unknown
@@ -309,7 +307,7 @@ static rtp_status read_taskset(const rtp_json *doc, rtp_taskset *ts, rtp_diag *d
     size_t n = (size_t)cJSON_GetArraySize(tasks), i = 0;
     if (n > 0 && !(ts->tasks = calloc(n, sizeof *ts->tasks)))
         return rtp_diag_set(diag, RTP_ENOMEM, "tasks", "out of memory");
-    char path[PATH_SIZE], name_path[PATH_SIZE];
+    char path[RTP_DIAG_PATH_SIZE], name_path[RTP_DIAG_PATH_SIZE];
     rtp_nameset names;
     if (rtp_nameset_init(&names, n) != RTP_OK)
         return rtp_diag_set(diag, RTP_ENOMEM, "tasks", "out of memory");

@@ -13,14 +13,13 @@
 
 #include "probe/facts.h"
 
-#define PATH_SIZE 512
 #define PREFIX "rtpack-probe."
 #define SCHED_DEADLINE_POLICY 6
 #define RMDIR_TRIES 100 /* x 10 ms: a thread that just left needs a moment */
 
 static int write_file(const char *dir, const char *name, const char *value)
 {
-    char path[PATH_SIZE];
+    char path[RTP_PROBE_PATH_SIZE];
     snprintf(path, sizeof path, "%s/%s", dir, name);
     FILE *f = fopen(path, "w");
     if (!f)
@@ -34,7 +33,7 @@ static int write_file(const char *dir, const char *name, const char *value)
 /* First line of dir/name without its newline; 0 or errno. */
 static int read_file(const char *dir, const char *name, char *out, size_t size)
 {
-    char path[PATH_SIZE];
+    char path[RTP_PROBE_PATH_SIZE];
     snprintf(path, sizeof path, "%s/%s", dir, name);
     FILE *f = fopen(path, "r");
     if (!f)
@@ -55,7 +54,7 @@ static void nap(void)
 /* Moves every thread in dir back to the root cpuset, then removes dir. */
 static int remove_child(const char *base, const char *dir)
 {
-    char tasks[PATH_SIZE], line[32], root_tasks[PATH_SIZE];
+    char tasks[RTP_PROBE_PATH_SIZE], line[32], root_tasks[RTP_PROBE_PATH_SIZE];
     snprintf(tasks, sizeof tasks, "%s/tasks", dir);
     snprintf(root_tasks, sizeof root_tasks, "%s/tasks", base);
     for (int i = 0; i < RMDIR_TRIES; i++) {
@@ -78,7 +77,7 @@ static int remove_child(const char *base, const char *dir)
 
 static char *dup_path(const char *a, const char *b)
 {
-    char path[PATH_SIZE];
+    char path[RTP_PROBE_PATH_SIZE];
     snprintf(path, sizeof path, "%s/%s", a, b);
     return strdup(path);
 }
@@ -136,7 +135,7 @@ int rtp_probe_cpuset_clean_stale(const char *base, int *live_pid, int *dead_pid,
             *live_pid = pid;
             continue;
         }
-        char dir[PATH_SIZE];
+        char dir[RTP_PROBE_PATH_SIZE];
         snprintf(dir, sizeof dir, "%s/%s", base, e->d_name);
         int err = remove_child(base, dir);
         if (err) {
@@ -159,7 +158,7 @@ int rtp_probe_cpuset_clean_stale(const char *base, int *live_pid, int *dead_pid,
 static int add_child(rtp_probe_cpuset *cs, const char *name, const char *cpus, const char *mems,
                      int exclusive, char *why, size_t why_size)
 {
-    char dir[PATH_SIZE];
+    char dir[RTP_PROBE_PATH_SIZE];
     snprintf(dir, sizeof dir, "%s/" PREFIX "%ld.lb%d.%s", cs->base, (long)getpid(), cs->saved_lb,
              name);
     char **grown = realloc(cs->dirs, (cs->n_dirs + 1) * sizeof *grown);
@@ -190,7 +189,7 @@ static int add_child(rtp_probe_cpuset *cs, const char *name, const char *cpus, c
 int rtp_probe_cpuset_open(const char *base, const int *cpus, size_t n, rtp_probe_cpuset *cs,
                           char *why, size_t why_size)
 {
-    char root_cpus[4096], mems[256], lb[8], name[32], buf[PATH_SIZE];
+    char root_cpus[4096], mems[256], lb[8], name[32], buf[RTP_PROBE_PATH_SIZE];
     memset(cs, 0, sizeof *cs);
     snprintf(cs->base, sizeof cs->base, "%s", base);
     snprintf(cs->root_tasks, sizeof cs->root_tasks, "%s/tasks", base);

@@ -12,7 +12,6 @@
 #include <cpuid.h>
 #endif
 
-#define PATH_SIZE 512
 #define TEXT_LIMIT ((size_t)64 << 20) /* a kernel .config is ~300 KiB */
 
 /* --- parsers --- */
@@ -203,12 +202,12 @@ int rtp_probe_parse_stat(const char *stat, int cpu, uint64_t *total, uint64_t *s
 
 static void join(char *out, const char *root, const char *rel)
 {
-    snprintf(out, PATH_SIZE, "%s%s", root, rel);
+    snprintf(out, RTP_PROBE_PATH_SIZE, "%s%s", root, rel);
 }
 
 char *rtp_probe_read_text(const char *root, const char *rel)
 {
-    char path[PATH_SIZE];
+    char path[RTP_PROBE_PATH_SIZE];
     join(path, root, rel);
     /* gzread passes uncompressed files through unchanged. */
     gzFile f = gzopen(path, "rb");
@@ -584,7 +583,7 @@ static void read_isolation(const char *root, const char *cmdline, rtp_probe_kern
 
 static int exists(const char *root, const char *rel)
 {
-    char path[PATH_SIZE];
+    char path[RTP_PROBE_PATH_SIZE];
     join(path, root, rel);
     FILE *f = fopen(path, "r");
     if (f)

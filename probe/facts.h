@@ -13,6 +13,9 @@
 
 #include "models/probe_doc.h"
 
+/* Buffers for paths under the root folder (/sys, /proc or a recorded tree). */
+#define RTP_PROBE_PATH_SIZE 512
+
 /* --- parsers --- */
 
 /* A kernel CPU list "0-3,8\n" ("" = empty). 0, or -1 for malformed text or

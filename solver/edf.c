@@ -65,14 +65,12 @@
  * comparison with t is exact and nothing overflows. */
 #include "solver/edf.h"
 
+#include "models/arith.h"
 #include "models/ratio.h"
 
 #include <gmp.h>
 #include <stdlib.h>
 
-typedef __int128 i128;
-typedef unsigned __int128 u128;
-#define SATURATED ((i128)1 << 100)
 
 typedef struct budget {
     uint64_t used, max;
@@ -103,19 +101,19 @@ static rtp_ns dstar(const rtp_task *t)
     return t->deadline_ns - t->jitter_ns;
 }
 
-/* dbf(t) saturated at SATURATED (any D*, t >= 0). */
-static i128 demand(const rtp_task *tasks, size_t n, rtp_ns t)
+/* dbf(t) saturated at RTP_I128_SATURATED (any D*, t >= 0). */
+static rtp_i128 demand(const rtp_task *tasks, size_t n, rtp_ns t)
 {
-    i128 sum = 0;
+    rtp_i128 sum = 0;
     for (size_t i = 0; i < n; i++) {
         rtp_ns d = dstar(&tasks[i]);
         if (t < d)
             continue;
-        i128 jobs = d >= 0 ? (i128)((t - d) / tasks[i].period_ns) + 1
-                           : ((i128)t - d) / tasks[i].period_ns + 1;
+        rtp_i128 jobs = d >= 0 ? (rtp_i128)((t - d) / tasks[i].period_ns) + 1
+                           : ((rtp_i128)t - d) / tasks[i].period_ns + 1;
         sum += jobs * tasks[i].wcet_ns;
-        if (sum >= SATURATED)
-            return SATURATED;
+        if (sum >= RTP_I128_SATURATED)
+            return RTP_I128_SATURATED;
     }
     return sum;
 }
@@ -130,15 +128,15 @@ rtp_ns rtp_edf_blocking(const rtp_task *tasks, size_t n, rtp_ns t)
 }
 
 /* h(t) = dbf(t) + b(t), saturated; with_blocking = 0 skips b. */
-static i128 load(const rtp_task *tasks, size_t n, rtp_ns t, int with_blocking)
+static rtp_i128 load(const rtp_task *tasks, size_t n, rtp_ns t, int with_blocking)
 {
-    i128 h = demand(tasks, n, t);
+    rtp_i128 h = demand(tasks, n, t);
     return with_blocking ? h + rtp_edf_blocking(tasks, n, t) : h;
 }
 
 rtp_status rtp_edf_dbf(const rtp_task *tasks, size_t n, rtp_ns t, rtp_ns *out)
 {
-    i128 d = demand(tasks, n, t);
+    rtp_i128 d = demand(tasks, n, t);
     if (d > INT64_MAX)
         return RTP_ELIMIT;
     *out = (rtp_ns)d;
@@ -194,16 +192,16 @@ static rtp_ns la_exact(const rtp_task *tasks, size_t n, rtp_ns blocking)
 /* An integer upper bound of La (U < 1), or 0 when it passes rtp_ns. */
 static rtp_ns la_bound(const rtp_task *tasks, size_t n, rtp_ns blocking)
 {
-    const u128 one = (u128)1 << 64, cap = (u128)1 << 126;
-    u128 util_hi = 0, num_hi = (u128)(uint64_t)blocking << 64; /* B <= 2^62: < cap */
+    const rtp_u128 one = (rtp_u128)1 << 64, cap = (rtp_u128)1 << 126;
+    rtp_u128 util_hi = 0, num_hi = (rtp_u128)(uint64_t)blocking << 64; /* B <= 2^62: < cap */
     rtp_ns max_excess = 0;
     for (size_t i = 0; i < n; i++) {
         const rtp_task *t = &tasks[i];
-        u128 scaled = (u128)(uint64_t)t->wcet_ns << 64;
-        u128 u = scaled / (uint64_t)t->period_ns + (scaled % (uint64_t)t->period_ns != 0);
+        rtp_u128 scaled = (rtp_u128)(uint64_t)t->wcet_ns << 64;
+        rtp_u128 u = scaled / (uint64_t)t->period_ns + (scaled % (uint64_t)t->period_ns != 0);
         util_hi += u; /* each u <= 2^64 when U < 1: no overflow */
         if (dstar(t) < t->period_ns) {
-            u128 term = (u128)(uint64_t)(t->period_ns - dstar(t)) * u;
+            rtp_u128 term = (rtp_u128)(uint64_t)(t->period_ns - dstar(t)) * u;
             num_hi = (num_hi >= cap || term >= cap) ? cap : num_hi + term;
         } else if (dstar(t) - t->period_ns > max_excess) {
             max_excess = dstar(t) - t->period_ns;
@@ -211,8 +209,8 @@ static rtp_ns la_bound(const rtp_task *tasks, size_t n, rtp_ns blocking)
     }
     rtp_ns la;
     if (util_hi < one && num_hi < cap) {
-        u128 den = one - util_hi, q = num_hi / den + (num_hi % den != 0);
-        la = q > (u128)INT64_MAX ? 0 : (rtp_ns)q;
+        rtp_u128 den = one - util_hi, q = num_hi / den + (num_hi % den != 0);
+        la = q > (rtp_u128)INT64_MAX ? 0 : (rtp_ns)q;
     } else {
         la = la_exact(tasks, n, blocking);
     }
@@ -228,7 +226,7 @@ static rtp_ns la_bound(const rtp_task *tasks, size_t n, rtp_ns blocking)
 static rtp_status busy_period(const rtp_task *tasks, size_t n, rtp_ns stop,
                               budget *b, rtp_ns *lb, rtp_diag *diag)
 {
-    i128 w = 0;
+    rtp_i128 w = 0;
     for (size_t i = 0; i < n; i++)
         w += tasks[i].wcet_ns;
     *lb = 0;
@@ -243,10 +241,10 @@ static rtp_status busy_period(const rtp_task *tasks, size_t n, rtp_ns stop,
         *lb = (rtp_ns)w;
         if (spend(b, diag, "EDF busy period not found"))
             return RTP_ELIMIT;
-        i128 next = 0;
-        for (size_t i = 0; i < n && next < SATURATED; i++) {
+        rtp_i128 next = 0;
+        for (size_t i = 0; i < n && next < RTP_I128_SATURATED; i++) {
             rtp_ns jobs = ((rtp_ns)w - 1) / tasks[i].period_ns + 1; /* ceil, w >= 1 */
-            next += (i128)jobs * tasks[i].wcet_ns;
+            next += (rtp_i128)jobs * tasks[i].wcet_ns;
         }
         if (next == w)
             return RTP_OK;
@@ -264,7 +262,7 @@ static rtp_status qpa(const rtp_task *tasks, size_t n, int with_blocking, rtp_ns
     while (t > 0) {
         if (spend(b, diag, "EDF QPA did not finish"))
             return RTP_ELIMIT;
-        i128 h = load(tasks, n, t, with_blocking);
+        rtp_i128 h = load(tasks, n, t, with_blocking);
         if (h > t) {
             *failed_at = t;
             break;
@@ -285,7 +283,7 @@ static rtp_status first_miss(const rtp_task *tasks, size_t n, rtp_ns upto,
         return RTP_ENOMEM;
     for (size_t i = 0; i < n; i++)
         next[i] = dstar(&tasks[i]);
-    i128 dem = 0;
+    rtp_i128 dem = 0;
     rtp_ns blocked = 0; /* b(t): a running maximum over the first deadlines seen */
     rtp_status st = RTP_EINTERNAL;
     for (;;) {

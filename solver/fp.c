@@ -65,8 +65,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-typedef __int128 i128;
-#define SATURATED ((i128)1 << 100)
 
 typedef struct rta_ctx {
     const rtp_task *tasks;
@@ -88,21 +86,21 @@ static rtp_status spend(rta_ctx *c, rtp_diag *diag)
 
 /* ceil((w + J) / T) for w >= 1: the jobs of a task with the critical
  * pattern released in [0, w). */
-static i128 jobs_before(const rtp_task *t, rtp_ns w)
+static rtp_i128 jobs_before(const rtp_task *t, rtp_ns w)
 {
     rtp_ns x;
     if (!__builtin_add_overflow(w, t->jitter_ns, &x))
         return (x - 1) / t->period_ns + 1;
-    return ((i128)w + t->jitter_ns - 1) / t->period_ns + 1;
+    return ((rtp_i128)w + t->jitter_ns - 1) / t->period_ns + 1;
 }
 
 /* sum over tasks j != i with priority[j] above (equal too, when with_equal)
  * of ceil((w + J_j) / T_j) C_j, saturated. */
-static i128 interference(const rta_ctx *c, size_t i, rtp_ns w, int with_equal)
+static rtp_i128 interference(const rta_ctx *c, size_t i, rtp_ns w, int with_equal)
 {
-    i128 sum = 0;
+    rtp_i128 sum = 0;
     int p = c->priority[i];
-    for (size_t j = 0; j < c->n && sum < SATURATED; j++) {
+    for (size_t j = 0; j < c->n && sum < RTP_I128_SATURATED; j++) {
         if (j == i || c->priority[j] < p || (c->priority[j] == p && !with_equal))
             continue;
         sum += jobs_before(&c->tasks[j], w) * c->tasks[j].wcet_ns;
@@ -147,17 +145,17 @@ static rtp_status endless_busy(const rta_ctx *c, size_t i, rtp_ns *hyper, rtp_di
  * p (but i) have the critical pattern, task i's job under analysis is
  * released at r and its earlier jobs arrive at r - J_i - k T_i
  * (1 <= k <= floor(r / T_i)), released at max(0, arrival); plus B_i. */
-static i128 phased_work(const rta_ctx *c, size_t i, rtp_ns r, rtp_ns t)
+static rtp_i128 phased_work(const rta_ctx *c, size_t i, rtp_ns r, rtp_ns t)
 {
     const rtp_task *ti = &c->tasks[i];
-    i128 sum = ti->blocking_ns + interference(c, i, t, 1);
+    rtp_i128 sum = ti->blocking_ns + interference(c, i, t, 1);
     rtp_ns q = r / ti->period_ns, kmin = 0;
     /* job k is released before t iff r - J_i - k T_i < t iff
      * k >= floor((r - J_i - t) / T_i) + 1 */
     rtp_div_floor(r - ti->jitter_ns - t, ti->period_ns, &kmin); /* T > 0: cannot fail */
     kmin = kmin + 1 < 1 ? 1 : kmin + 1;
     if (q >= kmin)
-        sum += (i128)(q - kmin + 1) * ti->wcet_ns;
+        sum += (rtp_i128)(q - kmin + 1) * ti->wcet_ns;
     return sum;
 }
 
@@ -165,7 +163,7 @@ static i128 phased_work(const rta_ctx *c, size_t i, rtp_ns r, rtp_ns t)
  * the level-i busy period from 0 last past r? */
 static rtp_status busy_past(rta_ctx *c, size_t i, rtp_ns r, int *busy, rtp_diag *diag)
 {
-    i128 t = phased_work(c, i, r, 1);
+    rtp_i128 t = phased_work(c, i, r, 1);
     for (;;) {
         if (t > r) {
             *busy = 1;
@@ -174,7 +172,7 @@ static rtp_status busy_past(rta_ctx *c, size_t i, rtp_ns r, int *busy, rtp_diag 
         rtp_status st = spend(c, diag);
         if (st != RTP_OK)
             return st;
-        i128 t2 = phased_work(c, i, r, (rtp_ns)t);
+        rtp_i128 t2 = phased_work(c, i, r, (rtp_ns)t);
         if (t2 <= t) {
             *busy = 0;
             return RTP_OK;
@@ -187,7 +185,7 @@ static rtp_status busy_past(rta_ctx *c, size_t i, rtp_ns r, int *busy, rtp_diag 
  * least fixed point, the completion of the job under analysis. *miss = 1,
  * and the iteration stops, as soon as w passes `deadline` (that job's
  * absolute deadline): nothing later can bring it back. */
-static rtp_status settle(rta_ctx *c, size_t i, i128 own, i128 deadline, i128 *w, int *miss,
+static rtp_status settle(rta_ctx *c, size_t i, rtp_i128 own, rtp_i128 deadline, rtp_i128 *w, int *miss,
                          rtp_diag *diag)
 {
     *miss = 0;
@@ -201,7 +199,7 @@ static rtp_status settle(rta_ctx *c, size_t i, i128 own, i128 deadline, i128 *w,
             return st;
         if (*w > INT64_MAX)
             return rtp_diag_set(diag, RTP_ELIMIT, "", "fixed-priority response passes 2^63 ns");
-        i128 next = own + interference(c, i, (rtp_ns)*w, 0);
+        rtp_i128 next = own + interference(c, i, (rtp_ns)*w, 0);
         if (next <= *w)
             return RTP_OK;
         *w = next;
@@ -214,7 +212,7 @@ static rtp_status settle(rta_ctx *c, size_t i, i128 own, i128 deadline, i128 *w,
 static rtp_status level_busy_period(rta_ctx *c, size_t i, rtp_ns *end, rtp_diag *diag)
 {
     const rtp_task *ti = &c->tasks[i];
-    i128 busy = ti->blocking_ns + ti->wcet_ns + interference(c, i, 1, 1);
+    rtp_i128 busy = ti->blocking_ns + ti->wcet_ns + interference(c, i, 1, 1);
     for (;;) {
         rtp_status st = spend(c, diag);
         if (st != RTP_OK)
@@ -222,7 +220,7 @@ static rtp_status level_busy_period(rta_ctx *c, size_t i, rtp_ns *end, rtp_diag 
         if (busy > INT64_MAX)
             return rtp_diag_set(diag, RTP_ELIMIT, "",
                                 "fixed-priority busy period passes 2^63 ns");
-        i128 next = ti->blocking_ns + jobs_before(ti, (rtp_ns)busy) * ti->wcet_ns +
+        rtp_i128 next = ti->blocking_ns + jobs_before(ti, (rtp_ns)busy) * ti->wcet_ns +
                     interference(c, i, (rtp_ns)busy, 1);
         if (next <= busy)
             break;
@@ -248,19 +246,19 @@ static rtp_status fifo_wcrt(rta_ctx *c, size_t i, rtp_ns *response, rtp_diag *di
         st = level_busy_period(c, i, &end, diag);
     if (st != RTP_OK)
         return st;
-    i128 worst = 0;
+    rtp_i128 worst = 0;
     for (rtp_ns r = 0; r < end;) {
         int in_busy = 1;
         if (r % ti->period_ns != 0 && (st = busy_past(c, i, r, &in_busy, diag)) != RTP_OK)
             return st;
         if (in_busy) {
-            i128 own = ti->blocking_ns + (i128)(r / ti->period_ns + 1) * ti->wcet_ns, w;
+            rtp_i128 own = ti->blocking_ns + (rtp_i128)(r / ti->period_ns + 1) * ti->wcet_ns, w;
             for (size_t j = 0; j < c->n; j++)
                 if (j != i && c->priority[j] == p)
                     own += jobs_before(&c->tasks[j], r + 1) * c->tasks[j].wcet_ns;
-            w = own > (i128)r + 1 ? own : (i128)r + 1;
+            w = own > (rtp_i128)r + 1 ? own : (rtp_i128)r + 1;
             int miss = 0;
-            i128 deadline = (i128)r - ti->jitter_ns + ti->deadline_ns;
+            rtp_i128 deadline = (rtp_i128)r - ti->jitter_ns + ti->deadline_ns;
             if ((st = settle(c, i, own, deadline, &w, &miss, diag)) != RTP_OK || miss)
                 return st;
             if (w - r + ti->jitter_ns > worst)
@@ -272,7 +270,7 @@ static rtp_status fifo_wcrt(rta_ctx *c, size_t i, rtp_ns *response, rtp_diag *di
             if (j != i && c->priority[j] != p)
                 continue;
             rtp_ns tj = c->tasks[j].period_ns, jj = j == i ? 0 : c->tasks[j].jitter_ns;
-            i128 at = ((i128)r + jj) / tj * tj + tj - jj; /* first k T_j - J_j > r */
+            rtp_i128 at = ((rtp_i128)r + jj) / tj * tj + tj - jj; /* first k T_j - J_j > r */
             if (at < next)
                 next = (rtp_ns)at;
         }
@@ -290,7 +288,7 @@ static rtp_status task_wcrt(rta_ctx *c, size_t i, rtp_ns *response, rtp_diag *di
     *response = -1;
     if (ti->jitter_ns >= ti->deadline_ns)
         return RTP_OK; /* released at the end of its window, it cannot finish in time */
-    i128 first_jobs = 0;
+    rtp_i128 first_jobs = 0;
     for (size_t j = 0; j < c->n; j++) {
         if (j == i || c->priority[j] < p)
             continue;
@@ -301,15 +299,15 @@ static rtp_status task_wcrt(rta_ctx *c, size_t i, rtp_ns *response, rtp_diag *di
     /* Only higher priorities: the critical pattern above; jobs 0, 1, ...
      * while the level-i busy period lasts (at most `jobs` of them when the
      * level utilization is 1 and the period endless). */
-    i128 w = ti->blocking_ns + first_jobs + ti->wcet_ns, worst = 0;
+    rtp_i128 w = ti->blocking_ns + first_jobs + ti->wcet_ns, worst = 0;
     rtp_ns jobs = 0;
     for (rtp_ns q = 0;; q++) {
-        i128 a = (i128)q * ti->period_ns - ti->jitter_ns;       /* arrival of job q */
-        i128 next = a + ti->period_ns;                         /* that of job q + 1 */
+        rtp_i128 a = (rtp_i128)q * ti->period_ns - ti->jitter_ns;       /* arrival of job q */
+        rtp_i128 next = a + ti->period_ns;                         /* that of job q + 1 */
         if (next > INT64_MAX)
             return rtp_diag_set(diag, RTP_ELIMIT, "",
                                 "fixed-priority busy period passes 2^63 ns");
-        i128 own = ti->blocking_ns + (i128)(q + 1) * ti->wcet_ns; /* jobs 0..q */
+        rtp_i128 own = ti->blocking_ns + (rtp_i128)(q + 1) * ti->wcet_ns; /* jobs 0..q */
         if (w < own)
             w = own;
         int miss = 0;

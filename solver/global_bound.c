@@ -14,7 +14,7 @@
 
 #include <stdlib.h>
 
-#define GW_INF ((rtp_i128)1 << 100)
+#define GW_INF RTP_I128_SATURATED
 
 static rtp_i128 lmin(rtp_i128 a, rtp_i128 b) { return a < b ? a : b; }
 

@@ -8,10 +8,9 @@
 #ifndef RTP_GLOBAL_WORK_H
 #define RTP_GLOBAL_WORK_H
 
+#include "models/arith.h"
 #include "models/ratio.h"
 #include "models/taskset.h"
-
-typedef __int128 rtp_i128;
 
 /* Which bound on the interference suffered by the analysed task k in a
  * window of length x (each term clamped to x - C_k + 1):
