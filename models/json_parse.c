@@ -19,6 +19,7 @@
 #include "models/json_util.h"
 
 #include <stdalign.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,7 @@
 typedef struct block {
     struct block *next;
     size_t size, used;
+    int borrowed; /* the caller's scratch: never freed here */
     alignas(max_align_t) unsigned char data[];
 } block;
 
@@ -45,6 +47,7 @@ static void *arena_alloc(block **head, size_t size, size_t hint)
         fresh->next = b;
         fresh->size = want;
         fresh->used = 0;
+        fresh->borrowed = 0;
         *head = b = fresh;
     }
     void *p = b->data + b->used;
@@ -56,7 +59,8 @@ static void arena_free(block *b)
 {
     while (b) {
         block *next = b->next;
-        free(b);
+        if (!b->borrowed)
+            free(b);
         b = next;
     }
 }
@@ -511,17 +515,24 @@ rtp_status rtp_json_syntax_error(const char *text, size_t len, size_t at, int af
     return st;
 }
 
-rtp_status rtp_json_open(rtp_json *doc, const char *text, size_t len, rtp_diag *diag)
+rtp_status rtp_json_open_scratch(rtp_json *doc, const char *text, size_t len, void *scratch,
+                                 size_t scratch_size, rtp_diag *diag)
 {
     memset(doc, 0, sizeof *doc);
-    parser *p = malloc(sizeof *p);
-    if (!p)
-        return rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
+    parser state, *p = &state; /* on the stack: no allocation per document */
     p->s = (const unsigned char *)text;
     p->len = len;
     p->off = 0;
     p->depth = 0;
     p->arena = NULL;
+    if (scratch && scratch_size > sizeof(block) + 1024 &&
+        (uintptr_t)scratch % alignof(max_align_t) == 0) {
+        p->arena = scratch;
+        p->arena->next = NULL;
+        p->arena->size = scratch_size - sizeof(block);
+        p->arena->used = 0;
+        p->arena->borrowed = 1;
+    }
     /* a task set takes about five times its text in nodes and strings; a
      * large document grows the arena by doubling blocks instead */
     p->hint = len < 1365 ? 8192 : len < ((size_t)1 << 18) ? 6 * len : (size_t)1 << 20;
@@ -561,8 +572,12 @@ rtp_status rtp_json_open(rtp_json *doc, const char *text, size_t len, rtp_diag *
         doc->len = len;
         doc->arena = p->arena;
     }
-    free(p);
     return st;
+}
+
+rtp_status rtp_json_open(rtp_json *doc, const char *text, size_t len, rtp_diag *diag)
+{
+    return rtp_json_open_scratch(doc, text, len, NULL, 0, diag);
 }
 
 void rtp_json_close(rtp_json *doc)

@@ -222,10 +222,37 @@ rtp_status rtp_json_string(const cJSON *node, const char *path, int allow_empty,
     return RTP_OK;
 }
 
+/* Decimal digits of v into buf (at least 21 bytes), NUL-terminated; the
+ * length. */
+static size_t format_int(char *buf, int64_t v)
+{
+    char tmp[24];
+    size_t n = 0, len = 0;
+    uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    do {
+        tmp[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u > 0);
+    if (v < 0)
+        buf[len++] = '-';
+    while (n > 0)
+        buf[len++] = tmp[--n];
+    buf[len] = '\0';
+    return len;
+}
+
+/* A display double: 10 significant digits, ".0" added to whole values. */
+static void format_display(char *text, size_t size, double value)
+{
+    snprintf(text, size, "%.10g", value);
+    if (!strchr(text, '.') && !strchr(text, 'e') && !strchr(text, 'n') && !strchr(text, 'i'))
+        strcat(text, ".0");
+}
+
 cJSON *rtp_json_new_int(int64_t value)
 {
     char digits[32];
-    snprintf(digits, sizeof digits, "%lld", (long long)value);
+    format_int(digits, value);
     return cJSON_CreateRaw(digits);
 }
 
@@ -234,17 +261,159 @@ cJSON *rtp_json_new_time(rtp_ns value)
     if (value < RTP_JSON_INT_LIMIT && value > -RTP_JSON_INT_LIMIT)
         return rtp_json_new_int(value);
     char text[40];
-    snprintf(text, sizeof text, "%lldns", (long long)value);
+    size_t n = format_int(text, value);
+    memcpy(text + n, "ns", 3);
     return cJSON_CreateString(text);
 }
 
 cJSON *rtp_json_new_display(double value)
 {
     char text[40];
-    snprintf(text, sizeof text, "%.10g", value);
-    if (!strchr(text, '.') && !strchr(text, 'e') && !strchr(text, 'n') && !strchr(text, 'i'))
-        strcat(text, ".0");
+    format_display(text, sizeof text, value);
     return cJSON_CreateRaw(text);
+}
+
+/* ---- the streaming writer ---- */
+
+void rtp_jw_init(rtp_json_writer *w, int pretty)
+{
+    memset(w, 0, sizeof *w);
+    rtp_text_init(&w->text);
+    w->pretty = pretty;
+}
+
+static void tabs(rtp_json_writer *w, int n)
+{
+    static const char t[] = "\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t";
+    rtp_text_appendn(&w->text, t, (size_t)(n < 16 ? n : 16));
+}
+
+/* cJSON's escapes: quote, backslash, \b \f \n \r \t, other bytes below 32
+ * as \u00xx; everything else as it is. */
+static void quoted(rtp_text *t, const char *s)
+{
+    rtp_text_appendn(t, "\"", 1);
+    const char *run = s;
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c >= 32 && c != '"' && c != '\\')
+            continue;
+        rtp_text_appendn(t, run, (size_t)(s - run));
+        char esc[8] = {'\\', 0};
+        switch (c) {
+        case '"': esc[1] = '"'; break;
+        case '\\': esc[1] = '\\'; break;
+        case '\b': esc[1] = 'b'; break;
+        case '\f': esc[1] = 'f'; break;
+        case '\n': esc[1] = 'n'; break;
+        case '\r': esc[1] = 'r'; break;
+        case '\t': esc[1] = 't'; break;
+        default: snprintf(esc + 1, sizeof esc - 1, "u%04x", c);
+        }
+        rtp_text_append(t, esc);
+        run = s + 1;
+    }
+    rtp_text_appendn(t, run, (size_t)(s - run));
+    rtp_text_appendn(t, "\"", 1);
+}
+
+/* What comes before a value: the separator, and the key in an object. */
+static void member(rtp_json_writer *w, const char *key)
+{
+    if (w->depth == 0)
+        return;
+    int d = w->depth - 1;
+    if (w->members[d])
+        rtp_text_appendn(&w->text, w->object[d] ? ",\n" : ", ",
+                         w->pretty ? 2 : 1);
+    w->members[d] = 1;
+    if (!w->object[d])
+        return;
+    if (w->pretty)
+        tabs(w, w->depth);
+    quoted(&w->text, key ? key : "");
+    rtp_text_appendn(&w->text, ":\t", w->pretty ? 2 : 1);
+}
+
+void rtp_jw_open(rtp_json_writer *w, const char *key, int object)
+{
+    member(w, key);
+    rtp_text_appendn(&w->text, object ? "{\n" : "[", object && w->pretty ? 2 : 1);
+    if (w->depth < RTP_JW_DEPTH) {
+        w->members[w->depth] = 0;
+        w->object[w->depth] = (unsigned char)(object != 0);
+    }
+    w->depth++;
+}
+
+void rtp_jw_close(rtp_json_writer *w)
+{
+    int d = --w->depth;
+    if (!w->object[d]) {
+        rtp_text_appendn(&w->text, "]", 1);
+        return;
+    }
+    if (w->pretty) {
+        if (w->members[d])
+            rtp_text_appendn(&w->text, "\n", 1);
+        tabs(w, d);
+    }
+    rtp_text_appendn(&w->text, "}", 1);
+}
+
+void rtp_jw_string(rtp_json_writer *w, const char *key, const char *value)
+{
+    member(w, key);
+    quoted(&w->text, value ? value : "");
+}
+
+void rtp_jw_int(rtp_json_writer *w, const char *key, int64_t value)
+{
+    char digits[32];
+    member(w, key);
+    rtp_text_appendn(&w->text, digits, format_int(digits, value));
+}
+
+void rtp_jw_time(rtp_json_writer *w, const char *key, rtp_ns value)
+{
+    if (value < RTP_JSON_INT_LIMIT && value > -RTP_JSON_INT_LIMIT) {
+        rtp_jw_int(w, key, value);
+        return;
+    }
+    char text[40];
+    size_t n = format_int(text, value);
+    memcpy(text + n, "ns", 3);
+    rtp_jw_string(w, key, text);
+}
+
+void rtp_jw_display(rtp_json_writer *w, const char *key, double value)
+{
+    char text[40];
+    format_display(text, sizeof text, value);
+    member(w, key);
+    rtp_text_append(&w->text, text);
+}
+
+void rtp_jw_bool(rtp_json_writer *w, const char *key, int value)
+{
+    member(w, key);
+    rtp_text_append(&w->text, value ? "true" : "false");
+}
+
+void rtp_jw_null(rtp_json_writer *w, const char *key)
+{
+    member(w, key);
+    rtp_text_append(&w->text, "null");
+}
+
+char *rtp_jw_finish(rtp_json_writer *w)
+{
+    rtp_text_appendn(&w->text, "\n", 1);
+    if (rtp_text_status(&w->text) != RTP_OK) {
+        rtp_text_free(&w->text);
+        return NULL;
+    }
+    return rtp_text_take(&w->text);
 }
 
 void rtp_json_add(int *bad, cJSON *object, const char *key, cJSON *v)

@@ -15,6 +15,7 @@
 #include <cjson/cJSON.h>
 
 #include "models/base.h"
+#include "models/text.h"
 
 #define RTP_JSON_INT_LIMIT ((int64_t)1 << 53) /* bare integers must be below */
 
@@ -36,6 +37,12 @@ typedef struct rtp_json {
 rtp_status rtp_json_open(rtp_json *doc, const char *text, size_t len,
                          rtp_diag *diag);
 void rtp_json_close(rtp_json *doc);
+/* rtp_json_open with `scratch` (aligned to max_align_t, scratch_size bytes,
+ * outliving the document) as the arena's first block: a reader that opens
+ * and closes a document in one call gives a stack buffer and allocates
+ * nothing for a document that fits (a task set of 50 tasks takes ~20 KiB). */
+rtp_status rtp_json_open_scratch(rtp_json *doc, const char *text, size_t len, void *scratch,
+                                 size_t scratch_size, rtp_diag *diag);
 
 /* The diagnostic of a text that is not JSON, stopped at byte `at`:
  * "not valid JSON" (or the nesting limit, or text after the document when
@@ -85,6 +92,36 @@ void rtp_json_push(int *bad, cJSON *array, cJSON *v);
 /* Prints and frees nothing: malloc'd text (caller frees), with a final
  * newline; NULL when out of memory. */
 char *rtp_json_print(const cJSON *root, int pretty);
+
+/* A streaming writer of JSON text laid out byte for byte as cJSON prints
+ * (compact, or pretty with tabs), for documents written per set (analyze's
+ * batch lines) without building a tree: one growable buffer, no allocation
+ * per value, integers formatted by hand. `key` is the member name inside an
+ * object and NULL inside an array or at the top. Values as the exact writers
+ * above: times as digits below 2^53 else "<n>ns", display doubles with 10
+ * significant digits. An allocation failure is sticky: rtp_jw_finish then
+ * gives NULL. Nesting deeper than RTP_JW_DEPTH is a caller bug. */
+#define RTP_JW_DEPTH 16
+typedef struct rtp_json_writer {
+    rtp_text text;
+    int pretty;
+    int depth;
+    unsigned char members[RTP_JW_DEPTH]; /* written so far at each level (0, 1 = some) */
+    unsigned char object[RTP_JW_DEPTH];
+} rtp_json_writer;
+
+void rtp_jw_init(rtp_json_writer *w, int pretty);
+void rtp_jw_open(rtp_json_writer *w, const char *key, int object); /* '{' or '[' */
+void rtp_jw_close(rtp_json_writer *w);
+void rtp_jw_string(rtp_json_writer *w, const char *key, const char *value);
+void rtp_jw_int(rtp_json_writer *w, const char *key, int64_t value);
+void rtp_jw_time(rtp_json_writer *w, const char *key, rtp_ns value);
+void rtp_jw_display(rtp_json_writer *w, const char *key, double value);
+void rtp_jw_bool(rtp_json_writer *w, const char *key, int value);
+void rtp_jw_null(rtp_json_writer *w, const char *key);
+/* The text with a final newline (malloc'd, the caller's), NULL when an
+ * allocation failed; the writer is left empty. */
+char *rtp_jw_finish(rtp_json_writer *w);
 
 /* A set of borrowed C strings for linear-time duplicate checks. */
 typedef struct rtp_nameset {

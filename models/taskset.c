@@ -11,6 +11,7 @@
 #include "models/json_util.h"
 
 #include <errno.h>
+#include <stdalign.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -332,7 +333,9 @@ rtp_status rtp_taskset_parse_json(const char *text, size_t len, rtp_taskset *out
 {
     memset(out, 0, sizeof *out);
     rtp_json doc;
-    rtp_status st = rtp_json_open(&doc, text, len, diag);
+    /* the tree lives only in this call: its first arena block on the stack */
+    alignas(max_align_t) unsigned char scratch[48 * 1024];
+    rtp_status st = rtp_json_open_scratch(&doc, text, len, scratch, sizeof scratch, diag);
     if (st != RTP_OK)
         return st;
     st = rtp_taskset_from_json(&doc, out, diag);

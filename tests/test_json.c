@@ -3,7 +3,9 @@
  * diagnostic (message, path, line, column) and tree on every document of
  * examples/ and tests/golden/ (task sets, plans, sweeps, batch lines), on
  * hand-picked corner cases, and on seeded random mutations of all of them;
- * plus the two deliberate differences (strings cJSON cut short). */
+ * plus the two deliberate differences (strings cJSON cut short); and the
+ * streaming writer (rtp_json_writer) against cJSON's printer on random
+ * trees, compact and pretty. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -242,12 +244,112 @@ static void test_corpus_and_mutations(void **state)
     print_message("%zu documents compared\n", checked);
 }
 
+/* ---- the streaming writer against cJSON's printer ---- */
+
+/* A random tree of objects, arrays, strings (any byte but NUL), integers
+ * (as rtp_json_new_int's raw digits), booleans and nulls. */
+static cJSON *random_tree(tu_rng *rng, int depth)
+{
+    int kind = (int)tu_range(rng, 0, depth >= 4 ? 3 : 5);
+    if (kind == 0) {
+        char s[16];
+        size_t n = (size_t)tu_range(rng, 0, sizeof s - 1);
+        for (size_t i = 0; i < n; i++)
+            s[i] = (char)tu_range(rng, 1, 255);
+        s[n] = '\0';
+        return cJSON_CreateString(s);
+    }
+    if (kind == 1)
+        return rtp_json_new_int(tu_range(rng, INT64_MIN + 1, INT64_MAX));
+    if (kind == 2)
+        return cJSON_CreateBool((int)tu_range(rng, 0, 1));
+    if (kind == 3)
+        return cJSON_CreateNull();
+    cJSON *c = kind == 4 ? cJSON_CreateObject() : cJSON_CreateArray();
+    int n = (int)tu_range(rng, 0, 4);
+    for (int i = 0; i < n; i++) {
+        cJSON *child = random_tree(rng, depth + 1);
+        if (kind == 4) {
+            char key[32];
+            snprintf(key, sizeof key, "k%d\t\"%d", i, (int)tu_range(rng, 0, 9));
+            cJSON_AddItemToObject(c, key, child);
+        } else {
+            cJSON_AddItemToArray(c, child);
+        }
+    }
+    return c;
+}
+
+static void write_tree(rtp_json_writer *w, const cJSON *node, const char *key)
+{
+    if (cJSON_IsObject(node) || cJSON_IsArray(node)) {
+        rtp_jw_open(w, key, cJSON_IsObject(node));
+        for (const cJSON *c = node->child; c; c = c->next)
+            write_tree(w, c, c->string);
+        rtp_jw_close(w);
+    } else if (cJSON_IsString(node)) {
+        rtp_jw_string(w, key, node->valuestring);
+    } else if (cJSON_IsRaw(node)) {
+        rtp_jw_int(w, key, strtoll(node->valuestring, NULL, 10));
+    } else if (cJSON_IsBool(node)) {
+        rtp_jw_bool(w, key, cJSON_IsTrue(node));
+    } else {
+        rtp_jw_null(w, key);
+    }
+}
+
+static void test_writer_as_cjson(void **state)
+{
+    (void)state;
+    tu_rng rng = {17};
+    for (int k = 0; k < 3000; k++) {
+        cJSON *tree = random_tree(&rng, 0);
+        for (int pretty = 0; pretty < 2; pretty++) {
+            char *want = rtp_json_print(tree, pretty);
+            rtp_json_writer w;
+            rtp_jw_init(&w, pretty);
+            write_tree(&w, tree, NULL);
+            char *got = rtp_jw_finish(&w);
+            assert_non_null(want);
+            assert_non_null(got);
+            if (strcmp(want, got) != 0)
+                fail_msg("writer differs from cJSON (pretty %d):\n%s\nvs\n%s", pretty, got, want);
+            free(want);
+            free(got);
+        }
+        cJSON_Delete(tree);
+    }
+    /* times and display values as the tree writers make them */
+    static const rtp_ns times[] = {1, 9007199254740991, 9007199254740992, 4611686018427387904};
+    static const double shown[] = {0.0, 1.0, 0.95, 1.0000000001, 123456789012.5, 1e-7};
+    for (size_t i = 0; i < 4; i++) {
+        cJSON *a = cJSON_CreateArray();
+        cJSON_AddItemToArray(a, rtp_json_new_time(times[i]));
+        cJSON_AddItemToArray(a, rtp_json_new_display(shown[i]));
+        cJSON_AddItemToArray(a, rtp_json_new_display(shown[i + 2]));
+        char *want = rtp_json_print(a, 0);
+        rtp_json_writer w;
+        rtp_jw_init(&w, 0);
+        rtp_jw_open(&w, NULL, 0);
+        rtp_jw_time(&w, NULL, times[i]);
+        rtp_jw_display(&w, NULL, shown[i]);
+        rtp_jw_display(&w, NULL, shown[i + 2]);
+        rtp_jw_close(&w);
+        char *got = rtp_jw_finish(&w);
+        assert_string_equal(got, want);
+        free(want);
+        free(got);
+        cJSON_Delete(a);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_corners),
         cmocka_unit_test(test_deliberate_differences),
         cmocka_unit_test(test_corpus_and_mutations),
+        cmocka_unit_test(test_writer_as_cjson),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
