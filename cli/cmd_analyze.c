@@ -170,7 +170,8 @@ static rtp_status analyse(const rtp_taskset *ts, const settings *s, analysis *a,
         d->not_applicable = "the global tests do not model release jitter or blocking";
     d->utilization = rtp_load_double(ts->tasks, n, RTP_LOAD_UTIL);
     d->has_effective_utilization = ts->platform.overheads.context_switch_ns != 0;
-    d->effective_utilization = rtp_load_exact_double(a->eff, n, RTP_LOAD_UTIL);
+    if (d->has_effective_utilization) /* exact (GMP): only when it is shown */
+        d->effective_utilization = rtp_load_exact_double(a->eff, n, RTP_LOAD_UTIL);
     d->has_first_miss = res.has_first_miss;
     d->first_miss_ns = res.first_miss_ns;
     for (size_t i = 0; i < n; i++) {
