@@ -244,6 +244,11 @@ const char *cli_percent_change(double ratio, char *buf, size_t size);
 struct rtp_scaling;
 void cli_print_scaling(const struct rtp_scaling *s, const char *indent);
 
+/* Choices shared by the commands that take a task set's policy and
+ * priority rule (analyze, simulate). */
+extern const cli_choice cli_policy_choices[];
+extern const cli_choice cli_priority_choices[];
+
 extern const cli_command cli_cmd_analyze;
 extern const cli_command cli_cmd_partition;
 extern const cli_command cli_cmd_emit;

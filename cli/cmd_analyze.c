@@ -27,20 +27,11 @@ typedef struct settings {
     int sensitivity;          /* --sensitivity */
 } settings;
 
-static const cli_choice policies[] = {
-    {"fp", RTP_POLICY_FP}, {"edf", RTP_POLICY_EDF}, {"gedf", RTP_POLICY_GEDF},
-    {"gfp", RTP_POLICY_GFP}, {NULL, 0},
-};
-static const cli_choice priorities[] = {
-    {"rm", RTP_PRIO_RM}, {"dm", RTP_PRIO_DM}, {"opa", RTP_PRIO_OPA}, {"given", RTP_PRIO_GIVEN},
-    {NULL, 0},
-};
-
 static const cli_option options[] = {
-    {.name = "policy", .type = CLI_ENUM, CLI_TARGET(settings, policy), .choices = policies,
+    {.name = "policy", .type = CLI_ENUM, CLI_TARGET(settings, policy), .choices = cli_policy_choices,
      .def = "edf", .help = "scheduling policy: one CPU (fp, edf) or one cluster of --cpus M "
                            "CPUs (gedf, gfp)"},
-    {.name = "priority", .type = CLI_ENUM, CLI_TARGET(settings, priority), .choices = priorities,
+    {.name = "priority", .type = CLI_ENUM, CLI_TARGET(settings, priority), .choices = cli_priority_choices,
      .def = "opa under fp, dm under gfp", .when = "policy=fp,gfp",
      .help = "fixed-priority order"},
     {.name = "batch", .type = CLI_STRING, CLI_TARGET(settings, batch), .metavar = "FILE.jsonl",

@@ -104,3 +104,12 @@ void cli_print_scaling(const rtp_scaling *s, const char *indent)
         printf("\n");
     }
 }
+
+const cli_choice cli_policy_choices[] = {
+    {"fp", RTP_POLICY_FP}, {"edf", RTP_POLICY_EDF}, {"gedf", RTP_POLICY_GEDF},
+    {"gfp", RTP_POLICY_GFP}, {NULL, 0},
+};
+const cli_choice cli_priority_choices[] = {
+    {"rm", RTP_PRIO_RM}, {"dm", RTP_PRIO_DM}, {"opa", RTP_PRIO_OPA}, {"given", RTP_PRIO_GIVEN},
+    {NULL, 0},
+};

@@ -447,3 +447,8 @@ char *rtp_json_print(const cJSON *root, int pretty)
     cJSON_free(body);
     return out;
 }
+
+cJSON *rtp_json_new_time_or_null(rtp_ns value)
+{
+    return value < 0 ? cJSON_CreateNull() : rtp_json_new_time(value);
+}

@@ -81,6 +81,8 @@ rtp_status rtp_json_string(const cJSON *node, const char *path, int allow_empty,
  * as a "<n>ns" string; a display double rounded to 10 significant digits. */
 cJSON *rtp_json_new_int(int64_t value);
 cJSON *rtp_json_new_time(rtp_ns value);
+/* rtp_json_new_time, or null for a negative value ("none"). */
+cJSON *rtp_json_new_time_or_null(rtp_ns value);
 cJSON *rtp_json_new_display(double value);
 
 /* Writers that never print a document with a member missing: add v under

@@ -11,11 +11,6 @@ void rtp_rehearse_report_free(rtp_rehearse_report *report)
     report->n_tasks = 0;
 }
 
-static cJSON *time_or_null(rtp_ns v)
-{
-    return v < 0 ? cJSON_CreateNull() : rtp_json_new_time(v);
-}
-
 /* A ratio as its exact decimal when it has one (0.9), else "p/q". */
 static cJSON *ratio(rtp_ratio r)
 {
@@ -42,9 +37,9 @@ char *rtp_rehearse_report_to_json(const rtp_rehearse_report *r, int pretty)
             rtp_json_add(bad, o, "cpu", rtp_json_new_int(t->cpu));
             rtp_json_add(bad, o, "jobs", rtp_json_new_int((int64_t)t->jobs));
             rtp_json_add(bad, o, "misses", rtp_json_new_int((int64_t)t->misses));
-            rtp_json_add(bad, o, "response_max", time_or_null(t->response_max_ns));
-            rtp_json_add(bad, o, "response_p99", time_or_null(t->response_p99_ns));
-            rtp_json_add(bad, o, "bound", time_or_null(t->bound_ns));
+            rtp_json_add(bad, o, "response_max", rtp_json_new_time_or_null(t->response_max_ns));
+            rtp_json_add(bad, o, "response_p99", rtp_json_new_time_or_null(t->response_p99_ns));
+            rtp_json_add(bad, o, "bound", rtp_json_new_time_or_null(t->bound_ns));
         }
         rtp_json_push(bad, tasks, o);
     }

@@ -4,11 +4,6 @@
 
 #include <stdlib.h>
 
-static cJSON *time_or_null(rtp_ns v)
-{
-    return v < 0 ? cJSON_CreateNull() : rtp_json_new_time(v);
-}
-
 char *rtp_sim_doc_to_json(const rtp_sim_doc *d, int pretty)
 {
     cJSON *root = cJSON_CreateObject(), *tasks = cJSON_CreateArray();
@@ -34,8 +29,8 @@ char *rtp_sim_doc_to_json(const rtp_sim_doc *d, int pretty)
                 rtp_json_add(bad, o, "priority", rtp_json_new_int(t->priority));
             rtp_json_add(bad, o, "jobs", rtp_json_new_int((int64_t)t->jobs));
             rtp_json_add(bad, o, "misses", rtp_json_new_int((int64_t)t->misses));
-            rtp_json_add(bad, o, "first_miss", time_or_null(t->first_miss_ns));
-            rtp_json_add(bad, o, "response_max", time_or_null(t->response_max_ns));
+            rtp_json_add(bad, o, "first_miss", rtp_json_new_time_or_null(t->first_miss_ns));
+            rtp_json_add(bad, o, "response_max", rtp_json_new_time_or_null(t->response_max_ns));
         }
         rtp_json_push(bad, tasks, o);
     }
