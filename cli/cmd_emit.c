@@ -56,7 +56,7 @@ static const cli_option options[] = {
      .range = "(0, 1]", .def = "0.9 = 0.95 - fair server",
      .help = "usable real-time bandwidth per CPU"},
     {.name = "runtime-margin", .type = CLI_DECIMAL,
-     CLI_TARGET(emit_settings, deploy.runtime_margin), .range = "[0, 10]", .def = "0.1",
+     CLI_TARGET(emit_settings, deploy.runtime_margin), .range = "[0, 10]", .def = "0",
      .help = "SCHED_DEADLINE runtime = C' x (1 + F), C' = wcet + 2 x context switch"},
     {.name = "fifo-range", .type = CLI_CUSTOM, CLI_TARGET(emit_settings, fifo_range),
      .metavar = "LO:HI", .parse = parse_fifo_range, .wants = "LO:HI within 1..99",

@@ -32,7 +32,7 @@ static const cli_option options[] = {
     {.name = "load", .type = CLI_DECIMAL, CLI_TARGET(rehearse_settings, r.load),
      .range = "(0, 1]", .def = "0.9", .help = "CPU time each job burns, as a fraction of its wcet"},
     {.name = "runtime-margin", .type = CLI_DECIMAL,
-     CLI_TARGET(rehearse_settings, r.deploy.runtime_margin), .range = "[0, 10]", .def = "0.1",
+     CLI_TARGET(rehearse_settings, r.deploy.runtime_margin), .range = "[0, 10]", .def = "0",
      .help = "as emit's: SCHED_DEADLINE runtime = C' x (1 + F)"},
     {.name = "budget", .type = CLI_DECIMAL, CLI_TARGET(rehearse_settings, r.deploy.budget),
      .range = "(0, 1]", .def = "0.9", .help = "as emit's: usable real-time bandwidth per CPU"},

@@ -20,7 +20,7 @@ rtp_deploy_opts rtp_deploy_opts_default(void)
     opts.cgroup_root = NULL;
     opts.duration_s = 10;
     opts.limits = rtp_limits_default();
-    opts.runtime_margin = (rtp_ratio){1, 10}; /* docs/deploy.md "Runtime margins" */
+    opts.runtime_margin = (rtp_ratio){0, 1};
     return opts;
 }
 
@@ -342,26 +342,13 @@ static int bin_refused(const rtp_plan *plan, size_t j, const rtp_deploy_opts *op
         double load = rtp_load_double(tasks, bin->n_tasks, RTP_LOAD_UTIL);
         rtp_ratio_format(opts->budget, budget, sizeof budget);
         rtp_ratio_format_above(load, bound, shown, sizeof shown);
-        /* the runtimes are C' x (1 + margin): a capacity of budget / (1 +
-         * margin) on C', rounded down to 3 decimals, leaves room for it */
-        char capacity[32];
-        int margin = deadline && opts->runtime_margin.num > 0;
-        __int128 milli = (__int128)opts->budget.num * opts->runtime_margin.den * 1000 /
-                         ((__int128)opts->budget.den *
-                          (opts->runtime_margin.den + opts->runtime_margin.num));
-        if (margin)
-            snprintf(capacity, sizeof capacity, "0.%03d", (int)milli);
-        else
-            snprintf(capacity, sizeof capacity, "%s", budget);
         rtp_diag_set(diag, RTP_OK, bin_path,
-                     "CPU %s: %s utilization %s%s exceeds Linux's real-time budget of %s per "
+                     "CPU %s: %s utilization %s exceeds Linux's real-time budget of %s per "
                      "CPU (sched_rt_runtime_us / sched_rt_period_us, minus the fair "
-                     "server's 0.05 since Linux 6.12)%s; fix: partition with --capacity %s%s, "
+                     "server's 0.05 since Linux 6.12)%s; fix: partition with --capacity %s, "
                      "or raise the kernel's budget and pass --budget",
-                     cpus, deadline ? "SCHED_DEADLINE" : "SCHED_FIFO", shown,
-                     margin ? " (runtimes with --runtime-margin)" : "", budget,
-                     deadline ? "" : ": RT throttling would stop the tasks", capacity,
-                     margin ? " or a smaller --runtime-margin" : "");
+                     cpus, deadline ? "SCHED_DEADLINE" : "SCHED_FIFO", shown, budget,
+                     deadline ? "" : ": RT throttling would stop the tasks", budget);
         return 1;
     }
     return 0;

@@ -53,8 +53,7 @@ typedef struct rtp_deploy_opts {
     void *cmd_ctx;
 } rtp_deploy_opts;
 
-/* budget 9/10, FIFO 51..98, name "plan", cgroup auto, no root, 10 s, runtime
- * margin 1/10 (docs/deploy.md "Runtime margins": measured). */
+/* budget 9/10, FIFO 51..98, name "plan", cgroup auto, no root, 10 s. */
 rtp_deploy_opts rtp_deploy_opts_default(void);
 
 /* The SCHED_DEADLINE runtime of a task of `plan`: its effective C' (wcet +

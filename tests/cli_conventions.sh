@@ -170,7 +170,7 @@ cat >"$TMP/tight.json" <<'EOF'
  "cpus": [{"cpu": 0, "tasks": [{"name": "a", "wcet": 99000001, "deadline": 100000000, "period": 100000000}]}]}
 EOF
 expect 1 "utilization 0.99000001 exceeds Linux's real-time budget of 0.99 per CPU" \
-    emit "$TMP/tight.json" --format json --budget 0.99 --runtime-margin 0
+    emit "$TMP/tight.json" --format json --budget 0.99
 printf '{"platform": {"cpus": 1}, "tasks": [{"name": "a", "wcet": 99000001, "period": 100000000}]}\n' >"$TMP/cap.json"
 "$BIN" partition "$TMP/cap.json" --capacity 0.99 --explain >"$TMP/out" 2>&1
 grep -q "utilization 0.99000001 with it: over the capacity 0.99" "$TMP/out" ||

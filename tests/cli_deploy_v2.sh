@@ -84,9 +84,9 @@ if dash "$T/edf.sh" start > "$T/start.out" 2>&1; then
         [ "$(cat "$d/cpuset.cpus.partition")" = root ] || fail "$d not a partition root"
         [ -s "$d/cgroup.procs" ] || fail "no pid in $d/cgroup.procs"
     done
-    grep -qx "chrt -R -d --sched-runtime 1100000 --sched-deadline 10000000 --sched-period 10000000 0 sleep 86398" "$T/log" ||
+    grep -qx "chrt -R -d --sched-runtime 1000000 --sched-deadline 10000000 --sched-period 10000000 0 sleep 86398" "$T/log" ||
         fail "chrt words of task a: $(cat "$T/log")"
-    grep -qx "chrt -R -d --sched-runtime 2200000 --sched-deadline 5000000 --sched-period 20000000 0 sleep 86398" "$T/log" ||
+    grep -qx "chrt -R -d --sched-runtime 2000000 --sched-deadline 5000000 --sched-period 20000000 0 sleep 86398" "$T/log" ||
         fail "chrt words of task b: $(cat "$T/log")"
     pids=$(cat "$FAKE"/rtpack-v2t-*/cgroup.procs)
     dash "$T/edf.sh" stop > "$T/stop.out" 2>&1 || fail "stop: $(cat "$T/stop.out")"

@@ -251,7 +251,6 @@ static void test_check_random_edf(void **state)
     (void)state;
     tu_rng rng = {20260601};
     rtp_deploy_opts opts = rtp_deploy_opts_default();
-    opts.runtime_margin = (rtp_ratio){0, 1}; /* the bandwidth check alone (margins: below) */
     int counts[2] = {0, 0};
     char names[4][24];
     for (int iter = 0; iter < 2000; iter++) {
@@ -587,8 +586,8 @@ static void test_exit_codes(void **state)
     snprintf(t, sizeof t, "{ \"name\": \"a\", \"wcet\": 9500000, \"period\": 10000000, %s }", sleep1);
     expect_emit("edf", t, "--format script", 1);          /* over 0.9 */
     expect_emit("edf", t, "--format script --budget 1", 0); /* allowed by the option */
-    snprintf(t, sizeof t, "{ \"name\": \"a\", \"wcet\": 900, \"period\": 10000000, %s }", sleep1);
-    expect_emit("edf", t, "--format script", 1); /* runtime 990 ns < 1024 ns (default margin) */
+    snprintf(t, sizeof t, "{ \"name\": \"a\", \"wcet\": 1000, \"period\": 10000000, %s }", sleep1);
+    expect_emit("edf", t, "--format script", 1); /* runtime < 1024 ns */
     snprintf(t, sizeof t, "{ \"name\": \"a\", \"wcet\": 1000000, \"deadline\": 20000000, "
                           "\"period\": 10000000, %s }", sleep1);
     expect_emit("edf", t, "--format script", 1); /* deadline > period */
@@ -683,11 +682,10 @@ static void test_rtapp_rounding(void **state)
     (void)state;
     char dir[] = "/tmp/rtp_rounding_XXXXXX", args[128], path[160];
     assert_non_null(mkdtemp(dir));
-    snprintf(args, sizeof args, "--format rtapp --runtime-margin 0 --out %s", dir);
+    snprintf(args, sizeof args, "--format rtapp --out %s", dir);
     /* 900500 / 1000999 < 0.9, but 901 us / 1000 us > 0.9. */
     expect_emit("edf", "{ \"name\": \"a\", \"wcet\": 900500, \"period\": 1000999 }", args, 1);
-    expect_emit("edf", "{ \"name\": \"a\", \"wcet\": 900500, \"period\": 1000999 }",
-                "--format json --runtime-margin 0", 0);
+    expect_emit("edf", "{ \"name\": \"a\", \"wcet\": 900500, \"period\": 1000999 }", "--format json", 0);
     char *plan = plan_of("edf", "{ \"name\": \"a\", \"wcet\": 1500, \"deadline\": 99999, \"period\": 200999 }");
     assert_int_equal(emit_text(plan, args, NULL, NULL), 0);
     snprintf(path, sizeof path, "%s/rtpack-plan-0.rtapp.json", dir);
@@ -853,7 +851,7 @@ static void test_script_cmd_for_and_logs(void **state)
     assert_int_equal(calls, 6);
     assert_null(strstr(script, "video_processing_tool"));
     assert_non_null(strstr(script, "\"$1\" 0 SCHED_DEADLINE 'video' 'video' chrt -R -d "
-                                   "--sched-runtime 5500000 --sched-deadline 10000000 "
+                                   "--sched-runtime 5000000 --sched-deadline 10000000 "
                                    "--sched-period 16666666 0 'rtpack-workload' '--load' "
                                    "'0.9' '$(x)'\n"));
     assert_non_null(strstr(script, "\"$1\" 1 SCHED_DEADLINE 'au dio' 'task@3' chrt"));

@@ -35,7 +35,7 @@ STATE_DIR=${RTPACK_STATE_DIR:-/run/rtpack}
 LOG_DIR=${RTPACK_LOG_DIR:-/var/log/rtpack}
 ISOLATE=${RTPACK_ISOLATE:-0}
 # Bins with tasks: index:CPUs:CPU count:bandwidth (2^20 = one CPU)
-BINS='0:0:1:749731 1:1:1:634387'
+BINS='0:0:1:681573 1:1:1:576716'
 DL_PERIOD_MIN_NS=1000000
 DL_PERIOD_MAX_NS=100000000
 
@@ -44,12 +44,12 @@ DL_PERIOD_MAX_NS=100000000
 # shellcheck disable=SC2016 # plan strings stay literal on purpose
 for_each_task() {
     :
-    "$1" 0 SCHED_DEADLINE 'video' 'video' chrt -R -d --sched-runtime 5500000 --sched-deadline 10000000 --sched-period 16666666 0 'video_processing_tool' '--fast'
-    "$1" 0 SCHED_DEADLINE 'control' 'control' chrt -R -d --sched-runtime 275000 --sched-deadline 1000000 --sched-period 1000000 0 'motor_control' '--axis' 'x'
-    "$1" 0 SCHED_DEADLINE 'logger' 'logger' chrt -R -d --sched-runtime 11000000 --sched-deadline 100000000 --sched-period 100000000 0 'logger' '--quiet'
-    "$1" 1 SCHED_DEADLINE 'audio' 'audio' chrt -R -d --sched-runtime 1100000 --sched-deadline 4000000 --sched-period 5000000 0 'audio_mixer' '--period-us' '5000'
-    "$1" 1 SCHED_DEADLINE 'sensors' 'sensors' chrt -R -d --sched-runtime 2200000 --sched-deadline 8000000 --sched-period 10000000 0 'sensor_fusion'
-    "$1" 1 SCHED_DEADLINE 'network' 'network' chrt -R -d --sched-runtime 3300000 --sched-deadline 15000000 --sched-period 20000000 0 'net_stack' '--rt'
+    "$1" 0 SCHED_DEADLINE 'video' 'video' chrt -R -d --sched-runtime 5000000 --sched-deadline 10000000 --sched-period 16666666 0 'video_processing_tool' '--fast'
+    "$1" 0 SCHED_DEADLINE 'control' 'control' chrt -R -d --sched-runtime 250000 --sched-deadline 1000000 --sched-period 1000000 0 'motor_control' '--axis' 'x'
+    "$1" 0 SCHED_DEADLINE 'logger' 'logger' chrt -R -d --sched-runtime 10000000 --sched-deadline 100000000 --sched-period 100000000 0 'logger' '--quiet'
+    "$1" 1 SCHED_DEADLINE 'audio' 'audio' chrt -R -d --sched-runtime 1000000 --sched-deadline 4000000 --sched-period 5000000 0 'audio_mixer' '--period-us' '5000'
+    "$1" 1 SCHED_DEADLINE 'sensors' 'sensors' chrt -R -d --sched-runtime 2000000 --sched-deadline 8000000 --sched-period 10000000 0 'sensor_fusion'
+    "$1" 1 SCHED_DEADLINE 'network' 'network' chrt -R -d --sched-runtime 3000000 --sched-deadline 15000000 --sched-period 20000000 0 'net_stack' '--rt'
 }
 
 PREFIX="rtpack-$NAME"
