@@ -225,6 +225,9 @@ int cli_usage_error(const cli_args *args, const char *fmt, ...)
 int cli_fail(const cli_args *args, const char *file, rtp_status status,
              const rtp_diag *diag);
 
+/* Prints "rtpack CMD: out of memory"; returns CLI_EXIT_LIMIT. */
+int cli_out_of_memory(const cli_args *args);
+
 /* "<stdin>" for "-", else the file name: how messages name an input. */
 const char *cli_shown_name(const char *file);
 

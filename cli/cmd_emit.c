@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 enum { FORMAT_SCRIPT, FORMAT_SYSTEMD, FORMAT_RTAPP, FORMAT_JSON };
 
@@ -121,6 +122,38 @@ static int write_file(const cli_args *args, const char *path, const char *text, 
     return st == RTP_OK ? 0 : cli_fail(args, "", st, &diag);
 }
 
+/* The files of a folder format, all or nothing (rtp_write_files). */
+static int write_set(const cli_args *args, const char *dir, const rtp_deploy_file *files,
+                     size_t n)
+{
+    rtp_file_out *out = calloc(n ? n : 1, sizeof *out);
+    int rc = out ? 0 : cli_out_of_memory(args);
+    size_t named = 0;
+    for (; rc == 0 && named < n; named++) {
+        size_t len = strlen(dir) + strlen(files[named].name) + 2;
+        char *path = malloc(len);
+        if (!path) {
+            rc = cli_out_of_memory(args);
+            break;
+        }
+        snprintf(path, len, "%s/%s", dir, files[named].name);
+        out[named] = (rtp_file_out){path, files[named].content, strlen(files[named].content),
+                                    files[named].executable ? 0755 : 0644};
+        if (files[named].executable)
+            rc = refuse_live(args, path);
+    }
+    if (rc == 0) {
+        rtp_diag diag;
+        rtp_diag_clear(&diag);
+        rtp_status st = rtp_write_files(out, n, &diag);
+        rc = st == RTP_OK ? 0 : cli_fail(args, "", st, &diag);
+    }
+    for (size_t i = 0; out && i < named && i < n; i++)
+        free((char *)out[i].path);
+    free(out);
+    return rc;
+}
+
 /* One text to --out FILE or standard output. */
 static int write_one(const cli_args *args, const char *out, const char *text, int executable)
 {
@@ -147,14 +180,18 @@ static int write_folder(const cli_args *args, const rtp_plan *plan, const emit_s
                         const char *file, rtp_text *warnings)
 {
     const char *dir = s->out;
-    if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+    int created = mkdir(dir, 0755) == 0;
+    if (!created && errno != EEXIST) {
         fprintf(stderr, "rtpack %s: cannot create %s: %s\n", args->command, dir, strerror(errno));
         return CLI_EXIT_USAGE;
     }
     char *abs = realpath(dir, NULL);
     if (!abs) {
-        fprintf(stderr, "rtpack %s: cannot use %s: %s\n", args->command, dir, strerror(errno));
-        return CLI_EXIT_USAGE;
+        int rc = errno == ENOMEM ? cli_out_of_memory(args)
+                                 : cli_usage_error(args, "cannot use %s: %s", dir, strerror(errno));
+        if (created)
+            rmdir(dir);
+        return rc;
     }
     rtp_deploy_file *files = NULL;
     size_t n = 0;
@@ -166,23 +203,12 @@ static int write_folder(const cli_args *args, const rtp_plan *plan, const emit_s
                         : rtp_deploy_rtapp_files(plan, &s->deploy, abs, &files, &n, &deployable,
                                                  &diag);
     free(abs);
-    if (st != RTP_OK)
-        return cli_fail(args, file, st, &diag);
-    if (!deployable)
-        return not_deployable(args, file, &diag);
-    int rc = 0;
-    for (size_t i = 0; i < n && rc == 0; i++) {
-        size_t len = strlen(dir) + strlen(files[i].name) + 2;
-        char *path = malloc(len);
-        if (!path) {
-            rc = CLI_EXIT_LIMIT;
-            break;
-        }
-        snprintf(path, len, "%s/%s", dir, files[i].name);
-        rc = write_file(args, path, files[i].content, files[i].executable);
-        free(path);
-    }
+    int rc = st != RTP_OK ? cli_fail(args, file, st, &diag)
+             : !deployable ? not_deployable(args, file, &diag)
+                           : write_set(args, dir, files, n);
     rtp_deploy_files_free(files, n);
+    if (rc && created)
+        rmdir(dir); /* the folder this run made, when nothing went into it */
     return rc;
 }
 

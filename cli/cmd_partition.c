@@ -451,16 +451,23 @@ static int run(const cli_args *args, void *settings)
         /* Whether emit, with its defaults, would take this plan. */
         rtp_deploy_opts deploy = rtp_deploy_opts_default();
         deploy.limits = pc->opts.limits;
-        rtp_deploy_judge(&plan, &deploy);
+        rtp_diag diag;
+        rtp_diag_clear(&diag);
+        rtp_status st = rtp_deploy_judge(&plan, &deploy, &diag);
+        if (st != RTP_OK) {
+            rtp_plan_free(&plan);
+            rtp_taskset_free(&ts);
+            return cli_fail(args, cli_shown_name(file), st, &diag);
+        }
         if (args->json) {
             char *text = rtp_plan_to_json(&plan, 1);
             if (!text) {
-                fprintf(stderr, "rtpack partition: out of memory\n");
-                rc = CLI_EXIT_LIMIT;
-            } else {
-                printf("%s\n", text);
-                free(text);
+                rtp_plan_free(&plan);
+                rtp_taskset_free(&ts);
+                return cli_out_of_memory(args);
             }
+            printf("%s\n", text);
+            free(text);
         } else {
             print_human(&plan, pc);
         }

@@ -25,12 +25,22 @@ int cli_fail(const cli_args *args, const char *file, rtp_status status,
              const rtp_diag *diag)
 {
     char line[1024];
-    rtp_diag_format(diag, file, line, sizeof line);
+    rtp_diag shown = *diag;
+    /* a library function without a diag of its own returns a bare RTP_ENOMEM */
+    if (status == RTP_ENOMEM && !shown.message[0])
+        snprintf(shown.message, sizeof shown.message, "out of memory");
+    rtp_diag_format(&shown, file, line, sizeof line);
     if (status == RTP_ELIMIT)
         fprintf(stderr, "rtpack %s: resource limit: %s\n", args->command, line);
     else
         fprintf(stderr, "rtpack %s: %s\n", args->command, line);
     return rtp_status_exit_code(status);
+}
+
+int cli_out_of_memory(const cli_args *args)
+{
+    fprintf(stderr, "rtpack %s: out of memory\n", args->command);
+    return CLI_EXIT_LIMIT;
 }
 
 const char *cli_shown_name(const char *file)

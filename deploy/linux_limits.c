@@ -395,20 +395,26 @@ rtp_status rtp_deploy_check(const rtp_plan *plan, const rtp_deploy_opts *opts, i
     return RTP_OK;
 }
 
-void rtp_deploy_judge(rtp_plan *plan, const rtp_deploy_opts *opts)
+rtp_status rtp_deploy_judge(rtp_plan *plan, const rtp_deploy_opts *opts, rtp_diag *out)
 {
     rtp_diag diag;
     rtp_diag_clear(&diag);
     int deployable = 0;
     rtp_status st = rtp_deploy_check(plan, opts, &deployable, &diag);
+    if (st == RTP_ENOMEM || st == RTP_EINTERNAL) { /* no answer about the plan */
+        if (out)
+            *out = diag;
+        return st;
+    }
     plan->deploy_judged = 1;
     plan->deployable = st == RTP_OK && deployable;
     plan->deployable_reason[0] = '\0';
     if (plan->deployable)
-        return;
+        return RTP_OK;
     if (st == RTP_ELIMIT)
         snprintf(plan->deployable_reason, sizeof plan->deployable_reason,
                  "the re-check hit a resource limit: %s", diag.message);
     else
         rtp_diag_format(&diag, NULL, plan->deployable_reason, sizeof plan->deployable_reason);
+    return RTP_OK;
 }

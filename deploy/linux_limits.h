@@ -120,7 +120,9 @@ rtp_status rtp_deploy_check(const rtp_plan *plan, const rtp_deploy_opts *opts,
 /* rtp_deploy_check's verdict written into the plan (deploy_judged,
  * deployable, deployable_reason "PATH: reason; fix: ..."), so the plan
  * document says whether emit would take it. A check that cannot finish
- * (resource limit, bad text) is "not deployable" with its message. */
-void rtp_deploy_judge(rtp_plan *plan, const rtp_deploy_opts *opts);
+ * (resource limit, bad text) is "not deployable" with its message; out of
+ * memory (or an internal error) is no verdict: returned, with diag, and the
+ * plan is left unjudged. */
+rtp_status rtp_deploy_judge(rtp_plan *plan, const rtp_deploy_opts *opts, rtp_diag *diag);
 
 #endif

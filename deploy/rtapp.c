@@ -28,13 +28,13 @@ static rtp_status round_plan(const rtp_plan *plan, const rtp_deploy_opts *opts, 
     *out = *plan;
     out->bins = calloc(plan->n_bins ? plan->n_bins : 1, sizeof *out->bins);
     if (!out->bins)
-        return RTP_ENOMEM;
+        return rtp_oom(diag);
     for (size_t j = 0; j < plan->n_bins; j++) {
         const rtp_plan_bin *bin = &plan->bins[j];
         out->bins[j] = *bin;
         out->bins[j].tasks = calloc(bin->n_tasks ? bin->n_tasks : 1, sizeof *bin->tasks);
         if (!out->bins[j].tasks)
-            return RTP_ENOMEM;
+            return rtp_oom(diag);
         for (size_t i = 0; i < bin->n_tasks; i++) {
             rtp_plan_task *pt = &out->bins[j].tasks[i];
             *pt = bin->tasks[i];

@@ -476,12 +476,12 @@ rtp_status rtp_glpk_write_lp(rtp_glpk *g, const char *path, rtp_diag *diag)
         return st;
     char *folder = folder_of(path);
     if (!folder)
-        return RTP_ENOMEM;
+        return rtp_oom(diag);
     size_t size = strlen(folder) + 32;
     char *tmp = malloc(size);
     if (!tmp) {
         free(folder);
-        return RTP_ENOMEM;
+        return rtp_oom(diag);
     }
     snprintf(tmp, size, "%s/.rtpack-lp-XXXXXX", folder);
     free(folder);

@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -158,4 +159,18 @@ rtp_status rtp_limits_check(const rtp_limits *limits, rtp_diag *diag)
     if (limits->deadline_ns > 0 && rtp_monotonic_ns() >= limits->deadline_ns)
         return rtp_diag_set(diag, RTP_ELIMIT, "", "time limit reached");
     return RTP_OK;
+}
+
+rtp_status rtp_oom(rtp_diag *diag)
+{
+    return rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
+}
+
+void *rtp_alloc(size_t n, size_t size, rtp_diag *diag)
+{
+    size_t bytes;
+    void *p = __builtin_mul_overflow(n, size, &bytes) ? NULL : calloc(n ? n : 1, size ? size : 1);
+    if (!p)
+        rtp_oom(diag);
+    return p;
 }

@@ -57,6 +57,16 @@ rtp_status rtp_diag_set(rtp_diag *diag, rtp_status status, const char *path,
                         const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* The one out-of-memory answer: "out of memory" in diag (safe on NULL);
+ * returns RTP_ENOMEM, so a failed allocation reads
+ * `if (!p) return rtp_oom(diag);`. */
+rtp_status rtp_oom(rtp_diag *diag);
+
+/* calloc(n, size) with the product checked: NULL (and "out of memory" in
+ * diag) when it overflows or the allocation fails. Every allocation whose
+ * failure has a diag to tell goes through here or rtp_oom. */
+void *rtp_alloc(size_t n, size_t size, rtp_diag *diag);
+
 /* One line "FILE: PATH: MESSAGE" (parts that are empty are left out) into buf. */
 void rtp_diag_format(const rtp_diag *diag, const char *file, char *buf,
                      size_t size);

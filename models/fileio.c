@@ -106,25 +106,22 @@ static rtp_status write_error(rtp_diag *diag, const char *path, int err)
     return rtp_diag_set(diag, RTP_EINTERNAL, "", "cannot write %s: %s", path, strerror(err));
 }
 
-rtp_status rtp_write_file(const char *path, const char *data, size_t len, unsigned mode,
-                          rtp_diag *diag)
+/* Writes data to a new temporary file beside path, flushed to disk; *tmp is
+ * its malloc'd name. On failure nothing is left and *tmp is NULL. */
+static rtp_status write_temp(const char *path, const char *data, size_t len, unsigned mode,
+                             char **tmp, rtp_diag *diag)
 {
     /* the temporary file goes beside the target: rename is atomic only
      * within one file system */
     size_t n = strlen(path);
-    char *tmp = malloc(n + 16);
-    if (!tmp)
-        return rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
+    *tmp = malloc(n + 16);
+    if (!*tmp)
+        return rtp_oom(diag);
     const char *slash = strrchr(path, '/');
     size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
-    snprintf(tmp, n + 16, "%.*s.%s.XXXXXX", (int)dir, path, path + dir);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        rtp_status st = write_error(diag, path, errno);
-        free(tmp);
-        return st;
-    }
-    int err = 0;
+    snprintf(*tmp, n + 16, "%.*s.%s.XXXXXX", (int)dir, path, path + dir);
+    int fd = mkstemp(*tmp);
+    int err = fd < 0 ? errno : 0;
     for (size_t done = 0; done < len && !err;) {
         ssize_t got = write(fd, data + done, len - done);
         if (got < 0 && errno != EINTR)
@@ -136,14 +133,45 @@ rtp_status rtp_write_file(const char *path, const char *data, size_t len, unsign
         err = errno;
     if (!err && fsync(fd) != 0 && errno != EINVAL)
         err = errno;
-    if (close(fd) != 0 && !err)
+    if (fd >= 0 && close(fd) != 0 && !err)
         err = errno;
-    if (!err && rename(tmp, path) != 0)
-        err = errno;
-    if (err)
-        unlink(tmp);
+    if (!err)
+        return RTP_OK;
+    if (fd >= 0)
+        unlink(*tmp);
+    free(*tmp);
+    *tmp = NULL;
+    return write_error(diag, path, err);
+}
+
+rtp_status rtp_write_file(const char *path, const char *data, size_t len, unsigned mode,
+                          rtp_diag *diag)
+{
+    rtp_file_out one = {path, data, len, mode};
+    return rtp_write_files(&one, 1, diag);
+}
+
+rtp_status rtp_write_files(const rtp_file_out *files, size_t n, rtp_diag *diag)
+{
+    char **tmp = calloc(n ? n : 1, sizeof *tmp);
+    if (!tmp)
+        return rtp_oom(diag);
+    rtp_status st = RTP_OK;
+    size_t written = 0;
+    for (; written < n && st == RTP_OK; written++)
+        st = write_temp(files[written].path, files[written].data, files[written].len,
+                        files[written].mode, &tmp[written], diag);
+    /* every file is on disk under its temporary name: only renames remain */
+    for (size_t i = 0; i < n && st == RTP_OK; i++)
+        if (rename(tmp[i], files[i].path) != 0)
+            st = write_error(diag, files[i].path, errno);
+    for (size_t i = 0; i < written; i++) {
+        if (tmp[i] && st != RTP_OK)
+            unlink(tmp[i]);
+        free(tmp[i]);
+    }
     free(tmp);
-    return err ? write_error(diag, path, err) : RTP_OK;
+    return st;
 }
 
 rtp_status rtp_lines_open(rtp_lines *r, const char *path, size_t max_line, rtp_diag *diag)

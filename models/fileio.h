@@ -37,6 +37,19 @@ rtp_status rtp_read_file(const char *path, char **text, size_t *len, rtp_diag *d
 rtp_status rtp_write_file(const char *path, const char *data, size_t len, unsigned mode,
                           rtp_diag *diag);
 
+/* Several files as one: each is written under a temporary name first, and
+ * only when all are on disk are they renamed over their targets, so a full
+ * disk or a failed allocation changes none of them (a rename failing part
+ * way, which needs the folder changed under us, leaves the earlier ones
+ * renamed). */
+typedef struct rtp_file_out {
+    const char *path;
+    const char *data;
+    size_t len;
+    unsigned mode;
+} rtp_file_out;
+rtp_status rtp_write_files(const rtp_file_out *files, size_t n, rtp_diag *diag);
+
 #define RTP_LINES_CHUNK ((size_t)1 << 16)
 
 /* A stream of lines ("-" = standard input) read with a cap per line, so a

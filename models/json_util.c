@@ -432,6 +432,28 @@ void rtp_json_push(int *bad, cJSON *array, cJSON *v)
     }
 }
 
+/* A new empty container added under key; NULL (and *bad = 1) on failure. */
+static cJSON *add_container(int *bad, cJSON *object, const char *key, cJSON *v)
+{
+    int failed = 0;
+    rtp_json_add(&failed, object, key, v);
+    if (failed) {
+        *bad = 1;
+        return NULL;
+    }
+    return v;
+}
+
+cJSON *rtp_json_add_array(int *bad, cJSON *object, const char *key)
+{
+    return add_container(bad, object, key, cJSON_CreateArray());
+}
+
+cJSON *rtp_json_add_object(int *bad, cJSON *object, const char *key)
+{
+    return add_container(bad, object, key, cJSON_CreateObject());
+}
+
 char *rtp_json_print(const cJSON *root, int pretty)
 {
     char *body = pretty ? cJSON_Print(root) : cJSON_PrintUnformatted(root);

@@ -90,6 +90,11 @@ cJSON *rtp_json_new_display(double value);
  * add fails, v is freed and *bad = 1. */
 void rtp_json_add(int *bad, cJSON *object, const char *key, cJSON *v);
 void rtp_json_push(int *bad, cJSON *array, cJSON *v);
+/* A new empty array (object) added under key, or NULL with *bad = 1; adding
+ * to a NULL container fails the same way, so a writer may go on and check
+ * *bad once at the end. */
+cJSON *rtp_json_add_array(int *bad, cJSON *object, const char *key);
+cJSON *rtp_json_add_object(int *bad, cJSON *object, const char *key);
 
 /* Prints and frees nothing: malloc'd text (caller frees), with a final
  * newline; NULL when out of memory. */

@@ -137,23 +137,28 @@ void rtp_plan_free(rtp_plan *plan)
 static cJSON *task_object(const rtp_plan *plan, const rtp_plan_task *pt, int placed)
 {
     cJSON *obj = rtp_task_to_json_object(&pt->task);
+    int bad = 0;
     if (!obj)
         return NULL;
     /* In a plan "priority" is the plan's own ranking (docs/spec.md), never the
      * input's given priority, and appears under FP only. */
     cJSON_DeleteItemFromObjectCaseSensitive(obj, "priority");
     if (placed && policy_is_fp(plan->policy)) {
-        cJSON_AddItemToObject(obj, "priority", rtp_json_new_int(pt->priority));
-        cJSON_AddItemToObject(obj, "response_time", pt->response_time_ns >= 0
+        rtp_json_add(&bad, obj, "priority", rtp_json_new_int(pt->priority));
+        rtp_json_add(&bad, obj, "response_time", pt->response_time_ns >= 0
                                                         ? rtp_json_new_time(pt->response_time_ns)
                                                         : cJSON_CreateNull());
         if (pt->task.has_priority) /* kept for emit (docs/spec.md "Plan document") */
-            cJSON_AddItemToObject(obj, "given_priority", rtp_json_new_int(pt->task.priority));
+            rtp_json_add(&bad, obj, "given_priority", rtp_json_new_int(pt->task.priority));
     }
     if (pt->has_wcet_max)
-        cJSON_AddItemToObject(obj, "wcet_max", pt->wcet_max_ns < 0
-                                                   ? cJSON_CreateNull()
-                                                   : rtp_json_new_time(pt->wcet_max_ns));
+        rtp_json_add(&bad, obj, "wcet_max", pt->wcet_max_ns < 0
+                                                ? cJSON_CreateNull()
+                                                : rtp_json_new_time(pt->wcet_max_ns));
+    if (bad) {
+        cJSON_Delete(obj);
+        return NULL;
+    }
     return obj;
 }
 
@@ -171,95 +176,106 @@ static double bin_utilization(const rtp_plan_bin *bin)
     return sum;
 }
 
-/* C'/T summed exactly, then rounded for display (models/effective.h). */
-static double bin_effective_utilization(const rtp_plan *plan, const rtp_plan_bin *bin)
+/* C'/T summed exactly, then rounded for display (models/effective.h);
+ * NULL when out of memory. */
+static cJSON *bin_effective_utilization(const rtp_plan *plan, const rtp_plan_bin *bin)
 {
     rtp_task *eff = malloc((bin->n_tasks ? bin->n_tasks : 1) * sizeof *eff);
     if (!eff)
-        return 0.0;
+        return NULL;
     for (size_t i = 0; i < bin->n_tasks; i++)
         eff[i] = bin->tasks[i].task;
     double u = rtp_effective_tasks(eff, bin->n_tasks, &plan->overheads, eff, NULL) == RTP_OK
                    ? rtp_load_exact_double(eff, bin->n_tasks, RTP_LOAD_UTIL)
                    : 0.0;
     free(eff);
-    return u;
+    return rtp_json_new_display(u);
 }
 
+/* NULL when out of memory. */
 static cJSON *int_array(const int *values, size_t n)
 {
     cJSON *list = cJSON_CreateArray();
+    int bad = 0;
     for (size_t i = 0; list && i < n; i++)
-        cJSON_AddItemToArray(list, rtp_json_new_int(values[i]));
+        rtp_json_push(&bad, list, rtp_json_new_int(values[i]));
+    if (bad) {
+        cJSON_Delete(list);
+        return NULL;
+    }
     return list;
 }
 
 char *rtp_plan_to_json(const rtp_plan *plan, int pretty)
 {
     cJSON *root = cJSON_CreateObject();
+    int bad = 0;
     if (!root)
         return NULL;
-    cJSON_AddBoolToObject(root, "feasible", plan->feasible);
+    rtp_json_add(&bad, root, "feasible", cJSON_CreateBool(plan->feasible));
     if (plan->deploy_judged) {
-        cJSON_AddBoolToObject(root, "deployable", plan->deployable);
+        rtp_json_add(&bad, root, "deployable", cJSON_CreateBool(plan->deployable));
         if (!plan->deployable)
-            cJSON_AddStringToObject(root, "deployable_reason", plan->deployable_reason);
+            rtp_json_add(&bad, root, "deployable_reason", cJSON_CreateString(plan->deployable_reason));
     }
-    cJSON_AddStringToObject(root, "method", plan->method);
-    cJSON_AddStringToObject(root, "policy", rtp_policy_name(plan->policy));
+    rtp_json_add(&bad, root, "method", cJSON_CreateString(plan->method));
+    rtp_json_add(&bad, root, "policy", cJSON_CreateString(rtp_policy_name(plan->policy)));
     if (plan->status[0])
-        cJSON_AddStringToObject(root, "status", plan->status);
+        rtp_json_add(&bad, root, "status", cJSON_CreateString(plan->status));
     if (plan->chosen_placement[0] || plan->chosen_order[0] || plan->chosen_layout[0]) {
-        cJSON *chosen = cJSON_AddObjectToObject(root, "chosen");
+        cJSON *chosen = rtp_json_add_object(&bad, root, "chosen");
         if (plan->chosen_layout[0])
-            cJSON_AddStringToObject(chosen, "layout", plan->chosen_layout);
+            rtp_json_add(&bad, chosen, "layout", cJSON_CreateString(plan->chosen_layout));
         if (plan->chosen_placement[0] || plan->chosen_order[0]) {
-            cJSON_AddStringToObject(chosen, "placement", plan->chosen_placement);
-            cJSON_AddStringToObject(chosen, "order", plan->chosen_order);
+            rtp_json_add(&bad, chosen, "placement", cJSON_CreateString(plan->chosen_placement));
+            rtp_json_add(&bad, chosen, "order", cJSON_CreateString(plan->chosen_order));
         }
     }
     add_scaling(root, &plan->scaling);
-    cJSON *platform = cJSON_AddObjectToObject(root, "platform");
-    cJSON_AddItemToObject(platform, "cpus", int_array(plan->platform_cpus, plan->n_platform_cpus));
+    cJSON *platform = rtp_json_add_object(&bad, root, "platform");
+    rtp_json_add(&bad, platform, "cpus", int_array(plan->platform_cpus, plan->n_platform_cpus));
     if (!rtp_overheads_zero(&plan->overheads))
-        cJSON_AddItemToObject(platform, "overheads", rtp_overheads_to_json(&plan->overheads));
-    cJSON *bins = cJSON_AddArrayToObject(root, plan->clustered ? "clusters" : "cpus");
+        rtp_json_add(&bad, platform, "overheads", rtp_overheads_to_json(&plan->overheads));
+    cJSON *bins = rtp_json_add_array(&bad, root, plan->clustered ? "clusters" : "cpus");
     for (size_t j = 0; j < plan->n_bins; j++) {
         const rtp_plan_bin *bin = &plan->bins[j];
         cJSON *one = cJSON_CreateObject();
+        if (!one)
+            bad = 1;
         if (plan->clustered) {
-            cJSON_AddItemToObject(one, "cpus", int_array(bin->cpus, bin->n_cpus));
-            cJSON_AddItemToObject(one, "test", bin->test[0] ? cJSON_CreateString(bin->test)
+            rtp_json_add(&bad, one, "cpus", int_array(bin->cpus, bin->n_cpus));
+            rtp_json_add(&bad, one, "test", bin->test[0] ? cJSON_CreateString(bin->test)
                                                             : cJSON_CreateNull());
         } else {
-            cJSON_AddItemToObject(one, "cpu", rtp_json_new_int(bin->cpus[0]));
+            rtp_json_add(&bad, one, "cpu", rtp_json_new_int(bin->cpus[0]));
         }
-        cJSON_AddItemToObject(one, "utilization", rtp_json_new_display(bin_utilization(bin)));
+        rtp_json_add(&bad, one, "utilization", rtp_json_new_display(bin_utilization(bin)));
         if (plan->overheads.context_switch_ns != 0)
-            cJSON_AddItemToObject(one, "effective_utilization",
-                                  rtp_json_new_display(bin_effective_utilization(plan, bin)));
+            rtp_json_add(&bad, one, "effective_utilization",
+                         bin_effective_utilization(plan, bin));
         add_scaling(one, &bin->scaling);
-        cJSON *tasks = cJSON_AddArrayToObject(one, "tasks");
+        cJSON *tasks = rtp_json_add_array(&bad, one, "tasks");
         for (size_t i = 0; i < bin->n_tasks; i++)
-            cJSON_AddItemToArray(tasks, task_object(plan, &bin->tasks[i], 1));
-        cJSON_AddItemToArray(bins, one);
+            rtp_json_push(&bad, tasks, task_object(plan, &bin->tasks[i], 1));
+        rtp_json_push(&bad, bins, one);
     }
-    cJSON *unassigned = cJSON_AddArrayToObject(root, "unassigned");
+    cJSON *unassigned = rtp_json_add_array(&bad, root, "unassigned");
     for (size_t i = 0; i < plan->n_unassigned; i++)
-        cJSON_AddItemToArray(unassigned, task_object(plan, &plan->unassigned[i], 0));
+        rtp_json_push(&bad, unassigned, task_object(plan, &plan->unassigned[i], 0));
     if (plan->proof.kind[0]) {
         const rtp_plan_proof *pr = &plan->proof;
-        cJSON *proof = cJSON_AddObjectToObject(root, "proof");
-        cJSON_AddStringToObject(proof, "kind", pr->kind);
-        cJSON *names = cJSON_AddArrayToObject(proof, "tasks");
+        cJSON *proof = rtp_json_add_object(&bad, root, "proof");
+        rtp_json_add(&bad, proof, "kind", cJSON_CreateString(pr->kind));
+        cJSON *names = rtp_json_add_array(&bad, proof, "tasks");
         for (size_t i = 0; names && i < pr->n_tasks; i++)
-            cJSON_AddItemToArray(names, cJSON_CreateString(pr->tasks[i]));
+            rtp_json_push(&bad, names, cJSON_CreateString(pr->tasks[i]));
         if (pr->clique)
-            cJSON_AddItemToObject(proof, "clique", rtp_json_new_int((int64_t)pr->clique));
-        cJSON_AddItemToObject(proof, "cpus", int_array(pr->cpus, pr->n_cpus));
-        cJSON_AddStringToObject(proof, "explanation", pr->explanation ? pr->explanation : "");
+            rtp_json_add(&bad, proof, "clique", rtp_json_new_int((int64_t)pr->clique));
+        rtp_json_add(&bad, proof, "cpus", int_array(pr->cpus, pr->n_cpus));
+        rtp_json_add(&bad, proof, "explanation",
+                     cJSON_CreateString(pr->explanation ? pr->explanation : ""));
     }
-    char *text = rtp_json_print(root, pretty);
+    char *text = bad ? NULL : rtp_json_print(root, pretty);
     cJSON_Delete(root);
     return text;
 }

@@ -370,77 +370,89 @@ rtp_status rtp_taskset_load(const char *path, size_t max_bytes, rtp_taskset *out
 cJSON *rtp_task_to_json_object(const rtp_task *task)
 {
     cJSON *obj = cJSON_CreateObject();
+    int bad = 0;
     if (!obj)
         return NULL;
-    cJSON_AddItemToObject(obj, "name", cJSON_CreateString(task->name ? task->name : ""));
-    cJSON_AddItemToObject(obj, "wcet", rtp_json_new_time(task->wcet_ns));
-    cJSON_AddItemToObject(obj, "deadline", rtp_json_new_time(task->deadline_ns));
-    cJSON_AddItemToObject(obj, "period", rtp_json_new_time(task->period_ns));
+    rtp_json_add(&bad, obj, "name", cJSON_CreateString(task->name ? task->name : ""));
+    rtp_json_add(&bad, obj, "wcet", rtp_json_new_time(task->wcet_ns));
+    rtp_json_add(&bad, obj, "deadline", rtp_json_new_time(task->deadline_ns));
+    rtp_json_add(&bad, obj, "period", rtp_json_new_time(task->period_ns));
     if (task->jitter_ns)
-        cJSON_AddItemToObject(obj, "jitter", rtp_json_new_time(task->jitter_ns));
+        rtp_json_add(&bad, obj, "jitter", rtp_json_new_time(task->jitter_ns));
     if (task->blocking_ns)
-        cJSON_AddItemToObject(obj, "blocking", rtp_json_new_time(task->blocking_ns));
+        rtp_json_add(&bad, obj, "blocking", rtp_json_new_time(task->blocking_ns));
     if (task->cmd) {
         if (task->cmd_is_string) {
-            cJSON_AddItemToObject(obj, "cmd", cJSON_CreateString(task->cmd[0]));
+            rtp_json_add(&bad, obj, "cmd", cJSON_CreateString(task->cmd[0]));
         } else {
-            cJSON *argv = cJSON_AddArrayToObject(obj, "cmd");
-            for (size_t i = 0; argv && i < task->cmd_len; i++)
-                cJSON_AddItemToArray(argv, cJSON_CreateString(task->cmd[i]));
+            cJSON *argv = rtp_json_add_array(&bad, obj, "cmd");
+            for (size_t i = 0; i < task->cmd_len; i++)
+                rtp_json_push(&bad, argv, cJSON_CreateString(task->cmd[i]));
         }
     }
     if (task->affinity) {
-        cJSON *list = cJSON_AddArrayToObject(obj, "affinity");
-        for (size_t i = 0; list && i < task->affinity_len; i++)
-            cJSON_AddItemToArray(list, rtp_json_new_int(task->affinity[i]));
+        cJSON *list = rtp_json_add_array(&bad, obj, "affinity");
+        for (size_t i = 0; i < task->affinity_len; i++)
+            rtp_json_push(&bad, list, rtp_json_new_int(task->affinity[i]));
     }
     if (task->has_priority)
-        cJSON_AddItemToObject(obj, "priority", rtp_json_new_int(task->priority));
+        rtp_json_add(&bad, obj, "priority", rtp_json_new_int(task->priority));
+    if (bad) {
+        cJSON_Delete(obj);
+        return NULL;
+    }
     return obj;
 }
 
 cJSON *rtp_overheads_to_json(const rtp_overheads *ov)
 {
     cJSON *obj = cJSON_CreateObject();
+    int bad = 0;
     if (!obj)
         return NULL;
-    cJSON_AddItemToObject(obj, "release_latency", rtp_json_new_time(ov->release_latency_ns));
-    cJSON_AddItemToObject(obj, "context_switch", rtp_json_new_time(ov->context_switch_ns));
+    rtp_json_add(&bad, obj, "release_latency", rtp_json_new_time(ov->release_latency_ns));
+    rtp_json_add(&bad, obj, "context_switch", rtp_json_new_time(ov->context_switch_ns));
+    if (bad) {
+        cJSON_Delete(obj);
+        return NULL;
+    }
     return obj;
 }
 
 char *rtp_taskset_to_json(const rtp_taskset *ts, int pretty)
 {
     cJSON *root = cJSON_CreateObject();
+    int bad = 0;
     if (!root)
         return NULL;
-    cJSON_AddStringToObject(root, "time_unit", "ns");
+    rtp_json_add(&bad, root, "time_unit", cJSON_CreateString("ns"));
     if (ts->has_platform) {
         const rtp_platform *pf = &ts->platform;
-        cJSON *platform = cJSON_AddObjectToObject(root, "platform");
+        cJSON *platform = rtp_json_add_object(&bad, root, "platform");
         if (pf->cpus_given_as_count) {
-            cJSON_AddItemToObject(platform, "cpus", rtp_json_new_int((int64_t)pf->n_cpus));
+            rtp_json_add(&bad, platform, "cpus", rtp_json_new_int((int64_t)pf->n_cpus));
         } else {
-            cJSON *cpus = cJSON_AddArrayToObject(platform, "cpus");
+            cJSON *cpus = rtp_json_add_array(&bad, platform, "cpus");
             for (size_t i = 0; i < pf->n_cpus; i++)
-                cJSON_AddItemToArray(cpus, rtp_json_new_int(pf->cpus[i]));
+                rtp_json_push(&bad, cpus, rtp_json_new_int(pf->cpus[i]));
         }
         if (pf->has_overheads)
-            cJSON_AddItemToObject(platform, "overheads", rtp_overheads_to_json(&pf->overheads));
+            rtp_json_add(&bad, platform, "overheads", rtp_overheads_to_json(&pf->overheads));
         if (pf->n_clusters > 0) {
-            cJSON *clusters = cJSON_AddArrayToObject(platform, "clusters");
+            cJSON *clusters = rtp_json_add_array(&bad, platform, "clusters");
             for (size_t k = 0; k < pf->n_clusters; k++) {
                 cJSON *one = cJSON_CreateArray();
+                bad |= !one;
                 for (size_t j = 0; j < pf->cluster_len[k]; j++)
-                    cJSON_AddItemToArray(one, rtp_json_new_int(pf->clusters[k][j]));
-                cJSON_AddItemToArray(clusters, one);
+                    rtp_json_push(&bad, one, rtp_json_new_int(pf->clusters[k][j]));
+                rtp_json_push(&bad, clusters, one);
             }
         }
     }
-    cJSON *tasks = cJSON_AddArrayToObject(root, "tasks");
+    cJSON *tasks = rtp_json_add_array(&bad, root, "tasks");
     for (size_t i = 0; i < ts->n_tasks; i++)
-        cJSON_AddItemToArray(tasks, rtp_task_to_json_object(&ts->tasks[i]));
-    char *text = rtp_json_print(root, pretty);
+        rtp_json_push(&bad, tasks, rtp_task_to_json_object(&ts->tasks[i]));
+    char *text = bad ? NULL : rtp_json_print(root, pretty);
     cJSON_Delete(root);
     return text;
 }
@@ -492,7 +504,7 @@ void rtp_taskset_free(rtp_taskset *ts)
 {
     if (!ts)
         return;
-    for (size_t i = 0; i < ts->n_tasks; i++)
+    for (size_t i = 0; ts->tasks && i < ts->n_tasks; i++)
         rtp_task_free_fields(&ts->tasks[i]);
     free(ts->tasks);
     free(ts->platform.cpus);

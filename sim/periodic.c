@@ -96,7 +96,7 @@ rtp_status rtp_sim_periodic(const rtp_task *tasks, size_t n, rtp_policy policy, 
     rtp_sim *sim = NULL;
     rtp_ns *next = calloc(n + 1, sizeof *next);
     if (!next)
-        return RTP_ENOMEM;
+        return rtp_oom(diag);
     st = rtp_sim_create(policy, cpus, priority, n, &hooks, &sim, diag);
     /* Release instants in order; at each, the tasks in input order. */
     for (rtp_ns now = 0; st == RTP_OK && now < until;) {

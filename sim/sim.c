@@ -120,7 +120,7 @@ rtp_status rtp_sim_create(rtp_policy policy, int cpus, const int *priority, size
                             edf ? "" : " and a priority per task");
     rtp_sim *s = calloc(1, sizeof *s);
     if (!s)
-        return RTP_ENOMEM;
+        return rtp_oom(diag);
     s->edf = edf;
     s->m = cpus;
     s->n_tasks = n_tasks;
@@ -133,7 +133,7 @@ rtp_status rtp_sim_create(rtp_policy policy, int cpus, const int *priority, size
     s->since = calloc((size_t)cpus, sizeof *s->since);
     if (!s->prio || !s->queue || !s->running || !s->since) {
         rtp_sim_free(s);
-        return RTP_ENOMEM;
+        return rtp_oom(diag);
     }
     for (size_t i = 0; i < n_tasks; i++) {
         s->prio[i] = edf ? 0 : priority[i];
@@ -161,7 +161,7 @@ rtp_status rtp_sim_add(rtp_sim *s, const rtp_sim_job *job, uint64_t *seq, rtp_di
             size_t cap = s->cap_jobs ? 2 * s->cap_jobs : 64;
             sjob *p = realloc(s->jobs, cap * sizeof *p);
             if (!p)
-                return RTP_ENOMEM;
+                return rtp_oom(diag);
             s->jobs = p;
             s->cap_jobs = cap;
         }

@@ -280,7 +280,7 @@ static rtp_status first_miss(const rtp_task *tasks, size_t n, rtp_ns upto,
 {
     rtp_ns *next = malloc((n ? n : 1) * sizeof *next);
     if (!next)
-        return RTP_ENOMEM;
+        return rtp_oom(diag);
     for (size_t i = 0; i < n; i++)
         next[i] = dstar(&tasks[i]);
     rtp_i128 dem = 0;

@@ -417,7 +417,7 @@ static rtp_status given_ranking(const rtp_task *tasks, size_t n, int *priority,
     /* Dense ranking: the position of each value among the distinct values. */
     int *values = malloc((n ? n : 1) * sizeof *values);
     if (!values)
-        return RTP_ENOMEM;
+        return rtp_oom(diag);
     for (size_t i = 0; i < n; i++)
         values[i] = tasks[i].priority;
     qsort(values, n, sizeof *values, int_cmp);
@@ -442,7 +442,7 @@ static rtp_status opa(const rtp_task *tasks, size_t n, const size_t *dm,
 {
     int *trial = malloc((n ? n : 1) * sizeof *trial);
     if (!trial)
-        return RTP_ENOMEM;
+        return rtp_oom(diag);
     const int unassigned = (int)n + 1;
     for (size_t i = 0; i < n; i++)
         trial[i] = unassigned;
@@ -481,7 +481,7 @@ rtp_status rtp_fp_assign(const rtp_task *tasks, size_t n, rtp_prio_rule rule,
         return given_ranking(tasks, n, priority, diag);
     size_t *order = malloc((n ? n : 1) * sizeof *order);
     if (!order)
-        return RTP_ENOMEM;
+        return rtp_oom(diag);
     rtp_status st = monotonic_order(tasks, n, rule == RTP_PRIO_RM ? RTP_PRIO_RM : RTP_PRIO_DM,
                                     order);
     if (st == RTP_OK) {
