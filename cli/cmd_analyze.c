@@ -396,6 +396,8 @@ typedef struct batch_result {
 /* The result line of a line that failed. */
 static batch_result batch_error(long line, rtp_status st, const rtp_diag *diag)
 {
+    if (st == RTP_ENOMEM) /* no result line: the run stops (batch_flush) */
+        return (batch_result){NULL, 3};
     char where[1024], msg[1200];
     rtp_diag_format(diag, NULL, where, sizeof where);
     if (st == RTP_EINPUT)
@@ -451,7 +453,7 @@ typedef struct batch_chunk {
 
 /* Analyses the chunk's lines in parallel into per-line slots, then prints
  * them in input order: the same bytes for any thread count. Returns the
- * kinds seen (1 bad, 2 limit). */
+ * kinds seen (1 bad, 2 limit, 4 out of memory: the run stops). */
 static int batch_flush(batch_chunk *c, const settings *s)
 {
     batch_item *it = c->items;
@@ -463,9 +465,13 @@ static int batch_flush(batch_chunk *c, const settings *s)
             it[i].done = batch_line(text + it[i].start, it[i].len, it[i].number, s);
     int flags = 0;
     for (size_t i = 0; i < n; i++) {
+        if (flags & 4) { /* out of memory says nothing about a line: stop there */
+            free(it[i].done.out);
+            continue;
+        }
         if (!it[i].done.out) {
             fprintf(stderr, "rtpack analyze: out of memory at line %ld\n", it[i].number);
-            flags |= 2;
+            flags |= 4;
             continue;
         }
         fputs(it[i].done.out, stdout);
@@ -542,18 +548,26 @@ static int run_batch(const cli_args *args, const char *file, const settings *s)
             ok = batch_add(&chunk, text, len, in.number, NULL);
         }
         if (!ok) {
-            fprintf(stderr, "rtpack analyze: out of memory at line %ld\n", in.number);
-            flags |= 2;
+            flags |= batch_flush(&chunk, s);
+            if (!(flags & 4))
+                fprintf(stderr, "rtpack analyze: out of memory at line %ld\n", in.number);
+            flags |= 4;
             break;
         }
         if (chunk.len >= BATCH_CHUNK || chunk.n >= BATCH_CHUNK / 64)
             flags |= batch_flush(&chunk, s);
+        if (flags & 4)
+            break;
     }
-    flags |= batch_flush(&chunk, s);
+    if (!(flags & 4))
+        flags |= batch_flush(&chunk, s);
     free(chunk.text);
     free(chunk.items);
     rtp_lines_close(&in);
-    return flags & 1 ? CLI_EXIT_USAGE : flags & 2 ? CLI_EXIT_LIMIT : CLI_EXIT_OK;
+    return flags & 4   ? CLI_EXIT_LIMIT
+           : flags & 1 ? CLI_EXIT_USAGE
+           : flags & 2 ? CLI_EXIT_LIMIT
+                       : CLI_EXIT_OK;
 }
 
 /* --cpus M > 1 means nothing to a one-CPU test: a usage error that says what
@@ -603,7 +617,7 @@ static int run(const cli_args *args, void *opaque)
             fputs(text, stdout);
             free(text);
         }
-        rc = !text ? CLI_EXIT_LIMIT : a.doc.schedulable ? CLI_EXIT_OK : CLI_EXIT_NO;
+        rc = !text ? cli_out_of_memory(args) : a.doc.schedulable ? CLI_EXIT_OK : CLI_EXIT_NO;
     } else {
         print_table(&ts, &a);
         rc = a.doc.schedulable ? CLI_EXIT_OK : CLI_EXIT_NO;
