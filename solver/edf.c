@@ -16,7 +16,8 @@
  *   1. U > 1 (exact, models/ratio.h): not schedulable.
  *   2. every D*_i >= T_i and no blocking, U <= 1: schedulable, because then
  *      dbf_i(t) <= (t - D*_i + T_i) C_i / T_i <= t C_i / T_i.
- *   3. a bound L with every failing t < L (derived below), L = min(La, Lb').
+ *   3. a bound L with every failing t < L (derived below), L = min(La, Lb'),
+ *      or at U = 1 the tail test (below) when it finds a miss.
  *   4. QPA [ZB09] (Theorem 5) over the step points of h (the
  *      absolute deadlines k T_i + D*_i) <= L: from the last one walk down,
  *      t <- h(t) when h(t) < t, else the previous step point, until
@@ -59,6 +60,17 @@
  *    stops early once Lb + t_B passes La; when it passes the cap, a miss
  *    found below its last iterate still decides "not schedulable";
  *    otherwise RTP_ELIMIT.
+ *  - U = 1 exactly (issue 17: there La does not exist and Lb is about the
+ *    hyperperiod H, so the busy period alone took up to 50 million steps).
+ *    When every D*_i <= T_i, no dbf term is clamped at 0 for t >= 0, and
+ *    H U = H gives, for k >= 1, dbf(kH - 1) = kH + sum_i (floor((-1 -
+ *    D*_i) / T_i) + 1) C_i = kH - S with S = sum { C_i : D*_i = T_i } (the
+ *    floor is -1 when D*_i < T_i, -2 when D*_i = T_i). For k large
+ *    enough, kH - 1 >= t_B and b = B there, so B + 1 > S means
+ *    h(kH - 1) > kH - 1: a miss (the "tail test"). In particular a set at
+ *    U = 1 with every D*_i < T_i is never schedulable. Used when the
+ *    caller does not want first_miss (the miss found has no bound on how
+ *    far it is: the first-miss scan needs the old path).
  * Each phase (busy period, QPA, first-miss scan) may take up to
  * limits->max_iterations steps.
  * Demands are summed in 128 bits and saturate at 2^100 (> any rtp_ns), so a
@@ -219,13 +231,59 @@ static rtp_ns la_bound(const rtp_task *tasks, size_t n, rtp_ns blocking)
     return la > max_excess ? la : max_excess;
 }
 
+/* QPA [ZB09] over the step points <= bound: *failed_at = a t
+ * with h(t) > t, or 0 when there is none. */
+static rtp_status qpa(const rtp_task *tasks, size_t n, int with_blocking, rtp_ns bound,
+                      rtp_ns d_min, budget *b, rtp_ns *failed_at, rtp_diag *diag)
+{
+    rtp_ns t = bound < INT64_MAX ? prev_deadline(tasks, n, bound + 1) : bound;
+    *failed_at = 0;
+    while (t > 0) {
+        if (spend(b, diag, "EDF QPA did not finish"))
+            return RTP_ELIMIT;
+        rtp_i128 h = load(tasks, n, t, with_blocking);
+        if (h > t) {
+            *failed_at = t;
+            break;
+        }
+        if (h <= d_min)
+            break;
+        t = h < t ? (rtp_ns)h : prev_deadline(tasks, n, t);
+    }
+    return RTP_OK;
+}
+
+/* The set's shape for steps 0-3. */
+typedef struct shape {
+    int late;          /* some J >= D */
+    int overloaded;    /* U > 1 */
+    rtp_ns blocking;   /* B = max blocking */
+    rtp_ns t_block;    /* t_B = max D* of a task with blocking, 0 if none */
+    rtp_ns d_min;      /* smallest D* */
+    int tail_miss;     /* U = 1 and the tail test finds a miss (step 3) */
+    rtp_ns miss;       /* > 0: a failing t found while bounding (step 3) */
+} shape;
+
+/* What interval() is for: the bound itself (rtp_edf_bound), or a verdict
+ * with first_miss (a miss anywhere will do: the scan starts below it) or
+ * without (the tail test's miss will do too). */
+enum { BOUND_ONLY, VERDICT_FIRST_MISS, VERDICT };
+
 /* Lb: least fixed point of w = sum ceil(w / T_i) C_i, or stop as soon as w
  * passes `stop` (> 0: the point past which the other bound is smaller):
  * *lb = 0 then. On RTP_ELIMIT, *lb is the last iterate (a lower bound of
- * Lb, so a miss below it is still a valid answer). */
-static rtp_status busy_period(const rtp_task *tasks, size_t n, rtp_ns stop,
-                              budget *b, rtp_ns *lb, rtp_diag *diag)
+ * Lb, so a miss below it is still a valid answer).
+ * With `probe` (the set's shape), a long iteration is interleaved with QPA
+ * below the current iterate after 2^10, 2^11, ... steps: near U = 1 the
+ * iteration creeps (Lb near the hyperperiod) while a miss, when there is
+ * one, is usually far below Lb; a miss found anywhere is the exact answer
+ * (*miss = its t, *lb = 0). The probes cost at most about twice the
+ * iteration itself (each walks below an iterate reached by as many
+ * steps); a probe that hits a limit only ends the probing. */
+static rtp_status busy_period(const rtp_task *tasks, size_t n, rtp_ns stop, const shape *probe,
+                              budget *b, rtp_ns *lb, rtp_ns *miss, rtp_diag *diag)
 {
+    *miss = 0;
     rtp_i128 w = 0;
     for (size_t i = 0; i < n; i++)
         w += tasks[i].wcet_ns;
@@ -249,30 +307,22 @@ static rtp_status busy_period(const rtp_task *tasks, size_t n, rtp_ns stop,
         if (next == w)
             return RTP_OK;
         w = next;
+        if (probe && b->used >= 1024 && (b->used & (b->used - 1)) == 0) {
+            budget pb = {0, b->max, b->limits};
+            rtp_diag scratch;
+            rtp_ns upto = (rtp_ns)w;
+            if (qpa(tasks, n, probe->blocking > 0, upto, probe->d_min, &pb, miss, &scratch) !=
+                RTP_OK) {
+                probe = NULL;
+                *miss = 0;
+            } else if (*miss > 0) {
+                *lb = 0;
+                return RTP_OK;
+            }
+        }
     }
 }
 
-/* QPA [ZB09] over the step points <= bound: *failed_at = a t
- * with h(t) > t, or 0 when there is none. */
-static rtp_status qpa(const rtp_task *tasks, size_t n, int with_blocking, rtp_ns bound,
-                      rtp_ns d_min, budget *b, rtp_ns *failed_at, rtp_diag *diag)
-{
-    rtp_ns t = bound < INT64_MAX ? prev_deadline(tasks, n, bound + 1) : bound;
-    *failed_at = 0;
-    while (t > 0) {
-        if (spend(b, diag, "EDF QPA did not finish"))
-            return RTP_ELIMIT;
-        rtp_i128 h = load(tasks, n, t, with_blocking);
-        if (h > t) {
-            *failed_at = t;
-            break;
-        }
-        if (h <= d_min)
-            break;
-        t = h < t ? (rtp_ns)h : prev_deadline(tasks, n, t);
-    }
-    return RTP_OK;
-}
 
 /* The smallest step point t <= upto with h(t) > t (one exists). */
 static rtp_status first_miss(const rtp_task *tasks, size_t n, rtp_ns upto,
@@ -316,22 +366,30 @@ static rtp_status first_miss(const rtp_task *tasks, size_t n, rtp_ns upto,
     return st;
 }
 
-/* The set's shape for steps 0-3. */
-typedef struct shape {
-    int late;          /* some J >= D */
-    int overloaded;    /* U > 1 */
-    rtp_ns blocking;   /* B = max blocking */
-    rtp_ns t_block;    /* t_B = max D* of a task with blocking, 0 if none */
-    rtp_ns d_min;      /* smallest D* */
-} shape;
 
 /* Steps 0-3: *bound = L, or 0 when the shape decides at once (late,
  * overloaded, or every D* >= T without blocking). On RTP_ELIMIT, *bound is
  * the last busy-period iterate (0 if none): a miss below it still decides. */
-static rtp_status interval(const rtp_task *tasks, size_t n, budget *b, shape *sh,
-                           rtp_ns *bound, rtp_diag *diag)
+/* The tail test at U = 1 (step 3): every D* <= T and B + 1 > S. */
+static int tail_miss(const rtp_task *tasks, size_t n, rtp_ns blocking)
+{
+    rtp_i128 implicit = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (dstar(&tasks[i]) > tasks[i].period_ns)
+            return 0;
+        if (dstar(&tasks[i]) == tasks[i].period_ns)
+            implicit += tasks[i].wcet_ns;
+    }
+    return (rtp_i128)blocking + 1 > implicit;
+}
+
+/* mode: see above; sh->tail_miss or sh->miss set means no bound. */
+static rtp_status interval(const rtp_task *tasks, size_t n, int mode, budget *b,
+                           shape *sh, rtp_ns *bound, rtp_diag *diag)
 {
     int all_loose = 1;
+    sh->tail_miss = 0;
+    sh->miss = 0;
     sh->late = 0;
     sh->blocking = sh->t_block = 0;
     sh->d_min = INT64_MAX;
@@ -356,16 +414,21 @@ static rtp_status interval(const rtp_task *tasks, size_t n, budget *b, shape *sh
     sh->overloaded = cmp > 0;
     if (cmp > 0 || (all_loose && sh->blocking == 0))
         return RTP_OK;
+    if (cmp == 0 && mode == VERDICT && (sh->tail_miss = tail_miss(tasks, n, sh->blocking)))
+        return RTP_OK;
     rtp_ns la = cmp < 0 ? la_bound(tasks, n, sh->blocking) : 0, lb = 0;
     if (la > 0 && la <= sh->t_block) {
         *bound = la; /* Lb' = Lb + t_B > La already */
         return RTP_OK;
     }
-    rtp_status st = busy_period(tasks, n, la > 0 ? la - sh->t_block : 0, b, &lb, diag);
+    rtp_status st = busy_period(tasks, n, la > 0 ? la - sh->t_block : 0,
+                                mode == BOUND_ONLY ? NULL : sh, b, &lb, &sh->miss, diag);
     if (st != RTP_OK) {
         *bound = lb;
         return st;
     }
+    if (sh->miss > 0)
+        return RTP_OK;
     rtp_ns lb_prime = 0;
     if (lb > 0 && __builtin_add_overflow(lb, sh->t_block, &lb_prime))
         lb_prime = 0;
@@ -383,7 +446,7 @@ rtp_status rtp_edf_bound(const rtp_task *tasks, size_t n, const rtp_limits *limi
 {
     budget b = {0, (limits ? *limits : rtp_limits_default()).max_iterations, limits};
     shape sh;
-    rtp_status st = interval(tasks, n, &b, &sh, bound, diag);
+    rtp_status st = interval(tasks, n, BOUND_ONLY, &b, &sh, bound, diag);
     if (st != RTP_OK)
         *bound = 0;
     return st;
@@ -402,7 +465,8 @@ rtp_status rtp_edf_qpa(const rtp_task *tasks, size_t n, int want_first_miss,
     result->first_miss_ns = 0;
     rtp_ns bound = 0, failed_at = 0;
     shape sh;
-    rtp_status st = interval(tasks, n, &b, &sh, &bound, diag);
+    rtp_status st = interval(tasks, n, want_first_miss ? VERDICT_FIRST_MISS : VERDICT, &b, &sh,
+                             &bound, diag);
     int with_blocking = sh.blocking > 0;
     if (st == RTP_ELIMIT && bound > 0) {
         /* No bound: a miss below the last busy-period iterate still decides. */
@@ -419,8 +483,10 @@ rtp_status rtp_edf_qpa(const rtp_task *tasks, size_t n, int want_first_miss,
         result->has_first_miss = want_first_miss;
         result->first_miss_ns = want_first_miss ? 1 : 0;
         return RTP_OK;
-    } else if (sh.overloaded) {
-        return RTP_OK; /* U > 1: first_miss left out */
+    } else if (sh.overloaded || sh.tail_miss) {
+        return RTP_OK; /* U > 1, or a miss far out at U = 1: first_miss not wanted */
+    } else if (sh.miss > 0) {
+        failed_at = sh.miss;
     } else if (bound > 0 &&
                (st = qpa(tasks, n, with_blocking, bound, sh.d_min, &b, &failed_at, diag)) !=
                    RTP_OK) {

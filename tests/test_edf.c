@@ -288,10 +288,19 @@ static void test_limit(void **state)
     rtp_edf_result r;
     rtp_diag diag;
     rtp_diag_clear(&diag);
-    rtp_task ts[3] = {tu_task(p, 2 * p - 5, 2 * p), tu_task(q, 2 * q, 4 * q),
+    rtp_task ts[3] = {tu_task(p, 2 * p - 1, 2 * p), tu_task(q, 4 * q, 4 * q),
                       tu_task(q, 4 * q, 4 * q)};
     assert_int_equal(rtp_edf_qpa(ts, 3, 1, &lim, &r, &diag), RTP_ELIMIT);
     assert_true(strlen(diag.message) > 0);
+    assert_int_equal(rtp_edf_qpa(ts, 3, 0, &lim, &r, &diag), RTP_ELIMIT);
+    /* A miss at 2q = p + q - 2 (dbf = p + q): found by the QPA probes of the
+     * busy-period iteration; the QPA below the capped iterate alone ran out
+     * of steps before it (a resource limit until issue 17). */
+    rtp_task early[3] = {tu_task(p, 2 * p - 5, 2 * p), tu_task(q, 2 * q, 4 * q),
+                         tu_task(q, 4 * q, 4 * q)};
+    assert_int_equal(rtp_edf_qpa(early, 3, 1, &lim, &r, &diag), RTP_OK);
+    assert_false(r.schedulable);
+    assert_int_equal(r.first_miss_ns, 2 * q);
     /* The same with an early miss: decided despite the cap. */
     rtp_task miss[3] = {tu_task(p, p - 1, 2 * p), tu_task(q, 2 * q, 4 * q),
                         tu_task(q, 4 * q, 4 * q)};
@@ -339,6 +348,49 @@ static size_t random_delayed_set(tu_rng *rng, rtp_task *ts)
             ts[i].blocking_ns = tu_range(rng, 1, tu_range(rng, 0, 3) == 0 ? t : c + 2);
     }
     return n;
+}
+
+/* U = 1 exactly (solver/edf.c's tail test and the busy-period probes):
+ * constrained deadlines, jitter and blocking, periods dividing 60, every
+ * verdict (with and without first_miss) against demand enumeration. */
+static void test_full_utilization_vs_references(void **state)
+{
+    (void)state;
+    static const rtp_ns periods[] = {2, 3, 4, 5, 6, 10, 12, 15, 20, 30, 60};
+    tu_rng rng = {1702};
+    rtp_limits lim = rtp_limits_default();
+    int counts[2] = {0, 0};
+    for (int k = 0; k < 3000; k++) {
+        rtp_task ts[6];
+        size_t n;
+        int64_t share;
+        do { /* C_i = k_i, U = sum k_i / T_i = 1: shares of 60 */
+            n = (size_t)tu_range(&rng, 1, 6);
+            share = 0;
+            for (size_t i = 0; i < n; i++) {
+                rtp_ns t = periods[tu_range(&rng, 0, 10)], c = tu_range(&rng, 1, t);
+                ts[i] = tu_task(c, tu_range(&rng, 0, 2) ? tu_range(&rng, c, t) : t, t);
+                share += c * (60 / t);
+            }
+        } while (share != 60);
+        for (size_t i = 0; i < n; i++) {
+            if (tu_range(&rng, 0, 3) == 0)
+                ts[i].jitter_ns = tu_range(&rng, 0, ts[i].deadline_ns - ts[i].wcet_ns);
+            if (tu_range(&rng, 0, 3) == 0)
+                ts[i].blocking_ns = tu_range(&rng, 0, ts[i].wcet_ns);
+        }
+        rtp_ns miss;
+        int ok = ref_edf_enumerate(ts, n, &miss);
+        rtp_edf_result r;
+        for (int want = 0; want < 2; want++) {
+            assert_int_equal(rtp_edf_qpa(ts, n, want, &lim, &r, NULL), RTP_OK);
+            assert_int_equal(r.schedulable, ok);
+            if (want && !ok)
+                assert_int_equal(r.first_miss_ns, miss);
+        }
+        counts[ok]++;
+    }
+    assert_true(counts[0] > 300 && counts[1] > 300);
 }
 
 static void test_delays_vs_references(void **state)
@@ -584,6 +636,7 @@ int main(void)
         cmocka_unit_test(test_delay_examples),
         cmocka_unit_test(test_delay_big_values),
         cmocka_unit_test(test_delays_vs_references),
+        cmocka_unit_test(test_full_utilization_vs_references),
         cmocka_unit_test(test_delays_random_periods_vs_busy_period),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
