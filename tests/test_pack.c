@@ -216,7 +216,7 @@ static rtp_status ref_pack(const rtp_taskset *ts, const ref_bins *bins, rtp_poli
 typedef struct set {
     rtp_taskset ts;
     rtp_task tasks[MAXN];
-    char names[MAXN][8];
+    char names[MAXN][24];
     int affinity[MAXN][MAXM];
     int cpus[MAXM];
     size_t m;
