@@ -169,7 +169,8 @@ rtp_status rtp_machine_snapshot(const char *cgroup_base, const char *proc, char 
     rtp_text out;
     rtp_text_init(&out);
     if (!l.failed) {
-        qsort(l.v, l.n, sizeof *l.v, str_cmp);
+        if (l.n)
+            qsort(l.v, l.n, sizeof *l.v, str_cmp); /* l.v is NULL when empty */
         for (size_t i = 0; i < l.n; i++)
             rtp_text_printf(&out, "%s\n", l.v[i]);
     }

@@ -19,8 +19,10 @@ uint64_t tu_next(tu_rng *rng)
 
 int64_t tu_range(tu_rng *rng, int64_t lo, int64_t hi)
 {
-    uint64_t span = (uint64_t)(hi - lo) + 1;
-    return lo + (int64_t)(tu_next(rng) % span);
+    /* in unsigned arithmetic: hi - lo overflows int64_t for wide ranges */
+    uint64_t span = (uint64_t)hi - (uint64_t)lo + 1;
+    uint64_t offset = span ? tu_next(rng) % span : tu_next(rng);
+    return (int64_t)((uint64_t)lo + offset);
 }
 
 rtp_task tu_task(rtp_ns wcet, rtp_ns deadline, rtp_ns period)
