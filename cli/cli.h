@@ -45,6 +45,7 @@
 
 #include "models/base.h"
 #include "models/ratio.h"
+#include "models/plan.h"
 #include "models/taskset.h"
 
 #include <stddef.h>
@@ -234,6 +235,10 @@ const char *cli_shown_name(const char *file);
 /* Loads and validates a task-set FILE ("-" = stdin); on failure prints the
  * one-line diagnostic and returns its exit code (2 for bad input). */
 int cli_load_taskset(const cli_args *args, const char *file, rtp_taskset *ts);
+
+/* The same for a plan document (partition --json): *plan zeroed first, so
+ * rtp_plan_free is safe whatever happens. */
+int cli_load_plan(const cli_args *args, const char *file, rtp_plan *plan);
 
 /* `explore --json` and `merge --json`: the summary document of DIR. */
 int cli_print_explore_summary(const cli_args *args, const char *dir);

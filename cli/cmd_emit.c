@@ -266,18 +266,11 @@ static int run(const cli_args *args, void *settings)
     const char *shown = cli_shown_name(file);
     rtp_diag diag;
     rtp_diag_clear(&diag);
-    char *text = NULL;
-    size_t len = 0;
     rtp_plan plan;
-    memset(&plan, 0, sizeof plan);
-    rtp_status st = rtp_read_file_max(file, args->max_input, &text, &len, &diag);
-    if (st == RTP_OK)
-        st = rtp_plan_parse_json(text, len, &plan, &diag);
-    free(text);
-    if (st != RTP_OK)
-        return cli_fail(args, shown, st, &diag);
+    if ((rc = cli_load_plan(args, file, &plan)) != 0)
+        return rc;
     int deployable = 0;
-    st = rtp_deploy_check(&plan, &s->deploy, &deployable, &diag);
+    rtp_status st = rtp_deploy_check(&plan, &s->deploy, &deployable, &diag);
     if (st != RTP_OK) {
         rc = cli_fail(args, shown, st, &diag);
     } else if (!deployable) {

@@ -108,16 +108,10 @@ static int run(const cli_args *args, void *settings)
         return cli_fail(args, "", RTP_EINTERNAL, &diag);
     }
     s->r.workload = workload;
-    char *text = NULL;
-    size_t len = 0;
     rtp_plan plan;
-    memset(&plan, 0, sizeof plan);
-    rtp_status st = rtp_read_file_max(file, args->max_input, &text, &len, &diag);
-    if (st == RTP_OK)
-        st = rtp_plan_parse_json(text, len, &plan, &diag);
-    free(text);
-    if (st != RTP_OK)
-        return cli_fail(args, shown, st, &diag);
+    int rc = cli_load_plan(args, file, &plan);
+    if (rc != 0)
+        return rc;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
@@ -127,9 +121,9 @@ static int run(const cli_args *args, void *settings)
     sigaction(SIGHUP, &sa, NULL);
     s->r.interrupt = &interrupted;
     rtp_rehearse_report report;
-    st = rtp_rehearse_run(&plan, &s->r, &report, &diag);
+    rtp_status st = rtp_rehearse_run(&plan, &s->r, &report, &diag);
     rtp_plan_free(&plan);
-    int rc = CLI_EXIT_OK;
+    rc = CLI_EXIT_OK;
     if (st == RTP_EINPUT) {
         rc = cli_fail(args, shown, st, &diag);
     } else {

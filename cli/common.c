@@ -58,6 +58,20 @@ int cli_load_taskset(const cli_args *args, const char *file, rtp_taskset *ts)
     return 0;
 }
 
+int cli_load_plan(const cli_args *args, const char *file, rtp_plan *plan)
+{
+    rtp_diag diag;
+    rtp_diag_clear(&diag);
+    char *text = NULL;
+    size_t len = 0;
+    memset(plan, 0, sizeof *plan);
+    rtp_status st = rtp_read_file_max(file, args->max_input, &text, &len, &diag);
+    if (st == RTP_OK)
+        st = rtp_plan_parse_json(text, len, plan, &diag);
+    free(text);
+    return st == RTP_OK ? 0 : cli_fail(args, cli_shown_name(file), st, &diag);
+}
+
 int cli_print_explore_summary(const cli_args *args, const char *dir)
 {
     rtp_explore_summary summary;
