@@ -61,6 +61,9 @@ for target in $TARGETS; do
  "clusters": [{"cpus": [0, 1], "test": "gfb", "utilization": 0.5, "tasks": [{"name": "a",
  "wcet": "1ms", "deadline": "2ms", "period": "2ms", "affinity": [0]}]},
  {"cpus": [2], "test": null, "tasks": []}], "unassigned": []}'
+    # one past the reader's nesting limit: a resource limit, not bad input
+    awk 'BEGIN { for (i = 0; i < 1001; i++) printf "["; for (i = 0; i < 1001; i++) printf "]" }' \
+        >"$corpus/seed-deep.json"
     echo "fuzz_$target: ${SECONDS_EACH}s on $(find "$corpus" -type f | wc -l) inputs"
     if ! "$BUILD/fuzz_$target" -max_total_time="$SECONDS_EACH" -max_len=4096 -timeout=10 \
         -rss_limit_mb=2048 $dict -print_final_stats=1 \
