@@ -27,12 +27,10 @@
  * (pack.c's build_plan) still reports any limit it meets. */
 #include "heuristics/pack_sum.h"
 
-typedef unsigned __int128 u128;
-
-#define HYPER_ONE ((u128)1 << 62)
-#define HYPER_TWO ((u128)1 << 63)
+#define HYPER_ONE ((rtp_u128)1 << 62)
+#define HYPER_TWO ((rtp_u128)1 << 63)
 /* floor(2^64 ln 2) = 0xB17217F7D1CF79AB, rounded further down */
-#define LN2_LO ((u128)0xB172170000000000ull)
+#define LN2_LO ((rtp_u128)0xB172170000000000ull)
 
 static rtp_ns min_ns(rtp_ns a, rtp_ns b)
 {
@@ -49,7 +47,7 @@ rtp_pack_sum rtp_pack_sum_empty(void)
 /* t's blocking term B / (D - J) beats (b, d)? (0 / 1 when none) */
 static int more_blocking(rtp_ns b, rtp_ns d, rtp_ns tb, rtp_ns td)
 {
-    return (__int128)tb * d > (__int128)b * td;
+    return (rtp_i128)tb * d > (rtp_i128)b * td;
 }
 
 void rtp_pack_sum_add(rtp_pack_sum *s, const rtp_task *t)
@@ -71,8 +69,8 @@ void rtp_pack_sum_add(rtp_pack_sum *s, const rtp_task *t)
     s->short_dl += t->deadline_ns < t->period_ns;
     s->long_dl += t->deadline_ns > t->period_ns;
     if (s->hyper <= HYPER_TWO) {
-        u128 x = s->hyper * (u128)(dm + t->wcet_ns); /* < 2^127 */
-        s->hyper = x / (u128)dm + (x % (u128)dm != 0);
+        rtp_u128 x = s->hyper * (rtp_u128)(dm + t->wcet_ns); /* < 2^127 */
+        s->hyper = x / (rtp_u128)dm + (x % (rtp_u128)dm != 0);
         if (s->hyper > HYPER_TWO)
             s->hyper = HYPER_TWO + 1;
     }
@@ -139,7 +137,7 @@ static int fp_verdict(const rtp_pack_sum *s, const rtp_task *t, rtp_prio_rule pr
                      (priority == RTP_PRIO_DM && !s->long_dl && t->deadline_ns <= t->period_ns) ||
                      (priority == RTP_PRIO_RM && !s->short_dl && t->deadline_ns >= t->period_ns);
     if (order_fits && s->hyper <= HYPER_TWO &&
-        s->hyper * (u128)(dm + t->wcet_ns) <= HYPER_TWO * (u128)dm)
+        s->hyper * (rtp_u128)(dm + t->wcet_ns) <= HYPER_TWO * (rtp_u128)dm)
         return RTP_SUM_ACCEPT;
     return RTP_SUM_UNKNOWN;
 }

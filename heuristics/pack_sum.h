@@ -13,6 +13,7 @@
 #ifndef RTP_PACK_SUM_H
 #define RTP_PACK_SUM_H
 
+#include "models/arith.h"
 #include "models/load_sum.h"
 #include "models/taskset.h"
 
@@ -26,7 +27,7 @@ typedef struct rtp_pack_sum {
     size_t tight;            /* tasks with D - J < T or B > 0 */
     size_t delayed;          /* tasks with J > 0 or B > 0 */
     size_t short_dl, long_dl;/* tasks with D < T, D > T */
-    unsigned __int128 hyper; /* upper bound of 2^62 prod (1 + C / min(D, T)),
+    rtp_u128 hyper;          /* upper bound of 2^62 prod (1 + C / min(D, T)),
                               * kept at most 2^63 + 1 */
 } rtp_pack_sum;
 

@@ -33,10 +33,10 @@ rtp_status rtp_sens_too_big(sctx *s)
                         "critical scaling factor: a demand passes 2^120");
 }
 
-void rtp_sens_zset(mpz_t z, i128 v)
+void rtp_sens_zset(mpz_t z, rtp_i128 v)
 {
     int neg = v < 0;
-    unsigned __int128 u = neg ? -(unsigned __int128)v : (unsigned __int128)v;
+    rtp_u128 u = neg ? -(rtp_u128)v : (rtp_u128)v;
     mpz_set_ui(z, (unsigned long)(uint64_t)(u >> 64));
     mpz_mul_2exp(z, z, 64);
     mpz_add_ui(z, z, (unsigned long)(uint64_t)u);
@@ -45,7 +45,7 @@ void rtp_sens_zset(mpz_t z, i128 v)
 }
 
 /* q = (num) / (den), canonical; den > 0. */
-void rtp_sens_qset(mpq_t q, i128 num, i128 den)
+void rtp_sens_qset(mpq_t q, rtp_i128 num, rtp_i128 den)
 {
     rtp_sens_zset(mpq_numref(q), num);
     rtp_sens_zset(mpq_denref(q), den);

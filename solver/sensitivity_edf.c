@@ -46,9 +46,9 @@ static rtp_ns step_floor(const sctx *s, rtp_ns x)
 }
 
 /* h(t) = a A(t) + c N(t) + b(t) into h. */
-static rtp_status edf_load(sctx *s, const mpq_t a, rtp_ns t, mpq_t h, i128 *A, i128 *K)
+static rtp_status edf_load(sctx *s, const mpq_t a, rtp_ns t, mpq_t h, rtp_i128 *A, rtp_i128 *K)
 {
-    i128 sa = 0, sn = 0;
+    rtp_i128 sa = 0, sn = 0;
     rtp_ns b = 0;
     *A = *K = 0;
     for (size_t i = 0; i < s->n; i++) {
@@ -56,7 +56,7 @@ static rtp_status edf_load(sctx *s, const mpq_t a, rtp_ns t, mpq_t h, i128 *A, i
         rtp_ns d = dstar(k);
         if (d > t)
             continue;
-        i128 jobs = (t - d) / k->period_ns + 1;
+        rtp_i128 jobs = (t - d) / k->period_ns + 1;
         sa += jobs * k->wcet_ns;
         sn += jobs;
         if (k->blocking_ns > b)
@@ -142,9 +142,9 @@ static rtp_status edf_bound(sctx *s, const mpq_t a, rtp_ns *bound)
         /* Lb: w <- ceil(sum ceil(w / T_i) C'_i) from ceil(sum C'_i). */
         rtp_ns w = 1;
         for (;;) {
-            i128 sa = 0, sn = 0;
+            rtp_i128 sa = 0, sn = 0;
             for (size_t i = 0; i < s->n; i++) {
-                i128 jobs = ((i128)w - 1) / s->e[i].period_ns + 1;
+                rtp_i128 jobs = ((rtp_i128)w - 1) / s->e[i].period_ns + 1;
                 sa += jobs * s->e[i].wcet_ns;
                 sn += jobs;
             }
@@ -180,7 +180,7 @@ static rtp_status edf_bound(sctx *s, const mpq_t a, rtp_ns *bound)
 /* QPA at alpha = a over the step points < bound: *failed = a failing step
  * point, or 0. */
 static rtp_status edf_qpa(sctx *s, const mpq_t a, rtp_ns bound, rtp_ns *failed,
-                          i128 *fa, i128 *fk)
+                          rtp_i128 *fa, rtp_i128 *fk)
 {
     rtp_ns dmin = INT64_MAX;
     for (size_t i = 0; i < s->n; i++)
@@ -194,7 +194,7 @@ static rtp_status edf_qpa(sctx *s, const mpq_t a, rtp_ns bound, rtp_ns *failed,
     rtp_ns t = step_floor(s, bound - 1);
     *failed = 0;
     while (t > 0) {
-        i128 A = 0, K = 0;
+        rtp_i128 A = 0, K = 0;
         if ((st = rtp_sens_spend(s)) != RTP_OK || (st = edf_load(s, a, t, h, &A, &K)) != RTP_OK)
             break;
         rtp_sens_qset(tq, t, 1);
@@ -228,7 +228,7 @@ static rtp_status edf_qpa(sctx *s, const mpq_t a, rtp_ns bound, rtp_ns *failed,
  * for any L), then the step points just below H (t = H - delta with delta =
  * m T_i - D*_i ascending), each for a bounded number of steps; only when
  * none fails is the busy period computed. *failed = a failing point, or 0. */
-static rtp_status edf_probe(sctx *s, const mpq_t a, rtp_ns *failed, i128 *fa, i128 *fk)
+static rtp_status edf_probe(sctx *s, const mpq_t a, rtp_ns *failed, rtp_i128 *fa, rtp_i128 *fk)
 {
     rtp_ns base = 1, hyper = 1;
     for (size_t i = 0; i < s->n; i++) {
@@ -305,7 +305,7 @@ rtp_status rtp_sens_edf(sctx *s, mpq_t out, int *exists)
     rtp_status st = RTP_OK;
     for (int first = !loose; !loose; first = 0) {
         rtp_ns bound, failed = 0;
-        i128 A = 0, K = 0;
+        rtp_i128 A = 0, K = 0;
         if (first && (st = edf_probe(s, out, &failed, &A, &K)) != RTP_OK)
             return st;
         if (!failed) {

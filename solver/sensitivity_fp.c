@@ -41,15 +41,15 @@ typedef struct fpjob {
 } fpjob;
 
 /* ceil((t + J) / T) for t >= 1: jobs of j released in [0, t). */
-static i128 jobs_before(const rtp_task *t, rtp_ns w)
+static rtp_i128 jobs_before(const rtp_task *t, rtp_ns w)
 {
-    return ((i128)w + t->jitter_ns - 1) / t->period_ns + 1;
+    return ((rtp_i128)w + t->jitter_ns - 1) / t->period_ns + 1;
 }
 
 /* g_q(x) = max over the points t in (0, x] of (t - K_q(t)) / A_q(t) into
  * out; *found = 0 when x <= 0. Stops early (*reached = 1) at a point whose
  * value is >= stop (when stop is not NULL). */
-static rtp_status fp_g(sctx *s, const fpjob *jb, i128 x, const mpq_t stop, mpq_t out,
+static rtp_status fp_g(sctx *s, const fpjob *jb, rtp_i128 x, const mpq_t stop, mpq_t out,
                        int *found, int *reached)
 {
     const rtp_task *ti = &s->e[jb->i];
@@ -71,7 +71,7 @@ static rtp_status fp_g(sctx *s, const fpjob *jb, i128 x, const mpq_t stop, mpq_t
             if (!jb->hp[j])
                 continue;
             const rtp_task *tj = &s->e[j];
-            i128 p = ((i128)t + tj->jitter_ns) / tj->period_ns * tj->period_ns +
+            rtp_i128 p = ((rtp_i128)t + tj->jitter_ns) / tj->period_ns * tj->period_ns +
                      tj->period_ns - tj->jitter_ns;
             if (p < next)
                 next = (rtp_ns)p;
@@ -79,11 +79,11 @@ static rtp_status fp_g(sctx *s, const fpjob *jb, i128 x, const mpq_t stop, mpq_t
         t = next;
         if ((st = rtp_sens_spend(s)) != RTP_OK)
             break;
-        i128 A = (i128)(jb->q + 1) * ti->wcet_ns, N = jb->q + 1;
+        rtp_i128 A = (rtp_i128)(jb->q + 1) * ti->wcet_ns, N = jb->q + 1;
         for (size_t j = 0; j < s->n; j++) {
             if (!jb->hp[j])
                 continue;
-            i128 k = jobs_before(&s->e[j], t);
+            rtp_i128 k = jobs_before(&s->e[j], t);
             A += k * s->e[j].wcet_ns;
             N += k;
             if (A > BIG)
@@ -93,7 +93,7 @@ static rtp_status fp_g(sctx *s, const fpjob *jb, i128 x, const mpq_t stop, mpq_t
             st = rtp_sens_too_big(s);
             break;
         }
-        rtp_sens_qset(f, (i128)t - ti->blocking_ns - N * s->c, A);
+        rtp_sens_qset(f, (rtp_i128)t - ti->blocking_ns - N * s->c, A);
         if (!*found || mpq_cmp(f, out) > 0) {
             mpq_set(out, f);
             *found = 1;
@@ -110,7 +110,7 @@ static rtp_status fp_g(sctx *s, const fpjob *jb, i128 x, const mpq_t stop, mpq_t
 /* w_q(a): the least fixed point of W_q at alpha = a, iterated from the
  * lower bound in *w (rational, as solver/fp.c iterates in integers); stops
  * with *over = 1 as soon as it passes x. */
-static rtp_status fp_w(sctx *s, const fpjob *jb, const mpq_t a, i128 x, mpq_t w, int *over)
+static rtp_status fp_w(sctx *s, const fpjob *jb, const mpq_t a, rtp_i128 x, mpq_t w, int *over)
 {
     const rtp_task *ti = &s->e[jb->i];
     mpz_t k, num;
@@ -166,12 +166,12 @@ static rtp_status fp_w(sctx *s, const fpjob *jb, const mpq_t a, i128 x, mpq_t w,
 static rtp_status fp_job(sctx *s, const fpjob *jb, const mpq_t a, int *ends, int *misses)
 {
     const rtp_task *ti = &s->e[jb->i];
-    i128 arr = (i128)jb->q * ti->period_ns - ti->jitter_ns;
+    rtp_i128 arr = (rtp_i128)jb->q * ti->period_ns - ti->jitter_ns;
     mpq_t w, own;
     mpq_inits(w, own, NULL);
-    rtp_sens_qset(own, (i128)(jb->q + 1) * ti->wcet_ns, 1); /* own work: a lower bound */
+    rtp_sens_qset(own, (rtp_i128)(jb->q + 1) * ti->wcet_ns, 1); /* own work: a lower bound */
     mpq_mul(w, own, a);
-    rtp_sens_qset(own, (i128)(jb->q + 1) * s->c + ti->blocking_ns, 1);
+    rtp_sens_qset(own, (rtp_i128)(jb->q + 1) * s->c + ti->blocking_ns, 1);
     mpq_add(w, w, own);
     int over = 0;
     rtp_status st = fp_w(s, jb, a, arr + ti->deadline_ns, w, &over);
@@ -229,7 +229,7 @@ static rtp_status fp_task_alpha(sctx *s, size_t i, const char *hp, char *level,
             break;
         if (misses) {
             /* the candidate drops to max(g_q(a_q + D), E_q), both exact */
-            i128 arr = (i128)q * ti->period_ns - ti->jitter_ns;
+            rtp_i128 arr = (rtp_i128)q * ti->period_ns - ti->jitter_ns;
             if ((st = fp_g(s, &jb, arr + ti->deadline_ns, best, g, &found, &reached)) != RTP_OK)
                 break;
             for (size_t k = 0; k < n_pending && st == RTP_OK; k++) {
@@ -237,7 +237,7 @@ static rtp_status fp_task_alpha(sctx *s, size_t i, const char *hp, char *level,
                 mpq_t ge;
                 mpq_init(ge);
                 int f2, r2;
-                st = fp_g(s, &pj, (i128)(pending[k] + 1) * ti->period_ns - ti->jitter_ns, best,
+                st = fp_g(s, &pj, (rtp_i128)(pending[k] + 1) * ti->period_ns - ti->jitter_ns, best,
                           ge, &f2, &r2);
                 if (st == RTP_OK && f2 && (!has_e || mpq_cmp(ge, e) > 0)) {
                     mpq_set(e, ge);

@@ -6,10 +6,11 @@
 
 #include "solver/sensitivity.h"
 
+#include "models/arith.h"
+
 #include <gmp.h>
 
-typedef __int128 i128;
-#define BIG ((i128)1 << 120)
+#define BIG ((rtp_i128)1 << 120)
 
 typedef struct sctx {
     const rtp_task *e; /* wcet_ns = declared w, jitter_ns = J' */
@@ -24,8 +25,8 @@ rtp_status rtp_sens_spend(sctx *s);
 /* RTP_ELIMIT: a demand passes 2^120. */
 rtp_status rtp_sens_too_big(sctx *s);
 /* q = num / den (den > 0), canonical. */
-void rtp_sens_qset(mpq_t q, i128 num, i128 den);
-void rtp_sens_zset(mpz_t z, i128 v);
+void rtp_sens_qset(mpq_t q, rtp_i128 num, rtp_i128 den);
+void rtp_sens_zset(mpz_t z, rtp_i128 v);
 /* alpha_U of the tasks with mask[i] set (all when NULL): (1 - sum c / T) /
  * (sum w / T); 0 when the numerator is <= 0 (no alpha > 0 fits). */
 int rtp_sens_util_alpha(const sctx *s, const char *mask, mpq_t out);
