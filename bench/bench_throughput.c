@@ -18,13 +18,16 @@
 #include "gen/gen.h"
 #include "models/json_util.h"
 #include "models/taskset.h"
+#include "models/text.h"
 #include "solver/edf.h"
+#include "solver/global.h"
 #include "support/json_reference.h"
 
 #ifdef RTP_BENCH_JANSSON
 #include <jansson.h>
 #endif
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,12 +73,13 @@ typedef struct lines {
     size_t len;
     size_t *start; /* line k is text[start[k] .. start[k + 1] - 1) */
     size_t n;
+    rtp_text plain; /* the same sets for schedcat_driver: "n C D T ..." per line */
 } lines;
 
 static lines make_lines(size_t sets, size_t n_tasks, rtp_ratio util, rtp_gen_deadlines dl,
                         uint64_t point)
 {
-    lines l = {NULL, 0, calloc(sets + 1, sizeof(size_t)), sets};
+    lines l = {NULL, 0, calloc(sets + 1, sizeof(size_t)), sets, {0}};
     size_t cap = 1 << 20;
     l.text = malloc(cap);
     rtp_gen_opts o = rtp_gen_opts_default();
@@ -95,17 +99,22 @@ static lines make_lines(size_t sets, size_t n_tasks, rtp_ratio util, rtp_gen_dea
         memcpy(l.text + l.len, one, n);
         l.len += n;
         free(one);
+        rtp_text_printf(&l.plain, "%zu", ts.n_tasks);
+        for (size_t i = 0; i < ts.n_tasks; i++)
+            rtp_text_printf(&l.plain, " %" PRId64 " %" PRId64 " %" PRId64, ts.tasks[i].wcet_ns,
+                            ts.tasks[i].deadline_ns, ts.tasks[i].period_ns);
+        rtp_text_printf(&l.plain, "\n");
         rtp_taskset_free(&ts);
     }
     l.start[sets] = l.len;
     return l;
 }
 
-static char *write_temp(const lines *l)
+static char *write_temp(const char *data, size_t len)
 {
     char *path = strdup("/tmp/bench_throughput_XXXXXX");
     int fd = mkstemp(path);
-    if (fd < 0 || write(fd, l->text, l->len) != (ssize_t)l->len)
+    if (fd < 0 || write(fd, data, len) != (ssize_t)len)
         exit(3);
     close(fd);
     return path;
@@ -188,10 +197,10 @@ static double qpa_median(const lines *l)
     return m;
 }
 
-/* Runs `rtpack analyze --batch FILE --policy P [--cpus M]` with
- * OMP_NUM_THREADS=threads, output to /dev/null; *cpu gets the child's CPU
- * time, the return value its wall time (us). */
-static double run_cli(const char *file, const char *policy, int cpus, int threads, double *cpu)
+/* Runs argv (argv[0] is the program's path) with OMP_NUM_THREADS=threads and
+ * standard output to `out` (NULL: /dev/null); *cpu gets the child's CPU
+ * time, the return value its wall time (us). Exits on a status above 1. */
+static double run_prog(char *const argv[], int threads, const char *out, double *cpu)
 {
     struct rusage before, after;
     getrusage(RUSAGE_CHILDREN, &before);
@@ -199,18 +208,12 @@ static double run_cli(const char *file, const char *policy, int cpus, int thread
     double t0 = wall_us();
     pid_t pid = fork();
     if (pid == 0) {
-        char th[16], m[16];
+        char th[16];
         snprintf(th, sizeof th, "%d", threads);
-        snprintf(m, sizeof m, "%d", cpus);
         setenv("OMP_NUM_THREADS", th, 1);
-        if (!freopen("/dev/null", "w", stdout))
+        if (!freopen(out ? out : "/dev/null", "w", stdout))
             _exit(3);
-        if (cpus > 0)
-            execl(RTP_BINARY, "rtpack", "analyze", "--batch", file, "--policy", policy,
-                  "--cpus", m, (char *)NULL);
-        else
-            execl(RTP_BINARY, "rtpack", "analyze", "--batch", file, "--policy", policy,
-                  (char *)NULL);
+        execv(argv[0], argv);
         _exit(3);
     }
     int status;
@@ -222,10 +225,21 @@ static double run_cli(const char *file, const char *policy, int cpus, int thread
            (double)(after.ru_stime.tv_sec - before.ru_stime.tv_sec) * 1e6 +
            (double)(after.ru_stime.tv_usec - before.ru_stime.tv_usec);
     if (!WIFEXITED(status) || WEXITSTATUS(status) > 1) {
-        fprintf(stderr, "bench_throughput: rtpack analyze failed\n");
+        fprintf(stderr, "bench_throughput: %s failed\n", argv[0]);
         exit(3);
     }
     return wall;
+}
+
+/* `rtpack analyze --batch FILE --policy P [--cpus M]`, as run_prog. */
+static double run_cli(const char *file, const char *policy, int cpus, int threads,
+                      const char *out, double *cpu)
+{
+    char m[16];
+    snprintf(m, sizeof m, "%d", cpus);
+    char *argv[] = {RTP_BINARY, "analyze", "--batch", (char *)file, "--policy", (char *)policy,
+                    cpus > 0 ? "--cpus" : NULL, m, NULL};
+    return run_prog(argv, threads, out, cpu);
 }
 
 static void min_cli(const char *file, const char *policy, int cpus, int threads, double *wall,
@@ -233,7 +247,7 @@ static void min_cli(const char *file, const char *policy, int cpus, int threads,
 {
     *wall = *cpu = -1;
     for (int rep = 0; rep < 3; rep++) {
-        double c, w = run_cli(file, policy, cpus, threads, &c);
+        double c, w = run_cli(file, policy, cpus, threads, NULL, &c);
         if (*wall < 0 || w < *wall)
             *wall = w;
         if (*cpu < 0 || c < *cpu)
@@ -241,10 +255,236 @@ static void min_cli(const char *file, const char *policy, int cpus, int threads,
     }
 }
 
+#ifdef RTP_SCHEDCAT_DRIVER
+/* A whole file into a NUL-terminated buffer (exit on failure). */
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        exit(3);
+    rtp_text t = {0};
+    char buf[1 << 16];
+    size_t got;
+    while ((got = fread(buf, 1, sizeof buf, f)) > 0)
+        rtp_text_appendn(&t, buf, got);
+    fclose(f);
+    char *s = rtp_text_take(&t);
+    if (!s)
+        exit(3);
+    return s;
+}
+
+/* The verdict of each line of `analyze --batch` output (1 schedulable). */
+static unsigned char *cli_verdicts(const char *file, const char *policy, int cpus, size_t n)
+{
+    char out[] = "/tmp/bench_throughput_out_XXXXXX";
+    int fd = mkstemp(out);
+    if (fd < 0)
+        exit(3);
+    close(fd);
+    double cpu;
+    run_cli(file, policy, cpus, 1, out, &cpu);
+    char *s = slurp(out), *line = s;
+    unlink(out);
+    unsigned char *v = calloc(n ? n : 1, 1);
+    for (size_t k = 0; k < n; k++) {
+        char *nl = strchr(line, '\n');
+        if (!nl)
+            exit(3);
+        *nl = 0;
+        v[k] = strstr(line, "\"schedulable\":true") != NULL;
+        line = nl + 1;
+    }
+    free(s);
+    return v;
+}
+
+/* schedcat_driver MODE FILE (and M when m > 0): minimum child CPU time over `reps` runs
+ * (us), its output of the last run in *output (caller frees). */
+static double run_schedcat(const char *mode, const char *file, int m, int reps, char **output)
+{
+    char out[] = "/tmp/bench_throughput_out_XXXXXX", ms[16];
+    int fd = mkstemp(out);
+    if (fd < 0)
+        exit(3);
+    close(fd);
+    snprintf(ms, sizeof ms, "%d", m);
+    char *argv[] = {RTP_SCHEDCAT_DRIVER, (char *)mode, (char *)file, m > 0 ? ms : NULL, NULL};
+    double best = -1;
+    for (int rep = 0; rep < reps; rep++) {
+        double c;
+        run_prog(argv, 1, out, &c);
+        if (best < 0 || c < best)
+            best = c;
+    }
+    *output = slurp(out);
+    unlink(out);
+    return best;
+}
+
+/* Line k of the driver's output (its fields), or NULL past the sets. */
+static const char *driver_line(const char *output, size_t k)
+{
+    const char *p = output;
+    while (k-- > 0 && p) {
+        p = strchr(p, '\n');
+        p = p ? p + 1 : NULL;
+    }
+    return p && *p != '#' ? p : NULL;
+}
+
+/* The driver's "# read-us R analysis-us A" line into *read / *analysis. */
+static void driver_times(const char *output, double *read, double *analysis)
+{
+    const char *p = strstr(output, "# read-us ");
+    *read = *analysis = -1;
+    if (p && sscanf(p, "# read-us %lf analysis-us %lf", read, analysis) != 2)
+        exit(3);
+}
+
+/* (a) EDF: `analyze --batch --policy edf` (cpu_rtpack, its minimum of 3)
+ * vs SchedCAT's QPATest on the same sets in the text form, and the
+ * verdicts of both, set by set. */
+static void compare_edf(const lines *l, const char *jsonl, double cpu_rtpack)
+{
+    char *plain = write_temp(l->plain.data, l->plain.len), *output;
+    double cpu = run_schedcat("qpa", plain, 0, 3, &output), rd, an;
+    driver_times(output, &rd, &an);
+    unsigned char *mine = cli_verdicts(jsonl, "edf", 0, l->n);
+    size_t differ = 0, yes = 0;
+    for (size_t k = 0; k < l->n; k++) {
+        const char *line = driver_line(output, k);
+        if (!line)
+            exit(3);
+        int theirs = line[0] == '1';
+        yes += mine[k];
+        if (theirs != mine[k] && differ++ < 5)
+            printf("  verdicts differ on set %zu: rtpack %d, SchedCAT %d\n", k + 1, mine[k],
+                   theirs);
+    }
+    printf("SchedCAT QPATest on the same sets (text form): %.1f ms CPU (reading %.1f ms, QPA "
+           "%.1f ms)\n", cpu / 1e3, rd / 1e3, an / 1e3);
+    printf("EDF batch end to end: SchedCAT / rtpack = %.2fx (goal >= 5x); verdicts: %zu of %zu "
+           "differ (%zu schedulable) (load %.2f)\n\n", cpu / cpu_rtpack, differ, l->n, yes,
+           load_average());
+    free(mine);
+    free(output);
+    unlink(plain);
+    free(plain);
+}
+
+/* (b) gedf: the batch (cpu_rtpack) vs SchedCAT's chain GFB, BAK, BCL,
+ * iterative BCL; then every test alone on both sides, timed per test, and
+ * the verdicts compared: gfb, bak, bcl must agree set by set; rtpack's rta
+ * ([BC07], which dominates iterative BCL) must accept every set iterative
+ * BCL accepts. */
+static void compare_gedf(const lines *l, const char *jsonl, int m, double cpu_rtpack)
+{
+    char *plain = write_temp(l->plain.data, l->plain.len), *chain, *each;
+    double cpu = run_schedcat("gedf", plain, m, 3, &chain), rd, an;
+    driver_times(chain, &rd, &an);
+    unsigned char *mine = cli_verdicts(jsonl, "gedf", m, l->n);
+    run_schedcat("gedf-each", plain, m, 1, &each);
+    double theirs_us[4] = {0, 0, 0, 0}, mine_us[4] = {0, 0, 0, 0};
+    const char *tl = strstr(each, "# test-us ");
+    if (!tl || sscanf(tl, "# test-us %lf %lf %lf %lf", &theirs_us[0], &theirs_us[1],
+                      &theirs_us[2], &theirs_us[3]) != 4)
+        exit(3);
+    static const char *const names[4] = {"gfb", "bak", "bcl", "rta/bcl-iter"};
+    size_t differ[4] = {0, 0, 0, 0}, acc_mine[4] = {0, 0, 0, 0}, acc_theirs[4] = {0, 0, 0, 0};
+    size_t chain_differ = 0, chain_yes = 0, rtpack_more = 0;
+    rtp_limits lim = rtp_limits_default();
+    for (size_t k = 0; k < l->n; k++) {
+        const char *line = driver_line(each, k), *cl = driver_line(chain, k);
+        int th[4];
+        if (!line || !cl || sscanf(line, "%d %d %d %d", &th[0], &th[1], &th[2], &th[3]) != 4)
+            exit(3);
+        chain_yes += mine[k];
+        chain_differ += !mine[k] && cl[0] == '1';
+        rtpack_more += mine[k] && cl[0] != '1';
+        rtp_taskset ts;
+        rtp_diag d;
+        if (rtp_taskset_parse_json(l->text + l->start[k], l->start[k + 1] - l->start[k], &ts,
+                                   &d) != RTP_OK)
+            exit(3);
+        rtp_global_verdict v[4];
+        double t0 = cpu_us();
+        rtp_global_gfb(ts.tasks, ts.n_tasks, m, &v[0]);
+        double t1 = cpu_us();
+        rtp_global_bak(ts.tasks, ts.n_tasks, m, &v[1]);
+        double t2 = cpu_us();
+        rtp_global_bcl(ts.tasks, ts.n_tasks, m, &v[2]);
+        double t3 = cpu_us();
+        if (rtp_global_edf_rta(ts.tasks, ts.n_tasks, m, &lim, NULL, &v[3], &d) != RTP_OK)
+            exit(3);
+        double t4 = cpu_us();
+        mine_us[0] += t1 - t0;
+        mine_us[1] += t2 - t1;
+        mine_us[2] += t3 - t2;
+        mine_us[3] += t4 - t3;
+        for (int j = 0; j < 4; j++) {
+            int a = v[j] == RTP_GLOBAL_ACCEPT;
+            acc_mine[j] += a;
+            acc_theirs[j] += th[j];
+            /* equal for gfb/bak/bcl; for rta only "accepts less" is a bug */
+            if (j < 3 ? a != th[j] : (th[j] && !a)) {
+                if (differ[j]++ < 5)
+                    printf("  %s differs on set %zu: rtpack %d, SchedCAT %d\n", names[j], k + 1,
+                           a, th[j]);
+            }
+        }
+        rtp_taskset_free(&ts);
+    }
+    printf("SchedCAT GFB, BAK, BCL, iterative BCL (first acceptance wins) on the same sets: %.1f "
+           "ms CPU (reading %.1f ms, tests %.1f ms)\n", cpu / 1e3, rd / 1e3, an / 1e3);
+    printf("gedf batch end to end: SchedCAT / rtpack = %.2fx (goal > 1x); %zu of %zu accepted by "
+           "rtpack, %zu of them not by SchedCAT, %zu accepted by SchedCAT only (load %.2f)\n",
+           cpu / cpu_rtpack, chain_yes, l->n, rtpack_more, chain_differ, load_average());
+    printf("%-14s %12s %12s %9s %14s %12s\n", "test alone", "rtpack ms", "SchedCAT ms",
+           "ratio", "accepts r / S", "mismatches");
+    for (int j = 0; j < 4; j++)
+        printf("%-14s %12.2f %12.2f %8.2fx %7zu / %-6zu %12zu\n", names[j], mine_us[j] / 1e3,
+               theirs_us[j] / 1e3, theirs_us[j] / mine_us[j], acc_mine[j], acc_theirs[j],
+               differ[j]);
+    printf("(rta/bcl-iter: rtpack's [BC07] response-time test vs SchedCAT's iterative BCL; a "
+           "mismatch is a set BCL-iter accepts and rta does not; load %.2f)\n\n",
+           load_average());
+    free(mine);
+    free(chain);
+    free(each);
+    unlink(plain);
+    free(plain);
+}
+#endif
+
+/* The gedf batch of one family: CPU time, reading share and, when built
+ * with SchedCAT, the comparison. */
+static void gedf_family(size_t gsets, rtp_gen_deadlines dl, uint64_t point)
+{
+    rtp_ratio u24 = {24, 10};
+    lines g = make_lines(gsets, 20, u24, dl, point);
+    char *gfile = write_temp(g.text, g.len);
+    double gread = min_read(&g, FAST), gwall, gcpu;
+    min_cli(gfile, "gedf", 4, 1, &gwall, &gcpu);
+    printf("analyze --batch --policy gedf --cpus 4, %zu sets x 20 tasks, U = 2.4, %s deadlines: "
+           "%.1f ms CPU, reading %.1f ms (%.0f%%), %.1f us per set (load %.2f)\n", gsets,
+           dl == RTP_DL_IMPLICIT ? "implicit" : "constrained", gcpu / 1e3, gread / 1e3,
+           100 * gread / gcpu, gcpu / (double)gsets, load_average());
+#ifdef RTP_SCHEDCAT_DRIVER
+    compare_gedf(&g, gfile, 4, gcpu);
+#endif
+    unlink(gfile);
+    free(gfile);
+    free(g.text);
+    free(g.start);
+    rtp_text_free(&g.plain);
+}
+
 int main(int argc, char **argv)
 {
     size_t sets = argc > 1 ? (size_t)strtoull(argv[1], NULL, 10) : 5000;
-    rtp_ratio u95 = {95, 100}, u24 = {24, 10};
+    int schedcat_only = argc > 2 && strcmp(argv[2], "schedcat") == 0;
+    rtp_ratio u95 = {95, 100};
     lines edf = make_lines(sets, 50, u95, RTP_DL_CONSTRAINED, 1);
     double mb = (double)edf.len / 1e6;
     printf("issue 17 throughput: %zu sets x 50 tasks, U = 0.95, constrained, %.1f MB of JSON "
@@ -253,49 +493,50 @@ int main(int argc, char **argv)
     static const char *const names[] = {"one-pass reader (models/json_parse.c)",
                                         "today's reader (cJSON + scan + walk)",
                                         "jansson 2.14 parse only"};
-    double t[3];
-    for (int r = 0; r < 3; r++)
+    double t[3] = {-1, -1, -1};
+    for (int r = 0; r < (schedcat_only ? 1 : 3); r++)
         t[r] = min_read(&edf, (reader)r);
-    printf("%-40s %9s %9s %13s\n", "reading", "ms", "MB/s", "vs today");
-    for (int r = 0; r < 3; r++) {
-        if (t[r] < 0)
-            printf("%-40s %9s\n", names[r], "(not built)");
-        else
-            printf("%-40s %9.1f %9.1f %12.2fx\n", names[r], t[r] / 1e3, mb / (t[r] / 1e6),
-                   t[1] / t[r]);
+    if (!schedcat_only) {
+        printf("%-40s %9s %9s %13s\n", "reading", "ms", "MB/s", "vs today");
+        for (int r = 0; r < 3; r++) {
+            if (t[r] < 0)
+                printf("%-40s %9s\n", names[r], "(not built)");
+            else
+                printf("%-40s %9.1f %9.1f %12.2fx\n", names[r], t[r] / 1e3, mb / (t[r] / 1e6),
+                       t[1] / t[r]);
+        }
+        double mbs = mb / (t[0] / 1e6);
+        printf("goal >= 200 MB/s: %.2fx of the goal (load %.2f)\n\n", mbs / 200,
+               load_average());
     }
-    double mbs = mb / (t[0] / 1e6);
-    printf("goal >= 200 MB/s: %.2fx of the goal (load %.2f)\n\n", mbs / 200, load_average());
 
-    double qpa = qpa_median(&edf);
-    char *file = write_temp(&edf);
+    char *file = write_temp(edf.text, edf.len);
     double wall1, cpu1, wall2, cpu2;
     min_cli(file, "edf", 0, 1, &wall1, &cpu1);
-    double per_set = (cpu1 - t[0]) / (double)sets;
     printf("analyze --batch --policy edf, 1 thread: %.1f ms CPU (%.1f ms wall), reading %.1f ms\n",
            cpu1 / 1e3, wall1 / 1e3, t[0] / 1e3);
-    printf("analysis + output per set %.2f us, QPA median %.2f us: %.2fx the median (goal <= 2x, "
-           "load %.2f)\n\n", per_set, qpa, per_set / qpa, load_average());
-
-    min_cli(file, "edf", 0, 2, &wall2, &cpu2);
-    printf("batch wall time, 1 thread %.1f ms, 2 threads %.1f ms: speed-up %.2fx (goal >= 1.8x, "
-           "load %.2f)\n\n", wall1 / 1e3, wall2 / 1e3, wall1 / wall2, load_average());
+    if (!schedcat_only) {
+        double qpa = qpa_median(&edf), per_set = (cpu1 - t[0]) / (double)sets;
+        printf("analysis + output per set %.2f us, QPA median %.2f us: %.2fx the median (goal <= "
+               "2x, load %.2f)\n\n", per_set, qpa, per_set / qpa, load_average());
+        min_cli(file, "edf", 0, 2, &wall2, &cpu2);
+        printf("batch wall time, 1 thread %.1f ms, 2 threads %.1f ms: speed-up %.2fx (goal >= "
+               "1.8x, load %.2f)\n\n", wall1 / 1e3, wall2 / 1e3, wall1 / wall2, load_average());
+    }
+#ifdef RTP_SCHEDCAT_DRIVER
+    compare_edf(&edf, file, cpu1);
+#else
+    printf("(SchedCAT comparisons not built: configure with -DRTP_SCHEDCAT_DIR=...)\n\n");
+#endif
     unlink(file);
     free(file);
-
-    size_t gsets = sets * 2 / 5;
-    lines g = make_lines(gsets, 20, u24, RTP_DL_IMPLICIT, 2);
-    char *gfile = write_temp(&g);
-    double gread = min_read(&g, FAST), gwall, gcpu;
-    min_cli(gfile, "gedf", 4, 1, &gwall, &gcpu);
-    printf("analyze --batch --policy gedf --cpus 4, %zu sets x 20 tasks, U = 2.4: %.1f ms CPU, "
-           "reading %.1f ms (%.0f%%), %.1f us per set (load %.2f)\n", gsets, gcpu / 1e3,
-           gread / 1e3, 100 * gread / gcpu, gcpu / (double)gsets, load_average());
-    unlink(gfile);
-    free(gfile);
     free(edf.text);
     free(edf.start);
-    free(g.text);
-    free(g.start);
+    rtp_text_free(&edf.plain);
+
+    gedf_family(sets * 2 / 5, RTP_DL_IMPLICIT, 2);
+#ifdef RTP_SCHEDCAT_DRIVER
+    gedf_family(sets * 2 / 5, RTP_DL_CONSTRAINED, 3);
+#endif
     return 0;
 }
