@@ -3,8 +3,9 @@
  * partitioning on 4 CPUs accepts it), clusters of one CPU reduce exactly to
  * rtp_part_pack (same assignment, verdict, priorities and response times on
  * seeded sets, every placement x order, EDF and FP), seeded soundness of
- * clustered plans against a unit-step simulation of each cluster, the
- * layout comparison, shapes, affinity and input errors. */
+ * clustered plans against a simulation of each cluster (ref_periodic_simulate,
+ * tests/support/reference.h: the library's one simulator), the layout
+ * comparison, shapes, affinity and input errors. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -17,6 +18,7 @@
 
 #include "heuristics/cluster.h"
 #include "models/plan.h"
+#include "support/reference.h"
 #include "support/testutil.h"
 
 #define MS 1000000LL
@@ -68,46 +70,6 @@ static void shape_init(shape *sh, size_t n, size_t size)
 }
 
 static const int cpus8[8] = {0, 1, 2, 3, 4, 5, 6, 7};
-
-/* ---- the reference: unit-step simulation of one cluster ---- */
-
-/* Synchronous periodic release; each step the m highest-priority ready jobs
- * run one unit (EDF: earlier absolute deadline; FP: larger priority[]).
- * D <= T here, so a task has at most one job pending. 1 = a deadline miss;
- * worst[i] = the largest response time seen. */
-static int simulate(const rtp_task *t, size_t n, int m, const int *priority, int64_t horizon,
-                    int64_t *worst)
-{
-    int64_t release[MAXN], left[MAXN];
-    for (size_t i = 0; i < n; i++)
-        left[i] = 0, worst[i] = 0;
-    for (int64_t now = 0; now < horizon; now++) {
-        for (size_t i = 0; i < n; i++) {
-            if (left[i] > 0 && release[i] + t[i].deadline_ns <= now)
-                return 1;
-            if (now % t[i].period_ns == 0)
-                release[i] = now, left[i] = t[i].wcet_ns;
-        }
-        int run[MAXN] = {0};
-        for (int cpu = 0; cpu < m; cpu++) {
-            size_t best = n;
-            for (size_t i = 0; i < n; i++) {
-                if (left[i] == 0 || run[i])
-                    continue;
-                if (best == n || (priority ? priority[i] > priority[best]
-                                           : release[i] + t[i].deadline_ns <
-                                                 release[best] + t[best].deadline_ns))
-                    best = i;
-            }
-            if (best < n)
-                run[best] = 1;
-        }
-        for (size_t i = 0; i < n; i++)
-            if (run[i] && --left[i] == 0 && now + 1 - release[i] > worst[i])
-                worst[i] = now + 1 - release[i];
-    }
-    return 0;
-}
 
 /* ---- Dhall's example, both ways ---- */
 
@@ -259,19 +221,13 @@ static void test_clustered_plans_sound(void **state)
                 continue;
             rtp_task t[MAXN];
             int prio[MAXN];
-            int64_t worst[MAXN], h = 1;
+            int64_t worst[MAXN];
             for (size_t k = 0; k < b->n_tasks; k++) {
                 t[k] = b->tasks[k].task;
                 prio[k] = b->tasks[k].priority;
-                int64_t a = h, c = t[k].period_ns;
-                while (c) {
-                    int64_t r = a % c;
-                    a = c;
-                    c = r;
-                }
-                h = h / a * t[k].period_ns;
             }
-            if (simulate(t, b->n_tasks, 2, fp ? prio : NULL, 2 * h, worst))
+            int64_t h = tu_hyperperiod(t, b->n_tasks);
+            if (ref_periodic_simulate(t, b->n_tasks, 2, fp ? prio : NULL, 2 * h, worst))
                 fail_msg("set %d cluster %zu: accepted by %s, simulation misses", s, j, b->test);
             for (size_t k = 0; fp && k < b->n_tasks; k++)
                 assert_true(worst[k] <= b->tasks[k].response_time_ns);

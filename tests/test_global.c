@@ -4,7 +4,8 @@
  * rational comparisons at the edge, limits, and the soundness property: no
  * set a test accepts shows a deadline miss (or a response time above its
  * bound) in a simulation of the synchronous periodic case under global EDF /
- * global FP, written here as plainly as possible. */
+ * global FP (the library's one simulator, sim/sim.h, whose rules
+ * tests/test_sim.c validates independently). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -16,75 +17,15 @@
 #include "models/ratio.h"
 #include "solver/edf.h"
 #include "solver/global.h"
+#include "support/reference.h"
 #include "support/testutil.h"
 
 #define MS 1000000LL
 
-/* ---- the reference: a unit-step simulation of global scheduling ---- */
+/* The reference: ref_periodic_simulate (tests/support/reference.h), the
+ * synchronous periodic schedule on the library's one simulator. */
 
 #define SIM_MAX 16
-
-/* Synchronous periodic release of every task at 0, T, 2T, ...; at each
- * integer time step the m highest-priority ready jobs run for one unit.
- * Under EDF (priority == NULL) priority = earlier absolute deadline, ties to
- * the lower task index; under FP priority[] (larger = more urgent). A task's
- * jobs run one after another. Returns 1 at the first deadline miss (a miss
- * proves the set unschedulable), 0 when none occurs before `horizon`;
- * worst[i] = the largest response time seen for task i. */
-static int simulate(const rtp_task *t, size_t n, int m, const int *priority,
-                    int64_t horizon, int64_t *worst)
-{
-    int64_t pending[SIM_MAX][64]; /* release times of unfinished jobs, FIFO */
-    int64_t left[SIM_MAX] = {0};  /* remaining work of the head job */
-    size_t head[SIM_MAX], tail[SIM_MAX];
-    memset(head, 0, sizeof head);
-    memset(tail, 0, sizeof tail);
-    for (size_t i = 0; i < n; i++)
-        worst[i] = 0;
-    for (int64_t now = 0; now < horizon; now++) {
-        for (size_t i = 0; i < n; i++) {
-            if (head[i] < tail[i] && pending[i][head[i] % 64] + t[i].deadline_ns <= now)
-                return 1; /* unfinished at its deadline */
-            if (now % t[i].period_ns == 0) {
-                if (head[i] == tail[i])
-                    left[i] = t[i].wcet_ns;
-                if (tail[i] - head[i] >= 64)
-                    return 1;
-                pending[i][tail[i]++ % 64] = now;
-            }
-        }
-        int run[SIM_MAX] = {0};
-        for (int cpu = 0; cpu < m; cpu++) {
-            size_t best = n;
-            for (size_t i = 0; i < n; i++) {
-                if (head[i] == tail[i] || run[i])
-                    continue;
-                if (best == n) {
-                    best = i;
-                } else if (priority) {
-                    if (priority[i] > priority[best])
-                        best = i;
-                } else if (pending[i][head[i] % 64] + t[i].deadline_ns <
-                           pending[best][head[best] % 64] + t[best].deadline_ns) {
-                    best = i;
-                }
-            }
-            if (best < n)
-                run[best] = 1;
-        }
-        for (size_t i = 0; i < n; i++) {
-            if (!run[i] || --left[i] > 0)
-                continue;
-            int64_t response = now + 1 - pending[i][head[i] % 64];
-            if (response > worst[i])
-                worst[i] = response;
-            head[i]++;
-            if (head[i] < tail[i])
-                left[i] = t[i].wcet_ns;
-        }
-    }
-    return 0;
-}
 
 static rtp_test global_test(rtp_policy policy, rtp_prio_rule rule, int m)
 {
@@ -107,7 +48,7 @@ static rtp_test global_test(rtp_policy policy, rtp_prio_rule rule, int m)
  * rejects it, and rightly: in the synchronous release the four light jobs
  * (deadline 999) take all four CPUs during [0, 1 ms), so the heavy job can
  * finish at 1001 ms at the earliest, past its deadline of 1000 ms. The
- * simulation (in ms: all times are whole ms) shows that miss. */
+ * simulation shows that miss. */
 static void dhall(rtp_task *t)
 {
     for (int i = 0; i < 4; i++)
@@ -132,11 +73,9 @@ static void test_dhall_rejected_by_global_edf(void **state)
     assert_int_equal(res.schedulable, 0);
     assert_null(res.accepted_by);
 
-    rtp_task ms[5];
-    for (int i = 0; i < 5; i++)
-        ms[i] = tu_task(t[i].wcet_ns / MS, t[i].deadline_ns / MS, t[i].period_ns / MS);
     int64_t worst[5];
-    assert_int_equal(simulate(ms, 5, 4, NULL, 2000, worst), 1); /* the miss */
+    assert_int_equal(ref_periodic_simulate(t, 5, 4, NULL, 2000 * MS, worst), 1); /* the miss */
+    assert_int_equal(worst[4], 1001 * MS);
     /* ... while each task alone on its own CPU is trivially fine (the
      * partitioned side is in test_cluster.c, through rtp_part_pack). */
     for (int i = 0; i < 5; i++) {
@@ -239,7 +178,7 @@ static void test_edf_tests_by_hand(void **state)
      * simulation shows a miss, and every test rejects. */
     rtp_task u[3] = {tu_task(2, 3, 3), tu_task(2, 3, 3), tu_task(2, 3, 3)};
     int64_t worst[3];
-    assert_int_equal(simulate(u, 3, 2, NULL, 12, worst), 1);
+    assert_int_equal(ref_periodic_simulate(u, 3, 2, NULL, 12, worst), 1);
     assert_int_equal(rtp_global_gfb(u, 3, 2, &v), RTP_OK);
     assert_int_equal(v, RTP_GLOBAL_REJECT);
     assert_int_equal(rtp_global_bak(u, 3, 2, &v), RTP_OK);
@@ -593,7 +532,7 @@ static void test_edf_soundness(void **state)
         assert_int_equal(rtp_global_edf_report(t, n, m, &limits, &report, NULL), RTP_OK);
         assert_int_equal(rtp_global_edf_rta(t, n, m, &limits, bound, &v, NULL), RTP_OK);
         int64_t worst[SIM_MAX];
-        int miss = simulate(t, n, m, NULL, 2 * tu_hyperperiod(t, n), worst);
+        int miss = ref_periodic_simulate(t, n, m, NULL, 2 * tu_hyperperiod(t, n), worst);
         missed += miss;
         sets++;
         for (int j = 0; j < RTP_GLOBAL_EDF_TESTS; j++) {
@@ -634,7 +573,7 @@ static void test_fp_soundness(void **state)
             res.response_time = bound;
             assert_int_equal(rtp_global_fp(&test, t, n, &res, NULL), RTP_OK);
             int64_t worst[SIM_MAX];
-            int miss = simulate(t, n, m, prio, 2 * tu_hyperperiod(t, n), worst);
+            int miss = ref_periodic_simulate(t, n, m, prio, 2 * tu_hyperperiod(t, n), worst);
             if (res.schedulable && miss)
                 fail_msg("set %d rule %d: %s accepts, simulation misses", s, rule,
                          res.accepted_by);

@@ -4,8 +4,8 @@
  * [But11], ch. 4), a crafted set on
  * which FFD, BFD, WFD and NFD differ, and seeded property tests: every plan
  * is re-checked against references written here (EDF: brute-force demand
- * bound over [1, H + Dmax]; FP: a unit-step simulation of the synchronous
- * release), and on small sets against exhaustive search over all partitions
+ * bound over [1, H + Dmax]; FP: a simulation of the synchronous release on
+ * the library's one simulator), and on small sets against exhaustive search over all partitions
  * (each subset's feasibility tabulated once). Periods divide H = 60 so the
  * references stay cheap. */
 #include <stdarg.h>
@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "heuristics/partition.h"
+#include "support/reference.h"
 #include "support/testutil.h"
 
 #define H 60
@@ -112,35 +113,29 @@ static int ref_edf(const set *s, unsigned mask)
     return 1;
 }
 
-/* FP: worst response time of task i below every task of `hp`, by simulating
- * the synchronous release in unit steps (the critical instant,
- * [LL73]). With U <= 1 every job released in [0, H) completes by 2H. Returns
- * -1 when the set is overloaded (i's backlog then grows without bound). */
+/* FP: worst response time of task i below every task of `hp`, in the
+ * synchronous release (the critical instant, [LL73]) simulated over [0, 2H)
+ * by ref_periodic_simulate (the library's one simulator); the order among
+ * the tasks of `hp` leaves i's responses unchanged. With U <= 1 every job
+ * released in [0, H) completes by H. Returns -1 when the set is overloaded
+ * (i's backlog then grows without bound). */
 static rtp_ns ref_fp_wcrt(const set *s, unsigned hp, size_t i)
 {
     if (load_h(s, hp | 1u << i) > H)
         return -1;
-    const rtp_task *ti = &s->tasks[i];
-    rtp_ns hp_backlog = 0, done_i = 0, worst = 0, released_i = 0;
-    for (rtp_ns t = 0; t < 2 * H; t++) {
-        for (size_t j = 0; j < s->ts.n_tasks; j++)
-            if ((hp >> j & 1) && t % s->tasks[j].period_ns == 0)
-                hp_backlog += s->tasks[j].wcet_ns;
-        if (t < H && t % ti->period_ns == 0)
-            released_i++;
-        if (hp_backlog > 0) {
-            hp_backlog--;
-        } else if (done_i < released_i * ti->wcet_ns) {
-            done_i++;
-            if (done_i % ti->wcet_ns == 0) { /* job done_i / C - 1 finishes at t + 1 */
-                rtp_ns release = (done_i / ti->wcet_ns - 1) * ti->period_ns;
-                if (t + 1 - release > worst)
-                    worst = t + 1 - release;
-            }
+    rtp_task t[MAXN];
+    int prio[MAXN];
+    rtp_ns worst[MAXN];
+    size_t n = 0;
+    for (size_t j = 0; j < s->ts.n_tasks; j++)
+        if (hp >> j & 1) {
+            t[n] = s->tasks[j];
+            prio[n++] = 2;
         }
-    }
-    assert_int_equal(done_i, (rtp_ns)(H / ti->period_ns) * ti->wcet_ns);
-    return worst;
+    t[n] = s->tasks[i];
+    prio[n] = 1;
+    ref_periodic_simulate(t, n + 1, 1, prio, 2 * H, worst);
+    return worst[n];
 }
 
 /* FP feasibility of every subset: some task can go lowest and the rest is

@@ -366,3 +366,25 @@ void ref_fp_exhaustive(const rtp_task *ts, size_t n, const int *prio, size_t i,
         run(ts, n, prio, i, &pt, until, acc);
     }
 }
+
+/* ---- periodic ---- */
+
+int ref_periodic_simulate(const rtp_task *ts, size_t n, int m, const int *priority,
+                          rtp_ns horizon, rtp_ns *worst)
+{
+    rtp_sim_task_stats *stats = calloc(n + 1, sizeof *stats);
+    if (!stats)
+        broken("out of memory");
+    rtp_sim_periodic_opts opts = {.until_ns = horizon, .overrun_task = -1};
+    rtp_ns until = 0;
+    if (rtp_sim_periodic(ts, n, priority ? RTP_POLICY_GFP : RTP_POLICY_GEDF, m, priority,
+                         &opts, stats, &until, NULL) != RTP_OK || until != horizon)
+        broken("periodic simulation");
+    int miss = 0;
+    for (size_t i = 0; i < n; i++) {
+        miss |= stats[i].misses > 0;
+        worst[i] = stats[i].response_max_ns > 0 ? stats[i].response_max_ns : 0;
+    }
+    free(stats);
+    return miss;
+}

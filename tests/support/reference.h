@@ -1,6 +1,7 @@
 /* tests/support/reference.h — slow, obviously correct references for the
  * exact analyses with release jitter and blocking (docs/spec.md
- * "Real-system terms"), shared by the cmocka tests (test_edf, test_fp) and
+ * "Real-system terms") and for the periodic schedule, shared by the cmocka
+ * tests (test_edf, test_fp, test_global, test_cluster, test_partition) and
  * the differential fuzz target (fuzz/fuzz_analysis.c). Small integer times
  * only (hyperperiods of a few hundred). Pure C, no cmocka: a broken
  * invariant of a reference itself aborts. Not thread-safe (static scratch).
@@ -26,7 +27,14 @@
  * unchanged. Every simulated response is thus a lower bound of the true
  * worst case. Pattern families: the critical instant (ref_fp_critical),
  * random legal patterns (ref_fp_random), and every phase and 0/J jitter of
- * the first jobs of tiny sets (ref_fp_exhaustive). */
+ * the first jobs of tiny sets (ref_fp_exhaustive).
+ *
+ * Periodic: the synchronous periodic schedule on m CPUs
+ * (ref_periodic_simulate), the soundness reference of the sufficient global
+ * tests (test_global) and of clustered plans (test_cluster), and on one CPU
+ * the critical instant of fixed priorities (test_partition). A miss there
+ * proves the set unschedulable; no miss proves nothing beyond that release
+ * pattern when m > 1. */
 #ifndef RTP_TEST_REFERENCE_H
 #define RTP_TEST_REFERENCE_H
 
@@ -86,5 +94,17 @@ void ref_fp_exhaustive(const rtp_task *ts, size_t n, const int *prio, size_t i,
 /* The three families' usual horizons for a set: i's jobs arriving in the
  * first two hyperperiods after the critical instant. */
 void ref_fp_horizon(const rtp_task *ts, size_t n, rtp_ns *horizon, rtp_ns *until);
+
+/* ---- periodic ---- */
+
+/* Global EDF (priority == NULL) or global FP (priority[], larger = more
+ * urgent) of tasks[0..n-1] on m CPUs (m = 1: uniprocessor), every task released at 0, T, 2T, ...
+ * before `horizon`, each job running its wcet (rtp_sim_periodic). Returns 1
+ * when a job due by `horizon` completes after its deadline or not at all;
+ * worst[i] = the largest response of a completed job of task i (0 when
+ * none). Equal priorities are served first-in first-out, so a caller that
+ * compares with an analysis assuming a strict order gives distinct ones. */
+int ref_periodic_simulate(const rtp_task *ts, size_t n, int m, const int *priority,
+                          rtp_ns horizon, rtp_ns *worst);
 
 #endif
