@@ -208,16 +208,6 @@ rtp_status rtp_sensitivity_scaling(const rtp_test *test, const rtp_task *tasks, 
     } else {
         int found;
         st = rtp_fp_assign(e, n, test->priority, prio, &found, &test->limits, diag);
-        for (size_t i = 0; st == RTP_OK && i < n; i++)
-            for (size_t j = i + 1; j < n; j++)
-                if (prio[i] == prio[j]) {
-                    st = rtp_diag_set(diag, RTP_ELIMIT, "",
-                                      "critical scaling factor is not computed with equal "
-                                      "given priorities (tasks %s and %s)",
-                                      tasks[i].name ? tasks[i].name : "?",
-                                      tasks[j].name ? tasks[j].name : "?");
-                    break;
-                }
         if (st == RTP_OK)
             st = rtp_sens_fp_fixed(&s, prio, a, &exists);
     }

@@ -35,11 +35,15 @@
  *    that point's own factor).
  *  - FP, fixed order: per task, Lehoczky's scheduling points [LSD89]
  *    [BB04] for each job of the level-i busy period, with jitter and
- *    blocking; minimum over tasks.
+ *    blocking; minimum over tasks. A task with equal given priorities
+ *    (first-in first-out ties, solver/fp.c): per candidate release r of
+ *    its job, the scheduling points of three conditions (the busy period
+ *    has ended by r, the phased pattern idles before r, the job meets its
+ *    deadline), each a closed condition alpha <= value; alpha_i = min over
+ *    r of their maximum, a minimum over finitely many r (sensitivity_fifo.c).
  *  - FP-OPA: greedy per level (the task with the largest factor at the
  *    lowest level), exact by the OPA argument above.
- * Not computed (RTP_ELIMIT, never an approximation): alpha* with equal given
- * FP priorities (first-in first-out ties), and both outputs under the
+ * Not computed (RTP_ELIMIT, never an approximation): both outputs under the
  * global tests on 2 or more CPUs (sufficient tests not known to be monotone
  * in the wcets, e.g. BAK's condition for task k has C_k on both sides, and
  * BAK's is quadratic in them, so neither a binary search nor a rational

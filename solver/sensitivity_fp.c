@@ -2,14 +2,16 @@
  * priorities and OPA (see solver/sensitivity.c for the module,
  * solver/sensitivity.h for why it is exact).
  *
- * FP, fixed order, task i with higher-priority set hp (no equal priority):
+ * FP, fixed order, task i with higher-priority set hp and no equal one:
  * the level-i busy period examines jobs q = 0, 1, ... (solver/fp.c); job q
  * arrives at a_q = q T_i - J_i and completes at w_q(alpha) = the least t > 0
  * with W_q(t) = B_i + (q + 1) C'_i + sum_{j in hp} ceil((t + J_j) / T_j)
  * C'_j <= t. W_q is constant on each interval (k T_j - J_j, (k+1) T_j -
  * J_j], so w_q(alpha) <= x iff some point t in (0, x] among {k T_j - J_j}
  * and x itself has alpha A_q(t) + K_q(t) <= t: w_q(alpha) <= x iff alpha <=
- * g_q(x) = max over those points of (t - K_q(t)) / A_q(t) [LSD89] [BB04].
+ * g_q(x) = max over those points of (t - K_q(t)) / A_q(t) [LSD89] [BB04]
+ * (rtp_sens_work_max, for any work function of this shape; a task with
+ * equal-priority peers: sensitivity_fifo.c).
  * Job q misses iff alpha > g_q(a_q + D_i); the busy period ends after job q
  * iff alpha <= g_q(a_{q+1}). Job q is examined only while the period has not
  * ended, so task i passes at alpha iff for every q: alpha <= max(g_q(a_q +
@@ -34,28 +36,48 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct fpjob {
-    size_t i;
-    const char *hp;  /* hp[j]: j is more urgent than i */
-    rtp_ns q;
-} fpjob;
-
-/* ceil((t + J) / T) for t >= 1: jobs of j released in [0, t). */
-static rtp_i128 jobs_before(const rtp_task *t, rtp_ns w)
+/* Jobs of q released before t (t >= 1): released at max(0, phase + m T)
+ * < t iff phase + m T < t. */
+static rtp_i128 seq_count(const rtp_sens_seq *q, rtp_i128 t)
 {
-    return ((rtp_i128)w + t->jitter_ns - 1) / t->period_ns + 1;
+    rtp_i128 x = t - q->phase;
+    if (x <= 0)
+        return 0;
+    rtp_i128 k = (x - 1) / q->period + 1;
+    return q->count >= 0 && k > q->count ? q->count : k;
 }
 
-/* g_q(x) = max over the points t in (0, x] of (t - K_q(t)) / A_q(t) into
- * out; *found = 0 when x <= 0. Stops early (*reached = 1) at a point whose
- * value is >= stop (when stop is not NULL). */
-static rtp_status fp_g(sctx *s, const fpjob *jb, rtp_i128 x, const mpq_t stop, mpq_t out,
-                       int *found, int *reached)
+/* The first release time of q after t >= 0, or -1. */
+static rtp_i128 seq_next(const rtp_sens_seq *q, rtp_i128 t)
 {
-    const rtp_task *ti = &s->e[jb->i];
+    rtp_i128 m = q->phase > t ? 0 : (t - q->phase) / q->period + 1;
+    if (q->count >= 0 && m >= q->count)
+        return -1;
+    return q->phase + m * q->period;
+}
+
+rtp_status rtp_sens_work_sums(sctx *s, const rtp_sens_work *wk, rtp_i128 t, rtp_i128 *A,
+                              rtp_i128 *N)
+{
+    rtp_i128 a = wk->a0, cnt = wk->n0;
+    for (size_t k = 0; k < wk->n && a <= BIG; k++) {
+        rtp_i128 m = seq_count(&wk->seq[k], t);
+        a += m * wk->seq[k].w;
+        cnt += m;
+    }
+    if (a > BIG || cnt > BIG / (s->c + 1))
+        return rtp_sens_too_big(s);
+    *A = a;
+    *N = cnt;
+    return RTP_OK;
+}
+
+rtp_status rtp_sens_work_max(sctx *s, const rtp_sens_work *wk, rtp_i128 lo, rtp_i128 x,
+                             const mpq_t stop, mpq_t out, int *found, int *reached)
+{
     *found = 0;
     *reached = 0;
-    if (x <= 0)
+    if (x <= lo)
         return RTP_OK;
     if (x > INT64_MAX)
         return rtp_diag_set(s->diag, RTP_ELIMIT, "",
@@ -63,37 +85,19 @@ static rtp_status fp_g(sctx *s, const fpjob *jb, rtp_i128 x, const mpq_t stop, m
     mpq_t f;
     mpq_init(f);
     rtp_status st = RTP_OK;
-    rtp_ns t = 0;
-    while (t < x) {
-        /* the next point: min(x, the first k T_j - J_j > t over hp) */
-        rtp_ns next = (rtp_ns)x;
-        for (size_t j = 0; j < s->n; j++) {
-            if (!jb->hp[j])
-                continue;
-            const rtp_task *tj = &s->e[j];
-            rtp_i128 p = ((rtp_i128)t + tj->jitter_ns) / tj->period_ns * tj->period_ns +
-                     tj->period_ns - tj->jitter_ns;
-            if (p < next)
-                next = (rtp_ns)p;
+    for (rtp_i128 t = lo; t < x;) {
+        rtp_i128 next = x;
+        for (size_t k = 0; k < wk->n; k++) {
+            rtp_i128 p = seq_next(&wk->seq[k], t);
+            if (p > 0 && p < next)
+                next = p;
         }
         t = next;
-        if ((st = rtp_sens_spend(s)) != RTP_OK)
+        rtp_i128 A, N;
+        if ((st = rtp_sens_spend(s)) != RTP_OK ||
+            (st = rtp_sens_work_sums(s, wk, t, &A, &N)) != RTP_OK)
             break;
-        rtp_i128 A = (rtp_i128)(jb->q + 1) * ti->wcet_ns, N = jb->q + 1;
-        for (size_t j = 0; j < s->n; j++) {
-            if (!jb->hp[j])
-                continue;
-            rtp_i128 k = jobs_before(&s->e[j], t);
-            A += k * s->e[j].wcet_ns;
-            N += k;
-            if (A > BIG)
-                break;
-        }
-        if (A > BIG || N > BIG / (s->c + 1)) {
-            st = rtp_sens_too_big(s);
-            break;
-        }
-        rtp_sens_qset(f, (rtp_i128)t - ti->blocking_ns - N * s->c, A);
+        rtp_sens_qset(f, t - wk->b - N * s->c, A);
         if (!*found || mpq_cmp(f, out) > 0) {
             mpq_set(out, f);
             *found = 1;
@@ -107,81 +111,90 @@ static rtp_status fp_g(sctx *s, const fpjob *jb, rtp_i128 x, const mpq_t stop, m
     return st;
 }
 
-/* w_q(a): the least fixed point of W_q at alpha = a, iterated from the
- * lower bound in *w (rational, as solver/fp.c iterates in integers); stops
- * with *over = 1 as soon as it passes x. */
-static rtp_status fp_w(sctx *s, const fpjob *jb, const mpq_t a, rtp_i128 x, mpq_t w, int *over)
+/* w = a A + c N + b */
+static void work_at(sctx *s, const rtp_sens_work *wk, const mpq_t a, rtp_i128 A, rtp_i128 N,
+                    mpq_t w, mpq_t tmp)
 {
-    const rtp_task *ti = &s->e[jb->i];
-    mpz_t k, num;
-    mpq_t next, xq;
-    mpz_inits(k, num, NULL);
-    mpq_inits(next, xq, NULL);
-    rtp_sens_zset(mpq_numref(xq), x);
-    rtp_status st = RTP_OK;
-    *over = 0;
-    for (;;) {
-        if (mpq_cmp(w, xq) > 0) {
-            *over = 1;
+    rtp_sens_qset(w, A, 1);
+    mpq_mul(w, w, a);
+    rtp_sens_qset(tmp, N * s->c + wk->b, 1);
+    mpq_add(w, w, tmp);
+}
+
+rtp_status rtp_sens_work_settle(sctx *s, const rtp_sens_work *wk, const mpq_t a, rtp_i128 lo,
+                                rtp_i128 x, int *holds, mpq_t at)
+{
+    mpq_t w, next, tmp;
+    mpz_t z;
+    mpq_inits(w, next, tmp, NULL);
+    mpz_init(z);
+    *holds = 0;
+    rtp_i128 A, N;
+    rtp_status st = rtp_sens_work_sums(s, wk, lo + 1, &A, &N); /* released at or before lo */
+    if (st == RTP_OK)
+        work_at(s, wk, a, A, N, w, tmp);
+    while (st == RTP_OK) {
+        if (mpq_cmp_si(w, (long)lo, 1) <= 0) {
+            *holds = 1; /* W(lo+) <= lo: done just after lo */
             break;
         }
-        if ((st = rtp_sens_spend(s)) != RTP_OK)
+        if (mpq_cmp_si(w, (long)x, 1) > 0 || (st = rtp_sens_spend(s)) != RTP_OK)
             break;
-        /* A = (q + 1) w_i + sum k_j w_j, N = (q + 1) + sum k_j, k_j = ceil((w + J_j) / T_j) */
-        mpz_t A, N;
-        mpz_inits(A, N, NULL);
-        mpz_set_si(N, jb->q + 1);
-        mpz_mul_si(A, N, ti->wcet_ns);
-        for (size_t j = 0; j < s->n; j++) {
-            if (!jb->hp[j])
-                continue;
-            const rtp_task *tj = &s->e[j];
-            mpz_mul_si(num, mpq_denref(w), tj->jitter_ns);
-            mpz_add(num, num, mpq_numref(w));
-            mpz_mul_si(k, mpq_denref(w), tj->period_ns);
-            mpz_cdiv_q(k, num, k);
-            mpz_add(N, N, k);
-            mpz_addmul_ui(A, k, (unsigned long)tj->wcet_ns);
+        /* released before w = at or before ceil(w) - 1 (release times are integers) */
+        mpz_cdiv_q(z, mpq_numref(w), mpq_denref(w));
+        if ((st = rtp_sens_work_sums(s, wk, mpz_get_si(z), &A, &N)) != RTP_OK)
+            break;
+        work_at(s, wk, a, A, N, next, tmp);
+        if (mpq_cmp(next, w) <= 0) {
+            *holds = 1;
+            break;
         }
-        mpq_set_z(next, A);
-        mpq_mul(next, next, a);
-        mpz_mul_si(N, N, s->c);
-        mpz_add_ui(N, N, (unsigned long)ti->blocking_ns);
-        mpq_set_z(xq, N);
-        mpq_add(next, next, xq);
-        rtp_sens_zset(mpq_numref(xq), x);
-        mpz_set_ui(mpq_denref(xq), 1);
-        mpz_clears(A, N, NULL);
-        if (mpq_cmp(next, w) <= 0)
-            break;
         mpq_set(w, next);
     }
-    mpz_clears(k, num, NULL);
-    mpq_clears(next, xq, NULL);
+    if (at)
+        mpq_set(at, w);
+    mpz_clear(z);
+    mpq_clears(w, next, tmp, NULL);
     return st;
+}
+
+/* The work of job q of task i below the sequences seq[0..nh) (the tasks
+ * more urgent than i): its own q + 1 jobs always count. */
+static rtp_sens_work job_work(const sctx *s, size_t i, rtp_ns q, const rtp_sens_seq *seq,
+                              size_t nh)
+{
+    rtp_sens_work wk = {(rtp_i128)(q + 1) * s->e[i].wcet_ns, (rtp_i128)q + 1,
+                        s->e[i].blocking_ns, seq, nh};
+    return wk;
+}
+
+/* The sequences of the tasks with hp[j] set, critical pattern (first job
+ * arriving at -J_j, released at 0); their count. */
+static size_t hp_seqs(const sctx *s, const char *hp, rtp_sens_seq *seq)
+{
+    size_t m = 0;
+    for (size_t j = 0; j < s->n; j++)
+        if (hp[j]) {
+            rtp_sens_seq q = {s->e[j].wcet_ns, -s->e[j].jitter_ns, s->e[j].period_ns, -1};
+            seq[m++] = q;
+        }
+    return m;
 }
 
 /* Does job q's level-i busy period end by a_{q+1} at alpha = a (w_q(a) <=
  * a_{q+1}), or does job q miss at a (w_q(a) > a_q + D_i)? */
-static rtp_status fp_job(sctx *s, const fpjob *jb, const mpq_t a, int *ends, int *misses)
+static rtp_status fp_job(sctx *s, const rtp_sens_work *wk, size_t i, rtp_ns q, const mpq_t a,
+                         int *ends, int *misses)
 {
-    const rtp_task *ti = &s->e[jb->i];
-    rtp_i128 arr = (rtp_i128)jb->q * ti->period_ns - ti->jitter_ns;
-    mpq_t w, own;
-    mpq_inits(w, own, NULL);
-    rtp_sens_qset(own, (rtp_i128)(jb->q + 1) * ti->wcet_ns, 1); /* own work: a lower bound */
-    mpq_mul(w, own, a);
-    rtp_sens_qset(own, (rtp_i128)(jb->q + 1) * s->c + ti->blocking_ns, 1);
-    mpq_add(w, w, own);
-    int over = 0;
-    rtp_status st = fp_w(s, jb, a, arr + ti->deadline_ns, w, &over);
-    *misses = over;
-    *ends = 0;
-    if (st == RTP_OK && !over) {
-        rtp_sens_qset(own, arr + ti->period_ns, 1);
-        *ends = mpq_cmp(w, own) <= 0;
-    }
-    mpq_clears(w, own, NULL);
+    const rtp_task *ti = &s->e[i];
+    rtp_i128 arr = (rtp_i128)q * ti->period_ns - ti->jitter_ns;
+    mpq_t w;
+    mpq_init(w);
+    int holds = 0;
+    rtp_status st = rtp_sens_work_settle(s, wk, a, 0, arr + ti->deadline_ns, &holds, w);
+    *misses = !holds;
+    *ends = st == RTP_OK && holds && mpq_cmp_si(w, (long)(arr + ti->period_ns), 1) <= 0;
+    mpq_clear(w);
     return st;
 }
 
@@ -222,23 +235,30 @@ static rtp_status fp_task_alpha(sctx *s, size_t i, const char *hp, char *level,
     rtp_ns *pending = NULL;
     size_t n_pending = 0, cap_pending = 0;
     rtp_status st = RTP_OK;
-    fpjob jb = {i, hp, 0};
+    rtp_sens_seq *seq = malloc(s->n * sizeof *seq);
+    if (!seq) {
+        st = RTP_ENOMEM;
+        goto done;
+    }
+    size_t nh = hp_seqs(s, hp, seq);
     for (rtp_ns q = 0;; q++) {
-        jb.q = q;
-        if ((st = fp_job(s, &jb, best, &ends, &misses)) != RTP_OK)
+        rtp_sens_work jb = job_work(s, i, q, seq, nh);
+        if ((st = fp_job(s, &jb, i, q, best, &ends, &misses)) != RTP_OK)
             break;
         if (misses) {
             /* the candidate drops to max(g_q(a_q + D), E_q), both exact */
             rtp_i128 arr = (rtp_i128)q * ti->period_ns - ti->jitter_ns;
-            if ((st = fp_g(s, &jb, arr + ti->deadline_ns, best, g, &found, &reached)) != RTP_OK)
+            if ((st = rtp_sens_work_max(s, &jb, 0, arr + ti->deadline_ns, best, g, &found,
+                                        &reached)) != RTP_OK)
                 break;
             for (size_t k = 0; k < n_pending && st == RTP_OK; k++) {
-                fpjob pj = {i, hp, pending[k]};
+                rtp_sens_work pj = job_work(s, i, pending[k], seq, nh);
                 mpq_t ge;
                 mpq_init(ge);
                 int f2, r2;
-                st = fp_g(s, &pj, (rtp_i128)(pending[k] + 1) * ti->period_ns - ti->jitter_ns, best,
-                          ge, &f2, &r2);
+                st = rtp_sens_work_max(s, &pj, 0,
+                                       (rtp_i128)(pending[k] + 1) * ti->period_ns - ti->jitter_ns,
+                                       best, ge, &f2, &r2);
                 if (st == RTP_OK && f2 && (!has_e || mpq_cmp(ge, e) > 0)) {
                     mpq_set(e, ge);
                     has_e = 1;
@@ -258,7 +278,7 @@ static rtp_status fp_task_alpha(sctx *s, size_t i, const char *hp, char *level,
                 break; /* at best the busy period ends before job q */
             if (floor && mpq_cmp(best, floor) <= 0)
                 break;
-            if ((st = fp_job(s, &jb, best, &ends, &misses)) != RTP_OK)
+            if ((st = fp_job(s, &jb, i, q, best, &ends, &misses)) != RTP_OK)
                 break;
         }
         if (ends)
@@ -279,17 +299,19 @@ static rtp_status fp_task_alpha(sctx *s, size_t i, const char *hp, char *level,
     if (st == RTP_OK)
         *exists = mpq_sgn(best) > 0;
 done:
+    free(seq);
     free(pending);
     mpq_clears(ul, g, e, NULL);
     return st;
 }
 
-/* alpha* under fixed priorities prio[] (no two equal). Tasks are taken in
- * increasing order of their first job's factor g_0(D_i - J_i) (an upper
- * bound of alpha_i) and each is capped at the minimum so far, so a task
- * whose own factor is larger (often one reaching level utilization 1, whose
- * exact busy period can be long) stops as soon as its busy period at the cap
- * ends. */
+/* alpha* under fixed priorities prio[] (a task with equal-priority peers:
+ * rtp_sens_fp_fifo). Tasks are taken in increasing order of their first
+ * job's factor g_0(D_i - J_i) below the more urgent tasks (an upper bound
+ * of alpha_i, equal peers only adding work) and each is capped at the
+ * minimum so far, so a task whose own factor is larger (often one reaching
+ * level utilization 1, whose exact busy period can be long) stops as soon
+ * as its busy period at the cap ends. */
 typedef struct ranked {
     mpq_t key;
     size_t index;
@@ -306,9 +328,11 @@ rtp_status rtp_sens_fp_fixed(sctx *s, const int *prio, mpq_t out, int *exists)
 {
     char *hp = malloc(2 * s->n);
     ranked *order = malloc(s->n * sizeof *order);
-    if (!hp || !order) {
+    rtp_sens_seq *seq = malloc(s->n * sizeof *seq);
+    if (!hp || !order || !seq) {
         free(hp);
         free(order);
+        free(seq);
         return RTP_ENOMEM;
     }
     rtp_status st = RTP_OK;
@@ -317,14 +341,15 @@ rtp_status rtp_sens_fp_fixed(sctx *s, const int *prio, mpq_t out, int *exists)
         mpq_init(order[i].key);
         for (size_t j = 0; j < s->n; j++)
             hp[j] = prio[j] > prio[i];
-        fpjob jb = {i, hp, 0};
+        rtp_sens_work jb = job_work(s, i, 0, seq, hp_seqs(s, hp, seq));
         int found = 0, reached;
         if (st == RTP_OK)
-            st = fp_g(s, &jb, s->e[i].deadline_ns - s->e[i].jitter_ns, NULL, order[i].key,
-                      &found, &reached);
+            st = rtp_sens_work_max(s, &jb, 0, s->e[i].deadline_ns - s->e[i].jitter_ns, NULL,
+                                   order[i].key, &found, &reached);
         if (!found)
             mpq_set_si(order[i].key, -1, 1);
     }
+    free(seq);
     if (st == RTP_OK)
         qsort(order, s->n, sizeof *order, ranked_cmp);
     mpq_t a;
@@ -332,9 +357,15 @@ rtp_status rtp_sens_fp_fixed(sctx *s, const int *prio, mpq_t out, int *exists)
     *exists = 1;
     for (size_t r = 0; r < s->n && st == RTP_OK && *exists; r++) {
         size_t i = order[r].index;
-        for (size_t j = 0; j < s->n; j++)
+        int ties = 0;
+        for (size_t j = 0; j < s->n; j++) {
             hp[j] = prio[j] > prio[i];
-        st = fp_task_alpha(s, i, hp, hp + s->n, r ? out : NULL, NULL, a, exists);
+            ties = ties || (j != i && prio[j] == prio[i]);
+        }
+        if (ties)
+            st = rtp_sens_fp_fifo(s, i, prio, r ? out : NULL, a, exists);
+        else
+            st = fp_task_alpha(s, i, hp, hp + s->n, r ? out : NULL, NULL, a, exists);
         if (st == RTP_OK && *exists && (r == 0 || mpq_cmp(a, out) < 0))
             mpq_set(out, a);
     }

@@ -33,11 +33,51 @@ int rtp_sens_util_alpha(const sctx *s, const char *mask, mpq_t out);
 /* alpha rounded down to 9 significant digits, trailing zeros dropped. */
 void rtp_sens_format_decimal(const mpq_t a, char *buf, size_t size);
 
+/* Work released before t as a function of alpha (sensitivity_fp.c):
+ * W_alpha(t) = alpha A(t) + c N(t) + b for t > 0, where A and N are the
+ * declared wcets and the count of the jobs released before t: n0 jobs
+ * (wcets a0) counted at every t, plus each sequence's jobs released at
+ * max(0, phase + m period), m = 0 .. count - 1 (count < 0: no end). A and N
+ * only step at the release times, so W is constant on each interval
+ * (s, s'] between consecutive ones. */
+typedef struct rtp_sens_seq {
+    rtp_ns w, phase, period, count;
+} rtp_sens_seq;
+
+typedef struct rtp_sens_work {
+    rtp_i128 a0, n0;
+    rtp_ns b;
+    const rtp_sens_seq *seq;
+    size_t n;
+} rtp_sens_work;
+
+/* A(t), N(t) at an integer t >= 1 (jobs released at or before t - 1). */
+rtp_status rtp_sens_work_sums(sctx *s, const rtp_sens_work *wk, rtp_i128 t, rtp_i128 *A,
+                              rtp_i128 *N);
+/* The largest (p - c N(p) - b) / A(p) over the points p in (lo, x] (the
+ * release times there, and x) into out: W_alpha(t) <= t for some t in
+ * (lo, x] iff alpha <= it ([LSD89]: W is constant between the points, so
+ * the condition at a point covers its interval). *found = 0 when x <= lo.
+ * With stop, the scan ends (*reached = 1) at a point whose value is >= stop. */
+rtp_status rtp_sens_work_max(sctx *s, const rtp_sens_work *wk, rtp_i128 lo, rtp_i128 x,
+                             const mpq_t stop, mpq_t out, int *found, int *reached);
+/* At alpha = a: the least t > lo with W_a(t) <= t, iterated from W_a(lo+)
+ * (a lower bound), when it is <= x (x <= 2^63 - 1): *holds = 1 and, when at
+ * is not NULL, t into at (a value <= lo means just after lo); *holds = 0 as
+ * soon as the iteration passes x. */
+rtp_status rtp_sens_work_settle(sctx *s, const rtp_sens_work *wk, const mpq_t a, rtp_i128 lo,
+                                rtp_i128 x, int *holds, mpq_t at);
+
 /* alpha* under EDF (sensitivity_edf.c); *exists = 0 when none > 0. */
 rtp_status rtp_sens_edf(sctx *s, mpq_t out, int *exists);
-/* alpha* under FP with priorities prio[] (none equal), and under OPA
- * (sensitivity_fp.c). */
+/* alpha* under FP with priorities prio[] (equal ones: FIFO ties), and
+ * under OPA (sensitivity_fp.c). */
 rtp_status rtp_sens_fp_fixed(sctx *s, const int *prio, mpq_t out, int *exists);
 rtp_status rtp_sens_fp_opa(sctx *s, mpq_t out, int *exists);
+/* alpha_i of task i, which has equal-priority peers under prio[] (FIFO
+ * ties, sensitivity_fifo.c), capped at *cap when cap is not NULL: best =
+ * min(alpha_i, cap); *exists = 0 when no alpha > 0 passes. */
+rtp_status rtp_sens_fp_fifo(sctx *s, size_t i, const int *prio, const mpq_t cap, mpq_t best,
+                            int *exists);
 
 #endif

@@ -260,8 +260,7 @@ static void run_random(uint64_t seed, int sets, int ties_for_wcet)
             int ties = ties_for_wcet && kinds[k].rule == RTP_PRIO_GIVEN;
             size_t n = random_set(&rng, flavour, ties, ts, &ov);
             check_wcet_max(kinds[k], ts, n, &ov);
-            if (!ties)
-                check_scaling(kinds[k], ts, n, &ov, &rng, &checked);
+            check_scaling(kinds[k], ts, n, &ov, &rng, &checked);
             rtp_status st;
             rtp_task *e = rtp_effective_new(ts, n, &ov, &st, NULL);
             schedulable += passes(kinds[k], e, n);
@@ -283,6 +282,36 @@ static void test_random_given_ties(void **state)
 {
     (void)state;
     run_random(12, 600, 1);
+}
+
+/* Equal given priorities only (FIFO ties, solver/sensitivity_fifo.c): the
+ * factor on the scaled set, every flavour, 1 to 4 tasks with priorities in
+ * 1..3 (so most sets have a tie, many a task with two equal peers). */
+static void test_ties_scaling(void **state)
+{
+    (void)state;
+    tu_rng rng = {13};
+    kind given = {RTP_POLICY_FP, RTP_PRIO_GIVEN};
+    int checked = 0, tied = 0, exists = 0;
+    for (int s = 0; s < 4000; s++) {
+        rtp_task ts[MAXN];
+        rtp_overheads ov;
+        size_t n = random_set(&rng, (int)tu_range(&rng, 0, 15), 1, ts, &ov);
+        int tie = 0;
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = i + 1; j < n; j++)
+                tie = tie || ts[i].priority == ts[j].priority;
+        tied += tie;
+        check_scaling(given, ts, n, &ov, &rng, &checked);
+        rtp_test t = exact(given);
+        rtp_scaling sc;
+        assert_int_equal(rtp_sensitivity_scaling(&t, ts, n, &ov, &sc, NULL), RTP_OK);
+        exists += sc.exists;
+        rtp_scaling_free(&sc);
+    }
+    assert_true(tied > 2000);
+    assert_true(exists > 2000);
+    assert_true(checked > 2000);
 }
 
 /* Hand-worked values. */
@@ -365,6 +394,7 @@ int main(void)
         cmocka_unit_test(test_global_refused),
         cmocka_unit_test(test_random),
         cmocka_unit_test(test_random_given_ties),
+        cmocka_unit_test(test_ties_scaling),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
