@@ -18,11 +18,21 @@
 
 static rtp_i128 lmin(rtp_i128 a, rtp_i128 b) { return a < b ? a : b; }
 
+/* floor(a / b) for 0 <= a, 1 <= b: every caller's a is below 2^64 (sums of
+ * two valid times), where the 64-bit division is several times cheaper than
+ * the 128-bit one (which stays for anything larger). */
+static rtp_i128 quot(rtp_i128 a, rtp_i128 b)
+{
+    if (a < ((rtp_i128)1 << 64) && b < ((rtp_i128)1 << 64))
+        return (rtp_i128)((uint64_t)a / (uint64_t)b);
+    return a / b;
+}
+
 /* floor(span / T) C + min(C, span mod T), span >= 0: +1 per step while
  * span mod T < C, flat for the rest of the period. */
 static gw_term staircase(rtp_i128 span, const rtp_task *ti)
 {
-    rtp_i128 jobs = span / ti->period_ns, r = span - jobs * ti->period_ns;
+    rtp_i128 jobs = quot(span, ti->period_ns), r = span - jobs * ti->period_ns;
     gw_term t;
     t.value = jobs * ti->wcet_ns + lmin(ti->wcet_ns, r);
     t.slope = r < ti->wcet_ns;
@@ -44,7 +54,7 @@ static gw_term carry_in(rtp_i128 x, const rtp_task *ti, rtp_i128 r_i)
         w.run = c - x;
         return w;
     }
-    rtp_i128 b = x - c, jobs = b / t, r = b - jobs * t, q = r - (t - r_i);
+    rtp_i128 b = x - c, jobs = quot(b, t), r = b - jobs * t, q = r - (t - r_i);
     rtp_i128 alpha = q < 0 ? 0 : lmin(q, c - 1);
     w.value = jobs * c + c + alpha;
     if (q < 0) {
@@ -112,14 +122,11 @@ void rtp_gw_interference(const gw_ctx *ctx, rtp_i128 x, rtp_i128 *value,
         } else {
             gw_term w = staircase(x + ctx->bound[i] - ti->wcet_ns, ti);
             if (ctx->kind == GW_EDF) {
-                /* J_i^k = floor(D_k / T_i) C_i + min(C_i, [D_k mod T_i - S_i]_0) */
-                rtp_i128 jobs = tk->deadline_ns / ti->period_ns;
-                rtp_i128 rest = tk->deadline_ns - jobs * ti->period_ns -
-                                (ti->deadline_ns - ctx->bound[i]);
-                gw_term j_ik = {jobs * ti->wcet_ns + (rest > 0 ? lmin(ti->wcet_ns, rest) : 0),
-                                GW_INF, 0};
+                gw_term j_ik = {ctx->cap[j], GW_INF, 0};
                 w = tmin(w, j_ik);
             }
+            if (ctx->scratch)
+                ctx->scratch[j] = w;
             term = tmin(w, clamp);
         }
         sum += term.value;
@@ -143,20 +150,85 @@ void rtp_gw_interference(const gw_ctx *ctx, rtp_i128 x, rtp_i128 *value,
     *run = len;
 }
 
+/* How far past x no fixed point can lie, from the terms before the clamp
+ * as rtp_gw_interference left them in scratch (value a_j, slope s_j, run
+ * r_j at x): the largest d >= 0 with G(d') >= 0 for every d' in [0, d], where
+ * G(d) = sum_j min(a_j + s_j min(d, r_j), c + d) - m (c + d) and c is the
+ * clamp at x. Each term is linear over its run and nondecreasing after it,
+ * so a_j + s_j min(d, r_j) never exceeds it, and G(d) <= h(x + d); G(0) =
+ * h(x) >= 0. G is concave (sums of minima of concave pieces, minus a line)
+ * and G(d) <= top - m (c + d) with top = sum_j (a_j + s_j r_j), so Newton
+ * steps from d = top / m - c downwards, d <- d - ceil(-G(d) / -G'(d)) with
+ * G' a left slope (a supergradient), never pass the answer and lower d by
+ * at least one each. This covers both the classic iterate and the linear
+ * jump: G is exact over the common run of all terms. */
+static rtp_i128 reach(const gw_ctx *ctx, rtp_i128 c)
+{
+    rtp_i128 m = ctx->m, top = 0;
+    for (size_t j = 0; j < ctx->n_interferers; j++) {
+        const gw_term *w = &ctx->scratch[j];
+        top += w->value + (w->slope ? w->run : 0); /* a slope-1 run is finite */
+    }
+    rtp_i128 d = top / m - c; /* >= 0: top >= interference(x) >= m c */
+    while (d > 0) {
+        rtp_i128 clamp = c + d, g = -m * clamp, slope = -m;
+        for (size_t j = 0; j < ctx->n_interferers; j++) {
+            const gw_term *w = &ctx->scratch[j];
+            rtp_i128 f = w->value + (w->slope ? lmin(d, w->run) : 0);
+            if (f >= clamp) {
+                g += clamp;
+                slope += 1;
+            } else {
+                g += f;
+                slope += w->slope && d <= w->run;
+            }
+        }
+        if (g >= 0)
+            break;
+        d -= (-g - slope - 1) / -slope; /* slope < 0 here: G(0) >= 0 > G(d) */
+    }
+    return d > 0 ? d : 0;
+}
+
+/* GW_EDF: J_i^k = floor(D_k / T_i) C_i + min(C_i, [D_k mod T_i - S_i]_0)
+ * with S_i = D_i - bound[i], fixed while bound[] is. */
+static void fill_caps(const gw_ctx *ctx)
+{
+    const rtp_task *tk = ctx->tk;
+    for (size_t j = 0; ctx->kind == GW_EDF && j < ctx->n_interferers; j++) {
+        const rtp_task *ti = &ctx->tasks[ctx->interferers[j]];
+        rtp_i128 jobs = quot(tk->deadline_ns, ti->period_ns);
+        rtp_i128 rest = tk->deadline_ns - jobs * ti->period_ns -
+                        (ti->deadline_ns - ctx->bound[ctx->interferers[j]]);
+        ctx->cap[j] = jobs * ti->wcet_ns + (rest > 0 ? lmin(ti->wcet_ns, rest) : 0);
+    }
+}
+
+/* One more step against the limits. */
+static rtp_status count_step(uint64_t *steps, const rtp_limits *limits, rtp_diag *diag)
+{
+    if (++*steps > limits->max_iterations)
+        return rtp_diag_set(diag, RTP_ELIMIT, "",
+                            "global response-time bound: more than %llu iterations",
+                            (unsigned long long)limits->max_iterations);
+    if ((*steps & 1023) == 0 && rtp_limits_check(limits, diag) != RTP_OK)
+        return RTP_ELIMIT;
+    return RTP_OK;
+}
+
 rtp_status rtp_gw_fixed_point(const gw_ctx *ctx, uint64_t *steps,
                               const rtp_limits *limits, rtp_ns *bound,
                               rtp_diag *diag)
 {
     const rtp_task *tk = ctx->tk;
     rtp_i128 x = tk->wcet_ns, m = ctx->m;
+    rtp_status st;
     *bound = -1;
+    fill_caps(ctx);
+    int concave = ctx->kind != GW_FP_LC && ctx->scratch != NULL;
     while (x <= tk->deadline_ns) {
-        if (++*steps > limits->max_iterations)
-            return rtp_diag_set(diag, RTP_ELIMIT, "",
-                                "global response-time bound: more than %llu iterations",
-                                (unsigned long long)limits->max_iterations);
-        if ((*steps & 1023) == 0 && rtp_limits_check(limits, diag) != RTP_OK)
-            return RTP_ELIMIT;
+        if ((st = count_step(steps, limits, diag)) != RTP_OK)
+            return st;
         rtp_i128 omega, slope, run;
         rtp_gw_interference(ctx, x, &omega, &slope, &run);
         /* h(x) = omega - m (x - C_k + 1) < 0  <=>  C_k + floor(omega/m) <= x */
@@ -164,6 +236,10 @@ rtp_status rtp_gw_fixed_point(const gw_ctx *ctx, uint64_t *steps,
         if (h < 0) {
             *bound = (rtp_ns)x;
             return RTP_OK;
+        }
+        if (concave) {
+            x += reach(ctx, x - tk->wcet_ns + 1) + 1;
+            continue;
         }
         /* On [x, x + run]: h(x + d) >= h + (slope - m) d. */
         rtp_i128 jump = run, fall = m - slope;

@@ -169,39 +169,52 @@ rtp_status rtp_global_edf_rta(const rtp_task *tasks, size_t n, int m,
         response_time[i] = -1;
     if (screen(tasks, n, m, verdict))
         return RTP_OK;
-    rtp_ns *rbound = malloc((n ? n : 1) * sizeof *rbound); /* D_i - S_i */
-    rtp_ns *bound = malloc((n ? n : 1) * sizeof *bound);
-    size_t *others = malloc((n ? n : 1) * sizeof *others);
-    if (!rbound || !bound || !others) {
-        free(rbound);
-        free(bound);
-        free(others);
-        return rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
+    size_t cells = n ? n : 1;
+    rtp_ns *rbound = malloc(cells * sizeof *rbound); /* D_i - S_i */
+    rtp_ns *bound = malloc(cells * sizeof *bound);
+    size_t *others = malloc(cells * sizeof *others);
+    uint64_t *changed = calloc(cells, sizeof *changed), *searched = calloc(cells, sizeof *searched);
+    gw_term *scratch = malloc(cells * sizeof *scratch);
+    rtp_i128 *cap = malloc(cells * sizeof *cap);
+    rtp_status st = RTP_OK;
+    if (!rbound || !bound || !others || !changed || !searched || !scratch || !cap) {
+        st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
+        goto done;
     }
     for (size_t i = 0; i < n; i++)
         rbound[i] = tasks[i].deadline_ns;
     /* Slack iteration ([BC07], Sect. 5; first used in [BCL]): slacks start
      * at 0 and only grow, each round re-bounding every task with the latest
      * slacks, until a round bounds every task within its deadline (accept)
-     * or no slack improves (reject). */
-    rtp_status st = RTP_OK;
-    uint64_t steps = 0;
+     * or no slack improves (reject). A task's bound depends only on the
+     * others' slacks, so it is searched again only when one of them grew
+     * since its last search (changed[i] / searched[k] are stamps of `now`,
+     * which counts slack changes; searched[k] = 0: never searched). */
+    uint64_t steps = 0, now = 1;
     int all_fit = 0, improved = 1;
     while (improved && !all_fit) {
         improved = 0;
         all_fit = 1;
         for (size_t k = 0; k < n; k++) {
+            uint64_t latest = 0;
             size_t n_others = 0;
-            for (size_t i = 0; i < n; i++)
-                if (i != k)
-                    others[n_others++] = i;
-            gw_ctx ctx = {tasks, others, n_others, rbound, &tasks[k], m, GW_EDF, NULL};
-            if ((st = rtp_gw_fixed_point(&ctx, &steps, limits, &bound[k], diag)))
-                goto done;
+            for (size_t i = 0; i < n; i++) {
+                if (i == k)
+                    continue;
+                others[n_others++] = i;
+                latest = changed[i] > latest ? changed[i] : latest;
+            }
+            if (searched[k] == 0 || latest > searched[k]) {
+                gw_ctx ctx = {tasks, others, n_others, rbound, &tasks[k], m, GW_EDF, scratch, cap};
+                searched[k] = now;
+                if ((st = rtp_gw_fixed_point(&ctx, &steps, limits, &bound[k], diag)))
+                    goto done;
+            }
             if (bound[k] < 0) {
                 all_fit = 0;
             } else if (bound[k] < rbound[k]) { /* slack D_k - bound grew */
                 rbound[k] = bound[k];
+                changed[k] = ++now;
                 improved = 1;
             }
         }
@@ -213,6 +226,10 @@ done:
     free(rbound);
     free(bound);
     free(others);
+    free(changed);
+    free(searched);
+    free(scratch);
+    free(cap);
     return st;
 }
 

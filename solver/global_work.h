@@ -36,22 +36,29 @@ typedef struct gw_ctx {
     const rtp_task *tk;        /* the analysed task */
     int m;
     gw_kind kind;
-    gw_term *scratch;          /* n_interferers entries (GW_FP_LC) */
+    gw_term *scratch;          /* n_interferers entries, or NULL (GW_FP_BC only:
+                                * then rtp_gw_fixed_point jumps less far) */
+    rtp_i128 *cap;             /* n_interferers entries (GW_EDF: J_i^k, filled by
+                                * rtp_gw_fixed_point), else NULL */
 } gw_ctx;
 
 /* The interference bound at x >= 1 (*value), a lower bound on its right
  * slope that holds over the whole of [x, x + *run] (the sum is linear or
- * convex there, *run >= 1). The value alone is the classic formula. */
+ * convex there, *run >= 1). The value alone is the classic formula. For
+ * GW_FP_BC and GW_EDF with scratch, scratch[j].value gets interferer j's
+ * term before the clamp (a nondecreasing function of x). GW_EDF needs
+ * ctx->cap filled (rtp_gw_fixed_point does). */
 void rtp_gw_interference(const gw_ctx *ctx, rtp_i128 x, rtp_i128 *value,
                          rtp_i128 *slope, rtp_i128 *run);
 
 /* The least x >= C_k with C_k + floor(interference(x) / m) <= x, the
  * response-time bound of the papers (the fixed point their iteration
  * x <- C_k + floor(interference(x) / m) reaches from C_k), or -1 when it
- * passes D_k. Each step jumps to the larger of the classic iterate and the
- * first point the linear / convex piece allows, so it never skips the least
- * fixed point yet never creeps one ns at a time. *steps counts steps;
- * RTP_ELIMIT past limits->max_iterations. */
+ * passes D_k. Each step jumps to the largest of the classic iterate, the
+ * first point the linear / convex piece allows and (GW_FP_BC / GW_EDF with
+ * scratch) the first point the terms frozen at x allow, so it never skips
+ * the least fixed point yet never creeps one ns at a time. *steps counts
+ * steps; RTP_ELIMIT past limits->max_iterations. */
 rtp_status rtp_gw_fixed_point(const gw_ctx *ctx, uint64_t *steps,
                               const rtp_limits *limits, rtp_ns *bound,
                               rtp_diag *diag);
