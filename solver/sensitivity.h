@@ -32,7 +32,9 @@
  *    by t and N(t) their count, with alpha_U the factor giving U' = 1; the
  *    step points that matter are found by QPA at the current candidate
  *    (Dinkelbach-style descent: each failure found lowers the candidate to
- *    that point's own factor).
+ *    that point's own factor). At alpha_U (U' = 1) every t >= max D* is
+ *    decided at once from the tasks' residues (sensitivity_tail.c), so
+ *    alpha* = alpha_U needs no busy period.
  *  - FP, fixed order: per task, Lehoczky's scheduling points [LSD89]
  *    [BB04] for each job of the level-i busy period, with jitter and
  *    blocking; minimum over tasks. A task with equal given priorities
@@ -48,7 +50,9 @@
  * in the wcets, e.g. BAK's condition for task k has C_k on both sides, and
  * BAK's is quadratic in them, so neither a binary search nor a rational
  * closed form is shown exact there). An arithmetic overflow
- * or more than limits->max_iterations steps is RTP_ELIMIT too.
+ * or more than limits->max_iterations steps is RTP_ELIMIT too (e.g. EDF
+ * below alpha_U when the failing deadlines that set alpha* lie deep in the
+ * hyperperiod and the descent meets them one by one).
  *
  * Times are rtp_ns; tasks are the DECLARED tasks (wcet, jitter as in the
  * input) plus the platform's overheads. Ownership: rtp_scaling.exact is

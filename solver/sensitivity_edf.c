@@ -18,6 +18,10 @@
  * constant between step points; the walk visits step points only (from a
  * point t with h(t) < t, the largest step point <= h(t), which skips no
  * failure, as in solver/edf.c).
+ * The first round, at alpha_U itself (U' = 1, where no La exists and the
+ * busy period can be the hyperperiod): QPA below T0 = max D*, and every t
+ * >= T0 at once by the residue decomposition of sensitivity_tail.c; its
+ * failing t (rebuilt by the Chinese remainder theorem) starts the descent.
  */
 #include "solver/sensitivity_internal.h"
 
@@ -220,7 +224,8 @@ static rtp_status edf_qpa(sctx *s, const mpq_t a, rtp_ns bound, rtp_ns *failed,
     return st;
 }
 
-/* At alpha_U (U' = 1) the testing bound is the busy period at U' = 1, which
+/* When sensitivity_tail.c cannot decide U' = 1 within the budget: at
+ * alpha_U the testing bound is the busy period at U' = 1, which
  * can be as long as the hyperperiod H; a failure, when there is one, is
  * often near one end of [0, H]: once every task has released, dbf(t + H) =
  * dbf(t) + H and b is constant, so h - t repeats with period H. So first:
@@ -291,6 +296,41 @@ static rtp_status edf_probe(sctx *s, const mpq_t a, rtp_ns *failed, rtp_i128 *fa
     return st;
 }
 
+/* At alpha_U (U' = 1): the step points below T0 = max D* by QPA, every t
+ * >= T0 at once by sensitivity_tail.c. *decided = 1 with *failed = 0 (no
+ * failure: alpha* = alpha_U) or a failing point and its A, K; *decided = 0
+ * when the tail was not decided (too costly, or its failure lies past
+ * 2^62 ns): the caller probes and walks the busy period. */
+static rtp_status edf_at_one(sctx *s, const mpq_t a, int *decided, rtp_ns *failed, rtp_i128 *fa,
+                             rtp_i128 *fk)
+{
+    rtp_ns t0 = 0;
+    for (size_t i = 0; i < s->n; i++)
+        if (dstar(&s->e[i]) > t0)
+            t0 = dstar(&s->e[i]);
+    *decided = 0;
+    rtp_status st = edf_qpa(s, a, t0, failed, fa, fk);
+    if (st != RTP_OK || *failed) {
+        *decided = st == RTP_OK;
+        return st;
+    }
+    rtp_ns tail = 0;
+    if ((st = rtp_sens_edf_tail(s, a, t0, decided, &tail)) != RTP_OK || !*decided)
+        return st;
+    if (tail < 0) {
+        *decided = 0;
+        return RTP_OK;
+    }
+    *failed = tail;
+    if (tail > 0) {
+        mpq_t h;
+        mpq_init(h);
+        st = edf_load(s, a, tail, h, fa, fk);
+        mpq_clear(h);
+    }
+    return st;
+}
+
 rtp_status rtp_sens_edf(sctx *s, mpq_t out, int *exists)
 {
     *exists = 0;
@@ -306,7 +346,12 @@ rtp_status rtp_sens_edf(sctx *s, mpq_t out, int *exists)
     for (int first = !loose; !loose; first = 0) {
         rtp_ns bound, failed = 0;
         rtp_i128 A = 0, K = 0;
-        if (first && (st = edf_probe(s, out, &failed, &A, &K)) != RTP_OK)
+        int decided = 0;
+        if (first && (st = edf_at_one(s, out, &decided, &failed, &A, &K)) != RTP_OK)
+            return st;
+        if (decided && !failed)
+            break; /* alpha* = alpha_U */
+        if (first && !decided && (st = edf_probe(s, out, &failed, &A, &K)) != RTP_OK)
             return st;
         if (!failed) {
             if ((st = edf_bound(s, out, &bound)) != RTP_OK) {

@@ -113,6 +113,12 @@ has '"critical_scaling_factor_exact":"2/1"' "$TMP/out" "ties factor"
 expect 0 "gedf one cpu" "$B" analyze "$TMP/rm.json" --policy gedf --cpus 1 --sensitivity --json
 has '"critical_scaling_factor_exact":"12/7"' "$TMP/out" "gedf on one CPU is EDF"
 
+# EDF at U' = 1 with constrained deadlines, hyperperiod ~ 8.3e14 ns: decided from
+# the residues at once (the busy period took past 50M steps); the factor is exactly
+# the one filling the CPU.
+expect 1 "app12 one cpu" "$B" analyze "$S/examples/app12.json" --policy edf --cpus 1 --sensitivity --json --max-iterations 100000
+has '"critical_scaling_factor_exact":"416666650/558333319"' "$TMP/out" "app12 factor"
+
 # Partition: per CPU, the plan's minimum, and emit still reads the plan.
 expect 0 "partition" "$B" partition "$S/examples/quickstart.json" --sensitivity --json
 cp "$TMP/out" "$TMP/plan.json"

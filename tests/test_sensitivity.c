@@ -47,10 +47,11 @@ static const kind kinds[] = {
 /* A random small set; `flavour` bit 0: jitter, 1: blocking, 2: overheads,
  * 3: arbitrary deadlines (else constrained or implicit). Given priorities
  * are distinct unless ties is set. */
-static size_t random_set(tu_rng *rng, int flavour, int ties, rtp_task *ts,
-                         rtp_overheads *ov)
+static const rtp_ns small_periods[] = {2, 3, 4, 5, 6, 8, 10, 12, 15, 20};
+
+static size_t random_periods(tu_rng *rng, int flavour, int ties, const rtp_ns *periods,
+                             rtp_task *ts, rtp_overheads *ov)
 {
-    static const rtp_ns periods[] = {2, 3, 4, 5, 6, 8, 10, 12, 15, 20};
     size_t n = (size_t)tu_range(rng, 1, 4);
     for (size_t i = 0; i < n; i++) {
         rtp_ns t = periods[tu_range(rng, 0, 9)];
@@ -78,6 +79,11 @@ static size_t random_set(tu_rng *rng, int flavour, int ties, rtp_task *ts,
     ov->release_latency_ns = (flavour & 4) ? tu_range(rng, 0, 1) : 0;
     ov->context_switch_ns = (flavour & 4) ? tu_range(rng, 0, 1) : 0;
     return n;
+}
+
+static size_t random_set(tu_rng *rng, int flavour, int ties, rtp_task *ts, rtp_overheads *ov)
+{
+    return random_periods(rng, flavour, ties, small_periods, ts, ov);
 }
 
 static rtp_test exact(kind k)
@@ -314,6 +320,62 @@ static void test_ties_scaling(void **state)
     assert_true(checked > 2000);
 }
 
+/* EDF at U' = 1 (solver/sensitivity_tail.c): constrained deadlines,
+ * jitter and blocking, periods whose pairwise gcds differ (so the residue
+ * decomposition splits the tasks into several groups with small M), and
+ * sets scaled so that U is near 1 before scaling (alpha* is then often
+ * alpha_U itself, decided by the tail). */
+static void test_edf_at_one(void **state)
+{
+    (void)state;
+    static const rtp_ns mixed[] = {6, 7, 9, 10, 11, 14, 15, 21, 22, 35};
+    tu_rng rng = {14};
+    kind edf = {RTP_POLICY_EDF, RTP_PRIO_OPA};
+    int checked = 0, at_u = 0;
+    for (int s = 0; s < 3000; s++) {
+        rtp_task ts[MAXN];
+        rtp_overheads ov;
+        int flavour = (int)tu_range(&rng, 0, 7); /* constrained, every other term */
+        size_t n = random_periods(&rng, flavour, 0, s % 2 ? mixed : small_periods, ts, &ov);
+        if (s % 3 == 0) /* times x 100, nearly implicit: one deadline a little short */
+            for (size_t i = 0; i < n; i++) {
+                ts[i].period_ns *= 100;
+                ts[i].wcet_ns *= 100;
+                ts[i].deadline_ns = ts[i].period_ns - (i == 0 ? tu_range(&rng, 1, 20) : 0);
+                ts[i].jitter_ns = 0;
+            }
+        int loose = ov.release_latency_ns == 0;
+        for (size_t i = 0; i < n; i++)
+            loose = loose && ts[i].deadline_ns - ts[i].jitter_ns >= ts[i].period_ns &&
+                    ts[i].blocking_ns == 0;
+        check_scaling(edf, ts, n, &ov, &rng, &checked);
+        /* how often the answer is the factor giving U' = 1 */
+        rtp_test t = exact(edf);
+        rtp_scaling sc;
+        assert_int_equal(rtp_sensitivity_scaling(&t, ts, n, &ov, &sc, NULL), RTP_OK);
+        if (sc.exists) {
+            mpq_t a, u, term, x;
+            mpq_inits(a, u, term, x, NULL);
+            mpq_set_str(a, sc.exact, 10);
+            mpq_canonicalize(a);
+            for (size_t i = 0; i < n; i++) { /* U' = sum (a w + 2 cs) / T */
+                mpq_set_si(term, ts[i].wcet_ns, 1);
+                mpq_mul(term, term, a);
+                mpq_set_si(x, 2 * ov.context_switch_ns, 1);
+                mpq_add(term, term, x);
+                mpq_set_si(x, ts[i].period_ns, 1);
+                mpq_div(term, term, x);
+                mpq_add(u, u, term);
+            }
+            at_u += !loose && mpq_cmp_ui(u, 1, 1) == 0;
+            mpq_clears(a, u, term, x, NULL);
+        }
+        rtp_scaling_free(&sc);
+    }
+    assert_true(checked > 1000);
+    assert_true(at_u > 200);
+}
+
 /* Hand-worked values. */
 static void expect(kind k, const rtp_task *ts, size_t n, const rtp_overheads *ov,
                    const char *exact_text, const char *decimal)
@@ -395,6 +457,7 @@ int main(void)
         cmocka_unit_test(test_random),
         cmocka_unit_test(test_random_given_ties),
         cmocka_unit_test(test_ties_scaling),
+        cmocka_unit_test(test_edf_at_one),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
