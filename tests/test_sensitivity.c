@@ -424,11 +424,52 @@ static void test_examples(void **state)
     rtp_task g[1] = {tu_task(1, 4, 4)};
     g[0].jitter_ns = 4;
     expect(rm, g, 1, &none, NULL, NULL);
+    /* [But11] chapter 4's set (1,4) (2,6) (3,8), U = 23/24: under EDF the
+     * breakdown is U = 1 [LL73], alpha* = 24/23; under RM (worked here by
+     * hand, not in the book) task 3's scheduling points 4, 6, 8 give 4/6,
+     * 6/7, 8/9 [LSD89], task 2's 4/3 and 3/2, task 1's 4: alpha* = 8/9 */
+    rtp_task bt[3] = {tu_task(1, 4, 4), tu_task(2, 6, 6), tu_task(3, 8, 8)};
+    expect(edf, bt, 3, &none, "24/23", "1.04347826");
+    expect(rm, bt, 3, &none, "8/9", "0.888888888");
     /* an empty set is unbounded */
     rtp_test t = exact(edf);
     rtp_scaling sc;
     assert_int_equal(rtp_sensitivity_scaling(&t, a, 0, &none, &sc, NULL), RTP_OK);
     assert_true(sc.unbounded);
+}
+
+/* Harmonic periods under RM with implicit deadlines break down exactly at
+ * U = 1 [KM91]: alpha* = 1 / U on every seeded set (many scheduling points,
+ * several tasks per period, no closed form shared with the code). */
+static void test_harmonic_breakdown(void **state)
+{
+    (void)state;
+    tu_rng rng = {15};
+    kind rm = {RTP_POLICY_FP, RTP_PRIO_RM};
+    rtp_overheads none = {0, 0};
+    for (int s = 0; s < 500; s++) {
+        rtp_task ts[MAXN];
+        size_t n = (size_t)tu_range(&rng, 1, MAXN);
+        rtp_ns base = tu_range(&rng, 1, 7);
+        mpq_t u, term;
+        mpq_inits(u, term, NULL);
+        for (size_t i = 0; i < n; i++) {
+            rtp_ns t = base << tu_range(&rng, 0, 5);
+            ts[i] = tu_task(tu_range(&rng, 1, t), t, t);
+            mpq_set_si(term, ts[i].wcet_ns, (unsigned long)t);
+            mpq_canonicalize(term);
+            mpq_add(u, u, term);
+        }
+        mpq_inv(u, u);
+        char want[64];
+        gmp_snprintf(want, sizeof want, "%Zd/%Zd", mpq_numref(u), mpq_denref(u));
+        rtp_test t = exact(rm);
+        rtp_scaling sc;
+        assert_int_equal(rtp_sensitivity_scaling(&t, ts, n, &none, &sc, NULL), RTP_OK);
+        assert_string_equal(sc.exact, want);
+        rtp_scaling_free(&sc);
+        mpq_clears(u, term, NULL);
+    }
 }
 
 /* Global tests on 2+ CPUs are refused, never approximated. */
@@ -458,6 +499,7 @@ int main(void)
         cmocka_unit_test(test_random_given_ties),
         cmocka_unit_test(test_ties_scaling),
         cmocka_unit_test(test_edf_at_one),
+        cmocka_unit_test(test_harmonic_breakdown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
