@@ -13,6 +13,7 @@
 #include "solver/sensitivity.h"
 #include "solver/test.h"
 
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -386,18 +387,13 @@ static int is_blank(const char *s, size_t len)
     return 1;
 }
 
-/* One line's result: the malloc'd result line (NULL when out of memory)
- * and 0, 2 (bad) or 3 (limit). */
-typedef struct batch_result {
-    char *out;
-    int kind;
-} batch_result;
-
-/* The result line of a line that failed. */
-static batch_result batch_error(long line, rtp_status st, const rtp_diag *diag)
+/* The result line of a line that failed, appended to out: its kind (2 bad,
+ * 3 limit), or -1 when out of memory (no result line: the run stops,
+ * batch_flush). */
+static int batch_error(rtp_text *out, long line, rtp_status st, const rtp_diag *diag)
 {
-    if (st == RTP_ENOMEM) /* no result line: the run stops (batch_flush) */
-        return (batch_result){NULL, 3};
+    if (st == RTP_ENOMEM)
+        return -1;
     char where[1024], msg[1200];
     rtp_diag_format(diag, NULL, where, sizeof where);
     if (st == RTP_EINPUT)
@@ -405,88 +401,104 @@ static batch_result batch_error(long line, rtp_status st, const rtp_diag *diag)
     else
         snprintf(msg, sizeof msg, "%s: %s",
                  st == RTP_ELIMIT ? "resource limit" : rtp_status_name(st), where);
-    return (batch_result){rtp_analysis_error_to_json(line, msg), st == RTP_EINPUT ? 2 : 3};
+    if (rtp_analysis_error_write(out, line, msg) != RTP_OK)
+        return -1;
+    return st == RTP_EINPUT ? 2 : 3;
 }
 
-/* Analyses one line (called from the OpenMP threads: no shared state). */
-static batch_result batch_line(const char *text, size_t len, long line, const settings *s)
+/* Analyses one line, its result line appended to out (called from the
+ * OpenMP threads, each with its own out: no shared state); its kind as
+ * batch_error's, 0 when analysed. */
+static int batch_line(const char *text, size_t len, long line, const settings *s,
+                      rtp_text *out)
 {
     rtp_taskset ts;
     rtp_diag diag;
     rtp_diag_clear(&diag);
-    char *out = NULL;
     rtp_status st = rtp_taskset_parse_json(text, len, &ts, &diag);
     if (st == RTP_OK) {
         analysis a;
         st = analyse(&ts, s, &a, &diag);
         if (st == RTP_OK) {
             a.doc.line = line;
-            out = rtp_analysis_doc_to_json(&a.doc, 0);
+            st = rtp_analysis_doc_write(out, &a.doc, 0);
         }
         analysis_free(&a);
         rtp_taskset_free(&ts);
     }
-    if (st != RTP_OK)
-        return batch_error(line, st, &diag);
-    return (batch_result){out, 0};
+    return st == RTP_OK ? 0 : batch_error(out, line, st, &diag);
 }
 
 /* Lines gathered per chunk: the threads analyse a chunk's lines while
  * nothing is read, so memory stays at about one chunk and its results. */
 #define BATCH_CHUNK ((size_t)1 << 20)
 
-/* One gathered line: its text in the chunk, or the result already known
- * (a line rtp_lines refused). */
+/* One gathered line: its text in the chunk (len 0 when rtp_lines refused
+ * it and its result is already written), and where its result line is. */
 typedef struct batch_item {
     size_t start, len;
     long number;
-    batch_result done;
-    int is_done;
+    int kind;        /* batch_line's: 0, 2, 3, or -1 out of memory */
+    int to_do;       /* still to analyse */
+    int out;         /* which of the chunk's outputs holds the result */
+    size_t at, size; /* the result line is outs[out].data[at .. at + size) */
 } batch_item;
 
+/* The lines of a chunk and their results: one output text per thread
+ * (reused from chunk to chunk, so a line's result costs no allocation once
+ * the buffers have grown) and one more for results known while reading. */
 typedef struct batch_chunk {
     char *text;
     size_t len, cap;
     batch_item *items;
     size_t n, items_cap;
+    rtp_text *outs;
+    int n_outs;      /* threads + 1; outs[n_outs - 1] is the reading loop's */
 } batch_chunk;
 
-/* Analyses the chunk's lines in parallel into per-line slots, then prints
- * them in input order: the same bytes for any thread count. Returns the
- * kinds seen (1 bad, 2 limit, 4 out of memory: the run stops). */
+/* Analyses the chunk's lines in parallel into per-thread outputs, then
+ * prints the results in input order: the same bytes for any thread count.
+ * Returns the kinds seen (1 bad, 2 limit, 4 out of memory: the run
+ * stops). */
 static int batch_flush(batch_chunk *c, const settings *s)
 {
     batch_item *it = c->items;
     const char *text = c->text;
     size_t n = c->n;
-#pragma omp parallel for schedule(dynamic, 4)
-    for (size_t i = 0; i < n; i++)
-        if (!it[i].is_done)
-            it[i].done = batch_line(text + it[i].start, it[i].len, it[i].number, s);
-    int flags = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (flags & 4) { /* out of memory says nothing about a line: stop there */
-            free(it[i].done.out);
-            continue;
+#pragma omp parallel num_threads(c->n_outs - 1)
+    {
+        rtp_text *out = &c->outs[omp_get_thread_num()];
+#pragma omp for schedule(dynamic, 4)
+        for (size_t i = 0; i < n; i++) {
+            if (!it[i].to_do)
+                continue;
+            size_t at = out->len;
+            it[i].kind = batch_line(text + it[i].start, it[i].len, it[i].number, s, out);
+            it[i].out = (int)(out - c->outs);
+            it[i].at = at;
+            it[i].size = out->len - at;
         }
-        if (!it[i].done.out) {
+    }
+    int flags = 0;
+    for (size_t i = 0; i < n && !(flags & 4); i++) {
+        if (it[i].kind < 0) { /* out of memory says nothing about a line: stop there */
             fprintf(stderr, "rtpack analyze: out of memory at line %ld\n", it[i].number);
             flags |= 4;
             continue;
         }
-        fputs(it[i].done.out, stdout);
-        free(it[i].done.out);
-        flags |= it[i].done.kind == 2 ? 1 : it[i].done.kind == 3 ? 2 : 0;
+        fwrite(c->outs[it[i].out].data + it[i].at, 1, it[i].size, stdout);
+        flags |= it[i].kind == 2 ? 1 : it[i].kind == 3 ? 2 : 0;
     }
+    for (int k = 0; k < c->n_outs; k++)
+        c->outs[k].len = 0;
     c->n = 0;
     c->len = 0;
     return flags;
 }
-
-/* Adds a line (text copied) or a known result to the chunk; 0 when out of
- * memory. */
-static int batch_add(batch_chunk *c, const char *text, size_t len, long number,
-                     const batch_result *done)
+/* Adds a line to the chunk (text copied), or, when rtp_lines refused it
+ * (st), its error result; 0 when out of memory. */
+static int batch_add(batch_chunk *c, const char *text, size_t len, long number, rtp_status st,
+                     const rtp_diag *diag)
 {
     if (c->n == c->items_cap) {
         size_t cap = c->items_cap ? 2 * c->items_cap : 256;
@@ -496,7 +508,21 @@ static int batch_add(batch_chunk *c, const char *text, size_t len, long number,
         c->items = bigger;
         c->items_cap = cap;
     }
-    if (!done && c->len + len > c->cap) {
+    batch_item *it = &c->items[c->n];
+    it->number = number;
+    it->start = c->len;
+    it->to_do = st == RTP_OK;
+    if (st != RTP_OK) {
+        rtp_text *out = &c->outs[c->n_outs - 1];
+        it->len = 0;
+        it->out = c->n_outs - 1;
+        it->at = out->len;
+        it->kind = batch_error(out, number, st, diag);
+        it->size = out->len - it->at;
+        c->n++;
+        return it->kind >= 0;
+    }
+    if (c->len + len > c->cap) {
         size_t cap = c->cap ? c->cap : BATCH_CHUNK;
         while (cap < c->len + len)
             cap *= 2;
@@ -506,17 +532,20 @@ static int batch_add(batch_chunk *c, const char *text, size_t len, long number,
         c->text = bigger;
         c->cap = cap;
     }
-    batch_item *it = &c->items[c->n++];
-    it->number = number;
-    it->is_done = done != NULL;
-    it->done = done ? *done : (batch_result){NULL, 0};
-    it->start = c->len;
-    it->len = done ? 0 : len;
-    if (!done) {
-        memcpy(c->text + c->len, text, len);
-        c->len += len;
-    }
+    it->len = len;
+    memcpy(c->text + c->len, text, len);
+    c->len += len;
+    c->n++;
     return 1;
+}
+
+static void batch_chunk_free(batch_chunk *c)
+{
+    for (int k = 0; k < c->n_outs; k++)
+        rtp_text_free(&c->outs[k]);
+    free(c->outs);
+    free(c->text);
+    free(c->items);
 }
 
 static int run_batch(const cli_args *args, const char *file, const settings *s)
@@ -529,7 +558,14 @@ static int run_batch(const cli_args *args, const char *file, const settings *s)
         rtp_lines_close(&in);
         return cli_fail(args, cli_shown_name(file), st, &diag);
     }
-    batch_chunk chunk = {NULL, 0, 0, NULL, 0, 0};
+    batch_chunk chunk = {NULL, 0, 0, NULL, 0, 0, NULL, 0};
+    int threads = omp_get_max_threads();
+    chunk.outs = calloc((size_t)threads + 1, sizeof *chunk.outs);
+    if (!chunk.outs) {
+        rtp_lines_close(&in);
+        return cli_out_of_memory(args);
+    }
+    chunk.n_outs = threads + 1;
     int flags = 0;
     for (;;) {
         const char *text;
@@ -538,16 +574,9 @@ static int run_batch(const cli_args *args, const char *file, const settings *s)
         st = rtp_lines_next(&in, &text, &len, &diag);
         if (st == RTP_OK && !text)
             break;
-        int ok = 1;
-        if (st != RTP_OK) {
-            batch_result r = batch_error(in.number, st, &diag);
-            ok = batch_add(&chunk, NULL, 0, in.number, &r);
-            if (!ok)
-                free(r.out);
-        } else if (!is_blank(text, len)) {
-            ok = batch_add(&chunk, text, len, in.number, NULL);
-        }
-        if (!ok) {
+        if ((st != RTP_OK || !is_blank(text, len)) &&
+            !batch_add(&chunk, text, len, in.number, st, &diag)) {
+            /* the lines before it are printed; it is where the run stops */
             flags |= batch_flush(&chunk, s);
             if (!(flags & 4))
                 fprintf(stderr, "rtpack analyze: out of memory at line %ld\n", in.number);
@@ -561,8 +590,7 @@ static int run_batch(const cli_args *args, const char *file, const settings *s)
     }
     if (!(flags & 4))
         flags |= batch_flush(&chunk, s);
-    free(chunk.text);
-    free(chunk.items);
+    batch_chunk_free(&chunk);
     rtp_lines_close(&in);
     return flags & 4   ? CLI_EXIT_LIMIT
            : flags & 1 ? CLI_EXIT_USAGE

@@ -59,10 +59,10 @@ static void scaling_members(rtp_json_writer *w, const rtp_scaling_text *s)
 
 /* Written as it goes (rtp_json_writer), in the layout cJSON printed it: a
  * batch line costs no tree and no allocation per value. */
-char *rtp_analysis_doc_to_json(const rtp_analysis_doc *doc, int pretty)
+rtp_status rtp_analysis_doc_write(rtp_text *out, const rtp_analysis_doc *doc, int pretty)
 {
     rtp_json_writer w;
-    rtp_jw_init(&w, pretty);
+    rtp_jw_init(&w, out, pretty);
     rtp_jw_open(&w, NULL, 1);
     if (doc->line > 0)
         rtp_jw_int(&w, "line", doc->line);
@@ -93,16 +93,24 @@ char *rtp_analysis_doc_to_json(const rtp_analysis_doc *doc, int pretty)
         task_object(&w, &doc->tasks[i]);
     rtp_jw_close(&w);
     rtp_jw_close(&w);
-    return rtp_jw_finish(&w);
+    return rtp_jw_end(&w);
 }
 
-char *rtp_analysis_error_to_json(long line, const char *message)
+char *rtp_analysis_doc_to_json(const rtp_analysis_doc *doc, int pretty)
+{
+    rtp_text t;
+    rtp_text_init(&t);
+    rtp_analysis_doc_write(&t, doc, pretty);
+    return rtp_text_take(&t);
+}
+
+rtp_status rtp_analysis_error_write(rtp_text *out, long line, const char *message)
 {
     rtp_json_writer w;
-    rtp_jw_init(&w, 0);
+    rtp_jw_init(&w, out, 0);
     rtp_jw_open(&w, NULL, 1);
     rtp_jw_int(&w, "line", line);
     rtp_jw_string(&w, "error", message ? message : "");
     rtp_jw_close(&w);
-    return rtp_jw_finish(&w);
+    return rtp_jw_end(&w);
 }

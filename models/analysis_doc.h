@@ -11,6 +11,7 @@
 #define RTP_ANALYSIS_DOC_H
 
 #include "models/base.h"
+#include "models/text.h"
 
 typedef struct rtp_analysis_task {
     const char *name;
@@ -65,8 +66,12 @@ typedef struct rtp_analysis_doc {
 
 /* The document; pretty = indented, else one compact line. Ends with '\n'. */
 char *rtp_analysis_doc_to_json(const rtp_analysis_doc *doc, int pretty);
+/* The same text appended to out (batch threads reuse one buffer for many
+ * lines); RTP_ENOMEM when an append failed (out's `failed` is then set). */
+rtp_status rtp_analysis_doc_write(rtp_text *out, const rtp_analysis_doc *doc, int pretty);
 
-/* A bad batch line: {"line": N, "error": "MESSAGE"} on one line, '\n' ended. */
-char *rtp_analysis_error_to_json(long line, const char *message);
+/* A bad batch line appended to out: {"line": N, "error": "MESSAGE"} on one
+ * line, '\n' ended; RTP_ENOMEM as above. */
+rtp_status rtp_analysis_error_write(rtp_text *out, long line, const char *message);
 
 #endif

@@ -275,70 +275,98 @@ cJSON *rtp_json_new_display(double value)
 
 /* ---- the streaming writer ---- */
 
-void rtp_jw_init(rtp_json_writer *w, int pretty)
+void rtp_jw_init(rtp_json_writer *w, rtp_text *out, int pretty)
 {
     memset(w, 0, sizeof *w);
-    rtp_text_init(&w->text);
+    w->out = out;
     w->pretty = pretty;
 }
 
-static void tabs(rtp_json_writer *w, int n)
+static char *put_tabs(char *p, int n)
 {
-    static const char t[] = "\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t";
-    rtp_text_appendn(&w->text, t, (size_t)(n < 16 ? n : 16));
+    size_t k = (size_t)(n < 16 ? n : 16);
+    memset(p, '\t', k);
+    return p + k;
 }
 
-/* cJSON's escapes: quote, backslash, \b \f \n \r \t, other bytes below 32
- * as \u00xx; everything else as it is. */
-static void quoted(rtp_text *t, const char *s)
+/* s[0..n) quoted with cJSON's escapes (quote, backslash, \b \f \n \r \t,
+ * other bytes below 32 as \u00xx, everything else as it is) at p, which has
+ * room for 2 + 6 n bytes; the end. */
+static char *put_quoted(char *p, const char *s, size_t n)
 {
-    rtp_text_appendn(t, "\"", 1);
-    const char *run = s;
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c >= 32 && c != '"' && c != '\\')
+    static const char hex[] = "0123456789abcdef";
+    *p++ = '"';
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 32 && c != '"' && c != '\\') {
+            *p++ = (char)c;
             continue;
-        rtp_text_appendn(t, run, (size_t)(s - run));
-        char esc[8] = {'\\', 0};
-        switch (c) {
-        case '"': esc[1] = '"'; break;
-        case '\\': esc[1] = '\\'; break;
-        case '\b': esc[1] = 'b'; break;
-        case '\f': esc[1] = 'f'; break;
-        case '\n': esc[1] = 'n'; break;
-        case '\r': esc[1] = 'r'; break;
-        case '\t': esc[1] = 't'; break;
-        default: snprintf(esc + 1, sizeof esc - 1, "u%04x", c);
         }
-        rtp_text_append(t, esc);
-        run = s + 1;
+        *p++ = '\\';
+        switch (c) {
+        case '"': *p++ = '"'; break;
+        case '\\': *p++ = '\\'; break;
+        case '\b': *p++ = 'b'; break;
+        case '\f': *p++ = 'f'; break;
+        case '\n': *p++ = 'n'; break;
+        case '\r': *p++ = 'r'; break;
+        case '\t': *p++ = 't'; break;
+        default:
+            memcpy(p, "u00", 3);
+            p[3] = hex[c >> 4];
+            p[4] = hex[c & 15];
+            p += 5;
+        }
     }
-    rtp_text_appendn(t, run, (size_t)(s - run));
-    rtp_text_appendn(t, "\"", 1);
+    *p++ = '"';
+    return p;
 }
 
-/* What comes before a value: the separator, and the key in an object. */
-static void member(rtp_json_writer *w, const char *key)
+/* Starts a value: room for what comes before it (the separator, and in an
+ * object the indented quoted key) and `extra` bytes of value, one
+ * reservation per value; where the value goes, NULL once an allocation
+ * failed. */
+static char *begin(rtp_json_writer *w, const char *key, size_t extra)
 {
-    if (w->depth == 0)
-        return;
     int d = w->depth - 1;
-    if (w->members[d])
-        rtp_text_appendn(&w->text, w->object[d] ? ",\n" : ", ",
-                         w->pretty ? 2 : 1);
+    int keyed = d >= 0 && w->object[d];
+    size_t klen = keyed && key ? strlen(key) : 0;
+    char *p = rtp_text_room(w->out, 2 + 16 + (2 + 6 * klen) + 2 + extra);
+    if (!p || d < 0)
+        return p;
+    if (w->members[d]) {
+        *p++ = ',';
+        if (w->pretty)
+            *p++ = w->object[d] ? '\n' : ' ';
+    }
     w->members[d] = 1;
-    if (!w->object[d])
-        return;
+    if (!keyed)
+        return p;
     if (w->pretty)
-        tabs(w, w->depth);
-    quoted(&w->text, key ? key : "");
-    rtp_text_appendn(&w->text, ":\t", w->pretty ? 2 : 1);
+        p = put_tabs(p, w->depth);
+    p = put_quoted(p, key ? key : "", klen);
+    *p++ = ':';
+    if (w->pretty)
+        *p++ = '\t';
+    return p;
+}
+
+/* Ends what begin started at the end p. */
+static void end(rtp_json_writer *w, char *p)
+{
+    w->out->len = (size_t)(p - w->out->data);
+    *p = '\0';
 }
 
 void rtp_jw_open(rtp_json_writer *w, const char *key, int object)
 {
-    member(w, key);
-    rtp_text_appendn(&w->text, object ? "{\n" : "[", object && w->pretty ? 2 : 1);
+    char *p = begin(w, key, 2);
+    if (p) {
+        *p++ = object ? '{' : '[';
+        if (object && w->pretty)
+            *p++ = '\n';
+        end(w, p);
+    }
     if (w->depth < RTP_JW_DEPTH) {
         w->members[w->depth] = 0;
         w->object[w->depth] = (unsigned char)(object != 0);
@@ -349,29 +377,40 @@ void rtp_jw_open(rtp_json_writer *w, const char *key, int object)
 void rtp_jw_close(rtp_json_writer *w)
 {
     int d = --w->depth;
-    if (!w->object[d]) {
-        rtp_text_appendn(&w->text, "]", 1);
+    char *p = rtp_text_room(w->out, 2 + 16);
+    if (!p)
         return;
+    if (!w->object[d]) {
+        *p++ = ']';
+    } else {
+        if (w->pretty) {
+            if (w->members[d])
+                *p++ = '\n';
+            p = put_tabs(p, d);
+        }
+        *p++ = '}';
     }
-    if (w->pretty) {
-        if (w->members[d])
-            rtp_text_appendn(&w->text, "\n", 1);
-        tabs(w, d);
-    }
-    rtp_text_appendn(&w->text, "}", 1);
+    end(w, p);
 }
 
 void rtp_jw_string(rtp_json_writer *w, const char *key, const char *value)
 {
-    member(w, key);
-    quoted(&w->text, value ? value : "");
+    if (!value)
+        value = "";
+    size_t n = strlen(value);
+    char *p = begin(w, key, 2 + 6 * n);
+    if (p)
+        end(w, put_quoted(p, value, n));
 }
+
+/* Room for the 21 bytes format_int may write. */
+#define INT_ROOM 21
 
 void rtp_jw_int(rtp_json_writer *w, const char *key, int64_t value)
 {
-    char digits[32];
-    member(w, key);
-    rtp_text_appendn(&w->text, digits, format_int(digits, value));
+    char *p = begin(w, key, INT_ROOM);
+    if (p)
+        end(w, p + format_int(p, value));
 }
 
 void rtp_jw_time(rtp_json_writer *w, const char *key, rtp_ns value)
@@ -386,34 +425,40 @@ void rtp_jw_time(rtp_json_writer *w, const char *key, rtp_ns value)
     rtp_jw_string(w, key, text);
 }
 
+/* A literal value (digits, true, false, null) of n bytes. */
+static void literal(rtp_json_writer *w, const char *key, const char *text, size_t n)
+{
+    char *p = begin(w, key, n);
+    if (p) {
+        memcpy(p, text, n);
+        end(w, p + n);
+    }
+}
+
 void rtp_jw_display(rtp_json_writer *w, const char *key, double value)
 {
     char text[40];
     format_display(text, sizeof text, value);
-    member(w, key);
-    rtp_text_append(&w->text, text);
+    literal(w, key, text, strlen(text));
 }
 
 void rtp_jw_bool(rtp_json_writer *w, const char *key, int value)
 {
-    member(w, key);
-    rtp_text_append(&w->text, value ? "true" : "false");
+    if (value)
+        literal(w, key, "true", 4);
+    else
+        literal(w, key, "false", 5);
 }
 
 void rtp_jw_null(rtp_json_writer *w, const char *key)
 {
-    member(w, key);
-    rtp_text_append(&w->text, "null");
+    literal(w, key, "null", 4);
 }
 
-char *rtp_jw_finish(rtp_json_writer *w)
+rtp_status rtp_jw_end(rtp_json_writer *w)
 {
-    rtp_text_appendn(&w->text, "\n", 1);
-    if (rtp_text_status(&w->text) != RTP_OK) {
-        rtp_text_free(&w->text);
-        return NULL;
-    }
-    return rtp_text_take(&w->text);
+    rtp_text_appendn(w->out, "\n", 1);
+    return rtp_text_status(w->out);
 }
 
 void rtp_json_add(int *bad, cJSON *object, const char *key, cJSON *v)

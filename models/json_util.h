@@ -102,22 +102,24 @@ char *rtp_json_print(const cJSON *root, int pretty);
 
 /* A streaming writer of JSON text laid out byte for byte as cJSON prints
  * (compact, or pretty with tabs), for documents written per set (analyze's
- * batch lines) without building a tree: one growable buffer, no allocation
- * per value, integers formatted by hand. `key` is the member name inside an
+ * batch lines) without building a tree: appended to the caller's rtp_text
+ * (a batch thread reuses one buffer for all its lines), one reservation per
+ * value, integers formatted by hand. `key` is the member name inside an
  * object and NULL inside an array or at the top. Values as the exact writers
  * above: times as digits below 2^53 else "<n>ns", display doubles with 10
- * significant digits. An allocation failure is sticky: rtp_jw_finish then
- * gives NULL. Nesting deeper than RTP_JW_DEPTH is a caller bug. */
+ * significant digits. An allocation failure is sticky (the text's `failed`):
+ * rtp_jw_end then says RTP_ENOMEM. Nesting deeper than RTP_JW_DEPTH is a
+ * caller bug. */
 #define RTP_JW_DEPTH 16
 typedef struct rtp_json_writer {
-    rtp_text text;
+    rtp_text *out;  /* the caller's; written from its current end */
     int pretty;
     int depth;
     unsigned char members[RTP_JW_DEPTH]; /* written so far at each level (0, 1 = some) */
     unsigned char object[RTP_JW_DEPTH];
 } rtp_json_writer;
 
-void rtp_jw_init(rtp_json_writer *w, int pretty);
+void rtp_jw_init(rtp_json_writer *w, rtp_text *out, int pretty);
 void rtp_jw_open(rtp_json_writer *w, const char *key, int object); /* '{' or '[' */
 void rtp_jw_close(rtp_json_writer *w);
 void rtp_jw_string(rtp_json_writer *w, const char *key, const char *value);
@@ -126,9 +128,8 @@ void rtp_jw_time(rtp_json_writer *w, const char *key, rtp_ns value);
 void rtp_jw_display(rtp_json_writer *w, const char *key, double value);
 void rtp_jw_bool(rtp_json_writer *w, const char *key, int value);
 void rtp_jw_null(rtp_json_writer *w, const char *key);
-/* The text with a final newline (malloc'd, the caller's), NULL when an
- * allocation failed; the writer is left empty. */
-char *rtp_jw_finish(rtp_json_writer *w);
+/* Ends the document with a newline; RTP_ENOMEM when some append failed. */
+rtp_status rtp_jw_end(rtp_json_writer *w);
 
 /* A set of borrowed C strings for linear-time duplicate checks. */
 typedef struct rtp_nameset {

@@ -36,6 +36,11 @@ static int reserve(rtp_text *t, size_t extra)
     return 0;
 }
 
+char *rtp_text_room(rtp_text *t, size_t n)
+{
+    return reserve(t, n) == 0 ? t->data + t->len : NULL;
+}
+
 void rtp_text_appendn(rtp_text *t, const char *s, size_t n)
 {
     if (reserve(t, n) != 0)

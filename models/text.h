@@ -23,6 +23,10 @@ void rtp_text_init(rtp_text *t);
 void rtp_text_free(rtp_text *t);
 
 void rtp_text_append(rtp_text *t, const char *s);
+/* Room for n more bytes and the NUL at data + len (the caller writes there,
+ * adds what it wrote to len and ends it with '\0'); NULL once an allocation
+ * failed. For writers that reserve once per value instead of per piece. */
+char *rtp_text_room(rtp_text *t, size_t n);
 void rtp_text_appendn(rtp_text *t, const char *s, size_t n);
 void rtp_text_printf(rtp_text *t, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

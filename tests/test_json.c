@@ -306,10 +306,13 @@ static void test_writer_as_cjson(void **state)
         cJSON *tree = random_tree(&rng, 0);
         for (int pretty = 0; pretty < 2; pretty++) {
             char *want = rtp_json_print(tree, pretty);
+            rtp_text text;
+            rtp_text_init(&text);
             rtp_json_writer w;
-            rtp_jw_init(&w, pretty);
+            rtp_jw_init(&w, &text, pretty);
             write_tree(&w, tree, NULL);
-            char *got = rtp_jw_finish(&w);
+            assert_int_equal(rtp_jw_end(&w), RTP_OK);
+            char *got = rtp_text_take(&text);
             assert_non_null(want);
             assert_non_null(got);
             if (strcmp(want, got) != 0)
@@ -328,14 +331,17 @@ static void test_writer_as_cjson(void **state)
         cJSON_AddItemToArray(a, rtp_json_new_display(shown[i]));
         cJSON_AddItemToArray(a, rtp_json_new_display(shown[i + 2]));
         char *want = rtp_json_print(a, 0);
+        rtp_text text;
+        rtp_text_init(&text);
         rtp_json_writer w;
-        rtp_jw_init(&w, 0);
+        rtp_jw_init(&w, &text, 0);
         rtp_jw_open(&w, NULL, 0);
         rtp_jw_time(&w, NULL, times[i]);
         rtp_jw_display(&w, NULL, shown[i]);
         rtp_jw_display(&w, NULL, shown[i + 2]);
         rtp_jw_close(&w);
-        char *got = rtp_jw_finish(&w);
+        assert_int_equal(rtp_jw_end(&w), RTP_OK);
+        char *got = rtp_text_take(&text);
         assert_string_equal(got, want);
         free(want);
         free(got);
