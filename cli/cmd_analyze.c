@@ -479,16 +479,32 @@ static int batch_flush(batch_chunk *c, const settings *s)
             it[i].size = out->len - at;
         }
     }
+    /* Results that follow each other in one buffer (all of them on one
+     * thread, runs of the schedule's 4 lines on more) go out in one write. */
     int flags = 0;
+    const char *run = NULL;
+    size_t run_len = 0;
     for (size_t i = 0; i < n && !(flags & 4); i++) {
         if (it[i].kind < 0) { /* out of memory says nothing about a line: stop there */
+            if (run_len)
+                fwrite(run, 1, run_len, stdout);
+            run_len = 0;
             fprintf(stderr, "rtpack analyze: out of memory at line %ld\n", it[i].number);
             flags |= 4;
             continue;
         }
-        fwrite(c->outs[it[i].out].data + it[i].at, 1, it[i].size, stdout);
+        const char *at = c->outs[it[i].out].data + it[i].at;
+        if (run_len && run + run_len != at) {
+            fwrite(run, 1, run_len, stdout);
+            run_len = 0;
+        }
+        if (!run_len)
+            run = at;
+        run_len += it[i].size;
         flags |= it[i].kind == 2 ? 1 : it[i].kind == 3 ? 2 : 0;
     }
+    if (run_len)
+        fwrite(run, 1, run_len, stdout);
     for (int k = 0; k < c->n_outs; k++)
         c->outs[k].len = 0;
     c->n = 0;

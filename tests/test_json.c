@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -349,6 +350,50 @@ static void test_writer_as_cjson(void **state)
     }
 }
 
+/* The writer's integers against printf's, independently of cJSON (the tree
+ * writers share the writer's digit code): every power of ten and its
+ * neighbours, the extremes, and 200,000 seeded values of every length. Two
+ * values per document, so the buffer is appended to as a batch thread does. */
+static void test_writer_integers(void **state)
+{
+    (void)state;
+    int64_t fixed[64];
+    size_t nf = 0;
+    int64_t p = 1;
+    for (int e = 0; e <= 18; e++) {
+        fixed[nf++] = p - 1;
+        fixed[nf++] = p;
+        fixed[nf++] = -p;
+        if (e < 18)
+            p *= 10;
+    }
+    fixed[nf++] = INT64_MAX;
+    fixed[nf++] = INT64_MIN + 1;
+    fixed[nf++] = INT64_MIN;
+    tu_rng rng = {23};
+    rtp_text text;
+    rtp_text_init(&text);
+    for (size_t k = 0; k < 200000 + nf; k++) {
+        int64_t v = k < nf ? fixed[k] : (int64_t)(tu_next(&rng) >> tu_range(&rng, 0, 63));
+        if (k >= nf && (k & 1))
+            v = -v;
+        size_t at = text.len;
+        rtp_json_writer w;
+        rtp_jw_init(&w, &text, 0);
+        rtp_jw_open(&w, NULL, 0);
+        rtp_jw_int(&w, NULL, v);
+        rtp_jw_int(&w, NULL, v / 7);
+        rtp_jw_close(&w);
+        assert_int_equal(rtp_jw_end(&w), RTP_OK);
+        char want[64];
+        snprintf(want, sizeof want, "[%" PRId64 ",%" PRId64 "]\n", v, v / 7);
+        assert_string_equal(text.data + at, want);
+        if (text.len > 4096)
+            text.len = 0;
+    }
+    rtp_text_free(&text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -356,6 +401,7 @@ int main(void)
         cmocka_unit_test(test_deliberate_differences),
         cmocka_unit_test(test_corpus_and_mutations),
         cmocka_unit_test(test_writer_as_cjson),
+        cmocka_unit_test(test_writer_integers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
