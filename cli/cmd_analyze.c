@@ -104,7 +104,7 @@ static rtp_status sensitivity(const rtp_taskset *ts, const rtp_test *test, analy
         a->rows[i].has_wcet_max = 1;
         a->rows[i].wcet_max_ns = a->wcet_max[i];
     }
-    a->doc.scaling.present = !a->scaling.unbounded;
+    a->doc.scaling.present = !a->scaling.unbounded && !a->scaling.not_defined;
     a->doc.scaling.exact = a->scaling.exact;
     a->doc.scaling.decimal = a->scaling.decimal;
     return RTP_OK;

@@ -134,7 +134,8 @@ static int plan_has_delays(const rtp_plan *plan)
 /* --sensitivity lines of one bin: margins as percentages. */
 static void print_bin_scaling(const rtp_plan_bin *bin)
 {
-    rtp_scaling sc = {0, bin->scaling.exact != NULL, bin->scaling.exact, ""};
+    rtp_scaling sc = {0, bin->scaling.exact != NULL, bin->scaling.exact, "",
+                      bin->scaling.not_defined};
     snprintf(sc.decimal, sizeof sc.decimal, "%s", bin->scaling.decimal);
     cli_print_scaling(&sc, "  ");
     for (size_t k = 0; k < bin->n_tasks; k++) {
@@ -222,7 +223,7 @@ static void print_cpu(const rtp_plan *plan, const rtp_plan_bin *bin, rtp_ratio c
         if (!fp)
             break;
     }
-    if (bin->scaling.present)
+    if (bin->scaling.present || bin->scaling.not_defined)
         print_bin_scaling(bin);
 }
 
@@ -255,8 +256,9 @@ static void print_human(const rtp_plan *plan, const part_cli *pc)
     printf("%s\n", plan->n_unassigned ? "" : " none");
     if (plan->proof.kind[0])
         printf("proof (%s): %s\n", plan->proof.kind, plan->proof.explanation);
-    if (plan->scaling.present) {
-        rtp_scaling sc = {0, plan->scaling.exact != NULL, plan->scaling.exact, ""};
+    if (plan->scaling.present || plan->scaling.not_defined) {
+        rtp_scaling sc = {0, plan->scaling.exact != NULL, plan->scaling.exact, "",
+                          plan->scaling.not_defined};
         snprintf(sc.decimal, sizeof sc.decimal, "%s", plan->scaling.decimal);
         printf("plan (the smallest over the CPUs): ");
         cli_print_scaling(&sc, "");

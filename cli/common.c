@@ -114,6 +114,8 @@ void cli_print_scaling(const rtp_scaling *s, const char *indent)
 {
     if (s->unbounded) {
         printf("%scritical scaling factor: unbounded (no tasks)\n", indent);
+    } else if (s->not_defined) {
+        printf("%scritical scaling factor: %s\n", indent, s->not_defined);
     } else if (!s->exists) {
         printf("%scritical scaling factor: none (no scaling of the wcets makes the set "
                "schedulable)\n", indent);

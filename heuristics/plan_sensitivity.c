@@ -10,10 +10,12 @@
 
 static rtp_status set_scaling(rtp_plan_scaling *dst, const rtp_scaling *src)
 {
-    dst->present = 1;
-    snprintf(dst->decimal, sizeof dst->decimal, "%s", src->exists ? src->decimal : "");
+    dst->not_defined = src->not_defined;
+    dst->present = !src->not_defined;
+    int value = dst->present && src->exists;
+    snprintf(dst->decimal, sizeof dst->decimal, "%s", value ? src->decimal : "");
     dst->exact = NULL;
-    if (src->exists && !(dst->exact = strdup(src->exact)))
+    if (value && !(dst->exact = strdup(src->exact)))
         return RTP_ENOMEM;
     return RTP_OK;
 }
@@ -50,7 +52,7 @@ done:
 
 rtp_status rtp_part_sensitivity(rtp_plan *plan, const rtp_part_opts *opts, rtp_diag *diag)
 {
-    rtp_scaling low;
+    rtp_scaling low; /* the minimum; not defined when one bin's is not */
     memset(&low, 0, sizeof low);
     low.unbounded = 1;
     rtp_status st = RTP_OK;
@@ -63,13 +65,15 @@ rtp_status rtp_part_sensitivity(rtp_plan *plan, const rtp_part_opts *opts, rtp_d
         st = bin_sensitivity(plan, bin, opts, &sc, diag);
         if (st == RTP_OK)
             st = set_scaling(&bin->scaling, &sc);
-        if (st == RTP_OK && rtp_scaling_cmp(&sc, &low) < 0) {
+        if (sc.not_defined)
+            low.not_defined = sc.not_defined;
+        if (st == RTP_OK && !low.not_defined && rtp_scaling_cmp(&sc, &low) < 0) {
             rtp_scaling_free(&low);
             st = rtp_scaling_copy(&low, &sc);
         }
         rtp_scaling_free(&sc);
     }
-    if (st == RTP_OK && !low.unbounded)
+    if (st == RTP_OK && (!low.unbounded || low.not_defined))
         st = set_scaling(&plan->scaling, &low);
     rtp_scaling_free(&low);
     return st;

@@ -29,6 +29,8 @@ typedef struct rtp_plan_scaling {
     int present;
     char *exact;            /* "p/q", owned */
     char decimal[64];
+    const char *not_defined;/* static text: why there is no factor (global
+                             * tests on 2+ CPUs); present = 0, not written */
 } rtp_plan_scaling;
 
 /* One bin: a CPU (n_cpus == 1) or, in a clustered plan, a cluster. */

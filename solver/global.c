@@ -2,6 +2,7 @@
  * under global EDF or global FP. m == 1 goes to the exact uniprocessor
  * tests; m >= 2 runs the sufficient tests of global_edf.c / global_fp.c. */
 #include "solver/global.h"
+#include "solver/global_work.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,22 +20,17 @@ static rtp_status uniprocessor(const rtp_test *test, rtp_policy policy, const ch
     return st;
 }
 
-rtp_status rtp_global_edf(const rtp_test *test, const rtp_task *tasks, size_t n,
-                          rtp_test_result *result, rtp_diag *diag)
+rtp_status rtp_gw_edf_chain(const rtp_test *test, const rtp_task *tasks, size_t n,
+                           int with_bak, rtp_test_result *result, rtp_diag *diag)
 {
     int m = test->cpus;
-    result->accepted_by = NULL;
-    result->schedulable = 0;
-    if (m < 1)
-        return rtp_diag_set(diag, RTP_EINPUT, "", "a cluster needs at least one CPU");
-    if (m == 1)
-        return uniprocessor(test, RTP_POLICY_EDF, "edf", tasks, n, result, diag);
     /* Cheapest first; the first acceptance names the verdict. */
     rtp_global_verdict v;
     rtp_status st;
     if ((st = rtp_global_gfb(tasks, n, m, &v)) == RTP_OK && v == RTP_GLOBAL_ACCEPT)
         result->accepted_by = "gfb";
-    else if (!st && (st = rtp_global_bak(tasks, n, m, &v)) == RTP_OK && v == RTP_GLOBAL_ACCEPT)
+    else if (!st && with_bak && (st = rtp_global_bak(tasks, n, m, &v)) == RTP_OK &&
+             v == RTP_GLOBAL_ACCEPT)
         result->accepted_by = "bak";
     else if (!st && (st = rtp_global_bcl(tasks, n, m, &v)) == RTP_OK && v == RTP_GLOBAL_ACCEPT)
         result->accepted_by = "bcl";
@@ -45,6 +41,19 @@ rtp_status rtp_global_edf(const rtp_test *test, const rtp_task *tasks, size_t n,
         return st;
     result->schedulable = result->accepted_by != NULL;
     return RTP_OK;
+}
+
+rtp_status rtp_global_edf(const rtp_test *test, const rtp_task *tasks, size_t n,
+                          rtp_test_result *result, rtp_diag *diag)
+{
+    int m = test->cpus;
+    result->accepted_by = NULL;
+    result->schedulable = 0;
+    if (m < 1)
+        return rtp_diag_set(diag, RTP_EINPUT, "", "a cluster needs at least one CPU");
+    if (m == 1)
+        return uniprocessor(test, RTP_POLICY_EDF, "edf", tasks, n, result, diag);
+    return rtp_gw_edf_chain(test, tasks, n, 1, result, diag);
 }
 
 /* Dense ranking of the given priorities into priority[]; *distinct = no two

@@ -80,19 +80,22 @@ static void mpq_set_prod(mpq_t q, rtp_ns a, rtp_ns b, rtp_ns c, rtp_ns d)
     mpq_canonicalize(q);
 }
 
-/* beta_k(i) of BAK into `beta` (tmp is scratch). */
-static void bak_beta(const rtp_task *ti, const rtp_task *tk, mpq_t beta, mpq_t tmp)
+void rtp_gw_bak_beta(const rtp_task *ti, const mpq_t ci, const rtp_task *tk, const mpq_t ck,
+                     mpq_t beta, mpq_t tmp)
 {
     /* U_i (1 + (T_i - D_i)/D_k) = C_i (D_k + T_i - D_i) / (T_i D_k);
      * D_k + T_i - D_i <= 2^63 - 1 since D_i >= 1 and both are <= 2^62. */
-    mpq_set_prod(beta, ti->wcet_ns, tk->deadline_ns + (ti->period_ns - ti->deadline_ns),
-                 ti->period_ns, tk->deadline_ns);
-    /* lambda_k < U_i  <=>  C_k T_i < C_i D_k: add C_i/D_k - C_k T_i/D_k^2 */
-    if ((rtp_i128)tk->wcet_ns * ti->period_ns < (rtp_i128)ti->wcet_ns * tk->deadline_ns) {
-        mpq_set_ns(tmp, ti->wcet_ns, tk->deadline_ns);
+    mpq_set_prod(tmp, 1, tk->deadline_ns + (ti->period_ns - ti->deadline_ns), ti->period_ns,
+                 tk->deadline_ns);
+    mpq_mul(beta, ci, tmp);
+    /* lambda_k < U_i  <=>  C_k T_i < C_i D_k: add (C_i - C_k T_i / D_k) / D_k */
+    mpq_set_prod(tmp, ti->period_ns, 1, tk->deadline_ns, 1);
+    mpq_mul(tmp, tmp, ck);
+    if (mpq_cmp(tmp, ci) < 0) {
+        mpq_sub(tmp, ci, tmp);
+        mpz_mul_si(mpq_denref(tmp), mpq_denref(tmp), tk->deadline_ns);
+        mpq_canonicalize(tmp);
         mpq_add(beta, beta, tmp);
-        mpq_set_prod(tmp, tk->wcet_ns, ti->period_ns, tk->deadline_ns, tk->deadline_ns);
-        mpq_sub(beta, beta, tmp);
     }
 }
 
@@ -103,8 +106,8 @@ rtp_status rtp_global_bak(const rtp_task *tasks, size_t n, int m,
         return RTP_EINPUT;
     if (screen(tasks, n, m, verdict))
         return RTP_OK;
-    mpq_t one, sum, beta, tmp, bound;
-    mpq_inits(one, sum, beta, tmp, bound, NULL);
+    mpq_t one, sum, beta, tmp, bound, ci, ck;
+    mpq_inits(one, sum, beta, tmp, bound, ci, ck, NULL);
     mpq_set_ui(one, 1, 1);
     *verdict = RTP_GLOBAL_ACCEPT;
     for (size_t k = 0; k < n && *verdict == RTP_GLOBAL_ACCEPT; k++) {
@@ -114,14 +117,16 @@ rtp_status rtp_global_bak(const rtp_task *tasks, size_t n, int m,
         mpq_set_si(tmp, m, 1);
         mpq_sub(bound, tmp, bound);
         mpq_set_ui(sum, 0, 1);
+        mpq_set_si(ck, tk->wcet_ns, 1);
         for (size_t i = 0; i < n && mpq_cmp(sum, bound) <= 0; i++) {
-            bak_beta(&tasks[i], tk, beta, tmp);
+            mpq_set_si(ci, tasks[i].wcet_ns, 1);
+            rtp_gw_bak_beta(&tasks[i], ci, tk, ck, beta, tmp);
             mpq_add(sum, sum, mpq_cmp(beta, one) < 0 ? beta : one);
         }
         if (mpq_cmp(sum, bound) > 0)
             *verdict = RTP_GLOBAL_REJECT;
     }
-    mpq_clears(one, sum, beta, tmp, bound, NULL);
+    mpq_clears(one, sum, beta, tmp, bound, ci, ck, NULL);
     return RTP_OK;
 }
 

@@ -1,5 +1,6 @@
-/* solver/global_work.h — internal to solver/global*.c: the interference
- * sums of the global response-time bounds and their fixed-point search.
+/* solver/global_work.h — internal to solver/global*.c (and
+ * solver/sensitivity_global.c): the interference sums of the global
+ * response-time bounds and their fixed-point search, and BAK's beta.
  *
  * Discrete time: every release and execution time is a whole ns, so every
  * scheduling event is too, and the "+ 1" terms of the papers apply. Values
@@ -8,9 +9,12 @@
 #ifndef RTP_GLOBAL_WORK_H
 #define RTP_GLOBAL_WORK_H
 
+#include <gmp.h>
+
 #include "models/arith.h"
 #include "models/ratio.h"
 #include "models/taskset.h"
+#include "solver/test.h"
 
 /* Which bound on the interference suffered by the analysed task k in a
  * window of length x (each term clamped to x - C_k + 1):
@@ -62,6 +66,20 @@ void rtp_gw_interference(const gw_ctx *ctx, rtp_i128 x, rtp_i128 *value,
 rtp_status rtp_gw_fixed_point(const gw_ctx *ctx, uint64_t *steps,
                               const rtp_limits *limits, rtp_ns *bound,
                               rtp_diag *diag);
+
+/* BAK's beta_k(i) [BAK] (solver/global.h) into `beta`, with the wcets of
+ * task i and task k given as the rationals ci and ck (their wcet_ns is not
+ * read: solver/sensitivity_global.c evaluates it between integers); tmp is
+ * scratch. beta_k(i) >= 0, linear in ci and in ck wherever the side of
+ * lambda_k < U_i does not change, and continuous where it does. */
+void rtp_gw_bak_beta(const rtp_task *ti, const mpq_t ci, const rtp_task *tk, const mpq_t ck,
+                     mpq_t beta, mpq_t tmp);
+
+/* Global EDF on test->cpus >= 2 CPUs: "gfb or bak or bcl or rta" in that
+ * order (rtp_global_edf), or without BAK when with_bak is 0 (the part whose
+ * accepted wcets are downward closed, solver/sensitivity.h). */
+rtp_status rtp_gw_edf_chain(const rtp_test *test, const rtp_task *tasks, size_t n,
+                           int with_bak, rtp_test_result *result, rtp_diag *diag);
 
 /* The shared precondition: constrained deadlines (D <= T for every task)
  * and no release jitter or blocking (these tests do not model them; the

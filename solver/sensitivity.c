@@ -149,20 +149,11 @@ static rtp_status fill_scaling(const mpq_t a, rtp_scaling *out)
     return RTP_OK;
 }
 
-/* Global tests on 2 or more CPUs: see sensitivity.h. */
+/* Global tests on 2 or more CPUs: alpha* is not defined (sensitivity.h). */
 static int global_cluster(const rtp_test *test)
 {
     return (test->policy == RTP_POLICY_GEDF || test->policy == RTP_POLICY_GFP) &&
            test->cpus > 1;
-}
-
-static rtp_status not_exact_global(const rtp_test *test, rtp_diag *diag)
-{
-    return rtp_diag_set(diag, RTP_ELIMIT, "",
-                        "sensitivity is not computed under the sufficient global tests "
-                        "(%d CPUs): they are not known to be monotone in the wcets, so no "
-                        "search over them is shown exact",
-                        test->cpus);
 }
 
 /* Effective copies with wcet = declared (c separate) and J' applied. */
@@ -187,8 +178,12 @@ rtp_status rtp_sensitivity_scaling(const rtp_test *test, const rtp_task *tasks, 
         out->unbounded = 1;
         return RTP_OK;
     }
-    if (global_cluster(test))
-        return not_exact_global(test, diag);
+    if (global_cluster(test)) {
+        out->not_defined = "not defined under the sufficient global tests on 2 or more CPUs "
+                           "(they count whole ns, so their verdict on wcets scaled by a "
+                           "fraction depends on the time unit)";
+        return RTP_OK;
+    }
     rtp_status st = RTP_OK;
     sctx s = {NULL, n, 0, 0, test->limits.max_iterations, diag};
     rtp_task *e = scaling_tasks(tasks, n, ov, &s.c, &st, diag);
@@ -239,8 +234,6 @@ rtp_status rtp_sensitivity_wcet_max(const rtp_test *test, const rtp_task *tasks,
         wcet_max[i] = -1;
     if (n == 0)
         return RTP_OK;
-    if (global_cluster(test))
-        return not_exact_global(test, diag);
     rtp_status st = RTP_OK;
     rtp_ns c = 0;
     rtp_task *e = rtp_effective_new(tasks, n, ov, &st, diag);
@@ -248,19 +241,25 @@ rtp_status rtp_sensitivity_wcet_max(const rtp_test *test, const rtp_task *tasks,
         return st;
     if (ov)
         c = 2 * ov->context_switch_ns; /* C' = wcet + c fitted in rtp_effective_new */
-    int ok = 0;
-    if ((st = passes(test, e, n, &ok, diag)) != RTP_OK || !ok)
+    /* Bisection needs downward-closed accepting wcets: global EDF on 2+ CPUs
+     * bisects without BAK and takes BAK's exact maximum beside
+     * (sensitivity_global.c). */
+    int bak = test->policy == RTP_POLICY_GEDF && test->cpus > 1;
+    rtp_test mono = bak ? rtp_sens_gedf_monotone(test) : *test;
+    int ok = 0, mono_ok = 1;
+    if ((st = passes(test, e, n, &ok, diag)) != RTP_OK || !ok ||
+        (bak && (st = passes(&mono, e, n, &mono_ok, diag)) != RTP_OK))
         goto done;
     for (size_t k = 0; k < n && st == RTP_OK; k++) {
-        rtp_ns keep = e[k].wcet_ns, lo = tasks[k].wcet_ns;
+        rtp_ns keep = e[k].wcet_ns, lo = mono_ok ? tasks[k].wcet_ns : -1;
         rtp_ns room = e[k].deadline_ns - e[k].jitter_ns;
         if (e[k].period_ns < room)
             room = e[k].period_ns;
         rtp_ns hi = room - c + 1; /* fails: C' > min(D - J', T) */
-        while (hi - lo > 1 && st == RTP_OK) {
+        while (mono_ok && hi - lo > 1 && st == RTP_OK) {
             rtp_ns mid = lo + (hi - lo) / 2;
             e[k].wcet_ns = mid + c;
-            if ((st = passes(test, e, n, &ok, diag)) == RTP_OK) {
+            if ((st = passes(&mono, e, n, &ok, diag)) == RTP_OK) {
                 if (ok)
                     lo = mid;
                 else
@@ -268,6 +267,12 @@ rtp_status rtp_sensitivity_wcet_max(const rtp_test *test, const rtp_task *tasks,
             }
         }
         e[k].wcet_ns = keep;
+        rtp_ns b = -1;
+        if (bak && st == RTP_OK &&
+            (st = rtp_sens_bak_max(e, n, test->cpus, k, keep, room, &b)) != RTP_OK)
+            st = rtp_oom(diag); /* its only failure */
+        if (b >= 0 && b - c > lo)
+            lo = b - c;
         wcet_max[k] = lo;
     }
 done:

@@ -21,6 +21,54 @@
  *    downward-closed sets is downward closed; OPA finds an order whenever one
  *    exists [Aud01] (its per-level test is the exact RTA with blocking taken
  *    as given, which is OPA-compatible).
+ *  - Global tests on m >= 2 CPUs (solver/global.h; effective tasks, every
+ *    C >= 1; a set outside their preconditions is never accepted, whatever
+ *    C). Let x = C_j grow, all else fixed.
+ *    GFB: sum C/D grows, m - (m - 1) max C/D falls: downward closed.
+ *    BCL, k != j: only W_j = N_j x + min(x, [D_k - N_j T_j]_0) moves (N_j
+ *    does not depend on x), non-decreasing; lowering x lowers the sum or
+ *    leaves it and every witness (0 < W_i <= D_k - C_k) as it was. k = j:
+ *    with y = D_j - x, f(y) = sum_{i != j} min(W_i, y) is concave, f(0) =
+ *    0, so f(y)/y is non-increasing: f(y) < m y stays true as y grows, and
+ *    f(y) = m y with a witness means fewer than m terms sit at y, so f < m y
+ *    just above. Downward closed.
+ *    BAK is NOT: for k = j, beta_j(i) of a task with U_i > lambda_j falls
+ *    by T_i / D_j^2 per ns of x, which can outrun the right-hand side.
+ *    Counterexample (m = 2, tasks (C, D, T)): (7, 26, 32), (1, 24, 24),
+ *    (x, 9, 17), (8, 12, 37) is rejected at x = 1 and accepted at x = 2.
+ *    Its largest accepting x is computed exactly instead: its conditions
+ *    are piecewise linear in x with rational breakpoints
+ *    (sensitivity_global.c).
+ *    Response-time bounds (global_work.h), for the analysed task k and an
+ *    interferer i with bound R_i >= C_i: the clamped terms
+ *    min(W_i(L), L - C_k + 1) with W_i(L) = staircase(L + R_i - C_i) are
+ *    non-decreasing in C_i although W_i alone is not (it falls by one when
+ *    L + R_i - C_i < T_i and <= C_i, but there it is at or above the clamp
+ *    since C_k >= 1 and R_i >= C_i + 1); the EDF bound J_i^k and [GSYY09]'s
+ *    W^NC and W^CI (one ns less of [L - C_i]_0 is made up by one ns more of
+ *    C_i) are non-decreasing in C_i; all are non-decreasing in L and R_i;
+ *    the limited carry-in sum is a maximum over sets of at most m - 1
+ *    tasks of sums of such terms. In C_k itself: every condition reads
+ *    I(y) < m y with y = L - C_k + 1 and I a sum (or a maximum of sums) of
+ *    min(a_i, y), a_i free of C_k, so I(y)/y is non-increasing and a
+ *    fixed point at C_k stays one below it. So each least fixed point R_k
+ *    is non-decreasing in every C and every R_i it uses: FP's bounds by
+ *    induction over priorities (RTA, RTA-LC; DM, RM, given orders do not
+ *    depend on the wcets); EDF's slack iteration by running it side by side
+ *    at the two wcets (every bound at the smaller is at most the one at the
+ *    larger; a round without improvement repeats itself, so the smaller
+ *    cannot stop before the round in which the larger accepts). DA and
+ *    DA-LC per priority order likewise; gfp with OPA accepts exactly when
+ *    some order passes DA or DA-LC (then the RTA on it passes: DA bounds its
+ *    fixed point by D_k) or the RTA passes the DM order: a union of
+ *    downward-closed sets.
+ *    Every wcet up to wcet_max is then schedulable even where a test's
+ *    accepting set has a gap: each test's proof holds for jobs that run
+ *    less than the wcet it was given.
+ *    So gfp bisects over its whole test, and gedf takes the larger of the
+ *    bisection over "gfb or bcl or rta" and BAK's exact maximum (the maximum
+ *    of a union is the maximum of the maxima). tests/test_sensitivity_global.c
+ *    scans every wcet on thousands of small sets against these claims.
  * Hence wcet_max is found exactly by binary search on integers between the
  * declared wcet (passes) and min(D - J', T) - 2 x context_switch (a larger
  * C' misses under every policy: a job needs C' after its release, and
@@ -45,11 +93,13 @@
  *    r of their maximum, a minimum over finitely many r (sensitivity_fifo.c).
  *  - FP-OPA: greedy per level (the task with the largest factor at the
  *    lowest level), exact by the OPA argument above.
- * Not computed (RTP_ELIMIT, never an approximation): both outputs under the
- * global tests on 2 or more CPUs (sufficient tests not known to be monotone
- * in the wcets, e.g. BAK's condition for task k has C_k on both sides, and
- * BAK's is quadratic in them, so neither a binary search nor a rational
- * closed form is shown exact there). An arithmetic overflow
+ * alpha* is not defined under the global tests on 2 or more CPUs
+ * (rtp_scaling.not_defined): their bounds count whole ns (the "+ 1" and
+ * floor terms), so the verdict on a set scaled by p/q, checked with every
+ * time multiplied by q, depends on q: e.g. gedf on 3 CPUs accepts (1, 4, 5),
+ * (4, 5, 16), (11, 15, 16), (2, 14, 16), (3, 4, 8) and rejects it with every
+ * time multiplied by 10. wcet_max, in the ns the tests count, is given.
+ * Not computed (RTP_ELIMIT, never an approximation): an arithmetic overflow
  * or more than limits->max_iterations steps is RTP_ELIMIT too (e.g. EDF
  * below alpha_U when the failing deadlines that set alpha* lie deep in the
  * hyperperiod and the descent meets them one by one).
@@ -68,6 +118,8 @@ typedef struct rtp_scaling {
     int exists;       /* some alpha > 0 keeps it schedulable: exact, decimal set */
     char *exact;      /* "p/q" in lowest terms (q may be 1: "p/1"), malloc'd */
     char decimal[64]; /* alpha* rounded down to 9 significant digits, "1.08" */
+    const char *not_defined; /* static text: why alpha* has no value for this
+                              * test (global tests on 2+ CPUs); exists = 0 */
 } rtp_scaling;
 
 /* wcet_max[i] (caller array of n) = the largest integer wcet (ns) of task i
@@ -79,12 +131,14 @@ rtp_status rtp_sensitivity_wcet_max(const rtp_test *test, const rtp_task *tasks,
 
 /* alpha* of the set under `test` into *out (zeroed first; free it with
  * rtp_scaling_free). exists = 0 when no alpha > 0 makes the set
- * schedulable (e.g. some J' >= D, or the overheads alone fill the CPU). */
+ * schedulable (e.g. some J' >= D, or the overheads alone fill the CPU), or
+ * when not_defined is set (RTP_OK then). */
 rtp_status rtp_sensitivity_scaling(const rtp_test *test, const rtp_task *tasks, size_t n,
                                    const rtp_overheads *ov, rtp_scaling *out,
                                    rtp_diag *diag);
 
-/* sign(a - b) with "no alpha" lowest and "unbounded" highest. */
+/* sign(a - b) with "no alpha" lowest and "unbounded" highest (not_defined
+ * counts as "no alpha": callers check it first). */
 int rtp_scaling_cmp(const rtp_scaling *a, const rtp_scaling *b);
 
 /* Deep copy (dst must not own anything). RTP_ENOMEM on failure. */

@@ -1,4 +1,4 @@
-/* solver/sensitivity_internal.h — what the three files of the sensitivity
+/* solver/sensitivity_internal.h — what the files of the sensitivity
  * module share (not installed): the computation's context, exact rational
  * helpers and the two closed forms. See solver/sensitivity.c. */
 #ifndef RTP_SENSITIVITY_INTERNAL_H
@@ -85,5 +85,13 @@ rtp_status rtp_sens_fp_opa(sctx *s, mpq_t out, int *exists);
  * min(alpha_i, cap); *exists = 0 when no alpha > 0 passes. */
 rtp_status rtp_sens_fp_fifo(sctx *s, size_t i, const int *prio, const mpq_t cap, mpq_t best,
                             int *exists);
+
+/* Global EDF on test->cpus >= 2 CPUs without BAK ("gfb or bcl or rta"),
+ * whose accepting wcets are downward closed (sensitivity_global.c). */
+rtp_test rtp_sens_gedf_monotone(const rtp_test *test);
+/* The largest integer x in [lo, hi] such that BAK accepts the effective
+ * tasks e on m CPUs with e[j].wcet_ns = x, into *best; -1 when none. */
+rtp_status rtp_sens_bak_max(const rtp_task *e, size_t n, int m, size_t j, rtp_ns lo,
+                            rtp_ns hi, rtp_ns *best);
 
 #endif

@@ -2,8 +2,9 @@
 # tests/cli_sensitivity.sh — --sensitivity on analyze and partition end to
 # end (docs/spec.md "Sensitivity"): the members and their values on
 # hand-worked sets, null cases, batch lines, plans (per CPU and the minimum)
-# that emit still reads, the human margins, the refused cases (exit 3), and
-# no member without the flag.
+# that emit still reads, the human margins, the global tests on 2+ CPUs
+# (wcet_max, no factor), the refused cases (exit 3), and no member without
+# the flag.
 set -u
 B=${RTP_BINARY:-./rtpack}
 S=${RTP_SOURCE_DIR:-.}
@@ -100,9 +101,44 @@ has '"line":1,"policy":"edf","schedulable":true,"utilization":0.5833333333,"crit
 has '"line":2,' "$TMP/out" "batch line 2"
 has '"critical_scaling_factor_exact":"4/5"' "$TMP/out" "batch line 2 factor"
 
-# Refused, never approximated: global tests on 2 CPUs.
-expect 3 "gedf" "$B" analyze "$TMP/rm.json" --policy gedf --cpus 2 --sensitivity --json
-has 'resourcelimit' "$TMP/err" "gedf says resource limit"
+# Global tests on 2 CPUs: wcet_max (each task can take its whole deadline:
+# the response-time bounds clamp the other task's interference to
+# x - C + 1 = 1 < 2 at x = C), no factor (not defined there: left out).
+for p in gedf gfp; do
+    expect 0 "$p" "$B" analyze "$TMP/rm.json" --policy $p --cpus 2 --sensitivity --json
+    has '"period":4,' "$TMP/out" "$p T1"
+    has '"wcet_max":4}' "$TMP/out" "$p T1 wcet_max"
+    has '"wcet_max":6}' "$TMP/out" "$p T2 wcet_max"
+    hasnt 'critical_scaling_factor' "$TMP/out" "$p: no factor"
+    expect 0 "$p human" "$B" analyze "$TMP/rm.json" --policy $p --cpus 2 --sensitivity
+    has 'T1wcet1ns,wcet_max4ns:wcetmargin+300%' "$TMP/out" "$p human wcet_max"
+    has 'criticalscalingfactor:notdefinedunderthesufficientglobaltestson2ormoreCPUs' "$TMP/out" "$p human why"
+done
+# Not accepted as given: null wcet_max (four tasks of 3/4 on 2 CPUs: U = 3).
+cat >"$TMP/g_over.json" <<'J'
+{"tasks":[{"name":"A","wcet":3,"period":4},{"name":"B","wcet":3,"period":4},
+ {"name":"C","wcet":3,"period":4},{"name":"D","wcet":3,"period":4}]}
+J
+expect 1 "gedf overloaded" "$B" analyze "$TMP/g_over.json" --policy gedf --cpus 2 --sensitivity --json
+has '"wcet_max":null' "$TMP/out" "gedf null"
+# Clusters: the 2-CPU cluster has wcet_max and no factor, the 1-CPU one both;
+# the plan has no minimum; emit still reads the plan.
+cat >"$TMP/cl.json" <<'J'
+{"platform":{"cpus":[0,1,2]},"tasks":[{"name":"T1","wcet":1,"period":4},{"name":"T2","wcet":2,"period":6},
+ {"name":"T3","wcet":3,"period":7,"deadline":6},{"name":"T4","wcet":2,"period":5}]}
+J
+expect 0 "clusters" "$B" partition "$TMP/cl.json" --clusters 2,1 --sensitivity --json
+has '"cpus":[0,1],"test":"gfb","utilization":1.011904762,"tasks":[{"name":"T1","wcet":1,"deadline":4,"period":4,"wcet_max":2}' "$TMP/out" "cluster wcet_max, no factor"
+has '"cpus":[2],"test":"edf","utilization":0.4,"critical_scaling_factor":"2.5","critical_scaling_factor_exact":"5/2"' "$TMP/out" "one-CPU cluster factor"
+hasnt '"critical_scaling_factor":"2.5","critical_scaling_factor_exact":"5/2","platform"' "$TMP/out" "no plan minimum"
+cp "$TMP/out" "$TMP/cplan.json"
+expect 1 "emit reads the clustered plan (1 ns runtimes are not deployable)" "$B" emit "$TMP/cplan.json" --format json
+has 'belowLinux' "$TMP/err" "emit got past reading"
+expect 0 "clusters human" "$B" partition "$TMP/cl.json" --clusters 2,1 --sensitivity
+has 'plan(thesmallestovertheCPUs):criticalscalingfactor:notdefined' "$TMP/out" "plan line"
+has 'T3wcet3ns,wcet_max4ns:wcetmargin+33.333%' "$TMP/out" "cluster task line"
+has 'T4wcet2ns,wcet_max5ns:wcetmargin+150%' "$TMP/out" "one-CPU task line"
+
 # Equal given priorities (FIFO ties): A's job released with B's waits for it,
 # 2 alpha <= 4.
 cat >"$TMP/ties.json" <<'J'

@@ -472,29 +472,10 @@ static void test_harmonic_breakdown(void **state)
     }
 }
 
-/* Global tests on 2+ CPUs are refused, never approximated. */
-static void test_global_refused(void **state)
-{
-    (void)state;
-    rtp_task a[2] = {tu_task(1, 4, 4), tu_task(2, 8, 8)};
-    rtp_overheads none = {0, 0};
-    rtp_test t = rtp_test_exact(RTP_POLICY_GEDF, RTP_PRIO_DM, 2, rtp_limits_default());
-    rtp_scaling sc;
-    rtp_ns w[2];
-    assert_int_equal(rtp_sensitivity_scaling(&t, a, 2, &none, &sc, NULL), RTP_ELIMIT);
-    assert_int_equal(rtp_sensitivity_wcet_max(&t, a, 2, &none, w, NULL), RTP_ELIMIT);
-    /* one CPU: the exact uniprocessor answer */
-    t.cpus = 1;
-    assert_int_equal(rtp_sensitivity_scaling(&t, a, 2, &none, &sc, NULL), RTP_OK);
-    assert_string_equal(sc.exact, "2/1");
-    rtp_scaling_free(&sc);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_examples),
-        cmocka_unit_test(test_global_refused),
         cmocka_unit_test(test_random),
         cmocka_unit_test(test_random_given_ties),
         cmocka_unit_test(test_ties_scaling),
