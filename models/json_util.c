@@ -149,6 +149,45 @@ rtp_status rtp_json_int(const rtp_json *doc, const cJSON *node, const char *path
     return RTP_OK;
 }
 
+rtp_status rtp_json_cpu_id(const rtp_json *doc, const cJSON *node, const char *path, int *out,
+                           rtp_diag *diag)
+{
+    int64_t id;
+    rtp_status st = rtp_json_int(doc, node, path, 0, RTP_CPU_LIMIT - 1, &id, diag);
+    if (st == RTP_OK)
+        *out = (int)id;
+    return st;
+}
+
+rtp_status rtp_json_cpu_list(const rtp_json *doc, const cJSON *node, const char *path,
+                             unsigned rules, int **ids, size_t *count, rtp_diag *diag)
+{
+    if (!cJSON_IsArray(node))
+        return rtp_diag_set(diag, RTP_EINPUT, path, "must be a list of CPU ids");
+    size_t n = (size_t)cJSON_GetArraySize(node), i = 0;
+    if (n == 0 && (rules & RTP_CPUS_NONEMPTY))
+        return rtp_diag_set(diag, RTP_EINPUT, path, "must not be empty");
+    int *list = calloc(n ? n : 1, sizeof *list);
+    if (!list)
+        return rtp_diag_set(diag, RTP_ENOMEM, path, "out of memory");
+    char item_path[RTP_DIAG_PATH_SIZE];
+    rtp_status st = RTP_OK;
+    for (const cJSON *c = node->child; c && st == RTP_OK; c = c->next, i++) {
+        rtp_json_path_index(item_path, sizeof item_path, path, i);
+        st = rtp_json_cpu_id(doc, c, item_path, &list[i], diag);
+        for (size_t j = 0; st == RTP_OK && (rules & RTP_CPUS_DISTINCT) && j < i; j++)
+            if (list[j] == list[i])
+                st = rtp_diag_set(diag, RTP_EINPUT, item_path, "CPU %d is listed twice", list[i]);
+    }
+    if (st != RTP_OK) {
+        free(list);
+        return st;
+    }
+    *ids = list;
+    *count = n;
+    return RTP_OK;
+}
+
 /* A bare time that is not a JSON integer: say what it is (a fraction, an
  * exponent, a value past the limit), not just "not a whole number". */
 static rtp_status not_integer_time(const cJSON *node, const char *text, size_t len,

@@ -69,6 +69,26 @@ rtp_status rtp_json_time(const rtp_json *doc, const cJSON *node, const char *pat
 rtp_status rtp_json_int(const rtp_json *doc, const cJSON *node, const char *path,
                         int64_t min, int64_t max, int64_t *out, rtp_diag *diag);
 
+/* A Linux CPU id: a bare JSON integer in 0..RTP_CPU_LIMIT - 1. */
+rtp_status rtp_json_cpu_id(const rtp_json *doc, const cJSON *node, const char *path, int *out,
+                           rtp_diag *diag);
+
+/* The rules that differ between the CPU lists of the documents (docs/spec.md
+ * "Task-set document", "Plan document"). RTP_CPUS_NONEMPTY: [] is refused
+ * ("must not be empty"): a task set's platform.cpus, clusters and
+ * affinities, a plan's clusters[j].cpus. RTP_CPUS_DISTINCT: an id given
+ * twice is refused at its second place ("CPU N is listed twice"): a task
+ * set's lists and a plan's platform.cpus; a plan's bins leave it to the
+ * cross-bin check (a CPU in one bin only), a proof's cpus are only echoed. */
+enum { RTP_CPUS_NONEMPTY = 1u, RTP_CPUS_DISTINCT = 2u };
+
+/* A list of CPU ids (rtp_json_cpu_id each) at `path` under `rules` (RTP_CPUS_*
+ * or 0); not a list: "must be a list of CPU ids". On success *ids is
+ * malloc'd (never NULL, even when empty; the caller frees) and *count set;
+ * on an error both are left alone. */
+rtp_status rtp_json_cpu_list(const rtp_json *doc, const cJSON *node, const char *path,
+                             unsigned rules, int **ids, size_t *count, rtp_diag *diag);
+
 /* The number token's text ("0.65", "1e3"), or NULL when node is no number. */
 const char *rtp_json_number_text(const rtp_json *doc, const cJSON *node,
                                  size_t *len);

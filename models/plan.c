@@ -381,21 +381,13 @@ static rtp_status read_bin(const rtp_json *doc, const cJSON *node, const char *p
     if (plan->clustered) {
         rtp_json_path_key(field, sizeof field, path, "cpus");
         item = cJSON_GetObjectItemCaseSensitive(node, "cpus");
-        if (!item || !cJSON_IsArray(item) || cJSON_GetArraySize(item) == 0)
-            return rtp_diag_set(diag, RTP_EINPUT, field, item ? "must be a non-empty list of CPU ids" : "missing");
-        bin->cpus = calloc((size_t)cJSON_GetArraySize(item), sizeof *bin->cpus);
-        if (!bin->cpus)
-            return rtp_diag_set(diag, RTP_ENOMEM, field, "out of memory");
-        size_t k = 0;
-        char id_path[RTP_DIAG_PATH_SIZE];
-        for (const cJSON *c = item->child; c; c = c->next, k++) {
-            int64_t id;
-            rtp_json_path_index(id_path, sizeof id_path, field, k);
-            if ((st = rtp_json_int(doc, c, id_path, 0, RTP_CPU_LIMIT - 1, &id, diag)) != RTP_OK)
-                return st;
-            bin->cpus[k] = (int)id;
-            bin->n_cpus = k + 1;
-        }
+        if (!item)
+            return rtp_diag_set(diag, RTP_EINPUT, field, "missing");
+        /* A CPU twice, here or in another bin: check_plan ("appears twice"). */
+        st = rtp_json_cpu_list(doc, item, field, RTP_CPUS_NONEMPTY, &bin->cpus, &bin->n_cpus,
+                               diag);
+        if (st != RTP_OK)
+            return st;
         item = cJSON_GetObjectItemCaseSensitive(node, "test");
         if (item && !cJSON_IsNull(item)) {
             const char *test;
@@ -405,16 +397,16 @@ static rtp_status read_bin(const rtp_json *doc, const cJSON *node, const char *p
             snprintf(bin->test, sizeof bin->test, "%s", test);
         }
     } else {
-        int64_t id;
+        int id;
         rtp_json_path_key(field, sizeof field, path, "cpu");
         item = cJSON_GetObjectItemCaseSensitive(node, "cpu");
         if (!item)
             return rtp_diag_set(diag, RTP_EINPUT, field, "missing");
-        if ((st = rtp_json_int(doc, item, field, 0, RTP_CPU_LIMIT - 1, &id, diag)) != RTP_OK)
+        if ((st = rtp_json_cpu_id(doc, item, field, &id, diag)) != RTP_OK)
             return st;
         if (!(bin->cpus = malloc(sizeof *bin->cpus)))
             return rtp_diag_set(diag, RTP_ENOMEM, field, "out of memory");
-        bin->cpus[0] = (int)id;
+        bin->cpus[0] = id;
         bin->n_cpus = 1;
     }
     if ((st = scaling_types(node, path, diag)) != RTP_OK)
@@ -611,23 +603,13 @@ static rtp_status read_platform(const rtp_json *doc, const cJSON *root, rtp_plan
         return rtp_diag_set(diag, RTP_EINPUT, "platform", "must be an object");
     if ((st = rtp_json_check_keys(item, "platform", platform_keys, diag)) != RTP_OK)
         return st;
-    if (!(list = cJSON_GetObjectItemCaseSensitive(item, "cpus")) || !cJSON_IsArray(list))
-        return rtp_diag_set(diag, RTP_EINPUT, "platform.cpus", list ? "must be a list of CPU ids" : "missing");
-    size_t m = (size_t)cJSON_GetArraySize(list), k = 0;
-    if (!(plan->platform_cpus = calloc(m ? m : 1, sizeof *plan->platform_cpus)))
-        return rtp_diag_set(diag, RTP_ENOMEM, "platform.cpus", "out of memory");
-    char path[RTP_DIAG_PATH_SIZE];
-    for (const cJSON *c = list->child; c; c = c->next, k++) {
-        int64_t id;
-        rtp_json_path_index(path, sizeof path, "platform.cpus", k);
-        if ((st = rtp_json_int(doc, c, path, 0, RTP_CPU_LIMIT - 1, &id, diag)) != RTP_OK)
-            return st;
-        for (size_t seen = 0; seen < k; seen++)
-            if (plan->platform_cpus[seen] == (int)id)
-                return rtp_diag_set(diag, RTP_EINPUT, path, "CPU %d is listed twice", (int)id);
-        plan->platform_cpus[k] = (int)id;
-        plan->n_platform_cpus = k + 1;
-    }
+    if (!(list = cJSON_GetObjectItemCaseSensitive(item, "cpus")))
+        return rtp_diag_set(diag, RTP_EINPUT, "platform.cpus", "missing");
+    /* May be empty: a plan of no CPUs is written that way. */
+    st = rtp_json_cpu_list(doc, list, "platform.cpus", RTP_CPUS_DISTINCT, &plan->platform_cpus,
+                           &plan->n_platform_cpus, diag);
+    if (st != RTP_OK)
+        return st;
     const cJSON *ov = cJSON_GetObjectItemCaseSensitive(item, "overheads");
     return ov ? rtp_overheads_from_json(doc, ov, 1, &plan->overheads, diag) : RTP_OK;
 }
@@ -659,17 +641,19 @@ static rtp_status read_proof(const rtp_json *doc, const cJSON *node, rtp_plan *p
     const cJSON *cpus = cJSON_GetObjectItemCaseSensitive(node, "cpus");
     if (!tasks || !cJSON_IsArray(tasks))
         return rtp_diag_set(diag, RTP_EINPUT, "proof.tasks", tasks ? "must be a list of task names" : "missing");
-    if (!cpus || !cJSON_IsArray(cpus))
-        return rtp_diag_set(diag, RTP_EINPUT, "proof.cpus", cpus ? "must be a list of CPU ids" : "missing");
-    size_t nt = (size_t)cJSON_GetArraySize(tasks), nc = (size_t)cJSON_GetArraySize(cpus), k = 0;
+    if (!cpus)
+        return rtp_diag_set(diag, RTP_EINPUT, "proof.cpus", "missing");
+    int *ids = NULL;
+    size_t nc = 0, nt = (size_t)cJSON_GetArraySize(tasks), k = 0;
+    if ((st = rtp_json_cpu_list(doc, cpus, "proof.cpus", 0, &ids, &nc, diag)) != RTP_OK)
+        return st;
     int64_t clique = 0;
+    const char **names = NULL;
+    char path[RTP_DIAG_PATH_SIZE];
     if ((item = cJSON_GetObjectItemCaseSensitive(node, "clique")) &&
         (st = rtp_json_int(doc, item, "proof.clique", 1, (int64_t)nt, &clique, diag)) != RTP_OK)
-        return st;
-    const char **names = calloc(nt ? nt : 1, sizeof *names);
-    int *ids = calloc(nc ? nc : 1, sizeof *ids);
-    char path[RTP_DIAG_PATH_SIZE];
-    if (!names || !ids) {
+        goto done;
+    if (!(names = calloc(nt ? nt : 1, sizeof *names))) {
         st = rtp_diag_set(diag, RTP_ENOMEM, "proof", "out of memory");
         goto done;
     }
@@ -677,14 +661,6 @@ static rtp_status read_proof(const rtp_json *doc, const cJSON *node, rtp_plan *p
         rtp_json_path_index(path, sizeof path, "proof.tasks", k);
         if ((st = rtp_json_string(c, path, 0, &names[k], diag)) != RTP_OK)
             goto done;
-    }
-    k = 0;
-    for (const cJSON *c = cpus->child; c; c = c->next, k++) {
-        int64_t id;
-        rtp_json_path_index(path, sizeof path, "proof.cpus", k);
-        if ((st = rtp_json_int(doc, c, path, 0, RTP_CPU_LIMIT - 1, &id, diag)) != RTP_OK)
-            goto done;
-        ids[k] = (int)id;
     }
     st = rtp_plan_proof_set(&plan->proof, kind, names, nt, (size_t)clique, ids, nc, explanation);
     if (st != RTP_OK)

@@ -26,40 +26,13 @@ static char *dup_string(const char *s)
     return copy;
 }
 
-/* A non-empty list of unique CPU ids (used for platform.cpus, affinity and
- * clusters). *ids is malloc'd. */
+/* A task set's CPU lists (platform.cpus, clusters, affinity): non-empty,
+ * distinct ids. *ids is malloc'd. */
 static rtp_status read_cpu_list(const rtp_json *doc, const cJSON *node, const char *path,
                                 int **ids, size_t *count, rtp_diag *diag)
 {
-    if (!cJSON_IsArray(node))
-        return rtp_diag_set(diag, RTP_EINPUT, path, "must be a list of CPU ids");
-    size_t n = (size_t)cJSON_GetArraySize(node);
-    if (n == 0)
-        return rtp_diag_set(diag, RTP_EINPUT, path, "must not be empty");
-    int *list = calloc(n, sizeof *list);
-    if (!list)
-        return rtp_diag_set(diag, RTP_ENOMEM, path, "out of memory");
-    size_t i = 0;
-    char item_path[RTP_DIAG_PATH_SIZE];
-    for (const cJSON *c = node->child; c; c = c->next, i++) {
-        rtp_json_path_index(item_path, sizeof item_path, path, i);
-        int64_t id;
-        rtp_status st = rtp_json_int(doc, c, item_path, 0, RTP_CPU_LIMIT - 1, &id, diag);
-        if (st != RTP_OK) {
-            free(list);
-            return st;
-        }
-        for (size_t j = 0; j < i; j++) {
-            if (list[j] == (int)id) {
-                free(list);
-                return rtp_diag_set(diag, RTP_EINPUT, item_path, "CPU %d is listed twice", (int)id);
-            }
-        }
-        list[i] = (int)id;
-    }
-    *ids = list;
-    *count = n;
-    return RTP_OK;
+    return rtp_json_cpu_list(doc, node, path, RTP_CPUS_NONEMPTY | RTP_CPUS_DISTINCT, ids, count,
+                             diag);
 }
 
 static int contains(const int *ids, size_t n, int id)

@@ -5,7 +5,8 @@
  * hand-picked corner cases, and on seeded random mutations of all of them;
  * plus the two deliberate differences (strings cJSON cut short); and the
  * streaming writer (rtp_json_writer) against cJSON's printer on random
- * trees, compact and pretty. */
+ * trees, compact and pretty; and the one CPU-list reader (rtp_json_cpu_list)
+ * under each of its rules. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -394,6 +395,74 @@ static void test_writer_integers(void **state)
     rtp_text_free(&text);
 }
 
+/* ---- the CPU-list reader ---- */
+
+/* Reads `text` (a JSON value) under `rules`: RTP_OK with `want` ids
+ * (count first), or the status with `path` and `message`. */
+static void cpu_list_case(const char *text, unsigned rules, rtp_status want_st,
+                          const char *path, const char *message, size_t count, ...)
+{
+    rtp_json doc;
+    rtp_diag d;
+    rtp_diag_clear(&d);
+    assert_int_equal(rtp_json_open(&doc, text, strlen(text), &d), RTP_OK);
+    static int untouched;
+    int *ids = &untouched; /* must stay so on an error */
+    size_t n = 12345;
+    rtp_status st = rtp_json_cpu_list(&doc, doc.root, "x.cpus", rules, &ids, &n, &d);
+    rtp_json_close(&doc);
+    if (st != want_st)
+        fail_msg("%s (rules %u): status %d, want %d: %s %s", text, rules, (int)st, (int)want_st,
+                 d.path, d.message);
+    if (st != RTP_OK) {
+        assert_string_equal(d.path, path);
+        assert_string_equal(d.message, message);
+        assert_ptr_equal(ids, &untouched);
+        assert_int_equal(n, 12345);
+        return;
+    }
+    assert_non_null(ids);
+    assert_int_equal(n, count);
+    va_list ap;
+    va_start(ap, count);
+    for (size_t i = 0; i < count; i++)
+        assert_int_equal(ids[i], va_arg(ap, int));
+    va_end(ap);
+    free(ids);
+}
+
+static void test_cpu_list_rules(void **state)
+{
+    (void)state;
+    const unsigned both = RTP_CPUS_NONEMPTY | RTP_CPUS_DISTINCT;
+    for (unsigned rules = 0; rules <= both; rules++) {
+        /* every rule: a list of ids in 0..4095, in the order given */
+        cpu_list_case("[3, 0, 4095]", rules, RTP_OK, "", "", 3, 3, 0, 4095);
+        cpu_list_case("{\"a\": 1}", rules, RTP_EINPUT, "x.cpus", "must be a list of CPU ids", 0);
+        cpu_list_case("2", rules, RTP_EINPUT, "x.cpus", "must be a list of CPU ids", 0);
+        cpu_list_case("[0, 4096]", rules, RTP_EINPUT, "x.cpus[1]", "must be between 0 and 4095",
+                      0);
+        cpu_list_case("[-1]", rules, RTP_EINPUT, "x.cpus[0]", "must be between 0 and 4095", 0);
+        cpu_list_case("[1, \"2\"]", rules, RTP_EINPUT, "x.cpus[1]",
+                      "must be a whole number (a JSON integer)", 0);
+        cpu_list_case("[1.0]", rules, RTP_EINPUT, "x.cpus[0]",
+                      "must be a whole number (a JSON integer)", 0);
+        /* the two rules that differ between documents */
+        if (rules & RTP_CPUS_NONEMPTY)
+            cpu_list_case("[]", rules, RTP_EINPUT, "x.cpus", "must not be empty", 0);
+        else
+            cpu_list_case("[]", rules, RTP_OK, "", "", 0);
+        if (rules & RTP_CPUS_DISTINCT)
+            cpu_list_case("[2, 5, 2]", rules, RTP_EINPUT, "x.cpus[2]", "CPU 2 is listed twice",
+                          0);
+        else
+            cpu_list_case("[2, 5, 2]", rules, RTP_OK, "", "", 3, 2, 5, 2);
+    }
+    /* the first error in document order is the one reported */
+    cpu_list_case("[7, 7, 5000]", RTP_CPUS_DISTINCT, RTP_EINPUT, "x.cpus[1]",
+                  "CPU 7 is listed twice", 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -402,6 +471,7 @@ int main(void)
         cmocka_unit_test(test_corpus_and_mutations),
         cmocka_unit_test(test_writer_as_cjson),
         cmocka_unit_test(test_writer_integers),
+        cmocka_unit_test(test_cpu_list_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -434,6 +434,83 @@ static void regression_platform_cpus(void **state)
     assert_int_equal(rtp_plan_parse_json(text, strlen(text), &plan, &d), RTP_EINPUT);
 }
 
+/* bad_at with exactly `message` too. */
+static void bad_says(const char *text, const char *path, const char *message)
+{
+    bad_at(text, path);
+    rtp_plan plan;
+    rtp_diag d;
+    rtp_diag_clear(&d);
+    assert_int_equal(rtp_plan_parse_json(text, strlen(text), &plan, &d), RTP_EINPUT);
+    if (strcmp(d.message, message) != 0)
+        fail_msg("%s\n  want \"%s\", got \"%s\"", text, message, d.message);
+}
+
+static void good_plan(const char *text, rtp_plan *plan)
+{
+    rtp_diag d;
+    rtp_diag_clear(&d);
+    if (rtp_plan_parse_json(text, strlen(text), plan, &d) != RTP_OK)
+        fail_msg("%s\n  want RTP_OK: %s: %s", text, d.path, d.message);
+}
+
+/* The CPU lists of a plan (docs/spec.md "Plan document"), each read by the
+ * one CPU-list reader (models/json_util.h) with its own rules:
+ * platform.cpus may be empty (a plan of no CPUs is written so) but lists
+ * each CPU once; a cluster's cpus must not be empty, and a CPU given twice
+ * there (or in two bins) is the cross-bin check's "appears twice"; a
+ * proof's cpus are echoed as given. Ids are 0..4095 everywhere. */
+static void test_cpu_list_rules(void **state)
+{
+    (void)state;
+    rtp_plan plan;
+    char text[512];
+    /* platform.cpus */
+    good_plan(doc("edf", "[]", ", \"platform\": {\"cpus\": []}"), &plan);
+    assert_int_equal(plan.n_platform_cpus, 0);
+    rtp_plan_free(&plan);
+    bad_says(doc("edf", "[]", ", \"platform\": {\"cpus\": [3, 3]}"), "platform.cpus[1]",
+             "CPU 3 is listed twice");
+    bad_says(doc("edf", "[]", ", \"platform\": {\"cpus\": 2}"), "platform.cpus",
+             "must be a list of CPU ids");
+    bad_says(doc("edf", "[]", ", \"platform\": {\"cpus\": [4096]}"), "platform.cpus[0]",
+             "must be between 0 and 4095");
+    /* clusters[j].cpus */
+#define CLUSTER(cpus) "{\"feasible\": true, \"policy\": \"gedf\", \"clusters\": [{\"cpus\": " \
+                      cpus ", \"tasks\": []}]}"
+    bad_says(CLUSTER("[]"), "clusters[0].cpus", "must not be empty");
+    bad_says(CLUSTER("0"), "clusters[0].cpus", "must be a list of CPU ids");
+    bad_says(CLUSTER("[0, 1, 0]"), "clusters[0].cpus[2]", "CPU 0 appears twice");
+    bad_says(CLUSTER("[0, -1]"), "clusters[0].cpus[1]", "must be between 0 and 4095");
+    good_plan(CLUSTER("[5, 2]"), &plan);
+    assert_int_equal(plan.bins[0].n_cpus, 2);
+    assert_int_equal(plan.bins[0].cpus[0], 5);
+    rtp_plan_free(&plan);
+#undef CLUSTER
+    /* proof.cpus */
+    static const char *const proofs[] = {"[]", "[1, 1]", "[4096]", "{}", NULL};
+    for (int k = 0; k < 5; k++) {
+        char member[64] = "";
+        if (proofs[k])
+            snprintf(member, sizeof member, ", \"cpus\": %s", proofs[k]);
+        snprintf(text, sizeof text,
+                 "{\"feasible\": false, \"method\": \"ilp\", \"status\": \"infeasible\","
+                 " \"policy\": \"edf\", \"cpus\": [], \"proof\": {\"kind\": \"search\","
+                 " \"tasks\": [], \"explanation\": \"none\"%s}}", member);
+        if (k == 2)
+            bad_says(text, "proof.cpus[0]", "must be between 0 and 4095");
+        else if (k == 3)
+            bad_says(text, "proof.cpus", "must be a list of CPU ids");
+        else if (k == 4)
+            bad_says(text, "proof.cpus", "missing");
+        else {
+            good_plan(text, &plan);
+            assert_int_equal(plan.proof.n_cpus, (size_t)k * 2);
+            rtp_plan_free(&plan);
+        }
+    }
+}
+
 /* docs/spec.md "Real-system terms": a plan carries each task's jitter and
  * blocking and the platform's overheads (written when non-zero), so emit
  * re-checks with them; reading them back is as strict as the task-set
@@ -497,6 +574,7 @@ int main(void)
         cmocka_unit_test(test_edf_has_no_fp_fields),
         cmocka_unit_test(test_clustered),
         cmocka_unit_test(test_bad_plans),
+        cmocka_unit_test(test_cpu_list_rules),
         cmocka_unit_test(test_plan_without_platform),
         cmocka_unit_test(regression_empty_strings_round_trip),
         cmocka_unit_test(regression_chosen_truncated),

@@ -47,6 +47,17 @@ static void bad_at(const char *json, const char *path)
         fail_msg("%s\n  diagnostic is not one line: %s", json, d.message);
 }
 
+/* bad_at with exactly `message` too. */
+static void bad_says(const char *json, const char *path, const char *message)
+{
+    bad_at(json, path);
+    rtp_taskset ts;
+    rtp_diag d;
+    assert_int_equal(parse(json, &ts, &d), RTP_EINPUT);
+    if (strcmp(d.message, message) != 0)
+        fail_msg("%s\n  want \"%s\", got \"%s\"", json, message, d.message);
+}
+
 /* Valid input: parses, one task set handed back to the caller. */
 static void good(const char *json, rtp_taskset *ts)
 {
@@ -358,6 +369,48 @@ static void test_cmd_affinity_priority(void **state)
     assert_null(a->affinity);
     assert_false(a->has_priority);
     rtp_taskset_free(&ts);
+}
+
+/* Every CPU list of a task set (platform.cpus, platform.clusters[k],
+ * tasks[i].affinity) follows one rule, docs/spec.md "Task-set document":
+ * a non-empty list of distinct ids in 0..4095 (models/json_util.h,
+ * RTP_CPUS_NONEMPTY | RTP_CPUS_DISTINCT), said the same way at each place. */
+static const char *cpu_list_at(int place, const char *list)
+{
+    static char json[256];
+    if (place == 0)
+        snprintf(json, sizeof json, "{\"platform\": {\"cpus\": %s}, \"tasks\": []}", list);
+    else if (place == 1)
+        snprintf(json, sizeof json,
+                 "{\"platform\": {\"cpus\": 8, \"clusters\": [[0], %s]}, \"tasks\": []}", list);
+    else
+        snprintf(json, sizeof json, "{\"tasks\": [{\"name\": \"a\", \"wcet\": 1, \"period\": 4, "
+                 "\"affinity\": %s}]}", list);
+    return json;
+}
+
+static void test_cpu_list_rules(void **state)
+{
+    (void)state;
+    static const char *const at[3] = {"platform.cpus", "platform.clusters[1]",
+                                      "tasks[0].affinity"};
+    char path[64];
+    for (int k = 0; k < 3; k++) {
+        bad_says(cpu_list_at(k, "[]"), at[k], "must not be empty");
+        snprintf(path, sizeof path, "%s[2]", at[k]);
+        bad_says(cpu_list_at(k, "[1, 3, 1]"), path, "CPU 1 is listed twice");
+        snprintf(path, sizeof path, "%s[1]", at[k]);
+        bad_says(cpu_list_at(k, "[1, 4096]"), path, "must be between 0 and 4095");
+        bad_says(cpu_list_at(k, "{}"), at[k], k == 0 ? "must be a CPU count or a list of CPU ids"
+                                                     : "must be a list of CPU ids");
+        rtp_taskset ts;
+        good(cpu_list_at(k, "[3, 1]"), &ts);
+        const int *ids = k == 0 ? ts.platform.cpus
+                         : k == 1 ? ts.platform.clusters[1] : ts.tasks[0].affinity;
+        assert_int_equal(ids[0], 3);
+        assert_int_equal(ids[1], 1);
+        rtp_taskset_free(&ts);
+    }
 }
 
 static void test_valid_corner_cases(void **state)
@@ -838,6 +891,7 @@ int main(void)
         cmocka_unit_test(test_platform),
         cmocka_unit_test(test_real_system_terms),
         cmocka_unit_test(test_cmd_affinity_priority),
+        cmocka_unit_test(test_cpu_list_rules),
         cmocka_unit_test(test_valid_corner_cases),
         cmocka_unit_test(test_time_unit_scaling),
         cmocka_unit_test(test_round_trip_random),
