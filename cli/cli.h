@@ -48,6 +48,7 @@
 #include "models/plan.h"
 #include "models/taskset.h"
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -239,6 +240,17 @@ int cli_load_taskset(const cli_args *args, const char *file, rtp_taskset *ts);
 /* The same for a plan document (partition --json): *plan zeroed first, so
  * rtp_plan_free is safe whatever happens. */
 int cli_load_plan(const cli_args *args, const char *file, rtp_plan *plan);
+
+/* Long runs the library can stop early (probe, rehearse, explore): SIGINT,
+ * SIGTERM and SIGHUP set the returned flag to the signal's number instead
+ * of ending the process; the library polls it. The previous actions go to
+ * *saved (may be NULL) for cli_stop_signals_restore. The flag is the one
+ * piece of process state a signal handler needs. */
+typedef struct cli_stop_signals {
+    struct sigaction old[3];
+} cli_stop_signals;
+volatile sig_atomic_t *cli_stop_signals_catch(cli_stop_signals *saved);
+void cli_stop_signals_restore(const cli_stop_signals *saved);
 
 /* `explore --json` and `merge --json`: the summary document of DIR. */
 int cli_print_explore_summary(const cli_args *args, const char *dir);

@@ -19,14 +19,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The one piece of process state a signal handler needs. */
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig)
-{
-    interrupted = sig;
-}
-
 /* Progress: the library's callback copies the tally under the lock; a
  * reporter thread prints every `every` seconds, so a line comes on time even
  * while every thread is inside one slow set.
@@ -267,14 +259,9 @@ static int run(const cli_args *args, void *settings)
     pthread_condattr_destroy(&clock);
     o.progress = on_progress;
     o.progress_ctx = &p;
-    struct sigaction sa, old[3];
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    const int sigs[3] = {SIGINT, SIGTERM, SIGHUP};
-    for (int i = 0; i < 3; i++)
-        sigaction(sigs[i], &sa, &old[i]);
-    o.interrupt = &interrupted;
+    cli_stop_signals saved;
+    volatile sig_atomic_t *interrupted = cli_stop_signals_catch(&saved);
+    o.interrupt = interrupted;
     char *sweep = NULL;
     size_t len = 0;
     rtp_diag diag;
@@ -292,7 +279,7 @@ static int run(const cli_args *args, void *settings)
         pthread_mutex_unlock(&p.lock);
         pthread_join(thread, NULL);
     }
-    int sig = interrupted;
+    int sig = *interrupted;
     int rc = CLI_EXIT_OK;
     if (st == RTP_OK || (sig && st == RTP_ELIMIT))
         summarize(args, s, &p, file, seconds_now() - p.start, sig);
@@ -302,8 +289,7 @@ static int run(const cli_args *args, void *settings)
         rc = cli_print_explore_summary(args, o.out_dir);
     pthread_cond_destroy(&p.wake);
     pthread_mutex_destroy(&p.lock);
-    for (int i = 0; i < 3; i++)
-        sigaction(sigs[i], &old[i], NULL);
+    cli_stop_signals_restore(&saved);
     if (sig) { /* end as the signal would have ended us (exit status 128 + sig) */
         fflush(stdout);
         signal(sig, SIG_DFL);

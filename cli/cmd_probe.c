@@ -6,19 +6,9 @@
 #include "models/probe_doc.h"
 #include "probe/probe.h"
 
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The one piece of process state a signal handler needs. */
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    interrupted = 1;
-}
 
 typedef struct probe_settings {
     rtp_probe_opts probe;
@@ -190,14 +180,7 @@ static int run(const cli_args *args, void *settings)
     const char *root = getenv("RTPACK_PROBE_ROOT"); /* tests: a recorded tree */
     if (root && root[0])
         o.root = root;
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
-    o.stop = &interrupted;
+    o.stop = cli_stop_signals_catch(NULL);
     rtp_probe_report report;
     rtp_diag diag;
     rtp_diag_clear(&diag);

@@ -7,20 +7,10 @@
 #include "rehearse/rehearse.h"
 
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-/* The one piece of process state a signal handler needs. */
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    interrupted = 1;
-}
 
 typedef struct rehearse_settings {
     rtp_rehearse_opts r;
@@ -112,14 +102,7 @@ static int run(const cli_args *args, void *settings)
     int rc = cli_load_plan(args, file, &plan);
     if (rc != 0)
         return rc;
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
-    s->r.interrupt = &interrupted;
+    s->r.interrupt = cli_stop_signals_catch(NULL);
     rtp_rehearse_report report;
     rtp_status st = rtp_rehearse_run(&plan, &s->r, &report, &diag);
     rtp_plan_free(&plan);

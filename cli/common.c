@@ -1,13 +1,39 @@
-/* cli/common.c — error printing, the task-set loading and the explore
- * summary shared by several commands. */
+/* cli/common.c — error printing, the task-set loading, the stop signals
+ * and the explore summary shared by several commands. */
 #include "cli/cli.h"
 #include "explore/explore.h"
 #include "solver/sensitivity.h"
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+static const int stop_signals[3] = {SIGINT, SIGTERM, SIGHUP};
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig)
+{
+    stop_signal = sig;
+}
+
+volatile sig_atomic_t *cli_stop_signals_catch(cli_stop_signals *saved)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    for (int i = 0; i < 3; i++)
+        sigaction(stop_signals[i], &sa, saved ? &saved->old[i] : NULL);
+    return &stop_signal;
+}
+
+void cli_stop_signals_restore(const cli_stop_signals *saved)
+{
+    for (int i = 0; i < 3; i++)
+        sigaction(stop_signals[i], &saved->old[i], NULL);
+}
 
 int cli_usage_error(const cli_args *args, const char *fmt, ...)
 {
