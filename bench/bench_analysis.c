@@ -23,12 +23,15 @@
  *     the count of sets answered (the others hit the step limit, 2 million
  *     here: an EDF factor at U' = 1 with huge hyperperiods) and the load
  *     average; periods are multiples of 1 ms in [10 ms, 1 s] (set period_set
- *     below) so hyperperiods stay within reach.
+ *     below) so hyperperiods stay within reach; and wcet_max under the
+ *     global tests (gedf, gfp-dm, gfp-opa on 2 and 4 CPUs) against one run
+ *     of the same test.
  *
  * Times are thread CPU time (CLOCK_THREAD_CPUTIME_ID).
  *
- * usage: bench_analysis [SETS (default 31)] [SEED (default 1)] [sensitivity]
- * (the last word runs the --sensitivity section alone) */
+ * usage: bench_analysis [SETS (default 31)] [SEED (default 1)]
+ * [sensitivity|sensitivity-global] (the last word runs the --sensitivity
+ * sections alone, or the global one alone) */
 #include "gen/gen.h"
 #include "models/analysis_doc.h"
 #include "models/effective.h"
@@ -294,6 +297,70 @@ static void bench_sensitivity(size_t sets, uint64_t seed)
     printf("# load average after: %.2f\n", load_average());
 }
 
+/* wcet_max under the global tests (m = 2 and 4 CPUs, total utilization 0.4 m
+ * and 0.6 m, constrained deadlines, periods log-uniform in [1 ms, 1 s])
+ * against one run of the same test: medians over the sets the test accepts
+ * (the others cost one run). gedf: bisection over "gfb or bcl or rta" plus
+ * BAK's exact maximum; gfp: bisection over the whole test. */
+static void bench_sensitivity_global(size_t sets, uint64_t seed)
+{
+    printf("# --sensitivity, global tests: wcet_max of every task, medians in microseconds "
+           "over the accepted sets, ratio to one run of the test (load average %.2f)\n",
+           load_average());
+    printf("%5s %4s %5s %-7s %9s %9s %9s %8s\n", "n", "m", "U/m", "policy", "plain",
+           "wcet_max", "ratio", "accepted");
+    const size_t sizes[] = {5, 10, 20};
+    const int cpus[] = {2, 4};
+    const rtp_ratio per_cpu[] = {{40, 100}, {60, 100}};
+    struct { rtp_policy policy; rtp_prio_rule rule; const char *name; } kinds[] = {
+        {RTP_POLICY_GEDF, RTP_PRIO_DM, "gedf"}, {RTP_POLICY_GFP, RTP_PRIO_DM, "gfp-dm"},
+        {RTP_POLICY_GFP, RTP_PRIO_OPA, "gfp-opa"}};
+    double *plain = calloc(sets, sizeof(double)), *wm = calloc(sets, sizeof(double));
+    rtp_ns *wmax = calloc(32, sizeof *wmax);
+    for (size_t si = 0; si < 3; si++)
+        for (size_t mi = 0; mi < 2; mi++)
+            for (size_t ui = 0; ui < 2; ui++)
+                for (size_t ki = 0; ki < 3; ki++) {
+                    rtp_gen_opts o = rtp_gen_opts_default();
+                    o.n_tasks = sizes[si];
+                    o.total_util = (rtp_ratio){per_cpu[ui].num * cpus[mi], per_cpu[ui].den};
+                    o.deadlines = RTP_DL_CONSTRAINED;
+                    rtp_test test = rtp_test_exact(kinds[ki].policy, kinds[ki].rule, cpus[mi],
+                                                   rtp_limits_default());
+                    size_t done = 0;
+                    for (size_t k = 0; k < sets; k++) {
+                        rtp_taskset ts;
+                        rtp_diag diag;
+                        if (rtp_gen_taskset(&o, seed, 400 + si * 4 + mi * 2 + ui, k, &ts,
+                                            &diag) != RTP_OK)
+                            exit(3);
+                        rtp_test_result r;
+                        memset(&r, 0, sizeof r);
+                        double t0 = now_us();
+                        rtp_status s0 = rtp_test_run(&test, ts.tasks, ts.n_tasks, &r, &diag);
+                        double t1 = now_us();
+                        rtp_status s1 = rtp_sensitivity_wcet_max(&test, ts.tasks, ts.n_tasks,
+                                                                 NULL, wmax, &diag);
+                        double t2 = now_us();
+                        if (s0 == RTP_OK && s1 == RTP_OK && r.schedulable) {
+                            plain[done] = t1 - t0;
+                            wm[done] = t2 - t1;
+                            done++;
+                        }
+                        rtp_taskset_free(&ts);
+                    }
+                    double mp = done ? median(plain, done) : 0, mw = done ? median(wm, done) : 0;
+                    printf("%5zu %4d %5.2f %-7s %9.1f %9.1f %9.1f %5zu/%zu\n", sizes[si],
+                           cpus[mi], rtp_ratio_double(per_cpu[ui]), kinds[ki].name, mp, mw,
+                           mp > 0 ? mw / mp : 0, done, sets);
+                    fflush(stdout);
+                }
+    free(plain);
+    free(wm);
+    free(wmax);
+    printf("# load average after: %.2f\n", load_average());
+}
+
 int main(int argc, char **argv)
 {
     size_t sets = argc > 1 ? (size_t)strtoul(argv[1], NULL, 10) : 31;
@@ -302,6 +369,11 @@ int main(int argc, char **argv)
         sets = 1;
     if (argc > 3 && strcmp(argv[3], "sensitivity") == 0) {
         bench_sensitivity(sets, seed);
+        bench_sensitivity_global(sets, seed);
+        return 0;
+    }
+    if (argc > 3 && strcmp(argv[3], "sensitivity-global") == 0) {
+        bench_sensitivity_global(sets, seed);
         return 0;
     }
     const size_t sizes[] = {10, 50, 200};
@@ -400,6 +472,7 @@ int main(int argc, char **argv)
     }
     bench_terms(sets, seed);
     bench_sensitivity(sets, seed);
+    bench_sensitivity_global(sets, seed);
     free(qpa_us);
     free(enum_us);
     free(rta_us);
