@@ -19,7 +19,8 @@
  *     printed beside them;
  *   - --sensitivity (solver/sensitivity.h): per set the plain exact test,
  *     wcet_max of every task and the critical scaling factor under EDF,
- *     FP-DM and FP-OPA, as ratios to the plain test of the same sets, with
+ *     FP-DM, FP-OPA and given priorities with ties (pairs of tasks share a
+ *     priority), as ratios to the plain test of the same sets, with
  *     the count of sets answered (the others hit the step limit, 2 million
  *     here: an EDF factor at U' = 1 with huge hyperperiods) and the load
  *     average; periods are multiples of 1 ms in [10 ms, 1 s] (set period_set
@@ -237,9 +238,11 @@ static void bench_sensitivity(size_t sets, uint64_t seed)
                                      100000000, 200000000, 250000000, 500000000, 1000000000};
     const size_t sizes[] = {5, 10, 20};
     const rtp_ratio utils[] = {{70, 100}, {90, 100}};
+    /* fp-ties: given priorities from the deadline-monotonic rank halved, so
+     * tasks pair up on equal priorities (FIFO ties, solver/sensitivity_fifo.c) */
     struct { rtp_policy policy; rtp_prio_rule rule; const char *name; } kinds[] = {
         {RTP_POLICY_EDF, RTP_PRIO_OPA, "edf"}, {RTP_POLICY_FP, RTP_PRIO_DM, "fp-dm"},
-        {RTP_POLICY_FP, RTP_PRIO_OPA, "fp-opa"}};
+        {RTP_POLICY_FP, RTP_PRIO_OPA, "fp-opa"}, {RTP_POLICY_FP, RTP_PRIO_GIVEN, "fp-ties"}};
     rtp_limits lim = rtp_limits_default();
     lim.max_iterations = 2000000;
     double *v[3];
@@ -248,7 +251,7 @@ static void bench_sensitivity(size_t sets, uint64_t seed)
     rtp_ns *wmax = calloc(32, sizeof *wmax);
     for (size_t si = 0; si < 3; si++)
         for (size_t ui = 0; ui < 2; ui++)
-            for (size_t ki = 0; ki < 3; ki++) {
+            for (size_t ki = 0; ki < sizeof kinds / sizeof kinds[0]; ki++) {
                 rtp_gen_opts o = rtp_gen_opts_default();
                 o.n_tasks = sizes[si];
                 o.total_util = utils[ui];
@@ -262,6 +265,16 @@ static void bench_sensitivity(size_t sets, uint64_t seed)
                     rtp_diag diag;
                     if (rtp_gen_taskset(&o, seed, 300 + si * 2 + ui, k, &ts, &diag) != RTP_OK)
                         exit(3);
+                    if (kinds[ki].rule == RTP_PRIO_GIVEN)
+                        for (size_t i = 0; i < ts.n_tasks; i++) {
+                            int rank = 0; /* tasks more urgent by DM */
+                            for (size_t j = 0; j < ts.n_tasks; j++)
+                                rank += ts.tasks[j].deadline_ns < ts.tasks[i].deadline_ns ||
+                                        (ts.tasks[j].deadline_ns == ts.tasks[i].deadline_ns &&
+                                         j < i);
+                            ts.tasks[i].has_priority = 1;
+                            ts.tasks[i].priority = (int)(ts.n_tasks - (size_t)rank + 1) / 2;
+                        }
                     rtp_test_result r;
                     memset(&r, 0, sizeof r);
                     rtp_scaling sc;

@@ -19,9 +19,10 @@
  * point t with h(t) < t, the largest step point <= h(t), which skips no
  * failure, as in solver/edf.c).
  * The first round, at alpha_U itself (U' = 1, where no La exists and the
- * busy period can be the hyperperiod): QPA below T0 = max D*, and every t
- * >= T0 at once by the residue decomposition of sensitivity_tail.c; its
- * failing t (rebuilt by the Chinese remainder theorem) starts the descent.
+ * busy period can be the hyperperiod): QPA over short prefixes (most
+ * failures are early), then QPA below T0 = max D* and every t >= T0 at once
+ * by the residue decomposition of sensitivity_tail.c; its failing t
+ * (rebuilt by the Chinese remainder theorem) starts the descent.
  */
 #include "solver/sensitivity_internal.h"
 
@@ -224,16 +225,17 @@ static rtp_status edf_qpa(sctx *s, const mpq_t a, rtp_ns bound, rtp_ns *failed,
     return st;
 }
 
-/* When sensitivity_tail.c cannot decide U' = 1 within the budget: at
- * alpha_U the testing bound is the busy period at U' = 1, which
- * can be as long as the hyperperiod H; a failure, when there is one, is
- * often near one end of [0, H]: once every task has released, dbf(t + H) =
- * dbf(t) + H and b is constant, so h - t repeats with period H. So first:
- * QPA over growing prefixes [0, L) (QPA decides "a failure below L" exactly
- * for any L), then the step points just below H (t = H - delta with delta =
- * m T_i - D*_i ascending), each for a bounded number of steps; only when
- * none fails is the busy period computed. *failed = a failing point, or 0. */
-static rtp_status edf_probe(sctx *s, const mpq_t a, rtp_ns *failed, rtp_i128 *fa, rtp_i128 *fk)
+/* At alpha_U the testing bound is the busy period at U' = 1, which can be
+ * as long as the hyperperiod H; a failure, when there is one, is often near
+ * one end of [0, H]: once every task has released, dbf(t + H) = dbf(t) + H
+ * and b is constant, so h - t repeats with period H. Part 0: QPA over
+ * growing prefixes [0, L) (QPA decides "a failure below L" exactly for any
+ * L; the common case, and cheaper than the residue decomposition); part 1
+ * (when that decomposition cannot decide): the step points just below H (t
+ * = H - delta with delta = m T_i - D*_i ascending); each for a bounded
+ * number of steps. *failed = a failing point, or 0. */
+static rtp_status edf_probe(sctx *s, const mpq_t a, int part, rtp_ns *failed, rtp_i128 *fa,
+                            rtp_i128 *fk)
 {
     rtp_ns base = 1, hyper = 1;
     for (size_t i = 0; i < s->n; i++) {
@@ -249,14 +251,15 @@ static rtp_status edf_probe(sctx *s, const mpq_t a, rtp_ns *failed, rtp_i128 *fa
     s->max = s->used + (max - s->used) / 4;
     for (int round = 0; round < 4 && base < RTP_NS_LIMIT / 8 && !*failed && st == RTP_OK;
          round++, base *= 8)
-        st = edf_qpa(s, a, base, failed, fa, fk);
+        if (part == 0)
+            st = edf_qpa(s, a, base, failed, fa, fk);
     s->max = max;
     if (st == RTP_ELIMIT) {
         st = RTP_OK; /* a probe ran out: not a verdict */
         *failed = 0;
         rtp_diag_clear(s->diag);
     }
-    if (st != RTP_OK || *failed || hyper <= base)
+    if (st != RTP_OK || *failed || hyper <= base || part == 0)
         return st;
     s->max = s->used + (max - s->used) / 4;
     rtp_ns *delta = malloc(s->n * sizeof *delta);
@@ -347,11 +350,13 @@ rtp_status rtp_sens_edf(sctx *s, mpq_t out, int *exists)
         rtp_ns bound, failed = 0;
         rtp_i128 A = 0, K = 0;
         int decided = 0;
-        if (first && (st = edf_at_one(s, out, &decided, &failed, &A, &K)) != RTP_OK)
+        if (first && (st = edf_probe(s, out, 0, &failed, &A, &K)) != RTP_OK)
+            return st;
+        if (first && !failed && (st = edf_at_one(s, out, &decided, &failed, &A, &K)) != RTP_OK)
             return st;
         if (decided && !failed)
             break; /* alpha* = alpha_U */
-        if (first && !decided && (st = edf_probe(s, out, &failed, &A, &K)) != RTP_OK)
+        if (first && !failed && (st = edf_probe(s, out, 1, &failed, &A, &K)) != RTP_OK)
             return st;
         if (!failed) {
             if ((st = edf_bound(s, out, &bound)) != RTP_OK) {

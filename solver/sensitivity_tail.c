@@ -232,10 +232,15 @@ rtp_status rtp_sens_edf_tail(sctx *s, const mpq_t a, rtp_ns t0, int *decided, rt
         for (size_t j = i + 1; j < n; j++)
             thetas[nt++] = rtp_gcd(s->e[i].period_ns, s->e[j].period_ns);
     qsort(thetas, nt, sizeof *thetas, cmp_ns);
+    size_t distinct = 0;
+    for (size_t q = 0; q < nt; q++)
+        if (q == 0 || thetas[q] != thetas[distinct - 1])
+            thetas[distinct++] = thetas[q];
+    /* at most 64 of them, spread over the sorted list (any grouping is
+     * exact; this only bounds the search for a cheap one) */
+    size_t stride = distinct > 64 ? (distinct + 63) / 64 : 1;
     g.cost = -1;
-    for (size_t q = 0; q < nt; q++) {
-        if (q > 0 && thetas[q] == thetas[q - 1])
-            continue;
+    for (size_t q = 0; q < distinct; q += stride) {
         if ((st = rtp_sens_spend(s)) != RTP_OK)
             goto done;
         group_by(s, thetas[q], up, &try);
