@@ -21,20 +21,23 @@ static rtp_status uniprocessor(const rtp_test *test, rtp_policy policy, const ch
 }
 
 rtp_status rtp_gw_edf_chain(const rtp_test *test, const rtp_task *tasks, size_t n,
-                           int with_bak, rtp_test_result *result, rtp_diag *diag)
+                           unsigned which, rtp_test_result *result, rtp_diag *diag)
 {
     int m = test->cpus;
     /* Cheapest first; the first acceptance names the verdict. */
-    rtp_global_verdict v;
-    rtp_status st;
-    if ((st = rtp_global_gfb(tasks, n, m, &v)) == RTP_OK && v == RTP_GLOBAL_ACCEPT)
+    rtp_global_verdict v = RTP_GLOBAL_NA;
+    rtp_status st = RTP_OK;
+    if ((which & RTP_GW_GFB) && (st = rtp_global_gfb(tasks, n, m, &v)) == RTP_OK &&
+        v == RTP_GLOBAL_ACCEPT)
         result->accepted_by = "gfb";
-    else if (!st && with_bak && (st = rtp_global_bak(tasks, n, m, &v)) == RTP_OK &&
+    else if (!st && (which & RTP_GW_BAK) && (st = rtp_global_bak(tasks, n, m, &v)) == RTP_OK &&
              v == RTP_GLOBAL_ACCEPT)
         result->accepted_by = "bak";
-    else if (!st && (st = rtp_global_bcl(tasks, n, m, &v)) == RTP_OK && v == RTP_GLOBAL_ACCEPT)
+    else if (!st && (which & RTP_GW_BCL) && (st = rtp_global_bcl(tasks, n, m, &v)) == RTP_OK &&
+             v == RTP_GLOBAL_ACCEPT)
         result->accepted_by = "bcl";
-    else if (!st && (st = rtp_global_edf_rta(tasks, n, m, &test->limits, NULL, &v, diag)) == RTP_OK &&
+    else if (!st && (which & RTP_GW_RTA) &&
+             (st = rtp_global_edf_rta(tasks, n, m, &test->limits, NULL, &v, diag)) == RTP_OK &&
              v == RTP_GLOBAL_ACCEPT)
         result->accepted_by = "rta";
     if (st != RTP_OK)
@@ -53,7 +56,7 @@ rtp_status rtp_global_edf(const rtp_test *test, const rtp_task *tasks, size_t n,
         return rtp_diag_set(diag, RTP_EINPUT, "", "a cluster needs at least one CPU");
     if (m == 1)
         return uniprocessor(test, RTP_POLICY_EDF, "edf", tasks, n, result, diag);
-    return rtp_gw_edf_chain(test, tasks, n, 1, result, diag);
+    return rtp_gw_edf_chain(test, tasks, n, RTP_GW_ALL, result, diag);
 }
 
 /* Dense ranking of the given priorities into priority[]; *distinct = no two

@@ -75,11 +75,13 @@ rtp_status rtp_gw_fixed_point(const gw_ctx *ctx, uint64_t *steps,
 void rtp_gw_bak_beta(const rtp_task *ti, const mpq_t ci, const rtp_task *tk, const mpq_t ck,
                      mpq_t beta, mpq_t tmp);
 
-/* Global EDF on test->cpus >= 2 CPUs: "gfb or bak or bcl or rta" in that
- * order (rtp_global_edf), or without BAK when with_bak is 0 (the part whose
- * accepted wcets are downward closed, solver/sensitivity.h). */
+/* Global EDF on test->cpus >= 2 CPUs: the tests of `which` (RTP_GW_GFB |
+ * ...) in the order gfb, bak, bcl, rta, the first acceptance naming the
+ * verdict; rtp_global_edf runs them all (RTP_GW_ALL), solver/sensitivity
+ * one at a time. */
+enum { RTP_GW_GFB = 1, RTP_GW_BAK = 2, RTP_GW_BCL = 4, RTP_GW_RTA = 8, RTP_GW_ALL = 15 };
 rtp_status rtp_gw_edf_chain(const rtp_test *test, const rtp_task *tasks, size_t n,
-                           int with_bak, rtp_test_result *result, rtp_diag *diag);
+                           unsigned which, rtp_test_result *result, rtp_diag *diag);
 
 /* The shared precondition: constrained deadlines (D <= T for every task)
  * and no release jitter or blocking (these tests do not model them; the

@@ -226,6 +226,29 @@ static rtp_status passes(const rtp_test *test, const rtp_task *e, size_t n, int 
     return st;
 }
 
+/* The largest x in [*lo, hi) such that `part` accepts with C'_k = x + c,
+ * given that it accepts at *lo and its accepted wcets are downward closed:
+ * bisection. e[k] is restored. */
+static rtp_status bisect(const rtp_test *part, rtp_task *e, size_t n, size_t k, rtp_ns c,
+                         rtp_ns *lo, rtp_ns hi, rtp_diag *diag)
+{
+    rtp_ns keep = e[k].wcet_ns;
+    rtp_status st = RTP_OK;
+    int ok;
+    while (hi - *lo > 1 && st == RTP_OK) {
+        rtp_ns mid = *lo + (hi - *lo) / 2;
+        e[k].wcet_ns = mid + c;
+        if ((st = passes(part, e, n, &ok, diag)) == RTP_OK) {
+            if (ok)
+                *lo = mid;
+            else
+                hi = mid;
+        }
+    }
+    e[k].wcet_ns = keep;
+    return st;
+}
+
 rtp_status rtp_sensitivity_wcet_max(const rtp_test *test, const rtp_task *tasks, size_t n,
                                     const rtp_overheads *ov, rtp_ns *wcet_max,
                                     rtp_diag *diag)
@@ -241,39 +264,44 @@ rtp_status rtp_sensitivity_wcet_max(const rtp_test *test, const rtp_task *tasks,
         return st;
     if (ov)
         c = 2 * ov->context_switch_ns; /* C' = wcet + c fitted in rtp_effective_new */
-    /* Bisection needs downward-closed accepting wcets: global EDF on 2+ CPUs
-     * bisects without BAK and takes BAK's exact maximum beside
+    /* Bisection needs downward-closed accepted wcets. Global EDF on 2+ CPUs
+     * is a union: the maximum is the largest of its parts' maxima, GFB, BCL
+     * and the RTA bisected one by one (a part is searched only when it
+     * accepts just above the best so far, so the costly RTA runs once when
+     * a cheaper test already reaches the top), BAK's computed exactly
      * (sensitivity_global.c). */
     int bak = test->policy == RTP_POLICY_GEDF && test->cpus > 1;
-    rtp_test mono = bak ? rtp_sens_gedf_monotone(test) : *test;
-    int ok = 0, mono_ok = 1;
-    if ((st = passes(test, e, n, &ok, diag)) != RTP_OK || !ok ||
-        (bak && (st = passes(&mono, e, n, &mono_ok, diag)) != RTP_OK))
+    rtp_test parts[RTP_SENS_GEDF_PARTS];
+    size_t n_parts = bak ? rtp_sens_gedf_parts(test, parts) : 1;
+    if (!bak)
+        parts[0] = *test;
+    int ok = 0;
+    if ((st = passes(test, e, n, &ok, diag)) != RTP_OK || !ok)
         goto done;
     for (size_t k = 0; k < n && st == RTP_OK; k++) {
-        rtp_ns keep = e[k].wcet_ns, lo = mono_ok ? tasks[k].wcet_ns : -1;
+        rtp_ns keep = e[k].wcet_ns, best = -1;
         rtp_ns room = e[k].deadline_ns - e[k].jitter_ns;
         if (e[k].period_ns < room)
             room = e[k].period_ns;
         rtp_ns hi = room - c + 1; /* fails: C' > min(D - J', T) */
-        while (mono_ok && hi - lo > 1 && st == RTP_OK) {
-            rtp_ns mid = lo + (hi - lo) / 2;
-            e[k].wcet_ns = mid + c;
-            if ((st = passes(&mono, e, n, &ok, diag)) == RTP_OK) {
-                if (ok)
-                    lo = mid;
-                else
-                    hi = mid;
-            }
+        for (size_t p = 0; p < n_parts && st == RTP_OK; p++) {
+            rtp_ns lo = best < 0 ? tasks[k].wcet_ns : best + 1;
+            if (lo >= hi)
+                break;
+            ok = !bak; /* the whole test accepts the declared set */
+            e[k].wcet_ns = lo + c;
+            if (bak && (st = passes(&parts[p], e, n, &ok, diag)) != RTP_OK)
+                break;
+            e[k].wcet_ns = keep;
+            if (ok && (st = bisect(&parts[p], e, n, k, c, &lo, hi, diag)) == RTP_OK)
+                best = lo;
         }
         e[k].wcet_ns = keep;
-        rtp_ns b = -1;
-        if (bak && st == RTP_OK &&
-            (st = rtp_sens_bak_max(e, n, test->cpus, k, keep, room, &b)) != RTP_OK)
+        rtp_ns from = best < 0 ? keep : best + 1 + c, b = -1;
+        if (bak && st == RTP_OK && from <= room &&
+            (st = rtp_sens_bak_max(e, n, test->cpus, k, from, room, &b)) != RTP_OK)
             st = rtp_oom(diag); /* its only failure */
-        if (b >= 0 && b - c > lo)
-            lo = b - c;
-        wcet_max[k] = lo;
+        wcet_max[k] = b >= 0 ? b - c : best;
     }
 done:
     free(e);

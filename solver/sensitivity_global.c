@@ -4,7 +4,7 @@
  * Global FP needs nothing here: its test is downward closed in each wcet, so
  * sensitivity.c's binary search over it is exact. Global EDF accepts when
  * "gfb or bak or bcl or rta" does; GFB, BCL and the RTA are downward closed
- * (so is their union, searched by bisection), BAK is not: its condition for
+ * (each is searched by bisection, rtp_sens_gedf_parts), BAK is not: its condition for
  * the task k whose wcet grows can turn from false to true (the beta_k(i) of
  * a task i with U_i > lambda_k falls as lambda_k grows, by up to T_i / D_k
  * per unit of lambda_k, faster than the right-hand side falls). BAK's
@@ -22,9 +22,8 @@
  *    each piece the largest integer with phi <= 0 follows from phi at the
  *    piece's two ends (exact rationals), pieces taken from the top;
  *  - the common necessary conditions: x <= D_j and total utilization <= m.
- * max of a union is the max of the maxima, so wcet_max is the larger of the
- * bisection's answer and BAK's; each holds at its value and nothing above
- * it is accepted by any of the four tests. */
+ * max of a union is the max of the maxima, so wcet_max is the largest of
+ * the four tests' maxima (sensitivity.c). */
 #include "solver/sensitivity_internal.h"
 
 #include "solver/global.h"
@@ -32,20 +31,36 @@
 
 #include <stdlib.h>
 
-/* ------------------------------------------------- GFB or BCL or RTA */
+/* ------------------------------------------ GFB, BCL, RTA one by one */
 
-static rtp_status gedf_monotone(const rtp_test *test, const rtp_task *tasks, size_t n,
-                                rtp_test_result *result, rtp_diag *diag)
+static rtp_status gfb_alone(const rtp_test *test, const rtp_task *tasks, size_t n,
+                            rtp_test_result *result, rtp_diag *diag)
 {
-    return rtp_gw_edf_chain(test, tasks, n, 0, result, diag);
+    return rtp_gw_edf_chain(test, tasks, n, RTP_GW_GFB, result, diag);
 }
 
-rtp_test rtp_sens_gedf_monotone(const rtp_test *test)
+static rtp_status bcl_alone(const rtp_test *test, const rtp_task *tasks, size_t n,
+                            rtp_test_result *result, rtp_diag *diag)
 {
-    rtp_test t = *test;
-    t.name = "gedf-gfb-bcl-rta";
-    t.run = gedf_monotone;
-    return t;
+    return rtp_gw_edf_chain(test, tasks, n, RTP_GW_BCL, result, diag);
+}
+
+static rtp_status rta_alone(const rtp_test *test, const rtp_task *tasks, size_t n,
+                            rtp_test_result *result, rtp_diag *diag)
+{
+    return rtp_gw_edf_chain(test, tasks, n, RTP_GW_RTA, result, diag);
+}
+
+size_t rtp_sens_gedf_parts(const rtp_test *test, rtp_test *parts)
+{
+    static const rtp_test_fn fn[RTP_SENS_GEDF_PARTS] = {gfb_alone, bcl_alone, rta_alone};
+    static const char *const name[RTP_SENS_GEDF_PARTS] = {"gedf-gfb", "gedf-bcl", "gedf-rta"};
+    for (size_t p = 0; p < RTP_SENS_GEDF_PARTS; p++) {
+        parts[p] = *test;
+        parts[p].run = fn[p];
+        parts[p].name = name[p];
+    }
+    return RTP_SENS_GEDF_PARTS;
 }
 
 /* ------------------------------------------------------------ BAK */

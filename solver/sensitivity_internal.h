@@ -86,9 +86,11 @@ rtp_status rtp_sens_fp_opa(sctx *s, mpq_t out, int *exists);
 rtp_status rtp_sens_fp_fifo(sctx *s, size_t i, const int *prio, const mpq_t cap, mpq_t best,
                             int *exists);
 
-/* Global EDF on test->cpus >= 2 CPUs without BAK ("gfb or bcl or rta"),
- * whose accepting wcets are downward closed (sensitivity_global.c). */
-rtp_test rtp_sens_gedf_monotone(const rtp_test *test);
+/* Global EDF on test->cpus >= 2 CPUs as its parts whose accepted wcets are
+ * downward closed, cheapest first: GFB, BCL, the RTA, each alone, into
+ * parts[] (RTP_SENS_GEDF_PARTS); returns their count (sensitivity_global.c). */
+#define RTP_SENS_GEDF_PARTS 3
+size_t rtp_sens_gedf_parts(const rtp_test *test, rtp_test *parts);
 /* The largest integer x in [lo, hi] such that BAK accepts the effective
  * tasks e on m CPUs with e[j].wcet_ns = x, into *best; -1 when none. */
 rtp_status rtp_sens_bak_max(const rtp_task *e, size_t n, int m, size_t j, rtp_ns lo,

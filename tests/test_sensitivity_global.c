@@ -205,7 +205,7 @@ static void test_bak_max(void **state)
 
 /* wcet_max of every task of one set under kind k on m CPUs, checked by
  * scanning every wcet above it. Returns how many tasks' wcet_max only BAK
- * accepts (the bisection over "gfb or bcl or rta" could not have found it). */
+ * accepts (no bisection over GFB, BCL or the RTA could have found it). */
 static int check_wcet_max(kind k, int m, const rtp_task *ts, size_t n,
                           const rtp_overheads *ov, long *schedulable)
 {
@@ -217,7 +217,8 @@ static int check_wcet_max(kind k, int m, const rtp_task *ts, size_t n,
     assert_non_null(e);
     int sched = run(&t, e, n), bak_only = 0;
     *schedulable += sched;
-    rtp_test mono = rtp_sens_gedf_monotone(&t);
+    rtp_test parts[RTP_SENS_GEDF_PARTS];
+    size_t n_parts = rtp_sens_gedf_parts(&t, parts);
     rtp_ns c = 2 * ov->context_switch_ns;
     for (size_t i = 0; i < n; i++) {
         if (!sched) {
@@ -229,7 +230,10 @@ static int check_wcet_max(kind k, int m, const rtp_task *ts, size_t n,
         assert_true(wmax[i] >= ts[i].wcet_ns);
         e[i].wcet_ns = wmax[i] + c;
         assert_true(run(&t, e, n));
-        if (k.policy == RTP_POLICY_GEDF && !run(&mono, e, n))
+        int by_parts = 0;
+        for (size_t p = 0; p < n_parts; p++)
+            by_parts |= run(&parts[p], e, n);
+        if (k.policy == RTP_POLICY_GEDF && !by_parts)
             bak_only++;
         for (rtp_ns x = wmax[i] + 1 + c; x <= top + 1; x++) { /* + 1 and everything above */
             e[i].wcet_ns = x;
