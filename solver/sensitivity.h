@@ -65,10 +65,11 @@
  *    Every wcet up to wcet_max is then schedulable even where a test's
  *    accepting set has a gap: each test's proof holds for jobs that run
  *    less than the wcet it was given.
- *    So gfp bisects over its whole test, and gedf takes the larger of the
- *    bisection over "gfb or bcl or rta" and BAK's exact maximum (the maximum
- *    of a union is the maximum of the maxima). tests/test_sensitivity_global.c
- *    scans every wcet on thousands of small sets against these claims.
+ *    So gfp bisects over its whole test, and gedf takes the largest of
+ *    GFB's, BCL's and the RTA's maxima (each bisected) and BAK's exact one
+ *    (the maximum of a union is the maximum of the maxima).
+ *    tests/test_sensitivity_global.c scans every wcet on thousands of small
+ *    sets against these claims.
  * Hence wcet_max is found exactly by binary search on integers between the
  * declared wcet (passes) and min(D - J', T) - 2 x context_switch (a larger
  * C' misses under every policy: a job needs C' after its release, and
