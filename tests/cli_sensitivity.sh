@@ -114,6 +114,11 @@ for p in gedf gfp; do
     has 'T1wcet1ns,wcet_max4ns:wcetmargin+300%' "$TMP/out" "$p human wcet_max"
     has 'criticalscalingfactor:notdefinedunderthesufficientglobaltestson2ormoreCPUs' "$TMP/out" "$p human why"
 done
+# Batch under gedf on 2 CPUs: wcet_max on every line, no factor.
+expect 0 "gedf batch" "$B" analyze --batch "$TMP/b.jsonl" --policy gedf --cpus 2 --sensitivity
+has '"line":1,"policy":"gedf","cpus":2,"schedulable":true,"test":"gfb","utilization":0.5833333333,"tasks":[{"name":"T1","wcet":1,"deadline":4,"period":4,"wcet_max":4}' "$TMP/out" "gedf batch line 1"
+has '"line":2,' "$TMP/out" "gedf batch line 2"
+hasnt 'critical_scaling_factor' "$TMP/out" "gedf batch: no factor"
 # Not accepted as given: null wcet_max (four tasks of 3/4 on 2 CPUs: U = 3).
 cat >"$TMP/g_over.json" <<'J'
 {"tasks":[{"name":"A","wcet":3,"period":4},{"name":"B","wcet":3,"period":4},
