@@ -3,9 +3,9 @@
  * tests; m >= 2 runs the sufficient tests of global_edf.c / global_fp.c. */
 #include "solver/global.h"
 #include "solver/global_work.h"
+#include "solver/test_internal.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 
 /* m == 1: the exact uniprocessor test of solver/test.c for `policy`; an
  * acceptance is named `accepted_by`. */
@@ -52,8 +52,9 @@ rtp_status rtp_global_edf(const rtp_test *test, const rtp_task *tasks, size_t n,
     int m = test->cpus;
     result->accepted_by = NULL;
     result->schedulable = 0;
-    if (m < 1)
-        return rtp_diag_set(diag, RTP_EINPUT, "", "a cluster needs at least one CPU");
+    rtp_status st = gw_check_cpus(m, diag);
+    if (st != RTP_OK)
+        return st;
     if (m == 1)
         return uniprocessor(test, RTP_POLICY_EDF, "edf", tasks, n, result, diag);
     return rtp_gw_edf_chain(test, tasks, n, RTP_GW_ALL, result, diag);
@@ -96,18 +97,16 @@ rtp_status rtp_global_fp(const rtp_test *test, const rtp_task *tasks, size_t n,
     result->accepted_by = NULL;
     result->schedulable = 0;
     result->assignment_found = 0;
-    if (m < 1)
-        return rtp_diag_set(diag, RTP_EINPUT, "", "a cluster needs at least one CPU");
+    rtp_status st = gw_check_cpus(m, diag);
+    if (st != RTP_OK)
+        return st;
     if (m == 1)
         return uniprocessor(test, RTP_POLICY_FP, "rta", tasks, n, result, diag);
-    int *priority = result->priority ? result->priority : malloc((n ? n : 1) * sizeof *priority);
-    rtp_ns *response = result->response_time ? result->response_time
-                                             : malloc((n ? n : 1) * sizeof *response);
-    rtp_status st = RTP_OK;
-    if (!priority || !response) {
-        st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
-        goto done;
-    }
+    int *priority;
+    rtp_ns *response;
+    st = rtp_test_arrays(result, n, &priority, &response, diag);
+    if (st != RTP_OK)
+        return st;
     int found = 1;
     switch (test->priority) {
     case RTP_PRIO_DM:
@@ -148,9 +147,6 @@ rtp_status rtp_global_fp(const rtp_test *test, const rtp_task *tasks, size_t n,
     result->schedulable = v == RTP_GLOBAL_ACCEPT;
     result->assignment_found = found || result->schedulable;
 done:
-    if (priority != result->priority)
-        free(priority);
-    if (response != result->response_time)
-        free(response);
+    rtp_test_arrays_free(result, priority, response);
     return st;
 }

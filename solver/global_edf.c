@@ -168,10 +168,9 @@ rtp_status rtp_global_edf_rta(const rtp_task *tasks, size_t n, int m,
                               const rtp_limits *limits, rtp_ns *response_time,
                               rtp_global_verdict *verdict, rtp_diag *diag)
 {
-    if (m < 1)
-        return rtp_diag_set(diag, RTP_EINPUT, "", "a cluster needs at least one CPU");
-    for (size_t i = 0; response_time && i < n; i++)
-        response_time[i] = -1;
+    rtp_status st = gw_begin(m, n, response_time, diag);
+    if (st != RTP_OK)
+        return st;
     if (screen(tasks, n, m, verdict))
         return RTP_OK;
     size_t cells = n ? n : 1;
@@ -181,7 +180,6 @@ rtp_status rtp_global_edf_rta(const rtp_task *tasks, size_t n, int m,
     uint64_t *changed = calloc(cells, sizeof *changed), *searched = calloc(cells, sizeof *searched);
     gw_term *scratch = malloc(cells * sizeof *scratch);
     rtp_i128 *cap = malloc(cells * sizeof *cap);
-    rtp_status st = RTP_OK;
     if (!rbound || !bound || !others || !changed || !searched || !scratch || !cap) {
         st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
         goto done;
@@ -243,13 +241,13 @@ rtp_status rtp_global_edf_report(const rtp_task *tasks, size_t n, int m,
                                  rtp_global_report *report, rtp_diag *diag)
 {
     static const char *const names[RTP_GLOBAL_EDF_TESTS] = {"gfb", "bak", "bcl", "rta"};
-    rtp_status st;
     for (size_t j = 0; j < RTP_GLOBAL_EDF_TESTS; j++) {
         report->test[j] = names[j];
         report->verdict[j] = RTP_GLOBAL_NA;
     }
-    if (m < 1)
-        return rtp_diag_set(diag, RTP_EINPUT, "", "a cluster needs at least one CPU");
+    rtp_status st = gw_check_cpus(m, diag);
+    if (st != RTP_OK)
+        return st;
     if ((st = rtp_global_gfb(tasks, n, m, &report->verdict[0])) ||
         (st = rtp_global_bak(tasks, n, m, &report->verdict[1])) ||
         (st = rtp_global_bcl(tasks, n, m, &report->verdict[2])))

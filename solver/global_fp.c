@@ -38,17 +38,15 @@ rtp_status rtp_global_fp_rta(const rtp_task *tasks, size_t n, int m,
                              const rtp_limits *limits, rtp_ns *response_time,
                              rtp_global_verdict *verdict, rtp_diag *diag)
 {
-    if (m < 1)
-        return rtp_diag_set(diag, RTP_EINPUT, "", "a cluster needs at least one CPU");
-    for (size_t i = 0; response_time && i < n; i++)
-        response_time[i] = -1;
+    rtp_status st = gw_begin(m, n, response_time, diag);
+    if (st != RTP_OK)
+        return st;
     *verdict = RTP_GLOBAL_NA;
     if (!gw_applicable(tasks, n))
         return RTP_OK;
     size_t *order = malloc((n ? n : 1) * sizeof *order);
     rtp_ns *r = malloc((n ? n : 1) * sizeof *r);
     gw_term *scratch = malloc((n ? n : 1) * sizeof *scratch);
-    rtp_status st = RTP_OK;
     if (!order || !r || !scratch) {
         st = nomem(diag);
         goto done;
@@ -112,14 +110,14 @@ rtp_status rtp_global_fp_da(const rtp_task *tasks, size_t n, int m, size_t k,
                             int *passes, rtp_diag *diag)
 {
     *passes = 0;
-    if (m < 1)
-        return rtp_diag_set(diag, RTP_EINPUT, "", "a cluster needs at least one CPU");
+    rtp_status st = gw_check_cpus(m, diag);
+    if (st != RTP_OK)
+        return st;
     if (!gw_applicable(tasks, n))
         return RTP_OK;
     size_t *hp = malloc((n ? n : 1) * sizeof *hp);
     rtp_ns *deadlines = malloc((n ? n : 1) * sizeof *deadlines);
     gw_term *scratch = malloc((n ? n : 1) * sizeof *scratch);
-    rtp_status st = RTP_OK;
     if (!hp || !deadlines || !scratch) {
         st = nomem(diag);
     } else {
@@ -141,8 +139,9 @@ rtp_status rtp_global_fp_opa(const rtp_task *tasks, size_t n, int m,
                              int *priority, int *found, rtp_diag *diag)
 {
     *found = 0;
-    if (m < 1)
-        return rtp_diag_set(diag, RTP_EINPUT, "", "a cluster needs at least one CPU");
+    rtp_status st = gw_check_cpus(m, diag);
+    if (st != RTP_OK)
+        return st;
     rtp_global_monotonic(tasks, n, RTP_PRIO_DM, priority);
     if (!gw_applicable(tasks, n))
         return RTP_OK;

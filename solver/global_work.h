@@ -83,6 +83,23 @@ enum { RTP_GW_GFB = 1, RTP_GW_BAK = 2, RTP_GW_BCL = 4, RTP_GW_RTA = 8, RTP_GW_AL
 rtp_status rtp_gw_edf_chain(const rtp_test *test, const rtp_task *tasks, size_t n,
                            unsigned which, rtp_test_result *result, rtp_diag *diag);
 
+/* RTP_EINPUT unless the cluster has a CPU (m >= 1). */
+static inline rtp_status gw_check_cpus(int m, rtp_diag *diag)
+{
+    return m >= 1 ? RTP_OK
+                  : rtp_diag_set(diag, RTP_EINPUT, "", "a cluster needs at least one CPU");
+}
+
+/* The start of both response-time analyses (global_edf.c, global_fp.c):
+ * gw_check_cpus, then every bound "none" (-1) until one is proved. */
+static inline rtp_status gw_begin(int m, size_t n, rtp_ns *response_time, rtp_diag *diag)
+{
+    rtp_status st = gw_check_cpus(m, diag);
+    for (size_t i = 0; st == RTP_OK && response_time && i < n; i++)
+        response_time[i] = -1;
+    return st;
+}
+
 /* The shared precondition: constrained deadlines (D <= T for every task)
  * and no release jitter or blocking (these tests do not model them; the
  * tasks are effective ones, so J' includes the platform's release latency). */

@@ -8,6 +8,7 @@
  * meeting a shorter implicit deadline meets its own). The LL power is first
  * enclosed in 2.62 fixed point, GMP integers only when that cannot decide. */
 #include "solver/test.h"
+#include "solver/test_internal.h"
 
 #include "models/effective.h"
 #include "models/ratio.h"
@@ -33,18 +34,36 @@ static rtp_status run_edf(const rtp_test *test, const rtp_task *tasks, size_t n,
     return RTP_OK;
 }
 
+rtp_status rtp_test_arrays(const rtp_test_result *result, size_t n, int **priority,
+                           rtp_ns **response, rtp_diag *diag)
+{
+    int *p = result->priority ? result->priority : malloc((n ? n : 1) * sizeof *p);
+    rtp_ns *r = result->response_time ? result->response_time : malloc((n ? n : 1) * sizeof *r);
+    if (!p || !r) {
+        rtp_test_arrays_free(result, p, r);
+        return rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
+    }
+    *priority = p;
+    *response = r;
+    return RTP_OK;
+}
+
+void rtp_test_arrays_free(const rtp_test_result *result, int *priority, rtp_ns *response)
+{
+    if (priority != result->priority)
+        free(priority);
+    if (response != result->response_time)
+        free(response);
+}
+
 static rtp_status run_fp(const rtp_test *test, const rtp_task *tasks, size_t n,
                          rtp_test_result *result, rtp_diag *diag)
 {
-    int *priority = result->priority ? result->priority : malloc((n ? n : 1) * sizeof *priority);
-    rtp_ns *response = result->response_time ? result->response_time
-                                              : malloc((n ? n : 1) * sizeof *response);
-    rtp_status st;
-    int found = 0, sched = 0;
-    if (!priority || !response) {
-        st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
-        goto done;
-    }
+    int *priority, found = 0, sched = 0;
+    rtp_ns *response;
+    rtp_status st = rtp_test_arrays(result, n, &priority, &response, diag);
+    if (st != RTP_OK)
+        return st;
     st = rtp_fp_assign(tasks, n, test->priority, priority, &found, &test->limits, diag);
     if (st == RTP_OK)
         st = rtp_fp_rta(tasks, n, priority, response, &sched, &test->limits, diag);
@@ -52,11 +71,7 @@ static rtp_status run_fp(const rtp_test *test, const rtp_task *tasks, size_t n,
         result->assignment_found = found;
         result->schedulable = found && sched;
     }
-done:
-    if (priority != result->priority)
-        free(priority);
-    if (response != result->response_time)
-        free(response);
+    rtp_test_arrays_free(result, priority, response);
     return st;
 }
 
