@@ -459,15 +459,16 @@ static void compare_gedf(const lines *l, const char *jsonl, int m, double cpu_rt
 
 /* The gedf batch of one family: CPU time, reading share and, when built
  * with SchedCAT, the comparison. */
-static void gedf_family(size_t gsets, rtp_gen_deadlines dl, uint64_t point)
+static void gedf_family(size_t gsets, size_t n_tasks, rtp_ratio util, rtp_gen_deadlines dl,
+                        uint64_t point)
 {
-    rtp_ratio u24 = {24, 10};
-    lines g = make_lines(gsets, 20, u24, dl, point);
+    lines g = make_lines(gsets, n_tasks, util, dl, point);
     char *gfile = write_temp(g.text, g.len);
     double gread = min_read(&g, FAST), gwall, gcpu;
     min_cli(gfile, "gedf", 4, 1, &gwall, &gcpu);
-    printf("analyze --batch --policy gedf --cpus 4, %zu sets x 20 tasks, U = 2.4, %s deadlines: "
-           "%.1f ms CPU, reading %.1f ms (%.0f%%), %.1f us per set (load %.2f)\n", gsets,
+    printf("analyze --batch --policy gedf --cpus 4, %zu sets x %zu tasks, U = %.1f, %s deadlines: "
+           "%.1f ms CPU, reading %.1f ms (%.0f%%), %.1f us per set (load %.2f)\n", gsets, n_tasks,
+           (double)util.num / (double)util.den,
            dl == RTP_DL_IMPLICIT ? "implicit" : "constrained", gcpu / 1e3, gread / 1e3,
            100 * gread / gcpu, gcpu / (double)gsets, load_average());
 #ifdef RTP_SCHEDCAT_DRIVER
@@ -534,9 +535,12 @@ int main(int argc, char **argv)
     free(edf.start);
     rtp_text_free(&edf.plain);
 
-    gedf_family(sets * 2 / 5, RTP_DL_IMPLICIT, 2);
+    rtp_ratio u24 = {24, 10}, u20 = {20, 10};
+    gedf_family(sets * 2 / 5, 20, u24, RTP_DL_IMPLICIT, 2);
 #ifdef RTP_SCHEDCAT_DRIVER
-    gedf_family(sets * 2 / 5, RTP_DL_CONSTRAINED, 3);
+    gedf_family(sets * 2 / 5, 20, u24, RTP_DL_CONSTRAINED, 3);
+    /* fewer, lighter tasks: BAK and BCL then accept some sets alone too */
+    gedf_family(sets * 2 / 5, 8, u20, RTP_DL_IMPLICIT, 4);
 #endif
     return 0;
 }
