@@ -33,7 +33,7 @@ static const cli_option options[] = {
      .def = "edf", .help = "scheduling policy: one CPU (fp, edf) or one cluster of --cpus M "
                            "CPUs (gedf, gfp)"},
     {.name = "priority", .type = CLI_ENUM, CLI_TARGET(settings, priority), .choices = cli_priority_choices,
-     .def = "opa under fp, dm under gfp", .when = "policy=fp,gfp",
+     .def = "opa under fp, dm under gfp", .when = "policy=fp,gfp,gedf",
      .help = "fixed-priority order"},
     {.name = "batch", .type = CLI_STRING, CLI_TARGET(settings, batch), .metavar = "FILE.jsonl",
      .flags = CLI_FILE,

@@ -42,7 +42,7 @@ static int parse_periods(const char *text, void *field, char *why, size_t why_si
 }
 
 static const cli_option options[] = {
-    {.name = "tasks", .type = CLI_INT, CLI_TARGET(gen_settings, gen.n_tasks), .min = 0,
+    {.name = "tasks", .type = CLI_INT, CLI_TARGET(gen_settings, gen.n_tasks), .min = 1,
      .max = 100000, .flags = CLI_REQUIRED, .help = "number of tasks"},
     {.name = "utilization", .type = CLI_DECIMAL, CLI_TARGET(gen_settings, gen.total_util),
      .metavar = "U", .flags = CLI_REQUIRED, .help = "total utilization (exact decimal, e.g. 2.5)"},

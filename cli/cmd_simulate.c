@@ -34,7 +34,7 @@ static const cli_option options[] = {
      .def = "edf", .help = "scheduling policy of a task set: one CPU (edf, fp) or one cluster "
                            "of --cpus M CPUs (gedf, gfp); a plan brings its own"},
     {.name = "priority", .type = CLI_ENUM, CLI_TARGET(settings, priority), .choices = cli_priority_choices,
-     .def = "opa under fp, dm under gfp", .when = "policy=fp,gfp",
+     .def = "opa under fp, dm under gfp", .when = "policy=fp,gfp,gedf",
      .help = "fixed-priority order, as analyze computes it"},
     {.name = "until", .type = CLI_TIME, CLI_TARGET(settings, until_ns), .metavar = "T",
      .def = "hyperperiod + largest deadline", .help = "simulate [0, T)"},

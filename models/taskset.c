@@ -72,10 +72,15 @@ static rtp_status read_platform(const rtp_json *doc, const cJSON *node, rtp_ns u
     rtp_status st = rtp_json_check_keys(node, "platform", keys, diag);
     if (st != RTP_OK)
         return st;
+    /* platform.cpus is optional (docs/spec.md: a command that needs CPUs and has
+     * neither it nor --cpus is a usage error, decided by rtp_taskset_cpu_ids);
+     * a platform may state only its overheads, e.g. for one-CPU analysis. */
     const cJSON *cpus = cJSON_GetObjectItemCaseSensitive(node, "cpus");
-    if (!cpus)
-        return rtp_diag_set(diag, RTP_EINPUT, "platform.cpus", "missing");
-    if (cJSON_IsNumber(cpus)) {
+    if (!cpus) {
+        if (cJSON_GetObjectItemCaseSensitive(node, "clusters"))
+            return rtp_diag_set(diag, RTP_EINPUT, "platform.cpus",
+                                "missing (platform.clusters lists CPUs of platform.cpus)");
+    } else if (cJSON_IsNumber(cpus)) {
         int64_t m;
         st = rtp_json_int(doc, cpus, "platform.cpus", 1, RTP_CPU_LIMIT, &m, diag);
         if (st != RTP_OK)
@@ -404,7 +409,7 @@ char *rtp_taskset_to_json(const rtp_taskset *ts, int pretty)
         cJSON *platform = rtp_json_add_object(&bad, root, "platform");
         if (pf->cpus_given_as_count) {
             rtp_json_add(&bad, platform, "cpus", rtp_json_new_int((int64_t)pf->n_cpus));
-        } else {
+        } else if (pf->n_cpus > 0) {
             cJSON *cpus = rtp_json_add_array(&bad, platform, "cpus");
             for (size_t i = 0; i < pf->n_cpus; i++)
                 rtp_json_push(&bad, cpus, rtp_json_new_int(pf->cpus[i]));
@@ -494,7 +499,7 @@ rtp_status rtp_taskset_cpu_ids(const rtp_taskset *ts, int override_cpus, int **c
     size_t n;
     if (override_cpus > 0)
         n = (size_t)override_cpus;
-    else if (ts->has_platform)
+    else if (ts->has_platform && ts->platform.n_cpus > 0)
         n = ts->platform.n_cpus;
     else
         return rtp_diag_set(diag, RTP_EINPUT, "platform",

@@ -45,7 +45,7 @@ typedef struct rtp_overheads {
 
 typedef struct rtp_platform {
     int *cpus;          /* Linux CPU ids, in input order */
-    size_t n_cpus;
+    size_t n_cpus;      /* 0 when platform.cpus is absent (cpus NULL) */
     int **clusters;     /* optional disjoint lists of CPU ids */
     size_t *cluster_len;
     size_t n_clusters;

@@ -65,8 +65,14 @@ expect 2 "--priority applies only with --policy fp (here --policy is edf, the de
     partition "$Q" --priority rm
 expect 2 "--capacity wants a decimal number in (0, 1], got '1.5'" partition "$Q" --capacity 1.5
 expect 2 "--capacity wants a decimal number in (0, 1], got '0'" partition "$Q" --capacity 0
-expect 2 "--priority applies only with --policy fp or gfp (here --policy is gedf)" \
-    analyze "$Q" --policy gedf --cpus 2 --priority rm
+expect 2 "--priority applies only with --policy fp, gfp or gedf (here --policy is edf)" \
+    analyze "$Q" --policy edf --priority rm
+# the global synopsis of docs/spec.md lists --priority under gedf: accepted, no effect
+checks=$((checks + 1))
+"$BIN" analyze "$Q" --policy gedf --cpus 2 --priority rm --json >"$TMP/out" 2>"$TMP/err"
+rc=$?
+{ [ "$rc" -le 1 ] && grep -q '"gedf"' "$TMP/out" && [ ! -s "$TMP/err" ]; } ||
+    fail "analyze --policy gedf --priority rm: exit $rc, $(cat "$TMP/err")"
 expect 2 "--cpus 2 under --policy edf would still analyse one CPU: use --policy gedf or gfp for one cluster of 2 CPUs, or rtpack partition" \
     analyze "$Q" --cpus 2
 expect 2 "--cpus 4 under --policy fp would still analyse one CPU" analyze "$Q" --policy fp --cpus 4

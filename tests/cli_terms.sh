@@ -263,5 +263,28 @@ expect 1 "fill with context switches, --clusters" "$B" partition "$TMP/fill_cs.j
 expect 1 "fill with context switches, explain" "$B" partition "$TMP/fill_cs.json" --explain
 has "utilization1.0004withit:overthecapacity1" "$TMP/out" "explain sees C'"
 
+# A platform may give only its overheads: one-CPU commands need no CPUs,
+# partition then needs --cpus (exit 2 without it, as with no platform).
+cat >"$TMP/ov_only.json" <<'JSON'
+{"platform": {"overheads": {"context_switch": "1us"}},
+ "tasks": [{"name": "a", "wcet": "1ms", "period": "4ms"}]}
+JSON
+expect 0 "overheads-only platform (analyze)" "$B" analyze "$TMP/ov_only.json" --json
+has '"effective_utilization":0.2505' "$TMP/out" "overheads-only platform is read"
+expect 0 "overheads-only platform (simulate)" "$B" simulate "$TMP/ov_only.json" --json
+expect 2 "overheads-only platform (partition without --cpus)" "$B" partition "$TMP/ov_only.json"
+has "giveplatform.cpusinthefileor--cpusM" "$TMP/err" "partition says what is missing"
+expect 0 "overheads-only platform (partition --cpus 2)" "$B" partition "$TMP/ov_only.json" --cpus 2 --json
+
+# A plan task without cmd is well formed but not deployable by script/systemd
+# (exit 1 naming the task's cmd path); the json and rt-app formats need none.
+"$B" partition "$TMP/ov_only.json" --cpus 2 --json >"$TMP/nocmd_plan.json"
+expect 1 "emit script: task without cmd" "$B" emit "$TMP/nocmd_plan.json" --format script
+has "notdeployable:" "$TMP/err" "missing cmd is 'not deployable'"
+has ".tasks[0].cmd:missing" "$TMP/err" "missing cmd names the path"
+expect 1 "emit systemd: task without cmd" "$B" emit "$TMP/nocmd_plan.json" --format systemd --out "$TMP/nocmd_units"
+[ ! -e "$TMP/nocmd_units" ] || { echo "FAIL: emit systemd left $TMP/nocmd_units" >&2; fails=$((fails + 1)); }
+expect 0 "emit json: task without cmd" "$B" emit "$TMP/nocmd_plan.json" --format json
+
 [ "$fails" -eq 0 ] && echo "cli_terms: all checks passed"
 [ "$fails" -eq 0 ]

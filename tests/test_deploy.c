@@ -617,7 +617,7 @@ static void test_untrusted_values(void **state)
     expect_emit("edf", "{ \"name\": \"a\", \"wcet\": 1000000, \"period\": 10000000, "
                        "\"cmd\": [\"-rf\", \"x\"] }", "--format script", 2);
     expect_emit("edf", "{ \"name\": \"a\", \"wcet\": 1000000, \"period\": 10000000 }",
-                "--format script", 2); /* no command to launch */
+                "--format script", 1); /* no command: well formed, not deployable */
     expect_emit("fp", "{ \"name\": \"a\", \"wcet\": 1000000, \"period\": 10000000, \"priority\": 1 }",
                 "--format rtapp", 0); /* rt-app needs none */
     expect_emit("edf", "{ \"name\": \"a\", \"wcet\": 1000000, \"period\": 10000000 }",

@@ -285,7 +285,6 @@ static void test_platform(void **state)
     bad_at(PF("{\"cpus\": [0, \"1\"]}"), "platform.cpus[1]");
     bad_at(PF("{\"cpus\": [0, 1.5]}"), "platform.cpus[1]");
     bad_at(PF("{\"cpus\": [[0]]}"), "platform.cpus[0]");
-    bad_at(PF("{}"), "platform.cpus");
     bad_at(PF("{\"clusters\": [[0]]}"), "platform.cpus");
     bad_at(PF("[0, 1]"), "platform");
     bad_at(PF("4"), "platform");
@@ -301,6 +300,18 @@ static void test_platform(void **state)
     bad_at(PF("{\"cpus\": 4, \"clusters\": {\"a\": [0]}}"), "platform.clusters");
 
     rtp_taskset ts;
+    /* platform.cpus is optional: overheads alone (or nothing) are a platform */
+    good(PF("{}"), &ts);
+    assert_true(ts.has_platform && ts.platform.n_cpus == 0 && ts.platform.cpus == NULL);
+    char *back = rtp_taskset_to_json(&ts, 0);
+    assert_non_null(back);
+    assert_null(strstr(back, "cpus"));
+    free(back);
+    rtp_taskset_free(&ts);
+    good(PF("{\"overheads\": {\"context_switch\": 3}}"), &ts);
+    assert_true(ts.platform.has_overheads && ts.platform.n_cpus == 0);
+    assert_int_equal(ts.platform.overheads.context_switch_ns, 3);
+    rtp_taskset_free(&ts);
     good(PF("{\"cpus\": 4}"), &ts);
     assert_true(ts.has_platform && ts.platform.cpus_given_as_count);
     assert_int_equal(ts.platform.n_cpus, 4);
@@ -705,6 +716,14 @@ static void test_cpu_ids(void **state)
     assert_int_equal(n, 2);
     assert_int_equal(cpus[0], 0);
     assert_int_equal(cpus[1], 1);
+    free(cpus);
+    rtp_taskset_free(&ts);
+
+    /* a platform without cpus needs --cpus, like no platform */
+    good("{\"platform\": {\"overheads\": {}}, \"tasks\": []}", &ts);
+    assert_int_equal(rtp_taskset_cpu_ids(&ts, 0, &cpus, &n, &d), RTP_EINPUT);
+    assert_int_equal(rtp_taskset_cpu_ids(&ts, 2, &cpus, &n, &d), RTP_OK);
+    assert_int_equal(n, 2);
     free(cpus);
     rtp_taskset_free(&ts);
 
