@@ -535,9 +535,10 @@ int main(int argc, char **argv)
     free(edf.start);
     rtp_text_free(&edf.plain);
 
-    rtp_ratio u24 = {24, 10}, u20 = {20, 10};
+    rtp_ratio u24 = {24, 10};
     gedf_family(sets * 2 / 5, 20, u24, RTP_DL_IMPLICIT, 2);
 #ifdef RTP_SCHEDCAT_DRIVER
+    rtp_ratio u20 = {20, 10};
     gedf_family(sets * 2 / 5, 20, u24, RTP_DL_CONSTRAINED, 3);
     /* fewer, lighter tasks: BAK and BCL then accept some sets alone too */
     gedf_family(sets * 2 / 5, 8, u20, RTP_DL_IMPLICIT, 4);
