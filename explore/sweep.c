@@ -102,10 +102,8 @@ static rtp_status map_names(rtp_sweep *sw, rtp_diag *diag)
             return rtp_diag_set(diag, RTP_EINTERNAL, "", "sweep names out of step");
     sw->n_policies = d->n_policies;
     for (size_t i = 0; i < d->n_methods; i++) {
-        size_t k = 0;
-        while (k < 6 && strcmp(d->methods[i], method_names[k]) != 0)
-            k++;
-        if (k == 6)
+        int k = rtp_enum_find(method_names, RTP_COUNT_OF(method_names), d->methods[i]);
+        if (k < 0)
             return rtp_diag_set(diag, RTP_EINTERNAL, "", "sweep names out of step");
         sw->methods[i] = (rtp_explore_method)k;
     }

@@ -114,6 +114,51 @@ static void test_sweep_points(void **state)
     assert_non_null(strstr(diag.message, "2,4,0.6,implicit"));
 }
 
+/* The sweep document's names (models/sweep_doc.c, which cannot see the
+ * enums of gen/ and explore/) and the engine's name tables stay in step:
+ * every name the document accepts maps to the enum value it means. */
+static void test_sweep_names_in_step(void **state)
+{
+    (void)state;
+    static const struct { const char *name; rtp_gen_algo algo; } generators[] = {
+        {"uunifast-discard", RTP_GEN_UUNIFAST_DISCARD}, {"randfixedsum", RTP_GEN_RANDFIXEDSUM}};
+    static const struct { const char *name; rtp_prio_rule rule; } priorities[] = {
+        {"opa", RTP_PRIO_OPA}, {"dm", RTP_PRIO_DM}, {"rm", RTP_PRIO_RM}};
+    static const rtp_gen_deadlines deadlines[] = {RTP_DL_IMPLICIT, RTP_DL_CONSTRAINED,
+                                                  RTP_DL_ARBITRARY};
+    static const rtp_policy policies[] = {RTP_POLICY_EDF, RTP_POLICY_FP};
+    static const rtp_explore_method methods[] = {RTP_EX_FFD, RTP_EX_BFD, RTP_EX_WFD,
+                                                 RTP_EX_NFD, RTP_EX_BEST, RTP_EX_ILP};
+    for (size_t g = 0; g < 2; g++) {
+        for (size_t p = 0; p < 3; p++) {
+            char text[512];
+            snprintf(text, sizeof text,
+                     "{\"tasks\": 4, \"cpus\": 2, \"utilization\": [\"0.5\"], \"generator\": \"%s\", "
+                     "\"priority\": \"%s\", \"deadlines\": [\"implicit\", \"constrained\", "
+                     "\"arbitrary\"], \"policies\": [\"edf\", \"fp\"], \"methods\": [\"ffd\", "
+                     "\"bfd\", \"wfd\", \"nfd\", \"best\", \"ilp\"]}",
+                     generators[g].name, priorities[p].name);
+            rtp_sweep sw;
+            rtp_diag diag;
+            rtp_diag_clear(&diag);
+            if (rtp_sweep_parse(text, strlen(text), &sw, &diag) != RTP_OK)
+                fail_msg("%s: %s", text, diag.message);
+            assert_int_equal(sw.gen.algo, generators[g].algo);
+            assert_int_equal(sw.priority, priorities[p].rule);
+            assert_int_equal(sw.n_points, 3);
+            for (size_t k = 0; k < 3; k++)
+                assert_int_equal(sw.points[k].deadlines, deadlines[k]);
+            assert_int_equal(sw.n_policies, 2);
+            for (size_t k = 0; k < 2; k++)
+                assert_int_equal(sw.policies[k], policies[k]);
+            assert_int_equal(sw.n_methods, 6);
+            for (size_t k = 0; k < 6; k++)
+                assert_int_equal(sw.methods[k], methods[k]);
+            rtp_sweep_free(&sw);
+        }
+    }
+}
+
 static void test_point_thread_invariance(void **state)
 {
     (void)state;
@@ -499,6 +544,7 @@ int main(void)
         cmocka_unit_test(test_doc_errors),
         cmocka_unit_test(test_doc_utilizations_exact),
         cmocka_unit_test(test_sweep_points),
+        cmocka_unit_test(test_sweep_names_in_step),
         cmocka_unit_test(test_point_thread_invariance),
         cmocka_unit_test(test_uniprocessor_edf_accepts_all),
         cmocka_unit_test(test_ffd_below_ilp_and_falling),
