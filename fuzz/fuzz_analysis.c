@@ -32,6 +32,7 @@
 #include "models/effective.h"
 #include "solver/test.h"
 #include "support/reference.h"
+#include "support/testutil.h"
 
 #define MAX_TASKS 6
 #define MAX_HYPER 5040 /* simulation horizons stay a few thousand steps */
@@ -378,29 +379,6 @@ static int check_rta(const rtp_task *tasks, size_t n, const int *prio, int64_t h
     return all;
 }
 
-static int next_perm(int *a, size_t n)
-{
-    if (n < 2)
-        return 0;
-    size_t i = n - 1;
-    while (i > 0 && a[i - 1] >= a[i])
-        i--;
-    if (i == 0)
-        return 0;
-    size_t j = n - 1;
-    while (a[j] <= a[i - 1])
-        j--;
-    int t = a[i - 1];
-    a[i - 1] = a[j];
-    a[j] = t;
-    for (size_t l = i, r = n - 1; l < r; l++, r--) {
-        t = a[l];
-        a[l] = a[r];
-        a[r] = t;
-    }
-    return 1;
-}
-
 static void check_fp(const rtp_task *tasks, size_t n, int64_t h, uint64_t max_iter)
 {
     static const rtp_prio_rule rules[] = {RTP_PRIO_GIVEN, RTP_PRIO_DM, RTP_PRIO_RM,
@@ -430,7 +408,7 @@ static void check_fp(const rtp_task *tasks, size_t n, int64_t h, uint64_t max_it
             do {
                 CHECK(rtp_fp_rta(tasks, n, perm, resp, &sched, &lim, &diag) == RTP_OK);
                 CHECK(!sched);
-            } while (next_perm(perm, n));
+            } while (tu_next_permutation(perm, n));
         }
     }
 }

@@ -121,6 +121,8 @@ const char *tu_source_path(const char *relative)
 
 int tu_next_permutation(int *a, size_t n)
 {
+    if (n < 2)
+        return 0;
     size_t i = n - 1;
     while (i > 0 && a[i - 1] >= a[i])
         i--;

@@ -25,7 +25,7 @@ rtp_task tu_task(rtp_ns wcet, rtp_ns deadline, rtp_ns period);
 rtp_ns tu_hyperperiod(const rtp_task *ts, size_t n);
 
 /* Rearranges a[0..n-1] into the next permutation in lexicographic order;
- * 0 after the last one (a then left as it was). n >= 1. */
+ * 0 after the last one (a then left as it was; at once when n < 2). */
 int tu_next_permutation(int *a, size_t n);
 
 /* Runs `rtpack ARGS` (a shell word string, e.g. "analyze x.json --json"),
