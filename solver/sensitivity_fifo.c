@@ -149,6 +149,41 @@ static rtp_ns next_release(const fifo *f, rtp_ns r)
     return next > INT64_MAX ? INT64_MAX : (rtp_ns)next;
 }
 
+/* The sequences of hp and eq into f->seq (one slot left for i); 0 or
+ * RTP_ENOMEM. level (n entries, or NULL) marks the tasks at or above i. */
+static rtp_status fifo_init(fifo *f, const int *prio, char *level)
+{
+    sctx *s = f->s;
+    f->seq = malloc((s->n + 1) * sizeof *f->seq);
+    if (!f->seq)
+        return RTP_ENOMEM;
+    for (int pass = 0; pass < 2; pass++) /* hp first, then eq */
+        for (size_t j = 0; j < s->n; j++) {
+            if (level)
+                level[j] = prio[j] >= prio[f->i];
+            if (j == f->i || prio[j] < prio[f->i] || (prio[j] == prio[f->i]) != pass)
+                continue;
+            rtp_sens_seq q = {s->e[j].wcet_ns, -s->e[j].jitter_ns, s->e[j].period_ns, -1};
+            f->seq[f->nh + f->ne] = q;
+            *(pass ? &f->ne : &f->nh) += 1;
+        }
+    return RTP_OK;
+}
+
+rtp_status rtp_sens_fifo_first(sctx *s, size_t i, const int *prio, mpq_t key, int *found)
+{
+    fifo f = {.s = s, .i = i};
+    rtp_sens_work wk;
+    int reached;
+    *found = 0;
+    rtp_status st = fifo_init(&f, prio, NULL);
+    if (st == RTP_OK && (st = job_work(&f, 0, &wk)) == RTP_OK)
+        st = rtp_sens_work_max(s, &wk, 0, s->e[i].deadline_ns - s->e[i].jitter_ns, NULL, key,
+                               found, &reached);
+    free(f.seq);
+    return st;
+}
+
 rtp_status rtp_sens_fp_fifo(sctx *s, size_t i, const int *prio, const mpq_t cap, mpq_t best,
                             int *exists)
 {
@@ -158,30 +193,20 @@ rtp_status rtp_sens_fp_fifo(sctx *s, size_t i, const int *prio, const mpq_t cap,
         return RTP_OK;
     fifo f = {.s = s, .i = i};
     char *level = malloc(s->n);
-    f.seq = malloc((s->n + 1) * sizeof *f.seq);
-    if (!level || !f.seq) {
+    if (!level || fifo_init(&f, prio, level) != RTP_OK) {
         free(level);
         free(f.seq);
         return RTP_ENOMEM;
     }
     int delays = ti->blocking_ns > 0;
     rtp_ns hyper = 1;
-    for (int pass = 0; pass < 2; pass++) /* hp first, then eq */
-        for (size_t j = 0; j < s->n; j++) {
-            level[j] = prio[j] >= prio[i];
-            if (!level[j])
-                continue;
-            if (pass == 0) {
-                delays = delays || s->e[j].jitter_ns > 0;
-                if (hyper > 0 && rtp_lcm(hyper, s->e[j].period_ns, &hyper) != RTP_OK)
-                    hyper = 0; /* unknown: the scan ends on L or the step budget */
-            }
-            if (j == i || (prio[j] == prio[i]) != pass)
-                continue;
-            rtp_sens_seq q = {s->e[j].wcet_ns, -s->e[j].jitter_ns, s->e[j].period_ns, -1};
-            f.seq[f.nh + f.ne] = q;
-            *(pass ? &f.ne : &f.nh) += 1;
-        }
+    for (size_t j = 0; j < s->n; j++) {
+        if (!level[j])
+            continue;
+        delays = delays || s->e[j].jitter_ns > 0;
+        if (hyper > 0 && rtp_lcm(hyper, s->e[j].period_ns, &hyper) != RTP_OK)
+            hyper = 0; /* unknown: the scan ends on L or the step budget */
+    }
     mpq_t ul;
     mpq_inits(ul, f.busy_end, NULL);
     rtp_status st = RTP_OK;

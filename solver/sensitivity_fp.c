@@ -339,11 +339,16 @@ rtp_status rtp_sens_fp_fixed(sctx *s, const int *prio, mpq_t out, int *exists)
     for (size_t i = 0; i < s->n; i++) {
         order[i].index = i;
         mpq_init(order[i].key);
-        for (size_t j = 0; j < s->n; j++)
+        int ties = 0;
+        for (size_t j = 0; j < s->n; j++) {
             hp[j] = prio[j] > prio[i];
+            ties = ties || (j != i && prio[j] == prio[i]);
+        }
         rtp_sens_work jb = job_work(s, i, 0, seq, hp_seqs(s, hp, seq));
         int found = 0, reached;
-        if (st == RTP_OK)
+        if (st == RTP_OK && ties)
+            st = rtp_sens_fifo_first(s, i, prio, order[i].key, &found);
+        else if (st == RTP_OK)
             st = rtp_sens_work_max(s, &jb, 0, s->e[i].deadline_ns - s->e[i].jitter_ns, NULL,
                                    order[i].key, &found, &reached);
         if (!found)
@@ -354,7 +359,8 @@ rtp_status rtp_sens_fp_fixed(sctx *s, const int *prio, mpq_t out, int *exists)
         qsort(order, s->n, sizeof *order, ranked_cmp);
     mpq_t a;
     mpq_init(a);
-    *exists = 1;
+    /* the smallest key bounds alpha* from above; <= 0 (or none): no alpha */
+    *exists = st == RTP_OK && mpq_sgn(order[0].key) > 0;
     for (size_t r = 0; r < s->n && st == RTP_OK && *exists; r++) {
         size_t i = order[r].index;
         int ties = 0;
@@ -362,10 +368,13 @@ rtp_status rtp_sens_fp_fixed(sctx *s, const int *prio, mpq_t out, int *exists)
             hp[j] = prio[j] > prio[i];
             ties = ties || (j != i && prio[j] == prio[i]);
         }
+        /* the first task is capped at its own key (>= alpha*), the others
+         * at the minimum so far */
+        mpq_srcptr cap = r ? out : order[0].key;
         if (ties)
-            st = rtp_sens_fp_fifo(s, i, prio, r ? out : NULL, a, exists);
+            st = rtp_sens_fp_fifo(s, i, prio, cap, a, exists);
         else
-            st = fp_task_alpha(s, i, hp, hp + s->n, r ? out : NULL, NULL, a, exists);
+            st = fp_task_alpha(s, i, hp, hp + s->n, cap, NULL, a, exists);
         if (st == RTP_OK && *exists && (r == 0 || mpq_cmp(a, out) < 0))
             mpq_set(out, a);
     }

@@ -85,6 +85,10 @@ rtp_status rtp_sens_fp_opa(sctx *s, mpq_t out, int *exists);
  * min(alpha_i, cap); *exists = 0 when no alpha > 0 passes. */
 rtp_status rtp_sens_fp_fifo(sctx *s, size_t i, const int *prio, const mpq_t cap, mpq_t best,
                             int *exists);
+/* The factor G_0 of task i's job released at 0 under FIFO ties (an upper
+ * bound of its alpha_i: release 0 is always examined) into key; *found = 0
+ * when there is none (J' >= D). */
+rtp_status rtp_sens_fifo_first(sctx *s, size_t i, const int *prio, mpq_t key, int *found);
 
 /* Global EDF on test->cpus >= 2 CPUs as its parts whose accepted wcets are
  * downward closed, cheapest first: GFB, BCL, the RTA, each alone, into

@@ -160,6 +160,19 @@ has '"critical_scaling_factor_exact":"12/7"' "$TMP/out" "gedf on one CPU is EDF"
 expect 1 "app12 one cpu" "$B" analyze "$S/examples/app12.json" --policy edf --cpus 1 --sensitivity --json --max-iterations 100000
 has '"critical_scaling_factor_exact":"416666650/558333319"' "$TMP/out" "app12 factor"
 
+# Equal given priorities on app12 on one CPU (U = 1.34): the FIFO scan starts at
+# the first job's own factor, not at the level utilization's (it walked a busy
+# period of ~10^14 ns and hit the 50M-step limit).
+sed -e 's/"period": 1000, "cmd"/"period": 1000, "priority": 5, "cmd"/' \
+    -e 's/"period": "100ms", "cmd"/"period": "100ms", "priority": 1, "cmd"/' \
+    -e 's/"period": 2000, "cmd"/"period": 2000, "priority": 4, "cmd"/' \
+    -e 's/"period": "16666.666us", "cmd"/"period": "16666.666us", "priority": 3, "cmd"/' \
+    -e 's/"deadline": "33333.332us", "cmd"/"deadline": "33333.332us", "priority": 3, "cmd"/' \
+    -e 's/"period": "20ms", "cmd"/"period": "20ms", "priority": 2, "cmd"/' \
+    "$S/examples/app12.json" >"$TMP/app12_ties.json"
+expect 1 "app12 ties" "$B" analyze "$TMP/app12_ties.json" --policy fp --priority given --cpus 1 --sensitivity --json --max-iterations 100000
+has '"critical_scaling_factor_exact":"24999999/33500000"' "$TMP/out" "app12 ties factor"
+
 # Partition: per CPU, the plan's minimum, and emit still reads the plan.
 expect 0 "partition" "$B" partition "$S/examples/quickstart.json" --sensitivity --json
 cp "$TMP/out" "$TMP/plan.json"
