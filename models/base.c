@@ -54,6 +54,12 @@ rtp_status rtp_diag_set(rtp_diag *diag, rtp_status status, const char *path,
     return status;
 }
 
+void rtp_diag_set_path(rtp_diag *diag, const char *path)
+{
+    if (diag)
+        copy_escaped(diag->path, sizeof diag->path, path ? path : "");
+}
+
 void rtp_diag_format(const rtp_diag *diag, const char *file, char *buf,
                      size_t size)
 {

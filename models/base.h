@@ -57,6 +57,11 @@ rtp_status rtp_diag_set(rtp_diag *diag, rtp_status status, const char *path,
                         const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* Replaces the path of the diagnostic recorded last (escaped as above), for
+ * readers that build a member's path only when it is reported. Safe on
+ * NULL. */
+void rtp_diag_set_path(rtp_diag *diag, const char *path);
+
 /* The one out-of-memory answer: "out of memory" in diag (safe on NULL);
  * returns RTP_ENOMEM, so a failed allocation reads
  * `if (!p) return rtp_oom(diag);`. */

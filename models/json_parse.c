@@ -322,7 +322,7 @@ static int key_seen(parser *p, keys *k, const cJSON *first, const cJSON *last)
 {
     if (k->count++ < 16) {
         for (const cJSON *c = first; c != last; c = c->next)
-            if (strcmp(c->string, last->string) == 0)
+            if (rtp_same_string(c->string, last->string))
                 return 1;
         return 0;
     }
@@ -422,24 +422,26 @@ static int parse_value(parser *p, cJSON *node)
 {
     const unsigned char *t = p->s + p->off;
     size_t left = p->len - p->off;
-    if (left >= 4 && memcmp(t, "null", 4) == 0) {
+    if (left == 0)
+        return 0;
+    /* cJSON tries the three literals first; their first letters start
+     * nothing else, so one look at the byte picks the same branch */
+    if (*t == 'n' && left >= 4 && memcmp(t, "null", 4) == 0) {
         node->type = cJSON_NULL;
         p->off += 4;
         return 1;
     }
-    if (left >= 5 && memcmp(t, "false", 5) == 0) {
+    if (*t == 'f' && left >= 5 && memcmp(t, "false", 5) == 0) {
         node->type = cJSON_False;
         p->off += 5;
         return 1;
     }
-    if (left >= 4 && memcmp(t, "true", 4) == 0) {
+    if (*t == 't' && left >= 4 && memcmp(t, "true", 4) == 0) {
         node->type = cJSON_True;
         node->valueint = 1;
         p->off += 4;
         return 1;
     }
-    if (left == 0)
-        return 0;
     if (*t == '"') {
         int nul;
         if (!(node->valuestring = parse_string(p, &nul)))

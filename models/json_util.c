@@ -81,12 +81,15 @@ static uint64_t fnv1a(const char *s)
 int rtp_nameset_add(rtp_nameset *set, const char *name)
 {
     size_t mask = set->capacity - 1;
-    for (size_t i = (size_t)fnv1a(name) & mask;; i = (i + 1) & mask) {
-        if (!set->slots[i]) {
-            set->slots[i] = name;
+    uint64_t h = fnv1a(name);
+    for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
+        rtp_nameset_slot *slot = &set->slots[i];
+        if (!slot->name) {
+            slot->name = name;
+            slot->hash = h;
             return 0;
         }
-        if (strcmp(set->slots[i], name) == 0)
+        if (slot->hash == h && rtp_same_string(slot->name, name))
             return 1;
     }
 }

@@ -151,9 +151,26 @@ void rtp_jw_null(rtp_json_writer *w, const char *key);
 /* Ends the document with a newline; RTP_ENOMEM when some append failed. */
 rtp_status rtp_jw_end(rtp_json_writer *w);
 
-/* A set of borrowed C strings for linear-time duplicate checks. */
+/* 1 when a and b are the same C string: inline, for the short keys and
+ * names the readers compare (a call to strcmp cost more than the compare). */
+static inline int rtp_same_string(const char *a, const char *b)
+{
+    while (*a && *a == *b) {
+        a++;
+        b++;
+    }
+    return *a == *b;
+}
+
+/* A set of borrowed C strings for linear-time duplicate checks; each slot
+ * keeps its name's hash, so a probe compares strings only on equal hashes
+ * (task names such as T1..T50 share prefixes and collide in the table). */
+typedef struct rtp_nameset_slot {
+    const char *name;
+    uint64_t hash;
+} rtp_nameset_slot;
 typedef struct rtp_nameset {
-    const char **slots;
+    rtp_nameset_slot *slots;
     size_t capacity;
 } rtp_nameset;
 

@@ -173,6 +173,17 @@ static rtp_status read_cmd(const cJSON *node, const char *path, rtp_task *task, 
     return RTP_OK;
 }
 
+/* st with the path of member `key` of `path` in diag: the members of a task
+ * are read without their paths, which are built only when one is reported
+ * (a path per member read cost about 4% of reading a task set). */
+static rtp_status at_key(rtp_status st, rtp_diag *diag, const char *path, const char *key)
+{
+    char field[RTP_DIAG_PATH_SIZE];
+    rtp_json_path_key(field, sizeof field, path, key);
+    rtp_diag_set_path(diag, field);
+    return st;
+}
+
 rtp_status rtp_task_from_json(const rtp_json *doc, const cJSON *node, const char *path,
                               rtp_ns unit, const char *const *extra_keys, rtp_task *task,
                               rtp_diag *diag)
@@ -190,7 +201,7 @@ rtp_status rtp_task_from_json(const rtp_json *doc, const cJSON *node, const char
     const cJSON *member[16] = {NULL};
     for (const cJSON *c = node->child; c; c = c->next) {
         size_t k = 0;
-        while (k < n_keys && strcmp(keys[k], c->string) != 0)
+        while (k < n_keys && !rtp_same_string(keys[k], c->string))
             k++;
         if (k == n_keys) {
             rtp_json_path_key(field, sizeof field, path, c->string);
@@ -200,22 +211,23 @@ rtp_status rtp_task_from_json(const rtp_json *doc, const cJSON *node, const char
     }
     rtp_status st;
     const char *name;
-    rtp_json_path_key(field, sizeof field, path, "name");
     const cJSON *item = member[0];
     if (!item)
-        return rtp_diag_set(diag, RTP_EINPUT, field, "missing");
-    if ((st = rtp_json_string(item, field, 0, &name, diag)) != RTP_OK)
-        return st;
+        return at_key(rtp_diag_set(diag, RTP_EINPUT, NULL, "missing"), diag, path, "name");
+    if ((st = rtp_json_string(item, NULL, 0, &name, diag)) != RTP_OK)
+        return at_key(st, diag, path, "name");
     /* Checked once, here: every output (tables, JSON, scripts, units, file
      * names) may print a name, so none carries control characters or
      * invalid UTF-8 (docs/spec.md "Structure rules"). */
     char why[96];
     if (strlen(name) > RTP_TASK_NAME_MAX)
-        return rtp_diag_set(diag, RTP_EINPUT, field, "longer than %d bytes", RTP_TASK_NAME_MAX);
-    if (rtp_text_check_plain(name, why, sizeof why) != 0)
-        return rtp_diag_set(diag, RTP_EINPUT, field, "%s", why);
-    if (!(task->name = dup_string(name)))
-        return rtp_diag_set(diag, RTP_ENOMEM, field, "out of memory");
+        st = rtp_diag_set(diag, RTP_EINPUT, NULL, "longer than %d bytes", RTP_TASK_NAME_MAX);
+    else if (rtp_text_check_plain(name, why, sizeof why) != 0)
+        st = rtp_diag_set(diag, RTP_EINPUT, NULL, "%s", why);
+    else if (!(task->name = dup_string(name)))
+        st = rtp_diag_set(diag, RTP_ENOMEM, NULL, "out of memory");
+    if (st != RTP_OK)
+        return at_key(st, diag, path, "name");
 
     /* wcet and period are required and positive; deadline defaults to the
      * period; jitter and blocking default to 0 and may be 0. */
@@ -224,17 +236,17 @@ rtp_status rtp_task_from_json(const rtp_json *doc, const cJSON *node, const char
     rtp_ns *slots[] = {&task->wcet_ns, &task->period_ns, &task->deadline_ns, &task->jitter_ns,
                        &task->blocking_ns};
     for (int k = 0; k < 5; k++) {
-        rtp_json_path_key(field, sizeof field, path, times[k]);
         item = member[slot_of[k]];
         if (!item) {
             if (k == 2)
                 task->deadline_ns = task->period_ns; /* implicit deadline */
             else if (k < 2)
-                return rtp_diag_set(diag, RTP_EINPUT, field, "missing");
+                return at_key(rtp_diag_set(diag, RTP_EINPUT, NULL, "missing"), diag, path,
+                              times[k]);
             continue;
         }
-        if ((st = rtp_json_time(doc, item, field, unit, k >= 3, slots[k], diag)) != RTP_OK)
-            return st;
+        if ((st = rtp_json_time(doc, item, NULL, unit, k >= 3, slots[k], diag)) != RTP_OK)
+            return at_key(st, diag, path, times[k]);
     }
     if ((item = member[6])) {
         rtp_json_path_key(field, sizeof field, path, "cmd");
