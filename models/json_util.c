@@ -379,19 +379,21 @@ static char *put_escaped(char *p, const char *s, size_t n)
 }
 
 /* s[0..n) quoted at p (room for 2 + 6 n bytes); the end. Names and keys
- * seldom need an escape: they are copied whole once found plain. */
+ * seldom need an escape: their plain bytes are copied as they are checked,
+ * and the escaping loop runs only from the first byte that needs one. */
 static inline char *put_quoted(char *p, const char *s, size_t n)
 {
-    size_t plain = 0;
-    while (plain < n) {
-        unsigned char c = (unsigned char)s[plain];
+    size_t i = 0;
+    *p++ = '"';
+    for (; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
         if (c < 32 || c == '"' || c == '\\')
             break;
-        plain++;
+        p[i] = (char)c;
     }
-    *p++ = '"';
-    memcpy(p, s, plain);
-    p = put_escaped(p + plain, s + plain, n - plain);
+    p += i;
+    if (i < n)
+        p = put_escaped(p, s + i, n - i);
     *p++ = '"';
     return p;
 }
