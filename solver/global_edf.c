@@ -51,6 +51,20 @@ rtp_status rtp_global_gfb(const rtp_task *tasks, size_t n, int m,
         if ((rtp_i128)tasks[i].wcet_ns * tasks[kmax].deadline_ns >
             (rtp_i128)tasks[kmax].wcet_ns * tasks[i].deadline_ns)
             kmax = i;
+    /* sum_i C_i/D_i + (m - 1) C_k/D_k <= m: the exact load comparison of
+     * models/ratio.h (a 128-bit enclosure; GMP only when it cannot decide),
+     * lambda_max's m - 1 copies as one extra task of wcet (m - 1) C_k. Only
+     * when that wcet overflows (C_k > 2^50 ns with 4096 CPUs) is the sum
+     * built in GMP here. */
+    rtp_task extra;
+    if (n > 0 && !__builtin_mul_overflow((rtp_ns)(m - 1), tasks[kmax].wcet_ns, &extra.wcet_ns)) {
+        extra.deadline_ns = tasks[kmax].deadline_ns;
+        extra.period_ns = tasks[kmax].period_ns;
+        rtp_ratio cap = {m, 1};
+        *verdict = rtp_load_cmp_plus(tasks, n, &extra, RTP_LOAD_DENSITY, cap) <= 0
+                       ? RTP_GLOBAL_ACCEPT : RTP_GLOBAL_REJECT;
+        return RTP_OK;
+    }
     mpq_t sum, term, bound;
     mpq_inits(sum, term, bound, NULL);
     for (size_t i = 0; i < n; i++) {

@@ -12,6 +12,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "models/ratio.h"
@@ -147,6 +148,22 @@ static void test_gfb_exact_edge(void **state)
     assert_int_equal(v, RTP_GLOBAL_ACCEPT);
     assert_int_equal(rtp_global_gfb(t, 6, 2, &v), RTP_OK);
     assert_int_equal(v, RTP_GLOBAL_REJECT);
+    /* 4096 CPUs, tasks of density 1/2: the bound is 4096 - 4095/2 = 4097/2,
+     * so 4097 tasks fit and 4098 do not, both with small times (the load
+     * comparison of models/ratio.h) and with C = 2^61 (4095 C overflows: the
+     * GMP sum). */
+    rtp_task *many = calloc(4098, sizeof *many);
+    assert_non_null(many);
+    for (int big = 0; big < 2; big++) {
+        for (int i = 0; i < 4098; i++)
+            many[i] = big ? tu_task((rtp_ns)1 << 61, (rtp_ns)1 << 62, (rtp_ns)1 << 62)
+                          : tu_task(1, 2, 2);
+        assert_int_equal(rtp_global_gfb(many, 4097, 4096, &v), RTP_OK);
+        assert_int_equal(v, RTP_GLOBAL_ACCEPT);
+        assert_int_equal(rtp_global_gfb(many, 4098, 4096, &v), RTP_OK);
+        assert_int_equal(v, RTP_GLOBAL_REJECT);
+    }
+    free(many);
 }
 
 /* Three tasks (1, 2) on 2 CPUs (U = 1.5), by hand:
