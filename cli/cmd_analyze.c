@@ -429,11 +429,12 @@ static int batch_line(const char *text, size_t len, long line, const settings *s
     return st == RTP_OK ? 0 : batch_error(out, line, st, &diag);
 }
 
-/* Lines gathered per chunk: the threads analyse a chunk's lines while
- * nothing is read, so memory stays at about one chunk and its results.
- * 256 KiB (~80 lines of 50 tasks): the chunk and its results stay in cache
- * (1 MiB cost ~5% more CPU per set) and a chunk is still ~100 times the cost
- * of starting the threads on it. */
+/* Lines gathered per chunk. Two chunks take turns: while the threads
+ * analyse one, one of them reads the next, so reading is not a serial step
+ * (on one thread it simply comes first); memory stays at about two chunks
+ * and their results. 256 KiB (~80 lines of 50 tasks): a chunk and its
+ * results stay in cache (1 MiB cost ~5% more CPU per set) and a chunk is
+ * still ~100 times the cost of starting the threads on it. */
 #define BATCH_CHUNK ((size_t)1 << 18)
 
 /* One gathered line: its text in the chunk (len 0 when rtp_lines refused
@@ -443,77 +444,28 @@ typedef struct batch_item {
     long number;
     int kind;        /* batch_line's: 0, 2, 3, or -1 out of memory */
     int to_do;       /* still to analyse */
-    int out;         /* which of the chunk's outputs holds the result */
-    size_t at, size; /* the result line is outs[out].data[at .. at + size) */
+    int out;         /* which thread's output holds the result; -1: the chunk's errors */
+    size_t at, size; /* the result line is at [at, at + size) there */
 } batch_item;
 
-/* The lines of a chunk and their results: one output text per thread
- * (reused from chunk to chunk, so a line's result costs no allocation once
- * the buffers have grown) and one more for results known while reading. */
+/* The lines of a chunk, the results known while reading them (lines
+ * rtp_lines refused), and where reading stopped. */
 typedef struct batch_chunk {
     char *text;
     size_t len, cap;
     batch_item *items;
     size_t n, items_cap;
-    rtp_text *outs;
-    int n_outs;      /* threads + 1; outs[n_outs - 1] is the reading loop's */
+    rtp_text errors;
+    long oom_line;   /* > 0: adding this line ran out of memory; the run stops after the chunk */
 } batch_chunk;
 
-/* Analyses the chunk's lines in parallel into per-thread outputs, then
- * prints the results in input order: the same bytes for any thread count.
- * Returns the kinds seen (1 bad, 2 limit, 4 out of memory: the run
- * stops). */
-static int batch_flush(batch_chunk *c, const settings *s)
-{
-    batch_item *it = c->items;
-    const char *text = c->text;
-    size_t n = c->n;
-#pragma omp parallel num_threads(c->n_outs - 1)
-    {
-        rtp_text *out = &c->outs[omp_get_thread_num()];
-#pragma omp for schedule(dynamic, 4)
-        for (size_t i = 0; i < n; i++) {
-            if (!it[i].to_do)
-                continue;
-            size_t at = out->len;
-            it[i].kind = batch_line(text + it[i].start, it[i].len, it[i].number, s, out);
-            it[i].out = (int)(out - c->outs);
-            it[i].at = at;
-            it[i].size = out->len - at;
-        }
-    }
-    /* Results that follow each other in one buffer (all of them on one
-     * thread, runs of the schedule's 4 lines on more) go out in one write. */
-    int flags = 0;
-    const char *run = NULL;
-    size_t run_len = 0;
-    for (size_t i = 0; i < n && !(flags & 4); i++) {
-        if (it[i].kind < 0) { /* out of memory says nothing about a line: stop there */
-            if (run_len)
-                fwrite(run, 1, run_len, stdout);
-            run_len = 0;
-            fprintf(stderr, "rtpack analyze: out of memory at line %ld\n", it[i].number);
-            flags |= 4;
-            continue;
-        }
-        const char *at = c->outs[it[i].out].data + it[i].at;
-        if (run_len && run + run_len != at) {
-            fwrite(run, 1, run_len, stdout);
-            run_len = 0;
-        }
-        if (!run_len)
-            run = at;
-        run_len += it[i].size;
-        flags |= it[i].kind == 2 ? 1 : it[i].kind == 3 ? 2 : 0;
-    }
-    if (run_len)
-        fwrite(run, 1, run_len, stdout);
-    for (int k = 0; k < c->n_outs; k++)
-        c->outs[k].len = 0;
-    c->n = 0;
-    c->len = 0;
-    return flags;
-}
+/* The analysing threads' outputs, one each, reused from chunk to chunk (a
+ * line's result costs no allocation once they have grown). */
+typedef struct batch_outs {
+    rtp_text *text;
+    int n;
+} batch_outs;
+
 /* Adds a line to the chunk (text copied), or, when rtp_lines refused it
  * (st), its error result; 0 when out of memory. */
 static int batch_add(batch_chunk *c, const char *text, size_t len, long number, rtp_status st,
@@ -532,12 +484,11 @@ static int batch_add(batch_chunk *c, const char *text, size_t len, long number, 
     it->start = c->len;
     it->to_do = st == RTP_OK;
     if (st != RTP_OK) {
-        rtp_text *out = &c->outs[c->n_outs - 1];
         it->len = 0;
-        it->out = c->n_outs - 1;
-        it->at = out->len;
-        it->kind = batch_error(out, number, st, diag);
-        it->size = out->len - it->at;
+        it->out = -1;
+        it->at = c->errors.len;
+        it->kind = batch_error(&c->errors, number, st, diag);
+        it->size = c->errors.len - it->at;
         c->n++;
         return it->kind >= 0;
     }
@@ -558,11 +509,100 @@ static int batch_add(batch_chunk *c, const char *text, size_t len, long number, 
     return 1;
 }
 
+/* Reads lines into the (empty) chunk until it is full: 1 when more may
+ * follow, 0 at the end of the input or when adding a line ran out of
+ * memory (c->oom_line). */
+static int batch_fill(batch_chunk *c, rtp_lines *in)
+{
+    rtp_diag diag;
+    for (;;) {
+        const char *text;
+        size_t len;
+        rtp_diag_clear(&diag);
+        rtp_status st = rtp_lines_next(in, &text, &len, &diag);
+        if (st == RTP_OK && !text)
+            return 0;
+        if ((st != RTP_OK || !is_blank(text, len)) &&
+            !batch_add(c, text, len, in->number, st, &diag)) {
+            c->oom_line = in->number;
+            return 0;
+        }
+        if (c->len >= BATCH_CHUNK || c->n >= BATCH_CHUNK / 64)
+            return 1;
+    }
+}
+
+/* Analyses the chunk's lines in parallel into the per-thread outputs (and,
+ * when `next` is given, has one thread fill it meanwhile: *more gets
+ * batch_fill's answer), then prints the results in input order: the same
+ * bytes for any thread count. Returns the kinds seen (1 bad, 2 limit, 4 out
+ * of memory: the run stops); the chunk and the outputs are left empty. */
+static int batch_flush(batch_chunk *c, batch_chunk *next, rtp_lines *in, int *more,
+                       batch_outs *outs, const settings *s)
+{
+    batch_item *it = c->items;
+    const char *text = c->text;
+    size_t n = c->n;
+#pragma omp parallel num_threads(outs->n)
+    {
+        int me = omp_get_thread_num();
+        rtp_text *out = &outs->text[me];
+        if (next) {
+#pragma omp single nowait
+            *more = batch_fill(next, in);
+        }
+#pragma omp for schedule(dynamic, 4) nowait
+        for (size_t i = 0; i < n; i++) {
+            if (!it[i].to_do)
+                continue;
+            size_t at = out->len;
+            it[i].kind = batch_line(text + it[i].start, it[i].len, it[i].number, s, out);
+            it[i].out = me;
+            it[i].at = at;
+            it[i].size = out->len - at;
+        }
+    }
+    /* Results that follow each other in one buffer (all of them on one
+     * thread, runs of the schedule's 4 lines on more) go out in one write. */
+    int flags = 0;
+    const char *run = NULL;
+    size_t run_len = 0;
+    for (size_t i = 0; i < n && !(flags & 4); i++) {
+        if (it[i].kind < 0) { /* out of memory says nothing about a line: stop there */
+            if (run_len)
+                fwrite(run, 1, run_len, stdout);
+            run_len = 0;
+            fprintf(stderr, "rtpack analyze: out of memory at line %ld\n", it[i].number);
+            flags |= 4;
+            continue;
+        }
+        const char *at = (it[i].out < 0 ? &c->errors : &outs->text[it[i].out])->data + it[i].at;
+        if (run_len && run + run_len != at) {
+            fwrite(run, 1, run_len, stdout);
+            run_len = 0;
+        }
+        if (!run_len)
+            run = at;
+        run_len += it[i].size;
+        flags |= it[i].kind == 2 ? 1 : it[i].kind == 3 ? 2 : 0;
+    }
+    if (run_len)
+        fwrite(run, 1, run_len, stdout);
+    if (!(flags & 4) && c->oom_line > 0) /* the lines before it are printed */
+        fprintf(stderr, "rtpack analyze: out of memory at line %ld\n", c->oom_line);
+    if (c->oom_line > 0)
+        flags |= 4;
+    for (int k = 0; k < outs->n; k++)
+        outs->text[k].len = 0;
+    c->n = 0;
+    c->len = 0;
+    c->errors.len = 0;
+    return flags;
+}
+
 static void batch_chunk_free(batch_chunk *c)
 {
-    for (int k = 0; k < c->n_outs; k++)
-        rtp_text_free(&c->outs[k]);
-    free(c->outs);
+    rtp_text_free(&c->errors);
     free(c->text);
     free(c->items);
 }
@@ -577,39 +617,27 @@ static int run_batch(const cli_args *args, const char *file, const settings *s)
         rtp_lines_close(&in);
         return cli_fail(args, cli_shown_name(file), st, &diag);
     }
-    batch_chunk chunk = {NULL, 0, 0, NULL, 0, 0, NULL, 0};
-    int threads = omp_get_max_threads();
-    chunk.outs = calloc((size_t)threads + 1, sizeof *chunk.outs);
-    if (!chunk.outs) {
+    batch_outs outs = {calloc((size_t)omp_get_max_threads(), sizeof(rtp_text)),
+                       omp_get_max_threads()};
+    if (!outs.text) {
         rtp_lines_close(&in);
         return cli_out_of_memory(args);
     }
-    chunk.n_outs = threads + 1;
-    int flags = 0;
+    batch_chunk chunk[2];
+    memset(chunk, 0, sizeof chunk);
+    int flags = 0, cur = 0, more = batch_fill(&chunk[0], &in);
     for (;;) {
-        const char *text;
-        size_t len;
-        rtp_diag_clear(&diag);
-        st = rtp_lines_next(&in, &text, &len, &diag);
-        if (st == RTP_OK && !text)
+        int was_more = more;
+        flags |= batch_flush(&chunk[cur], was_more ? &chunk[!cur] : NULL, &in, &more, &outs, s);
+        if ((flags & 4) || !was_more)
             break;
-        if ((st != RTP_OK || !is_blank(text, len)) &&
-            !batch_add(&chunk, text, len, in.number, st, &diag)) {
-            /* the lines before it are printed; it is where the run stops */
-            flags |= batch_flush(&chunk, s);
-            if (!(flags & 4))
-                fprintf(stderr, "rtpack analyze: out of memory at line %ld\n", in.number);
-            flags |= 4;
-            break;
-        }
-        if (chunk.len >= BATCH_CHUNK || chunk.n >= BATCH_CHUNK / 64)
-            flags |= batch_flush(&chunk, s);
-        if (flags & 4)
-            break;
+        cur = !cur;
     }
-    if (!(flags & 4))
-        flags |= batch_flush(&chunk, s);
-    batch_chunk_free(&chunk);
+    batch_chunk_free(&chunk[0]);
+    batch_chunk_free(&chunk[1]);
+    for (int k = 0; k < outs.n; k++)
+        rtp_text_free(&outs.text[k]);
+    free(outs.text);
     rtp_lines_close(&in);
     return flags & 4   ? CLI_EXIT_LIMIT
            : flags & 1 ? CLI_EXIT_USAGE
