@@ -551,7 +551,9 @@ static int batch_flush(batch_chunk *c, batch_chunk *next, rtp_lines *in, int *mo
 #pragma omp single nowait
             *more = batch_fill(next, in);
         }
-#pragma omp for schedule(dynamic, 4) nowait
+        /* guided: long runs of lines first (few writes when printing), single
+         * lines at the end of the chunk (no thread waits long for another) */
+#pragma omp for schedule(guided) nowait
         for (size_t i = 0; i < n; i++) {
             if (!it[i].to_do)
                 continue;
@@ -563,7 +565,7 @@ static int batch_flush(batch_chunk *c, batch_chunk *next, rtp_lines *in, int *mo
         }
     }
     /* Results that follow each other in one buffer (all of them on one
-     * thread, runs of the schedule's 4 lines on more) go out in one write. */
+     * thread, the schedule's runs on more) go out in one write. */
     int flags = 0;
     const char *run = NULL;
     size_t run_len = 0;
