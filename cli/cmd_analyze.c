@@ -62,7 +62,8 @@ static void init(void *opaque)
  * effective tasks (C', J': models/effective.h) the tests saw. */
 typedef struct analysis {
     rtp_analysis_doc doc;
-    rtp_task *eff;
+    const rtp_task *eff;       /* the declared tasks themselves without overheads */
+    rtp_task *eff_copy;        /* else their effective copy (owned) */
     rtp_analysis_task *rows;
     int *priority;
     rtp_ns *response;
@@ -74,7 +75,7 @@ static void analysis_free(analysis *a)
 {
     free(a->wcet_max);
     rtp_scaling_free(&a->scaling);
-    free(a->eff);
+    free(a->eff_copy);
     free(a->rows);
     free(a->priority);
     free(a->response);
@@ -126,7 +127,12 @@ static rtp_status analyse(const rtp_taskset *ts, const settings *s, analysis *a,
         cpus = (int)n_ids;
     }
     rtp_status st;
-    if (!(a->eff = rtp_effective_new(ts->tasks, n, &ts->platform.overheads, &st, diag)))
+    /* without overheads C' = C and J' = J: no copy (a batch line's tasks
+     * were copied only to be read) */
+    if (rtp_overheads_zero(&ts->platform.overheads))
+        a->eff = ts->tasks;
+    else if (!(a->eff = a->eff_copy =
+                   rtp_effective_new(ts->tasks, n, &ts->platform.overheads, &st, diag)))
         return st;
     a->rows = calloc(n ? n : 1, sizeof *a->rows);
     a->priority = calloc(n ? n : 1, sizeof *a->priority);
