@@ -113,10 +113,8 @@ static int run(const cli_args *args, void *settings)
     }
     char *text = rtp_taskset_to_json(&ts, 1);
     rtp_taskset_free(&ts);
-    if (!text) {
-        fprintf(stderr, "rtpack gen: out of memory\n");
-        return CLI_EXIT_LIMIT;
-    }
+    if (!text)
+        return cli_out_of_memory(args);
     fputs(text, stdout);
     free(text);
     return CLI_EXIT_OK;

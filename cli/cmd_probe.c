@@ -129,7 +129,7 @@ static void print_cpus(const rtp_probe_report *r)
     }
 }
 
-static int print_human(const rtp_probe_report *r)
+static int print_human(const cli_args *args, const rtp_probe_report *r)
 {
     printf("rtpack probe: %zu CPU%s measured for %lld s (wake-ups every %lld ns, SCHED_FIFO "
            "priority %d, SCHED_DEADLINE %lld/%lld ns",
@@ -147,10 +147,8 @@ static int print_human(const rtp_probe_report *r)
     print_kernel(r);
     print_cpus(r);
     char *platform = rtp_probe_platform_to_json(r);
-    if (!platform) {
-        fprintf(stderr, "rtpack probe: out of memory\n");
-        return CLI_EXIT_LIMIT;
-    }
+    if (!platform)
+        return cli_out_of_memory(args);
     printf("\nplatform (release_latency = %s over CPUs and policies, context_switch = largest "
            "p99), paste into a task set:\n  \"platform\": %s",
            rtp_probe_stat_name(r->latency_stat), platform);
@@ -191,14 +189,12 @@ static int run(const cli_args *args, void *settings)
     }
     if (args->json) {
         char *text = rtp_probe_report_to_json(&report, 1);
+        rc = text ? CLI_EXIT_OK : cli_out_of_memory(args);
         if (text)
             fputs(text, stdout);
-        else
-            fprintf(stderr, "rtpack probe: out of memory\n");
-        rc = text ? CLI_EXIT_OK : CLI_EXIT_LIMIT;
         free(text);
     } else {
-        rc = print_human(&report);
+        rc = print_human(args, &report);
     }
     rtp_probe_report_free(&report);
     return rc;
