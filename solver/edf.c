@@ -70,7 +70,10 @@
  *    h(kH - 1) > kH - 1: a miss (the "tail test"). In particular a set at
  *    U = 1 with every D*_i < T_i is never schedulable. Used when the
  *    caller does not want first_miss (the miss found has no bound on how
- *    far it is: the first-miss scan needs the old path).
+ *    far it is: the first-miss scan needs the old path). Otherwise at_one()
+ *    below decides every t >= max D* at once from the tasks' residues and
+ *    leaves QPA the points below it; only when that decomposition is too
+ *    costly does the busy period run (exact EDF is coNP-hard [EY15]).
  * Each phase (busy period, QPA, first-miss scan) may take up to
  * limits->max_iterations steps.
  * Demands are summed in 128 bits and saturate at 2^100 (> any rtp_ns), so a
@@ -79,6 +82,7 @@
 
 #include "models/arith.h"
 #include "models/ratio.h"
+#include "solver/sensitivity_internal.h"
 
 #include <gmp.h>
 #include <stdlib.h>
@@ -383,6 +387,52 @@ static int tail_miss(const rtp_task *tasks, size_t n, rtp_ns blocking)
     return (rtp_i128)blocking + 1 > implicit;
 }
 
+/* U = 1 exactly, every t >= T0 = max D* at once (docs/spec.md: at U' = 1
+ * the exact answer exists, no resource limit there). Past T0 the slack
+ * t - h(t) is a sum of per-task sawtooth terms of t's residues modulo the
+ * periods minus a constant, so "no failure at any t >= T0" is a minimum
+ * over residues, found without walking the hyperperiod by the Chinese
+ * remainder decomposition of solver/sensitivity_tail.c (the same
+ * computation the critical scaling factor uses at U' = 1, here with
+ * alpha = 1 and the effective tasks). No failure there: every failing t is
+ * below T0, so *bound = T0 for QPA. A failure at t_f: QPA below T0 looks
+ * for a smaller one first (the first-miss scan then starts low), else
+ * sh->miss = t_f. *decided = 0 when the decomposition would pass the step
+ * budget or its failure lies past 2^62 ns: the busy-period path runs. */
+static rtp_status at_one(const rtp_task *tasks, size_t n, budget *b, shape *sh,
+                         rtp_ns *bound, int *decided, rtp_diag *diag)
+{
+    rtp_ns t0 = 0, failed = 0;
+    for (size_t i = 0; i < n; i++)
+        if (dstar(&tasks[i]) > t0)
+            t0 = dstar(&tasks[i]);
+    sctx s = {tasks, n, 0, 0, b->max > b->used ? b->max - b->used : 0, diag};
+    mpq_t one;
+    mpq_init(one);
+    mpq_set_ui(one, 1, 1);
+    rtp_status st = rtp_sens_edf_tail(&s, one, t0, decided, &failed);
+    mpq_clear(one);
+    b->used += s.used;
+    if (st == RTP_ELIMIT) { /* the budget only chose not to decide here */
+        rtp_diag_clear(diag);
+        *decided = 0;
+        return RTP_OK;
+    }
+    if (st != RTP_OK || !*decided || failed < 0) {
+        *decided = 0;
+        return st == RTP_ENOMEM ? rtp_oom(diag) : st;
+    }
+    if (failed == 0) {
+        *bound = t0;
+        return RTP_OK;
+    }
+    rtp_ns below = 0;
+    if ((st = qpa(tasks, n, sh->blocking > 0, t0, sh->d_min, b, &below, diag)) != RTP_OK)
+        return st;
+    sh->miss = below > 0 ? below : failed;
+    return RTP_OK;
+}
+
 /* mode: see above; sh->tail_miss or sh->miss set means no bound. */
 static rtp_status interval(const rtp_task *tasks, size_t n, int mode, budget *b,
                            shape *sh, rtp_ns *bound, rtp_diag *diag)
@@ -416,6 +466,12 @@ static rtp_status interval(const rtp_task *tasks, size_t n, int mode, budget *b,
         return RTP_OK;
     if (cmp == 0 && mode == VERDICT && (sh->tail_miss = tail_miss(tasks, n, sh->blocking)))
         return RTP_OK;
+    if (cmp == 0 && mode != BOUND_ONLY) {
+        int decided = 0;
+        rtp_status st = at_one(tasks, n, b, sh, bound, &decided, diag);
+        if (st != RTP_OK || decided)
+            return st;
+    }
     rtp_ns la = cmp < 0 ? la_bound(tasks, n, sh->blocking) : 0, lb = 0;
     if (la > 0 && la <= sh->t_block) {
         *bound = la; /* Lb' = Lb + t_B > La already */

@@ -95,8 +95,10 @@ expect 2 "batch with a bad line" "$B" analyze --batch "$S/examples/analysis_mixe
 has '{"line":3,"error":"tasks[0].perod:unknownkey"}' "$TMP/out" "batch error line"
 has '{"line":4,"policy":"edf","schedulable":true' "$TMP/out" "batch goes on"
 expect 0 "batch stdin" "$B" analyze --batch - <"$S/examples/analysis_batch.jsonl"
-# A line that hits the iteration cap (U = 1, co-prime periods near 2^40).
-printf '%s\n' '{"tasks":[{"name":"A","wcet":"1099511627775ns","deadline":"2199023255545ns","period":"2199023255550ns"},{"name":"B","wcet":"1099511627773ns","deadline":"4398046511092ns","period":"4398046511092ns"},{"name":"C","wcet":"1099511627773ns","deadline":"4398046511092ns","period":"4398046511092ns"}]}' \
+# A line that hits the iteration cap: U = 1 with periods ab, bc, ca for
+# pairwise co-prime a, b, c near 2^20 (no cheap residue decomposition: every
+# grouping needs about abc = 2^60 residues) and a busy period past the cap.
+printf '%s\n' '{"tasks":[{"name":"A","wcet":"366500380679ns","deadline":"1099503239182ns","period":"1099503239183ns"},{"name":"B","wcet":"366500380679ns","period":"1099499044899ns"},{"name":"C","wcet":"366500380679ns","period":"1099501142037ns"}]}' \
     '{"tasks":[]}' >"$TMP/limit.jsonl"
 expect 3 "batch limit" "$B" analyze --batch "$TMP/limit.jsonl" --max-iterations 1000
 has '{"line":1,"error":"resourcelimit:' "$TMP/out" "limit line"

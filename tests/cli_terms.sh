@@ -263,6 +263,17 @@ expect 1 "fill with context switches, --clusters" "$B" partition "$TMP/fill_cs.j
 expect 1 "fill with context switches, explain" "$B" partition "$TMP/fill_cs.json" --explain
 has "utilization1.0004withit:overthecapacity1" "$TMP/out" "explain sees C'"
 
+# U' = 1 with a hyperperiod of 4 x 10^18 ns (periods 2p, 2q, p and q primes
+# near 10^9): decided exactly from the residues (no failure can exist: it
+# would need t = -1 mod 2q and t = 0 mod 2p, odd and even), not a limit;
+# one more ns of wcet is over U = 1.
+p=999999937 q=999999929
+printf '{"tasks": [{"name": "a", "wcet": %s, "period": %s},
+ {"name": "b", "wcet": %s, "period": %s, "deadline": %s}]}\n' \
+    "$p" $((2 * p)) "$q" $((2 * q)) $((2 * q - 1)) >"$TMP/u1big.json"
+expect 0 "U = 1 with a huge hyperperiod" "$B" analyze "$TMP/u1big.json" --json --max-iterations 100000
+has '"schedulable":true' "$TMP/out" "U = 1 with a huge hyperperiod is schedulable"
+
 # A platform may give only its overheads: one-CPU commands need no CPUs,
 # partition then needs --cpus (exit 2 without it, as with no platform).
 cat >"$TMP/ov_only.json" <<'JSON'

@@ -277,8 +277,10 @@ static void test_large_coprime(void **state)
 }
 
 /* U = 1 with a constrained deadline and co-prime periods near 2^40: the busy
- * period is astronomically long. A miss below the capped iteration still
- * decides; otherwise the answer is a resource limit, never a guess. */
+ * period is astronomically long. The residue decomposition decides the tail
+ * past max D* when the periods' common factors keep it small; a miss below
+ * the capped iteration still decides; otherwise the answer is a resource
+ * limit, never a guess. */
 static void test_limit(void **state)
 {
     (void)state;
@@ -288,11 +290,24 @@ static void test_limit(void **state)
     rtp_edf_result r;
     rtp_diag diag;
     rtp_diag_clear(&diag);
+    /* Past max D* the slack is (((t + 1) mod 2p) + (t mod 4q)) / 2 - 1/2,
+     * below 0 only when t = -1 (mod 2p) and t = 0 (mod 4q): t odd and even
+     * at once. So schedulable, decided in a few steps (was a limit). */
     rtp_task ts[3] = {tu_task(p, 2 * p - 1, 2 * p), tu_task(q, 4 * q, 4 * q),
                       tu_task(q, 4 * q, 4 * q)};
-    assert_int_equal(rtp_edf_qpa(ts, 3, 1, &lim, &r, &diag), RTP_ELIMIT);
+    for (int want = 0; want < 2; want++) {
+        assert_int_equal(rtp_edf_qpa(ts, 3, want, &lim, &r, &diag), RTP_OK);
+        assert_true(r.schedulable);
+    }
+    /* Periods ab, bc, ca for pairwise co-prime a, b, c near 2^20: every
+     * grouping of the decomposition needs about abc = 2^60 residues, so the
+     * tail is not decided, and the busy period passes the cap: a limit. */
+    const rtp_ns a = 1048573, bb = 1048571, c = 1048569, w = 366500380679;
+    rtp_task hard[3] = {tu_task(w, a * bb - 1, a * bb), tu_task(w, bb * c, bb * c),
+                        tu_task(w, a * c, a * c)};
+    assert_int_equal(rtp_edf_qpa(hard, 3, 1, &lim, &r, &diag), RTP_ELIMIT);
     assert_true(strlen(diag.message) > 0);
-    assert_int_equal(rtp_edf_qpa(ts, 3, 0, &lim, &r, &diag), RTP_ELIMIT);
+    assert_int_equal(rtp_edf_qpa(hard, 3, 0, &lim, &r, &diag), RTP_ELIMIT);
     /* A miss at 2q = p + q - 2 (dbf = p + q): found by the QPA probes of the
      * busy-period iteration; the QPA below the capped iterate alone ran out
      * of steps before it (a resource limit until issue 17). */
