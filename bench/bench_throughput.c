@@ -9,7 +9,9 @@
  *   - per set: `rtpack analyze --batch --policy edf` CPU time minus the
  *     reading time, per set, against the median QPA time of the same sets;
  *     the same for `--policy fp` (OPA) against the median of OPA + RTA;
- *   - parallel batch: wall time of the same run with OMP_NUM_THREADS=1 vs 2;
+ *   - parallel batch: wall time of the same run with OMP_NUM_THREADS=1 vs 2,
+ *     and of two independent 1-thread runs at once (what the machine gives
+ *     two copies: the ceiling for two threads);
  *   - global: `analyze --batch --policy gedf`, 2,000 sets of 20 tasks on 4
  *     CPUs (U = 2.4, implicit deadlines), CPU time and its reading share.
  * Reading and QPA are thread CPU time, minimum of 3 runs; the CLI runs are
@@ -268,6 +270,40 @@ static void min_cli(const char *file, const char *policy, int cpus, int threads,
         if (*cpu < 0 || c < *cpu)
             *cpu = c;
     }
+}
+
+/* Wall time (us) of two 1-thread `analyze --batch FILE --policy edf` runs
+ * started together, minimum of 3: what this machine gives two independent
+ * copies (shared caches, memory, clock), the ceiling for two threads of
+ * one run. */
+static double pair_wall(const char *file)
+{
+    double best = -1;
+    for (int rep = 0; rep < 3; rep++) {
+        fflush(stdout);
+        double t0 = wall_us();
+        pid_t pid[2];
+        for (int k = 0; k < 2; k++) {
+            if ((pid[k] = fork()) == 0) {
+                setenv("OMP_NUM_THREADS", "1", 1);
+                if (!freopen("/dev/null", "w", stdout))
+                    _exit(3);
+                execl(RTP_BINARY, "rtpack", "analyze", "--batch", file, "--policy", "edf",
+                      (char *)NULL);
+                _exit(3);
+            }
+        }
+        for (int k = 0; k < 2; k++) {
+            int status;
+            waitpid(pid[k], &status, 0);
+            if (!WIFEXITED(status) || WEXITSTATUS(status) > 1)
+                exit(3);
+        }
+        double t = wall_us() - t0;
+        if (best < 0 || t < best)
+            best = t;
+    }
+    return best;
 }
 
 #ifdef RTP_SCHEDCAT_DRIVER
@@ -543,7 +579,11 @@ int main(int argc, char **argv)
                "%.2f)\n\n", fcpu / 1e3, fp_set, fp, fp_set / fp, load_average());
         min_cli(file, "edf", 0, 2, &wall2, &cpu2);
         printf("batch wall time, 1 thread %.1f ms, 2 threads %.1f ms: speed-up %.2fx (goal >= "
-               "1.8x, load %.2f)\n\n", wall1 / 1e3, wall2 / 1e3, wall1 / wall2, load_average());
+               "1.8x, load %.2f)\n", wall1 / 1e3, wall2 / 1e3, wall1 / wall2, load_average());
+        double pair = pair_wall(file), ceiling = 2 * wall1 / pair;
+        printf("two 1-thread runs at once: %.1f ms, %.2fx the throughput of one (the machine's "
+               "ceiling for two threads); 2 threads reach %.2f of it (load %.2f)\n\n",
+               pair / 1e3, ceiling, wall1 / wall2 / ceiling, load_average());
     }
 #ifdef RTP_SCHEDCAT_DRIVER
     compare_edf(&edf, file, cpu1);

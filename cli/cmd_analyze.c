@@ -438,13 +438,14 @@ static int batch_line(const char *text, size_t len, long line, const settings *s
 /* Lines gathered per chunk. Two chunks take turns: while the threads
  * analyse one, one of them reads the next, so reading is not a serial step
  * (on one thread it simply comes first); memory stays at about two chunks
- * and their results. 1 MiB (~300 lines of 50 tasks): 256 KiB kept a chunk
- * and its results in cache (~5% less CPU on one thread) but on a busy
- * machine (load 5 on 2 CPUs) two threads then took 1.9-2.6x the wall time of
- * one, against 1.5-1.6x with 1 MiB: each chunk ends at a barrier, and a
- * thread waiting there for a descheduled one costs more the more barriers
- * there are. */
-#define BATCH_CHUNK ((size_t)1 << 20)
+ * and their results. 256 KiB (~80 lines of 50 tasks) keeps a chunk and its
+ * results in cache: on a quiet 2-CPU machine (load < 0.7, min of 7 runs) one
+ * thread took 142 ms instead of 154 ms for 5,000 sets and two threads 83
+ * instead of 91 (1.71-1.78x one thread, vs 1.65-1.69x with 1 MiB). On a busy
+ * machine (load 5) more, smaller chunks cost more: each ends at a barrier
+ * where a thread may wait for a descheduled one (two threads then took
+ * 1.9-2.6x the wall time of one, 1.5-1.6x with 1 MiB). */
+#define BATCH_CHUNK ((size_t)1 << 18)
 
 /* One gathered line: its text in the chunk (len 0 when rtp_lines refused
  * it and its result is already written), and where its result line is. */
