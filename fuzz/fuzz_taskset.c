@@ -74,7 +74,9 @@ static void check_set(const rtp_taskset *ts)
     const rtp_platform *pf = &ts->platform;
     if (!ts->has_platform)
         return;
-    CHECK(pf->n_cpus >= 1);
+    /* platform.cpus is optional (a platform of overheads only); clusters need it */
+    CHECK(pf->n_cpus >= 1 ||
+          (pf->cpus == NULL && pf->n_clusters == 0 && !pf->cpus_given_as_count));
     for (size_t i = 0; i < pf->n_cpus; i++) {
         CHECK(pf->cpus[i] >= 0);
         CHECK(!has(pf->cpus, i, pf->cpus[i]));
