@@ -212,41 +212,18 @@ static int write_folder(const cli_args *args, const rtp_plan *plan, const emit_s
     return rc;
 }
 
-/* A task without `cmd` has nothing to launch: the plan is well formed (cmd
- * is optional in plans) but not deployable as is, exit 1 (docs/spec.md
- * "emit"); rehearse and the rt-app formats need no command. */
-static int missing_cmd(const cli_args *args, const rtp_plan *plan, const char *file)
-{
-    for (size_t j = 0; j < plan->n_bins; j++)
-        for (size_t i = 0; i < plan->bins[j].n_tasks; i++) {
-            const rtp_task *t = &plan->bins[j].tasks[i].task;
-            if (t->cmd && t->cmd_len > 0)
-                continue;
-            char bin[48], path[RTP_DIAG_PATH_SIZE];
-            rtp_deploy_bin_path(plan, j, bin, sizeof bin);
-            snprintf(path, sizeof path, "%s.tasks[%zu].cmd", bin, i);
-            rtp_diag diag;
-            rtp_diag_clear(&diag);
-            rtp_diag_set(&diag, RTP_EINPUT, path,
-                         "missing: task \"%.60s\" has no command to launch (give it a cmd "
-                         "in the task set; rtpack rehearse runs the plan without one)",
-                         t->name);
-            return not_deployable(args, file, &diag);
-        }
-    return 0;
-}
-
 static int emit(const cli_args *args, const emit_settings *s, const rtp_plan *plan,
                 const char *file, rtp_text *warnings)
 {
-    if (s->format == FORMAT_SCRIPT || s->format == FORMAT_SYSTEMD) {
-        int rc = missing_cmd(args, plan, file);
-        if (rc)
-            return rc;
-    }
     const rtp_deploy_opts *opts = &s->deploy;
     rtp_diag diag;
     rtp_diag_clear(&diag);
+    if (s->format == FORMAT_SCRIPT || s->format == FORMAT_SYSTEMD) {
+        int present;
+        rtp_deploy_cmds_present(plan, opts, &present, &diag);
+        if (!present)
+            return not_deployable(args, file, &diag);
+    }
     char *text = NULL;
     rtp_status st = RTP_OK;
     int deployable = 1, edf = rtp_deploy_is_deadline(plan);

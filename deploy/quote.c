@@ -57,8 +57,7 @@ rtp_status rtp_quote_cmd_argv(const rtp_task *task, const char *path, char ***ar
     *argc = 0;
     *storage = NULL;
     if (!task->cmd || task->cmd_len == 0)
-        return rtp_diag_set(diag, RTP_EINPUT, path,
-                            "missing: task \"%.60s\" has no command to launch", task->name);
+        return rtp_diag_set(diag, RTP_EINPUT, path, RTP_QUOTE_NO_CMD, task->name);
     size_t cap = task->cmd_len;
     if (task->cmd_is_string) {
         if (!(*storage = strdup(task->cmd[0])))

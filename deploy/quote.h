@@ -36,6 +36,10 @@ void rtp_quote_systemd(rtp_text *out, const char *s);
  * task's or point into *storage, also malloc'd); free both. RTP_EINPUT at
  * `path` when the task has no command, a word is empty, the first word
  * starts with '-', or a word fails rtp_text_check_plain (models/text.h). */
+/* The message for a task without a command (one %s: its name), shared by
+ * rtp_quote_cmd_argv and rtp_deploy_cmds_present (script.h). */
+#define RTP_QUOTE_NO_CMD "missing: task \"%.60s\" has no command to launch"
+
 rtp_status rtp_quote_cmd_argv(const rtp_task *task, const char *path,
                               char ***argv, size_t *argc, char **storage,
                               rtp_diag *diag);

@@ -17,6 +17,26 @@ void rtp_deploy_cpu_list(const rtp_plan_bin *bin, rtp_text *out)
         rtp_text_printf(out, "%s%d", k ? "," : "", bin->cpus[k]);
 }
 
+void rtp_deploy_cmds_present(const rtp_plan *plan, const rtp_deploy_opts *opts, int *present,
+                             rtp_diag *diag)
+{
+    *present = 1;
+    for (size_t j = 0; !opts->cmd_for && j < plan->n_bins; j++)
+        for (size_t i = 0; i < plan->bins[j].n_tasks; i++) {
+            const rtp_task *t = &plan->bins[j].tasks[i].task;
+            if (t->cmd && t->cmd_len > 0)
+                continue;
+            char bin[48], path[RTP_DIAG_PATH_SIZE];
+            rtp_deploy_bin_path(plan, j, bin, sizeof bin);
+            snprintf(path, sizeof path, "%s.tasks[%zu].cmd", bin, i);
+            rtp_diag_set(diag, RTP_OK, path,
+                         RTP_QUOTE_NO_CMD " (give it a cmd in the task set; rtpack rehearse "
+                         "runs the plan without one)", t->name);
+            *present = 0;
+            return;
+        }
+}
+
 rtp_status rtp_deploy_cmd_words(const rtp_plan *plan, size_t j, size_t i,
                                 const rtp_deploy_opts *opts, rtp_quote_fn quote, rtp_text *out,
                                 rtp_diag *diag)

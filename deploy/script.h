@@ -45,6 +45,14 @@ typedef void (*rtp_quote_fn)(rtp_text *out, const char *word);
 
 /* The task's command words (quote.h: rtp_quote_cmd_argv; opts->cmd_for's
  * when set), each quoted with `quote`, appended to out. */
+/* Every placed task has a command to launch (its cmd, or opts->cmd_for's).
+ * cmd is optional in plans, so a task without one makes the plan not
+ * deployable as is by `script` or `systemd`, not malformed: *present = 0 and
+ * diag (status RTP_OK, path "cpus[j].tasks[i].cmd") names the first such
+ * task and the fix. rtp_deploy_cmd_words still refuses it (RTP_EINPUT). */
+void rtp_deploy_cmds_present(const rtp_plan *plan, const rtp_deploy_opts *opts, int *present,
+                             rtp_diag *diag);
+
 rtp_status rtp_deploy_cmd_words(const rtp_plan *plan, size_t j, size_t i,
                                 const rtp_deploy_opts *opts, rtp_quote_fn quote,
                                 rtp_text *out, rtp_diag *diag);

@@ -824,6 +824,43 @@ static const char *const *workload_for(void *ctx, size_t j, size_t i)
     return workload;
 }
 
+/* A placed task without cmd: the plan is not deployable by script or
+ * systemd (status OK, the task's cmd path, the fix), unless opts.cmd_for
+ * supplies the commands (rehearse). */
+static void test_cmds_present(void **state)
+{
+    (void)state;
+    char *text = NULL;
+    size_t len = 0;
+    rtp_diag diag;
+    rtp_diag_clear(&diag);
+    assert_int_equal(rtp_read_file(tu_source_path("examples/plan_edf.json"), &text, &len, &diag),
+                     RTP_OK);
+    rtp_plan plan;
+    assert_int_equal(rtp_plan_parse_json(text, len, &plan, &diag), RTP_OK);
+    free(text);
+    rtp_deploy_opts opts = rtp_deploy_opts_default();
+    int present = 0;
+    rtp_deploy_cmds_present(&plan, &opts, &present, &diag);
+    assert_int_equal(present, 1);
+    rtp_task *t = &plan.bins[1].tasks[0].task;
+    for (size_t k = 0; k < t->cmd_len; k++)
+        free(t->cmd[k]);
+    free(t->cmd);
+    t->cmd = NULL;
+    t->cmd_len = 0;
+    rtp_deploy_cmds_present(&plan, &opts, &present, &diag);
+    assert_int_equal(present, 0);
+    assert_string_equal(diag.path, "cpus[1].tasks[0].cmd");
+    assert_non_null(strstr(diag.message, "has no command to launch"));
+    int calls = 0;
+    opts.cmd_for = workload_for;
+    opts.cmd_ctx = &calls;
+    rtp_deploy_cmds_present(&plan, &opts, &present, &diag);
+    assert_int_equal(present, 1);
+    rtp_plan_free(&plan);
+}
+
 /* opts.cmd_for puts other command words in every row, quoted like a plan's
  * (rehearse's synthetic workload); rows name hostile tasks' logs task@K. */
 static void test_script_cmd_for_and_logs(void **state)
@@ -1012,6 +1049,7 @@ int main(void)
         cmocka_unit_test(test_isolate_check),
         cmocka_unit_test(test_fifo_priorities),
         cmocka_unit_test(test_partition_emit_agree),
+        cmocka_unit_test(test_cmds_present),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
