@@ -3,6 +3,7 @@
  * document (--json) or a table, or one compact result per line (--batch).
  * Exit: 0 schedulable, 1 not, 2 bad input, 3 limit (docs/spec.md). */
 #include "cli/cli.h"
+#include "cli/batch.h"
 #include "solver/global.h"
 
 #include "models/analysis_doc.h"
@@ -383,19 +384,10 @@ static void print_table(const rtp_taskset *ts, const analysis *a)
         print_sensitivity(a);
 }
 
-/* ---- batch mode ---- */
-
-static int is_blank(const char *s, size_t len)
-{
-    for (size_t i = 0; i < len; i++)
-        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
-            return 0;
-    return 1;
-}
+/* ---- batch mode (the pipeline: cli/batch.c) ---- */
 
 /* The result line of a line that failed, appended to out: its kind (2 bad,
- * 3 limit), or -1 when out of memory (no result line: the run stops,
- * batch_flush). */
+ * 3 limit), or -1 when out of memory (no result line: the run stops). */
 static int batch_error(rtp_text *out, long line, rtp_status st, const rtp_diag *diag)
 {
     if (st == RTP_ENOMEM)
@@ -413,11 +405,11 @@ static int batch_error(rtp_text *out, long line, rtp_status st, const rtp_diag *
 }
 
 /* Analyses one line, its result line appended to out (called from the
- * OpenMP threads, each with its own out: no shared state); its kind as
+ * pipeline's threads, each with its own out: no shared state); its kind as
  * batch_error's, 0 when analysed. */
-static int batch_line(const char *text, size_t len, long line, const settings *s,
-                      rtp_text *out)
+static int batch_line(const char *text, size_t len, long line, const void *ctx, rtp_text *out)
 {
+    const settings *s = ctx;
     rtp_taskset ts;
     rtp_diag diag;
     rtp_diag_clear(&diag);
@@ -435,190 +427,6 @@ static int batch_line(const char *text, size_t len, long line, const settings *s
     return st == RTP_OK ? 0 : batch_error(out, line, st, &diag);
 }
 
-/* Lines gathered per chunk. Two chunks take turns: while the threads
- * analyse one, one of them reads the next, so reading is not a serial step
- * (on one thread it simply comes first); memory stays at about two chunks
- * and their results. 256 KiB (~80 lines of 50 tasks) keeps a chunk and its
- * results in cache: on a quiet 2-CPU machine (load < 0.7, min of 7 runs) one
- * thread took 142 ms instead of 154 ms for 5,000 sets and two threads 83
- * instead of 91 (1.71-1.78x one thread, vs 1.65-1.69x with 1 MiB). On a busy
- * machine (load 5) more, smaller chunks cost more: each ends at a barrier
- * where a thread may wait for a descheduled one (two threads then took
- * 1.9-2.6x the wall time of one, 1.5-1.6x with 1 MiB). */
-#define BATCH_CHUNK ((size_t)1 << 18)
-
-/* One gathered line: its text in the chunk (len 0 when rtp_lines refused
- * it and its result is already written), and where its result line is. */
-typedef struct batch_item {
-    size_t start, len;
-    long number;
-    int kind;        /* batch_line's: 0, 2, 3, or -1 out of memory */
-    int to_do;       /* still to analyse */
-    int out;         /* which thread's output holds the result; -1: the chunk's errors */
-    size_t at, size; /* the result line is at [at, at + size) there */
-} batch_item;
-
-/* The lines of a chunk, the results known while reading them (lines
- * rtp_lines refused), and where reading stopped. */
-typedef struct batch_chunk {
-    char *text;
-    size_t len, cap;
-    batch_item *items;
-    size_t n, items_cap;
-    rtp_text errors;
-    long oom_line;   /* > 0: adding this line ran out of memory; the run stops after the chunk */
-} batch_chunk;
-
-/* The analysing threads' outputs, one each, reused from chunk to chunk (a
- * line's result costs no allocation once they have grown). */
-typedef struct batch_outs {
-    rtp_text *text;
-    int n;
-} batch_outs;
-
-/* Adds a line to the chunk (text copied), or, when rtp_lines refused it
- * (st), its error result; 0 when out of memory. */
-static int batch_add(batch_chunk *c, const char *text, size_t len, long number, rtp_status st,
-                     const rtp_diag *diag)
-{
-    if (c->n == c->items_cap) {
-        size_t cap = c->items_cap ? 2 * c->items_cap : 256;
-        batch_item *bigger = realloc(c->items, cap * sizeof *bigger);
-        if (!bigger)
-            return 0;
-        c->items = bigger;
-        c->items_cap = cap;
-    }
-    batch_item *it = &c->items[c->n];
-    it->number = number;
-    it->start = c->len;
-    it->to_do = st == RTP_OK;
-    if (st != RTP_OK) {
-        it->len = 0;
-        it->out = -1;
-        it->at = c->errors.len;
-        it->kind = batch_error(&c->errors, number, st, diag);
-        it->size = c->errors.len - it->at;
-        c->n++;
-        return it->kind >= 0;
-    }
-    if (c->len + len > c->cap) {
-        size_t cap = c->cap ? c->cap : BATCH_CHUNK;
-        while (cap < c->len + len)
-            cap *= 2;
-        char *bigger = realloc(c->text, cap);
-        if (!bigger)
-            return 0;
-        c->text = bigger;
-        c->cap = cap;
-    }
-    it->len = len;
-    memcpy(c->text + c->len, text, len);
-    c->len += len;
-    c->n++;
-    return 1;
-}
-
-/* Reads lines into the (empty) chunk until it is full: 1 when more may
- * follow, 0 at the end of the input or when adding a line ran out of
- * memory (c->oom_line). */
-static int batch_fill(batch_chunk *c, rtp_lines *in)
-{
-    rtp_diag diag;
-    for (;;) {
-        const char *text;
-        size_t len;
-        rtp_diag_clear(&diag);
-        rtp_status st = rtp_lines_next(in, &text, &len, &diag);
-        if (st == RTP_OK && !text)
-            return 0;
-        if ((st != RTP_OK || !is_blank(text, len)) &&
-            !batch_add(c, text, len, in->number, st, &diag)) {
-            c->oom_line = in->number;
-            return 0;
-        }
-        if (c->len >= BATCH_CHUNK || c->n >= BATCH_CHUNK / 64)
-            return 1;
-    }
-}
-
-/* Analyses the chunk's lines in parallel into the per-thread outputs (and,
- * when `next` is given, has one thread fill it meanwhile: *more gets
- * batch_fill's answer), then prints the results in input order: the same
- * bytes for any thread count. Returns the kinds seen (1 bad, 2 limit, 4 out
- * of memory: the run stops); the chunk and the outputs are left empty. */
-static int batch_flush(batch_chunk *c, batch_chunk *next, rtp_lines *in, int *more,
-                       batch_outs *outs, const settings *s)
-{
-    batch_item *it = c->items;
-    const char *text = c->text;
-    size_t n = c->n;
-#pragma omp parallel num_threads(outs->n)
-    {
-        int me = omp_get_thread_num();
-        rtp_text *out = &outs->text[me];
-        if (next) {
-#pragma omp single nowait
-            *more = batch_fill(next, in);
-        }
-        /* guided: long runs of lines first (few writes when printing), single
-         * lines at the end of the chunk (no thread waits long for another) */
-#pragma omp for schedule(guided) nowait
-        for (size_t i = 0; i < n; i++) {
-            if (!it[i].to_do)
-                continue;
-            size_t at = out->len;
-            it[i].kind = batch_line(text + it[i].start, it[i].len, it[i].number, s, out);
-            it[i].out = me;
-            it[i].at = at;
-            it[i].size = out->len - at;
-        }
-    }
-    /* Results that follow each other in one buffer (all of them on one
-     * thread, the schedule's runs on more) go out in one write. */
-    int flags = 0;
-    const char *run = NULL;
-    size_t run_len = 0;
-    for (size_t i = 0; i < n && !(flags & 4); i++) {
-        if (it[i].kind < 0) { /* out of memory says nothing about a line: stop there */
-            if (run_len)
-                fwrite(run, 1, run_len, stdout);
-            run_len = 0;
-            fprintf(stderr, "rtpack analyze: out of memory at line %ld\n", it[i].number);
-            flags |= 4;
-            continue;
-        }
-        const char *at = (it[i].out < 0 ? &c->errors : &outs->text[it[i].out])->data + it[i].at;
-        if (run_len && run + run_len != at) {
-            fwrite(run, 1, run_len, stdout);
-            run_len = 0;
-        }
-        if (!run_len)
-            run = at;
-        run_len += it[i].size;
-        flags |= it[i].kind == 2 ? 1 : it[i].kind == 3 ? 2 : 0;
-    }
-    if (run_len)
-        fwrite(run, 1, run_len, stdout);
-    if (!(flags & 4) && c->oom_line > 0) /* the lines before it are printed */
-        fprintf(stderr, "rtpack analyze: out of memory at line %ld\n", c->oom_line);
-    if (c->oom_line > 0)
-        flags |= 4;
-    for (int k = 0; k < outs->n; k++)
-        outs->text[k].len = 0;
-    c->n = 0;
-    c->len = 0;
-    c->errors.len = 0;
-    return flags;
-}
-
-static void batch_chunk_free(batch_chunk *c)
-{
-    rtp_text_free(&c->errors);
-    free(c->text);
-    free(c->items);
-}
-
 static int run_batch(const cli_args *args, const char *file, const settings *s)
 {
     rtp_lines in;
@@ -629,27 +437,7 @@ static int run_batch(const cli_args *args, const char *file, const settings *s)
         rtp_lines_close(&in);
         return cli_fail(args, cli_shown_name(file), st, &diag);
     }
-    batch_outs outs = {calloc((size_t)omp_get_max_threads(), sizeof(rtp_text)),
-                       omp_get_max_threads()};
-    if (!outs.text) {
-        rtp_lines_close(&in);
-        return cli_out_of_memory(args);
-    }
-    batch_chunk chunk[2];
-    memset(chunk, 0, sizeof chunk);
-    int flags = 0, cur = 0, more = batch_fill(&chunk[0], &in);
-    for (;;) {
-        int was_more = more;
-        flags |= batch_flush(&chunk[cur], was_more ? &chunk[!cur] : NULL, &in, &more, &outs, s);
-        if ((flags & 4) || !was_more)
-            break;
-        cur = !cur;
-    }
-    batch_chunk_free(&chunk[0]);
-    batch_chunk_free(&chunk[1]);
-    for (int k = 0; k < outs.n; k++)
-        rtp_text_free(&outs.text[k]);
-    free(outs.text);
+    int flags = cli_batch_run(&in, omp_get_max_threads(), batch_line, batch_error, s, stdout);
     rtp_lines_close(&in);
     return flags & 4   ? CLI_EXIT_LIMIT
            : flags & 1 ? CLI_EXIT_USAGE

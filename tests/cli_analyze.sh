@@ -105,7 +105,7 @@ has '{"line":1,"error":"resourcelimit:' "$TMP/out" "limit line"
 has '{"line":2,"policy":"edf","schedulable":true' "$TMP/out" "after limit"
 # Parallel batch: the same bytes and exit code for 1, 2 and 4 OpenMP threads,
 # on the mixed examples (error, limit and blank lines) and on a batch of
-# more than one 1 MiB chunk (streamed) ending without a newline.
+# many 32 KiB units (streamed) ending without a newline.
 cat "$S/examples/analysis_mixed.jsonl" "$S/examples/analysis_batch.jsonl" "$TMP/limit.jsonl" \
     >"$TMP/many.jsonl"
 printf '\n{"tasks":[{"name":"x","wcet":1,"period":"3ms"}]}\n' >>"$TMP/many.jsonl"

@@ -1,0 +1,272 @@
+/* cli/batch.c — the ordered parallel line pipeline of cli/batch.h.
+ *
+ * Invariants, all under batch_pipe.mu:
+ *  - units[] are FREE, TAKEN (owned by exactly one thread, which fills and
+ *    analyses it without the lock) or DONE (waiting to be printed);
+ *  - sequence numbers are handed out under read_mu in input order, so the
+ *    units' lines are in seq order, and next_print is the oldest seq not yet
+ *    printed;
+ *  - after any thread releases mu, the unit of seq next_print is not DONE
+ *    (its finisher printed it and everything done behind it), so every unit
+ *    is printed by the thread that completed the last of its predecessors;
+ *  - once `stop` is set (out of memory), nothing more is printed or read. */
+#include "cli/batch.h"
+
+#include <omp.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A unit's size: ~10 lines of 50 tasks, each ~30 us to analyse, so a
+ * unit is a few hundred us of work: lock traffic is negligible and the
+ * last unit leaves other threads idle only that long. At most UNIT_LINES
+ * lines, so one of tiny lines is bounded too. */
+#define UNIT_BYTES ((size_t)32 << 10)
+#define UNIT_LINES 1024
+#define UNITS_PER_THREAD 4
+
+typedef struct item {
+    size_t start, len;  /* the line in unit.text (len 0: refused when read) */
+    long number;
+    size_t at, size;    /* refused: its result in unit.errors */
+} item;
+
+enum { FREE, TAKEN, DONE };
+
+typedef struct unit {
+    int state;
+    long seq;
+    char *text;
+    size_t len, cap;
+    item *items;
+    size_t n, items_cap;
+    rtp_text errors;    /* results of the lines rtp_lines_next refused */
+    rtp_text out;       /* the results, in order */
+    int flags;          /* 1 bad, 2 limit */
+    long oom_line;      /* > 0: out of memory at this line; nothing after it counts */
+} unit;
+
+typedef struct batch_pipe {
+    pthread_mutex_t mu, read_mu;
+    pthread_cond_t cv;
+    unit *units;
+    size_t n_units;
+    long next_print;
+    int flags, stop, input_done; /* input_done: mu; in/next_seq: read_mu */
+    rtp_lines *in;
+    int in_ended;
+    long next_seq;
+    cli_batch_line_fn line;
+    cli_batch_error_fn error;
+    const void *ctx;
+    FILE *out;
+} batch_pipe;
+
+static int is_blank(const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
+            return 0;
+    return 1;
+}
+
+/* Adds a line (text copied), or, when rtp_lines_next refused it (st), its
+ * result line; 0 when out of memory. */
+static int unit_add(unit *u, const batch_pipe *p, const char *text, size_t len, long number,
+                    rtp_status st, const rtp_diag *diag)
+{
+    if (u->n == u->items_cap) {
+        size_t cap = u->items_cap ? 2 * u->items_cap : 64;
+        item *bigger = realloc(u->items, cap * sizeof *bigger);
+        if (!bigger)
+            return 0;
+        u->items = bigger;
+        u->items_cap = cap;
+    }
+    item *it = &u->items[u->n];
+    it->number = number;
+    it->start = u->len;
+    it->len = 0;
+    if (st != RTP_OK) {
+        it->at = u->errors.len;
+        int kind = p->error(&u->errors, number, st, diag);
+        if (kind < 0)
+            return 0;
+        it->size = u->errors.len - it->at;
+        u->flags |= kind == 2 ? 1 : 2;
+        u->n++;
+        return 1;
+    }
+    if (u->len + len > u->cap) {
+        size_t cap = u->cap ? u->cap : UNIT_BYTES;
+        while (cap < u->len + len)
+            cap *= 2;
+        char *bigger = realloc(u->text, cap);
+        if (!bigger)
+            return 0;
+        u->text = bigger;
+        u->cap = cap;
+    }
+    memcpy(u->text + u->len, text, len);
+    it->len = len;
+    u->len += len;
+    u->n++;
+    return 1;
+}
+
+/* Fills an empty unit from the input (caller holds read_mu): 1 when more
+ * may follow, 0 at the end of the input or when out of memory (oom_line). */
+static int unit_fill(unit *u, batch_pipe *p)
+{
+    rtp_diag diag;
+    for (;;) {
+        const char *text;
+        size_t len;
+        rtp_diag_clear(&diag);
+        rtp_status st = rtp_lines_next(p->in, &text, &len, &diag);
+        if (st == RTP_OK && !text)
+            return 0;
+        if ((st != RTP_OK || !is_blank(text, len)) &&
+            !unit_add(u, p, text, len, p->in->number, st, &diag)) {
+            u->oom_line = p->in->number;
+            return 0;
+        }
+        if (u->len >= UNIT_BYTES || u->n >= UNIT_LINES)
+            return 1;
+    }
+}
+
+/* Analyses the unit's lines in order into u->out (no lock held). */
+static void unit_analyse(unit *u, const batch_pipe *p)
+{
+    for (size_t i = 0; i < u->n; i++) {
+        item *it = &u->items[i];
+        size_t at = u->out.len;
+        int kind;
+        if (it->len == 0) {
+            rtp_text_appendn(&u->out, u->errors.data + it->at, it->size);
+            kind = rtp_text_status(&u->out) == RTP_OK ? 0 : -1;
+        } else
+            kind = p->line(u->text + it->start, it->len, it->number, p->ctx, &u->out);
+        if (kind < 0) { /* out of memory says nothing about the line: stop there */
+            u->out.len = at;
+            u->oom_line = it->number;
+            return;
+        }
+        u->flags |= kind == 2 ? 1 : kind == 3 ? 2 : 0;
+    }
+}
+
+static void unit_reset(unit *u)
+{
+    u->state = FREE;
+    u->len = u->n = 0;
+    u->errors.len = u->out.len = 0;
+    u->flags = 0;
+    u->oom_line = 0;
+}
+
+/* Prints every done unit from next_print on, in order (caller holds mu). */
+static void drain(batch_pipe *p)
+{
+    for (;;) {
+        unit *u = NULL;
+        for (size_t k = 0; k < p->n_units && !u; k++)
+            if (p->units[k].state == DONE && p->units[k].seq == p->next_print)
+                u = &p->units[k];
+        if (!u || p->stop)
+            return;
+        if (u->out.len)
+            fwrite(u->out.data, 1, u->out.len, p->out);
+        p->flags |= u->flags;
+        if (u->oom_line > 0) {
+            fprintf(stderr, "rtpack analyze: out of memory at line %ld\n", u->oom_line);
+            p->flags |= 4;
+            p->stop = 1;
+        }
+        unit_reset(u);
+        p->next_print++;
+        pthread_cond_broadcast(&p->cv);
+    }
+}
+
+/* One thread's loop: take a free unit, fill, analyse, finish; until the
+ * input is read to its end (or the run stopped). */
+static void work(batch_pipe *p)
+{
+    for (;;) {
+        unit *u = NULL;
+        pthread_mutex_lock(&p->mu);
+        while (!p->stop && !p->input_done) {
+            for (size_t k = 0; k < p->n_units && !u; k++)
+                if (p->units[k].state == FREE)
+                    u = &p->units[k];
+            if (u)
+                break;
+            pthread_cond_wait(&p->cv, &p->mu);
+        }
+        if (u)
+            u->state = TAKEN;
+        pthread_mutex_unlock(&p->mu);
+        if (!u)
+            return;
+
+        pthread_mutex_lock(&p->read_mu);
+        int ended = p->in_ended;
+        if (!ended) {
+            u->seq = p->next_seq++;
+            p->in_ended = !unit_fill(u, p);
+        }
+        int now_ended = p->in_ended;
+        pthread_mutex_unlock(&p->read_mu);
+        if (ended) { /* another thread read the end meanwhile: give it back */
+            pthread_mutex_lock(&p->mu);
+            u->state = FREE;
+            pthread_mutex_unlock(&p->mu);
+            return;
+        }
+        if (now_ended) {
+            pthread_mutex_lock(&p->mu);
+            p->input_done = 1;
+            pthread_cond_broadcast(&p->cv);
+            pthread_mutex_unlock(&p->mu);
+        }
+
+        unit_analyse(u, p);
+
+        pthread_mutex_lock(&p->mu);
+        u->state = DONE;
+        drain(p);
+        pthread_mutex_unlock(&p->mu);
+    }
+}
+
+int cli_batch_run(rtp_lines *in, int threads, cli_batch_line_fn line, cli_batch_error_fn error,
+                  const void *ctx, FILE *out)
+{
+    if (threads < 1)
+        threads = 1;
+    batch_pipe p = {.in = in, .line = line, .error = error, .ctx = ctx, .out = out};
+    p.n_units = (size_t)threads * UNITS_PER_THREAD;
+    p.units = calloc(p.n_units, sizeof *p.units);
+    if (!p.units) {
+        fprintf(stderr, "rtpack analyze: out of memory\n");
+        return 4;
+    }
+    pthread_mutex_init(&p.mu, NULL);
+    pthread_mutex_init(&p.read_mu, NULL);
+    pthread_cond_init(&p.cv, NULL);
+#pragma omp parallel num_threads(threads)
+    work(&p);
+    pthread_cond_destroy(&p.cv);
+    pthread_mutex_destroy(&p.read_mu);
+    pthread_mutex_destroy(&p.mu);
+    for (size_t k = 0; k < p.n_units; k++) {
+        free(p.units[k].text);
+        free(p.units[k].items);
+        rtp_text_free(&p.units[k].errors);
+        rtp_text_free(&p.units[k].out);
+    }
+    free(p.units);
+    return p.flags;
+}
