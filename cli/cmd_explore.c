@@ -5,110 +5,40 @@
  * is done stays, the summary says how to --resume), then the signal is
  * raised again so the caller sees how the process ended. */
 #include "cli/cli.h"
+#include "cli/progress.h"
 #include "explore/explore.h"
 
 #include "deploy/quote.h"
 #include "models/text.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
-/* Progress: the library's callback copies the tally under the lock; a
- * reporter thread prints every `every` seconds, so a line comes on time even
- * while every thread is inside one slow set.
- *
- * The ETA is the sets left divided by a smoothed rate: each report measures
- * the rate since the previous one, and the smoothed rate moves toward it by
- * 1 - exp(-dt / 60 s) (an exponential moving average with a 60 s time
- * constant, started from the run's mean rate at the first report). One slow
- * set or the first heavy point near U/m = 1 therefore changes the ETA over
- * about a minute instead of at once, and a steady pace gives an ETA that
- * counts down. */
+/* Progress (cli/progress.h): the library's callback copies the tally under
+ * the reporter's lock; the line's detail adds points and time-outs. */
 typedef struct progress {
-    pthread_mutex_t lock;
-    pthread_cond_t wake;
+    cli_progress line;
     rtp_explore_tally tally;
-    double start, every, last_at, rate;
-    uint64_t last_done;
-    int tty, stop, shown;
 } progress;
-
-static double seconds_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static void on_progress(void *ctx, const rtp_explore_tally *tally)
 {
     progress *p = ctx;
-    pthread_mutex_lock(&p->lock);
+    cli_progress_lock(&p->line);
     p->tally = *tally;
-    pthread_mutex_unlock(&p->lock);
+    p->line.done = tally->sets_done;
+    p->line.total = tally->sets_total;
+    cli_progress_unlock(&p->line);
 }
 
-static void put_hms(char *buf, size_t size, double seconds)
+static void detail(const void *ctx, double rate, char *buf, size_t size)
 {
-    long s = seconds < 0 ? 0 : seconds > 3.6e8 ? 360000000L : (long)(seconds + 0.5);
-    snprintf(buf, size, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
-}
-
-/* One report (under the lock). */
-static void report(progress *p, double now)
-{
-    const rtp_explore_tally *t = &p->tally;
-    double dt = now - p->last_at, elapsed = now - p->start;
-    double window = dt > 0 ? (double)(t->sets_done - p->last_done) / dt : 0.0;
-    if (p->rate <= 0)
-        p->rate = elapsed > 0 ? (double)t->sets_done / elapsed : 0.0;
-    else
-        p->rate += (1.0 - exp(-dt / 60.0)) * (window - p->rate);
-    p->last_at = now;
-    p->last_done = t->sets_done;
-    char eta[32] = "--:--:--", took[32];
-    if (p->rate > 0 && t->sets_done > 0)
-        put_hms(eta, sizeof eta, (double)(t->sets_total - t->sets_done) / p->rate);
-    put_hms(took, sizeof took, elapsed);
-    fprintf(stderr, "%sexplore: %s %llu/%llu sets (%.0f%%), %zu/%zu points, %.3g sets/s, "
-            "%llu time-outs, ETA %s%s", p->tty ? "\r" : "", took,
-            (unsigned long long)t->sets_done, (unsigned long long)t->sets_total,
-            t->sets_total ? 100.0 * (double)t->sets_done / (double)t->sets_total : 100.0,
-            t->points_done, t->points_total, p->rate, (unsigned long long)t->timeouts, eta,
-            p->tty ? "  " : "\n");
-    fflush(stderr);
-    p->shown = p->tty;
-}
-
-static void *reporter(void *ctx)
-{
-    progress *p = ctx;
-    pthread_mutex_lock(&p->lock);
-    while (!p->stop) {
-        double now = seconds_now(), due = p->last_at + p->every;
-        if (now >= due) {
-            report(p, now);
-            continue;
-        }
-        double wait = due - now;
-        struct timespec until;
-        clock_gettime(CLOCK_MONOTONIC, &until);
-        until.tv_sec += (time_t)wait;
-        until.tv_nsec += (long)((wait - (double)(time_t)wait) * 1e9);
-        if (until.tv_nsec >= 1000000000L) {
-            until.tv_sec++;
-            until.tv_nsec -= 1000000000L;
-        }
-        pthread_cond_timedwait(&p->wake, &p->lock, &until);
-    }
-    pthread_mutex_unlock(&p->lock);
-    return NULL;
+    const rtp_explore_tally *t = &((const progress *)ctx)->tally;
+    snprintf(buf, size, "%zu/%zu points, %.3g sets/s, %llu time-outs", t->points_done,
+             t->points_total, rate, (unsigned long long)t->timeouts);
 }
 
 /* A word of the resume command: bare when it is plain, else quoted. */
@@ -183,8 +113,8 @@ static void summarize(const cli_args *args, const explore_settings *s, const pro
     const rtp_explore_tally *t = &p->tally;
     const char *dir = s->explore.out_dir;
     char took[32];
-    put_hms(took, sizeof took, seconds);
-    if (p->shown)
+    cli_put_hms(took, sizeof took, seconds);
+    if (p->line.shown)
         fputc('\n', stderr);
     fprintf(stderr, "explore: %s %llu/%llu sets in %s (%.3g sets/s), %zu/%zu points in %s, "
             "%llu time-outs (undecided)\n", sig ? "interrupted:" : "done:",
@@ -248,15 +178,6 @@ static int run(const cli_args *args, void *settings)
     }
     progress p;
     memset(&p, 0, sizeof p);
-    p.tty = isatty(STDERR_FILENO);
-    p.every = s->progress_s > 0 ? s->progress_s : p.tty ? 1.0 : 10.0;
-    p.start = p.last_at = seconds_now();
-    pthread_mutex_init(&p.lock, NULL);
-    pthread_condattr_t clock; /* the reporter's deadlines are CLOCK_MONOTONIC */
-    pthread_condattr_init(&clock);
-    pthread_condattr_setclock(&clock, CLOCK_MONOTONIC);
-    pthread_cond_init(&p.wake, &clock);
-    pthread_condattr_destroy(&clock);
     o.progress = on_progress;
     o.progress_ctx = &p;
     cli_stop_signals saved;
@@ -267,28 +188,21 @@ static int run(const cli_args *args, void *settings)
     rtp_diag diag;
     rtp_diag_clear(&diag);
     rtp_status st = rtp_read_file_max(file, args->max_input, &sweep, &len, &diag);
-    pthread_t thread;
-    int started = st == RTP_OK && pthread_create(&thread, NULL, reporter, &p) == 0;
-    if (st == RTP_OK)
+    double start = cli_seconds_now();
+    if (st == RTP_OK) {
+        cli_progress_start(&p.line, "explore", "sets", s->progress_s, detail, &p);
         st = rtp_explore_run(sweep, len, &o, &diag);
-    free(sweep);
-    if (started) {
-        pthread_mutex_lock(&p.lock);
-        p.stop = 1;
-        pthread_cond_signal(&p.wake);
-        pthread_mutex_unlock(&p.lock);
-        pthread_join(thread, NULL);
+        cli_progress_stop(&p.line, 0);
     }
+    free(sweep);
     int sig = *interrupted;
     int rc = CLI_EXIT_OK;
     if (st == RTP_OK || (sig && st == RTP_ELIMIT))
-        summarize(args, s, &p, file, seconds_now() - p.start, sig);
+        summarize(args, s, &p, file, cli_seconds_now() - start, sig);
     else
         rc = cli_fail(args, cli_shown_name(file), st, &diag);
     if (rc == CLI_EXIT_OK && args->json)
         rc = cli_print_explore_summary(args, o.out_dir);
-    pthread_cond_destroy(&p.wake);
-    pthread_mutex_destroy(&p.lock);
     cli_stop_signals_restore(&saved);
     if (sig) { /* end as the signal would have ended us (exit status 128 + sig) */
         fflush(stdout);

@@ -3,6 +3,7 @@
  * document"). Parses options, calls heuristics/partition or ilp/, prints, and
  * maps the verdict to the exit code: 0 feasible, 1 not, 2 bad input, 3 limit. */
 #include "cli/cli.h"
+#include "cli/progress.h"
 #include "deploy/linux_limits.h"
 #include "heuristics/cluster.h"
 #include "heuristics/partition.h"
@@ -26,6 +27,7 @@ typedef struct part_cli {
     int sensitivity;          /* --sensitivity */
     const char *clusters;     /* --clusters SHAPE */
     unsigned layouts;         /* --layouts: mask of 1u << rtp_layout */
+    double progress_s;        /* --progress-every S, 0 = default */
 } part_cli;
 
 static const cli_choice policies[] = {{"edf", RTP_POLICY_EDF}, {"fp", RTP_POLICY_FP}, {NULL, 0}};
@@ -94,11 +96,27 @@ static const cli_option options[] = {
     {.name = "layouts", .type = CLI_CUSTOM, CLI_TARGET(part_cli, layouts), .metavar = "L,...",
      .parse = parse_layouts, .wants = "a list of partitioned, clustered, global",
      .help = "with --method best, compare whole layouts: partitioned, clustered, global"},
+    {.name = "progress-every", .type = CLI_SECONDS, CLI_TARGET(part_cli, progress_s),
+     .metavar = "S", .def = "1 on a terminal, else 10", .when = "method=ffd,bfd,wfd,nfd,best",
+     .help = "seconds between progress reports on standard error (placements made, rate, "
+             "ETA); a run shorter than S prints none"},
     CLI_OPTION_CPUS,
     CLI_OPTION_JSON,
     CLI_OPTION_MAX_INPUT,
     CLI_END,
 };
+
+/* Progress of the fits (cli/progress.h): the library's increments. */
+static void on_progress(void *ctx, uint64_t planned, uint64_t placed)
+{
+    cli_progress_add(ctx, planned, placed);
+}
+
+static void detail(const void *ctx, double rate, char *buf, size_t size)
+{
+    (void)ctx;
+    snprintf(buf, size, "%.3g placements/s", rate);
+}
 
 static void init(void *opaque)
 {
@@ -437,7 +455,17 @@ static int run(const cli_args *args, void *settings)
         return rc;
     rtp_plan plan;
     memset(&plan, 0, sizeof plan);
+    cli_progress progress;
+    if (pc->method != METHOD_ILP) {
+        cli_progress_start(&progress, "partition", "placements", pc->progress_s, detail, NULL);
+        pc->opts.progress = on_progress;
+        pc->opts.progress_ctx = &progress;
+    }
     rc = solve(args, cli_shown_name(file), &ts, pc, &plan);
+    if (pc->method != METHOD_ILP) {
+        cli_progress_stop(&progress, 1);
+        pc->opts.progress = NULL;
+    }
     if (pc->sensitivity && (rc == CLI_EXIT_OK || rc == CLI_EXIT_NO)) {
         rtp_diag diag;
         rtp_diag_clear(&diag);

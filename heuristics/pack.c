@@ -29,6 +29,7 @@
 
 #define NONE RTP_PLAN_UNASSIGNED /* no bin; in gather, no task */
 #define N_CANDIDATES (RTP_N_PLACEMENTS * RTP_N_ORDERS)
+#define PROGRESS_STEP 1024 /* placements between progress reports */
 
 rtp_status rtp_pack_check_input(const rtp_taskset *ts, const rtp_part_opts *opts,
                                 rtp_diag *diag)
@@ -637,11 +638,15 @@ rtp_status rtp_pack_run(const rtp_pack_job *job, const rtp_part_opts *opts, rtp_
     order_ctx oc = {p.eff, opts->order};
     qsort_r(order, n, sizeof *order, order_cmp, &oc);
     size_t cursor = 0; /* next fit: scan position of the current bin */
+    if (opts->progress)
+        opts->progress(opts->progress_ctx, n, 0);
     for (size_t pos = 0; pos < n && st == RTP_OK; pos++) {
         /* the deadline and interrupt of opts->limits, which the tests
          * skipped by the running sums would have checked */
         if ((st = rtp_limits_check(&opts->limits, diag)) == RTP_OK)
             st = place(&p, order[pos], &cursor, diag);
+        if (opts->progress && ((pos + 1) % PROGRESS_STEP == 0 || pos + 1 == n))
+            opts->progress(opts->progress_ctx, 0, pos % PROGRESS_STEP + 1);
     }
     if (st == RTP_OK)
         st = build_plan(&p, plan, diag);
@@ -734,6 +739,16 @@ rtp_status rtp_pack_settle(rtp_plan *cands, const rtp_status *status, const rtp_
     return st;
 }
 
+/* A candidate's progress: its placements count, its announcement does not
+ * (rtp_pack_best made it for all). ctx is the caller's opts. */
+static void placed_only(void *ctx, uint64_t planned, uint64_t placed)
+{
+    const rtp_part_opts *opts = ctx;
+    (void)planned;
+    if (placed)
+        opts->progress(opts->progress_ctx, 0, placed);
+}
+
 rtp_status rtp_pack_best(const rtp_pack_job *job, const rtp_part_opts *opts, rtp_plan *plan,
                          rtp_diag *diag)
 {
@@ -741,11 +756,17 @@ rtp_status rtp_pack_best(const rtp_pack_job *job, const rtp_part_opts *opts, rtp
     rtp_status status[N_CANDIDATES];
     rtp_diag diags[N_CANDIDATES];
     int threads = opts->threads > 0 ? opts->threads : omp_get_max_threads();
+    if (opts->progress) /* announced here at once, so the total is known from the start */
+        opts->progress(opts->progress_ctx, (uint64_t)N_CANDIDATES * job->ts->n_tasks, 0);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
     for (int k = 0; k < N_CANDIDATES; k++) {
         rtp_part_opts o = *opts;
         o.placement = (rtp_placement)(k / RTP_N_ORDERS);
         o.order = (rtp_order)(k % RTP_N_ORDERS);
+        if (opts->progress) {
+            o.progress = placed_only;
+            o.progress_ctx = (void *)opts;
+        }
         rtp_diag_clear(&diags[k]);
         status[k] = rtp_pack_run(job, &o, &cands[k], &diags[k]);
     }

@@ -45,6 +45,14 @@ typedef struct rtp_part_opts {
     int bound_admission;      /* 1: utilization-bound test instead of exact */
     int threads;              /* rtp_part_best: 0 = OpenMP default */
     rtp_limits limits;
+    /* Progress of long runs (optional, NULL = none), in placements, as
+     * increments: a packing run announces its tasks when it starts
+     * (`planned`; rtp_part_best all of its candidates' at once) and counts
+     * them as they are placed or left unassigned (`placed`, every 1024 and
+     * at its end). rtp_part_best calls it from its OpenMP threads at once:
+     * it must be thread-safe. The ILP reports nothing. */
+    void (*progress)(void *ctx, uint64_t planned, uint64_t placed);
+    void *progress_ctx;
 } rtp_part_opts;
 
 rtp_part_opts rtp_part_opts_default(void);

@@ -662,6 +662,55 @@ static void test_best_thread_count(void **state)
     }
 }
 
+/* The progress callback (partition.h): every run announces what it will
+ * place and counts exactly that many placements; rtp_part_best announces
+ * its 20 candidates at once (before any placement) and counts theirs from
+ * two threads. The counts are atomics, as a thread-safe callback's are. */
+typedef struct progress_tally {
+    _Atomic uint64_t planned, placed, calls;
+    _Atomic int placed_before_planned;
+} progress_tally;
+
+static void count(void *ctx, uint64_t planned, uint64_t placed)
+{
+    progress_tally *t = ctx;
+    if (placed && t->planned == 0)
+        t->placed_before_planned = 1;
+    t->planned += planned;
+    t->placed += placed;
+    t->calls++;
+}
+
+static void test_progress(void **state)
+{
+    (void)state;
+    tu_rng rng = {15};
+    for (int it = 0; it < 20; it++) {
+        set s;
+        random_set(&rng, &s, 24, 4, it % 3);
+        rtp_part_opts opts = rtp_part_opts_default();
+        opts.policy = it % 2 ? RTP_POLICY_FP : RTP_POLICY_EDF;
+        opts.threads = 2;
+        opts.placement = (rtp_placement)(it % RTP_N_PLACEMENTS);
+        for (int best = 0; best < 2; best++) {
+            progress_tally t = {0};
+            opts.progress = count;
+            opts.progress_ctx = &t;
+            rtp_plan plan;
+            assert_int_equal(best ? rtp_part_best(&s.ts, cpus4, 4, &opts, &plan, NULL)
+                                  : rtp_part_pack(&s.ts, cpus4, 4, &opts, &plan, NULL),
+                             RTP_OK);
+            uint64_t n = s.ts.n_tasks * (best ? RTP_N_PLACEMENTS * RTP_N_ORDERS : 1);
+            assert_int_equal(t.planned, n);
+            assert_int_equal(t.placed, n);
+            assert_false(t.placed_before_planned);
+            /* one announcement, then one report per run (fewer than 1024 tasks) */
+            assert_int_equal(t.calls, 1 + (best ? RTP_N_PLACEMENTS * RTP_N_ORDERS : 1));
+            rtp_plan_free(&plan);
+        }
+    }
+}
+
 static void test_names(void **state)
 {
     (void)state;
@@ -688,6 +737,7 @@ int main(void)
         cmocka_unit_test(test_affinity_and_capacity),
         cmocka_unit_test(test_cpu_ids),
         cmocka_unit_test(test_best_thread_count),
+        cmocka_unit_test(test_progress),
         cmocka_unit_test(test_property_small_edf),
         cmocka_unit_test(test_property_small_fp),
         cmocka_unit_test(test_property_large),
