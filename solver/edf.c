@@ -82,7 +82,7 @@
 
 #include "models/arith.h"
 #include "models/ratio.h"
-#include "solver/sensitivity_internal.h"
+#include "solver/edf_tail.h"
 
 #include <gmp.h>
 #include <stdlib.h>
@@ -392,7 +392,7 @@ static int tail_miss(const rtp_task *tasks, size_t n, rtp_ns blocking)
  * t - h(t) is a sum of per-task sawtooth terms of t's residues modulo the
  * periods minus a constant, so "no failure at any t >= T0" is a minimum
  * over residues, found without walking the hyperperiod by the Chinese
- * remainder decomposition of solver/sensitivity_tail.c (the same
+ * remainder decomposition of solver/edf_tail.c (the same
  * computation the critical scaling factor uses at U' = 1, here with
  * alpha = 1 and the effective tasks). No failure there: every failing t is
  * below T0, so *bound = T0 for QPA. A failure at t_f: QPA below T0 looks
@@ -406,15 +406,15 @@ static rtp_status at_one(const rtp_task *tasks, size_t n, budget *b, shape *sh,
     for (size_t i = 0; i < n; i++)
         if (dstar(&tasks[i]) > t0)
             t0 = dstar(&tasks[i]);
-    sctx s = {tasks, n, 0, 0, b->max > b->used ? b->max - b->used : 0, diag};
+    uint64_t used = 0;
     mpq_t one;
     mpq_init(one);
     mpq_set_ui(one, 1, 1);
-    rtp_status st = rtp_sens_edf_tail(&s, one, t0, decided, &failed);
+    rtp_status st = rtp_edf_tail(tasks, n, 0, one, t0, &used,
+                                 b->max > b->used ? b->max - b->used : 0, decided, &failed);
     mpq_clear(one);
-    b->used += s.used;
+    b->used += used;
     if (st == RTP_ELIMIT) { /* the budget only chose not to decide here */
-        rtp_diag_clear(diag);
         *decided = 0;
         return RTP_OK;
     }

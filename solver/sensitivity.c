@@ -20,8 +20,11 @@
 
 rtp_status rtp_sens_spend(sctx *s)
 {
-    if (++s->used <= s->max)
-        return RTP_OK;
+    return ++s->used <= s->max ? RTP_OK : rtp_sens_out_of_steps(s);
+}
+
+rtp_status rtp_sens_out_of_steps(sctx *s)
+{
     return rtp_diag_set(s->diag, RTP_ELIMIT, "",
                         "critical scaling factor not found in %llu steps",
                         (unsigned long long)s->max);

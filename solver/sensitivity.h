@@ -82,7 +82,7 @@
  *    step points that matter are found by QPA at the current candidate
  *    (Dinkelbach-style descent: each failure found lowers the candidate to
  *    that point's own factor). At alpha_U (U' = 1) every t >= max D* is
- *    decided at once from the tasks' residues (sensitivity_tail.c), so
+ *    decided at once from the tasks' residues (solver/edf_tail.c), so
  *    alpha* = alpha_U needs no busy period.
  *  - FP, fixed order: per task, Lehoczky's scheduling points [LSD89]
  *    [BB04] for each job of the level-i busy period, with jitter and

@@ -21,10 +21,11 @@
  * The first round, at alpha_U itself (U' = 1, where no La exists and the
  * busy period can be the hyperperiod): QPA over short prefixes (most
  * failures are early), then QPA below T0 = max D* and every t >= T0 at once
- * by the residue decomposition of sensitivity_tail.c; its failing t
+ * by the residue decomposition of solver/edf_tail.c; its failing t
  * (rebuilt by the Chinese remainder theorem) starts the descent.
  */
 #include "solver/sensitivity_internal.h"
+#include "solver/edf_tail.h"
 
 #include "models/arith.h"
 
@@ -300,7 +301,7 @@ static rtp_status edf_probe(sctx *s, const mpq_t a, int part, rtp_ns *failed, rt
 }
 
 /* At alpha_U (U' = 1): the step points below T0 = max D* by QPA, every t
- * >= T0 at once by sensitivity_tail.c. *decided = 1 with *failed = 0 (no
+ * >= T0 at once by solver/edf_tail.c. *decided = 1 with *failed = 0 (no
  * failure: alpha* = alpha_U) or a failing point and its A, K; *decided = 0
  * when the tail was not decided (too costly, or its failure lies past
  * 2^62 ns): the caller probes and walks the busy period. */
@@ -318,7 +319,10 @@ static rtp_status edf_at_one(sctx *s, const mpq_t a, int *decided, rtp_ns *faile
         return st;
     }
     rtp_ns tail = 0;
-    if ((st = rtp_sens_edf_tail(s, a, t0, decided, &tail)) != RTP_OK || !*decided)
+    st = rtp_edf_tail(s->e, s->n, s->c, a, t0, &s->used, s->max, decided, &tail);
+    if (st == RTP_ELIMIT)
+        st = rtp_sens_out_of_steps(s);
+    if (st != RTP_OK || !*decided)
         return st;
     if (tail < 0) {
         *decided = 0;

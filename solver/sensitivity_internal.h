@@ -22,6 +22,8 @@ typedef struct sctx {
 
 /* One step of the computation; RTP_ELIMIT past s->max. */
 rtp_status rtp_sens_spend(sctx *s);
+/* RTP_ELIMIT with the message of a spent budget. */
+rtp_status rtp_sens_out_of_steps(sctx *s);
 /* RTP_ELIMIT: a demand passes 2^120. */
 rtp_status rtp_sens_too_big(sctx *s);
 /* q = num / den (den > 0), canonical. */
@@ -67,12 +69,6 @@ rtp_status rtp_sens_work_max(sctx *s, const rtp_sens_work *wk, rtp_i128 lo, rtp_
  * soon as the iteration passes x. */
 rtp_status rtp_sens_work_settle(sctx *s, const rtp_sens_work *wk, const mpq_t a, rtp_i128 lo,
                                 rtp_i128 x, int *holds, mpq_t at);
-
-/* At alpha = a with U'(a) = 1 exactly: is h(t) <= t for every t >= t0 =
- * max D*_i (sensitivity_tail.c)? *decided = 0 when the residue
- * decomposition would pass the step budget (nothing known); else *failed =
- * 0 (no failure there), a failing t >= t0, or -1 (a failure past 2^62 ns). */
-rtp_status rtp_sens_edf_tail(sctx *s, const mpq_t a, rtp_ns t0, int *decided, rtp_ns *failed);
 
 /* alpha* under EDF (sensitivity_edf.c); *exists = 0 when none > 0. */
 rtp_status rtp_sens_edf(sctx *s, mpq_t out, int *exists);

@@ -29,7 +29,6 @@
 #include "models/effective.h"
 #include "solver/fp.h"
 #include "solver/sensitivity.h"
-#include "solver/sensitivity_internal.h"
 #include "support/reference.h"
 #include "support/testutil.h"
 
@@ -321,7 +320,7 @@ static void test_ties_scaling(void **state)
     assert_true(checked > 2000);
 }
 
-/* EDF at U' = 1 (solver/sensitivity_tail.c): constrained deadlines,
+/* EDF at U' = 1 (solver/edf_tail.c): constrained deadlines,
  * jitter and blocking, periods whose pairwise gcds differ (so the residue
  * decomposition splits the tasks into several groups with small M), and
  * sets scaled so that U is near 1 before scaling (alpha* is then often
@@ -375,79 +374,6 @@ static void test_edf_at_one(void **state)
     }
     assert_true(checked > 1000);
     assert_true(at_u > 200);
-}
-
-/* solver/sensitivity_tail.c directly (its failure branch is rarely
- * reached through the API: short QPA prefixes find most failures first):
- * sets at U = 1 exactly, alpha = 1, against h(t) > t counted job by job
- * (ref_edf_h) over every t in [T0, T0 + H); a failing t it returns must
- * fail and lie at or past T0. Periods with mixed gcds split the tasks into
- * groups. */
-static void test_tail_vs_enumeration(void **state)
-{
-    (void)state;
-    static const rtp_ns periods[] = {4, 6, 7, 9, 10, 12, 14, 15, 21, 35};
-    tu_rng rng = {16};
-    int fails = 0, holds = 0;
-    mpq_t one;
-    mpq_init(one);
-    mpq_set_ui(one, 1, 1);
-    for (int s = 0; s < 10000; s++) {
-        rtp_task ts[MAXN];
-        size_t n = (size_t)tu_range(&rng, 2, 4);
-        mpq_t u, term;
-        mpq_inits(u, term, NULL);
-        for (size_t i = 0; i + 1 < n; i++) {
-            rtp_ns t = periods[tu_range(&rng, 0, 9)];
-            ts[i] = tu_task(tu_range(&rng, 1, t / 2), t, t);
-            mpq_set_si(term, ts[i].wcet_ns, (unsigned long)t);
-            mpq_canonicalize(term);
-            mpq_add(u, u, term);
-        }
-        /* the last task fills U to 1 when 1 - U = C / T has 1 <= C <= T */
-        rtp_ns t = periods[tu_range(&rng, 0, 9)];
-        mpq_set_ui(term, 1, 1);
-        mpq_sub(term, term, u);
-        mpq_set_si(u, t, 1);
-        mpq_mul(term, term, u);
-        int ok = mpz_cmp_ui(mpq_denref(term), 1) == 0 && mpq_sgn(term) > 0 &&
-                 mpz_cmp_si(mpq_numref(term), t) <= 0;
-        if (ok)
-            ts[n - 1] = tu_task(mpz_get_si(mpq_numref(term)), t, t);
-        mpq_clears(u, term, NULL);
-        if (!ok)
-            continue;
-        rtp_ns t0 = 0;
-        for (size_t i = 0; i < n; i++) {
-            if (tu_range(&rng, 0, 2) == 0)
-                ts[i].deadline_ns = tu_range(&rng, ts[i].wcet_ns, ts[i].period_ns);
-            if (tu_range(&rng, 0, 5) == 0)
-                ts[i].jitter_ns = tu_range(&rng, 0, ts[i].deadline_ns - 1);
-            if (tu_range(&rng, 0, 3) == 0)
-                ts[i].blocking_ns = tu_range(&rng, 0, 2);
-            if (ts[i].deadline_ns - ts[i].jitter_ns > t0)
-                t0 = ts[i].deadline_ns - ts[i].jitter_ns;
-        }
-        sctx sc = {ts, n, 0, 0, 100000000, NULL};
-        int decided = 0;
-        rtp_ns failed = 0;
-        assert_int_equal(rtp_sens_edf_tail(&sc, one, t0, &decided, &failed), RTP_OK);
-        assert_true(decided);
-        rtp_ns h = ref_hyperperiod(ts, n), first = 0;
-        for (rtp_ns x = t0; x < t0 + h && !first; x++)
-            if (ref_edf_h(ts, n, x) > x)
-                first = x;
-        assert_int_equal(failed != 0, first != 0);
-        if (failed) {
-            assert_true(failed >= t0);
-            assert_true(ref_edf_h(ts, n, failed) > failed);
-        }
-        fails += failed != 0;
-        holds += failed == 0;
-    }
-    mpq_clear(one);
-    assert_true(fails > 500);
-    assert_true(holds > 400);
 }
 
 /* Hand-worked values. */
@@ -554,7 +480,6 @@ int main(void)
         cmocka_unit_test(test_random_given_ties),
         cmocka_unit_test(test_ties_scaling),
         cmocka_unit_test(test_edf_at_one),
-        cmocka_unit_test(test_tail_vs_enumeration),
         cmocka_unit_test(test_harmonic_breakdown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

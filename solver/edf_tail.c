@@ -1,6 +1,7 @@
-/* solver/sensitivity_tail.c — the EDF demand condition at U' = 1 for every
+/* solver/edf_tail.c — the EDF demand condition at U' = 1 for every
  * t >= T0 = max D*_i at once, without walking the busy period (see
- * solver/sensitivity_edf.c for where it is used).
+ * solver/edf_tail.h; used by the exact test, solver/edf.c, at alpha = 1 and
+ * by the critical scaling factor, solver/sensitivity_edf.c).
  *
  * At alpha with U'(alpha) = sum U'_i = 1, U'_i = (alpha w_i + c) / T_i, and
  * t >= T0 every task has n_i(t) = (t - D*_i - m_i(t)) / T_i + 1 jobs due
@@ -28,12 +29,32 @@
  * thresholds theta among the pairwise gcds, by that cost plus M K; one
  * group (M = 1) is the hyperperiod walk itself. Everything is exact (GMP
  * rationals); a failing t is rebuilt by the Chinese remainder theorem. */
-#include "solver/sensitivity_internal.h"
+#include "solver/edf_tail.h"
 
 #include "models/arith.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* The inputs and the step budget of one call. */
+typedef struct tctx {
+    const rtp_task *e; /* wcet_ns = w, jitter_ns = J' */
+    size_t n;
+    rtp_ns c;          /* added to every job's alpha w */
+    uint64_t *used, max;
+} tctx;
+
+/* One step; RTP_ELIMIT past the budget. */
+static rtp_status spend(tctx *s)
+{
+    return ++*s->used <= s->max ? RTP_OK : RTP_ELIMIT;
+}
+
+/* q = v / 1 */
+static void qset(mpq_t q, rtp_ns v)
+{
+    mpq_set_si(q, v, 1);
+}
 
 typedef struct grouping {
     size_t *group;   /* group of each task, 0 .. k-1 */
@@ -58,7 +79,7 @@ static size_t find(size_t *up, size_t x)
 
 /* The grouping for threshold theta into g (arrays of n); cost < 0 when an
  * lcm passes 2^62. */
-static void group_by(const sctx *s, rtp_ns theta, size_t *up, grouping *g)
+static void group_by(const tctx *s, rtp_ns theta, size_t *up, grouping *g)
 {
     size_t n = s->n;
     for (size_t i = 0; i < n; i++)
@@ -105,7 +126,7 @@ static void group_by(const sctx *s, rtp_ns theta, size_t *up, grouping *g)
 }
 
 /* best[r] (r < gk) and an argument arg[r] for one group. */
-static rtp_status group_table(sctx *s, const grouping *g, size_t k, const mpq_t *u, rtp_ns gk,
+static rtp_status group_table(tctx *s, const grouping *g, size_t k, const mpq_t *u, rtp_ns gk,
                               mpq_t *best, rtp_ns *arg)
 {
     rtp_ns L = g->lcm[k];
@@ -153,16 +174,16 @@ static rtp_status group_table(sctx *s, const grouping *g, size_t k, const mpq_t 
             const rtp_task *t = &s->e[i];
             rtp_ns d = t->deadline_ns - t->jitter_ns, r = ((at - d) % t->period_ns + t->period_ns) %
                                                            t->period_ns;
-            rtp_sens_qset(term, r, 1);
+            qset(term, r);
             mpq_mul(term, term, u[i]);
             mpq_add(phi, phi, term);
         }
         rtp_ns len = next - at, span = len < gk ? len : gk;
         for (rtp_ns delta = 0; delta < span; delta++) {
-            if ((st = rtp_sens_spend(s)) != RTP_OK)
+            if ((st = spend(s)) != RTP_OK)
                 break;
             rtp_ns r = (at + delta) % gk;
-            rtp_sens_qset(v, delta, 1);
+            qset(v, delta);
             mpq_mul(v, v, uk);
             mpq_add(v, v, phi);
             if (!set[r] || mpq_cmp(v, best[r]) < 0) {
@@ -204,9 +225,10 @@ static void crt(mpz_t x, mpz_t m, rtp_ns y, rtp_ns l)
     mpz_clears(g, ml, inv, d, NULL);
 }
 
-rtp_status rtp_sens_edf_tail(sctx *s, const mpq_t a, rtp_ns t0, int *decided, rtp_ns *failed)
+rtp_status rtp_edf_tail(const rtp_task *tasks, size_t n, rtp_ns per_job_ns, const mpq_t a,
+                        rtp_ns t0, uint64_t *used, uint64_t max, int *decided, rtp_ns *failed)
 {
-    size_t n = s->n;
+    tctx sc = {tasks, n, per_job_ns, used, max}, *s = &sc;
     *decided = 0;
     *failed = 0;
     grouping g = {0}, try = {0};
@@ -241,7 +263,7 @@ rtp_status rtp_sens_edf_tail(sctx *s, const mpq_t a, rtp_ns t0, int *decided, rt
     size_t stride = distinct > 64 ? (distinct + 63) / 64 : 1;
     g.cost = -1;
     for (size_t q = 0; q < distinct; q += stride) {
-        if ((st = rtp_sens_spend(s)) != RTP_OK)
+        if ((st = spend(s)) != RTP_OK)
             goto done;
         group_by(s, thetas[q], up, &try);
         if (try.cost >= 0 && (g.cost < 0 || try.cost < g.cost)) {
@@ -250,17 +272,17 @@ rtp_status rtp_sens_edf_tail(sctx *s, const mpq_t a, rtp_ns t0, int *decided, rt
             try = keep;
         }
     }
-    if (g.cost < 0 || g.cost > (rtp_i128)(s->max - s->used))
+    if (g.cost < 0 || g.cost > (rtp_i128)(s->max - *s->used))
         goto done; /* not decided here: the caller walks the busy period */
     for (size_t i = 0; i < n; i++) {
         mpq_init(u[i]);
-        rtp_sens_qset(u[i], s->e[i].wcet_ns, 1);
+        qset(u[i], s->e[i].wcet_ns);
         mpq_mul(u[i], u[i], a);
         mpq_t cq;
         mpq_init(cq);
-        rtp_sens_qset(cq, s->c, 1);
+        qset(cq, s->c);
         mpq_add(u[i], u[i], cq);
-        rtp_sens_qset(cq, s->e[i].period_ns, 1);
+        qset(cq, s->e[i].period_ns);
         mpq_div(u[i], u[i], cq);
         mpq_clear(cq);
     }
@@ -283,16 +305,16 @@ rtp_status rtp_sens_edf_tail(sctx *s, const mpq_t a, rtp_ns t0, int *decided, rt
     rtp_ns bmax = 0, rho_low = 0;
     for (size_t i = 0; i < n; i++) {
         const rtp_task *t = &s->e[i];
-        rtp_sens_qset(term, t->period_ns - (t->deadline_ns - t->jitter_ns), 1);
+        qset(term, t->period_ns - (t->deadline_ns - t->jitter_ns));
         mpq_mul(term, term, u[i]);
         mpq_add(k0, k0, term);
         if (t->blocking_ns > bmax)
             bmax = t->blocking_ns;
     }
-    rtp_sens_qset(term, bmax, 1);
+    qset(term, bmax);
     mpq_add(k0, k0, term);
     for (rtp_ns rho = 0; rho < g.m && st == RTP_OK; rho++) {
-        if ((st = rtp_sens_spend(s)) != RTP_OK)
+        if ((st = spend(s)) != RTP_OK)
             break;
         mpq_set_ui(sum, 0, 1);
         for (size_t k = 0; k < g.k; k++)
