@@ -221,7 +221,7 @@ rtp_status rtp_gw_fixed_point(const gw_ctx *ctx, uint64_t *steps,
                               rtp_diag *diag)
 {
     const rtp_task *tk = ctx->tk;
-    rtp_i128 x = tk->wcet_ns, m = ctx->m;
+    rtp_i128 x = ctx->from > tk->wcet_ns ? ctx->from : tk->wcet_ns, m = ctx->m;
     rtp_status st;
     *bound = -1;
     fill_caps(ctx);

@@ -44,6 +44,9 @@ typedef struct gw_ctx {
                                 * then rtp_gw_fixed_point jumps less far) */
     rtp_i128 *cap;             /* n_interferers entries (GW_EDF: J_i^k, filled by
                                 * rtp_gw_fixed_point), else NULL */
+    rtp_ns from;               /* where rtp_gw_fixed_point starts: 0 (C_k), or a
+                                * value <= its least fixed point (the answer is
+                                * the same: no x below that point passes) */
 } gw_ctx;
 
 /* The interference bound at x >= 1 (*value), a lower bound on its right
@@ -58,10 +61,11 @@ void rtp_gw_interference(const gw_ctx *ctx, rtp_i128 x, rtp_i128 *value,
 /* The least x >= C_k with C_k + floor(interference(x) / m) <= x, the
  * response-time bound of the papers (the fixed point their iteration
  * x <- C_k + floor(interference(x) / m) reaches from C_k), or -1 when it
- * passes D_k. Each step jumps to the largest of the classic iterate, the
- * first point the linear / convex piece allows and (GW_FP_BC / GW_EDF with
- * scratch) the first point the terms frozen at x allow, so it never skips
- * the least fixed point yet never creeps one ns at a time. *steps counts
+ * passes D_k; the search starts at max(C_k, ctx->from). Each step jumps to
+ * the largest of the classic iterate, the first point the linear / convex
+ * piece allows and (GW_FP_BC / GW_EDF with scratch) the first point the
+ * terms frozen at x allow, so it never skips the least fixed point yet never
+ * creeps one ns at a time. *steps counts
  * steps; RTP_ELIMIT past limits->max_iterations. */
 rtp_status rtp_gw_fixed_point(const gw_ctx *ctx, uint64_t *steps,
                               const rtp_limits *limits, rtp_ns *bound,

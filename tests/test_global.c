@@ -516,6 +516,85 @@ static void test_jumps_equal_plain_iteration(void **state)
     }
 }
 
+/* rtp_global_edf_rta's rounds from below (solver/global_edf.c) change only
+ * the work: with and without response_time, the verdict is the reference
+ * iteration's (ref_edf_bounds: accept iff its last round bounds every task)
+ * and the bounds are its bounds, on sets near the boundary (U from 0.4 m to
+ * m), m = 2..8, both deadline kinds. Without response_time most rejections
+ * come from below; the counts show both sides are exercised. */
+static void test_edf_rta_from_below(void **state)
+{
+    (void)state;
+    tu_rng rng = {20261205};
+    rtp_limits limits = rtp_limits_default();
+    long accepted = 0, rejected = 0;
+    for (int s = 0; s < 4000; s++) {
+        rtp_task t[SIM_MAX];
+        int m = (int)tu_range(&rng, 2, 8);
+        size_t n = (size_t)tu_range(&rng, (int64_t)m + 1, SIM_MAX);
+        int64_t weight[SIM_MAX], total = 0, percent = tu_range(&rng, 40 * m, 100 * m);
+        for (size_t i = 0; i < n; i++)
+            total += weight[i] = tu_range(&rng, 1, 100);
+        for (size_t i = 0; i < n; i++) {
+            rtp_ns period = tu_range(&rng, 20, 2000);
+            rtp_ns deadline = s % 2 ? tu_range(&rng, (period + 1) / 2, period) : period;
+            rtp_ns wcet = period * percent * weight[i] / (100 * total);
+            wcet = wcet < 1 ? 1 : wcet > deadline ? deadline : wcet;
+            t[i] = tu_task(wcet, deadline, period);
+        }
+        int64_t want[SIM_MAX];
+        rtp_ns got[SIM_MAX];
+        rtp_global_verdict with, without;
+        assert_int_equal(rtp_global_edf_rta(t, n, m, &limits, got, &with, NULL), RTP_OK);
+        assert_int_equal(rtp_global_edf_rta(t, n, m, &limits, NULL, &without, NULL), RTP_OK);
+        assert_int_equal(with, without);
+        if (with == RTP_GLOBAL_NA)
+            continue;
+        int necessary = rtp_load_cmp(t, n, RTP_LOAD_UTIL, (rtp_ratio){m, 1}) <= 0;
+        if (!necessary) { /* rejected before any search */
+            assert_int_equal(with, RTP_GLOBAL_REJECT);
+            continue;
+        }
+        ref_edf_bounds(t, n, m, want);
+        int all_fit = 1;
+        for (size_t i = 0; i < n; i++) {
+            assert_int_equal(got[i], want[i]);
+            all_fit &= want[i] >= 0;
+        }
+        assert_int_equal(with, all_fit ? RTP_GLOBAL_ACCEPT : RTP_GLOBAL_REJECT);
+        accepted += all_fit;
+        rejected += !all_fit;
+    }
+    assert_true(accepted > 400 && rejected > 400);
+}
+
+/* Huge times (up to 2^62): the same verdict with and without response_time,
+ * no overflow (sanitizer builds check it), within the default limits. */
+static void test_edf_rta_huge_from_below(void **state)
+{
+    (void)state;
+    tu_rng rng = {20261206};
+    rtp_limits limits = rtp_limits_default();
+    for (int s = 0; s < 300; s++) {
+        rtp_task t[SIM_MAX];
+        int m = (int)tu_range(&rng, 2, 8);
+        size_t n = (size_t)tu_range(&rng, (int64_t)m + 1, SIM_MAX);
+        for (size_t i = 0; i < n; i++) {
+            rtp_ns period = tu_range(&rng, (int64_t)1 << 55, (int64_t)1 << 62);
+            rtp_ns deadline = s % 2 ? tu_range(&rng, period / 2, period) : period;
+            t[i] = tu_task(tu_range(&rng, 1, deadline / (int64_t)(n - (size_t)m + 1)), deadline,
+                           period);
+        }
+        rtp_ns got[SIM_MAX];
+        rtp_global_verdict with, without;
+        assert_int_equal(rtp_global_edf_rta(t, n, m, &limits, got, &with, NULL), RTP_OK);
+        assert_int_equal(rtp_global_edf_rta(t, n, m, &limits, NULL, &without, NULL), RTP_OK);
+        assert_int_equal(with, without);
+        for (size_t i = 0; with == RTP_GLOBAL_ACCEPT && i < n; i++)
+            assert_true(got[i] >= t[i].wcet_ns && got[i] <= t[i].deadline_ns);
+    }
+}
+
 /* ---- soundness on seeded random sets ---- */
 
 static const rtp_ns periods[] = {2, 3, 4, 5, 6, 8, 10, 12};
@@ -633,6 +712,8 @@ int main(void)
         cmocka_unit_test(test_no_creep),
         cmocka_unit_test(test_one_cpu_is_exact),
         cmocka_unit_test(test_jumps_equal_plain_iteration),
+        cmocka_unit_test(test_edf_rta_from_below),
+        cmocka_unit_test(test_edf_rta_huge_from_below),
         cmocka_unit_test(test_edf_soundness),
         cmocka_unit_test(test_fp_soundness),
     };
