@@ -71,7 +71,8 @@ rtp_status rtp_global_gfb(const rtp_task *tasks, size_t n, int m,
  * lambda_k = C_k/D_k,
  * sum_i min(1, beta_k(i)) <= m (1 - lambda_k) + lambda_k, where
  * beta_k(i) = U_i (1 + (T_i - D_i)/D_k), plus (C_i - lambda_k T_i)/D_k when
- * lambda_k < U_i. Exact in GMP rationals. */
+ * lambda_k < U_i. Exact: a 128-bit integer enclosure decides, GMP rationals
+ * only when it cannot. */
 rtp_status rtp_global_bak(const rtp_task *tasks, size_t n, int m,
                           rtp_global_verdict *verdict);
 

@@ -113,6 +113,63 @@ void rtp_gw_bak_beta(const rtp_task *ti, const mpq_t ci, const rtp_task *tk, con
     }
 }
 
+/* floor(a / b) for 0 <= a < 2^126, 1 <= b: 64-bit division when both fit. */
+static rtp_i128 quot128(rtp_i128 a, rtp_i128 b)
+{
+    if (a < ((rtp_i128)1 << 64) && b < ((rtp_i128)1 << 64))
+        return (rtp_i128)((uint64_t)a / (uint64_t)b);
+    return a / b;
+}
+
+/* BAK's condition for task k, both sides multiplied by D_k (integers and
+ * rationals over T_i and D_k):
+ *   sum_i min(D_k, C_i (D_k + T_i - D_i) / T_i + [C_i D_k - C_k T_i]_0 / D_k)
+ *   <= m D_k - (m - 1) C_k.
+ * Each term lies in [lo, hi], lo = min(D_k, the floors' sum), hi = lo's
+ * floors plus one for each inexact quotient, clamped likewise: returns 1
+ * (holds) when sum hi <= the bound, 0 when sum lo exceeds it, -1 when the
+ * enclosure cannot tell (an exact comparison in GMP then decides). Products
+ * of two valid times stay below 2^125 and sums of n terms of at most D_k
+ * below 2^127 for any n a size_t can count in memory. */
+static int bak_enclosed(const rtp_task *tasks, size_t n, int m, const rtp_task *tk)
+{
+    rtp_i128 dk = tk->deadline_ns, bound = (rtp_i128)m * dk - (rtp_i128)(m - 1) * tk->wcet_ns;
+    rtp_i128 lo = 0, hi = 0;
+    for (size_t i = 0; i < n && lo <= bound; i++) {
+        const rtp_task *ti = &tasks[i];
+        rtp_i128 a = (rtp_i128)ti->wcet_ns * (dk + (ti->period_ns - ti->deadline_ns));
+        rtp_i128 b = (rtp_i128)ti->wcet_ns * dk - (rtp_i128)tk->wcet_ns * ti->period_ns;
+        rtp_i128 qa = quot128(a, ti->period_ns), q = qa, up = qa * ti->period_ns != a;
+        if (b > 0) {
+            rtp_i128 qb = quot128(b, dk);
+            q += qb;
+            up += qb * dk != b;
+        }
+        lo += q < dk ? q : dk;
+        hi += q + up < dk ? q + up : dk;
+    }
+    return hi <= bound ? 1 : lo > bound ? 0 : -1;
+}
+
+/* BAK's condition for task k in exact GMP rationals (mpq_t scratch from the
+ * caller: one, sum, beta, tmp, bound, ci, ck). */
+static int bak_exact(const rtp_task *tasks, size_t n, int m, const rtp_task *tk, mpq_t one,
+                     mpq_t sum, mpq_t beta, mpq_t tmp, mpq_t bound, mpq_t ci, mpq_t ck)
+{
+    /* bound = m (1 - lambda_k) + lambda_k = m - (m - 1) C_k / D_k */
+    mpq_set_prod(bound, m - 1, tk->wcet_ns, 1, tk->deadline_ns);
+    mpq_set_si(tmp, m, 1);
+    mpq_sub(bound, tmp, bound);
+    mpq_set_ui(sum, 0, 1);
+    mpq_set_si(ck, tk->wcet_ns, 1);
+    for (size_t i = 0; i < n && mpq_cmp(sum, bound) <= 0; i++) {
+        mpq_set_si(ci, tasks[i].wcet_ns, 1);
+        rtp_gw_bak_beta(&tasks[i], ci, tk, ck, beta, tmp);
+        mpq_add(sum, sum, mpq_cmp(beta, one) < 0 ? beta : one);
+    }
+    return mpq_cmp(sum, bound) <= 0;
+}
+
 rtp_status rtp_global_bak(const rtp_task *tasks, size_t n, int m,
                           rtp_global_verdict *verdict)
 {
@@ -120,27 +177,22 @@ rtp_status rtp_global_bak(const rtp_task *tasks, size_t n, int m,
         return RTP_EINPUT;
     if (screen(tasks, n, m, verdict))
         return RTP_OK;
+    int gmp = 0, holds = 1;
     mpq_t one, sum, beta, tmp, bound, ci, ck;
-    mpq_inits(one, sum, beta, tmp, bound, ci, ck, NULL);
-    mpq_set_ui(one, 1, 1);
-    *verdict = RTP_GLOBAL_ACCEPT;
-    for (size_t k = 0; k < n && *verdict == RTP_GLOBAL_ACCEPT; k++) {
-        const rtp_task *tk = &tasks[k];
-        /* bound = m (1 - lambda_k) + lambda_k = m - (m - 1) C_k / D_k */
-        mpq_set_prod(bound, m - 1, tk->wcet_ns, 1, tk->deadline_ns);
-        mpq_set_si(tmp, m, 1);
-        mpq_sub(bound, tmp, bound);
-        mpq_set_ui(sum, 0, 1);
-        mpq_set_si(ck, tk->wcet_ns, 1);
-        for (size_t i = 0; i < n && mpq_cmp(sum, bound) <= 0; i++) {
-            mpq_set_si(ci, tasks[i].wcet_ns, 1);
-            rtp_gw_bak_beta(&tasks[i], ci, tk, ck, beta, tmp);
-            mpq_add(sum, sum, mpq_cmp(beta, one) < 0 ? beta : one);
+    for (size_t k = 0; k < n && holds; k++) {
+        holds = bak_enclosed(tasks, n, m, &tasks[k]);
+        if (holds >= 0)
+            continue;
+        if (!gmp) {
+            mpq_inits(one, sum, beta, tmp, bound, ci, ck, NULL);
+            mpq_set_ui(one, 1, 1);
+            gmp = 1;
         }
-        if (mpq_cmp(sum, bound) > 0)
-            *verdict = RTP_GLOBAL_REJECT;
+        holds = bak_exact(tasks, n, m, &tasks[k], one, sum, beta, tmp, bound, ci, ck);
     }
-    mpq_clears(one, sum, beta, tmp, bound, ci, ck, NULL);
+    if (gmp)
+        mpq_clears(one, sum, beta, tmp, bound, ci, ck, NULL);
+    *verdict = holds ? RTP_GLOBAL_ACCEPT : RTP_GLOBAL_REJECT;
     return RTP_OK;
 }
 

@@ -12,6 +12,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <gmp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -595,6 +596,93 @@ static void test_edf_rta_huge_from_below(void **state)
     }
 }
 
+/* BAK [BAK] as restated in solver/global.h, written out in GMP rationals
+ * term by term: the reference for rtp_global_bak's 128-bit enclosure and its
+ * GMP fallback. Assumes the screen passed (constrained, C <= D, U <= m). */
+static int ref_bak(const rtp_task *t, size_t n, int m)
+{
+    mpq_t sum, beta, x, lambda, bound;
+    mpq_inits(sum, beta, x, lambda, bound, NULL);
+    int holds = 1;
+    for (size_t k = 0; k < n && holds; k++) {
+        mpq_set_si(lambda, t[k].wcet_ns, (unsigned long)t[k].deadline_ns);
+        mpq_canonicalize(lambda);
+        mpq_set_si(bound, 1 - m, 1); /* m (1 - lambda) + lambda */
+        mpq_mul(bound, bound, lambda);
+        mpq_set_si(x, m, 1);
+        mpq_add(bound, bound, x);
+        mpq_set_ui(sum, 0, 1);
+        for (size_t i = 0; i < n; i++) {
+            mpq_t u;
+            mpq_init(u);
+            mpq_set_si(u, t[i].wcet_ns, (unsigned long)t[i].period_ns);
+            mpq_canonicalize(u);
+            mpq_set_si(x, t[i].period_ns - t[i].deadline_ns, (unsigned long)t[k].deadline_ns);
+            mpq_canonicalize(x);
+            mpq_set_ui(beta, 1, 1);
+            mpq_add(beta, beta, x);
+            mpq_mul(beta, beta, u); /* U_i (1 + (T_i - D_i) / D_k) */
+            if (mpq_cmp(lambda, u) < 0) {
+                mpq_set_si(x, t[i].period_ns, 1);
+                mpq_mul(x, x, lambda);
+                mpq_neg(x, x);
+                mpq_set_si(u, t[i].wcet_ns, 1);
+                mpq_add(x, x, u); /* C_i - lambda_k T_i */
+                mpq_set_si(u, 1, (unsigned long)t[k].deadline_ns);
+                mpq_mul(x, x, u);
+                mpq_add(beta, beta, x);
+            }
+            mpq_set_ui(u, 1, 1);
+            mpq_add(sum, sum, mpq_cmp(beta, u) < 0 ? beta : u);
+            mpq_clear(u);
+        }
+        holds = mpq_cmp(sum, bound) <= 0;
+    }
+    mpq_clears(sum, beta, x, lambda, bound, NULL);
+    return holds;
+}
+
+/* rtp_global_bak (an integer enclosure, GMP only when it cannot tell) against
+ * ref_bak: tiny times (ties and enclosures that cannot decide are common),
+ * ms-scale times, times up to 2^62 (overflow), m = 1..8, both deadline kinds,
+ * U from 0.3 m to m. */
+static void test_bak_against_gmp(void **state)
+{
+    (void)state;
+    tu_rng rng = {20261207};
+    long accepted = 0, rejected = 0;
+    for (int s = 0; s < 6000; s++) {
+        rtp_task t[SIM_MAX];
+        int m = (int)tu_range(&rng, 1, 8), scale = s % 3;
+        size_t n = (size_t)tu_range(&rng, 1, SIM_MAX);
+        int64_t weight[SIM_MAX], total = 0, percent = tu_range(&rng, 30 * m, 100 * m);
+        int64_t top = scale == 0 ? 12 : scale == 1 ? 100 * MS : (int64_t)1 << 62;
+        for (size_t i = 0; i < n; i++)
+            total += weight[i] = tu_range(&rng, 1, 100);
+        for (size_t i = 0; i < n; i++) {
+            rtp_ns period = tu_range(&rng, top / 8 > 2 ? top / 8 : 2, top);
+            rtp_ns deadline = s % 2 ? tu_range(&rng, (period + 1) / 2, period) : period;
+            /* period * percent * weight / (100 total) without overflow */
+            rtp_ns wcet = (rtp_ns)((__int128)period * percent * weight[i] / (100 * total));
+            wcet = wcet < 1 ? 1 : wcet > deadline ? deadline : wcet;
+            t[i] = tu_task(wcet, deadline, period);
+        }
+        rtp_global_verdict v;
+        assert_int_equal(rtp_global_bak(t, n, m, &v), RTP_OK);
+        if (rtp_load_cmp(t, n, RTP_LOAD_UTIL, (rtp_ratio){m, 1}) > 0) {
+            assert_int_equal(v, RTP_GLOBAL_REJECT);
+            continue;
+        }
+        int want = ref_bak(t, n, m);
+        if (want != (v == RTP_GLOBAL_ACCEPT))
+            fail_msg("set %d (m %d, n %zu): bak %d, reference %d", s, m, n,
+                     v == RTP_GLOBAL_ACCEPT, want);
+        accepted += want;
+        rejected += !want;
+    }
+    assert_true(accepted > 500 && rejected > 500);
+}
+
 /* ---- soundness on seeded random sets ---- */
 
 static const rtp_ns periods[] = {2, 3, 4, 5, 6, 8, 10, 12};
@@ -714,6 +802,7 @@ int main(void)
         cmocka_unit_test(test_jumps_equal_plain_iteration),
         cmocka_unit_test(test_edf_rta_from_below),
         cmocka_unit_test(test_edf_rta_huge_from_below),
+        cmocka_unit_test(test_bak_against_gmp),
         cmocka_unit_test(test_edf_soundness),
         cmocka_unit_test(test_fp_soundness),
     };
