@@ -33,23 +33,32 @@ typedef struct block {
     alignas(max_align_t) unsigned char data[];
 } block;
 
-static void *arena_alloc(block **head, size_t size, size_t hint)
+/* A new block in front of *head for `size` bytes (rounded), the first of it
+ * handed out; NULL when out of memory. */
+static void *arena_grow(block **head, size_t size, size_t hint)
+{
+    block *b = *head;
+    size_t want = b ? 2 * b->size : hint;
+    if (want < size)
+        want = size;
+    block *fresh = malloc(sizeof *fresh + want);
+    if (!fresh)
+        return NULL;
+    fresh->next = b;
+    fresh->size = want;
+    fresh->used = size;
+    fresh->borrowed = 0;
+    *head = fresh;
+    return fresh->data;
+}
+
+/* Inline: a task set takes one of these per node and per string. */
+static inline void *arena_alloc(block **head, size_t size, size_t hint)
 {
     size = (size + alignof(max_align_t) - 1) & ~(alignof(max_align_t) - 1);
     block *b = *head;
-    if (!b || b->size - b->used < size) {
-        size_t want = b ? 2 * b->size : hint;
-        if (want < size)
-            want = size;
-        block *fresh = malloc(sizeof *fresh + want);
-        if (!fresh)
-            return NULL;
-        fresh->next = b;
-        fresh->size = want;
-        fresh->used = 0;
-        fresh->borrowed = 0;
-        *head = b = fresh;
-    }
+    if (!b || b->size - b->used < size)
+        return arena_grow(head, size, hint);
     void *p = b->data + b->used;
     b->used += size;
     return p;
@@ -86,7 +95,7 @@ typedef struct parser {
     frame frames[CJSON_NESTING_LIMIT + 1];
 } parser;
 
-static void *alloc(parser *p, size_t size)
+static inline void *alloc(parser *p, size_t size)
 {
     void *m = arena_alloc(&p->arena, size, p->hint);
     if (!m)
@@ -97,9 +106,9 @@ static void *alloc(parser *p, size_t size)
 /* White space as cJSON skips it (every byte up to 32); at the end of the
  * text it steps back onto the last byte, as cJSON does, which is where a
  * syntax error at the end is then reported. */
-static void skip_ws(parser *p)
+static inline void skip_ws(parser *p)
 {
-    if (p->off >= p->len)
+    if (p->off >= p->len || p->s[p->off] > 32) /* compact text: nothing to skip */
         return;
     while (p->off < p->len && p->s[p->off] <= 32)
         p->off++;
@@ -187,6 +196,20 @@ static size_t unicode_escape(const unsigned char *in, const unsigned char *end, 
     return used;
 }
 
+/* 1 when one of the 8 bytes at s is a quote, a backslash or NUL, so plain
+ * runs of a string are skipped 8 bytes at a time: (v - 0x01..01) & ~v &
+ * 0x80..80 is non-zero exactly when some byte of v is zero, and x ^ c has a
+ * zero byte where x has byte c. */
+static inline int special8(const unsigned char *s)
+{
+    const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
+    uint64_t x, q, b;
+    memcpy(&x, s, 8);
+    q = x ^ (ones * '"');
+    b = x ^ (ones * '\\');
+    return (((x - ones) & ~x) | ((q - ones) & ~q) | ((b - ones) & ~b)) & high ? 1 : 0;
+}
+
 /* A string at p->off (on its opening quote): the unescaped text, NUL
  * terminated, in the arena; *nul when it holds U+0000. NULL on a syntax
  * error, with p->off where cJSON stops: just after the opening quote when the
@@ -200,6 +223,8 @@ static char *parse_string(parser *p, int *nul)
         p->off = start; /* cJSON stops one byte on */
         return NULL;
     }
+    while (end + 8 <= p->len && !special8(p->s + end))
+        end += 8;
     while (end < p->len && p->s[end] != '"') {
         unsigned char c = p->s[end];
         if (c == '\\') {
@@ -259,6 +284,28 @@ static char *parse_string(parser *p, int *nul)
     return out;
 }
 
+/* The value of the digits at t (at least 8 bytes readable) in *v, up to 8
+ * of them; how many (0 to 8). Bytes minus '0' are 0..9 exactly for digits;
+ * a byte past the first non-digit may be garbled by a borrow or carry from
+ * below it, which matters not; the digits, shifted to the top bytes, are
+ * then summed in pairs, fours and eights by three multiplications. */
+static inline size_t eight_digits(const unsigned char *t, uint64_t *v)
+{
+    const uint64_t zeros = 0x3030303030303030u, high = 0x8080808080808080u;
+    uint64_t x;
+    memcpy(&x, t, 8);
+    x -= zeros;
+    uint64_t not_digit = ((x + 0x7676767676767676u) | x) & high;
+    size_t n = not_digit ? (size_t)__builtin_ctzll(not_digit) / 8 : 8;
+    if (n == 0)
+        return 0;
+    x <<= 8 * (8 - n); /* drops the bytes past the digits */
+    x = (x * 2561) >> 8; /* 10 * 256 + 1 */
+    x = ((x & 0x00FF00FF00FF00FFu) * 6553601) >> 16; /* 100 * 65536 + 1 */
+    *v = ((x & 0x0000FFFF0000FFFFu) * 42949672960001u) >> 32; /* 10000 * 2^32 + 1 */
+    return n;
+}
+
 static int number_char(unsigned char c)
 {
     return (c >= '0' && c <= '9') || c == '+' || c == '-' || c == 'e' || c == 'E' || c == '.';
@@ -272,21 +319,29 @@ static int number_char(unsigned char c)
 static int parse_number(parser *p, cJSON *node)
 {
     const unsigned char *t = p->s + p->off;
-    size_t n = 0;
-    while (p->off + n < p->len && number_char(t[n]))
-        n++;
-    size_t i = t[0] == '-', digits = 0;
+    size_t left = p->len - p->off, first = t[0] == '-', i = first;
     int64_t v = 0;
-    while (i < n && t[i] >= '0' && t[i] <= '9' && digits < 18) {
+    /* one walk for the common token, a plain integer ended by a byte that
+     * is no number character */
+    if (i + 8 <= left) {
+        uint64_t head = 0;
+        size_t n = eight_digits(t + i, &head);
+        v = (int64_t)head;
+        i += n;
+    }
+    while (i < left && i - first < 18 && t[i] >= '0' && t[i] <= '9') {
         v = v * 10 + (t[i] - '0');
         i++;
-        digits++;
     }
     size_t used;
-    if (digits > 0 && i == n) {
-        node->valuedouble = t[0] == '-' ? -(double)v : (double)v;
-        used = n;
+    if (i > first && (i == left || !number_char(t[i]))) {
+        node->valuedouble = first ? -(double)v : (double)v;
+        node->type = RTP_JSON_PLAIN_INT;
+        used = i;
     } else {
+        size_t n = i;
+        while (n < left && number_char(t[n]))
+            n++;
         char small[64], *copy = n < sizeof small ? small : malloc(n + 1), *after;
         if (!copy) {
             p->nomem = 1;
@@ -301,7 +356,7 @@ static int parse_number(parser *p, cJSON *node)
         if (used == 0)
             return 0;
     }
-    node->type = cJSON_Number | cJSON_IsReference;
+    node->type |= cJSON_Number | cJSON_IsReference;
     /* the token text and its length, for rtp_json_number_text (a reference:
      * never freed) */
     node->valuestring = (char *)t;
@@ -356,7 +411,7 @@ static int parse_container(parser *p, cJSON *node, int object)
     f->child = NULL;
     f->index = 0;
     f->in_object = object;
-    keys k = {0, {NULL, 0}};
+    keys k = {0, {NULL, 0, 0}};
     cJSON *head = NULL, *tail = NULL;
     int ok = 0;
     const unsigned char close = object ? '}' : ']';

@@ -53,21 +53,43 @@ void rtp_json_path_index(char *out, size_t size, const char *parent, size_t inde
 /* ---- a set of names: open addressing over FNV-1a, so duplicate checks
  * stay linear (50k task names or keys in one object). ---- */
 
-rtp_status rtp_nameset_init(rtp_nameset *set, size_t expected)
+static size_t nameset_capacity(size_t expected)
 {
     size_t cap = 16;
     while (cap < 2 * expected + 1)
         cap *= 2;
+    return cap;
+}
+
+rtp_status rtp_nameset_init(rtp_nameset *set, size_t expected)
+{
+    size_t cap = nameset_capacity(expected);
     set->slots = calloc(cap, sizeof *set->slots);
     set->capacity = set->slots ? cap : 0;
+    set->borrowed = 0;
     return set->slots ? RTP_OK : RTP_ENOMEM;
+}
+
+rtp_status rtp_nameset_init_in(rtp_nameset *set, size_t expected, rtp_nameset_slot *buffer,
+                               size_t room)
+{
+    size_t cap = nameset_capacity(expected);
+    if (cap > room)
+        return rtp_nameset_init(set, expected);
+    memset(buffer, 0, cap * sizeof *buffer);
+    set->slots = buffer;
+    set->capacity = cap;
+    set->borrowed = 1;
+    return RTP_OK;
 }
 
 void rtp_nameset_free(rtp_nameset *set)
 {
-    free(set->slots);
+    if (!set->borrowed)
+        free(set->slots);
     set->slots = NULL;
     set->capacity = 0;
+    set->borrowed = 0;
 }
 
 static uint64_t fnv1a(const char *s)
@@ -136,14 +158,30 @@ static int token_integer(const char *text, size_t len, int64_t *out, int *too_bi
     return 1;
 }
 
+/* A number node's integer (token_integer's contract), from valuedouble when
+ * the reader marked the token RTP_JSON_PLAIN_INT, else from its text (set in
+ * *text, *len; NULL when the node has none). */
+static inline int node_integer(const rtp_json *doc, const cJSON *node, const char **text,
+                               size_t *len, int64_t *out, int *too_big)
+{
+    if (node->type & RTP_JSON_PLAIN_INT) {
+        double d = node->valuedouble;
+        *too_big = !(d < 0x1p53 && d > -0x1p53);
+        *out = *too_big ? 0 : (int64_t)d;
+        return 1;
+    }
+    *text = rtp_json_number_text(doc, node, len);
+    return *text && token_integer(*text, *len, out, too_big);
+}
+
 rtp_status rtp_json_int(const rtp_json *doc, const cJSON *node, const char *path,
                         int64_t min, int64_t max, int64_t *out, rtp_diag *diag)
 {
     size_t len = 0;
-    const char *text = cJSON_IsNumber(node) ? rtp_json_number_text(doc, node, &len) : NULL;
+    const char *text = NULL;
     int64_t value;
     int too_big = 0;
-    if (!text || !token_integer(text, len, &value, &too_big))
+    if (!cJSON_IsNumber(node) || !node_integer(doc, node, &text, &len, &value, &too_big))
         return rtp_diag_set(diag, RTP_EINPUT, path, "must be a whole number (a JSON integer)");
     if (too_big || value < min || value > max)
         return rtp_diag_set(diag, RTP_EINPUT, path, "must be between %lld and %lld",
@@ -221,17 +259,13 @@ rtp_status rtp_json_time(const rtp_json *doc, const cJSON *node, const char *pat
                          rtp_ns unit_ns, int allow_zero, rtp_ns *out, rtp_diag *diag)
 {
     rtp_ns value;
-    if (cJSON_IsString(node)) {
-        char why[128];
-        if (rtp_duration_parse(node->valuestring, &value, why, sizeof why) != RTP_OK)
-            return rtp_diag_set(diag, RTP_EINPUT, path, "%s (got \"%.40s\")", why,
-                                node->valuestring);
-    } else if (cJSON_IsNumber(node)) {
+    int type = node ? node->type & 0xFF : cJSON_Invalid; /* cJSON_Is* without a call */
+    if (type == cJSON_Number) {
         size_t len = 0;
-        const char *text = rtp_json_number_text(doc, node, &len);
+        const char *text = NULL;
         int64_t count;
         int too_big = 0;
-        if (!text || !token_integer(text, len, &count, &too_big))
+        if (!node_integer(doc, node, &text, &len, &count, &too_big))
             return not_integer_time(node, text, len, unit_ns, path, diag);
         if (too_big)
             return rtp_diag_set(diag, RTP_EINPUT, path,
@@ -242,6 +276,11 @@ rtp_status rtp_json_time(const rtp_json *doc, const cJSON *node, const char *pat
                                 allow_zero ? "zero or positive" : "positive", (long long)count);
         if (rtp_duration_scale(count, unit_ns, &value) != RTP_OK)
             return rtp_diag_set(diag, RTP_EINPUT, path, "past the limit of 2^62 ns");
+    } else if (type == cJSON_String) {
+        char why[128];
+        if (rtp_duration_parse(node->valuestring, &value, why, sizeof why) != RTP_OK)
+            return rtp_diag_set(diag, RTP_EINPUT, path, "%s (got \"%.40s\")", why,
+                                node->valuestring);
     } else {
         return rtp_diag_set(diag, RTP_EINPUT, path,
                             "must be a time: a JSON integer or a string like \"5ms\"%s",
@@ -256,7 +295,7 @@ rtp_status rtp_json_time(const rtp_json *doc, const cJSON *node, const char *pat
 rtp_status rtp_json_string(const cJSON *node, const char *path, int allow_empty,
                            const char **out, rtp_diag *diag)
 {
-    if (!cJSON_IsString(node))
+    if (!node || (node->type & 0xFF) != cJSON_String) /* cJSON_IsString without a call */
         return rtp_diag_set(diag, RTP_EINPUT, path, "must be a string");
     if (!allow_empty && node->valuestring[0] == '\0')
         return rtp_diag_set(diag, RTP_EINPUT, path, "must not be empty");

@@ -19,6 +19,14 @@
 
 #define RTP_JSON_INT_LIMIT ((int64_t)1 << 53) /* bare integers must be below */
 
+/* Set in a number node's type by rtp_json_open when its token is a plain
+ * integer (an optional '-' and 1 to 18 digits): its valuedouble, exact below
+ * 2^53 in magnitude, is then the integer, and rtp_json_int and rtp_json_time
+ * need not read the digits again. Trees built otherwise (the reference
+ * reader of the tests) lack it and are read from the token text. cJSON's
+ * own tests look at the low byte of the type only. */
+#define RTP_JSON_PLAIN_INT (1 << 12)
+
 /* A parsed document. Its nodes and strings live in one arena (freed by
  * rtp_json_close, never by cJSON_Delete); a number node keeps its token text
  * (valuestring, pointing into `text`, flagged cJSON_IsReference) and that
@@ -172,9 +180,15 @@ typedef struct rtp_nameset_slot {
 typedef struct rtp_nameset {
     rtp_nameset_slot *slots;
     size_t capacity;
+    int borrowed; /* slots are the caller's buffer (rtp_nameset_init_in) */
 } rtp_nameset;
 
 rtp_status rtp_nameset_init(rtp_nameset *set, size_t expected);
+/* rtp_nameset_init in the caller's `buffer` of `room` slots when the table
+ * fits there (a task set's names: no allocation per set), else as
+ * rtp_nameset_init. */
+rtp_status rtp_nameset_init_in(rtp_nameset *set, size_t expected, rtp_nameset_slot *buffer,
+                               size_t room);
 /* Adds `name` (borrowed: it must outlive the set); 1 when already present. */
 int rtp_nameset_add(rtp_nameset *set, const char *name);
 void rtp_nameset_free(rtp_nameset *set);
@@ -182,7 +196,7 @@ void rtp_nameset_free(rtp_nameset *set);
 struct rtp_task;
 /* One task object of a task set or plan (models/taskset.c): name, wcet,
  * deadline (default period), period, cmd, affinity, priority, plus the
- * extra allowed keys (a NULL-terminated list, at most 8, or NULL) that the
+ * extra allowed keys (a NULL-terminated list, at most 6, or NULL) that the
  * caller reads itself. On error the task may hold partial allocations: free
  * it with rtp_task_free_fields. */
 rtp_status rtp_task_from_json(const rtp_json *doc, const cJSON *node, const char *path,

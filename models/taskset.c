@@ -184,30 +184,53 @@ static rtp_status at_key(rtp_status st, rtp_diag *diag, const char *path, const 
     return st;
 }
 
+/* The index in task_keys of a task member's key, by its first byte and one
+ * comparison (a loop of comparisons cost more); TASK_KEYS for no task key. */
+enum { TASK_KEYS = 9 };
+static const char *const task_keys[TASK_KEYS] = {"name",     "wcet", "deadline",
+                                                 "period",   "jitter", "blocking",
+                                                 "cmd",      "affinity", "priority"};
+static size_t task_key(const char *key)
+{
+    size_t k;
+    switch (key[0]) {
+    case 'n': k = 0; break;
+    case 'w': k = 1; break;
+    case 'd': k = 2; break;
+    case 'p': k = key[1] == 'e' ? 3 : 8; break;
+    case 'j': k = 4; break;
+    case 'b': k = 5; break;
+    case 'c': k = 6; break;
+    case 'a': k = 7; break;
+    default: return TASK_KEYS;
+    }
+    return rtp_same_string(task_keys[k], key) ? k : TASK_KEYS;
+}
+
 rtp_status rtp_task_from_json(const rtp_json *doc, const cJSON *node, const char *path,
                               rtp_ns unit, const char *const *extra_keys, rtp_task *task,
                               rtp_diag *diag)
 {
-    const char *keys[16] = {"name", "wcet",   "deadline", "period",  "jitter",
-                            "blocking", "cmd", "affinity", "priority"};
-    size_t n_keys = 9;
-    for (size_t k = 0; extra_keys && extra_keys[k] && n_keys + 1 < sizeof keys / sizeof *keys; k++)
-        keys[n_keys++] = extra_keys[k];
     char field[RTP_DIAG_PATH_SIZE];
-    if (!cJSON_IsObject(node))
+    if (!node || (node->type & 0xFF) != cJSON_Object) /* cJSON_IsObject without a call */
         return rtp_diag_set(diag, RTP_EINPUT, path, "must be an object");
     /* One pass over the members: each to its key's slot, the first unknown
-     * key reported (keys are unique: the reader rejects duplicates). */
-    const cJSON *member[16] = {NULL};
+     * key reported (keys are unique: the reader rejects duplicates). The
+     * caller's extra keys (the first 6) are only let through. */
+    const cJSON *member[TASK_KEYS] = {NULL};
     for (const cJSON *c = node->child; c; c = c->next) {
-        size_t k = 0;
-        while (k < n_keys && !rtp_same_string(keys[k], c->string))
-            k++;
-        if (k == n_keys) {
+        size_t k = task_key(c->string);
+        if (k < TASK_KEYS) {
+            member[k] = c;
+            continue;
+        }
+        int extra = 0;
+        for (size_t x = 0; !extra && extra_keys && x < 6 && extra_keys[x]; x++)
+            extra = rtp_same_string(extra_keys[x], c->string);
+        if (!extra) {
             rtp_json_path_key(field, sizeof field, path, c->string);
             return rtp_diag_set(diag, RTP_EINPUT, field, "unknown key");
         }
-        member[k] = c;
     }
     rtp_status st;
     const char *name;
@@ -220,12 +243,15 @@ rtp_status rtp_task_from_json(const rtp_json *doc, const cJSON *node, const char
      * names) may print a name, so none carries control characters or
      * invalid UTF-8 (docs/spec.md "Structure rules"). */
     char why[96];
-    if (strlen(name) > RTP_TASK_NAME_MAX)
+    size_t name_len = strlen(name);
+    if (name_len > RTP_TASK_NAME_MAX)
         st = rtp_diag_set(diag, RTP_EINPUT, NULL, "longer than %d bytes", RTP_TASK_NAME_MAX);
     else if (rtp_text_check_plain(name, why, sizeof why) != 0)
         st = rtp_diag_set(diag, RTP_EINPUT, NULL, "%s", why);
-    else if (!(task->name = dup_string(name)))
+    else if (!(task->name = malloc(name_len + 1)))
         st = rtp_diag_set(diag, RTP_ENOMEM, NULL, "out of memory");
+    else
+        memcpy(task->name, name, name_len + 1);
     if (st != RTP_OK)
         return at_key(st, diag, path, "name");
 
@@ -300,7 +326,8 @@ static rtp_status read_taskset(const rtp_json *doc, rtp_taskset *ts, rtp_diag *d
         return rtp_diag_set(diag, RTP_ENOMEM, "tasks", "out of memory");
     char path[RTP_DIAG_PATH_SIZE], name_path[RTP_DIAG_PATH_SIZE];
     rtp_nameset names;
-    if (rtp_nameset_init(&names, n) != RTP_OK)
+    rtp_nameset_slot small[256]; /* up to 127 tasks: no allocation */
+    if (rtp_nameset_init_in(&names, n, small, sizeof small / sizeof *small) != RTP_OK)
         return rtp_diag_set(diag, RTP_ENOMEM, "tasks", "out of memory");
     for (const cJSON *c = tasks->child; c; c = c->next, i++) {
         rtp_json_path_index(path, sizeof path, "tasks", i);

@@ -79,7 +79,7 @@ static rtp_status check_duplicates(const cJSON *node, const char *path, walk_sta
     rtp_status st;
     char child_path[sizeof diag->path];
     size_t index = 0;
-    rtp_nameset keys = {NULL, 0};
+    rtp_nameset keys = {NULL, 0, 0};
     if (cJSON_IsObject(node) && rtp_nameset_init(&keys, (size_t)cJSON_GetArraySize(node)) != RTP_OK)
         return rtp_diag_set(diag, RTP_ENOMEM, path, "out of memory");
     for (const cJSON *c = node->child; c; c = c->next, index++) {
