@@ -53,9 +53,11 @@ static void *arena_grow(block **head, size_t size, size_t hint)
 }
 
 /* Inline: a task set takes one of these per node and per string. */
+enum { GRAIN = alignof(max_align_t) }; /* every size is rounded up to a multiple */
+
 static inline void *arena_alloc(block **head, size_t size, size_t hint)
 {
-    size = (size + alignof(max_align_t) - 1) & ~(alignof(max_align_t) - 1);
+    size = (size + GRAIN - 1) & ~((size_t)GRAIN - 1);
     block *b = *head;
     if (!b || b->size - b->used < size)
         return arena_grow(head, size, hint);
@@ -196,18 +198,19 @@ static size_t unicode_escape(const unsigned char *in, const unsigned char *end, 
     return used;
 }
 
-/* 1 when one of the 8 bytes at s is a quote, a backslash or NUL, so plain
- * runs of a string are skipped 8 bytes at a time: (v - 0x01..01) & ~v &
- * 0x80..80 is non-zero exactly when some byte of v is zero, and x ^ c has a
- * zero byte where x has byte c. */
-static inline int special8(const unsigned char *s)
+/* Non-zero when one of the 8 bytes at s is a quote, a backslash or NUL, its
+ * lowest set bit in the first such byte, so a string is scanned 8 bytes at a
+ * time: (v - 0x01..01) & ~v & 0x80..80 is non-zero exactly when some byte of
+ * v is zero, and exact in the lowest such byte (a borrow only goes up), and
+ * x ^ c has a zero byte where x has byte c. */
+static inline uint64_t special8(const unsigned char *s)
 {
     const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
     uint64_t x, q, b;
     memcpy(&x, s, 8);
     q = x ^ (ones * '"');
     b = x ^ (ones * '\\');
-    return (((x - ones) & ~x) | ((q - ones) & ~q) | ((b - ones) & ~b)) & high ? 1 : 0;
+    return (((x - ones) & ~x) | ((q - ones) & ~q) | ((b - ones) & ~b)) & high;
 }
 
 /* A string at p->off (on its opening quote): the unescaped text, NUL
@@ -223,8 +226,11 @@ static char *parse_string(parser *p, int *nul)
         p->off = start; /* cJSON stops one byte on */
         return NULL;
     }
-    while (end + 8 <= p->len && !special8(p->s + end))
+    uint64_t special = 0;
+    while (end + 8 <= p->len && !(special = special8(p->s + end)))
         end += 8;
+    if (special) /* on to the first quote, backslash or NUL */
+        end += (size_t)__builtin_ctzll(special) / 8;
     while (end < p->len && p->s[end] != '"') {
         unsigned char c = p->s[end];
         if (c == '\\') {
@@ -243,12 +249,18 @@ static char *parse_string(parser *p, int *nul)
         p->off = start;
         return NULL;
     }
-    char *out = alloc(p, end - start + 1);
+    size_t n = end - start;
+    char *out = alloc(p, n + 1);
     if (!out)
         return NULL;
     if (!escapes) {
-        memcpy(out, p->s + start, end - start);
-        out[end - start] = '\0';
+        /* a short string (most keys and names) in one fixed-size copy, which
+         * alloc's rounding of sizes to a multiple of GRAIN leaves room for */
+        if (n < GRAIN && start + GRAIN <= p->len)
+            memcpy(out, p->s + start, GRAIN);
+        else
+            memcpy(out, p->s + start, n);
+        out[n] = '\0';
         p->off = end + 1;
         return out;
     }

@@ -296,6 +296,21 @@ rtp_status rtp_task_from_json(const rtp_json *doc, const cJSON *node, const char
     return RTP_OK;
 }
 
+/* "tasks[i]" into path (RTP_DIAG_PATH_SIZE bytes), as rtp_json_path_index
+ * writes it, without its general case: it is built for every task. */
+static void task_path(char *path, size_t i)
+{
+    char digits[24];
+    size_t n = sizeof digits;
+    do {
+        digits[--n] = (char)('0' + i % 10);
+        i /= 10;
+    } while (i > 0);
+    memcpy(path, "tasks[", 6);
+    memcpy(path + 6, digits + n, sizeof digits - n);
+    memcpy(path + 6 + sizeof digits - n, "]", 2);
+}
+
 static rtp_status read_taskset(const rtp_json *doc, rtp_taskset *ts, rtp_diag *diag)
 {
     static const char *const keys[] = {"time_unit", "platform", "tasks", NULL};
@@ -330,7 +345,7 @@ static rtp_status read_taskset(const rtp_json *doc, rtp_taskset *ts, rtp_diag *d
     if (rtp_nameset_init_in(&names, n, small, sizeof small / sizeof *small) != RTP_OK)
         return rtp_diag_set(diag, RTP_ENOMEM, "tasks", "out of memory");
     for (const cJSON *c = tasks->child; c; c = c->next, i++) {
-        rtp_json_path_index(path, sizeof path, "tasks", i);
+        task_path(path, i);
         ts->n_tasks = i + 1;
         st = rtp_task_from_json(doc, c, path, ts->time_unit_ns, NULL, &ts->tasks[i], diag);
         if (st == RTP_OK && rtp_nameset_add(&names, ts->tasks[i].name)) {
