@@ -100,6 +100,32 @@ static const char *const corners[] = {
     "{\"tasks\": [{\"name\": \"a\", \"wcet\": -1, \"period\": 4}]}",
     "{\"tasks\": [{\"name\": \"a\", \"wcet\": 9007199254740993, \"period\": 4}]}",
     "{\"tasks\": [{\"name\": \"a\", \"wcet\": \"5ms\", \"period\": \"1s\", \"deadline\": 7}]}",
+    /* plain integers (read eight digits at a time, marked RTP_JSON_PLAIN_INT)
+     * around 2^53, 18 and 19 digits, leading zeros, -0, the end of the text,
+     * and the bytes around '0'..'9' after the digits */
+    "{\"tasks\": [{\"name\": \"a\", \"wcet\": 9007199254740991, \"period\": 9007199254740991}]}",
+    "{\"tasks\": [{\"name\": \"a\", \"wcet\": 9007199254740992, \"period\": 4}]}",
+    "{\"tasks\": [{\"name\": \"a\", \"wcet\": -9007199254740992, \"period\": 4}]}",
+    "{\"tasks\": [{\"name\": \"a\", \"wcet\": 999999999999999999, \"period\": 4}]}",
+    "{\"tasks\": [{\"name\": \"a\", \"wcet\": 1000000000000000000, \"period\": 4}]}",
+    "{\"tasks\": [{\"name\": \"a\", \"wcet\": 00000007, \"period\": 000000000012}]}",
+    "{\"tasks\": [{\"name\": \"a\", \"wcet\": -0, \"period\": 4}]}",
+    "{\"tasks\": [{\"name\": \"a\", \"wcet\": 1, \"period\": 4, \"jitter\": -0}]}",
+    "{\"tasks\": [{\"name\": \"a\", \"wcet\": 1, \"period\": 4, \"priority\": 1000001}]}",
+    "{\"tasks\": [{\"name\": \"a\", \"wcet\": 1, \"period\": 4, \"priority\": 12345678}]}",
+    "{\"tasks\": [{\"name\": \"a\", \"wcet\": 1, \"period\": 4, \"priority\": -1}]}",
+    "{\"tasks\": [{\"name\": \"a\", \"wcet\": 1, \"period\": 4, \"priority\": 1e2}]}",
+    "{\"platform\": {\"cpus\": 12345678}, \"tasks\": []}",
+    "[12345678/1]", "[12345678:1]", "[1234567/]", "[123456789,1]", "[12345678.5]", "[1234567e1]",
+    "[-12345678]", "[-123456789012345678]", "[-1234567890123456789]", "7", "12345678",
+    "123456789", "-1", "1234567890123456789",
+    /* strings around the 8-byte scan and the short copy: lengths 7 to 17,
+     * an escape or a quote at each side of a word, near the end of the text */
+    "[\"1234567\"]", "[\"12345678\"]", "[\"123456789\"]", "[\"123456789012345\"]",
+    "[\"1234567890123456\"]", "[\"12345678901234567\"]", "[\"1234567\\n\"]",
+    "[\"12345678\\t9\"]", "[\"\\\"2345678\"]", "\"abcdefghijklmnop\"", "\"abcdefgh\"",
+    "\"abcdefg", "\"abcdefgh", "\"abcdefghijklmnopq\\", "{\"abcdefghijklmnop\":1}",
+    "{\"abcdefgh\":1,\"abcdefgh\":2}",
 };
 
 static char *nested(size_t depth, int with_error)

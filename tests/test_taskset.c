@@ -247,6 +247,21 @@ static void test_unknown_and_duplicate_keys(void **state)
            "tasks[1].name");
 }
 
+/* A task set of n tasks t0, t1, ...; the last one named t0 when dup. */
+static char *named_tasks(size_t n, int dup)
+{
+    size_t size = 64 * n + 64, used = 0;
+    char *json = malloc(size);
+    assert_non_null(json);
+    used += (size_t)snprintf(json, size, "{\"tasks\": [");
+    for (size_t i = 0; i < n; i++)
+        used += (size_t)snprintf(json + used, size - used,
+                                 "%s{\"name\": \"t%zu\", \"wcet\": 1, \"period\": 9}",
+                                 i ? ", " : "", dup && i + 1 == n ? 0 : i);
+    snprintf(json + used, size - used, "]}");
+    return json;
+}
+
 static void test_duplicate_task_names(void **state)
 {
     (void)state;
@@ -264,6 +279,22 @@ static void test_duplicate_task_names(void **state)
          &ts);
     assert_int_equal(ts.n_tasks, 2);
     rtp_taskset_free(&ts);
+    /* the name set sits in a stack buffer up to 127 tasks and on the heap
+     * past it: a duplicate at the end is found on both sides, and distinct
+     * names are accepted */
+    static const size_t counts[] = {126, 127, 128, 129, 400};
+    for (size_t k = 0; k < sizeof counts / sizeof *counts; k++) {
+        char path[32];
+        snprintf(path, sizeof path, "tasks[%zu].name", counts[k] - 1);
+        char *json = named_tasks(counts[k], 1);
+        bad_at(json, path);
+        free(json);
+        json = named_tasks(counts[k], 0);
+        good(json, &ts);
+        assert_int_equal(ts.n_tasks, counts[k]);
+        rtp_taskset_free(&ts);
+        free(json);
+    }
 }
 
 static void test_platform(void **state)
