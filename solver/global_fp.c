@@ -69,7 +69,7 @@ rtp_status rtp_global_fp_rta(const rtp_task *tasks, size_t n, int m,
         r[k] = -1;
         if (!all_fit)
             continue; /* a more urgent task has no bound: none for k either */
-        gw_ctx ctx = {tasks, order, p, r, &tasks[k], m, GW_FP_BC, scratch, NULL, 0};
+        gw_ctx ctx = {tasks, order, p, r, &tasks[k], m, GW_FP_BC, scratch, NULL, 0, 0};
         rtp_ns bc, lc = -1;
         if ((st = rtp_gw_fixed_point(&ctx, &steps, limits, &bc, diag)))
             goto done;
@@ -99,7 +99,7 @@ static int da_passes(const rtp_task *tasks, const size_t *hp, size_t n_hp, int m
     const rtp_task *tk = &tasks[k];
     if (tk->wcet_ns > tk->deadline_ns)
         return 0;
-    gw_ctx ctx = {tasks, hp, n_hp, deadlines, tk, m, lc ? GW_FP_LC : GW_FP_BC, scratch, NULL, 0};
+    gw_ctx ctx = {tasks, hp, n_hp, deadlines, tk, m, lc ? GW_FP_LC : GW_FP_BC, scratch, NULL, 0, 0};
     rtp_i128 total, slope, run;
     rtp_gw_interference(&ctx, tk->deadline_ns, &total, &slope, &run);
     return total < (rtp_i128)m * (tk->deadline_ns - tk->wcet_ns + 1);

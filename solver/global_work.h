@@ -47,6 +47,8 @@ typedef struct gw_ctx {
     rtp_ns from;               /* where rtp_gw_fixed_point starts: 0 (C_k), or a
                                 * value <= its least fixed point (the answer is
                                 * the same: no x below that point passes) */
+    int wide;                  /* 1: rtp_gw_fixed_point always in rtp_i128, never
+                                * its int64_t twin (tests compare the two) */
 } gw_ctx;
 
 /* The interference bound at x >= 1 (*value), a lower bound on its right

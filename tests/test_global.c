@@ -19,6 +19,7 @@
 #include "models/ratio.h"
 #include "solver/edf.h"
 #include "solver/global.h"
+#include "solver/global_work.h"
 #include "support/reference.h"
 #include "support/testutil.h"
 
@@ -596,6 +597,64 @@ static void test_edf_rta_huge_from_below(void **state)
     }
 }
 
+/* rtp_gw_fixed_point's int64_t search against its rtp_i128 one (ctx.wide):
+ * the same bound, status and step count for every kind of sum, with and
+ * without scratch, on times from tiny to 2^62 and many right at the edge of
+ * what global_bound.c's narrow() admits, (m + 2)(4N + 4) B <= 2^62. */
+static void test_fixed_point_narrow_equals_wide(void **state)
+{
+    (void)state;
+    tu_rng rng = {20261208};
+    rtp_limits limits = rtp_limits_default();
+    long narrow = 0, wide = 0;
+    for (int s = 0; s < 6000; s++) {
+        rtp_task t[SIM_MAX];
+        rtp_ns r[SIM_MAX];
+        size_t idx[SIM_MAX];
+        int m = (int)tu_range(&rng, 2, 8);
+        size_t n = (size_t)tu_range(&rng, 2, SIM_MAX);
+        int64_t edge = (int64_t)(((__int128)1 << 62) / ((m + 2) * (4 * (int64_t)(n - 1) + 4)));
+        int64_t top = s % 4 == 0 ? 3000 : s % 4 == 1 ? 100 * MS : s % 4 == 2 ? edge
+                                                                               : (int64_t)1 << 62;
+        for (size_t i = 0; i < n; i++) {
+            rtp_ns period = tu_range(&rng, top / 2, s % 4 == 2 ? top + top / 8 : top);
+            rtp_ns deadline = tu_range(&rng, period / 2, period);
+            t[i] = tu_task(tu_range(&rng, 1, deadline / (int64_t)tu_range(&rng, 1, (int64_t)n)),
+                           deadline, period);
+            r[i] = tu_range(&rng, t[i].wcet_ns, deadline);
+        }
+        size_t k = (size_t)tu_range(&rng, 0, (int64_t)n - 1), n_i = 0;
+        int64_t b = t[k].period_ns;
+        for (size_t i = 0; i < n; i++) {
+            if (i == k)
+                continue;
+            idx[n_i++] = i;
+            b = t[i].period_ns > b ? t[i].period_ns : b;
+        }
+        if ((__int128)(m + 2) * (4 * (__int128)n_i + 4) * b <= (__int128)1 << 62)
+            narrow++;
+        else
+            wide++;
+        gw_term scratch[SIM_MAX];
+        rtp_i128 cap[SIM_MAX];
+        gw_kind kind = (gw_kind)(s % 3);
+        gw_ctx ctx = {t, idx, n_i, r, &t[k], m, kind,
+                      kind == GW_FP_BC && s % 2 ? NULL : scratch, kind == GW_EDF ? cap : NULL,
+                      0, 0};
+        rtp_ns got[2];
+        uint64_t steps[2] = {0, 0};
+        rtp_status st[2];
+        for (int w = 0; w < 2; w++) {
+            ctx.wide = w;
+            st[w] = rtp_gw_fixed_point(&ctx, &steps[w], &limits, &got[w], NULL);
+        }
+        assert_int_equal(st[0], st[1]);
+        assert_int_equal(got[0], got[1]);
+        assert_int_equal(steps[0], steps[1]);
+    }
+    assert_true(narrow > 1500 && wide > 1500);
+}
+
 /* BAK [BAK] as restated in solver/global.h, written out in GMP rationals
  * term by term: the reference for rtp_global_bak's 128-bit enclosure and its
  * GMP fallback. Assumes the screen passed (constrained, C <= D, U <= m). */
@@ -803,6 +862,7 @@ int main(void)
         cmocka_unit_test(test_edf_rta_from_below),
         cmocka_unit_test(test_edf_rta_huge_from_below),
         cmocka_unit_test(test_bak_against_gmp),
+        cmocka_unit_test(test_fixed_point_narrow_equals_wide),
         cmocka_unit_test(test_edf_soundness),
         cmocka_unit_test(test_fp_soundness),
     };

@@ -1,0 +1,235 @@
+/* solver/global_bound_t.h — internal to solver/global_bound.c, which
+ * includes it twice: the interference sums and the fixed-point search in one
+ * integer type GW_INT (rtp_i128 with GW_WIDE 1, int64_t where
+ * global_bound.c shows every value fits), terms GW_TERM, run "infinity"
+ * GW_INF_V, each name through GW_(name). No include guard, on purpose. */
+
+static GW_INT GW_(lmin)(GW_INT a, GW_INT b) { return a < b ? a : b; }
+
+/* floor(a / b) for 0 <= a, 1 <= b: every caller's a is below 2^64 (sums of
+ * two valid times), where the 64-bit division is several times cheaper than
+ * the 128-bit one (which stays for anything larger). */
+static GW_INT GW_(quot)(GW_INT a, GW_INT b)
+{
+#if GW_WIDE
+    if (a >= ((GW_INT)1 << 64) || b >= ((GW_INT)1 << 64))
+        return a / b;
+#endif
+    return (GW_INT)((uint64_t)a / (uint64_t)b);
+}
+
+/* floor(span / T) C + min(C, span mod T), span >= 0: +1 per step while
+ * span mod T < C, flat for the rest of the period. */
+static GW_TERM GW_(staircase)(GW_INT span, const rtp_task *ti)
+{
+    GW_INT jobs = GW_(quot)(span, ti->period_ns), r = span - jobs * ti->period_ns;
+    GW_TERM t;
+    t.value = jobs * ti->wcet_ns + GW_(lmin)(ti->wcet_ns, r);
+    t.slope = r < ti->wcet_ns;
+    t.run = t.slope ? ti->wcet_ns - r : ti->period_ns - r;
+    return t;
+}
+
+/* [GSYY09] eq. (6): W^CI(x) = floor(b / T) C + C + alpha, b =
+ * [x - C]_0, alpha = [b mod T - (T - R)]_0^{C-1}. With q = b mod T - (T - R):
+ * flat while q < 0; +1 per step while 0 <= q < C - 1; flat at C - 1 until the
+ * period wraps, where the step (+C, alpha from C - 1 back to 0) is +1. */
+static GW_TERM GW_(carry_in)(GW_INT x, const rtp_task *ti, GW_INT r_i)
+{
+    GW_INT c = ti->wcet_ns, t = ti->period_ns;
+    GW_TERM w;
+    if (x < c) { /* b = 0 until x = C: W = C (alpha = 0 since R <= T) */
+        w.value = c;
+        w.slope = 0;
+        w.run = c - x;
+        return w;
+    }
+    GW_INT b = x - c, jobs = GW_(quot)(b, t), r = b - jobs * t, q = r - (t - r_i);
+    GW_INT alpha = q < 0 ? 0 : GW_(lmin)(q, c - 1);
+    w.value = jobs * c + c + alpha;
+    if (q < 0) {
+        w.slope = 0;
+        w.run = -q;
+    } else if (q < c - 1) {
+        w.slope = 1;
+        w.run = c - 1 - q;
+    } else if (r == t - 1) {
+        w.slope = 1;
+        w.run = 1;
+    } else {
+        w.slope = 0;
+        w.run = t - 1 - r;
+    }
+    return w;
+}
+
+/* min(a, b) of two lines (slopes 0 or 1), linear up to the first crossing. */
+static GW_TERM GW_(tmin)(GW_TERM a, GW_TERM b)
+{
+    GW_INT run = GW_(lmin)(a.run, b.run);
+    if (b.value < a.value || (b.value == a.value && b.slope < a.slope)) {
+        GW_TERM s = a;
+        a = b;
+        b = s;
+    }
+    if (a.slope > b.slope) /* b is higher but flatter: equal at value gap */
+        run = GW_(lmin)(run, b.value - a.value);
+    a.run = run;
+    return a;
+}
+
+static int GW_(by_value_desc)(const void *pa, const void *pb)
+{
+    const GW_TERM *a = pa, *b = pb;
+    if (a->value != b->value)
+        return a->value > b->value ? -1 : 1;
+    return (a->slope < b->slope) - (a->slope > b->slope);
+}
+
+/* rtp_gw_interference (solver/global_work.h) in GW_INT. */
+static void GW_(interference)(const gw_ctx *ctx, GW_INT x, GW_INT *value, GW_INT *slope,
+                              GW_INT *run)
+{
+    GW_TERM *scratch = (GW_TERM *)ctx->scratch;
+    const GW_INT *cap = (const GW_INT *)ctx->cap;
+    const rtp_task *tk = ctx->tk;
+    GW_TERM clamp = {x - tk->wcet_ns + 1, GW_INF_V, 1};
+    GW_INT sum = 0, sl = 0, len = GW_INF_V;
+    for (size_t j = 0; j < ctx->n_interferers; j++) {
+        size_t i = ctx->interferers[j];
+        const rtp_task *ti = &ctx->tasks[i];
+        GW_TERM term;
+        if (ctx->kind == GW_FP_LC) {
+            GW_TERM nc = GW_(tmin)(GW_(staircase)(x, ti), clamp);
+            GW_TERM ci = GW_(tmin)(GW_(carry_in)(x, ti, ctx->bound[i]), clamp);
+            /* the excess max(ci - nc, 0): its right slope (ties at 0 take
+             * the rising side) */
+            GW_TERM ex = {ci.value - nc.value, 0, 0};
+            int ds = ci.slope - nc.slope;
+            ex.slope = ex.value > 0 || (ex.value == 0 && ds > 0) ? ds : 0;
+            if (ex.value < 0)
+                ex.value = 0;
+            scratch[j] = ex;
+            term = nc;
+            len = GW_(lmin)(len, ci.run);
+        } else {
+            GW_TERM w = GW_(staircase)(x + ctx->bound[i] - ti->wcet_ns, ti);
+            if (ctx->kind == GW_EDF) {
+                GW_TERM j_ik = {cap[j], GW_INF_V, 0};
+                w = GW_(tmin)(w, j_ik);
+            }
+            if (scratch)
+                scratch[j] = w;
+            term = GW_(tmin)(w, clamp);
+        }
+        sum += term.value;
+        sl += term.slope;
+        len = GW_(lmin)(len, term.run);
+    }
+    if (ctx->kind == GW_FP_LC && ctx->m > 1) {
+        /* The m - 1 largest excesses: a maximum over sets of lines, convex;
+         * its right slope is the slopes' sum over the top set ordered by
+         * (value, slope). */
+        size_t keep = (size_t)ctx->m - 1;
+        if (ctx->n_interferers > keep)
+            qsort(scratch, ctx->n_interferers, sizeof *scratch, GW_(by_value_desc));
+        for (size_t j = 0; j < ctx->n_interferers && j < keep; j++) {
+            sum += scratch[j].value;
+            sl += scratch[j].slope;
+        }
+    }
+    *value = sum;
+    *slope = sl;
+    *run = len;
+}
+
+/* How far past x no fixed point can lie, from the terms before the clamp
+ * as rtp_gw_interference left them in scratch (value a_j, slope s_j, run
+ * r_j at x): the largest d >= 0 with G(d') >= 0 for every d' in [0, d], where
+ * G(d) = sum_j min(a_j + s_j min(d, r_j), c + d) - m (c + d) and c is the
+ * clamp at x. Each term is linear over its run and nondecreasing after it,
+ * so a_j + s_j min(d, r_j) never exceeds it, and G(d) <= h(x + d); G(0) =
+ * h(x) >= 0. G is concave (sums of minima of concave pieces, minus a line)
+ * and G(d) <= top - m (c + d) with top = sum_j (a_j + s_j r_j), so Newton
+ * steps from d = top / m - c downwards, d <- d - ceil(-G(d) / -G'(d)) with
+ * G' a left slope (a supergradient), never pass the answer and lower d by
+ * at least one each. This covers both the classic iterate and the linear
+ * jump: G is exact over the common run of all terms. */
+static GW_INT GW_(reach)(const gw_ctx *ctx, GW_INT c)
+{
+    const GW_TERM *scratch = (const GW_TERM *)ctx->scratch;
+    GW_INT m = ctx->m, top = 0;
+    for (size_t j = 0; j < ctx->n_interferers; j++) {
+        const GW_TERM *w = &scratch[j];
+        top += w->value + (w->slope ? w->run : 0); /* a slope-1 run is finite */
+    }
+    GW_INT d = top / m - c; /* >= 0: top >= interference(x) >= m c */
+    while (d > 0) {
+        GW_INT clamp = c + d, g = -m * clamp, slope = -m;
+        for (size_t j = 0; j < ctx->n_interferers; j++) {
+            const GW_TERM *w = &scratch[j];
+            GW_INT f = w->value + (w->slope ? GW_(lmin)(d, w->run) : 0);
+            if (f >= clamp) {
+                g += clamp;
+                slope += 1;
+            } else {
+                g += f;
+                slope += w->slope && d <= w->run;
+            }
+        }
+        if (g >= 0)
+            break;
+        d -= (-g - slope - 1) / -slope; /* slope < 0 here: G(0) >= 0 > G(d) */
+    }
+    return d > 0 ? d : 0;
+}
+
+/* GW_EDF: J_i^k = floor(D_k / T_i) C_i + min(C_i, [D_k mod T_i - S_i]_0)
+ * with S_i = D_i - bound[i], fixed while bound[] is. */
+static void GW_(fill_caps)(const gw_ctx *ctx)
+{
+    const rtp_task *tk = ctx->tk;
+    GW_INT *cap = (GW_INT *)ctx->cap;
+    for (size_t j = 0; ctx->kind == GW_EDF && j < ctx->n_interferers; j++) {
+        const rtp_task *ti = &ctx->tasks[ctx->interferers[j]];
+        GW_INT jobs = GW_(quot)(tk->deadline_ns, ti->period_ns);
+        GW_INT rest = tk->deadline_ns - jobs * ti->period_ns -
+                      (ti->deadline_ns - ctx->bound[ctx->interferers[j]]);
+        cap[j] = jobs * ti->wcet_ns + (rest > 0 ? GW_(lmin)(ti->wcet_ns, rest) : 0);
+    }
+}
+
+/* rtp_gw_fixed_point's search in GW_INT. */
+static rtp_status GW_(fixed_point)(const gw_ctx *ctx, uint64_t *steps, const rtp_limits *limits,
+                                   rtp_ns *bound, rtp_diag *diag)
+{
+    const rtp_task *tk = ctx->tk;
+    GW_INT x = ctx->from > tk->wcet_ns ? ctx->from : tk->wcet_ns, m = ctx->m;
+    rtp_status st;
+    *bound = -1;
+    GW_(fill_caps)(ctx);
+    int concave = ctx->kind != GW_FP_LC && ctx->scratch != NULL;
+    while (x <= tk->deadline_ns) {
+        if ((st = count_step(steps, limits, diag)) != RTP_OK)
+            return st;
+        GW_INT omega, slope, run;
+        GW_(interference)(ctx, x, &omega, &slope, &run);
+        /* h(x) = omega - m (x - C_k + 1) < 0  <=>  C_k + floor(omega/m) <= x */
+        GW_INT h = omega - m * (x - tk->wcet_ns + 1);
+        if (h < 0) {
+            *bound = (rtp_ns)x;
+            return RTP_OK;
+        }
+        if (concave) {
+            x += GW_(reach)(ctx, x - tk->wcet_ns + 1) + 1;
+            continue;
+        }
+        /* On [x, x + run]: h(x + d) >= h + (slope - m) d. */
+        GW_INT jump = run, fall = m - slope;
+        if (fall > 0 && h / fall + 1 < jump)
+            jump = h / fall + 1;
+        GW_INT iterate = tk->wcet_ns + omega / m; /* > x here */
+        x = x + jump > iterate ? x + jump : iterate;
+    }
+    return RTP_OK;
+}
