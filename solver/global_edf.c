@@ -281,10 +281,15 @@ static rtp_status search(const rtp_task *tasks, size_t n, int m, size_t k, const
  *    is >= low_k: it may start at low_k instead of C_k and finds the same
  *    point (no x in [C_k, low_k) passes, rtp_gw_fixed_point's jumps never
  *    skip a fixed point from wherever they start).
- * Rounds from below alternate with rounds from above, one each, until low
- * stops moving: rejected sets are mostly caught by the second or third
- * (against 7-9 rounds from above on issue 17's 20-task sets), and accepted
- * ones start their searches nearer their bounds. */
+ * One round from below comes first (it catches most rejections of issue
+ * 17's 8-task sets and moves every search's start up); the next ones come
+ * only before the fourth and later rounds from above, one each, until low
+ * stops moving: a rejected 20-task set takes 7-9 rounds from above, and
+ * the second or third round from below mostly rejects it, while accepted
+ * sets are mostly done within three rounds from above and need no more
+ * from below (measured: with a round from below before every round from
+ * above, RTA on 2000 implicit-deadline 20-task sets took 1.18x the time,
+ * constrained the same, 8-task 1.09x). */
 rtp_status rtp_global_edf_rta(const rtp_task *tasks, size_t n, int m,
                               const rtp_limits *limits, rtp_ns *response_time,
                               rtp_global_verdict *verdict, rtp_diag *diag)
@@ -310,9 +315,11 @@ rtp_status rtp_global_edf_rta(const rtp_task *tasks, size_t n, int m,
         low[i] = tasks[i].wcet_ns;
     }
     uint64_t steps = 0, now = 1;
-    int all_fit = 0, improved = 1, rising = 1;
+    int all_fit = 0, improved = 1, rising = 1, rounds = 0; /* rounds from above */
     while (improved && !all_fit) {
-        for (size_t k = 0, moved = 0; rising; k++) { /* a round from below */
+        /* a round from below: before the first round from above, then from
+         * the fourth on (most accepted sets are done by then) */
+        for (size_t k = 0, moved = 0; rising && (rounds == 0 || rounds >= 3); k++) {
             if (k == n) {
                 rising = moved != 0;
                 break;
@@ -352,6 +359,7 @@ rtp_status rtp_global_edf_rta(const rtp_task *tasks, size_t n, int m,
                 improved = 1;
             }
         }
+        rounds++;
     }
     *verdict = all_fit ? RTP_GLOBAL_ACCEPT : RTP_GLOBAL_REJECT;
     for (size_t i = 0; response_time && i < n; i++)
