@@ -86,15 +86,16 @@ static int GW_(by_value_desc)(const void *pa, const void *pb)
     return (a->slope < b->slope) - (a->slope > b->slope);
 }
 
-/* rtp_gw_interference (solver/global_work.h) in GW_INT. */
+/* rtp_gw_interference (solver/global_work.h) in GW_INT; *top also gets
+ * reach()'s sum over the terms it leaves in scratch (GW_FP_BC, GW_EDF). */
 static void GW_(interference)(const gw_ctx *ctx, GW_INT x, GW_INT *value, GW_INT *slope,
-                              GW_INT *run)
+                              GW_INT *run, GW_INT *top)
 {
     GW_TERM *scratch = (GW_TERM *)ctx->scratch;
     const GW_INT *cap = (const GW_INT *)ctx->cap;
     const rtp_task *tk = ctx->tk;
     GW_TERM clamp = {x - tk->wcet_ns + 1, GW_INF_V, 1};
-    GW_INT sum = 0, sl = 0, len = GW_INF_V;
+    GW_INT sum = 0, sl = 0, len = GW_INF_V, top_sum = 0;
     for (size_t j = 0; j < ctx->n_interferers; j++) {
         size_t i = ctx->interferers[j];
         const rtp_task *ti = &ctx->tasks[i];
@@ -118,8 +119,10 @@ static void GW_(interference)(const gw_ctx *ctx, GW_INT x, GW_INT *value, GW_INT
                 GW_TERM j_ik = {cap[j], GW_INF_V, 0};
                 w = GW_(tmin)(w, j_ik);
             }
-            if (scratch)
+            if (scratch) {
                 scratch[j] = w;
+                top_sum += w.value + (w.slope ? w.run : 0); /* a slope-1 run is finite */
+            }
             term = GW_(tmin)(w, clamp);
         }
         sum += term.value;
@@ -141,6 +144,7 @@ static void GW_(interference)(const gw_ctx *ctx, GW_INT x, GW_INT *value, GW_INT
     *value = sum;
     *slope = sl;
     *run = len;
+    *top = top_sum;
 }
 
 /* How far past x no fixed point can lie, from the terms before the clamp
@@ -155,14 +159,10 @@ static void GW_(interference)(const gw_ctx *ctx, GW_INT x, GW_INT *value, GW_INT
  * G' a left slope (a supergradient), never pass the answer and lower d by
  * at least one each. This covers both the classic iterate and the linear
  * jump: G is exact over the common run of all terms. */
-static GW_INT GW_(reach)(const gw_ctx *ctx, GW_INT c)
+static GW_INT GW_(reach)(const gw_ctx *ctx, GW_INT c, GW_INT top)
 {
     const GW_TERM *scratch = (const GW_TERM *)ctx->scratch;
-    GW_INT m = ctx->m, top = 0;
-    for (size_t j = 0; j < ctx->n_interferers; j++) {
-        const GW_TERM *w = &scratch[j];
-        top += w->value + (w->slope ? w->run : 0); /* a slope-1 run is finite */
-    }
+    GW_INT m = ctx->m;
     GW_INT d = top / m - c; /* >= 0: top >= interference(x) >= m c */
     while (d > 0) {
         GW_INT clamp = c + d, g = -m * clamp, slope = -m;
@@ -212,8 +212,8 @@ static rtp_status GW_(fixed_point)(const gw_ctx *ctx, uint64_t *steps, const rtp
     while (x <= tk->deadline_ns) {
         if ((st = count_step(steps, limits, diag)) != RTP_OK)
             return st;
-        GW_INT omega, slope, run;
-        GW_(interference)(ctx, x, &omega, &slope, &run);
+        GW_INT omega, slope, run, top;
+        GW_(interference)(ctx, x, &omega, &slope, &run, &top);
         /* h(x) = omega - m (x - C_k + 1) < 0  <=>  C_k + floor(omega/m) <= x */
         GW_INT h = omega - m * (x - tk->wcet_ns + 1);
         if (h < 0) {
@@ -221,7 +221,7 @@ static rtp_status GW_(fixed_point)(const gw_ctx *ctx, uint64_t *steps, const rtp
             return RTP_OK;
         }
         if (concave) {
-            x += GW_(reach)(ctx, x - tk->wcet_ns + 1) + 1;
+            x += GW_(reach)(ctx, x - tk->wcet_ns + 1, top) + 1;
             continue;
         }
         /* On [x, x + run]: h(x + d) >= h + (slope - m) d. */
