@@ -184,6 +184,21 @@ static rtp_status at_key(rtp_status st, rtp_diag *diag, const char *path, const 
     return st;
 }
 
+/* rtp_json_time without a path, its common case inline: a bare integer the
+ * reader marked RTP_JSON_PLAIN_INT, from 1 to 2^53 - 1, in ns (every time of
+ * a generated set), which rtp_json_time accepts as it is. */
+static inline rtp_status read_time(const rtp_json *doc, const cJSON *item, rtp_ns unit,
+                                   int allow_zero, rtp_ns *out, rtp_diag *diag)
+{
+    if (unit == 1 &&
+        (item->type & (0xFF | RTP_JSON_PLAIN_INT)) == (cJSON_Number | RTP_JSON_PLAIN_INT) &&
+        item->valuedouble >= 1 && item->valuedouble < 0x1p53) {
+        *out = (rtp_ns)item->valuedouble;
+        return RTP_OK;
+    }
+    return rtp_json_time(doc, item, NULL, unit, allow_zero, out, diag);
+}
+
 /* The index in task_keys of a task member's key, by its first byte and one
  * comparison (a loop of comparisons cost more); TASK_KEYS for no task key. */
 enum { TASK_KEYS = 9 };
@@ -271,7 +286,7 @@ rtp_status rtp_task_from_json(const rtp_json *doc, const cJSON *node, const char
                               times[k]);
             continue;
         }
-        if ((st = rtp_json_time(doc, item, NULL, unit, k >= 3, slots[k], diag)) != RTP_OK)
+        if ((st = read_time(doc, item, unit, k >= 3, slots[k], diag)) != RTP_OK)
             return at_key(st, diag, path, times[k]);
     }
     if ((item = member[6])) {
@@ -489,15 +504,24 @@ char *rtp_taskset_to_json(const rtp_taskset *ts, int pretty)
     return text;
 }
 
+/* A task's allocations, freed; a task of a generated set has only its name. */
+static void free_fields(rtp_task *task)
+{
+    free(task->name);
+    if (task->cmd) {
+        for (size_t i = 0; i < task->cmd_len; i++)
+            free(task->cmd[i]);
+        free(task->cmd);
+    }
+    if (task->affinity)
+        free(task->affinity);
+}
+
 void rtp_task_free_fields(rtp_task *task)
 {
     if (!task)
         return;
-    free(task->name);
-    for (size_t i = 0; task->cmd && i < task->cmd_len; i++)
-        free(task->cmd[i]);
-    free(task->cmd);
-    free(task->affinity);
+    free_fields(task);
     memset(task, 0, sizeof *task);
 }
 
@@ -537,7 +561,7 @@ void rtp_taskset_free(rtp_taskset *ts)
     if (!ts)
         return;
     for (size_t i = 0; ts->tasks && i < ts->n_tasks; i++)
-        rtp_task_free_fields(&ts->tasks[i]);
+        free_fields(&ts->tasks[i]); /* no zeroing: the array goes too */
     free(ts->tasks);
     free(ts->platform.cpus);
     for (size_t k = 0; ts->platform.clusters && k < ts->platform.n_clusters; k++)
