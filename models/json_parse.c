@@ -217,7 +217,11 @@ static inline uint64_t special8(const unsigned char *s)
  * terminated, in the arena; *nul when it holds U+0000. NULL on a syntax
  * error, with p->off where cJSON stops: just after the opening quote when the
  * string does not end, on the backslash of a bad escape. */
-static char *parse_string(parser *p, int *nul)
+static char *unescape(parser *p, char *out, size_t start, size_t end, int *nul);
+
+/* Inline (keys and values of every member come here); escapes are
+ * unescape's. */
+static inline __attribute__((always_inline)) char *parse_string(parser *p, int *nul)
 {
     size_t start = p->off + 1, end = start;
     int escapes = 0;
@@ -264,6 +268,13 @@ static char *parse_string(parser *p, int *nul)
         p->off = end + 1;
         return out;
     }
+    return unescape(p, out, start, end, nul);
+}
+
+/* The text of the string p->s[start, end) with escapes, into out (room for
+ * end - start + 1 bytes); as parse_string. */
+static char *unescape(parser *p, char *out, size_t start, size_t end, int *nul)
+{
     char *o = out;
     const unsigned char *in = p->s + start, *stop = p->s + end;
     while (in < stop) {
@@ -379,6 +390,26 @@ static int parse_number(parser *p, cJSON *node)
 
 static int parse_value(parser *p, cJSON *node);
 
+/* A string value at p->off (on its quote). */
+static inline int string_value(parser *p, cJSON *node)
+{
+    int nul;
+    if (!(node->valuestring = parse_string(p, &nul)))
+        return 0;
+    node->type = cJSON_String;
+    if (nul)
+        semantic_error(p, p->depth > 0 ? "a string must not contain U+0000"
+                                       : "strings must not contain U+0000");
+    return 1;
+}
+
+/* 1 when the byte at p->off is c: where compact text has the byte a step
+ * expects, skip_ws need not run. */
+static inline int at(const parser *p, unsigned char c)
+{
+    return p->off < p->len && p->s[p->off] == c;
+}
+
 /* Keys of one object met so far: compared pairwise while few, then hashed. */
 typedef struct keys {
     size_t count;
@@ -451,25 +482,34 @@ static int parse_container(parser *p, cJSON *node, int object)
         tail = c;
         f->child = c;
         p->off++;
-        skip_ws(p);
         if (object) {
             int nul;
+            if (!at(p, '"'))
+                skip_ws(p);
             if (p->off >= p->len || !(c->string = parse_string(p, &nul)))
                 goto fail;
             if (nul)
                 semantic_error(p, "a key must not contain U+0000");
             else if (p->semantic == RTP_OK && key_seen(p, &k, head, c))
                 semantic_error(p, "duplicate key");
-            skip_ws(p);
-            if (p->off >= p->len || p->s[p->off] != ':')
-                goto fail;
+            if (!at(p, ':')) {
+                skip_ws(p);
+                if (!at(p, ':'))
+                    goto fail;
+            }
             p->off++;
-            skip_ws(p);
         }
-        if (!parse_value(p, c))
-            goto fail;
         skip_ws(p);
-    } while (p->off < p->len && p->s[p->off] == ',');
+        /* the common values here, the rest through parse_value */
+        int ok_value = at(p, '"') ? string_value(p, c)
+                       : p->off < p->len && p->s[p->off] >= '0' && p->s[p->off] <= '9'
+                           ? parse_number(p, c)
+                           : parse_value(p, c);
+        if (!ok_value)
+            goto fail;
+        if (!at(p, ','))
+            skip_ws(p);
+    } while (at(p, ','));
     if (p->off >= p->len || p->s[p->off] != close)
         goto fail;
 done:
@@ -509,16 +549,8 @@ static int parse_value(parser *p, cJSON *node)
         p->off += 4;
         return 1;
     }
-    if (*t == '"') {
-        int nul;
-        if (!(node->valuestring = parse_string(p, &nul)))
-            return 0;
-        node->type = cJSON_String;
-        if (nul)
-            semantic_error(p, p->depth > 0 ? "a string must not contain U+0000"
-                                           : "strings must not contain U+0000");
-        return 1;
-    }
+    if (*t == '"')
+        return string_value(p, node);
     if (*t == '-' || (*t >= '0' && *t <= '9'))
         return parse_number(p, node);
     if (*t == '[' || *t == '{')
