@@ -334,12 +334,36 @@ static int number_char(unsigned char c)
     return (c >= '0' && c <= '9') || c == '+' || c == '-' || c == 'e' || c == 'E' || c == '.';
 }
 
+/* The rest of parse_number, out of line: the run of number characters at t
+ * (at least `from` of them, at most `left`) read by strtod into *value; the
+ * bytes it used, 0 when none (or out of memory, p->nomem set). */
+static size_t strtod_token(parser *p, const unsigned char *t, size_t from, size_t left,
+                           double *value)
+{
+    size_t n = from;
+    while (n < left && number_char(t[n]))
+        n++;
+    char small[64], *copy = n < sizeof small ? small : malloc(n + 1), *after;
+    if (!copy) {
+        p->nomem = 1;
+        return 0;
+    }
+    memcpy(copy, t, n);
+    copy[n] = '\0';
+    *value = strtod(copy, &after);
+    size_t used = (size_t)(after - copy);
+    if (copy != small)
+        free(copy);
+    return used;
+}
+
 /* A number at p->off: the token is the longest prefix strtod reads of the
  * run of number characters there, as cJSON reads it (Debian's 1.7.15 reads
  * the whole run since the fix of CVE-2023-26819). Plain integers of up to
  * 18 digits are converted here (exactly, and to the double strtod gives);
- * anything else goes through strtod. */
-static int parse_number(parser *p, cJSON *node)
+ * anything else goes through strtod (strtod_token, out of line: this is
+ * inline, three per task). */
+static inline __attribute__((always_inline)) int parse_number(parser *p, cJSON *node)
 {
     const unsigned char *t = p->s + p->off;
     size_t left = p->len - p->off, first = t[0] == '-', i = first;
@@ -361,23 +385,8 @@ static int parse_number(parser *p, cJSON *node)
         node->valuedouble = first ? -(double)v : (double)v;
         node->type = RTP_JSON_PLAIN_INT;
         used = i;
-    } else {
-        size_t n = i;
-        while (n < left && number_char(t[n]))
-            n++;
-        char small[64], *copy = n < sizeof small ? small : malloc(n + 1), *after;
-        if (!copy) {
-            p->nomem = 1;
-            return 0;
-        }
-        memcpy(copy, t, n);
-        copy[n] = '\0';
-        node->valuedouble = strtod(copy, &after);
-        used = (size_t)(after - copy);
-        if (copy != small)
-            free(copy);
-        if (used == 0)
-            return 0;
+    } else if (!(used = strtod_token(p, t, i, left, &node->valuedouble))) {
+        return 0;
     }
     node->type |= cJSON_Number | cJSON_IsReference;
     /* the token text and its length, for rtp_json_number_text (a reference:
@@ -391,7 +400,7 @@ static int parse_number(parser *p, cJSON *node)
 static int parse_value(parser *p, cJSON *node);
 
 /* A string value at p->off (on its quote). */
-static inline int string_value(parser *p, cJSON *node)
+static inline __attribute__((always_inline)) int string_value(parser *p, cJSON *node)
 {
     int nul;
     if (!(node->valuestring = parse_string(p, &nul)))
