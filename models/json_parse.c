@@ -221,7 +221,8 @@ static char *unescape(parser *p, char *out, size_t start, size_t end, int *nul);
 
 /* Inline (keys and values of every member come here); escapes are
  * unescape's. */
-static inline __attribute__((always_inline)) char *parse_string(parser *p, int *nul)
+static inline __attribute__((always_inline)) char *parse_string(parser *p, int *nul,
+                                                                 size_t *plain_len)
 {
     size_t start = p->off + 1, end = start;
     int escapes = 0;
@@ -266,8 +267,10 @@ static inline __attribute__((always_inline)) char *parse_string(parser *p, int *
             memcpy(out, p->s + start, n);
         out[n] = '\0';
         p->off = end + 1;
+        *plain_len = n;
         return out;
     }
+    *plain_len = 0;
     return unescape(p, out, start, end, nul);
 }
 
@@ -403,7 +406,8 @@ static int parse_value(parser *p, cJSON *node);
 static inline __attribute__((always_inline)) int string_value(parser *p, cJSON *node)
 {
     int nul;
-    if (!(node->valuestring = parse_string(p, &nul)))
+    size_t len;
+    if (!(node->valuestring = parse_string(p, &nul, &len)))
         return 0;
     node->type = cJSON_String;
     if (nul)
@@ -491,12 +495,15 @@ static int parse_container(parser *p, cJSON *node, int object)
         tail = c;
         f->child = c;
         p->off++;
+        size_t key_len = 0;
         if (object) {
             int nul;
             if (!at(p, '"'))
                 skip_ws(p);
-            if (p->off >= p->len || !(c->string = parse_string(p, &nul)))
+            if (p->off >= p->len || !(c->string = parse_string(p, &nul, &key_len)))
                 goto fail;
+            if (nul || key_len > RTP_JSON_KEY_LEN_MAX)
+                key_len = 0;
             if (nul)
                 semantic_error(p, "a key must not contain U+0000");
             else if (p->semantic == RTP_OK && key_seen(p, &k, head, c))
@@ -516,6 +523,7 @@ static int parse_container(parser *p, cJSON *node, int object)
                            : parse_value(p, c);
         if (!ok_value)
             goto fail;
+        c->type |= (int)(key_len << RTP_JSON_KEY_LEN_SHIFT); /* after the value set its type */
         if (!at(p, ','))
             skip_ws(p);
     } while (at(p, ','));

@@ -27,6 +27,17 @@
  * own tests look at the low byte of the type only. */
 #define RTP_JSON_PLAIN_INT (1 << 12)
 
+/* rtp_json_open also keeps the length of a member's key, when written
+ * without escapes and up to RTP_JSON_KEY_LEN_MAX bytes, in bits 16 to 30 of
+ * the member's type (0 otherwise, and in trees built another way), so a
+ * reader matching keys compares them as words (rtp_json_key_len). */
+#define RTP_JSON_KEY_LEN_SHIFT 16
+#define RTP_JSON_KEY_LEN_MAX 0x7FFF
+static inline size_t rtp_json_key_len(const cJSON *member)
+{
+    return ((unsigned)member->type >> RTP_JSON_KEY_LEN_SHIFT) & RTP_JSON_KEY_LEN_MAX;
+}
+
 /* A parsed document. Its nodes and strings live in one arena (freed by
  * rtp_json_close, never by cJSON_Delete); a number node keeps its token text
  * (valuestring, pointing into `text`, flagged cJSON_IsReference) and that

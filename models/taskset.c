@@ -199,27 +199,29 @@ static inline rtp_status read_time(const rtp_json *doc, const cJSON *item, rtp_n
     return rtp_json_time(doc, item, NULL, unit, allow_zero, out, diag);
 }
 
-/* The index in task_keys of a task member's key, by its first byte and one
- * comparison (a loop of comparisons cost more); TASK_KEYS for no task key. */
+/* The index in rtp_task_from_json's member[] of a task member's key (name,
+ * wcet, deadline, period, jitter, blocking, cmd, affinity, priority), by its
+ * first byte and one comparison: of the bytes as a word when the reader
+ * kept the key's length, else of the C strings; TASK_KEYS for no task key. */
 enum { TASK_KEYS = 9 };
-static const char *const task_keys[TASK_KEYS] = {"name",     "wcet", "deadline",
-                                                 "period",   "jitter", "blocking",
-                                                 "cmd",      "affinity", "priority"};
-static size_t task_key(const char *key)
+static size_t task_key(const cJSON *member)
 {
-    size_t k;
+    const char *key = member->string;
+    size_t len = rtp_json_key_len(member);
+#define IS(lit) (len ? len == sizeof lit - 1 && memcmp(key, lit, sizeof lit - 1) == 0 \
+                     : rtp_same_string(key, lit))
     switch (key[0]) {
-    case 'n': k = 0; break;
-    case 'w': k = 1; break;
-    case 'd': k = 2; break;
-    case 'p': k = key[1] == 'e' ? 3 : 8; break;
-    case 'j': k = 4; break;
-    case 'b': k = 5; break;
-    case 'c': k = 6; break;
-    case 'a': k = 7; break;
+    case 'n': return IS("name") ? 0 : TASK_KEYS;
+    case 'w': return IS("wcet") ? 1 : TASK_KEYS;
+    case 'd': return IS("deadline") ? 2 : TASK_KEYS;
+    case 'p': return IS("period") ? 3 : IS("priority") ? 8 : TASK_KEYS;
+    case 'j': return IS("jitter") ? 4 : TASK_KEYS;
+    case 'b': return IS("blocking") ? 5 : TASK_KEYS;
+    case 'c': return IS("cmd") ? 6 : TASK_KEYS;
+    case 'a': return IS("affinity") ? 7 : TASK_KEYS;
     default: return TASK_KEYS;
     }
-    return rtp_same_string(task_keys[k], key) ? k : TASK_KEYS;
+#undef IS
 }
 
 rtp_status rtp_task_from_json(const rtp_json *doc, const cJSON *node, const char *path,
@@ -234,7 +236,7 @@ rtp_status rtp_task_from_json(const rtp_json *doc, const cJSON *node, const char
      * caller's extra keys (the first 6) are only let through. */
     const cJSON *member[TASK_KEYS] = {NULL};
     for (const cJSON *c = node->child; c; c = c->next) {
-        size_t k = task_key(c->string);
+        size_t k = task_key(c);
         if (k < TASK_KEYS) {
             member[k] = c;
             continue;

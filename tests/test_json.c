@@ -126,6 +126,24 @@ static const char *const corners[] = {
     "[\"12345678\\t9\"]", "[\"\\\"2345678\"]", "\"abcdefghijklmnop\"", "\"abcdefgh\"",
     "\"abcdefg", "\"abcdefgh", "\"abcdefghijklmnopq\\", "{\"abcdefghijklmnop\":1}",
     "{\"abcdefgh\":1,\"abcdefgh\":2}",
+    /* task keys matched by their kept length (or, escaped, as C strings):
+     * near misses of every key, and escaped spellings of real ones */
+    "{\"tasks\": [{\"n\\u0061me\": \"a\", \"w\\u0063et\": 1, \"period\": 4}]}",
+    "{\"tasks\": [{\"name\": \"a\", \"wcet\": 1, \"period\": 4, \"deadlin\\u0065\": 3}]}",
+    "{\"tasks\": [{\"name\": \"a\", \"wce\": 1, \"period\": 4}]}",
+    "{\"tasks\": [{\"name\": \"a\", \"wcetx\": 1, \"period\": 4}]}",
+    "{\"tasks\": [{\"nam\": \"a\", \"wcet\": 1, \"period\": 4}]}",
+    "{\"tasks\": [{\"name\": \"a\", \"wcet\": 1, \"periods\": 4}]}",
+    "{\"tasks\": [{\"name\": \"a\", \"wcet\": 1, \"period\": 4, \"priorit\": 1}]}",
+    "{\"tasks\": [{\"name\": \"a\", \"wcet\": 1, \"period\": 4, \"p\": 1}]}",
+    "{\"tasks\": [{\"name\": \"a\", \"wcet\": 1, \"period\": 4, \"\": 1}]}",
+    "{\"tasks\": [{\"name\": \"a\", \"wcet\": 1, \"period\": 4, \"deadlines\": 1}]}",
+    "{\"tasks\": [{\"name\": \"a\", \"wcet\": 1, \"period\": 4, \"jitter\": 1, "
+    "\"blocking\": 2, \"cmd\": \"x\", \"affinity\": [0], \"priority\": 3, \"deadline\": 4}]}",
+    "{\"tasks\": [{\"name\": \"a\", \"wcet\": 1, \"period\": 4, \"jitters\": 1}]}",
+    "{\"tasks\": [{\"name\": \"a\", \"wcet\": 1, \"period\": 4, \"blockin\": 1}]}",
+    "{\"tasks\": [{\"name\": \"a\", \"wcet\": 1, \"period\": 4, \"cm\": 1}]}",
+    "{\"tasks\": [{\"name\": \"a\", \"wcet\": 1, \"period\": 4, \"affinityy\": [0]}]}",
 };
 
 static char *nested(size_t depth, int with_error)
