@@ -4,9 +4,11 @@
  * One walk over the text builds the cJSON tree the readers walk, with every
  * node and string in an arena owned by the rtp_json (two or three mallocs per
  * document instead of one per node and string), remembers each number's
- * token text in its node (exact integers are read from the digits later),
+ * token text in its node and converts a plain integer token once, exactly
+ * (RTP_JSON_PLAIN_INT), keeps each plain key's length (rtp_json_key_len),
  * rejects duplicate keys and U+0000 as the keys and strings are met, and
  * formats a JSON path or a line and column only when it reports an error.
+ * Strings and digits are scanned eight bytes at a time.
  *
  * It accepts exactly the texts cJSON 1.7.15 accepts and stops at the same
  * byte on a syntax error (the same line and column), so its diagnostics are
