@@ -540,7 +540,8 @@ done:
     p->depth--;
     ok = 1;
 fail:
-    rtp_nameset_free(&k.set);
+    if (k.set.slots) /* past 16 keys only: no call per object */
+        rtp_nameset_free(&k.set);
     return ok && !p->nomem;
 }
 
