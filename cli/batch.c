@@ -157,10 +157,32 @@ static void unit_analyse(unit *u, const batch_pipe *p)
     }
 }
 
+/* A buffer past KEEP_BYTES held an unusually long line (or its results):
+ * given back instead of kept for the next unit, so memory returns to about
+ * units x UNIT_BYTES after it (the old chunks were two, whatever the thread
+ * count; with 4 x threads units, keeping every grown buffer multiplied one
+ * long line's cost by the unit count). */
+#define KEEP_BYTES (4 * UNIT_BYTES)
+
+static void unit_trim_text(unit *u)
+{
+    if (u->cap > KEEP_BYTES) {
+        free(u->text);
+        u->text = NULL;
+        u->cap = 0;
+    }
+    u->len = 0;
+}
+
 static void unit_reset(unit *u)
 {
+    unit_trim_text(u);
+    if (u->out.cap > KEEP_BYTES)
+        rtp_text_free(&u->out);
+    if (u->errors.cap > KEEP_BYTES)
+        rtp_text_free(&u->errors);
     u->state = FREE;
-    u->len = u->n = 0;
+    u->n = 0;
     u->errors.len = u->out.len = 0;
     u->flags = 0;
     u->oom_line = 0;
@@ -233,6 +255,7 @@ static void work(batch_pipe *p)
         }
 
         unit_analyse(u, p);
+        unit_trim_text(u); /* the lines are done with; only the results wait */
 
         pthread_mutex_lock(&p->mu);
         u->state = DONE;

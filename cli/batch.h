@@ -16,8 +16,10 @@
  * a descheduled thread then delays only the units behind its own, never the
  * whole team at every chunk end.
  *
- * Memory: at most 4 x threads units, each holding at most one line past
- * 32 KiB (and at most one line of --max-input-bytes) plus its results.
+ * Memory: at most 4 x threads units of about 32 KiB and their results; a
+ * line longer than that (up to --max-input-bytes) is held only while its
+ * thread reads and analyses it: a unit gives its grown buffers back once
+ * done with them.
  * Thread-safety: cli_batch_run is called once per run from one thread; the
  * line function is called from several threads at once and must only
  * write its `out`. */

@@ -118,6 +118,22 @@ static void detail(const void *ctx, double rate, char *buf, size_t size)
     snprintf(buf, size, "%.3g placements/s", rate);
 }
 
+/* Progress lines while the fits run (never for the ILP), stopped before
+ * anything else is printed, so an error never lands on a progress line. */
+static void progress_begin(part_cli *pc, cli_progress *p)
+{
+    cli_progress_start(p, "partition", "placements", pc->progress_s, detail, NULL);
+    pc->opts.progress = on_progress;
+    pc->opts.progress_ctx = p;
+}
+
+static void progress_end(part_cli *pc, cli_progress *p)
+{
+    cli_progress_stop(p, 1);
+    pc->opts.progress = NULL;
+    pc->opts.progress_ctx = NULL;
+}
+
 static void init(void *opaque)
 {
     part_cli *pc = opaque;
@@ -382,6 +398,8 @@ static int solve_clusters(const cli_args *args, const char *file, const rtp_task
         cl.n = ts->platform.n_clusters;
         have = 1;
     }
+    cli_progress progress;
+    progress_begin(pc, &progress);
     if (layouts) {
         rtp_layout chosen = RTP_LAYOUT_PARTITIONED;
         st = rtp_layout_best(ts, cpus, n_cpus, have ? &cl : NULL, pc->layouts, &pc->opts, plan,
@@ -396,6 +414,7 @@ static int solve_clusters(const cli_args *args, const char *file, const rtp_task
     } else {
         st = rtp_cluster_pack(ts, cpus, n_cpus, &cl, &pc->opts, plan, &diag);
     }
+    progress_end(pc, &progress);
     if (owned)
         rtp_cluster_list_free(&cl);
     if (st != RTP_OK) {
@@ -430,10 +449,12 @@ static int solve(const cli_args *args, const char *file, const rtp_taskset *ts,
         st = rtp_ilp_solve(ts, cpus, n_cpus, &pc->ilp, plan, &ilp_status, &stats, &diag);
         if (st == RTP_OK && ilp_status != RTP_ILP_INFEASIBLE && !plan->feasible)
             rc = CLI_EXIT_LIMIT; /* optimal must come with a plan; time_limit may not */
-    } else if (pc->method == METHOD_BEST) {
-        st = rtp_part_best(ts, cpus, n_cpus, &pc->opts, plan, &diag);
     } else {
-        st = rtp_part_pack(ts, cpus, n_cpus, &pc->opts, plan, &diag);
+        cli_progress progress;
+        progress_begin(pc, &progress);
+        st = pc->method == METHOD_BEST ? rtp_part_best(ts, cpus, n_cpus, &pc->opts, plan, &diag)
+                                       : rtp_part_pack(ts, cpus, n_cpus, &pc->opts, plan, &diag);
+        progress_end(pc, &progress);
     }
     free(cpus);
     if (st != RTP_OK) {
@@ -455,17 +476,7 @@ static int run(const cli_args *args, void *settings)
         return rc;
     rtp_plan plan;
     memset(&plan, 0, sizeof plan);
-    cli_progress progress;
-    if (pc->method != METHOD_ILP) {
-        cli_progress_start(&progress, "partition", "placements", pc->progress_s, detail, NULL);
-        pc->opts.progress = on_progress;
-        pc->opts.progress_ctx = &progress;
-    }
     rc = solve(args, cli_shown_name(file), &ts, pc, &plan);
-    if (pc->method != METHOD_ILP) {
-        cli_progress_stop(&progress, 1);
-        pc->opts.progress = NULL;
-    }
     if (pc->sensitivity && (rc == CLI_EXIT_OK || rc == CLI_EXIT_NO)) {
         rtp_diag diag;
         rtp_diag_clear(&diag);

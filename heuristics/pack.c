@@ -645,7 +645,7 @@ rtp_status rtp_pack_run(const rtp_pack_job *job, const rtp_part_opts *opts, rtp_
          * skipped by the running sums would have checked */
         if ((st = rtp_limits_check(&opts->limits, diag)) == RTP_OK)
             st = place(&p, order[pos], &cursor, diag);
-        if (opts->progress && ((pos + 1) % PROGRESS_STEP == 0 || pos + 1 == n))
+        if (opts->progress && ((pos + 1) % PROGRESS_STEP == 0 || pos + 1 == n || st != RTP_OK))
             opts->progress(opts->progress_ctx, 0, pos % PROGRESS_STEP + 1);
     }
     if (st == RTP_OK)

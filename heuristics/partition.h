@@ -50,7 +50,9 @@ typedef struct rtp_part_opts {
      * (`planned`; rtp_part_best all of its candidates' at once) and counts
      * them as they are placed or left unassigned (`placed`, every 1024 and
      * at its end). rtp_part_best calls it from its OpenMP threads at once:
-     * it must be thread-safe. The ILP reports nothing. */
+     * it must be thread-safe. rtp_ilp_solve's warm start (rtp_part_best on
+     * its opts.part) reports through it too; the ILP's search reports
+     * nothing. */
     void (*progress)(void *ctx, uint64_t planned, uint64_t placed);
     void *progress_ctx;
 } rtp_part_opts;
