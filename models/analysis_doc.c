@@ -3,8 +3,64 @@
 
 #include "models/json_util.h"
 
+#include <string.h>
+
+/* The literal s (a string constant) at p; the end. */
+#define PUT(p, s) (memcpy((p), (s), sizeof(s) - 1), (p) + sizeof(s) - 1)
+
+static int bare(rtp_ns t)
+{
+    return t < RTP_JSON_INT_LIMIT && t > -RTP_JSON_INT_LIMIT;
+}
+
+/* task_object's bytes in compact layout, written straight into one
+ * reservation: a batch line is mostly its task objects, and the generic
+ * writer's per-value work (key length and escape scan, separator logic)
+ * cost about as much as the analysis itself (measured: 11.2 us of a
+ * 27 us set of 50 tasks). 0 when it does not apply (pretty output, or a
+ * time written as a "<n>ns" string): task_object's generic path then. */
+static int task_compact(rtp_json_writer *w, const rtp_analysis_task *t)
+{
+    if (w->pretty || !bare(t->wcet_ns) || !bare(t->deadline_ns) || !bare(t->period_ns) ||
+        !bare(t->jitter_ns) || !bare(t->blocking_ns) ||
+        (t->has_wcet_max && t->wcet_max_ns >= 0 && !bare(t->wcet_max_ns)))
+        return 0;
+    const char *name = t->name ? t->name : "";
+    size_t n = strlen(name);
+    /* the braces, the name and nine members of at most 37 bytes (key and digits) */
+    char *p = rtp_jw_raw_begin(w, NULL, 2 + 6 * n + 10 + 9 * 40);
+    if (!p)
+        return 1; /* the failure is sticky: rtp_jw_end reports it */
+    p = PUT(p, "{\"name\":");
+    p = rtp_jw_put_quoted(p, name, n);
+    p = rtp_jw_put_int(PUT(p, ",\"wcet\":"), t->wcet_ns);
+    p = rtp_jw_put_int(PUT(p, ",\"deadline\":"), t->deadline_ns);
+    p = rtp_jw_put_int(PUT(p, ",\"period\":"), t->period_ns);
+    if (t->jitter_ns)
+        p = rtp_jw_put_int(PUT(p, ",\"jitter\":"), t->jitter_ns);
+    if (t->blocking_ns)
+        p = rtp_jw_put_int(PUT(p, ",\"blocking\":"), t->blocking_ns);
+    if (t->has_priority)
+        p = rtp_jw_put_int(PUT(p, ",\"priority\":"), t->priority);
+    if (t->has_response)
+        p = t->response_time_ns < 0
+                ? PUT(p, ",\"response_time\":null")
+                : rtp_jw_put_int(PUT(p, ",\"response_time\":"), t->response_time_ns);
+    if (t->has_meets_deadline)
+        p = t->meets_deadline ? PUT(p, ",\"meets_deadline\":true")
+                              : PUT(p, ",\"meets_deadline\":false");
+    if (t->has_wcet_max)
+        p = t->wcet_max_ns < 0 ? PUT(p, ",\"wcet_max\":null")
+                               : rtp_jw_put_int(PUT(p, ",\"wcet_max\":"), t->wcet_max_ns);
+    *p++ = '}';
+    rtp_jw_raw_end(w, p);
+    return 1;
+}
+
 static void task_object(rtp_json_writer *w, const rtp_analysis_task *t)
 {
+    if (task_compact(w, t))
+        return;
     rtp_jw_open(w, NULL, 1);
     rtp_jw_string(w, "name", t->name ? t->name : "");
     rtp_jw_time(w, "wcet", t->wcet_ns);

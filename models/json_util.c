@@ -572,6 +572,26 @@ void rtp_jw_null(rtp_json_writer *w, const char *key)
     literal(w, key, "null", 4);
 }
 
+char *rtp_jw_raw_begin(rtp_json_writer *w, const char *key, size_t room)
+{
+    return begin(w, key, room);
+}
+
+void rtp_jw_raw_end(rtp_json_writer *w, char *p)
+{
+    end(w, p);
+}
+
+char *rtp_jw_put_quoted(char *p, const char *s, size_t n)
+{
+    return put_quoted(p, s, n);
+}
+
+char *rtp_jw_put_int(char *p, int64_t v)
+{
+    return p + format_int(p, v);
+}
+
 rtp_status rtp_jw_end(rtp_json_writer *w)
 {
     rtp_text_appendn(w->out, "\n", 1);

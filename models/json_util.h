@@ -170,6 +170,20 @@ void rtp_jw_null(rtp_json_writer *w, const char *key);
 /* Ends the document with a newline; RTP_ENOMEM when some append failed. */
 rtp_status rtp_jw_end(rtp_json_writer *w);
 
+/* A value the caller lays out itself, for small objects written many times
+ * (analyze's task objects in a batch line): rtp_jw_raw_begin writes what
+ * precedes a value (the separator; in an object the key) and returns where
+ * the value goes, with `room` bytes reserved (NULL once an allocation
+ * failed); the caller writes valid JSON there, laid out as the writer would,
+ * with the two put functions, and hands the end to rtp_jw_raw_end. */
+char *rtp_jw_raw_begin(rtp_json_writer *w, const char *key, size_t room);
+void rtp_jw_raw_end(rtp_json_writer *w, char *end);
+/* s[0..n) as a JSON string at p (room for 2 + 6 n bytes), as the writer
+ * quotes; the end. */
+char *rtp_jw_put_quoted(char *p, const char *s, size_t n);
+/* v in decimal at p (room for 21 bytes); the end. */
+char *rtp_jw_put_int(char *p, int64_t v);
+
 /* 1 when a and b are the same C string: inline, for the short keys and
  * names the readers compare (a call to strcmp cost more than the compare). */
 static inline int rtp_same_string(const char *a, const char *b)
