@@ -314,18 +314,12 @@ rtp_status rtp_task_from_json(const rtp_json *doc, const cJSON *node, const char
 }
 
 /* "tasks[i]" into path (RTP_DIAG_PATH_SIZE bytes), as rtp_json_path_index
- * writes it, without its general case: it is built for every task. */
+ * writes it, without its general case: it is built for every task. The
+ * digits are the JSON writer's integer formatting. */
 static void task_path(char *path, size_t i)
 {
-    char digits[24];
-    size_t n = sizeof digits;
-    do {
-        digits[--n] = (char)('0' + i % 10);
-        i /= 10;
-    } while (i > 0);
     memcpy(path, "tasks[", 6);
-    memcpy(path + 6, digits + n, sizeof digits - n);
-    memcpy(path + 6 + sizeof digits - n, "]", 2);
+    memcpy(rtp_jw_put_int(path + 6, (int64_t)i), "]", 2);
 }
 
 static rtp_status read_taskset(const rtp_json *doc, rtp_taskset *ts, rtp_diag *diag)
