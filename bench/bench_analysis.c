@@ -172,8 +172,8 @@ static void terms_point(size_t n_tasks, rtp_ratio util, size_t sets, uint64_t se
                     t[i].blocking_ns = 1 + (rtp_ns)((r >> 32) % (uint64_t)t[i].wcet_ns);
             }
         } else if (variant == 2) {
-            rtp_overheads ov = {20000, 5000};
-            if (rtp_effective_tasks(t, n, &ov, t, &diag) != RTP_OK)
+            rtp_overheads ov = {20000, 5000, 0, 0};
+            if (rtp_effective_tasks(t, n, &ov, RTP_POLICY_EDF, t, &diag) != RTP_OK)
                 exit(3);
         }
         rtp_edf_result er;

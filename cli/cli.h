@@ -264,6 +264,15 @@ const char *cli_percent_change(double ratio, char *buf, size_t size);
 struct rtp_scaling;
 void cli_print_scaling(const struct rtp_scaling *s, const char *indent);
 
+/* "platform overheads: ..." (one line) when some overhead is non-zero; the
+ * deadline charge is named only under SCHED_DEADLINE policies. */
+void cli_print_overheads(const rtp_overheads *ov, rtp_policy policy);
+
+/* What C' adds to wcet under `policy`, in words for a table's legend:
+ * "wcet + 2 x context switch" (the only words before the charge and the
+ * noise existed), with "+ noise" and "+ deadline charge" where they apply. */
+const char *cli_effective_words(const rtp_overheads *ov, rtp_policy policy);
+
 /* Choices shared by the commands that take a task set's policy and
  * priority rule (analyze, simulate). */
 extern const cli_choice cli_policy_choices[];

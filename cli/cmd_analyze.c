@@ -133,7 +133,7 @@ static rtp_status analyse(const rtp_taskset *ts, const settings *s, analysis *a,
     if (rtp_overheads_zero(&ts->platform.overheads))
         a->eff = ts->tasks;
     else if (!(a->eff = a->eff_copy =
-                   rtp_effective_new(ts->tasks, n, &ts->platform.overheads, &st, diag)))
+                   rtp_effective_new(ts->tasks, n, &ts->platform.overheads, s->policy, &st, diag)))
         return st;
     a->rows = calloc(n ? n : 1, sizeof *a->rows);
     a->priority = calloc(n ? n : 1, sizeof *a->priority);
@@ -168,7 +168,7 @@ static rtp_status analyse(const rtp_taskset *ts, const settings *s, analysis *a,
         rtp_tasks_have_delays(a->eff, n))
         d->not_applicable = "the global tests do not model release jitter or blocking";
     d->utilization = rtp_load_double(ts->tasks, n, RTP_LOAD_UTIL);
-    d->has_effective_utilization = ts->platform.overheads.context_switch_ns != 0;
+    d->has_effective_utilization = rtp_overheads_stretch(&ts->platform.overheads, s->policy);
     if (d->has_effective_utilization) /* exact (GMP): only when it is shown */
         d->effective_utilization = rtp_load_exact_double(a->eff, n, RTP_LOAD_UTIL);
     d->has_first_miss = res.has_first_miss;
@@ -257,15 +257,9 @@ static void print_verdict(const rtp_taskset *ts, const analysis *a)
     char util[32];
     snprintf(util, sizeof util, "%.4f", d->utilization);
     printf("\ntotal utilization: %s\n", util);
-    if (!rtp_overheads_zero(ov)) {
-        char rl[40], cs[40];
-        rtp_duration_format(ov->release_latency_ns, rl, sizeof rl);
-        rtp_duration_format(ov->context_switch_ns, cs, sizeof cs);
-        printf("platform overheads: release latency %s (added to every jitter), context switch "
-               "%s (charged twice to every job)\n", rl, cs);
-    }
+    cli_print_overheads(ov, d->policy);
     if (d->has_effective_utilization)
-        printf("effective utilization (wcet + 2 x context switch): %.4f\n",
+        printf("effective utilization (%s): %.4f\n", cli_effective_words(ov, d->policy),
                d->effective_utilization);
     rtp_ratio one = {1, 1};
     int overloaded = rtp_load_cmp(a->eff, d->n_tasks, RTP_LOAD_UTIL, one) > 0;

@@ -197,12 +197,12 @@ static void print_cpu(const rtp_plan *plan, const rtp_plan_bin *bin, rtp_ratio c
     for (size_t k = 0; k < bin->n_tasks; k++) {
         const rtp_task *t = &bin->tasks[k].task;
         rtp_ns c = t->wcet_ns;
-        rtp_effective_wcet(t, &plan->overheads, &c); /* valid plans: cannot fail */
+        rtp_effective_wcet(t, &plan->overheads, plan->policy, &c); /* valid plans: cannot fail */
         u += (double)t->wcet_ns / (double)t->period_ns;
         ue += (double)c / (double)t->period_ns;
     }
     char eff[64] = "";
-    if (plan->overheads.context_switch_ns != 0)
+    if (rtp_overheads_stretch(&plan->overheads, plan->policy))
         snprintf(eff, sizeof eff, " (effective %.4f)", ue);
     if (plan->clustered) {
         printf("cluster of CPU%s", bin->n_cpus == 1 ? "" : "s");
@@ -274,13 +274,7 @@ static void print_human(const rtp_plan *plan, const part_cli *pc)
     if (plan->policy == RTP_POLICY_FP)
         printf(", priorities %s per CPU", rtp_prio_rule_name(pc->opts.priority));
     printf(")\n");
-    if (!rtp_overheads_zero(&plan->overheads)) {
-        char rl[40], cs[40];
-        rtp_duration_format(plan->overheads.release_latency_ns, rl, sizeof rl);
-        rtp_duration_format(plan->overheads.context_switch_ns, cs, sizeof cs);
-        printf("platform overheads: release latency %s (added to every jitter), context switch "
-               "%s (charged twice to every job)\n", rl, cs);
-    }
+    cli_print_overheads(&plan->overheads, plan->policy);
     int delays = plan_has_delays(plan);
     for (size_t j = 0; j < plan->n_bins; j++)
         print_cpu(plan, &plan->bins[j], pc->opts.capacity, delays);

@@ -133,7 +133,8 @@ static rtp_status from_taskset(world *w, const cli_args *args, const settings *s
     if (!fixed(s->policy))
         return RTP_OK;
     b->prio = calloc(n ? n : 1, sizeof *b->prio);
-    rtp_task *eff = rtp_effective_new(w->ts.tasks, n, &w->ts.platform.overheads, &st, diag);
+    rtp_task *eff = rtp_effective_new(w->ts.tasks, n, &w->ts.platform.overheads, s->policy, &st,
+                                   diag);
     if (!b->prio || !eff) {
         free(eff);
         return b->prio ? st : RTP_ENOMEM;
@@ -421,7 +422,7 @@ sim_done:
             doc.not_simulated[k++] = "jitter";
         if (blocking)
             doc.not_simulated[k++] = "blocking";
-        if (ov->release_latency_ns || ov->context_switch_ns)
+        if (!rtp_overheads_zero(ov))
             doc.not_simulated[k++] = "overheads";
         if (s->svg)
             rc = write_svg(args, &w, s, &rec, overrun_task, overrun_ns);

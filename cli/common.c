@@ -2,6 +2,8 @@
  * and the explore summary shared by several commands. */
 #include "cli/cli.h"
 #include "explore/explore.h"
+#include "models/duration.h"
+#include "models/effective.h"
 #include "solver/sensitivity.h"
 
 #include <signal.h>
@@ -165,3 +167,33 @@ const cli_choice cli_priority_choices[] = {
     {"rm", RTP_PRIO_RM}, {"dm", RTP_PRIO_DM}, {"opa", RTP_PRIO_OPA}, {"given", RTP_PRIO_GIVEN},
     {NULL, 0},
 };
+
+void cli_print_overheads(const rtp_overheads *ov, rtp_policy policy)
+{
+    if (rtp_overheads_zero(ov))
+        return;
+    char rl[40], cs[40], dc[40], nz[40];
+    rtp_duration_format(ov->release_latency_ns, rl, sizeof rl);
+    rtp_duration_format(ov->context_switch_ns, cs, sizeof cs);
+    printf("platform overheads: release latency %s (added to every jitter), context switch "
+           "%s (charged twice to every job)", rl, cs);
+    if (ov->noise_per_ms_ns != 0) {
+        rtp_duration_format(ov->noise_per_ms_ns, nz, sizeof nz);
+        printf(", noise %s per ms of execution", nz);
+    }
+    if (ov->deadline_charge_ns != 0 && rtp_policy_is_deadline(policy)) {
+        rtp_duration_format(ov->deadline_charge_ns, dc, sizeof dc);
+        printf(", SCHED_DEADLINE charge %s per job", dc);
+    }
+    printf("\n");
+}
+
+const char *cli_effective_words(const rtp_overheads *ov, rtp_policy policy)
+{
+    int noise = ov && ov->noise_per_ms_ns != 0;
+    int charge = ov && ov->deadline_charge_ns != 0 && rtp_policy_is_deadline(policy);
+    return noise && charge ? "wcet + noise + 2 x context switch + deadline charge"
+           : noise         ? "wcet + noise + 2 x context switch"
+           : charge        ? "wcet + 2 x context switch + deadline charge"
+                           : "wcet + 2 x context switch";
+}

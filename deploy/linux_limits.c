@@ -28,7 +28,7 @@ rtp_status rtp_deploy_runtime(const rtp_plan *plan, const rtp_task *task,
                               const rtp_deploy_opts *opts, rtp_ns *runtime, rtp_diag *diag)
 {
     rtp_ns c;
-    if (rtp_effective_wcet(task, &plan->overheads, &c) != RTP_OK)
+    if (rtp_effective_wcet(task, &plan->overheads, RTP_POLICY_EDF, &c) != RTP_OK)
         return rtp_diag_set(diag, RTP_ELIMIT, "", "task %s: wcet plus overheads passes 2^62 ns",
                             task->name);
     /* ceil(c (den + num) / den) in 128 bits; num, den < 2^63 and c < 2^62 */
@@ -257,7 +257,8 @@ static rtp_task *deployed_tasks(const rtp_plan *plan, size_t j, const rtp_deploy
         tasks[i] = bin->tasks[i].task;
         tasks[i].has_priority = fp;
         tasks[i].priority = fp ? bin->tasks[i].priority : 0;
-        *st = fp ? rtp_effective_wcet(&tasks[i], &plan->overheads, &tasks[i].wcet_ns)
+        *st = fp ? rtp_effective_wcet(&tasks[i], &plan->overheads, plan->policy,
+                                      &tasks[i].wcet_ns)
                  : rtp_deploy_runtime(plan, &bin->tasks[i].task, opts, &tasks[i].wcet_ns, diag);
         if (*st == RTP_OK)
             *st = rtp_effective_jitter(&tasks[i], &plan->overheads, &tasks[i].jitter_ns);

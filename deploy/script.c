@@ -106,7 +106,7 @@ static int64_t bin_need(const rtp_plan *plan, const rtp_plan_bin *bin,
         if (deadline)
             rtp_deploy_runtime(plan, t, opts, &c, &diag);
         else
-            rtp_effective_wcet(t, &plan->overheads, &c);
+            rtp_effective_wcet(t, &plan->overheads, plan->policy, &c);
         need += rtp_linux_bw(c, t->period_ns, !deadline);
     }
     return need;

@@ -631,7 +631,8 @@ rtp_status rtp_pack_run(const rtp_pack_job *job, const rtp_part_opts *opts, rtp_
         st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
         goto done;
     }
-    if (!(p.eff = rtp_effective_new(job->ts->tasks, n, &job->ts->platform.overheads, &st, diag)))
+    if (!(p.eff = rtp_effective_new(job->ts->tasks, n, &job->ts->platform.overheads, job->policy,
+                                     &st, diag)))
         goto done;
     for (size_t i = 0; i < n; i++)
         order[i] = i;

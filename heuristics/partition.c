@@ -158,7 +158,7 @@ rtp_status rtp_part_explain(const rtp_plan *plan, const rtp_part_opts *opts, siz
     size_t n = rtp_pack_gather(&plan->bins[miss->bin], a);
     a[n++] = *task;
     /* the decisions were taken on the effective tasks: explain with them */
-    if ((st = rtp_effective_tasks(a, n, &plan->overheads, a, diag)) != RTP_OK)
+    if ((st = rtp_effective_tasks(a, n, &plan->overheads, opts->policy, a, diag)) != RTP_OK)
         goto done;
     miss->load_after = rtp_load_double(a, n, RTP_LOAD_UTIL);
     if (rtp_load_cmp(a, n, RTP_LOAD_UTIL, opts->capacity) > 0) {

@@ -343,7 +343,8 @@ static rtp_status begin(ilp_ctx *c, const rtp_taskset *ts, const int *cpus, size
         return st;
     st = ctx_init(c, ts, cpus, n_cpus, opts);
     /* every check below, pre-checks included, sees the effective tasks */
-    if (st == RTP_OK && (c->eff = rtp_effective_new(ts->tasks, c->n, &ts->platform.overheads, &st,
+    if (st == RTP_OK && (c->eff = rtp_effective_new(ts->tasks, c->n, &ts->platform.overheads,
+                                                    opts->part.policy, &st,
                                                     diag)))
         c->tasks = c->eff;
     c->effective = !rtp_overheads_zero(&ts->platform.overheads);

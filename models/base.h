@@ -23,6 +23,9 @@ typedef int64_t rtp_ns;
 /* Largest time accepted from input (docs/spec.md "Times": past 2^62 ns is bad). */
 #define RTP_NS_LIMIT ((rtp_ns)1 << 62)
 
+/* One millisecond: the unit of platform.overheads.noise_per_ms. */
+#define RTP_NS_PER_MS ((rtp_ns)1000000)
+
 /* Status of a library call. The verdict of an analysis ("schedulable") is a
  * separate output: RTP_OK only says the answer was computed. */
 typedef enum rtp_status {

@@ -7,7 +7,19 @@
 
 int rtp_overheads_zero(const rtp_overheads *ov)
 {
-    return !ov || (ov->release_latency_ns == 0 && ov->context_switch_ns == 0);
+    return !ov || (ov->release_latency_ns == 0 && ov->context_switch_ns == 0 &&
+                   ov->deadline_charge_ns == 0 && ov->noise_per_ms_ns == 0);
+}
+
+int rtp_overheads_stretch(const rtp_overheads *ov, rtp_policy policy)
+{
+    return ov && (ov->context_switch_ns != 0 || ov->noise_per_ms_ns != 0 ||
+                  (rtp_policy_is_deadline(policy) && ov->deadline_charge_ns != 0));
+}
+
+int rtp_policy_is_deadline(rtp_policy policy)
+{
+    return policy == RTP_POLICY_EDF || policy == RTP_POLICY_GEDF;
 }
 
 /* a + k b with every value in 0..2^62: RTP_ELIMIT past 2^62. */
@@ -21,9 +33,43 @@ static rtp_status add_times(rtp_ns a, rtp_ns b, int k, rtp_ns *out)
     return RTP_OK;
 }
 
-rtp_status rtp_effective_wcet(const rtp_task *task, const rtp_overheads *ov, rtp_ns *out)
+rtp_status rtp_effective_noisy(rtp_ns wcet, const rtp_overheads *ov, rtp_ns *out)
 {
-    return add_times(task->wcet_ns, ov ? ov->context_switch_ns : 0, 2, out);
+    rtp_ns nu = ov ? ov->noise_per_ms_ns : 0;
+    /* wcet, nu < 2^62: the product fits 124 bits */
+    __int128 extra = ((__int128)wcet * nu + RTP_NS_PER_MS - 1) / RTP_NS_PER_MS;
+    if (extra > RTP_NS_LIMIT)
+        return RTP_ELIMIT;
+    return add_times(wcet, (rtp_ns)extra, 1, out);
+}
+
+rtp_ns rtp_effective_noisy_inverse(rtp_ns x, const rtp_overheads *ov)
+{
+    /* w = floor(x M / (M + nu)), M = 1 ms: w (M + nu) <= x M gives
+     * ceil(w nu / M) <= x - w, and (w + 1)(M + nu) > x M gives
+     * w + 1 + ceil((w + 1) nu / M) > x. */
+    rtp_ns nu = ov ? ov->noise_per_ms_ns : 0;
+    return (rtp_ns)((__int128)x * RTP_NS_PER_MS / (RTP_NS_PER_MS + nu));
+}
+
+rtp_status rtp_effective_fixed(const rtp_overheads *ov, rtp_policy policy, rtp_ns *out)
+{
+    if (!ov) {
+        *out = 0;
+        return RTP_OK;
+    }
+    return add_times(rtp_policy_is_deadline(policy) ? ov->deadline_charge_ns : 0,
+                     ov->context_switch_ns, 2, out);
+}
+
+rtp_status rtp_effective_wcet(const rtp_task *task, const rtp_overheads *ov, rtp_policy policy,
+                              rtp_ns *out)
+{
+    rtp_ns noisy, fixed;
+    if (rtp_effective_noisy(task->wcet_ns, ov, &noisy) != RTP_OK ||
+        rtp_effective_fixed(ov, policy, &fixed) != RTP_OK)
+        return RTP_ELIMIT;
+    return add_times(noisy, fixed, 1, out);
 }
 
 rtp_status rtp_effective_jitter(const rtp_task *task, const rtp_overheads *ov, rtp_ns *out)
@@ -32,13 +78,13 @@ rtp_status rtp_effective_jitter(const rtp_task *task, const rtp_overheads *ov, r
 }
 
 rtp_status rtp_effective_tasks(const rtp_task *tasks, size_t n, const rtp_overheads *ov,
-                               rtp_task *out, rtp_diag *diag)
+                               rtp_policy policy, rtp_task *out, rtp_diag *diag)
 {
     for (size_t i = 0; i < n; i++) {
         rtp_ns c, j;
-        if (rtp_effective_wcet(&tasks[i], ov, &c) != RTP_OK)
+        if (rtp_effective_wcet(&tasks[i], ov, policy, &c) != RTP_OK)
             return rtp_diag_set(diag, RTP_ELIMIT, "",
-                                "task \"%.60s\": wcet + 2 x context_switch passes 2^62 ns",
+                                "task \"%.60s\": wcet plus its overheads passes 2^62 ns",
                                 tasks[i].name ? tasks[i].name : "");
         if (rtp_effective_jitter(&tasks[i], ov, &j) != RTP_OK)
             return rtp_diag_set(diag, RTP_ELIMIT, "",
@@ -53,14 +99,14 @@ rtp_status rtp_effective_tasks(const rtp_task *tasks, size_t n, const rtp_overhe
 }
 
 rtp_task *rtp_effective_new(const rtp_task *tasks, size_t n, const rtp_overheads *ov,
-                            rtp_status *status, rtp_diag *diag)
+                            rtp_policy policy, rtp_status *status, rtp_diag *diag)
 {
     rtp_task *out = malloc((n ? n : 1) * sizeof *out);
     if (!out) {
         *status = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
         return NULL;
     }
-    *status = rtp_effective_tasks(tasks, n, ov, out, diag);
+    *status = rtp_effective_tasks(tasks, n, ov, policy, out, diag);
     if (*status != RTP_OK) {
         free(out);
         return NULL;

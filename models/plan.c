@@ -185,7 +185,7 @@ static cJSON *bin_effective_utilization(const rtp_plan *plan, const rtp_plan_bin
         return NULL;
     for (size_t i = 0; i < bin->n_tasks; i++)
         eff[i] = bin->tasks[i].task;
-    double u = rtp_effective_tasks(eff, bin->n_tasks, &plan->overheads, eff, NULL) == RTP_OK
+    double u = rtp_effective_tasks(eff, bin->n_tasks, &plan->overheads, plan->policy, eff, NULL) == RTP_OK
                    ? rtp_load_exact_double(eff, bin->n_tasks, RTP_LOAD_UTIL)
                    : 0.0;
     free(eff);
@@ -250,7 +250,7 @@ char *rtp_plan_to_json(const rtp_plan *plan, int pretty)
             rtp_json_add(&bad, one, "cpu", rtp_json_new_int(bin->cpus[0]));
         }
         rtp_json_add(&bad, one, "utilization", rtp_json_new_display(bin_utilization(bin)));
-        if (plan->overheads.context_switch_ns != 0)
+        if (rtp_overheads_stretch(&plan->overheads, plan->policy))
             rtp_json_add(&bad, one, "effective_utilization",
                          bin_effective_utilization(plan, bin));
         add_scaling(one, &bin->scaling);

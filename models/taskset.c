@@ -43,23 +43,30 @@ static int contains(const int *ids, size_t n, int id)
     return 0;
 }
 
-/* platform.overheads: an object of optional times, zero allowed. */
+/* platform.overheads: an object of optional times, zero allowed; noise_per_ms
+ * is a share of each millisecond, so it stays below 1 ms. */
 rtp_status rtp_overheads_from_json(const rtp_json *doc, const cJSON *node, rtp_ns unit,
                                   rtp_overheads *ov, rtp_diag *diag)
 {
-    static const char *const keys[] = {"release_latency", "context_switch", NULL};
+    static const char *const keys[] = {"release_latency", "context_switch", "deadline_charge",
+                                       "noise_per_ms", NULL};
     if (!cJSON_IsObject(node))
         return rtp_diag_set(diag, RTP_EINPUT, "platform.overheads",
                             "must be an object {\"release_latency\": T, \"context_switch\": T}");
     rtp_status st = rtp_json_check_keys(node, "platform.overheads", keys, diag);
-    rtp_ns *slots[] = {&ov->release_latency_ns, &ov->context_switch_ns};
+    rtp_ns *slots[] = {&ov->release_latency_ns, &ov->context_switch_ns, &ov->deadline_charge_ns,
+                       &ov->noise_per_ms_ns};
     char field[RTP_DIAG_PATH_SIZE];
-    for (int k = 0; k < 2 && st == RTP_OK; k++) {
+    for (int k = 0; keys[k] && st == RTP_OK; k++) {
         const cJSON *item = cJSON_GetObjectItemCaseSensitive(node, keys[k]);
         rtp_json_path_key(field, sizeof field, "platform.overheads", keys[k]);
         if (item)
             st = rtp_json_time(doc, item, field, unit, 1, slots[k], diag);
     }
+    if (st == RTP_OK && ov->noise_per_ms_ns >= RTP_NS_PER_MS)
+        st = rtp_diag_set(diag, RTP_EINPUT, "platform.overheads.noise_per_ms",
+                          "must be below 1ms (it is the time taken from each millisecond a job "
+                          "runs)");
     return st;
 }
 
@@ -455,6 +462,10 @@ cJSON *rtp_overheads_to_json(const rtp_overheads *ov)
         return NULL;
     rtp_json_add(&bad, obj, "release_latency", rtp_json_new_time(ov->release_latency_ns));
     rtp_json_add(&bad, obj, "context_switch", rtp_json_new_time(ov->context_switch_ns));
+    if (ov->deadline_charge_ns != 0)
+        rtp_json_add(&bad, obj, "deadline_charge", rtp_json_new_time(ov->deadline_charge_ns));
+    if (ov->noise_per_ms_ns != 0)
+        rtp_json_add(&bad, obj, "noise_per_ms", rtp_json_new_time(ov->noise_per_ms_ns));
     if (bad) {
         cJSON_Delete(obj);
         return NULL;

@@ -37,10 +37,16 @@ typedef struct rtp_task {
     int priority;       /* given priority, larger = more urgent */
 } rtp_task;
 
-/* platform.overheads (times in ns, 0 when absent). */
+/* platform.overheads (times in ns, 0 when absent; docs/spec.md
+ * "Real-system terms" and "The SCHED_DEADLINE charge"). */
 typedef struct rtp_overheads {
     rtp_ns release_latency_ns; /* added to every task's jitter */
     rtp_ns context_switch_ns;  /* charged twice to every job's execution */
+    rtp_ns deadline_charge_ns; /* SCHED_DEADLINE: budget a job consumes beyond
+                                * its own CPU time (dispatch paths), per job */
+    rtp_ns noise_per_ms_ns;    /* CPU time taken from a running job by
+                                * interrupts, the tick, the hypervisor, per
+                                * ms of its execution; < 1 ms */
 } rtp_overheads;
 
 typedef struct rtp_platform {
@@ -92,8 +98,8 @@ rtp_status rtp_taskset_cpu_ids(const rtp_taskset *ts, int override_cpus,
 struct cJSON;
 struct cJSON *rtp_task_to_json_object(const rtp_task *task);
 
-/* {"release_latency": T, "context_switch": T} (both written; the caller's
- * tree). */
+/* {"release_latency": T, "context_switch": T} (both written), plus
+ * "deadline_charge" and "noise_per_ms" when non-zero (the caller's tree). */
 struct cJSON *rtp_overheads_to_json(const rtp_overheads *ov);
 
 #endif

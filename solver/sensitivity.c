@@ -159,22 +159,95 @@ static int global_cluster(const rtp_test *test)
            test->cpus > 1;
 }
 
-/* Effective copies with wcet = declared (c separate) and J' applied. */
+/* Effective copies with wcet = declared (c separate: the per-job constant
+ * of C', models/effective.h) and J' applied. The callers below have folded
+ * the noise into the declared wcets already (noise_free). */
 static rtp_task *scaling_tasks(const rtp_task *tasks, size_t n, const rtp_overheads *ov,
-                               rtp_ns *c, rtp_status *st, rtp_diag *diag)
+                               rtp_policy policy, rtp_ns *c, rtp_status *st, rtp_diag *diag)
 {
-    rtp_overheads jit = {ov ? ov->release_latency_ns : 0, 0};
-    *c = 0;
-    if (ov && rtp_mul(ov->context_switch_ns, 2, c) != RTP_OK) {
-        *st = rtp_diag_set(diag, RTP_ELIMIT, "", "2 x context_switch passes 2^63 ns");
+    rtp_overheads jit = {.release_latency_ns = ov ? ov->release_latency_ns : 0};
+    if (rtp_effective_fixed(ov, policy, c) != RTP_OK) {
+        *st = rtp_diag_set(diag, RTP_ELIMIT, "", "the per-job overheads pass 2^62 ns");
         return NULL;
     }
-    return rtp_effective_new(tasks, n, &jit, st, diag);
+    return rtp_effective_new(tasks, n, &jit, policy, st, diag);
 }
+
+/* With platform.overheads.noise_per_ms, a job's execution is noisy(wcet)
+ * (models/effective.h), so the searches run on declared wcets replaced by
+ * noisy(wcet) and an overhead without the noise: alpha scales a job's work
+ * together with its noise (docs/spec.md "The SCHED_DEADLINE charge"), and a
+ * largest C' maps back to the largest wcet whose noisy value fits it
+ * (rtp_effective_noisy_inverse). *copy is NULL (nothing to free) when
+ * there is no noise. */
+static rtp_status noise_free(const rtp_task *tasks, size_t n, const rtp_overheads *ov,
+                             rtp_task **copy, rtp_overheads *quiet, rtp_diag *diag)
+{
+    *copy = NULL;
+    if (!ov || ov->noise_per_ms_ns == 0)
+        return RTP_OK;
+    *quiet = *ov;
+    quiet->noise_per_ms_ns = 0;
+    if (!(*copy = malloc(n * sizeof **copy)))
+        return rtp_oom(diag);
+    for (size_t i = 0; i < n; i++) {
+        (*copy)[i] = tasks[i];
+        if (rtp_effective_noisy(tasks[i].wcet_ns, ov, &(*copy)[i].wcet_ns) != RTP_OK) {
+            free(*copy);
+            *copy = NULL;
+            return rtp_diag_set(diag, RTP_ELIMIT, "",
+                                "task \"%.60s\": wcet plus its noise passes 2^62 ns",
+                                tasks[i].name ? tasks[i].name : "");
+        }
+    }
+    return RTP_OK;
+}
+
+static rtp_status scaling_of(const rtp_test *test, const rtp_task *tasks, size_t n,
+                             const rtp_overheads *ov, rtp_scaling *out, rtp_diag *diag);
+static rtp_status wcet_max_of(const rtp_test *test, const rtp_task *tasks, size_t n,
+                           const rtp_overheads *ov, rtp_ns *wcet_max, rtp_diag *diag);
 
 rtp_status rtp_sensitivity_scaling(const rtp_test *test, const rtp_task *tasks, size_t n,
                                    const rtp_overheads *ov, rtp_scaling *out,
                                    rtp_diag *diag)
+{
+    rtp_task *copy;
+    rtp_overheads quiet;
+    rtp_status st = noise_free(tasks, n, ov, &copy, &quiet, diag);
+    if (st != RTP_OK) {
+        memset(out, 0, sizeof *out);
+        return st;
+    }
+    st = copy ? scaling_of(test, copy, n, &quiet, out, diag) : scaling_of(test, tasks, n, ov, out, diag);
+    free(copy);
+    return st;
+}
+
+rtp_status rtp_sensitivity_wcet_max(const rtp_test *test, const rtp_task *tasks, size_t n,
+                                    const rtp_overheads *ov, rtp_ns *wcet_max_out,
+                                    rtp_diag *diag)
+{
+    rtp_task *copy;
+    rtp_overheads quiet;
+    rtp_status st = noise_free(tasks, n, ov, &copy, &quiet, diag);
+    if (st != RTP_OK) {
+        for (size_t i = 0; i < n; i++)
+            wcet_max_out[i] = -1;
+        return st;
+    }
+    if (!copy)
+        return wcet_max_of(test, tasks, n, ov, wcet_max_out, diag);
+    st = wcet_max_of(test, copy, n, &quiet, wcet_max_out, diag);
+    for (size_t i = 0; i < n; i++)
+        if (wcet_max_out[i] >= 0)
+            wcet_max_out[i] = rtp_effective_noisy_inverse(wcet_max_out[i], ov);
+    free(copy);
+    return st;
+}
+
+static rtp_status scaling_of(const rtp_test *test, const rtp_task *tasks, size_t n,
+                          const rtp_overheads *ov, rtp_scaling *out, rtp_diag *diag)
 {
     memset(out, 0, sizeof *out);
     if (n == 0) {
@@ -189,7 +262,7 @@ rtp_status rtp_sensitivity_scaling(const rtp_test *test, const rtp_task *tasks, 
     }
     rtp_status st = RTP_OK;
     sctx s = {NULL, n, 0, 0, test->limits.max_iterations, diag};
-    rtp_task *e = scaling_tasks(tasks, n, ov, &s.c, &st, diag);
+    rtp_task *e = scaling_tasks(tasks, n, ov, test->policy, &s.c, &st, diag);
     if (!e)
         return st;
     s.e = e;
@@ -252,9 +325,8 @@ static rtp_status bisect(const rtp_test *part, rtp_task *e, size_t n, size_t k, 
     return st;
 }
 
-rtp_status rtp_sensitivity_wcet_max(const rtp_test *test, const rtp_task *tasks, size_t n,
-                                    const rtp_overheads *ov, rtp_ns *wcet_max,
-                                    rtp_diag *diag)
+static rtp_status wcet_max_of(const rtp_test *test, const rtp_task *tasks, size_t n,
+                           const rtp_overheads *ov, rtp_ns *wcet_max, rtp_diag *diag)
 {
     for (size_t i = 0; i < n; i++)
         wcet_max[i] = -1;
@@ -262,11 +334,10 @@ rtp_status rtp_sensitivity_wcet_max(const rtp_test *test, const rtp_task *tasks,
         return RTP_OK;
     rtp_status st = RTP_OK;
     rtp_ns c = 0;
-    rtp_task *e = rtp_effective_new(tasks, n, ov, &st, diag);
+    rtp_task *e = rtp_effective_new(tasks, n, ov, test->policy, &st, diag);
     if (!e)
         return st;
-    if (ov)
-        c = 2 * ov->context_switch_ns; /* C' = wcet + c fitted in rtp_effective_new */
+    rtp_effective_fixed(ov, test->policy, &c); /* C' = wcet + c, as rtp_effective_new */
     /* Bisection needs downward-closed accepted wcets. Global EDF on 2+ CPUs
      * is a union: the maximum is the largest of its parts' maxima, GFB, BCL
      * and the RTA bisected one by one (a part is searched only when it

@@ -125,7 +125,7 @@ static rtp_status ref_pack(const rtp_taskset *ts, const ref_bins *bins, rtp_poli
     static ref_bin b[MAXM];
     rtp_task eff[MAXN], scratch[MAXN + 1];
     rtp_diag diag;
-    rtp_status st = rtp_effective_tasks(ts->tasks, n, &ts->platform.overheads, eff, &diag);
+    rtp_status st = rtp_effective_tasks(ts->tasks, n, &ts->platform.overheads, policy, eff, &diag);
     if (st != RTP_OK)
         return st;
     memset(b, 0, sizeof b);
@@ -283,6 +283,7 @@ static void random_set(tu_rng *rng, set *s)
     if (tu_range(rng, 0, 5) == 0) {
         s->ts.platform.overheads.release_latency_ns = tu_range(rng, 0, 2);
         s->ts.platform.overheads.context_switch_ns = tu_range(rng, 0, 1);
+        s->ts.platform.overheads.deadline_charge_ns = tu_range(rng, 0, 1);
     }
 }
 

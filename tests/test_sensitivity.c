@@ -78,7 +78,28 @@ static size_t random_periods(tu_rng *rng, int flavour, int ties, const rtp_ns *p
         }
     ov->release_latency_ns = (flavour & 4) ? tu_range(rng, 0, 1) : 0;
     ov->context_switch_ns = (flavour & 4) ? tu_range(rng, 0, 1) : 0;
+    /* the SCHED_DEADLINE charge and the noise (25 % or 50 % of a job's
+     * work, rounded up: large shares so that tiny times feel them) */
+    ov->deadline_charge_ns = (flavour & 4) && tu_range(rng, 0, 2) == 0 ? 1 : 0;
+    ov->noise_per_ms_ns = (flavour & 4) && tu_range(rng, 0, 2) == 0 ? 250000 * tu_range(rng, 1, 2) : 0;
     return n;
+}
+
+/* Independent of models/effective.c: a job's work with its noise, and C'
+ * under the policy of k (docs/spec.md "The SCHED_DEADLINE charge"). */
+static __int128 ref_noisy(__int128 w, const rtp_overheads *ov)
+{
+    return w + (w * ov->noise_per_ms_ns + 999999) / 1000000;
+}
+
+static rtp_ns ref_fixed(rtp_policy policy, const rtp_overheads *ov)
+{
+    return 2 * ov->context_switch_ns + (policy == RTP_POLICY_EDF ? ov->deadline_charge_ns : 0);
+}
+
+static rtp_ns ref_c(rtp_policy policy, rtp_ns w, const rtp_overheads *ov)
+{
+    return (rtp_ns)ref_noisy(w, ov) + ref_fixed(policy, ov);
 }
 
 static size_t random_set(tu_rng *rng, int flavour, int ties, rtp_task *ts, rtp_overheads *ov)
@@ -101,16 +122,17 @@ static int passes(kind k, const rtp_task *eff, size_t n)
 }
 
 /* Effective tasks at alpha = p / q with every time multiplied by q:
- * C' = p w + 2 q cs, J' = q (J + release latency). 0 when a value passes
- * 2^40 (the check is skipped then). */
-static int scaled(const rtp_task *ts, size_t n, const rtp_overheads *ov, const mpz_t p,
-                  const mpz_t q, rtp_task *out)
+ * C' = p noisy(w) + q fixed, J' = q (J + release latency) (alpha scales a
+ * job's work with its noise; the per-job constant stays). 0 when a value
+ * passes 2^40 (the check is skipped then). */
+static int scaled(rtp_policy policy, const rtp_task *ts, size_t n, const rtp_overheads *ov,
+                  const mpz_t p, const mpz_t q, rtp_task *out)
 {
     if (!mpz_fits_slong_p(p) || !mpz_fits_slong_p(q))
         return 0;
     __int128 pp = mpz_get_si(p), qq = mpz_get_si(q), lim = (__int128)1 << 40;
     for (size_t i = 0; i < n; i++) {
-        __int128 w = pp * ts[i].wcet_ns + 2 * qq * ov->context_switch_ns;
+        __int128 w = pp * ref_noisy(ts[i].wcet_ns, ov) + qq * ref_fixed(policy, ov);
         __int128 t = qq * ts[i].period_ns, d = qq * ts[i].deadline_ns;
         __int128 j = qq * (ts[i].jitter_ns + ov->release_latency_ns), b = qq * ts[i].blocking_ns;
         if (w > lim || t > lim || d > lim || j > lim || b > lim)
@@ -147,7 +169,7 @@ static int verdict_at(kind k, const rtp_task *ts, size_t n, const rtp_overheads 
                       const mpz_t p, const mpz_t q, int *checked)
 {
     rtp_task s[MAXN];
-    *checked = scaled(ts, n, ov, p, q, s);
+    *checked = scaled(k.policy, ts, n, ov, p, q, s);
     if (!*checked)
         return 0;
     int v = passes(k, s, n);
@@ -166,23 +188,23 @@ static void check_wcet_max(kind k, const rtp_task *ts, size_t n, const rtp_overh
     rtp_ns wmax[MAXN];
     assert_int_equal(rtp_sensitivity_wcet_max(&t, ts, n, ov, wmax, NULL), RTP_OK);
     rtp_status st;
-    rtp_task *e = rtp_effective_new(ts, n, ov, &st, NULL);
+    rtp_task *e = rtp_effective_new(ts, n, ov, k.policy, &st, NULL);
     assert_non_null(e);
     int sched = passes(k, e, n);
-    rtp_ns c = 2 * ov->context_switch_ns;
     for (size_t i = 0; i < n; i++) {
         if (!sched) {
             assert_int_equal(wmax[i], -1);
             continue;
         }
         rtp_ns keep = e[i].wcet_ns, w = ts[i].wcet_ns;
-        e[i].wcet_ns = wmax[i] + c;
+        assert_int_equal(keep, ref_c(k.policy, w, ov));
+        e[i].wcet_ns = ref_c(k.policy, wmax[i], ov);
         assert_true(passes(k, e, n));
-        e[i].wcet_ns = wmax[i] + 1 + c;
+        e[i].wcet_ns = ref_c(k.policy, wmax[i] + 1, ov);
         assert_false(passes(k, e, n));
         /* independent: scan upward from the declared wcet */
         for (;;) {
-            e[i].wcet_ns = w + 1 + c;
+            e[i].wcet_ns = ref_c(k.policy, w + 1, ov);
             if (!passes(k, e, n))
                 break;
             w++;
@@ -200,7 +222,7 @@ static void check_scaling(kind k, const rtp_task *ts, size_t n, const rtp_overhe
     rtp_scaling sc;
     assert_int_equal(rtp_sensitivity_scaling(&t, ts, n, ov, &sc, NULL), RTP_OK);
     rtp_status st;
-    rtp_task *e = rtp_effective_new(ts, n, ov, &st, NULL);
+    rtp_task *e = rtp_effective_new(ts, n, ov, k.policy, &st, NULL);
     assert_non_null(e);
     int sched = passes(k, e, n);
     free(e);
@@ -268,7 +290,7 @@ static void run_random(uint64_t seed, int sets, int ties_for_wcet)
             check_wcet_max(kinds[k], ts, n, &ov);
             check_scaling(kinds[k], ts, n, &ov, &rng, &checked);
             rtp_status st;
-            rtp_task *e = rtp_effective_new(ts, n, &ov, &st, NULL);
+            rtp_task *e = rtp_effective_new(ts, n, &ov, kinds[k].policy, &st, NULL);
             schedulable += passes(kinds[k], e, n);
             free(e);
         }
@@ -358,10 +380,10 @@ static void test_edf_at_one(void **state)
             mpq_inits(a, u, term, x, NULL);
             mpq_set_str(a, sc.exact, 10);
             mpq_canonicalize(a);
-            for (size_t i = 0; i < n; i++) { /* U' = sum (a w + 2 cs) / T */
-                mpq_set_si(term, ts[i].wcet_ns, 1);
+            for (size_t i = 0; i < n; i++) { /* U' = sum (a noisy(w) + fixed) / T */
+                mpq_set_si(term, (long)ref_noisy(ts[i].wcet_ns, &ov), 1);
                 mpq_mul(term, term, a);
-                mpq_set_si(x, 2 * ov.context_switch_ns, 1);
+                mpq_set_si(x, ref_fixed(RTP_POLICY_EDF, &ov), 1);
                 mpq_add(term, term, x);
                 mpq_set_si(x, ts[i].period_ns, 1);
                 mpq_div(term, term, x);
@@ -396,7 +418,7 @@ static void expect(kind k, const rtp_task *ts, size_t n, const rtp_overheads *ov
 static void test_examples(void **state)
 {
     (void)state;
-    rtp_overheads none = {0, 0};
+    rtp_overheads none = {0, 0, 0, 0};
     kind edf = {RTP_POLICY_EDF, RTP_PRIO_OPA}, rm = {RTP_POLICY_FP, RTP_PRIO_RM};
     /* EDF, implicit deadlines: 1 / U = 1 / (1/4 + 2/8) = 2 */
     rtp_task a[2] = {tu_task(1, 4, 4), tu_task(2, 8, 8)};
@@ -410,7 +432,7 @@ static void test_examples(void **state)
     expect(edf, c, 2, &none, "3/2", "1.5");
     /* overheads: cs = 1 makes C' = alpha + 2; the same set: (3 - 4) < 0 at
      * t = 3, so no alpha > 0 fits */
-    rtp_overheads cs1 = {0, 1};
+    rtp_overheads cs1 = {0, 1, 0, 0};
     expect(edf, c, 2, &cs1, NULL, NULL);
     /* 1/3 and its 9 digits, rounded down */
     rtp_task d[1] = {tu_task(3, 1, 1)};
@@ -446,7 +468,7 @@ static void test_harmonic_breakdown(void **state)
     (void)state;
     tu_rng rng = {15};
     kind rm = {RTP_POLICY_FP, RTP_PRIO_RM};
-    rtp_overheads none = {0, 0};
+    rtp_overheads none = {0, 0, 0, 0};
     for (int s = 0; s < 500; s++) {
         rtp_task ts[MAXN];
         size_t n = (size_t)tu_range(&rng, 1, MAXN);
