@@ -3,6 +3,7 @@
  * SIGHUP end the measurement early; the library then restores the machine
  * before this command exits 3. */
 #include "cli/cli.h"
+#include "models/duration.h"
 #include "models/probe_doc.h"
 #include "probe/probe.h"
 
@@ -129,6 +130,38 @@ static void print_cpus(const rtp_probe_report *r)
     }
 }
 
+/* The SCHED_DEADLINE charge per CPU and job length (docs/spec.md "rtpack
+ * probe"). */
+static void print_charge(const rtp_probe_report *r)
+{
+    int any = 0;
+    for (size_t i = 0; i < r->n_cpus; i++)
+        any |= r->cpus[i].charge.measured;
+    if (!any)
+        return;
+    printf("\nSCHED_DEADLINE charge per job beyond its own execution (ns)\n"
+           "  %-8s %10s %8s %10s %10s %10s %10s %10s %9s\n", "CPU", "job", "samples",
+           "mean", "p99.9", "max", "wall p99.9", "wall max", "throttled");
+    for (size_t i = 0; i < r->n_cpus; i++) {
+        const rtp_probe_charge *c = &r->cpus[i].charge;
+        if (!c->measured)
+            continue;
+        for (int k = 0; k < RTP_PROBE_CHARGE_LENGTHS; k++) {
+            const rtp_probe_charge_len *l = &c->len[k];
+            char len[24];
+            rtp_duration_format(l->length_ns, len, sizeof len);
+            printf("  cpu %-4d %10s %8llu %10lld %10lld %10lld %10lld %10lld %9llu\n",
+                   r->cpus[i].cpu, l->length_ns ? len : "empty",
+                   (unsigned long long)l->samples, (long long)l->excess_mean_ns,
+                   (long long)l->excess_p999_ns, (long long)l->excess_max_ns,
+                   (long long)l->wall_p999_ns, (long long)l->wall_max_ns,
+                   (unsigned long long)l->throttled);
+        }
+        printf("  cpu %-4d fit: %lld ns per job + %lld ns per ms of execution\n", r->cpus[i].cpu,
+               (long long)c->fixed_ns, (long long)c->per_ms_ns);
+    }
+}
+
 static int print_human(const cli_args *args, const rtp_probe_report *r)
 {
     printf("rtpack probe: %zu CPU%s measured for %lld s (wake-ups every %lld ns, SCHED_FIFO "
@@ -146,12 +179,17 @@ static int print_human(const cli_args *args, const rtp_probe_report *r)
     printf("\n");
     print_kernel(r);
     print_cpus(r);
+    print_charge(r);
     char *platform = rtp_probe_platform_to_json(r);
     if (!platform)
         return cli_out_of_memory(args);
     printf("\nplatform (release_latency = %s over CPUs and policies, context_switch = largest "
-           "p99), paste into a task set:\n  \"platform\": %s",
-           rtp_probe_stat_name(r->latency_stat), platform);
+           "p99%s), paste into a task set:\n  \"platform\": %s",
+           rtp_probe_stat_name(r->latency_stat),
+           r->deadline_charge_ns || r->noise_per_ms_ns
+               ? ", deadline_charge and noise_per_ms = the largest fit over CPUs"
+               : "",
+           platform);
     free(platform);
     if (r->skipped.n)
         printf("\nskipped:\n");
@@ -207,8 +245,10 @@ const cli_command cli_cmd_probe = {
     .description =
         "Kernel facts: HZ, preemption model, HRTICK_DL, RT throttling, the DL fair server, "
         "isolation, SMT, cpufreq, virtualization. Per CPU: SCHED_FIFO and SCHED_DEADLINE "
-        "wake-up latency and context-switch cost. The platform member carries overheads "
-        "(release_latency, context_switch) for the analysis. Needs root for the real-time "
+        "wake-up latency, context-switch cost, and the budget SCHED_DEADLINE charges a job "
+        "beyond its own execution (jobs of 0, 100 us, 1 ms and 10 ms). The platform member "
+        "carries overheads (release_latency, context_switch, deadline_charge, noise_per_ms) "
+        "for the analysis. Needs root for the real-time "
         "measurements (without it, it reports what it can and says what it skipped); leaves "
         "the machine as it found it. SIGINT, SIGTERM and SIGHUP end the measurement early "
         "(exit 3, machine restored).",

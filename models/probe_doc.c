@@ -219,6 +219,38 @@ static cJSON *switch_object(int *bad, const rtp_probe_switch *s)
     return o;
 }
 
+static cJSON *charge_object(int *bad, const rtp_probe_charge *c)
+{
+    if (!c->measured)
+        return cJSON_CreateNull();
+    cJSON *o = cJSON_CreateObject(), *lens = cJSON_CreateArray();
+    if (!o || !lens) {
+        cJSON_Delete(o);
+        cJSON_Delete(lens);
+        return NULL;
+    }
+    for (int k = 0; k < RTP_PROBE_CHARGE_LENGTHS; k++) {
+        const rtp_probe_charge_len *l = &c->len[k];
+        cJSON *one = cJSON_CreateObject(), *ex = cJSON_CreateObject(), *wall = cJSON_CreateObject();
+        *bad |= !one || !ex || !wall;
+        rtp_json_add(bad, one, "length", rtp_json_new_int(l->length_ns));
+        rtp_json_add(bad, one, "samples", rtp_json_new_int((int64_t)l->samples));
+        rtp_json_add(bad, ex, "mean", rtp_json_new_int(l->excess_mean_ns));
+        rtp_json_add(bad, ex, "p99_9", rtp_json_new_int(l->excess_p999_ns));
+        rtp_json_add(bad, ex, "max", rtp_json_new_int(l->excess_max_ns));
+        rtp_json_add(bad, one, "budget_excess", ex);
+        rtp_json_add(bad, wall, "p99_9", rtp_json_new_int(l->wall_p999_ns));
+        rtp_json_add(bad, wall, "max", rtp_json_new_int(l->wall_max_ns));
+        rtp_json_add(bad, one, "wall_excess", wall);
+        rtp_json_add(bad, one, "throttled", rtp_json_new_int((int64_t)l->throttled));
+        rtp_json_push(bad, lens, one);
+    }
+    rtp_json_add(bad, o, "lengths", lens);
+    rtp_json_add(bad, o, "fixed", rtp_json_new_int(c->fixed_ns));
+    rtp_json_add(bad, o, "per_ms", rtp_json_new_int(c->per_ms_ns));
+    return o;
+}
+
 static cJSON *cpu_object(int *bad, const rtp_probe_cpu *c)
 {
     cJSON *o = cJSON_CreateObject();
@@ -233,6 +265,7 @@ static cJSON *cpu_object(int *bad, const rtp_probe_cpu *c)
     rtp_json_add(bad, o, "context_switch",
         c->context_switch.measured ? rtp_json_new_int(c->context_switch.p99_ns) : cJSON_CreateNull());
     rtp_json_add(bad, o, "context_switch_stats", switch_object(bad, &c->context_switch));
+    rtp_json_add(bad, o, "deadline_charge", charge_object(bad, &c->charge));
     return o;
 }
 
@@ -267,6 +300,10 @@ static cJSON *platform_object(int *bad, const rtp_probe_report *r)
         if (ov) {
             rtp_json_add(bad, ov, "release_latency", ns_string(r->release_latency_ns));
             rtp_json_add(bad, ov, "context_switch", ns_string(r->context_switch_ns));
+            if (r->deadline_charge_ns != 0)
+                rtp_json_add(bad, ov, "deadline_charge", ns_string(r->deadline_charge_ns));
+            if (r->noise_per_ms_ns != 0)
+                rtp_json_add(bad, ov, "noise_per_ms", ns_string(r->noise_per_ms_ns));
         }
         rtp_json_add(bad, o, "overheads", ov);
     }

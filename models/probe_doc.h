@@ -76,6 +76,25 @@ typedef struct rtp_probe_switch {
     uint64_t samples;
 } rtp_probe_switch;
 
+/* What SCHED_DEADLINE charged jobs of one length beyond their own execution
+ * (probe/charge.h). Excess = budget consumed - own execution; wall = the
+ * job's body in wall-clock time - own execution (the noise it met). */
+#define RTP_PROBE_CHARGE_LENGTHS 4 /* 0, 100 us, 1 ms, 10 ms */
+typedef struct rtp_probe_charge_len {
+    rtp_ns length_ns;          /* own execution per job */
+    uint64_t samples;          /* jobs whose budget was read */
+    rtp_ns excess_mean_ns, excess_p999_ns, excess_max_ns;
+    rtp_ns wall_p999_ns, wall_max_ns;
+    uint64_t throttled;        /* jobs stopped by their (generous) budget */
+} rtp_probe_charge_len;
+
+typedef struct rtp_probe_charge {
+    int measured;
+    rtp_probe_charge_len len[RTP_PROBE_CHARGE_LENGTHS];
+    rtp_ns fixed_ns;           /* fitted deadline_charge */
+    rtp_ns per_ms_ns;          /* fitted noise_per_ms */
+} rtp_probe_charge;
+
 typedef struct rtp_probe_cpu {
     int cpu;
     rtp_cpumask siblings;  /* SMT siblings other than cpu itself */
@@ -84,6 +103,7 @@ typedef struct rtp_probe_cpu {
     double steal;          /* share of the run stolen by the host, < 0 unknown */
     rtp_probe_latency fifo, deadline;
     rtp_probe_switch context_switch;
+    rtp_probe_charge charge;
 } rtp_probe_cpu;
 
 /* A growable list of owned one-line strings (warnings, skipped items). */
@@ -119,6 +139,8 @@ typedef struct rtp_probe_report {
     int has_overheads;
     rtp_ns release_latency_ns;
     rtp_ns context_switch_ns;
+    rtp_ns deadline_charge_ns; /* 0 when not measured: then not written */
+    rtp_ns noise_per_ms_ns;
     rtp_notes skipped;
     rtp_notes warnings;
 } rtp_probe_report;

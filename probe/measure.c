@@ -3,6 +3,7 @@
  * allocated and touched before the start, so no allocation or page fault
  * happens while measuring. */
 #include "probe/measure.h"
+#include "probe/threads.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,136 +18,20 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef SCHED_DEADLINE
-#define SCHED_DEADLINE 6
-#endif
-
 #define SAMPLE_CAP ((size_t)1 << 21)       /* per thread */
 #define LOOP_SAMPLES 2000                  /* loop-cost samples per CPU */
 #define SWITCH_BURST_NS ((rtp_ns)2000000)  /* ping-pong 2 ms ... */
 #define SWITCH_GAP_NS ((rtp_ns)8000000)    /* ... then rest 8 ms (RT throttling, fairness) */
 #define START_DELAY_NS ((rtp_ns)2000000)
 
-/* The kernel's struct sched_attr (sched_setattr(2)); glibc 2.36 has no wrapper. */
-struct attr {
-    uint32_t size, policy;
-    uint64_t flags;
-    int32_t nice;
-    uint32_t priority;
-    uint64_t runtime, deadline, period;
-};
-
 static int set_policy(rtp_probe_policy policy, int priority, rtp_ns runtime, rtp_ns period)
 {
-    struct attr a;
-    memset(&a, 0, sizeof a);
-    a.size = sizeof a;
-    if (policy == RTP_PROBE_FIFO) {
-        a.policy = SCHED_FIFO;
-        a.priority = (uint32_t)priority;
-    } else if (policy == RTP_PROBE_DEADLINE) {
-        a.policy = SCHED_DEADLINE;
-        a.runtime = (uint64_t)runtime;
-        a.deadline = a.period = (uint64_t)period;
-    } else {
-        a.policy = SCHED_OTHER;
-    }
-    return syscall(SYS_sched_setattr, 0, &a, 0) == 0 ? 0 : errno;
-}
-
-static rtp_ns now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (rtp_ns)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-static void sleep_until(rtp_ns t)
-{
-    struct timespec ts = {(time_t)(t / 1000000000), (long)(t % 1000000000)};
-    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR) {
-    }
+    return rtp_thread_policy(policy, priority, runtime, period, 0);
 }
 
 static int stopped(const rtp_probe_job *run)
 {
     return run->stop && *run->stop;
-}
-
-/* A start gate: every thread sets itself up, then waits until the caller has
- * started them all (go) or failed to (abort), so all CPUs measure at once. */
-typedef struct gate {
-    pthread_mutex_t lock;
-    pthread_cond_t cond;
-    size_t ready;
-    int state; /* 0 wait, 1 go, -1 abort */
-} gate;
-
-static void gate_init(gate *g)
-{
-    pthread_mutex_init(&g->lock, NULL);
-    pthread_cond_init(&g->cond, NULL);
-    g->ready = 0;
-    g->state = 0;
-}
-
-/* In a thread: 1 = go, 0 = abort. */
-static int gate_pass(gate *g)
-{
-    pthread_mutex_lock(&g->lock);
-    g->ready++;
-    pthread_cond_broadcast(&g->cond);
-    while (g->state == 0)
-        pthread_cond_wait(&g->cond, &g->lock);
-    int go = g->state > 0;
-    pthread_mutex_unlock(&g->lock);
-    return go;
-}
-
-/* In the caller, once `started` threads exist: opens the gate when all
- * `wanted` started, else aborts them. */
-static void gate_open(gate *g, size_t started, size_t wanted)
-{
-    pthread_mutex_lock(&g->lock);
-    while (g->ready < started)
-        pthread_cond_wait(&g->cond, &g->lock);
-    g->state = started == wanted ? 1 : -1;
-    pthread_cond_broadcast(&g->cond);
-    pthread_mutex_unlock(&g->lock);
-}
-
-static void gate_destroy(gate *g)
-{
-    pthread_mutex_destroy(&g->lock);
-    pthread_cond_destroy(&g->cond);
-}
-
-/* Writes this thread's id into a cgroup "tasks" file. */
-static int join_cgroup(const char *tasks)
-{
-    int fd = open(tasks, O_WRONLY | O_CLOEXEC);
-    if (fd < 0)
-        return errno;
-    char text[32];
-    int len = snprintf(text, sizeof text, "%ld\n", (long)syscall(SYS_gettid));
-    int rc = write(fd, text, (size_t)len) == len ? 0 : errno;
-    close(fd);
-    return rc;
-}
-
-static int pin(int cpu)
-{
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(cpu, &set);
-    return pthread_setaffinity_np(pthread_self(), sizeof set, &set);
-}
-
-static void block_signals(void)
-{
-    sigset_t all;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, NULL);
 }
 
 static int cmp_i64(const void *a, const void *b)
@@ -181,7 +66,7 @@ typedef struct lat_worker {
     int cpu;
     const char *join;      /* cgroup tasks file, or NULL */
     cpu_set_t all;         /* the process's affinity (unpinned SCHED_DEADLINE) */
-    gate *gate;
+    rtp_gate *gate;
     lat_series series[2];  /* [0] SCHED_FIFO, [1] SCHED_DEADLINE */
     int left_behind;
 } lat_worker;
@@ -193,7 +78,8 @@ static int lat_switch(lat_worker *w, int k)
     lat_series *s = &w->series[k];
     int rc = set_policy(RTP_PROBE_OTHER, 0, 0, 0);
     if (!rc && !w->join) /* FIFO pinned; DEADLINE on the whole root domain */
-        rc = k == 0 ? pin(w->cpu) : pthread_setaffinity_np(pthread_self(), sizeof w->all, &w->all);
+        rc = k == 0 ? rtp_thread_pin(w->cpu)
+                    : pthread_setaffinity_np(pthread_self(), sizeof w->all, &w->all);
     if (rc) {
         snprintf(s->what, sizeof s->what, "setting the affinity of a thread for CPU %d", w->cpu);
     } else if ((rc = set_policy(k ? RTP_PROBE_DEADLINE : RTP_PROBE_FIFO, run->fifo_priority,
@@ -211,8 +97,8 @@ static void lat_round(lat_worker *w, lat_series *s, rtp_ns next, rtp_ns end)
     const rtp_probe_job *run = w->run;
     rtp_ns period = run->period_ns;
     while (next < end && !stopped(run)) {
-        sleep_until(next);
-        rtp_ns t = now_ns();
+        rtp_thread_sleep_until(next);
+        rtp_ns t = rtp_thread_now();
         if (s->n < s->cap) {
             s->samples[s->n] = t - next;
             if (s->cpu)
@@ -235,8 +121,8 @@ static void *lat_thread(void *arg)
 {
     lat_worker *w = arg;
     const rtp_probe_job *run = w->run;
-    block_signals();
-    int err = w->join ? join_cgroup(w->join) : 0;
+    rtp_thread_block_signals();
+    int err = w->join ? rtp_thread_join_cgroup(w->join) : 0;
     if (err) {
         for (int k = 0; k < 2; k++) {
             w->series[k].err = err;
@@ -244,9 +130,9 @@ static void *lat_thread(void *arg)
                      w->cpu);
         }
     }
-    if (gate_pass(w->gate) && !err) {
+    if (rtp_gate_pass(w->gate) && !err) {
         rtp_ns period = run->period_ns, round = run->round_ns;
-        rtp_ns start = (now_ns() + START_DELAY_NS) / period * period + period;
+        rtp_ns start = (rtp_thread_now() + START_DELAY_NS) / period * period + period;
         rtp_ns end = start + run->duration_ns;
         for (int r = 0; start + r * round < end && !stopped(run); r++) {
             int k = (run->policies == RTP_PROBE_BOTH) ? r % 2 : run->policies == RTP_PROBE_ONLY_DL;
@@ -259,12 +145,12 @@ static void *lat_thread(void *arg)
                 continue;
             }
             rtp_ns from = start + r * round, to = from + round < end ? from + round : end;
-            rtp_ns next = (now_ns() / period + 1) * period;
+            rtp_ns next = (rtp_thread_now() / period + 1) * period;
             lat_round(w, &w->series[k], next > from ? next : from, to);
         }
     }
     set_policy(RTP_PROBE_OTHER, 0, 0, 0);
-    if (w->join && run->leave_tasks && join_cgroup(run->leave_tasks) != 0)
+    if (w->join && run->leave_tasks && rtp_thread_join_cgroup(run->leave_tasks) != 0)
         w->left_behind = 1;
     return NULL;
 }
@@ -301,14 +187,6 @@ static void summarize_by_cpu(lat_worker *w, size_t n_workers, int k, const rtp_p
     free(buf);
 }
 
-static void *alloc_touched(size_t bytes)
-{
-    void *p = malloc(bytes);
-    if (p)
-        memset(p, 0, bytes); /* fault the pages in before measuring */
-    return p;
-}
-
 static int lat_alloc(lat_worker *w, const rtp_probe_job *run, size_t cap)
 {
     for (int k = 0; k < 2; k++) {
@@ -317,9 +195,9 @@ static int lat_alloc(lat_worker *w, const rtp_probe_job *run, size_t cap)
             continue;
         lat_series *s = &w->series[k];
         s->cap = cap;
-        s->samples = alloc_touched(cap * sizeof *s->samples);
+        s->samples = rtp_thread_alloc_touched(cap * sizeof *s->samples);
         if (k == 1 && !run->join_tasks)
-            s->cpu = alloc_touched(cap * sizeof *s->cpu);
+            s->cpu = rtp_thread_alloc_touched(cap * sizeof *s->cpu);
         if (!s->samples || (k == 1 && !run->join_tasks && !s->cpu))
             return -1;
     }
@@ -335,7 +213,7 @@ int rtp_probe_latency_run(const rtp_probe_job *run, rtp_probe_latency *fifo,
         cap = SAMPLE_CAP;
     lat_worker *w = calloc(n, sizeof *w);
     pthread_t *tid = calloc(n, sizeof *tid);
-    gate g;
+    rtp_gate g;
     int rc = 0;
     memset(status, 0, sizeof *status);
     memset(fifo, 0, n * sizeof *fifo);
@@ -358,15 +236,15 @@ int rtp_probe_latency_run(const rtp_probe_job *run, rtp_probe_latency *fifo,
             goto done;
         }
     }
-    gate_init(&g);
+    rtp_gate_init(&g);
     size_t started = 0;
     for (; started < n; started++)
         if ((rc = pthread_create(&tid[started], NULL, lat_thread, &w[started])) != 0)
             break;
-    gate_open(&g, started, n);
+    rtp_gate_open(&g, started, n);
     for (size_t i = 0; i < started; i++)
         pthread_join(tid[i], NULL);
-    gate_destroy(&g);
+    rtp_gate_destroy(&g);
     if (rc) {
         snprintf(status->why[0], sizeof status->why[0], "cannot start a measuring thread: %s",
                  strerror(rc));
@@ -417,7 +295,7 @@ typedef struct switch_pair {
     const rtp_probe_job *run;
     rtp_probe_policy policy;
     int cpu;
-    gate *gate;
+    rtp_gate *gate;
     _Atomic int turn;   /* 0: the leader's, 1: the partner's, 2: quit */
     _Atomic int spare;  /* a futex word nobody waits on (loop cost) */
     int64_t *samples;   /* round trips, then per-switch costs */
@@ -433,7 +311,7 @@ static long futex(_Atomic int *word, int op, int value)
 
 static int switch_setup(switch_pair *p)
 {
-    int rc = pin(p->cpu);
+    int rc = rtp_thread_pin(p->cpu);
     if (!rc && p->policy == RTP_PROBE_FIFO)
         rc = set_policy(RTP_PROBE_FIFO, p->run->fifo_priority, 0, 0);
     return rc;
@@ -442,9 +320,9 @@ static int switch_setup(switch_pair *p)
 static void *switch_partner(void *arg)
 {
     switch_pair *p = arg;
-    block_signals();
+    rtp_thread_block_signals();
     p->err[1] = switch_setup(p);
-    if (!gate_pass(p->gate))
+    if (!rtp_gate_pass(p->gate))
         atomic_store(&p->turn, 2);
     for (;;) {
         int t = atomic_load(&p->turn);
@@ -474,25 +352,25 @@ static void *switch_leader(void *arg)
 {
     switch_pair *p = arg;
     const rtp_probe_job *run = p->run;
-    block_signals();
+    rtp_thread_block_signals();
     p->err[0] = switch_setup(p);
-    int ok = gate_pass(p->gate) && !p->err[0] && !p->err[1];
+    int ok = rtp_gate_pass(p->gate) && !p->err[0] && !p->err[1];
     /* The loop without a partner: a wake nobody waits for and a wait that
      * returns at once, as each side does once per round trip. */
     for (int i = 0; ok && i < LOOP_SAMPLES; i++) {
-        rtp_ns t0 = now_ns();
+        rtp_ns t0 = rtp_thread_now();
         futex(&p->spare, FUTEX_WAKE, 1);
         futex(&p->spare, FUTEX_WAIT, 1);
-        p->loop[i] = now_ns() - t0;
+        p->loop[i] = rtp_thread_now() - t0;
     }
-    rtp_ns next = now_ns() + START_DELAY_NS, end = next + run->duration_ns;
+    rtp_ns next = rtp_thread_now() + START_DELAY_NS, end = next + run->duration_ns;
     while (ok && next < end && !stopped(run)) {
-        sleep_until(next);
+        rtp_thread_sleep_until(next);
         rtp_ns burst_end = next + SWITCH_BURST_NS;
         while (p->n < p->cap && !stopped(run)) {
-            rtp_ns t0 = now_ns();
+            rtp_ns t0 = rtp_thread_now();
             round_trip(p);
-            rtp_ns t1 = now_ns();
+            rtp_ns t1 = rtp_thread_now();
             p->samples[p->n++] = t1 - t0;
             if (t1 >= burst_end)
                 break;
@@ -529,7 +407,7 @@ int rtp_probe_switch_run(const rtp_probe_job *run, rtp_probe_policy policy,
     size_t n = run->n_cpus;
     switch_pair *p = calloc(n, sizeof *p);
     pthread_t *tid = calloc(2 * n, sizeof *tid);
-    gate g;
+    rtp_gate g;
     int rc = 0;
     memset(out, 0, n * sizeof *out);
     /* at most one round trip per 500 ns over the burst share of the run */
@@ -546,12 +424,12 @@ int rtp_probe_switch_run(const rtp_probe_job *run, rtp_probe_policy policy,
         p[i].cpu = run->cpus[i];
         p[i].gate = &g;
         p[i].cap = cap;
-        if (!(p[i].samples = alloc_touched(cap * sizeof *p[i].samples))) {
+        if (!(p[i].samples = rtp_thread_alloc_touched(cap * sizeof *p[i].samples))) {
             rc = ENOMEM;
             goto done;
         }
     }
-    gate_init(&g);
+    rtp_gate_init(&g);
     size_t started = 0;
     for (; started < 2 * n; started++) {
         switch_pair *pair = &p[started / 2];
@@ -561,10 +439,10 @@ int rtp_probe_switch_run(const rtp_probe_job *run, rtp_probe_policy policy,
     }
     if (started < 2 * n)
         snprintf(why, why_size, "cannot start a measuring thread: %s", strerror(rc));
-    gate_open(&g, started, 2 * n);
+    rtp_gate_open(&g, started, 2 * n);
     for (size_t i = 0; i < started; i++)
         pthread_join(tid[i], NULL);
-    gate_destroy(&g);
+    rtp_gate_destroy(&g);
     for (size_t i = 0; i < n && !rc; i++) {
         int err = p[i].err[0] ? p[i].err[0] : p[i].err[1];
         if (err) {

@@ -2,6 +2,8 @@
  * (see probe.h). */
 #include "probe/probe.h"
 
+#include "models/duration.h"
+#include "probe/charge.h"
 #include "probe/cpuset.h"
 #include "probe/facts.h"
 #include "probe/measure.h"
@@ -152,52 +154,71 @@ static void snap_stat(const rtp_probe_report *r, stat_snap *s)
 
 /* --- measurements --- */
 
+/* Temporary one-CPU root domains for SCHED_DEADLINE threads (probe/cpuset.h),
+ * their tasks files in run; 1 when pinned, 0 when the threads run on the
+ * whole root domain instead (noted once, with why). */
+static int pin_deadline(const rtp_probe_opts *o, rtp_probe_job *run, rtp_probe_report *r,
+                        rtp_probe_cpuset *cs)
+{
+    char why[320];
+    int pinned = 0;
+    memset(cs, 0, sizeof *cs);
+    if (strcmp(r->kernel.cpuset, "v1") != 0)
+        snprintf(why, sizeof why, "no cgroup v1 cpuset controller");
+    else if (rtp_probe_cpuset_open(o->cpuset_base, run->cpus, run->n_cpus, cs, why,
+                                   sizeof why) == 0)
+        pinned = 1;
+    if (cs->stale_pid)
+        rtp_notes_add(&r->warnings,
+                      "cpusets left by a killed rtpack probe (PID %d) were removed and the "
+                      "root cpuset's sched_load_balance restored: until then the kernel did not "
+                      "balance load across those CPUs",
+                      cs->stale_pid);
+    if (!pinned && !r->dl_pinning)
+        rtp_notes_add(&r->skipped, "SCHED_DEADLINE per CPU: %s; measured on the whole root "
+                                   "domain instead",
+                      why);
+    r->dl_pinning = pinned ? "cpuset" : "root_domain";
+    run->join_tasks = pinned ? cs->join_tasks : NULL;
+    run->leave_tasks = pinned ? cs->root_tasks : NULL;
+    return pinned;
+}
+
+/* Undoes pin_deadline; RTP_EINTERNAL when the machine is not restored. */
+static rtp_status unpin_deadline(rtp_probe_job *run, int pinned, rtp_probe_cpuset *cs,
+                                 rtp_diag *diag)
+{
+    char undo[320];
+    run->join_tasks = NULL;
+    run->leave_tasks = NULL;
+    if (pinned && rtp_probe_cpuset_close(cs, undo, sizeof undo) != 0)
+        return rtp_diag_set(diag, RTP_EINTERNAL, "", "the machine is not restored: %s", undo);
+    return RTP_OK;
+}
+
 /* SCHED_FIFO and SCHED_DEADLINE latency in alternating rounds; SCHED_DEADLINE
  * per CPU inside temporary one-CPU root domains, else on the whole root
  * domain. RTP_EINTERNAL when the cpusets could not be undone. */
 static rtp_status measure_latency(const rtp_probe_opts *o, rtp_probe_job *run, int fifo,
                                   int deadline, rtp_probe_report *r, rtp_diag *diag)
 {
-    char why[320], undo[320];
     rtp_probe_cpuset cs;
     int pinned = 0;
-    memset(&cs, 0, sizeof cs);
     if (!fifo && !deadline)
         return RTP_OK;
-    if (deadline) {
-        if (strcmp(r->kernel.cpuset, "v1") != 0)
-            snprintf(why, sizeof why, "no cgroup v1 cpuset controller");
-        else if (rtp_probe_cpuset_open(o->cpuset_base, run->cpus, run->n_cpus, &cs, why,
-                                       sizeof why) == 0)
-            pinned = 1;
-        if (cs.stale_pid)
-            rtp_notes_add(&r->warnings,
-                          "cpusets left by a killed rtpack probe (PID %d) were removed and the "
-                          "root cpuset's sched_load_balance restored: until then the kernel did not "
-                          "balance load across those CPUs",
-                          cs.stale_pid);
-        if (!pinned)
-            rtp_notes_add(&r->skipped, "SCHED_DEADLINE per CPU: %s; measured on the whole root "
-                                       "domain instead",
-                          why);
-        r->dl_pinning = pinned ? "cpuset" : "root_domain";
-    }
+    if (deadline)
+        pinned = pin_deadline(o, run, r, &cs);
     rtp_probe_latency *lat = calloc(2 * r->n_cpus, sizeof *lat);
     if (!lat) {
-        if (pinned && rtp_probe_cpuset_close(&cs, undo, sizeof undo) != 0)
-            return rtp_diag_set(diag, RTP_EINTERNAL, "", "the machine is not restored: %s", undo);
-        return rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
+        rtp_status st = unpin_deadline(run, pinned, &cs, diag);
+        return st != RTP_OK ? st : rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
     }
     run->policies = fifo && deadline ? RTP_PROBE_BOTH : fifo ? RTP_PROBE_ONLY_FIFO : RTP_PROBE_ONLY_DL;
-    run->join_tasks = pinned ? cs.join_tasks : NULL;
-    run->leave_tasks = pinned ? cs.root_tasks : NULL;
     rtp_probe_latency_status status;
     rtp_probe_latency_run(run, lat, lat + r->n_cpus, &status);
-    run->join_tasks = NULL;
-    run->leave_tasks = NULL;
-    if (pinned && rtp_probe_cpuset_close(&cs, undo, sizeof undo) != 0) {
+    if (unpin_deadline(run, pinned, &cs, diag) != RTP_OK) {
         free(lat);
-        return rtp_diag_set(diag, RTP_EINTERNAL, "", "the machine is not restored: %s", undo);
+        return RTP_EINTERNAL;
     }
     if (fifo && status.err[0])
         rtp_notes_add(&r->skipped, "SCHED_FIFO latency: %s", status.why[0]);
@@ -211,6 +232,25 @@ static rtp_status measure_latency(const rtp_probe_opts *o, rtp_probe_job *run, i
     }
     free(lat);
     return RTP_OK;
+}
+
+/* The SCHED_DEADLINE charge and the noise (probe/charge.h), pinned like the
+ * latencies. */
+static rtp_status measure_charge(const rtp_probe_opts *o, rtp_probe_job *run,
+                                 rtp_probe_report *r, rtp_diag *diag)
+{
+    rtp_probe_cpuset cs;
+    int pinned = pin_deadline(o, run, r, &cs);
+    rtp_probe_charge *charge = calloc(r->n_cpus, sizeof *charge);
+    char why[256] = "";
+    int rc = charge ? rtp_probe_charge_run(run, charge, why, sizeof why) : ENOMEM;
+    rtp_status st = unpin_deadline(run, pinned, &cs, diag);
+    if (rc)
+        rtp_notes_add(&r->skipped, "SCHED_DEADLINE charge: %s", charge ? why : "out of memory");
+    for (size_t i = 0; !rc && i < r->n_cpus; i++)
+        r->cpus[i].charge = charge[i];
+    free(charge);
+    return st;
 }
 
 static void measure_switch(rtp_probe_job *run, int fifo, rtp_probe_report *r)
@@ -250,9 +290,10 @@ static rtp_status measure(const rtp_probe_opts *o, rtp_probe_report *r, rtp_diag
     int fifo = rtp_probe_fifo_allowed(o->fifo_priority);
     int locked = root && mlockall(MCL_CURRENT | MCL_FUTURE) == 0;
     snap_stat(r, before);
-    /* 4/5 of the time for the latencies (FIFO and DEADLINE rounds of at
-     * most 500 ms alternating), 1/5 for the context switch. */
-    run.duration_ns = o->seconds_ns * 4 / 5;
+    /* 3/5 of the time for the latencies (FIFO and DEADLINE rounds of at
+     * most 500 ms alternating), 1/5 for the SCHED_DEADLINE charge, 1/5 for
+     * the context switch. */
+    run.duration_ns = o->seconds_ns * 3 / 5;
     run.round_ns = run.duration_ns / 8;
     if (run.round_ns > 500000000)
         run.round_ns = 500000000;
@@ -266,6 +307,11 @@ static rtp_status measure(const rtp_probe_opts *o, rtp_probe_report *r, rtp_diag
                                    "cpusets to pin a thread to one CPU)");
     st = measure_latency(o, &run, fifo, root, r, diag);
     run.duration_ns = o->seconds_ns / 5;
+    if (root && st == RTP_OK && !stopped(o))
+        st = measure_charge(o, &run, r, diag);
+    else if (!root)
+        rtp_notes_add(&r->skipped, "SCHED_DEADLINE charge: needs root (CAP_SYS_NICE, and "
+                                   "cpusets to pin a thread to one CPU)");
     if (st == RTP_OK && !stopped(o))
         measure_switch(&run, fifo, r);
     snap_stat(r, after);
@@ -293,6 +339,7 @@ void rtp_probe_overheads(rtp_probe_report *r)
 {
     int have_latency = 0, have_switch = 0;
     r->release_latency_ns = r->context_switch_ns = 0;
+    r->deadline_charge_ns = r->noise_per_ms_ns = 0;
     for (size_t i = 0; i < r->n_cpus; i++) {
         const rtp_probe_cpu *c = &r->cpus[i];
         const rtp_probe_latency *l[2] = {&c->fifo, &c->deadline};
@@ -307,6 +354,12 @@ void rtp_probe_overheads(rtp_probe_report *r)
             have_switch = 1;
             if (c->context_switch.p99_ns > r->context_switch_ns)
                 r->context_switch_ns = c->context_switch.p99_ns;
+        }
+        if (c->charge.measured) { /* the largest over CPUs, like the others */
+            if (c->charge.fixed_ns > r->deadline_charge_ns)
+                r->deadline_charge_ns = c->charge.fixed_ns;
+            if (c->charge.per_ms_ns > r->noise_per_ms_ns)
+                r->noise_per_ms_ns = c->charge.per_ms_ns;
         }
     }
     r->has_overheads = have_latency && have_switch;
@@ -474,6 +527,18 @@ static void warn_measurements(rtp_probe_report *r)
                       "SCHED_DEADLINE was measured on the whole root domain, not pinned per CPU "
                       "(see skipped), so each CPU's figures come from whichever thread the "
                       "kernel placed there");
+    if (r->deadline_charge_ns > 0 || r->noise_per_ms_ns > 0) {
+        char fixed[32], noise[32];
+        rtp_duration_format(r->deadline_charge_ns, fixed, sizeof fixed);
+        rtp_duration_format(r->noise_per_ms_ns, noise, sizeof noise);
+        rtp_notes_add(&r->warnings,
+                      "SCHED_DEADLINE charged a job up to %s beyond its own execution, plus %s "
+                      "per ms it ran (interrupts, the tick, the hypervisor): a runtime of bare "
+                      "wcet + 2 x context_switch is throttled to its next period and the "
+                      "overdraft taken from the next budget; with the platform member pasted, "
+                      "partition and emit add both (deadline_charge and noise_per_ms)",
+                      fixed, noise);
+    }
     if (r->has_loadavg && r->online_cpus > 0 && r->loadavg[0] > r->online_cpus)
         rtp_notes_add(&r->warnings,
                       "the load average was %.2f on %d CPUs when the probe started: the "

@@ -21,7 +21,9 @@
 #include "models/probe_doc.h"
 #include "probe/facts.h"
 #include "probe/measure.h"
+#include "probe/charge.h"
 #include "probe/probe.h"
+#include "models/taskset.h"
 #include "support/testutil.h"
 
 static char *fixture(const char *name)
@@ -492,6 +494,73 @@ static void test_document(void **state)
     rtp_probe_report_free(&r);
 }
 
+/* The fit covers every measured length's largest budget excess with
+ * fixed + per_ms x L, and the slope carries the shortest job's excess up to
+ * the longest job's (budget or wall, whichever is larger). */
+static void test_charge_fit(void **state)
+{
+    (void)state;
+    rtp_probe_charge c;
+    memset(&c, 0, sizeof c);
+    const rtp_ns ex[4] = {20000, 110000, 60000, 400000}, wall[4] = {0, 100000, 50000, 420000};
+    for (int k = 0; k < RTP_PROBE_CHARGE_LENGTHS; k++)
+        c.len[k] = (rtp_probe_charge_len){.length_ns = rtp_probe_charge_lengths[k],
+                                          .samples = 10, .excess_max_ns = ex[k],
+                                          .wall_max_ns = wall[k]};
+    rtp_probe_charge_fit(&c);
+    assert_true(c.measured);
+    assert_int_equal(c.per_ms_ns, 40000); /* (420000 - 20000) / 10 ms */
+    /* 100 us: 110000 - 4000 = 106000 is the binding length */
+    assert_int_equal(c.fixed_ns, 106000);
+    for (int k = 0; k < RTP_PROBE_CHARGE_LENGTHS; k++)
+        assert_true(c.fixed_ns + c.len[k].length_ns * c.per_ms_ns / 1000000 >= ex[k]);
+    /* the longest length unmeasured: the slope comes from the longest measured */
+    c.len[3].samples = 0;
+    rtp_probe_charge_fit(&c);
+    assert_int_equal(c.per_ms_ns, 40000); /* (60000 - 20000) / 1 ms */
+    assert_int_equal(c.fixed_ns, 106000);
+    /* nothing measured */
+    for (int k = 0; k < RTP_PROBE_CHARGE_LENGTHS; k++)
+        c.len[k].samples = 0;
+    rtp_probe_charge_fit(&c);
+    assert_false(c.measured);
+    assert_int_equal(c.fixed_ns + c.per_ms_ns, 0);
+    /* a slope of a whole ms per ms or more is cut below 1 ms (the reader's rule) */
+    c.len[0] = (rtp_probe_charge_len){.length_ns = 0, .samples = 1, .excess_max_ns = 0};
+    c.len[1] = (rtp_probe_charge_len){.length_ns = 100000, .samples = 1, .excess_max_ns = 300000};
+    rtp_probe_charge_fit(&c);
+    assert_int_equal(c.per_ms_ns, 999999);
+    assert_true(c.fixed_ns + 100000 * c.per_ms_ns / 1000000 >= 300000);
+}
+
+/* The largest fit over CPUs goes into the platform member, which a task set
+ * reads back as it is. */
+static void test_charge_platform(void **state)
+{
+    (void)state;
+    rtp_probe_report r;
+    fake_report(&r);
+    r.cpus[0].charge = (rtp_probe_charge){.measured = 1, .fixed_ns = 30000, .per_ms_ns = 9000};
+    r.cpus[1].charge = (rtp_probe_charge){.measured = 1, .fixed_ns = 25000, .per_ms_ns = 12000};
+    rtp_probe_overheads(&r);
+    assert_int_equal(r.deadline_charge_ns, 30000);
+    assert_int_equal(r.noise_per_ms_ns, 12000);
+    char *platform = rtp_probe_platform_to_json(&r);
+    assert_string_equal(platform, "{\"cpus\":[2,5],\"overheads\":{\"release_latency\":"
+                                  "\"1500ns\",\"context_switch\":\"70ns\",\"deadline_charge\":"
+                                  "\"30000ns\",\"noise_per_ms\":\"12000ns\"}}\n");
+    char doc[512];
+    snprintf(doc, sizeof doc, "{\"platform\": %s, \"tasks\": []}", platform);
+    rtp_taskset ts;
+    rtp_diag d;
+    assert_int_equal(rtp_taskset_parse_json(doc, strlen(doc), &ts, &d), RTP_OK);
+    assert_int_equal(ts.platform.overheads.deadline_charge_ns, 30000);
+    assert_int_equal(ts.platform.overheads.noise_per_ms_ns, 12000);
+    rtp_taskset_free(&ts);
+    free(platform);
+    rtp_probe_report_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -506,6 +575,8 @@ int main(void)
         cmocka_unit_test(test_bad_cpus),
         cmocka_unit_test(test_overheads),
         cmocka_unit_test(test_document),
+        cmocka_unit_test(test_charge_fit),
+        cmocka_unit_test(test_charge_platform),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
