@@ -20,7 +20,9 @@ static const cli_option options[] = {
     {.name = "seconds", .type = CLI_INT, CLI_TARGET(rehearse_settings, r.seconds),
      .metavar = "S", .min = 1, .max = 86400, .def = "10", .help = "how long the workload runs"},
     {.name = "load", .type = CLI_DECIMAL, CLI_TARGET(rehearse_settings, r.load),
-     .range = "(0, 1]", .def = "0.9", .help = "CPU time each job burns, as a fraction of its wcet"},
+     .range = "(0, 1]", .def = "1", .help = "CPU time each job burns, as a fraction of its wcet"},
+    {.name = "hog", .type = CLI_FLAG, CLI_TARGET(rehearse_settings, r.hog),
+     .help = "also run a normal-priority busy loop on every CPU (a busy machine)"},
     {.name = "runtime-margin", .type = CLI_DECIMAL,
      CLI_TARGET(rehearse_settings, r.deploy.runtime_margin), .range = "[0, 10]", .def = "0",
      .help = "as emit's: SCHED_DEADLINE runtime = C' x (1 + F)"},
@@ -35,7 +37,7 @@ static void init(void *opaque)
 {
     rehearse_settings *s = opaque;
     s->r.seconds = 10;
-    s->r.load = (rtp_ratio){9, 10};
+    s->r.load = (rtp_ratio){1, 1};
     s->r.deploy = rtp_deploy_opts_default();
     s->r.scratch_parent = "/tmp";
 }
@@ -69,7 +71,14 @@ static void print_human(const rtp_rehearse_report *r)
 {
     char load[32];
     rtp_ratio_format(r->load, load, sizeof load);
-    printf("rehearsed %d s, each job burning %s x wcet\n", r->seconds, load);
+    printf("rehearsed %d s, each job burning %s x wcet%s; arrivals: %s\n", r->seconds, load,
+           r->hog ? ", a CPU hog on every CPU" : "",
+           !r->arrival_grid                          ? "-"
+           : strcmp(r->arrival_grid, "kernel") == 0  ? "the kernel's SCHED_DEADLINE periods"
+           : strcmp(r->arrival_grid, "release") == 0 ? "each task's absolute release times"
+                                                     : "each task's first job");
+    if (r->grid_note[0])
+        printf("note: %s\n", r->grid_note);
     printf("%-20s %4s %8s %8s %12s %12s %12s\n", "task", "cpu", "jobs", "misses",
            "max (us)", "p99 (us)", "bound (us)");
     for (size_t k = 0; k < r->n_tasks; k++) {
@@ -80,7 +89,7 @@ static void print_human(const rtp_rehearse_report *r)
         us(bound, sizeof bound, t->bound_ns);
         printf("%-20s %4d %8llu %8llu %12s %12s %12s%s\n", t->name, t->cpu, t->jobs, t->misses,
                mx, p99, bound,
-               t->bound_ns >= 0 && t->response_max_ns > t->bound_ns ? "  over the bound" : "");
+               rtp_rehearse_over_bound(t) ? "  over the bound" : "");
     }
     printf("machine restored: %s%s%s\n", r->machine_restored ? "yes" : "no: ",
            r->machine_restored ? "" : r->left, "");
@@ -121,7 +130,7 @@ static int run(const cli_args *args, void *settings)
             }
         }
         for (size_t k = 0; k < report.n_tasks && st == RTP_OK; k++)
-            if (report.tasks[k].misses)
+            if (report.tasks[k].misses || rtp_rehearse_over_bound(&report.tasks[k]))
                 rc = CLI_EXIT_NO;
         if (st != RTP_OK)
             rc = cli_fail(args, shown, st, &diag);
@@ -141,8 +150,9 @@ const cli_command cli_cmd_rehearse = {
         "for its next release with the pattern docs/deploy.md documents for its policy. "
         "After --seconds it stops everything, reads what every task recorded, and checks "
         "that the machine's cpusets, load-balancing settings and real-time threads are as "
-        "before. Needs root. Exit 0: no miss; 1: a miss; 2: bad or undeployable plan; 3: "
-        "could not deploy, or the machine is not as it was (the message says what is left).",
+        "before. Needs root. Exit 0: no miss and every response within its bound; 1: a miss "
+        "or a response above its bound; 2: bad or undeployable plan; 3: could not deploy, or "
+        "the machine is not as it was (the message says what is left).",
     .operands = "PLAN",
     .operand_help = "a partition --json document; - reads standard input",
     .min_operands = 1, .max_operands = 1,

@@ -11,6 +11,11 @@ void rtp_rehearse_report_free(rtp_rehearse_report *report)
     report->n_tasks = 0;
 }
 
+int rtp_rehearse_over_bound(const rtp_rehearse_task *t)
+{
+    return t->bound_ns >= 0 && t->response_max_ns > t->bound_ns;
+}
+
 /* A ratio as its exact decimal when it has one (0.9), else "p/q". */
 static cJSON *ratio(rtp_ratio r)
 {
@@ -29,6 +34,9 @@ char *rtp_rehearse_report_to_json(const rtp_rehearse_report *r, int pretty)
     rtp_json_add(bad, root, "seconds", rtp_json_new_int(r->seconds));
     rtp_json_add(bad, root, "load", ratio(r->load));
     rtp_json_add(bad, root, "runtime_margin", ratio(r->runtime_margin));
+    rtp_json_add(bad, root, "hog", cJSON_CreateBool(r->hog));
+    rtp_json_add(bad, root, "arrival_grid",
+                 r->arrival_grid ? cJSON_CreateString(r->arrival_grid) : cJSON_CreateNull());
     for (size_t k = 0; k < r->n_tasks; k++) {
         const rtp_rehearse_task *t = &r->tasks[k];
         cJSON *o = cJSON_CreateObject();
@@ -40,6 +48,7 @@ char *rtp_rehearse_report_to_json(const rtp_rehearse_report *r, int pretty)
             rtp_json_add(bad, o, "response_max", rtp_json_new_time_or_null(t->response_max_ns));
             rtp_json_add(bad, o, "response_p99", rtp_json_new_time_or_null(t->response_p99_ns));
             rtp_json_add(bad, o, "bound", rtp_json_new_time_or_null(t->bound_ns));
+            rtp_json_add(bad, o, "over_bound", cJSON_CreateBool(rtp_rehearse_over_bound(t)));
         }
         rtp_json_push(bad, tasks, o);
     }

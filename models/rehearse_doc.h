@@ -1,8 +1,10 @@
 /* models/rehearse_doc.h — the report of `rtpack rehearse` (docs/spec.md
  * "rtpack rehearse") and its JSON document:
- *   { "seconds": S, "load": F, "runtime_margin": F, "tasks": [ { "name", "cpu",
- *     "jobs", "misses", "response_max", "response_p99", "bound" } ],
- *     "machine_restored": bool, "left": "..." (only when not restored) }
+ *   { "seconds": S, "load": F, "runtime_margin": F, "hog": bool,
+ *     "arrival_grid": "kernel"|"first_job"|"release", "tasks": [ { "name",
+ *     "cpu", "jobs", "misses", "response_max", "response_p99", "bound",
+ *     "over_bound" } ], "machine_restored": bool, "left": "..." (only when
+ *     not restored) }
  * Times are integer ns (null: no job, or no bound). Ownership: the report
  * owns its task array (rtp_rehearse_report_free). No globals. */
 #ifndef RTP_REHEARSE_DOC_H
@@ -19,11 +21,18 @@ typedef struct rtp_rehearse_task {
     unsigned long long jobs, misses;
     rtp_ns response_max_ns, response_p99_ns; /* -1: no job */
     rtp_ns bound_ns;              /* -1: none (FP without a response time) */
+    int kernel_grid;              /* SCHED_DEADLINE arrivals from the kernel's deadline */
 } rtp_rehearse_task;
+
+/* 1 when the task's largest observed response passed its bound. */
+int rtp_rehearse_over_bound(const rtp_rehearse_task *t);
 
 typedef struct rtp_rehearse_report {
     int seconds;                  /* as run (fewer when interrupted) */
     rtp_ratio load, runtime_margin;
+    int hog;                      /* a normal-priority CPU hog ran on every CPU */
+    const char *arrival_grid;     /* "kernel", "first_job" or "release" */
+    char grid_note[320];          /* why "first_job", "" otherwise */
     rtp_rehearse_task *tasks;
     size_t n_tasks;
     int machine_restored;

@@ -2,20 +2,24 @@
 #include "rehearse/rehearse.h"
 #include "deploy/script.h"
 #include "deploy/state.h"
+#include "rehearse/dlclock.h"
 #include "rehearse/machine.h"
 
 #include <errno.h>
+#include <sched.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#define WORDS 14
+#define WORDS 16
 
 /* The workload's command words of every task, and where its result goes. */
 typedef struct workload_ctx {
@@ -24,6 +28,8 @@ typedef struct workload_ctx {
     const char *(*words)[WORDS + 1];
     char (*result)[4200];
     size_t *first;           /* first[j] = index of bin j's task 0 */
+    int has_offset;          /* SCHED_DEADLINE: the kernel's clock offset is known */
+    rtp_dlclock clock;
 } workload_ctx;
 
 static const char *const *workload_for(void *ctx, size_t j, size_t i)
@@ -61,6 +67,11 @@ static rtp_status build_words(workload_ctx *w, size_t n, const rtp_rehearse_opts
             v[9] = "--out", v[10] = w->result[k];
             v[11] = "--window", v[12] = "1";
             v[13] = NULL;
+            if (w->has_offset) {
+                snprintf(w->text[k][4], 48, "%lld", (long long)w->clock.offset_ns);
+                v[13] = "--clock-offset", v[14] = w->text[k][4];
+                v[15] = NULL;
+            }
         }
     }
     (void)n;
@@ -174,6 +185,11 @@ static int read_result(const char *path, rtp_rehearse_task *t)
         else if (strcmp(key, "response_p99") == 0)
             t->response_p99_ns = v, seen |= 8;
     }
+    char grid[16];
+    rewind(f);
+    while (fscanf(f, "%31s", key) == 1)
+        if (strcmp(key, "grid") == 0 && fscanf(f, "%15s", grid) == 1)
+            t->kernel_grid = strcmp(grid, "kernel") == 0;
     fclose(f);
     return seen == 15 ? 0 : -1;
 }
@@ -218,26 +234,76 @@ static size_t task_pids(const char *dir, const char *name, long *pids, size_t ma
     return n;
 }
 
-/* Waits (up to 10 s) until the processes are gone: stop returns once it has
- * signalled them, and a workload may still be exiting. */
-static void wait_gone(const long *pids, size_t n)
+/* How many of the processes still exist, zombies included: rehearse is
+ * their subreaper (rtp_rehearse_run), so an ended workload is reaped here
+ * and leaves no process behind, not even one that a later look at the
+ * real-time threads would count until init reaps it. */
+static size_t alive(const long *pids, size_t n)
 {
-    struct timespec step = {0, 20000000};
-    for (int tries = 0; tries < 500; tries++) {
-        size_t alive = 0;
-        for (size_t i = 0; i < n; i++) {
-            char path[64], state = 0;
-            snprintf(path, sizeof path, "/proc/%ld/stat", pids[i]);
-            FILE *f = fopen(path, "r");
-            if (f && fscanf(f, "%*d (%*[^)]) %c", &state) == 1 && state != 'Z')
-                alive++;
-            if (f)
-                fclose(f);
-        }
-        if (!alive)
-            return;
+    while (waitpid(-1, NULL, WNOHANG) > 0) {
+    }
+    size_t count = 0;
+    for (size_t i = 0; i < n; i++) {
+        char path[64];
+        snprintf(path, sizeof path, "/proc/%ld", pids[i]);
+        count += access(path, F_OK) == 0;
+    }
+    return count;
+}
+
+/* Waits until the processes are gone: stop returns once it has signalled
+ * them, and a workload may still be exiting. After 9 s, SIGKILL; 0 when
+ * all are gone after 10 s, else how many are left. */
+static size_t wait_gone(const long *pids, size_t n)
+{
+    struct timespec step = {0, 10000000};
+    for (int tries = 0; tries < 1000 && alive(pids, n); tries++) {
+        if (tries == 999 - 100)
+            for (size_t i = 0; i < n; i++)
+                kill((pid_t)pids[i], SIGKILL);
         nanosleep(&step, NULL);
     }
+    return alive(pids, n);
+}
+
+/* A SCHED_OTHER busy loop pinned to each online CPU (docs/spec.md
+ * "rtpack rehearse" --hog): children that die with this process. */
+static size_t start_hogs(pid_t *hogs, size_t max)
+{
+    cpu_set_t mine;
+    size_t n = 0;
+    pid_t parent = getpid();
+    if (sched_getaffinity(0, sizeof mine, &mine) != 0)
+        return 0;
+    for (int cpu = 0; cpu < CPU_SETSIZE && n < max; cpu++) {
+        if (!CPU_ISSET(cpu, &mine))
+            continue;
+        pid_t pid = fork();
+        if (pid < 0)
+            break;
+        if (pid == 0) {
+            prctl(PR_SET_PDEATHSIG, SIGKILL);
+            if (getppid() != parent)
+                _exit(0);
+            cpu_set_t one;
+            CPU_ZERO(&one);
+            CPU_SET(cpu, &one);
+            sched_setaffinity(0, sizeof one, &one);
+            for (volatile unsigned long spin = 0;; spin++) {
+            }
+        }
+        hogs[n++] = pid;
+    }
+    return n;
+}
+
+static void stop_hogs(const pid_t *hogs, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        kill(hogs[i], SIGKILL);
+    for (size_t i = 0; i < n; i++)
+        while (waitpid(hogs[i], NULL, 0) < 0 && errno == EINTR) {
+        }
 }
 
 /* Waits (up to 10 s) until every workload has its signal handlers in place
@@ -291,7 +357,12 @@ static rtp_status deploy_and_run(const rtp_plan *plan, const rtp_rehearse_opts *
         signal_all(pids, n_pids, SIGUSR2);
     }
     int stopped = run_script(dir, "stop");
-    wait_gone(pids, n_pids);
+    size_t left = wait_gone(pids, n_pids);
+    if (left) {
+        snprintf(r->left, sizeof r->left, "%zu workload process(es) still ran 10 s after stop "
+                 "and a SIGKILL", left);
+        r->machine_restored = 0;
+    }
     if (stopped != 0) {
         char out[300];
         tail_of(dir, "stop.out", out, sizeof out);
@@ -361,6 +432,17 @@ rtp_status rtp_rehearse_run(const rtp_plan *plan, const rtp_rehearse_opts *opts,
     }
     char path[4200];
     snprintf(path, sizeof path, "%s/results", dir);
+    int deadline = rtp_deploy_is_deadline(plan);
+    r->hog = opts->hog;
+    r->arrival_grid = deadline ? "first_job" : "release";
+    if (deadline) { /* before the plan takes the bandwidth */
+        char why[160];
+        if (rtp_dlclock_measure(&w.clock, why, sizeof why) == 0)
+            w.has_offset = 1;
+        else
+            snprintf(r->grid_note, sizeof r->grid_note, "the kernel's clock could not be "
+                     "placed on CLOCK_MONOTONIC (%s): arrivals from each task's first job", why);
+    }
     build_words(&w, n, opts, dir);
     dopts.cmd_for = workload_for;
     dopts.cmd_ctx = &w;
@@ -376,20 +458,37 @@ rtp_status rtp_rehearse_run(const rtp_plan *plan, const rtp_rehearse_opts *opts,
         st = rtp_diag_set(diag, RTP_EINTERNAL, "", "cannot write %s", path);
     if (st == RTP_OK)
         st = rtp_machine_snapshot("/sys/fs/cgroup", "/proc", &before, diag);
-    if (st == RTP_OK)
+    /* Workloads orphaned when the launch script's shell exits come to this
+     * process, which reaps them: it reports only once they are gone. */
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+    if (st == RTP_OK) {
+        pid_t hogs[CPU_SETSIZE];
+        size_t n_hogs = opts->hog ? start_hogs(hogs, CPU_SETSIZE) : 0;
         st = deploy_and_run(plan, opts, name, dir, r, diag);
+        stop_hogs(hogs, n_hogs);
+    }
+    int kernel = deadline && n > 0;
+    for (size_t k = 0; k < n; k++)
+        kernel &= r->tasks[k].kernel_grid;
+    if (kernel)
+        r->arrival_grid = "kernel";
+    else if (deadline && w.has_offset && st == RTP_OK)
+        snprintf(r->grid_note, sizeof r->grid_note, "a workload could not read its kernel "
+                 "deadline: its arrivals come from its first job");
     if (before) {
         rtp_diag scratch;
-        if (rtp_machine_snapshot("/sys/fs/cgroup", "/proc", &after, &scratch) == RTP_OK)
+        if (r->left[0] == '\0' && /* else: workloads outlived stop */
+            rtp_machine_snapshot("/sys/fs/cgroup", "/proc", &after, &scratch) == RTP_OK)
             rtp_machine_diff(before, after, r->left, sizeof r->left);
-        else
+        else if (r->left[0] == '\0')
             snprintf(r->left, sizeof r->left, "the machine could not be read afterwards");
         r->machine_restored = r->left[0] == '\0';
         if (!r->machine_restored && st == RTP_OK)
             st = rtp_diag_set(diag, RTP_EINTERNAL, "", "the machine is not as it was: %s",
                               r->left);
     }
-    nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    if (!getenv("RTPACK_REHEARSE_KEEP"))
+        nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 out:
     free(before);
     free(after);

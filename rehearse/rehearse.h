@@ -17,8 +17,19 @@
  * remove the folder.
  * Each job of task t burns floor(load x wcet_t) ns of CPU time. The bound
  * is the plan's response time under FP (null when none) and the deadline
- * under EDF; both count from the job's arrival, as the workload does.
+ * under EDF; both count from the job's arrival, as the workload does. Under
+ * SCHED_DEADLINE the arrivals are the kernel's own periods (the offset
+ * between its clock and CLOCK_MONOTONIC measured first, rehearse/dlclock.h);
+ * when that cannot be measured, the first job's start (report->grid_note).
+ * With `hog`, a SCHED_OTHER busy loop pinned to each online CPU runs from
+ * before start to the end of the measured window (a busy machine), and dies
+ * with this process. The report is returned only once every workload and
+ * hog has exited.
  *
+ * The calling process becomes a child subreaper (PR_SET_CHILD_SUBREAPER), so
+ * the workloads, orphaned when the launch script's shell exits, are reaped
+ * here: the report comes only once no workload process is left, not even a
+ * zombie that still shows as a real-time thread.
  * Needs root (cpusets, real-time policies). Ownership: the report
  * (models/rehearse_doc.h) owns its tasks (rtp_rehearse_report_free). Not thread-safe: it runs processes and
  * changes the machine; run one at a time. Never prints. */
@@ -35,6 +46,7 @@
 typedef struct rtp_rehearse_opts {
     int seconds;                  /* how long the workload runs, >= 1 */
     rtp_ratio load;               /* fraction of the wcet each job burns, (0, 1] */
+    int hog;                      /* a SCHED_OTHER busy loop pinned to every CPU */
     rtp_deploy_opts deploy;       /* as emit's; name and cmd_for are set here */
     const char *workload;         /* absolute path of rtpack-workload */
     const char *scratch_parent;   /* where the private folder goes ("/tmp") */

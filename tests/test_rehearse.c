@@ -128,14 +128,24 @@ static void test_report_json(void **state)
     r.tasks = tasks;
     r.n_tasks = 2;
     r.machine_restored = 1;
+    r.hog = 1;
+    r.arrival_grid = "kernel";
     char *doc = rtp_rehearse_report_to_json(&r, 0);
     assert_non_null(doc);
     assert_string_equal(doc,
-        "{\"seconds\":3,\"load\":0.9,\"runtime_margin\":0.1,\"tasks\":["
+        "{\"seconds\":3,\"load\":0.9,\"runtime_margin\":0.1,\"hog\":true,"
+        "\"arrival_grid\":\"kernel\",\"tasks\":["
         "{\"name\":\"a\",\"cpu\":0,\"jobs\":300,\"misses\":2,\"response_max\":1500000,"
-        "\"response_p99\":900000,\"bound\":1000000},"
+        "\"response_p99\":900000,\"bound\":1000000,\"over_bound\":true},"
         "{\"name\":\"b\\\"q\",\"cpu\":3,\"jobs\":0,\"misses\":0,\"response_max\":null,"
-        "\"response_p99\":null,\"bound\":null}],\"machine_restored\":true}\n");
+        "\"response_p99\":null,\"bound\":null,\"over_bound\":false}],"
+        "\"machine_restored\":true}\n");
+    /* over the bound: only when a bound exists and the largest response passed it */
+    assert_true(rtp_rehearse_over_bound(&tasks[0]));
+    assert_false(rtp_rehearse_over_bound(&tasks[1]));
+    tasks[0].response_max_ns = 1000000;
+    assert_false(rtp_rehearse_over_bound(&tasks[0]));
+    tasks[0].response_max_ns = 1500000;
     free(doc);
     r.machine_restored = 0;
     snprintf(r.left, sizeof r.left, "cpuset rtpack-x-0 still there");

@@ -6,8 +6,12 @@
  * patterns" documents: sched_yield() under SCHED_DEADLINE, an absolute
  * clock_nanosleep under anything else. Responses go to a preallocated,
  * locked buffer (rehearse/joblog.h): nothing is printed or allocated while
- * jobs run. The first job's start is the origin of the arrival grid (so the
- * first wake-up's latency is not counted). On SIGTERM or SIGINT (the launch script's stop), or after
+ * jobs run. The arrival grid: under SCHED_DEADLINE the kernel's own periods,
+ * from the thread's dl.deadline mapped to CLOCK_MONOTONIC with the offset
+ * rehearse measured (--clock-offset, rehearse/dlclock.h), so a late first
+ * wake-up is counted like any other; without the offset (or under another
+ * policy) the first job's start, which hides that job's wake-up latency
+ * ("grid first_job" in OUT). On SIGTERM or SIGINT (the launch script's stop), or after
  * --max-seconds, it writes its counts to OUT (a temporary file renamed) and
  * exits 0.
  *
@@ -19,9 +23,10 @@
  * that, SIGUSR1 would end it).
  *
  * usage: rtpack-workload --period NS --deadline NS --spin NS --out FILE
- *                        [--max-seconds S] [--window 0|1]
+ *                        [--max-seconds S] [--window 0|1] [--clock-offset NS]
  * OUT: lines "jobs N", "misses N", "skipped N", "response_max NS",
- * "response_p99 NS" (-1 without jobs), "recorded N". */
+ * "response_p99 NS" (-1 without jobs), "recorded N", "grid kernel|first_job". */
+#include "rehearse/dlclock.h"
 #include "rehearse/joblog.h"
 
 #include <errno.h>
@@ -76,7 +81,7 @@ static void sleep_until(rtp_ns t)
         ;
 }
 
-static int write_result(const char *path, rtp_joblog *log)
+static int write_result(const char *path, rtp_joblog *log, int kernel_grid)
 {
     char tmp[4096];
     if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp", path) >= sizeof tmp)
@@ -85,10 +90,11 @@ static int write_result(const char *path, rtp_joblog *log)
     if (!f)
         return -1;
     fprintf(f, "jobs %llu\nmisses %llu\nskipped %llu\nresponse_max %lld\nresponse_p99 %lld\n"
-               "recorded %zu\n",
+               "recorded %zu\ngrid %s\n",
             (unsigned long long)log->jobs, (unsigned long long)log->misses,
             (unsigned long long)log->skipped, (long long)(log->jobs ? log->response_max_ns : -1),
-            (long long)rtp_joblog_percentile(log->responses, log->n, 99), log->n);
+            (long long)rtp_joblog_percentile(log->responses, log->n, 99), log->n,
+            kernel_grid ? "kernel" : "first_job");
     int bad = ferror(f) | fclose(f);
     return bad || rename(tmp, path) != 0 ? -1 : 0;
 }
@@ -120,10 +126,11 @@ int main(int argc, char **argv)
     rtp_ns burn = arg(argc, argv, "--spin", -1);
     long long max_s = arg(argc, argv, "--max-seconds", 3600);
     long long window = arg(argc, argv, "--window", 0);
+    long long offset = arg(argc, argv, "--clock-offset", INT64_MIN);
     if (!out || period <= 0 || deadline <= 0 || burn < 0 || max_s < 1 || argc % 2 == 0 ||
         (window != 0 && window != 1)) {
         fprintf(stderr, "usage: rtpack-workload --period NS --deadline NS --spin NS --out FILE "
-                        "[--max-seconds S] [--window 0|1]\n");
+                        "[--max-seconds S] [--window 0|1] [--clock-offset NS]\n");
         return 2;
     }
     struct sigaction sa;
@@ -150,12 +157,23 @@ int main(int argc, char **argv)
      * first job, and with it the arrival grid, starts on the kernel's. */
     if (by_start)
         sched_yield();
+    /* The kernel's period this runs in ends its deadline at dl: reading it
+     * costs this period's budget, so the jobs start at the next one, which
+     * begins at dl - D + T (or whole periods later if the read overdrew the
+     * budget: those slots come before the counting window). */
+    rtp_ns dl = by_start && offset != INT64_MIN ? rtp_dlclock_deadline() : -1;
+    if (dl > 0)
+        sched_yield();
     rtp_joblog log;
-    rtp_ns origin = now(CLOCK_MONOTONIC), end_at = origin + (rtp_ns)max_s * 1000000000;
+    rtp_ns first = now(CLOCK_MONOTONIC), origin = first;
+    rtp_ns end_at = first + (rtp_ns)max_s * 1000000000;
+    int kernel_grid = dl > 0 && dl - deadline + period - offset <= first;
+    if (kernel_grid)
+        origin = dl - deadline + period - offset;
     rtp_joblog_init(&log, origin, period, deadline, by_start, buf, cap);
     if (window)
         log.count_from = log.count_until = INT64_MAX;
-    for (rtp_ns start = origin; !stop && start < end_at;) {
+    for (rtp_ns start = first; !stop && start < end_at;) {
         /* the window opens (closes) at the first job after the signal */
         if (window && go && log.count_from == INT64_MAX)
             log.count_from = log.next_slot;
@@ -169,7 +187,7 @@ int main(int argc, char **argv)
             sleep_until(rtp_joblog_next_arrival(&log));
         start = now(CLOCK_MONOTONIC);
     }
-    if (write_result(out, &log) != 0)
+    if (write_result(out, &log, kernel_grid) != 0)
         return fprintf(stderr, "rtpack-workload: cannot write %s\n", out), 3;
     free(buf);
     return 0;

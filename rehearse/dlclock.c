@@ -1,0 +1,139 @@
+/* rehearse/dlclock.c — see dlclock.h. */
+#include "rehearse/dlclock.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef SCHED_DEADLINE
+#define SCHED_DEADLINE 6
+#endif
+
+#define TRIES 5
+#define RUNTIME_NS 64000
+#define PERIOD_NS 10000000
+
+struct attr { /* the kernel's struct sched_attr (sched_setattr(2)) */
+    uint32_t size, policy;
+    uint64_t flags;
+    int32_t nice;
+    uint32_t priority;
+    uint64_t runtime, deadline, period;
+};
+
+static rtp_ns mono(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (rtp_ns)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static int set_attr(int policy, rtp_ns runtime, rtp_ns period)
+{
+    struct attr a;
+    memset(&a, 0, sizeof a);
+    a.size = sizeof a;
+    a.policy = (uint32_t)policy;
+    a.runtime = (uint64_t)runtime;
+    a.deadline = a.period = (uint64_t)period;
+    return syscall(SYS_sched_setattr, 0, &a, 0) == 0 ? 0 : errno;
+}
+
+rtp_ns rtp_dlclock_deadline(void)
+{
+    char text[8192];
+    int fd = open("/proc/thread-self/sched", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (n <= 0)
+        return -1;
+    text[n] = '\0';
+    const char *p = strstr(text, "dl.deadline");
+    p = p ? strchr(p, ':') : NULL;
+    if (!p)
+        return -1;
+    char *end;
+    long long v = strtoll(p + 1, &end, 10);
+    return end == p + 1 || v <= 0 ? -1 : (rtp_ns)v;
+}
+
+typedef struct try_ctx {
+    rtp_dlclock best;
+    int found, err;
+    char what[64];
+} try_ctx;
+
+static void *measure_thread(void *arg)
+{
+    try_ctx *c = arg;
+    for (int t = 0; t < TRIES; t++) {
+        rtp_ns b = mono();
+        int rc = set_attr(SCHED_DEADLINE, RUNTIME_NS, PERIOD_NS);
+        rtp_ns a = mono();
+        if (rc) {
+            c->err = rc;
+            snprintf(c->what, sizeof c->what, "sched_setattr(SCHED_DEADLINE)");
+            break;
+        }
+        sched_yield(); /* to the next period: deadline = rq_set + D + P */
+        rtp_ns dl = rtp_dlclock_deadline();
+        set_attr(SCHED_OTHER, 0, 0);
+        /* Past that deadline before the next try: a thread that comes back
+         * to SCHED_DEADLINE while its old deadline lies ahead keeps it
+         * (no new reservation), which would misplace rq_set. */
+        struct timespec wait = {0, 3 * PERIOD_NS};
+        nanosleep(&wait, NULL);
+        if (dl < 0) {
+            c->err = ENOENT;
+            snprintf(c->what, sizeof c->what, "reading dl.deadline from /proc/thread-self/sched");
+            break;
+        }
+        /* every try's interval holds the offset: keep their intersection */
+        rtp_ns rq_set = dl - 2 * (rtp_ns)PERIOD_NS, lo = rq_set - a, hi = rq_set - b;
+        if (c->found) {
+            rtp_ns old_lo = c->best.offset_ns - c->best.width_ns;
+            lo = lo > old_lo ? lo : old_lo;
+            hi = hi < c->best.offset_ns ? hi : c->best.offset_ns;
+        }
+        if (lo > hi) {
+            c->err = EIO;
+            snprintf(c->what, sizeof c->what, "the tries disagree (%lld ns apart)",
+                     (long long)(lo - hi));
+            c->found = 0;
+            break;
+        }
+        c->best = (rtp_dlclock){hi, hi - lo};
+        c->found = 1;
+    }
+    return NULL;
+}
+
+int rtp_dlclock_measure(rtp_dlclock *out, char *why, size_t why_size)
+{
+    try_ctx c;
+    memset(&c, 0, sizeof c);
+    pthread_t t;
+    int rc = pthread_create(&t, NULL, measure_thread, &c);
+    if (rc) {
+        snprintf(why, why_size, "cannot start a thread: %s", strerror(rc));
+        return rc;
+    }
+    pthread_join(t, NULL);
+    if (!c.found) {
+        snprintf(why, why_size, "%s%s%s", c.what, c.err == EIO ? "" : ": ",
+                 c.err == EIO ? "" : strerror(c.err));
+        return c.err ? c.err : EIO;
+    }
+    *out = c.best;
+    return 0;
+}
