@@ -17,8 +17,9 @@
 
 const rtp_ns rtp_probe_charge_lengths[RTP_PROBE_CHARGE_LENGTHS] = {0, 100000, 1000000, 10000000};
 
-/* Shares of the run per length: the long jobs get more of it (fewer fit). */
-static const int share[RTP_PROBE_CHARGE_LENGTHS] = {1, 1, 1, 3};
+/* Shares of the run per length: the short jobs give the fixed part most of
+ * its samples, the long ones the slope (and fewer of them fit). */
+static const int share[RTP_PROBE_CHARGE_LENGTHS] = {2, 2, 1, 3};
 #define MAX_JOBS ((size_t)1 << 16) /* per worker, at most */
 #define MONITOR_NAP_NS ((rtp_ns)20000)
 
@@ -48,10 +49,10 @@ static int stopped(const rtp_probe_job *run)
     return run->stop && *run->stop;
 }
 
-/* Runtime far above L, period twice that (charge.h). */
+/* Runtime far above L, period three times that (charge.h). */
 static rtp_ns runtime_for(rtp_ns len)
 {
-    return len + len / 4 + 1000000;
+    return len + len / 4 + 500000;
 }
 
 /* One job: busy until `len` ns of own execution have passed. */
@@ -73,7 +74,7 @@ static void job(rtp_ns len, int64_t *own_out, int64_t *wall_out)
 static void run_length(worker *w, int k, rtp_ns end)
 {
     rtp_ns len = rtp_probe_charge_lengths[k], runtime = runtime_for(len);
-    int rc = rtp_thread_policy(RTP_PROBE_DEADLINE, 0, runtime, 2 * runtime, 0);
+    int rc = rtp_thread_policy(RTP_PROBE_DEADLINE, 0, runtime, 3 * runtime, 0);
     if (rc) {
         w->err = rc;
         snprintf(w->what, sizeof w->what, "sched_setattr(SCHED_DEADLINE) on CPU %d", w->cpu);
@@ -95,6 +96,10 @@ static void run_length(worker *w, int k, rtp_ns end)
         sched_yield();
     }
     rtp_thread_policy(RTP_PROBE_OTHER, 0, 0, 0, 0);
+    /* The kernel frees a reservation's bandwidth only at its 0-lag time,
+     * within a period of leaving SCHED_DEADLINE [LinuxDL]: wait that out,
+     * or the next length's admission may find it still taken. */
+    rtp_thread_sleep(3 * runtime);
 }
 
 static void *worker_thread(void *arg)
@@ -145,6 +150,8 @@ static void *monitor_thread(void *arg)
     rtp_thread_block_signals();
     if (w->join)
         rtp_thread_join_cgroup(w->join); /* same CPU: it runs while the worker waits */
+    /* above every normal thread (a CPU hog too), below the worker */
+    rtp_thread_policy(RTP_PROBE_FIFO, 1, 0, 0, 0);
     while (atomic_load(&w->tid) == 0 && !atomic_load(&w->finished))
         rtp_thread_sleep(MONITOR_NAP_NS);
     char path[64];
@@ -170,6 +177,7 @@ static void *monitor_thread(void *arg)
     }
     if (fd >= 0)
         close(fd);
+    rtp_thread_policy(RTP_PROBE_OTHER, 0, 0, 0, 0);
     if (w->join && w->run->leave_tasks && rtp_thread_join_cgroup(w->run->leave_tasks) != 0)
         w->left_behind = 1;
     return NULL;
@@ -259,7 +267,7 @@ void rtp_probe_charge_fit(rtp_probe_charge *c)
 /* Room for every job the run can hold: the shortest period is 2 ms. */
 static int alloc_worker(worker *w, rtp_ns duration)
 {
-    w->cap = (size_t)(duration / (2 * runtime_for(0))) + 64;
+    w->cap = (size_t)(duration / (3 * runtime_for(0))) + 64;
     if (w->cap > MAX_JOBS)
         w->cap = MAX_JOBS;
     w->len = rtp_thread_alloc_touched(w->cap * sizeof *w->len);

@@ -17,9 +17,11 @@
  * the same CPU while the job's thread waits for its next period, and only
  * when two reads agree and the next job has not begun. Per job:
  *   budget excess = consumed - own,  wall excess = body's wall time - own.
- * Each length runs with a runtime far above L (L + L/4 + 1 ms, period
- * twice that), so the budget never cuts a job short; a job that was cut
- * anyway is counted as throttled and left out of the wall figures.
+ * Each length runs with a runtime far above L (L + L/4 + 500 us, period
+ * three times that), so the budget never cuts a job short; a job that was cut
+ * anyway is counted as throttled and left out of the wall figures. The
+ * monitor runs SCHED_FIFO 1 (above any normal thread, a CPU hog included,
+ * below the worker), so it reads between the jobs even on a busy CPU.
  *
  * Fit (rtp_probe_charge_fit): per_ms is the slope that carries the largest
  * excess of the shortest job up to that of the longest (either kind), fixed

@@ -290,10 +290,11 @@ static rtp_status measure(const rtp_probe_opts *o, rtp_probe_report *r, rtp_diag
     int fifo = rtp_probe_fifo_allowed(o->fifo_priority);
     int locked = root && mlockall(MCL_CURRENT | MCL_FUTURE) == 0;
     snap_stat(r, before);
-    /* 3/5 of the time for the latencies (FIFO and DEADLINE rounds of at
-     * most 500 ms alternating), 1/5 for the SCHED_DEADLINE charge, 1/5 for
-     * the context switch. */
-    run.duration_ns = o->seconds_ns * 3 / 5;
+    /* 2/5 of the time for the latencies (FIFO and DEADLINE rounds of at
+     * most 500 ms alternating), 2/5 for the SCHED_DEADLINE charge (its
+     * fixed part has a long tail: samples matter), 1/5 for the context
+     * switch. */
+    run.duration_ns = o->seconds_ns * 2 / 5;
     run.round_ns = run.duration_ns / 8;
     if (run.round_ns > 500000000)
         run.round_ns = 500000000;
@@ -306,12 +307,13 @@ static rtp_status measure(const rtp_probe_opts *o, rtp_probe_report *r, rtp_diag
         rtp_notes_add(&r->skipped, "SCHED_DEADLINE latency: needs root (CAP_SYS_NICE, and "
                                    "cpusets to pin a thread to one CPU)");
     st = measure_latency(o, &run, fifo, root, r, diag);
-    run.duration_ns = o->seconds_ns / 5;
+    run.duration_ns = o->seconds_ns * 2 / 5;
     if (root && st == RTP_OK && !stopped(o))
         st = measure_charge(o, &run, r, diag);
     else if (!root)
         rtp_notes_add(&r->skipped, "SCHED_DEADLINE charge: needs root (CAP_SYS_NICE, and "
                                    "cpusets to pin a thread to one CPU)");
+    run.duration_ns = o->seconds_ns / 5;
     if (st == RTP_OK && !stopped(o))
         measure_switch(&run, fifo, r);
     snap_stat(r, after);

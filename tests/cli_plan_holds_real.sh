@@ -1,0 +1,84 @@
+#!/bin/sh
+# tests/cli_plan_holds_real.sh — the loop docs/deploy.md starts with, on this
+# machine, as root (under the machine lock: flock /work/locks/live.lock ctest
+# -R _real): `rtpack probe` for a few seconds, its platform member pasted into
+# a task set, `partition` under EDF and under FP with the probed overheads
+# (the SCHED_DEADLINE charge and the noise included), and `rehearse` of each
+# plan for 10 s with every job running its whole wcet (--load 1, the default)
+# and emit's defaults: zero misses and every observed response within its
+# bound, under both policies (docs/spec.md "The SCHED_DEADLINE charge",
+# "rtpack rehearse"). The set is modest (periods 20-200 ms, U = 0.5 on 2
+# CPUs) so that any probed latency below ~10 ms leaves it schedulable; a
+# plan the probed terms cannot prove is a failure here, never a skip.
+# Prints jobs, misses and the load average of each run.
+# Skips (exit 0, message) when not root or without SCHED_DEADLINE cpusets.
+set -u
+BIN=${RTP_BINARY:?RTP_BINARY must name the built rtpack}
+T=$(mktemp -d /tmp/rtp_holds_real.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+FAILS=0
+fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
+ok() { echo "ok: $*"; }
+skip() { echo "SKIP cli_plan_holds_real: $*"; exit 0; }
+
+[ "$(id -u)" -eq 0 ] || skip "needs root (cpusets, SCHED_DEADLINE, SCHED_FIFO)"
+[ -d /sys/fs/cgroup/cpuset ] || skip "needs the cgroup v1 cpuset controller"
+command -v python3 > /dev/null || skip "needs python3 to read the JSON"
+
+"$BIN" probe --seconds 20 --json > "$T/probe.json" || fail "probe exited $?"
+python3 - "$T/probe.json" "$T/set.json" <<'PY' || fail "probe document"
+import json, sys
+probe = json.load(open(sys.argv[1]))
+ov = probe["platform"].get("overheads", {})
+for k in ("release_latency", "context_switch", "deadline_charge"):
+    if k not in ov:
+        sys.exit("the probe's platform has no %s: %r" % (k, probe["skipped"]))
+charge = [c["deadline_charge"] for c in probe["cpus"]]
+print("probe:", ov, "charge samples per CPU:",
+      [[l["samples"] for l in c["lengths"]] if c else None for c in charge])
+ms = lambda x: "%gms" % x
+tasks = [("control", 1.5, 20), ("filter", 3, 25), ("estimator", 6, 40), ("telemetry", 4, 50),
+         ("planner", 12, 100), ("vision", 10, 66.666666), ("logger", 10, 200), ("ui", 5, 100)]
+json.dump({"platform": {"cpus": 2, "overheads": ov},
+           "tasks": [{"name": n, "wcet": ms(c), "period": ms(t), "cmd": "unused"}
+                     for n, c, t in tasks]}, open(sys.argv[2], "w"))
+PY
+
+for policy in edf fp; do
+    if ! "$BIN" partition "$T/set.json" --policy "$policy" --capacity 0.9 --json > "$T/$policy.plan"; then
+        fail "partition $policy could not prove the set with the probed terms: $("$BIN" partition "$T/set.json" --policy "$policy" --capacity 0.9 --explain 2>&1 | tail -5)"
+        continue
+    fi
+    load=$(cut -d' ' -f1 /proc/loadavg)
+    "$BIN" rehearse "$T/$policy.plan" --seconds 10 --json > "$T/$policy.out" 2> "$T/$policy.err"
+    rc=$?
+    if python3 - "$T/$policy.out" "$policy" "$rc" "$load" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1])); policy, rc, load = sys.argv[2], int(sys.argv[3]), sys.argv[4]
+jobs = sum(t["jobs"] for t in doc["tasks"]); misses = sum(t["misses"] for t in doc["tasks"])
+over = [t["name"] for t in doc["tasks"] if t["over_bound"]]
+print("%s: %d jobs, %d misses, over the bound: %s, load average %s, arrivals %s" %
+      (policy, jobs, misses, over or "none", load, doc["arrival_grid"]))
+for t in doc["tasks"]:
+    print("  %-10s cpu %d jobs %5d misses %d max %8.3f ms bound %8.3f ms" %
+          (t["name"], t["cpu"], t["jobs"], t["misses"], t["response_max"] / 1e6, t["bound"] / 1e6))
+bad = []
+if rc != 0: bad.append("exit %d" % rc)
+if misses: bad.append("%d misses" % misses)
+if over: bad.append("responses over the bound: %s" % over)
+if doc["load"] != 1: bad.append("load %r" % doc["load"])
+if not doc["machine_restored"]: bad.append("machine not restored: %s" % doc.get("left"))
+if policy == "edf" and doc["arrival_grid"] != "kernel": bad.append("arrivals %r" % doc["arrival_grid"])
+if jobs < 600: bad.append("only %d jobs" % jobs)
+if bad:
+    sys.exit("; ".join(bad))
+PY
+    then
+        ok "the $policy plan held: 0 misses, every response within its bound"
+    else
+        fail "rehearse $policy: $(cat "$T/$policy.err")"
+    fi
+done
+
+[ "$FAILS" -eq 0 ] || { echo "$FAILS failure(s)"; exit 1; }
+echo "all passed"
