@@ -1,8 +1,9 @@
 #!/bin/sh
 # tests/cli_plan_holds_real.sh — the loop docs/deploy.md starts with, on this
 # machine, as root (under the machine lock: flock /work/locks/live.lock ctest
-# -R _real): `rtpack probe` for a few seconds, its platform member pasted into
-# a task set, `partition` under EDF and under FP with the probed overheads
+# -R _real): `rtpack probe` for 20 s (twice the rehearsal: a measured
+# maximum bounds only what the probe saw, and the rare stalls of a virtual
+# CPU come every few seconds), its platform member pasted into a task set, `partition` under EDF and under FP with the probed overheads
 # (the SCHED_DEADLINE charge and the noise included), and `rehearse` of each
 # plan for 10 s with every job running its whole wcet (--load 1, the default)
 # and emit's defaults: zero misses and every observed response within its
