@@ -234,7 +234,7 @@ static void test_emit_runtimes(void **state)
         assert_int_equal(rtp_plan_init_cpus(&plan, RTP_POLICY_EDF, &cpu, 1), RTP_OK);
         plan.overheads = ov;
         for (size_t i = 0; i < n; i++) {
-            char name[8];
+            char name[24];
             snprintf(name, sizeof name, "t%zu", i);
             ts[i].name = name;
             assert_int_equal(rtp_plan_add_task(&plan, 0, &ts[i], 0, -1), RTP_OK);
