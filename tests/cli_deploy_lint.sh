@@ -1,6 +1,7 @@
 #!/bin/sh
 # tests/cli_deploy_lint.sh — the emitted launch scripts (EDF, FP, clustered,
-# hostile names and commands) parse under dash, busybox sh and bash and are
+# hostile names and commands, the launcher of --reclaim / --overrun-signal
+# with a hostile --launcher path) parse under dash, busybox sh and bash and are
 # clean under `shellcheck -s sh` (each tool is skipped with a note when it is
 # not installed).
 set -u
@@ -42,6 +43,22 @@ done
 if command -v shellcheck > /dev/null; then
     shellcheck -s sh "$T/root.sh" || fail "shellcheck -s sh root.sh"
 fi
+# the launcher variants (emit --reclaim, --overrun-signal): a hostile
+# --launcher path is quoted, and the launcher check parses and lints clean
+"$BIN" emit "$SRC/examples/plan_edf.json" --format script --reclaim --out "$T/reclaim.sh" \
+    2> /dev/null || fail "emit --reclaim"
+"$BIN" emit "$SRC/examples/plan_clustered.json" --format script --overrun-signal --reclaim \
+    --launcher '/opt/x;rm $(id) `x` '"'"'q\/rtpack-launch' --out "$T/launcher.sh" 2> /dev/null ||
+    fail "emit with a hostile --launcher"
+for name in reclaim launcher; do
+    for sh in dash bash "busybox sh"; do
+        command -v "${sh%% *}" > /dev/null || continue
+        $sh -n "$T/$name.sh" || fail "$sh -n $name.sh"
+    done
+    if command -v shellcheck > /dev/null; then
+        shellcheck -s sh "$T/$name.sh" || fail "shellcheck -s sh $name.sh"
+    fi
+done
 command -v shellcheck > /dev/null || echo "note: shellcheck not installed, not run"
 
 [ "$FAILS" -eq 0 ] || { echo "$FAILS failure(s)"; exit 1; }
