@@ -150,7 +150,9 @@ static int64_t bin_need(const rtp_plan *plan, const rtp_plan_bin *bin,
 }
 
 /* The header's words on the launcher's flags (emit --reclaim,
- * --overrun-signal); their guarantees: docs/deploy.md "Reclaiming". */
+ * --overrun-signal): GRUB reclaiming [LB00] as Linux implements it
+ * [ALSP14], [LinuxDL] section 2.2; what it guarantees and what not:
+ * docs/deploy.md section 9. */
 static void write_launcher_comment(const rtp_deploy_opts *opts, rtp_text *out)
 {
     rtp_text_append(out,

@@ -3,7 +3,8 @@
  * SCHED_FLAG_RESET_ON_FORK only), then execs the command in its place, so
  * the task runs with exactly what the kernel admitted. The launch scripts
  * of `rtpack emit --reclaim` / `--overrun-signal` start each deadline task
- * through it (docs/spec.md "rtpack-launch").
+ * through it (docs/spec.md "rtpack-launch"); the flags: [LinuxDL] sections
+ * 2.1 (SIGXCPU at overruns) and 2.2 (GRUB reclaiming [LB00]).
  *
  *   rtpack-launch --runtime NS --deadline NS --period NS [--reclaim]
  *                 [--overrun-signal] [--reset-on-fork] [--] CMD [ARG...]
