@@ -12,6 +12,17 @@ fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
 T=$(mktemp -d /tmp/rtp_deploy_lint.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 
+# lint NAME: $T/NAME.sh parses under each shell here and lints clean.
+lint() {
+    for sh in dash bash "busybox sh"; do
+        command -v "${sh%% *}" > /dev/null || continue
+        $sh -n "$T/$1.sh" || fail "$sh -n $1.sh"
+    done
+    if command -v shellcheck > /dev/null; then
+        shellcheck -s sh "$T/$1.sh" || fail "shellcheck -s sh $1.sh"
+    fi
+}
+
 cat > "$T/hostile.json" <<'EOP'
 { "feasible": true, "method": "ffd", "policy": "fp", "platform": { "cpus": [0] },
   "cpus": [ { "cpu": 0, "tasks": [
@@ -25,24 +36,12 @@ for plan in "$SRC/examples/plan_edf.json" "$SRC/examples/plan_fp.json" \
     "$SRC/examples/plan_clustered.json" "$T/hostile.json"; do
     name=$(basename "$plan" .json)
     "$BIN" emit "$plan" --format script --out "$T/$name.sh" 2> /dev/null || { fail "emit $name"; continue; }
-    for sh in dash bash "busybox sh"; do
-        command -v "${sh%% *}" > /dev/null || continue
-        $sh -n "$T/$name.sh" || fail "$sh -n $name"
-    done
-    if command -v shellcheck > /dev/null; then
-        shellcheck -s sh "$T/$name.sh" || fail "shellcheck -s sh $name"
-    fi
+    lint "$name"
 done
 # a hostile --cgroup-root is quoted, parses, and lints clean too
 "$BIN" emit "$T/hostile.json" --format script --cgroup-root '/tmp/x;rm $(id) `x` '"'"'q\' \
     --out "$T/root.sh" 2> /dev/null || fail "emit with a hostile --cgroup-root"
-for sh in dash bash; do
-    command -v "$sh" > /dev/null || continue
-    $sh -n "$T/root.sh" || fail "$sh -n root.sh"
-done
-if command -v shellcheck > /dev/null; then
-    shellcheck -s sh "$T/root.sh" || fail "shellcheck -s sh root.sh"
-fi
+lint root
 # the launcher variants (emit --reclaim, --overrun-signal): a hostile
 # --launcher path is quoted, and the launcher check parses and lints clean
 "$BIN" emit "$SRC/examples/plan_edf.json" --format script --reclaim --out "$T/reclaim.sh" \
@@ -50,15 +49,8 @@ fi
 "$BIN" emit "$SRC/examples/plan_clustered.json" --format script --overrun-signal --reclaim \
     --launcher '/opt/x;rm $(id) `x` '"'"'q\/rtpack-launch' --out "$T/launcher.sh" 2> /dev/null ||
     fail "emit with a hostile --launcher"
-for name in reclaim launcher; do
-    for sh in dash bash "busybox sh"; do
-        command -v "${sh%% *}" > /dev/null || continue
-        $sh -n "$T/$name.sh" || fail "$sh -n $name.sh"
-    done
-    if command -v shellcheck > /dev/null; then
-        shellcheck -s sh "$T/$name.sh" || fail "shellcheck -s sh $name.sh"
-    fi
-done
+lint reclaim
+lint launcher
 command -v shellcheck > /dev/null || echo "note: shellcheck not installed, not run"
 
 [ "$FAILS" -eq 0 ] || { echo "$FAILS failure(s)"; exit 1; }
