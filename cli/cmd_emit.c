@@ -24,7 +24,6 @@ typedef struct emit_settings {
     const char *out;
     rtp_deploy_opts deploy;
     int fifo_range[2];        /* --fifo-range LO:HI, copied into deploy */
-    int overrun_handled;      /* --overrun-handled: the tasks catch or ignore SIGXCPU */
 } emit_settings;
 
 static const cli_choice formats[] = {
@@ -66,9 +65,8 @@ static const cli_option options[] = {
     {.name = "overrun-signal", .type = CLI_FLAG,
      CLI_TARGET(emit_settings, deploy.overrun_signal),
      .help = "script and systemd: the kernel sends SIGXCPU to a SCHED_DEADLINE task that "
-             "overruns its runtime (SCHED_FLAG_DL_OVERRUN); SIGXCPU's default action ends it"},
-    {.name = "overrun-handled", .type = CLI_FLAG, CLI_TARGET(emit_settings, overrun_handled),
-     .help = "with --overrun-signal: every task command catches or ignores SIGXCPU (no warning)"},
+             "overruns its runtime (SCHED_FLAG_DL_OVERRUN); tasks start with it ignored, so "
+             "only one that installs a handler sees it"},
     {.name = "launcher", .type = CLI_STRING, CLI_TARGET(emit_settings, deploy.launcher),
      .metavar = "PATH", .flags = CLI_FILE,
      .def = RTP_DEPLOY_LAUNCHER ", found on PATH when the script runs",
@@ -274,7 +272,6 @@ static int check(const cli_args *args, emit_settings *s)
     const char *deadline_option = s->deploy.reclaim          ? "--reclaim"
                                   : s->deploy.overrun_signal ? "--overrun-signal"
                                   : launcher                 ? "--launcher"
-                                  : s->overrun_handled       ? "--overrun-handled"
                                                              : NULL;
     if (deadline_option && s->format == FORMAT_JSON)
         return cli_usage_error(args, "%s applies only with --format script or systemd (here "
@@ -283,8 +280,6 @@ static int check(const cli_args *args, emit_settings *s)
     if (launcher && !flags)
         return cli_usage_error(args, "--launcher applies only with --reclaim or --overrun-signal "
                                      "(without them deadline tasks start with chrt)");
-    if (s->overrun_handled && !s->deploy.overrun_signal)
-        return cli_usage_error(args, "--overrun-handled applies only with --overrun-signal");
     rtp_diag diag;
     rtp_diag_clear(&diag);
     if (rtp_deploy_opts_check(&s->deploy, &diag) != RTP_OK)
@@ -318,13 +313,6 @@ static int run(const cli_args *args, void *settings)
         rtp_text_init(&warnings);
         plan.deploy_judged = plan.deployable = 1; /* the json format says so */
         rtp_deploy_priority_warnings(&plan, &s->deploy, &warnings);
-        if (s->deploy.overrun_signal && !s->overrun_handled)
-            rtp_text_append(&warnings,
-                            "warning: --overrun-signal: the kernel sends SIGXCPU to a task "
-                            "that overruns its runtime, and SIGXCPU's default action ends the "
-                            "process (with a core dump): a task command that neither catches "
-                            "nor ignores SIGXCPU dies at its first overrun; --overrun-handled "
-                            "says every command handles it\n");
         rc = emit(args, s, &plan, shown, &warnings);
         if (rc == 0 && warnings.data)
             fprintf(stderr, "%s", warnings.data);

@@ -166,8 +166,8 @@ static void write_launcher_comment(const rtp_deploy_opts *opts, rtp_text *out)
     if (opts->overrun_signal)
         rtp_text_append(out,
             "# SCHED_FLAG_DL_OVERRUN (emit --overrun-signal): the kernel sends a task\n"
-            "# SIGXCPU when it overruns its runtime; a task that neither catches nor\n"
-            "# ignores SIGXCPU ends there (its default action).\n");
+            "# SIGXCPU when it overruns its runtime. Tasks start with SIGXCPU ignored\n"
+            "# (its default action would end them): one that installs a handler sees it.\n");
 }
 
 /* LAUNCHER and the check start, check and run make before anything else:

@@ -2,13 +2,12 @@
 # tests/cli_launch.sh — issue 22's launcher without touching the machine:
 # rtpack-launch's usage errors (each exit 2, one line naming the cause,
 # nothing run: every case fails before sched_setattr); emit's refusals of
-# --reclaim / --overrun-signal / --launcher / --overrun-handled where they
-# mean nothing (FP plans, rt-app, json; exit 2, no file written); the
-# --overrun-signal warning; and the emitted script's launcher check under
-# dash, busybox sh and bash: `check`, `start` and `run` stop with one line
-# naming a missing launcher, and `check` runs when it is there (a fake
-# cgroup v1 folder, a temporary state folder: nothing on the machine
-# changes). The live half is cli_launch_real.sh.
+# --reclaim / --overrun-signal / --launcher where they mean nothing (FP
+# plans, rt-app, json; exit 2, no file written); and the emitted script's
+# launcher check under dash, busybox sh and bash: `check`, `start` and `run`
+# stop with one line naming a missing launcher, and `check` runs when it is
+# there (a fake cgroup v1 folder, a temporary state folder: nothing on the
+# machine changes). The live half is cli_launch_real.sh.
 # Env: RTP_BINARY, RTP_SOURCE_DIR, RTP_LAUNCHER (the built rtpack-launch).
 set -u
 BIN=${RTP_BINARY:?set RTP_BINARY to the built rtpack}
@@ -92,20 +91,10 @@ expect 2 "--reclaim applies only with --format script or systemd (here --format 
     "$BIN" emit "$E/plan_edf.json" --format json --reclaim
 expect 2 "--launcher applies only with --reclaim or --overrun-signal" \
     "$BIN" emit "$E/plan_edf.json" --format script --launcher /usr/bin/rtpack-launch
-expect 2 "--overrun-handled applies only with --overrun-signal" \
-    "$BIN" emit "$E/plan_edf.json" --format script --reclaim --overrun-handled
 for bad in relative/rtpack-launch -x ''; do
     expect 2 "--launcher wants a command name (looked up on PATH) or an absolute path" \
         "$BIN" emit "$E/plan_edf.json" --format script --reclaim --launcher "$bad"
 done
-
-# --- the --overrun-signal warning, unless --overrun-handled ---
-"$BIN" emit "$E/plan_edf.json" --format script --overrun-signal > /dev/null 2> "$T/err" ||
-    fail "emit --overrun-signal: $(cat "$T/err")"
-grep -q "SIGXCPU's default action ends the process" "$T/err" || fail "no SIGXCPU warning"
-"$BIN" emit "$E/plan_edf.json" --format script --overrun-signal --overrun-handled \
-    > /dev/null 2> "$T/err" || fail "emit --overrun-handled: $(cat "$T/err")"
-grep -q SIGXCPU "$T/err" && fail "a SIGXCPU warning despite --overrun-handled"
 
 # --- the emitted script checks its launcher (no root, a fake cpuset folder) ---
 mkdir "$T/cg" "$T/bin"

@@ -10,8 +10,9 @@
 #   domain, EINVAL for a period below sched_deadline_period_min_us, EBUSY
 #   when deadline tasks started here hold the root domain's bandwidth (each
 #   126, naming the cause);
-# - SCHED_FLAG_DL_OVERRUN: a task spinning past its runtime gets SIGXCPU
-#   (and dies of it without a handler), none without the flag;
+# - SCHED_FLAG_DL_OVERRUN: the command starts with SIGXCPU ignored; one
+#   spinning past its runtime with a handler gets SIGXCPU, none without the
+#   flag, and one without a handler runs on;
 # - an emitted `--reclaim --overrun-signal` script starts a task in its
 #   cpuset through the launcher with flags 0x7, status sees it, stop
 #   restores the machine; an admission failure in the middle of start shows
@@ -75,6 +76,14 @@ trap cleanup EXIT
 trap 'exit 1' HUP INT TERM
 # shellcheck disable=SC3045 # dash, busybox sh and bash all have ulimit -c
 ulimit -c 0 # SIGXCPU's default action dumps core
+# LeakSanitizer stops the world from a thread it clones at exit, which the
+# kernel refuses a SCHED_DEADLINE process without reset-on-fork: no leak
+# check in the processes that end under SCHED_DEADLINE (the launcher
+# allocates nothing; cli_launch.sh runs its other paths with the check).
+case ${RTP_SANITIZED:-OFF} in
+OFF | 0 | FALSE | '') ;;
+*) export ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" ;;
+esac
 
 P='--runtime 1000000 --deadline 5000000 --period 10000000'
 
@@ -82,14 +91,16 @@ P='--runtime 1000000 --deadline 5000000 --period 10000000'
 for c in '0x0:' '0x1:--reset-on-fork' '0x2:--reclaim' '0x4:--overrun-signal' \
     '0x7:--reclaim --overrun-signal --reset-on-fork' '0x6:--overrun-signal --reclaim'; do
     want=${c%%:*}
+    xcpu=default
+    case $c in *--overrun-signal*) xcpu=ignored ;; esac
     # shellcheck disable=SC2086 # $P and the flags are several words
     "$LAUNCH" $P ${c#*:} -- "$SHOW" > "$T/out" 2> "$T/err" || fail "flags ${c#*:}: $(cat "$T/err")"
-    printf 'policy 6\nflags %s\nruntime 1000000\ndeadline 5000000\nperiod 10000000\n' "$want" \
-        > "$T/want"
+    printf 'policy 6\nflags %s\nruntime 1000000\ndeadline 5000000\nperiod 10000000\nsigxcpu %s\n' \
+        "$want" "$xcpu" > "$T/want"
     cmp -s "$T/out" "$T/want" || fail "flags ${c#*:}: the kernel reports $(tr '\n' ' ' < "$T/out")"
     [ ! -s "$T/err" ] || fail "flags ${c#*:}: the launcher printed $(cat "$T/err")"
 done
-ok "policy, parameters and flags as the kernel reports them"
+ok "policy, parameters and flags as the kernel reports them; SIGXCPU ignored with --overrun-signal"
 
 # --- the command's own arguments, PATH lookup, and no fork ---
 # shellcheck disable=SC2086,SC2016 # $P is several words; $HOME stays literal
@@ -209,12 +220,9 @@ n=$(sed -n 's/^xcpu //p' "$T/out")
 "$LAUNCH" $SPIN -- "$SHOW" --spin 500000000 --catch-xcpu > "$T/out" 2>&1
 grep -q '^xcpu 0$' "$T/out" || fail "SIGXCPU without --overrun-signal: $(cat "$T/out")"
 # shellcheck disable=SC2086
-"$LAUNCH" $SPIN --overrun-signal -- "$SHOW" --spin 500000000 > "$T/out" 2>&1
-rc=$?
-if [ "$rc" -le 128 ] || [ "$(kill -l $((rc - 128)))" != XCPU ]; then
-    fail "an overrunning task without a SIGXCPU handler: exit $rc, not killed by SIGXCPU"
-fi
-ok "SIGXCPU: $n signal(s) with the flag, none without; the default action ends the task"
+"$LAUNCH" $SPIN --overrun-signal -- "$SHOW" --spin 500000000 > "$T/out" 2>&1 ||
+    fail "an overrunning task without a SIGXCPU handler did not run on: $(cat "$T/out")"
+ok "SIGXCPU: $n signal(s) with the flag and a handler, none without the flag; no handler: runs on"
 
 # --- an emitted script starts its task through the launcher ---
 if [ -f "$CG/cpuset.cpu_exclusive" ] && [ "$ORIG_LB" = 1 ]; then
@@ -224,7 +232,7 @@ if [ -f "$CG/cpuset.cpu_exclusive" ] && [ "$ORIG_LB" = 1 ]; then
     "cmd": ["$SHOW", "--sleep", "deployed"] } ] } ], "unassigned": [] }
 EOP
     "$BIN" emit "$T/plan.json" --format script --name "$NAME" --reclaim --overrun-signal \
-        --overrun-handled --launcher "$T/bin/rtpack-launch" --out "$T/launch.sh" 2> "$T/err" ||
+        --launcher "$T/bin/rtpack-launch" --out "$T/launch.sh" 2> "$T/err" ||
         fail "emit: $(cat "$T/err")"
     if dash "$T/launch.sh" start > "$T/start.out" 2>&1; then
         i=0
@@ -232,7 +240,7 @@ EOP
             sleep 0.05
             i=$((i + 1))
         done
-        printf 'policy 6\nflags 0x7\nruntime 1000000\ndeadline 10000000\nperiod 10000000\narg deployed\n' \
+        printf 'policy 6\nflags 0x7\nruntime 1000000\ndeadline 10000000\nperiod 10000000\nsigxcpu ignored\narg deployed\n' \
             > "$T/want"
         cmp -s "$T/log/$NAME/shown.log" "$T/want" ||
             fail "the deployed task reports: $(cat "$T/log/$NAME/shown.log")"
@@ -241,7 +249,14 @@ EOP
             fail "status: $(cat "$T/status.out")"
         pids=$(cat "$CG/rtpack-$NAME-0/cgroup.procs")
         dash "$T/launch.sh" stop > "$T/stop.out" 2>&1 || fail "stop: $(cat "$T/stop.out")"
-        for pid in $pids; do running "$pid" && fail "pid $pid still runs after stop"; done
+        for pid in $pids; do
+            running "$pid" && fail "pid $pid still runs after stop"
+            i=0 # a zombie until init reaps it: leave only when it is gone
+            while [ -e "/proc/$pid" ] && [ "$i" -lt 50 ]; do
+                sleep 0.1
+                i=$((i + 1))
+            done
+        done
         ok "emit --reclaim --overrun-signal: started in its cpuset with flags 0x7, stopped"
     else
         fail "start: $(cat "$T/start.out")"

@@ -1124,8 +1124,8 @@ static void test_golden_launcher(void **state)
     (void)state;
     static const struct { const char *plan, *args, *golden; } scripts[] = {
         {"plan_edf", "--reclaim", "plan_edf.reclaim.sh"},
-        {"plan_clustered", "--overrun-signal --overrun-handled --launcher "
-                           "'/opt/rt tools/rtpack-launch'", "plan_clustered.overrun.sh"},
+        {"plan_clustered", "--overrun-signal --launcher '/opt/rt tools/rtpack-launch'",
+         "plan_clustered.overrun.sh"},
     };
     char rel[128], args[512], *out = NULL;
     for (size_t k = 0; k < sizeof scripts / sizeof scripts[0]; k++) {

@@ -9,6 +9,12 @@
  *   rtpack-launch --runtime NS --deadline NS --period NS [--reclaim]
  *                 [--overrun-signal] [--reset-on-fork] [--] CMD [ARG...]
  *
+ * With --overrun-signal, CMD starts with SIGXCPU ignored (a disposition
+ * exec keeps): its start-up runs on its first budget, and SIGXCPU's default
+ * action would end it there, before it could install a handler (measured:
+ * docs/platform-notes.md); a CMD that wants the signals installs a handler,
+ * which replaces the ignored disposition.
+ *
  * Exit status: 2 for a usage error, 126 when sched_setattr(2) refuses (the
  * cause named: admission, permission, parameters), 127 when CMD cannot be
  * executed (like env(1)); on success the process is CMD. It prints nothing
@@ -16,6 +22,7 @@
 #include "deploy/launcher/sched_attr.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -265,6 +272,8 @@ int main(int argc, char **argv)
     attr.sched_runtime = l.runtime;
     attr.sched_deadline = l.deadline;
     attr.sched_period = l.period;
+    if (l.flags & SCHED_FLAG_DL_OVERRUN)
+        signal(SIGXCPU, SIG_IGN); /* before the first budget can run out */
     if (rtp_sched_setattr(0, &attr) != 0)
         refused(errno, &l);
     execvp(l.cmd[0], l.cmd);

@@ -6,7 +6,8 @@
  *   rtp_show_sched [--spin NS] [--catch-xcpu] [--sleep] [--] [ARG...]
  *
  * Output, one item a line: "policy N", "flags 0xN" (SCHED_FLAG_* as the
- * kernel reports them), "runtime NS", "deadline NS", "period NS", then
+ * kernel reports them), "runtime NS", "deadline NS", "period NS",
+ * "sigxcpu ignored|default" (the disposition it started with), then
  * "arg WORD" per ARG. --spin then spins NS of wall-clock time reading
  * CLOCK_MONOTONIC (the vDSO: no system call), so under SCHED_DEADLINE the
  * kernel finds the budget exhausted only at a tick, as for any job that
@@ -15,7 +16,7 @@
  * clock, a system call, is throttled inside it instead, and the signal
  * then waits for a tick that finds the task running: docs/deploy.md);
  * --catch-xcpu counts SIGXCPU and prints "xcpu N" at the end (without it
- * SIGXCPU keeps its default action, which ends the process); --sleep then
+ * SIGXCPU keeps the disposition it started with); --sleep then
  * waits for a signal (a task of a deployment). Exit 0, or 1 when
  * sched_getattr fails. */
 #include "deploy/launcher/sched_attr.h"
@@ -61,6 +62,8 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    struct sigaction inherited;
+    sigaction(SIGXCPU, NULL, &inherited);
     if (catch_xcpu) {
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
@@ -73,10 +76,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "rtp_show_sched: sched_getattr: %s\n", strerror(errno));
         return 1;
     }
-    printf("policy %u\nflags 0x%llx\nruntime %llu\ndeadline %llu\nperiod %llu\n",
+    printf("policy %u\nflags 0x%llx\nruntime %llu\ndeadline %llu\nperiod %llu\nsigxcpu %s\n",
            a.sched_policy, (unsigned long long)a.sched_flags,
            (unsigned long long)a.sched_runtime, (unsigned long long)a.sched_deadline,
-           (unsigned long long)a.sched_period);
+           (unsigned long long)a.sched_period,
+           inherited.sa_handler == SIG_IGN ? "ignored" : "default");
     for (; i < argc; i++)
         printf("arg %s\n", argv[i]);
     fflush(stdout);

@@ -24,8 +24,8 @@
 # launcher (LAUNCHER below) since chrt cannot set the flags that follow: a
 # task that forks gets SCHED_OTHER children, which the analysis does not cover.
 # SCHED_FLAG_DL_OVERRUN (emit --overrun-signal): the kernel sends a task
-# SIGXCPU when it overruns its runtime; a task that neither catches nor
-# ignores SIGXCPU ends there (its default action).
+# SIGXCPU when it overruns its runtime. Tasks start with SIGXCPU ignored
+# (its default action would end them): one that installs a handler sees it.
 # Under cgroup v1 the root cpuset stops load balancing while deployed; CPUs
 # the plan leaves free go to a load-balanced housekeeping cpuset.
 set -eu
