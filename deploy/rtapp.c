@@ -59,8 +59,9 @@ static void free_rounded(rtp_plan *rounded, size_t n_bins)
 
 /* The checks every rt-app output makes: no SCHED_DEADLINE flags (rt-app
  * cannot set them), plain thread names, times of at least 1 us, and the
- * plan rounded to whole microseconds passing rtp_deploy_check. *rounded is always set (free it with free_rounded);
- * *deployable = 0 with the reason in diag when the rounded plan fails. */
+ * plan rounded to whole microseconds passing rtp_deploy_check. *rounded is
+ * always set (free it with free_rounded); *deployable = 0 with the reason
+ * in diag when the rounded plan fails. */
 static rtp_status prepare(const rtp_plan *plan, const rtp_deploy_opts *opts, rtp_plan *rounded,
                           int *deployable, rtp_diag *diag)
 {

@@ -80,7 +80,9 @@ static const char *launcher_of(const rtp_deploy_opts *opts)
 rtp_status rtp_deploy_flags_check(const rtp_plan *plan, const rtp_deploy_opts *opts, int rtapp,
                                   rtp_diag *diag)
 {
-    const char *flag = opts->reclaim ? "--reclaim" : opts->overrun_signal ? "--overrun-signal" : NULL;
+    const char *flag = opts->reclaim          ? "--reclaim"
+                       : opts->overrun_signal ? "--overrun-signal"
+                                              : NULL;
     if (flag && rtapp)
         return rtp_diag_set(diag, RTP_EINPUT, "",
                             "%s applies only with --format script or systemd: rt-app sets no "
