@@ -59,6 +59,18 @@ static const cli_option options[] = {
     {.name = "runtime-margin", .type = CLI_DECIMAL,
      CLI_TARGET(emit_settings, deploy.runtime_margin), .range = "[0, 10]", .def = "0",
      .help = "SCHED_DEADLINE runtime = C' x (1 + F), C' = wcet + 2 x context switch"},
+    {.name = "reclaim", .type = CLI_FLAG, CLI_TARGET(emit_settings, deploy.reclaim),
+     .help = "script and systemd: SCHED_DEADLINE tasks may also use bandwidth the others "
+             "leave unused (SCHED_FLAG_RECLAIM, GRUB); they start through --launcher"},
+    {.name = "overrun-signal", .type = CLI_FLAG,
+     CLI_TARGET(emit_settings, deploy.overrun_signal),
+     .help = "script and systemd: the kernel sends SIGXCPU to a SCHED_DEADLINE task that "
+             "overruns its runtime (SCHED_FLAG_DL_OVERRUN); tasks start with it ignored, so "
+             "only one that installs a handler sees it"},
+    {.name = "launcher", .type = CLI_STRING, CLI_TARGET(emit_settings, deploy.launcher),
+     .metavar = "PATH", .flags = CLI_FILE,
+     .def = RTP_DEPLOY_LAUNCHER ", found on PATH when the script runs",
+     .help = "with --reclaim or --overrun-signal: the program that starts SCHED_DEADLINE tasks"},
     {.name = "fifo-range", .type = CLI_CUSTOM, CLI_TARGET(emit_settings, fifo_range),
      .metavar = "LO:HI", .parse = parse_fifo_range, .wants = "LO:HI within 1..99",
      .def = "51:98, above the kernel's IRQ threads at 50",
@@ -255,6 +267,19 @@ static int check(const cli_args *args, emit_settings *s)
     s->deploy.fifo_hi = s->fifo_range[1];
     if (s->format == FORMAT_SYSTEMD && !s->out)
         return cli_usage_error(args, "--format systemd writes several files: give --out DIR");
+    int flags = s->deploy.reclaim || s->deploy.overrun_signal;
+    int launcher = CLI_GIVEN(args, emit_settings, deploy.launcher);
+    const char *deadline_option = s->deploy.reclaim          ? "--reclaim"
+                                  : s->deploy.overrun_signal ? "--overrun-signal"
+                                  : launcher                 ? "--launcher"
+                                                             : NULL;
+    if (deadline_option && s->format == FORMAT_JSON)
+        return cli_usage_error(args, "%s applies only with --format script or systemd (here "
+                                     "--format is json)",
+                               deadline_option);
+    if (launcher && !flags)
+        return cli_usage_error(args, "--launcher applies only with --reclaim or --overrun-signal "
+                                     "(without them deadline tasks start with chrt)");
     rtp_diag diag;
     rtp_diag_clear(&diag);
     if (rtp_deploy_opts_check(&s->deploy, &diag) != RTP_OK)
@@ -276,8 +301,10 @@ static int run(const cli_args *args, void *settings)
     if ((rc = cli_load_plan(args, file, &plan)) != 0)
         return rc;
     int deployable = 0;
-    rtp_status st = rtp_deploy_check(&plan, &s->deploy, &deployable, &diag);
-    if (st != RTP_OK) {
+    rtp_status st;
+    if (rtp_deploy_flags_check(&plan, &s->deploy, s->format == FORMAT_RTAPP, &diag) != RTP_OK) {
+        rc = cli_usage_error(args, "%s", diag.message); /* a flag this plan or format cannot use */
+    } else if ((st = rtp_deploy_check(&plan, &s->deploy, &deployable, &diag)) != RTP_OK) {
         rc = cli_fail(args, shown, st, &diag);
     } else if (!deployable) {
         rc = not_deployable(args, shown, &diag);

@@ -68,6 +68,12 @@ rtp_status rtp_deploy_opts_check(const rtp_deploy_opts *opts, rtp_diag *diag)
         return rtp_diag_set(diag, RTP_EINPUT, "", "--runtime-margin must be >= 0");
     if (opts->duration_s < 1)
         return rtp_diag_set(diag, RTP_EINPUT, "", "--duration wants a whole number of seconds >= 1");
+    const char *l = opts->launcher;
+    if (l && (!*l || *l == '-' || (strchr(l, '/') && *l != '/') ||
+              rtp_text_check_plain(l, why, sizeof why) != 0))
+        return rtp_diag_set(diag, RTP_EINPUT, "",
+                            "--launcher wants a command name (looked up on PATH) or an absolute "
+                            "path, without control characters or a leading '-'");
     return RTP_OK;
 }
 

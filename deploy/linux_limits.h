@@ -44,6 +44,14 @@ typedef struct rtp_deploy_opts {
     int duration_s;          /* rtapp: seconds rt-app runs (>= 1) */
     int isolate;             /* script: move other processes and IRQs off the plan's CPUs */
     rtp_ratio runtime_margin;/* SCHED_DEADLINE runtime = ceil(C' x (1 + margin)), margin >= 0 */
+    /* SCHED_DEADLINE flags chrt cannot set: with either, the script and the
+     * systemd units start deadline tasks through `launcher --reset-on-fork
+     * [--reclaim] [--overrun-signal] --runtime R --deadline D --period P --
+     * CMD` (deploy/launcher/, rtpack-launch) instead of `chrt -R -d`. */
+    int reclaim;             /* SCHED_FLAG_RECLAIM: GRUB reclaiming of unused bandwidth */
+    int overrun_signal;      /* SCHED_FLAG_DL_OVERRUN: SIGXCPU at each budget overrun */
+    const char *launcher;    /* NULL = "rtpack-launch", looked up on PATH by the script;
+                              * else a command name or an absolute path */
     rtp_limits limits;       /* for the exact re-check */
     /* When set, the command words of task i of bin j (NULL-terminated,
      * owned by the caller, quoted like a plan's cmd) in place of the task's

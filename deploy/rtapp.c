@@ -57,10 +57,11 @@ static void free_rounded(rtp_plan *rounded, size_t n_bins)
     free(rounded->bins);
 }
 
-/* The checks every rt-app output makes: plain thread names, times of at
- * least 1 us, and the plan rounded to whole microseconds passing
- * rtp_deploy_check. *rounded is always set (free it with free_rounded);
- * *deployable = 0 with the reason in diag when the rounded plan fails. */
+/* The checks every rt-app output makes: no SCHED_DEADLINE flags (rt-app
+ * cannot set them), plain thread names, times of at least 1 us, and the
+ * plan rounded to whole microseconds passing rtp_deploy_check. *rounded is
+ * always set (free it with free_rounded); *deployable = 0 with the reason
+ * in diag when the rounded plan fails. */
 static rtp_status prepare(const rtp_plan *plan, const rtp_deploy_opts *opts, rtp_plan *rounded,
                           int *deployable, rtp_diag *diag)
 {
@@ -68,7 +69,9 @@ static rtp_status prepare(const rtp_plan *plan, const rtp_deploy_opts *opts, rtp
     size_t n;
     memset(rounded, 0, sizeof *rounded);
     *deployable = 0;
-    rtp_status st = rtp_deploy_plain_names(plan, "rt-app needs a plain thread name", &n, diag);
+    rtp_status st = rtp_deploy_flags_check(plan, opts, 1, diag);
+    if (st == RTP_OK)
+        st = rtp_deploy_plain_names(plan, "rt-app needs a plain thread name", &n, diag);
     if (st != RTP_OK)
         return st;
     for (size_t j = 0; j < plan->n_bins; j++) {

@@ -67,6 +67,36 @@ rtp_status rtp_deploy_cmd_words(const rtp_plan *plan, size_t j, size_t i,
     return st;
 }
 
+int rtp_deploy_uses_launcher(const rtp_plan *plan, const rtp_deploy_opts *opts)
+{
+    return rtp_deploy_is_deadline(plan) && (opts->reclaim || opts->overrun_signal);
+}
+
+static const char *launcher_of(const rtp_deploy_opts *opts)
+{
+    return opts->launcher ? opts->launcher : RTP_DEPLOY_LAUNCHER;
+}
+
+rtp_status rtp_deploy_flags_check(const rtp_plan *plan, const rtp_deploy_opts *opts, int rtapp,
+                                  rtp_diag *diag)
+{
+    const char *flag = opts->reclaim          ? "--reclaim"
+                       : opts->overrun_signal ? "--overrun-signal"
+                                              : NULL;
+    if (flag && rtapp)
+        return rtp_diag_set(diag, RTP_EINPUT, "",
+                            "%s applies only with --format script or systemd: rt-app sets no "
+                            "SCHED_DEADLINE flag (neither Debian's rt-app 1.0 nor upstream's "
+                            "has a key for one)",
+                            flag);
+    if (flag && !rtp_deploy_is_deadline(plan))
+        return rtp_diag_set(diag, RTP_EINPUT, "",
+                            "%s applies only to SCHED_DEADLINE plans (policy edf or gedf); this "
+                            "plan's policy is %s, deployed with SCHED_FIFO",
+                            flag, rtp_policy_name(plan->policy));
+    return RTP_OK;
+}
+
 rtp_status rtp_deploy_launch_words(const rtp_plan *plan, size_t j, size_t i,
                                    const rtp_deploy_opts *opts, rtp_quote_fn quote,
                                    rtp_text *out, rtp_diag *diag)
@@ -78,10 +108,19 @@ rtp_status rtp_deploy_launch_words(const rtp_plan *plan, size_t j, size_t i,
         rtp_status st = rtp_deploy_runtime(plan, &pt->task, opts, &runtime, diag);
         if (st != RTP_OK)
             return st;
-        rtp_text_printf(out, "chrt -R -d --sched-runtime %lld --sched-deadline %lld "
-                             "--sched-period %lld 0 ",
-                        (long long)runtime, (long long)pt->task.deadline_ns,
-                        (long long)pt->task.period_ns);
+        if (rtp_deploy_uses_launcher(plan, opts)) {
+            quote(out, launcher_of(opts));
+            rtp_text_printf(out, " --reset-on-fork%s%s --runtime %lld --deadline %lld "
+                                 "--period %lld -- ",
+                            opts->reclaim ? " --reclaim" : "",
+                            opts->overrun_signal ? " --overrun-signal" : "", (long long)runtime,
+                            (long long)pt->task.deadline_ns, (long long)pt->task.period_ns);
+        } else {
+            rtp_text_printf(out, "chrt -R -d --sched-runtime %lld --sched-deadline %lld "
+                                 "--sched-period %lld 0 ",
+                            (long long)runtime, (long long)pt->task.deadline_ns,
+                            (long long)pt->task.period_ns);
+        }
     } else {
         rtp_text_append(out, "taskset -c ");
         rtp_deploy_cpu_list(bin, out);
@@ -112,6 +151,54 @@ static int64_t bin_need(const rtp_plan *plan, const rtp_plan_bin *bin,
     return need;
 }
 
+/* The header's words on the launcher's flags (emit --reclaim,
+ * --overrun-signal): GRUB reclaiming [LB00] as Linux implements it
+ * [ALSP14], [LinuxDL] section 2.2; what it guarantees and what not:
+ * docs/deploy.md section 9. */
+static void write_launcher_comment(const rtp_deploy_opts *opts, rtp_text *out)
+{
+    rtp_text_append(out,
+        "# Tasks run under SCHED_DEADLINE with SCHED_RESET_ON_FORK, started by the\n"
+        "# launcher (LAUNCHER below) since chrt cannot set the flags that follow: a\n"
+        "# task that forks gets SCHED_OTHER children, which the analysis does not cover.\n");
+    if (opts->reclaim)
+        rtp_text_append(out,
+            "# SCHED_FLAG_RECLAIM (emit --reclaim): a task may also use bandwidth the\n"
+            "# others leave unused (GRUB), never what is reserved to them.\n");
+    if (opts->overrun_signal)
+        rtp_text_append(out,
+            "# SCHED_FLAG_DL_OVERRUN (emit --overrun-signal): the kernel sends a task\n"
+            "# SIGXCPU when it overruns its runtime. Tasks start with SIGXCPU ignored\n"
+            "# (its default action would end them): one that installs a handler sees it.\n");
+}
+
+/* LAUNCHER and the check start, check and run make before anything else:
+ * the launcher must be there, else one line naming it and exit 1. */
+static void write_launcher_check(const rtp_deploy_opts *opts, rtp_text *out)
+{
+    const char *launcher = launcher_of(opts);
+    rtp_text_append(out, "# The program that starts each deadline task (emit --launcher).\n");
+    if (strpbrk(launcher, "$`"))
+        rtp_text_append(out, "# shellcheck disable=SC2016 # --launcher stays literal\n");
+    rtp_text_append(out, "LAUNCHER=");
+    rtp_quote_sh(out, launcher);
+    rtp_text_append(out,
+        "\ncase ${1:-} in\n"
+        "start | check | run)\n"
+        "    case $LAUNCHER in\n"
+        "    /*) [ -f \"$LAUNCHER\" ] && [ -x \"$LAUNCHER\" ] ;;\n"
+        "    *) command -v \"$LAUNCHER\" > /dev/null 2>&1 ;;\n"
+        "    esac || {\n"
+        "        printf 'rtpack %s: cannot find the launcher %s (PATH=%s): it comes with "
+        "rtpack (rtpack-launch, installed beside it) and starts the deadline tasks with "
+        "the flags chrt cannot set; install it, or emit again with --launcher PATH\\n' "
+        "\"$NAME\" \"$LAUNCHER\" \"${PATH:-}\" >&2\n"
+        "        exit 1\n"
+        "    }\n"
+        "    ;;\n"
+        "esac\n\n");
+}
+
 static void write_header(const rtp_plan *plan, const rtp_deploy_opts *opts, rtp_text *out)
 {
     int deadline = rtp_deploy_is_deadline(plan);
@@ -138,10 +225,14 @@ static void write_header(const rtp_plan *plan, const rtp_deploy_opts *opts, rtp_
         "#   hierarchy to use), RTPACK_STATE_DIR=DIR, RTPACK_LOG_DIR=DIR,\n"
         "#   RTPACK_ISOLATE=0|1 (default: emit --isolate), RTPACK_SKIP_BUDGET_CHECK=1\n"
         "#   (leave bandwidth admission to the kernel).\n");
-    if (deadline)
+    if (rtp_deploy_uses_launcher(plan, opts))
+        write_launcher_comment(opts, out);
+    else if (deadline)
         rtp_text_append(out,
             "# Tasks run under SCHED_DEADLINE with SCHED_RESET_ON_FORK (chrt -R): a task\n"
-            "# that forks gets SCHED_OTHER children, which the analysis does not cover.\n"
+            "# that forks gets SCHED_OTHER children, which the analysis does not cover.\n");
+    if (deadline)
+        rtp_text_append(out,
             "# Under cgroup v1 the root cpuset stops load balancing while deployed; CPUs\n"
             "# the plan leaves free go to a load-balanced housekeeping cpuset.\n");
     else
@@ -182,6 +273,8 @@ static void write_header(const rtp_plan *plan, const rtp_deploy_opts *opts, rtp_
     }
     rtp_text_printf(out, "'\nDL_PERIOD_MIN_NS=%lld\nDL_PERIOD_MAX_NS=%lld\n\n",
                     (long long)min_period, (long long)max_period);
+    if (rtp_deploy_uses_launcher(plan, opts))
+        write_launcher_check(opts, out);
 }
 
 /* The task table: one row "$1" BIN WANT NAME LOGBASE COMMAND... per task.
@@ -242,8 +335,11 @@ static rtp_status script_of(const rtp_plan *plan, const rtp_deploy_opts *opts,
                             rtp_diag *diag)
 {
     rtp_text out;
-    rtp_text_init(&out);
     *script = NULL;
+    rtp_status st = rtp_deploy_flags_check(plan, opts, bin_files != NULL, diag);
+    if (st != RTP_OK)
+        return st;
+    rtp_text_init(&out);
     write_header(plan, opts, &out);
     if (bin_files)
         rtp_text_append(&out, "# Each row starts rt-app on one bin's JSON file inside that bin's\n"
@@ -253,7 +349,7 @@ static rtp_status script_of(const rtp_plan *plan, const rtp_deploy_opts *opts,
                           "# shellcheck disable=SC2016 # plan strings stay literal on purpose\n"
                           "for_each_task() {\n    :\n");
     size_t n_rows = 0;
-    rtp_status st = bin_files ? write_rtapp_rows(plan, bin_files, &out, &n_rows, diag)
+    st = bin_files ? write_rtapp_rows(plan, bin_files, &out, &n_rows, diag)
                               : write_rows(plan, opts, &out, &n_rows, diag);
     if (st != RTP_OK) {
         rtp_text_free(&out);
@@ -262,8 +358,10 @@ static rtp_status script_of(const rtp_plan *plan, const rtp_deploy_opts *opts,
     rtp_text_append(&out, "}\n\n");
     rtp_text_append(&out, rtp_script_body);
     if (!bin_files && rtp_deploy_is_deadline(plan) && n_rows > 0)
-        rtp_text_append(warnings, "warning: deadline tasks start with chrt -R: children of a "
-                                  "forking command run as SCHED_OTHER, outside the analysis\n");
+        rtp_text_printf(warnings, "warning: deadline tasks start with %s: children of a "
+                                  "forking command run as SCHED_OTHER, outside the analysis\n",
+                        rtp_deploy_uses_launcher(plan, opts) ? "the launcher's --reset-on-fork"
+                                                             : "chrt -R");
     if (rtp_text_status(&out) != RTP_OK) {
         rtp_text_free(&out);
         return rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");

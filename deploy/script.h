@@ -8,22 +8,41 @@
  * cpuset.cpus.partition=root, with a CPU left to the root), then starts
  * every task in its cpuset, in a session of its own (setsid), its output in
  * a log file: EDF as `chrt -R -d --sched-runtime R --sched-deadline D
- * --sched-period P 0 CMD`, FP as `taskset -c CPUS chrt -f PRIO CMD`; on the
- * first failure it undoes everything. Each change is recorded in the state
- * file before it is made (deploy/state.h), so `stop` undoes exactly what a
- * start did, even a killed one, whatever the script file says now. `status`
- * reports each task as the kernel sees it; `check` changes nothing. With
- * opts->isolate the script also moves other processes and IRQs to the CPUs
- * the plan leaves free, and back on stop. Hidden verbs for the systemd
- * units: `cgroups-up`, `cgroups-down`, `run BIN CMD...`. Times in the
- * script are integer ns. The fixed part is deploy/launch.sh. Every plan
- * string reaches the script single-quoted (deploy/quote.h).
+ * --sched-period P 0 CMD` (with opts->reclaim or overrun_signal as
+ * `rtpack-launch --reset-on-fork [--reclaim] [--overrun-signal] --runtime R
+ * --deadline D --period P -- CMD`, the script's start, check and run first
+ * making sure the launcher exists), FP as `taskset -c CPUS chrt -f PRIO
+ * CMD`; on the first failure it undoes everything. Each change is recorded
+ * in the state file before it is made (deploy/state.h), so `stop` undoes
+ * exactly what a start did, even a killed one, whatever the script file
+ * says now. `status` reports each task as the kernel sees it; `check`
+ * changes nothing. With opts->isolate the script also moves other
+ * processes and IRQs to the CPUs the plan leaves free, and back on stop.
+ * Hidden verbs for the systemd units: `cgroups-up`, `cgroups-down`, `run
+ * BIN CMD...`. Times in the script are integer ns. The fixed part is
+ * deploy/launch.sh. Every plan string reaches the script single-quoted
+ * (deploy/quote.h).
  * Ownership: *script is malloc'd, the caller frees it. Thread-safe. */
 #ifndef RTP_DEPLOY_SCRIPT_H
 #define RTP_DEPLOY_SCRIPT_H
 
 #include "deploy/linux_limits.h"
 #include "models/text.h"
+
+/* The launcher opts->launcher names by default (deploy/launcher/). */
+#define RTP_DEPLOY_LAUNCHER "rtpack-launch"
+
+/* 1 when the plan's deadline tasks start through the launcher: opts ask
+ * for a flag chrt cannot set. */
+int rtp_deploy_uses_launcher(const rtp_plan *plan, const rtp_deploy_opts *opts);
+
+/* The SCHED_DEADLINE flags of opts (reclaim, overrun_signal) reach the
+ * kernel only through the launcher, which the script and the systemd units
+ * use for deadline tasks: RTP_EINPUT naming the option when a flag is set
+ * and the plan is not SCHED_DEADLINE, or when `rtapp` (rt-app sets no
+ * SCHED_DEADLINE flag). The emitters call it too. */
+rtp_status rtp_deploy_flags_check(const rtp_plan *plan, const rtp_deploy_opts *opts, int rtapp,
+                                  rtp_diag *diag);
 
 /* Writes the script for a plan that rtp_deploy_check accepted. Warnings
  * (forking commands, ...) are appended to `warnings` (one line each).
@@ -57,10 +76,10 @@ rtp_status rtp_deploy_cmd_words(const rtp_plan *plan, size_t j, size_t i,
                                 const rtp_deploy_opts *opts, rtp_quote_fn quote,
                                 rtp_text *out, rtp_diag *diag);
 
-/* The command words (EDF: chrt -R -d ...; FP: taskset -c ... chrt -f ...)
- * that start task i of bin j, the task's own words quoted with `quote`,
- * appended to out; shared with the systemd emitter. RTP_EINPUT when the
- * task's command is missing or unsafe. */
+/* The command words (EDF: chrt -R -d ..., or the launcher's; FP: taskset
+ * -c ... chrt -f ...) that start task i of bin j, the task's own words
+ * quoted with `quote`, appended to out; shared with the systemd emitter.
+ * RTP_EINPUT when the task's command is missing or unsafe. */
 rtp_status rtp_deploy_launch_words(const rtp_plan *plan, size_t j, size_t i,
                                    const rtp_deploy_opts *opts, rtp_quote_fn quote,
                                    rtp_text *out, rtp_diag *diag);

@@ -41,7 +41,7 @@ static void write_target(const rtp_plan *plan, const rtp_deploy_opts *opts, rtp_
         "#\n"
         "# What systemd cannot express, and how these units work around it:\n"
         "# - SCHED_DEADLINE: CPUSchedulingPolicy= knows other, batch, idle, fifo and rr\n"
-        "#   only, so deadline tasks start through `chrt -R -d` in ExecStart.\n"
+        "%s"
         "# - Exclusive cpusets / root domains (cgroup v1 cpu_exclusive and\n"
         "#   sched_load_balance, cgroup v2 cpuset.cpus.partition=root): CPUAffinity=\n"
         "#   and AllowedCPUs= confine a unit but make no root domain, and a deadline\n"
@@ -56,7 +56,12 @@ static void write_target(const rtp_plan *plan, const rtp_deploy_opts *opts, rtp_
         "# - The analysis covers each task's own process: children of a deadline task\n"
         "#   run as SCHED_OTHER (reset on fork); children of a FIFO task inherit it.\n",
         opts->name, deadline ? " and rtpack-" : "", deadline ? opts->name : "",
-        deadline ? ".sh to " SCRIPT_DIR "/" : "", opts->name);
+        deadline ? ".sh to " SCRIPT_DIR "/" : "", opts->name,
+        rtp_deploy_uses_launcher(plan, opts)
+            ? "#   only, so deadline tasks start through the launcher in ExecStart\n"
+              "#   (rtpack-launch: it sets SCHED_FLAG_RECLAIM / SCHED_FLAG_DL_OVERRUN,\n"
+              "#   which chrt cannot; the launch script's run checks it is there).\n"
+            : "#   only, so deadline tasks start through `chrt -R -d` in ExecStart.\n");
     rtp_text_printf(out, "\n[Unit]\nDescription=rtpack deployment %s (%s)\nWants=", opts->name,
                     deadline ? "SCHED_DEADLINE" : "SCHED_FIFO");
     int first = 1;
@@ -112,8 +117,9 @@ rtp_status rtp_deploy_systemd(const rtp_plan *plan, const rtp_deploy_opts *opts,
     size_t n_tasks;
     *files = NULL;
     *n_files = 0;
-    rtp_status st = rtp_deploy_plain_names(plan, "a systemd unit needs a plain name", &n_tasks,
-                                           diag);
+    rtp_status st = rtp_deploy_flags_check(plan, opts, 0, diag);
+    if (st == RTP_OK)
+        st = rtp_deploy_plain_names(plan, "a systemd unit needs a plain name", &n_tasks, diag);
     if (st != RTP_OK)
         return st;
     rtp_deploy_file *list = calloc(n_tasks + 3, sizeof *list);

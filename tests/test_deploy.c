@@ -1024,6 +1024,144 @@ static void test_partition_emit_agree(void **state)
     assert_true(seen[0] > 5 && seen[1] > 5); /* both answers exercised */
 }
 
+/* ---- SCHED_DEADLINE flags through the launcher (emit --reclaim, --overrun-signal) ---- */
+
+static void load_example(const char *name, rtp_plan *plan)
+{
+    char rel[128], *text = NULL;
+    size_t len = 0;
+    rtp_diag diag;
+    rtp_diag_clear(&diag);
+    snprintf(rel, sizeof rel, "examples/%s.json", name);
+    assert_int_equal(rtp_read_file(tu_source_path(rel), &text, &len, &diag), RTP_OK);
+    assert_int_equal(rtp_plan_parse_json(text, len, plan, &diag), RTP_OK);
+    free(text);
+}
+
+/* --launcher: a command name or an absolute path (quoted where it goes);
+ * the flags need a SCHED_DEADLINE plan and a format that can set them, and
+ * every emitter refuses them otherwise, never drops them. */
+static void test_launcher_opts(void **state)
+{
+    (void)state;
+    rtp_diag diag;
+    rtp_diag_clear(&diag);
+    rtp_deploy_opts opts = rtp_deploy_opts_default();
+    assert_null(opts.launcher);
+    assert_false(opts.reclaim || opts.overrun_signal);
+    static const char *const good[] = {"rtpack-launch", "/opt/rt tools/rtpack-launch",
+                                       "/a'b$c`d", "launch.v2"};
+    static const char *const bad[] = {"", "-x", "rel/x", "./x", "/a\nb", "/a\tb"};
+    for (size_t k = 0; k < sizeof good / sizeof good[0]; k++) {
+        opts.launcher = good[k];
+        assert_int_equal(rtp_deploy_opts_check(&opts, &diag), RTP_OK);
+    }
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        opts.launcher = bad[k];
+        assert_int_equal(rtp_deploy_opts_check(&opts, &diag), RTP_EINPUT);
+        assert_non_null(strstr(diag.message, "--launcher"));
+    }
+    opts.launcher = NULL;
+
+    rtp_plan edf, fp;
+    load_example("plan_edf", &edf);
+    load_example("plan_fp", &fp);
+    char *text = NULL;
+    rtp_deploy_file *files = NULL;
+    size_t n = 0;
+    int deployable;
+    assert_int_equal(rtp_deploy_flags_check(&fp, &opts, 1, &diag), RTP_OK); /* no flag */
+    assert_false(rtp_deploy_uses_launcher(&edf, &opts));
+    for (int flag = 0; flag < 2; flag++) {
+        opts.reclaim = flag == 0;
+        opts.overrun_signal = flag == 1;
+        const char *name = flag == 0 ? "--reclaim" : "--overrun-signal";
+        assert_true(rtp_deploy_uses_launcher(&edf, &opts));
+        assert_false(rtp_deploy_uses_launcher(&fp, &opts));
+        assert_int_equal(rtp_deploy_flags_check(&edf, &opts, 0, &diag), RTP_OK);
+        assert_int_equal(rtp_deploy_flags_check(&fp, &opts, 0, &diag), RTP_EINPUT);
+        assert_non_null(strstr(diag.message, name));
+        assert_non_null(strstr(diag.message, "applies only to SCHED_DEADLINE plans"));
+        assert_int_equal(rtp_deploy_flags_check(&edf, &opts, 1, &diag), RTP_EINPUT);
+        assert_non_null(strstr(diag.message, "rt-app sets no SCHED_DEADLINE flag"));
+        /* every emitter refuses what it cannot deploy */
+        assert_int_equal(rtp_deploy_script(&fp, &opts, &text, NULL, &diag), RTP_EINPUT);
+        assert_null(text);
+        assert_int_equal(rtp_deploy_systemd(&fp, &opts, &files, &n, NULL, &diag), RTP_EINPUT);
+        assert_null(files);
+        assert_int_equal(rtp_deploy_rtapp(&fp, &opts, &text, &deployable, &diag), RTP_EINPUT);
+        assert_null(text);
+        assert_int_equal(rtp_deploy_rtapp_files(&edf, &opts, "/tmp", &files, &n, &deployable,
+                                                &diag),
+                         RTP_EINPUT);
+        assert_null(files);
+    }
+    /* The rows: launcher quoted, its flags, then -- and the command. */
+    rtp_text warnings;
+    rtp_text_init(&warnings);
+    opts.reclaim = 0;
+    opts.overrun_signal = 1;
+    opts.launcher = "/opt/it's $x/launch";
+    assert_int_equal(rtp_deploy_script(&edf, &opts, &text, &warnings, &diag), RTP_OK);
+    assert_non_null(strstr(text, "LAUNCHER='/opt/it'\\''s $x/launch'\n"));
+    assert_non_null(strstr(text, "'video' 'video' '/opt/it'\\''s $x/launch' --reset-on-fork "
+                                 "--overrun-signal --runtime 5000000 --deadline 10000000 "
+                                 "--period 16666666 -- 'video_processing_tool' '--fast'\n"));
+    assert_null(strstr(text, "--reclaim"));
+    assert_null(strstr(text, "chrt -R -d"));
+    assert_non_null(strstr(warnings.data, "the launcher's --reset-on-fork"));
+    free(text);
+    rtp_text_free(&warnings);
+    rtp_plan_free(&edf);
+    rtp_plan_free(&fp);
+}
+
+/* Golden files with the launcher: the script of --reclaim (plan_edf), of
+ * --overrun-signal with a --launcher path (plan_clustered), and the
+ * systemd units of --reclaim, whose launch script is the script's. */
+static void test_golden_launcher(void **state)
+{
+    (void)state;
+    static const struct { const char *plan, *args, *golden; } scripts[] = {
+        {"plan_edf", "--reclaim", "plan_edf.reclaim.sh"},
+        {"plan_clustered", "--overrun-signal --launcher '/opt/rt tools/rtpack-launch'",
+         "plan_clustered.overrun.sh"},
+    };
+    char rel[128], args[512], *out = NULL;
+    for (size_t k = 0; k < sizeof scripts / sizeof scripts[0]; k++) {
+        snprintf(rel, sizeof rel, "examples/%s.json", scripts[k].plan);
+        snprintf(args, sizeof args, "emit '%s' --format script %s", tu_source_path(rel),
+                 scripts[k].args);
+        assert_int_equal(tu_run_cli(args, NULL, &out, NULL), 0);
+        golden(scripts[k].golden, out);
+        free(out);
+    }
+    char dir[] = "/tmp/rtp_systemd_XXXXXX", path[256];
+    assert_non_null(mkdtemp(dir));
+    snprintf(args, sizeof args, "emit '%s' --format systemd --reclaim --out %s/units",
+             tu_source_path("examples/plan_edf.json"), dir);
+    assert_int_equal(tu_run_cli(args, NULL, NULL, NULL), 0);
+    static const char *const files[] = {"rtpack-plan.target", "rtpack-plan-video.service",
+                                        "rtpack-plan-cpusets.service"};
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+        snprintf(path, sizeof path, "%s/units/%s", dir, files[f]);
+        char *text = slurp(path), name[160];
+        assert_non_null(text);
+        snprintf(name, sizeof name, "plan_edf.reclaim.systemd/%s", files[f]);
+        golden(name, text);
+        free(text);
+    }
+    snprintf(path, sizeof path, "%s/units/rtpack-plan.sh", dir);
+    char *unit_script = slurp(path);
+    char *script = slurp(tu_source_path("tests/golden/deploy/plan_edf.reclaim.sh"));
+    assert_non_null(unit_script);
+    assert_non_null(script);
+    assert_string_equal(unit_script, script);
+    free(unit_script);
+    free(script);
+    remove_tree(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1050,6 +1188,8 @@ int main(void)
         cmocka_unit_test(test_fifo_priorities),
         cmocka_unit_test(test_partition_emit_agree),
         cmocka_unit_test(test_cmds_present),
+        cmocka_unit_test(test_launcher_opts),
+        cmocka_unit_test(test_golden_launcher),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

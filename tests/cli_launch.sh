@@ -1,0 +1,142 @@
+#!/bin/sh
+# tests/cli_launch.sh — issue 22's launcher without touching the machine:
+# rtpack-launch's usage errors (each exit 2, one line naming the cause,
+# nothing run: every case fails before sched_setattr); emit's refusals of
+# --reclaim / --overrun-signal / --launcher where they mean nothing (FP
+# plans, rt-app, json; exit 2, no file written); and the emitted script's
+# launcher check under dash, busybox sh and bash: `check`, `start` and `run`
+# stop with one line naming a missing launcher, and `check` runs when it is
+# there (a fake cgroup v1 folder, a temporary state folder: nothing on the
+# machine changes). The live half is cli_launch_real.sh.
+# Env: RTP_BINARY, RTP_SOURCE_DIR, RTP_LAUNCHER (the built rtpack-launch).
+set -u
+BIN=${RTP_BINARY:?set RTP_BINARY to the built rtpack}
+SRC=${RTP_SOURCE_DIR:?set RTP_SOURCE_DIR to the source tree}
+LAUNCH=${RTP_LAUNCHER:?set RTP_LAUNCHER to the built rtpack-launch}
+T=$(mktemp -d /tmp/rtp_cli_launch.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+FAILS=0
+CHECKS=0
+fail() {
+    echo "FAIL: $*"
+    FAILS=$((FAILS + 1))
+}
+
+# expect CODE TEXT CMD...: CMD exits CODE with one line on stderr holding
+# TEXT, and prints nothing on stdout.
+expect() {
+    e_code=$1 e_want=$2
+    shift 2
+    CHECKS=$((CHECKS + 1))
+    "$@" < /dev/null > "$T/out" 2> "$T/err"
+    e_rc=$?
+    e_err=$(cat "$T/err")
+    [ "$e_rc" -eq "$e_code" ] || fail "$*: exit $e_rc, want $e_code ($e_err)"
+    [ "$(wc -l < "$T/err")" -eq 1 ] || fail "$*: want one line on stderr, got: $e_err"
+    [ ! -s "$T/out" ] || fail "$*: printed on stdout: $(cat "$T/out")"
+    case $e_err in
+    *"$e_want"*) ;;
+    *) fail "$*: message lacks '$e_want': $e_err" ;;
+    esac
+}
+
+# --- rtpack-launch: usage errors (exit 2) ---
+P='--runtime 1000000 --deadline 2000000 --period 3000000'
+# shellcheck disable=SC2086 # $P holds several words on purpose
+{
+    expect 2 "missing --runtime" "$LAUNCH"
+    expect 2 "missing --period" "$LAUNCH" --runtime 1000000 --deadline 2000000 true
+    expect 2 "no command to run" "$LAUNCH" $P
+    expect 2 "no command to run" "$LAUNCH" $P --
+    expect 2 "--runtime wants a value" "$LAUNCH" --runtime
+    for bad in x 0 -5 1.5 1e6 ' 1' '1 ' +7 '' 99999999999999999999 4611686018427387905; do
+        expect 2 "--deadline wants a whole number of ns from 1 to 2^62, got '$bad'" \
+            "$LAUNCH" --runtime 1000000 --deadline "$bad" --period 3000000 true
+    done
+    expect 2 "--period wants a whole number of ns" "$LAUNCH" --runtime 1024 --deadline 2000 \
+        --period=ms true
+    expect 2 "below the kernel's minimum of 1024 ns" "$LAUNCH" --runtime 1023 --deadline 2000 \
+        --period 3000 true
+    expect 2 "the kernel wants runtime <= deadline <= period" "$LAUNCH" --runtime 3000 \
+        --deadline 2000 --period 3000 true
+    expect 2 "the kernel wants runtime <= deadline <= period" "$LAUNCH" --runtime 1024 \
+        --deadline 4000 --period 3000 true
+    expect 2 "unknown option '--foo'" "$LAUNCH" $P --foo true
+    expect 2 "unknown option '--recl'" "$LAUNCH" $P --recl true # no abbreviations
+    expect 2 "unknown option '-r'" "$LAUNCH" $P -r true
+    expect 2 "unknown option '-'" "$LAUNCH" $P - true
+    expect 2 "--reclaim takes no value" "$LAUNCH" $P --reclaim=1 true
+    expect 2 "--overrun-signal given twice" "$LAUNCH" $P --overrun-signal --overrun-signal true
+    expect 2 "--period given twice" "$LAUNCH" $P --period 3000000 true
+}
+if ! "$LAUNCH" --help > "$T/out" 2> "$T/err" || [ -s "$T/err" ] ||
+    ! grep -q '^usage: rtpack-launch --runtime NS' "$T/out"; then
+    fail "--help: $(cat "$T/out" "$T/err")"
+fi
+
+# --- emit: the flags where they mean nothing (exit 2, nothing written) ---
+E=$SRC/examples
+expect 2 "--reclaim applies only to SCHED_DEADLINE plans (policy edf or gedf); this plan's policy is fp" \
+    "$BIN" emit "$E/plan_fp.json" --format script --reclaim --out "$T/fp.sh"
+[ ! -e "$T/fp.sh" ] || fail "an FP plan with --reclaim wrote a script"
+expect 2 "--overrun-signal applies only to SCHED_DEADLINE plans" \
+    "$BIN" emit "$E/plan_fp.json" --format systemd --overrun-signal --out "$T/units"
+[ ! -e "$T/units" ] || fail "an FP plan with --overrun-signal wrote units"
+expect 2 "--reclaim applies only with --format script or systemd: rt-app sets no SCHED_DEADLINE flag" \
+    "$BIN" emit "$E/plan_edf.json" --format rtapp --reclaim --out "$T/rtapp"
+[ ! -e "$T/rtapp" ] || fail "rtapp with --reclaim wrote files"
+expect 2 "--overrun-signal applies only with --format script or systemd: rt-app" \
+    "$BIN" emit "$E/plan_fp.json" --format rtapp --overrun-signal
+expect 2 "--reclaim applies only with --format script or systemd (here --format is json)" \
+    "$BIN" emit "$E/plan_edf.json" --format json --reclaim
+expect 2 "--launcher applies only with --reclaim or --overrun-signal" \
+    "$BIN" emit "$E/plan_edf.json" --format script --launcher /usr/bin/rtpack-launch
+for bad in relative/rtpack-launch -x ''; do
+    expect 2 "--launcher wants a command name (looked up on PATH) or an absolute path" \
+        "$BIN" emit "$E/plan_edf.json" --format script --reclaim --launcher "$bad"
+done
+
+# --- the emitted script checks its launcher (no root, a fake cpuset folder) ---
+mkdir "$T/cg" "$T/bin"
+echo 0-1 > "$T/cg/cpuset.cpus"
+echo 0 > "$T/cg/cpuset.mems"
+echo 0 > "$T/cg/cpuset.cpu_exclusive"
+echo 1 > "$T/cg/cpuset.sched_load_balance"
+: > "$T/cg/cgroup.procs"
+cp "$LAUNCH" "$T/bin/rtpack-launch"
+: > "$T/bin/not-executable"
+export RTPACK_CGROUP_ROOT="$T/cg" RTPACK_STATE_DIR="$T/state" RTPACK_LOG_DIR="$T/log"
+"$BIN" emit "$E/plan_edf.json" --format script --reclaim --out "$T/name.sh" 2> /dev/null ||
+    fail "emit --reclaim"
+"$BIN" emit "$E/plan_edf.json" --format script --reclaim --launcher "$T/bin/rtpack-launch" \
+    --out "$T/abs.sh" 2> /dev/null || fail "emit --reclaim --launcher"
+"$BIN" emit "$E/plan_edf.json" --format script --reclaim --launcher "$T/bin/not-executable" \
+    --out "$T/noexec.sh" 2> /dev/null || fail "emit --launcher not-executable"
+NOPATH=/usr/sbin:/usr/bin:/sbin:/bin
+for sh in dash bash "busybox sh"; do
+    command -v "${sh%% *}" > /dev/null || continue
+    for verb in check start run; do
+        [ "$verb" = run ] && extra='0 true' || extra=''
+        # shellcheck disable=SC2086 # $sh and $extra are several words
+        expect 1 "cannot find the launcher rtpack-launch (PATH=$NOPATH)" \
+            env PATH="$NOPATH" $sh "$T/name.sh" $verb $extra
+        # shellcheck disable=SC2086
+        expect 1 "cannot find the launcher $T/bin/not-executable" \
+            env PATH="$NOPATH" $sh "$T/noexec.sh" $verb $extra
+    done
+    for script in name abs; do
+        # shellcheck disable=SC2086
+        env PATH="$T/bin:$NOPATH" $sh "$T/$script.sh" check > "$T/out" 2> "$T/err" ||
+            fail "$sh $script.sh check with the launcher there: $(cat "$T/err")"
+        grep -q "video: .*rtpack-launch'* --reset-on-fork --reclaim --runtime 5000000 --deadline 10000000 --period 16666666 -- video_processing_tool --fast" "$T/out" ||
+            fail "$sh $script.sh check does not list the launcher: $(cat "$T/out")"
+    done
+    # status needs no launcher (it reads the kernel)
+    # shellcheck disable=SC2086
+    env PATH="$NOPATH" $sh "$T/name.sh" status > "$T/out" 2>&1
+    grep -q "not started" "$T/out" || fail "$sh status: $(cat "$T/out")"
+done
+[ ! -e "$T/state/plan" ] || fail "a refused start left state behind"
+
+[ "$FAILS" -eq 0 ] || { echo "$FAILS of $CHECKS checks failed"; exit 1; }
+echo "cli_launch: $CHECKS checks passed"
