@@ -6,7 +6,7 @@
 # table of jobs, misses, tasks over their bound and the load average beside
 # each run. Not a test (it takes about 2 x SECONDS x sets x 2 + PROBE
 # seconds, root, and the whole machine): run it under the machine lock,
-#   flock /work/locks/live.lock sh bench/rehearse_matrix.sh build/rtpack [SECONDS] [PROBE] [EXTRA]
+#   flock /work/locks/live.lock sh bench/rehearse_matrix.sh build/rtpack SECONDS PROBE EXTRA...
 # EXTRA: more arguments for every rehearse (e.g. --runtime-margin 0.1).
 # Sets: examples/plant10.json, examples/app12.json, and three from
 # `rtpack gen` at 0.5, 0.6 and 0.7 per CPU (2 CPUs, periods 10 ms .. 200 ms).
@@ -14,7 +14,7 @@
 # left out of the pasted platform: the plans as rtpack made them before it
 # measured the SCHED_DEADLINE charge (the "before" column).
 set -u
-BIN=${1:?usage: rehearse_matrix.sh RTPACK [SECONDS] [PROBE_SECONDS] [EXTRA REHEARSE ARGS]}
+BIN=${1:?usage: rehearse_matrix.sh RTPACK SECONDS PROBE_SECONDS EXTRA_REHEARSE_ARGS...}
 SECONDS_EACH=${2:-60}
 PROBE=${3:-60}
 shift 3 2> /dev/null || shift $#
