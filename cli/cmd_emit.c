@@ -24,6 +24,7 @@ typedef struct emit_settings {
     const char *out;
     rtp_deploy_opts deploy;
     int fifo_range[2];        /* --fifo-range LO:HI, copied into deploy */
+    int no_reclaim;           /* --no-reclaim: deploy.reclaim = 0 */
 } emit_settings;
 
 static const cli_choice formats[] = {
@@ -60,8 +61,11 @@ static const cli_option options[] = {
      CLI_TARGET(emit_settings, deploy.runtime_margin), .range = "[0, 10]", .def = "0",
      .help = "SCHED_DEADLINE runtime = C' x (1 + F), C' = wcet + 2 x context switch"},
     {.name = "reclaim", .type = CLI_FLAG, CLI_TARGET(emit_settings, deploy.reclaim),
+     .def = "on when the plan carries a measured deadline_charge",
      .help = "script and systemd: SCHED_DEADLINE tasks may also use bandwidth the others "
              "leave unused (SCHED_FLAG_RECLAIM, GRUB); they start through --launcher"},
+    {.name = "no-reclaim", .type = CLI_FLAG, CLI_TARGET(emit_settings, no_reclaim),
+     .help = "SCHED_DEADLINE tasks never reclaim (started with chrt unless --overrun-signal)"},
     {.name = "overrun-signal", .type = CLI_FLAG,
      CLI_TARGET(emit_settings, deploy.overrun_signal),
      .help = "script and systemd: the kernel sends SIGXCPU to a SCHED_DEADLINE task that "
@@ -267,9 +271,15 @@ static int check(const cli_args *args, emit_settings *s)
     s->deploy.fifo_hi = s->fifo_range[1];
     if (s->format == FORMAT_SYSTEMD && !s->out)
         return cli_usage_error(args, "--format systemd writes several files: give --out DIR");
-    int flags = s->deploy.reclaim || s->deploy.overrun_signal;
+    if (s->no_reclaim && s->deploy.reclaim == 1)
+        return cli_usage_error(args, "--reclaim and --no-reclaim say opposite things: give one");
+    if (s->no_reclaim)
+        s->deploy.reclaim = 0;
+    /* the launcher serves explicit flags, and the default reclaim of a plan
+     * made with a measured deadline_charge */
+    int flags = s->deploy.reclaim != 0 || s->deploy.overrun_signal;
     int launcher = CLI_GIVEN(args, emit_settings, deploy.launcher);
-    const char *deadline_option = s->deploy.reclaim          ? "--reclaim"
+    const char *deadline_option = s->deploy.reclaim == 1     ? "--reclaim"
                                   : s->deploy.overrun_signal ? "--overrun-signal"
                                   : launcher                 ? "--launcher"
                                                              : NULL;
@@ -278,8 +288,8 @@ static int check(const cli_args *args, emit_settings *s)
                                      "--format is json)",
                                deadline_option);
     if (launcher && !flags)
-        return cli_usage_error(args, "--launcher applies only with --reclaim or --overrun-signal "
-                                     "(without them deadline tasks start with chrt)");
+        return cli_usage_error(args, "--launcher means nothing with --no-reclaim and without "
+                                     "--overrun-signal (deadline tasks then start with chrt)");
     rtp_diag diag;
     rtp_diag_clear(&diag);
     if (rtp_deploy_opts_check(&s->deploy, &diag) != RTP_OK)
@@ -304,6 +314,12 @@ static int run(const cli_args *args, void *settings)
     rtp_status st;
     if (rtp_deploy_flags_check(&plan, &s->deploy, s->format == FORMAT_RTAPP, &diag) != RTP_OK) {
         rc = cli_usage_error(args, "%s", diag.message); /* a flag this plan or format cannot use */
+    } else if (CLI_GIVEN(args, emit_settings, deploy.launcher) &&
+               !rtp_deploy_uses_launcher(&plan, &s->deploy)) {
+        rc = cli_usage_error(args, "--launcher means nothing for this plan: its tasks do not "
+                                   "start through a launcher (it is not SCHED_DEADLINE, or it "
+                                   "has no --reclaim, no measured deadline_charge and no "
+                                   "--overrun-signal)");
     } else if ((st = rtp_deploy_check(&plan, &s->deploy, &deployable, &diag)) != RTP_OK) {
         rc = cli_fail(args, shown, st, &diag);
     } else if (!deployable) {

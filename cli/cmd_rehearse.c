@@ -4,6 +4,7 @@
  * "rtpack rehearse"). SIGINT, SIGTERM and SIGHUP end the run early; the library
  * still tears the deployment down and reports what ran. */
 #include "cli/cli.h"
+#include "deploy/script.h"
 #include "rehearse/rehearse.h"
 
 #include <limits.h>
@@ -14,6 +15,7 @@
 
 typedef struct rehearse_settings {
     rtp_rehearse_opts r;
+    int no_reclaim;
 } rehearse_settings;
 
 static const cli_option options[] = {
@@ -23,6 +25,14 @@ static const cli_option options[] = {
      .range = "(0, 1]", .def = "1", .help = "CPU time each job burns, as a fraction of its wcet"},
     {.name = "hog", .type = CLI_FLAG, CLI_TARGET(rehearse_settings, r.hog),
      .help = "also run a normal-priority busy loop on every CPU (a busy machine)"},
+    {.name = "reclaim", .type = CLI_FLAG, CLI_TARGET(rehearse_settings, r.deploy.reclaim),
+     .def = "on when the plan carries a measured deadline_charge",
+     .help = "as emit's: SCHED_DEADLINE tasks reclaim bandwidth others leave unused"},
+    {.name = "no-reclaim", .type = CLI_FLAG, CLI_TARGET(rehearse_settings, no_reclaim),
+     .help = "as emit's: SCHED_DEADLINE tasks never reclaim"},
+    {.name = "overrun-signal", .type = CLI_FLAG,
+     CLI_TARGET(rehearse_settings, r.deploy.overrun_signal),
+     .help = "as emit's; each task counts the SIGXCPU it receives (overruns)"},
     {.name = "runtime-margin", .type = CLI_DECIMAL,
      CLI_TARGET(rehearse_settings, r.deploy.runtime_margin), .range = "[0, 10]", .def = "0",
      .help = "as emit's: SCHED_DEADLINE runtime = C' x (1 + F)"},
@@ -42,8 +52,8 @@ static void init(void *opaque)
     s->r.scratch_parent = "/tmp";
 }
 
-/* rtpack-workload beside this program (build/ or the install's bin/). */
-static int find_workload(char *path, size_t size)
+/* PROGRAM beside this program (build/ or the install's bin/). */
+static int find_beside(const char *program, char *path, size_t size)
 {
     char self[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
@@ -54,7 +64,7 @@ static int find_workload(char *path, size_t size)
     if (!slash)
         return -1;
     *slash = '\0';
-    if ((size_t)snprintf(path, size, "%s/rtpack-workload", self) >= size)
+    if ((size_t)snprintf(path, size, "%s/%s", self, program) >= size)
         return -1;
     return access(path, X_OK);
 }
@@ -71,8 +81,9 @@ static void print_human(const rtp_rehearse_report *r)
 {
     char load[32];
     rtp_ratio_format(r->load, load, sizeof load);
-    printf("rehearsed %d s, each job burning %s x wcet%s; arrivals: %s\n", r->seconds, load,
-           r->hog ? ", a CPU hog on every CPU" : "",
+    printf("rehearsed %d s, each job doing %s x wcet of work%s%s; arrivals: %s\n", r->seconds,
+           load, r->hog ? ", a CPU hog on every CPU" : "",
+           r->reclaim ? ", reclaiming" : "",
            !r->arrival_grid                          ? "-"
            : strcmp(r->arrival_grid, "kernel") == 0  ? "the kernel's SCHED_DEADLINE periods"
            : strcmp(r->arrival_grid, "release") == 0 ? "each task's absolute release times"
@@ -87,9 +98,11 @@ static void print_human(const rtp_rehearse_report *r)
         us(mx, sizeof mx, t->response_max_ns);
         us(p99, sizeof p99, t->response_p99_ns);
         us(bound, sizeof bound, t->bound_ns);
-        printf("%-20s %4d %8llu %8llu %12s %12s %12s%s\n", t->name, t->cpu, t->jobs, t->misses,
-               mx, p99, bound,
-               rtp_rehearse_over_bound(t) ? "  over the bound" : "");
+        printf("%-20s %4d %8llu %8llu %12s %12s %12s", t->name, t->cpu, t->jobs, t->misses, mx,
+               p99, bound);
+        if (r->overrun_signal)
+            printf("  %lld overrun%s", t->overruns, t->overruns == 1 ? "" : "s");
+        printf("%s\n", rtp_rehearse_over_bound(t) ? "  over the bound" : "");
     }
     printf("machine restored: %s%s%s\n", r->machine_restored ? "yes" : "no: ",
            r->machine_restored ? "" : r->left, "");
@@ -99,18 +112,38 @@ static int run(const cli_args *args, void *settings)
 {
     rehearse_settings *s = settings;
     const char *file = args->positional[0], *shown = cli_shown_name(file);
-    char workload[PATH_MAX];
+    char workload[PATH_MAX], launcher[PATH_MAX];
     rtp_diag diag;
     rtp_diag_clear(&diag);
-    if (find_workload(workload, sizeof workload) != 0) {
+    if (find_beside("rtpack-workload", workload, sizeof workload) != 0) {
         rtp_diag_set(&diag, RTP_EINTERNAL, "", "rtpack-workload is not installed beside rtpack");
         return cli_fail(args, "", RTP_EINTERNAL, &diag);
     }
     s->r.workload = workload;
+    if (s->no_reclaim && s->r.deploy.reclaim == 1)
+        return cli_usage_error(args, "--reclaim and --no-reclaim say opposite things: give one");
+    if (s->no_reclaim)
+        s->r.deploy.reclaim = 0;
     rtp_plan plan;
     int rc = cli_load_plan(args, file, &plan);
     if (rc != 0)
         return rc;
+    if (rtp_deploy_uses_launcher(&plan, &s->r.deploy)) {
+        if (find_beside("rtpack-launch", launcher, sizeof launcher) != 0) {
+            rtp_plan_free(&plan);
+            rtp_diag_set(&diag, RTP_EINTERNAL, "", "rtpack-launch is not installed beside rtpack");
+            return cli_fail(args, "", RTP_EINTERNAL, &diag);
+        }
+        s->r.deploy.launcher = launcher;
+    }
+    if ((s->r.deploy.reclaim == 1 || s->r.deploy.overrun_signal) &&
+        !rtp_deploy_is_deadline(&plan)) {
+        rtp_plan_free(&plan);
+        return cli_usage_error(args, "%s applies only to SCHED_DEADLINE plans (policy edf), "
+                               "not to this %s plan",
+                               s->r.deploy.reclaim == 1 ? "--reclaim" : "--overrun-signal",
+                               rtp_policy_name(plan.policy));
+    }
     s->r.interrupt = cli_stop_signals_catch(NULL);
     rtp_rehearse_report report;
     rtp_status st = rtp_rehearse_run(&plan, &s->r, &report, &diag);

@@ -21,6 +21,7 @@ rtp_deploy_opts rtp_deploy_opts_default(void)
     opts.duration_s = 10;
     opts.limits = rtp_limits_default();
     opts.runtime_margin = (rtp_ratio){0, 1};
+    opts.reclaim = RTP_RECLAIM_AUTO;
     return opts;
 }
 
@@ -28,7 +29,7 @@ rtp_status rtp_deploy_runtime(const rtp_plan *plan, const rtp_task *task,
                               const rtp_deploy_opts *opts, rtp_ns *runtime, rtp_diag *diag)
 {
     rtp_ns c;
-    if (rtp_effective_wcet(task, &plan->overheads, RTP_POLICY_EDF, &c) != RTP_OK)
+    if (rtp_effective_wcet(task, &plan->overheads, plan->policy, &c) != RTP_OK)
         return rtp_diag_set(diag, RTP_ELIMIT, "", "task %s: wcet plus overheads passes 2^62 ns",
                             task->name);
     /* ceil(c (den + num) / den) in 128 bits; num, den < 2^63 and c < 2^62 */
@@ -141,6 +142,13 @@ void rtp_deploy_priority_warnings(const rtp_plan *plan, const rtp_deploy_opts *o
 int rtp_deploy_is_deadline(const rtp_plan *plan)
 {
     return plan->policy == RTP_POLICY_EDF || plan->policy == RTP_POLICY_GEDF;
+}
+
+int rtp_deploy_reclaims(const rtp_plan *plan, const rtp_deploy_opts *opts)
+{
+    return rtp_deploy_is_deadline(plan) &&
+           (opts->reclaim == 1 ||
+            (opts->reclaim == RTP_RECLAIM_AUTO && plan->overheads.deadline_charge_ns > 0));
 }
 
 void rtp_deploy_bin_path(const rtp_plan *plan, size_t j, char *buf, size_t size)

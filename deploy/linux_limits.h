@@ -48,7 +48,10 @@ typedef struct rtp_deploy_opts {
      * systemd units start deadline tasks through `launcher --reset-on-fork
      * [--reclaim] [--overrun-signal] --runtime R --deadline D --period P --
      * CMD` (deploy/launcher/, rtpack-launch) instead of `chrt -R -d`. */
-    int reclaim;             /* SCHED_FLAG_RECLAIM: GRUB reclaiming of unused bandwidth */
+    int reclaim;             /* SCHED_FLAG_RECLAIM, GRUB reclaiming of unused bandwidth:
+                              * 1 on, 0 off, RTP_RECLAIM_AUTO (the default): on exactly
+                              * when the plan carries a measured deadline_charge
+                              * (rtp_deploy_reclaims, docs/deploy.md section 9) */
     int overrun_signal;      /* SCHED_FLAG_DL_OVERRUN: SIGXCPU at each budget overrun */
     const char *launcher;    /* NULL = "rtpack-launch", looked up on PATH by the script;
                               * else a command name or an absolute path */
@@ -61,11 +64,16 @@ typedef struct rtp_deploy_opts {
     void *cmd_ctx;
 } rtp_deploy_opts;
 
-/* budget 9/10, FIFO 51..98, name "plan", cgroup auto, no root, 10 s. */
+#define RTP_RECLAIM_AUTO (-1)
+
+/* budget 9/10, FIFO 51..98, name "plan", cgroup auto, no root, 10 s,
+ * reclaim auto. */
 rtp_deploy_opts rtp_deploy_opts_default(void);
 
 /* The SCHED_DEADLINE runtime of a task of `plan`: its effective C' (wcet +
- * 2 x context_switch, models/effective.h) times 1 + runtime_margin, rounded
+ * its noise + 2 x context_switch + the SCHED_DEADLINE charge,
+ * models/effective.h; under an FP plan, whose rt-app run time this also is,
+ * without the charge) times 1 + runtime_margin, rounded
  * up to a whole ns, and never above the task's deadline (Linux's rule): the
  * margin is cut to D - C' when it would pass it, C' itself never (C' > D is
  * left for the re-check to refuse). Why a margin: the kernel charges a job for more than the
@@ -109,6 +117,13 @@ void rtp_deploy_priority_warnings(const rtp_plan *plan, const rtp_deploy_opts *o
 
 /* 1 when the bin runs SCHED_DEADLINE (policy EDF or GEDF). */
 int rtp_deploy_is_deadline(const rtp_plan *plan);
+
+/* 1 when the plan's SCHED_DEADLINE tasks start with SCHED_FLAG_RECLAIM:
+ * opts->reclaim 1, or RTP_RECLAIM_AUTO and the plan was made with a
+ * measured platform.overheads.deadline_charge (a measurement bounds only
+ * what it saw: reclaiming lets a job charged past it use bandwidth the
+ * others leave unused instead of being throttled to its next period). */
+int rtp_deploy_reclaims(const rtp_plan *plan, const rtp_deploy_opts *opts);
 
 /* "cpus[3]" or "clusters[3]": the JSON path of bin j. */
 void rtp_deploy_bin_path(const rtp_plan *plan, size_t j, char *buf, size_t size);

@@ -69,7 +69,7 @@ rtp_status rtp_deploy_cmd_words(const rtp_plan *plan, size_t j, size_t i,
 
 int rtp_deploy_uses_launcher(const rtp_plan *plan, const rtp_deploy_opts *opts)
 {
-    return rtp_deploy_is_deadline(plan) && (opts->reclaim || opts->overrun_signal);
+    return rtp_deploy_is_deadline(plan) && (rtp_deploy_reclaims(plan, opts) || opts->overrun_signal);
 }
 
 static const char *launcher_of(const rtp_deploy_opts *opts)
@@ -80,7 +80,7 @@ static const char *launcher_of(const rtp_deploy_opts *opts)
 rtp_status rtp_deploy_flags_check(const rtp_plan *plan, const rtp_deploy_opts *opts, int rtapp,
                                   rtp_diag *diag)
 {
-    const char *flag = opts->reclaim          ? "--reclaim"
+    const char *flag = opts->reclaim == 1     ? "--reclaim"
                        : opts->overrun_signal ? "--overrun-signal"
                                               : NULL;
     if (flag && rtapp)
@@ -112,7 +112,7 @@ rtp_status rtp_deploy_launch_words(const rtp_plan *plan, size_t j, size_t i,
             quote(out, launcher_of(opts));
             rtp_text_printf(out, " --reset-on-fork%s%s --runtime %lld --deadline %lld "
                                  "--period %lld -- ",
-                            opts->reclaim ? " --reclaim" : "",
+                            rtp_deploy_reclaims(plan, opts) ? " --reclaim" : "",
                             opts->overrun_signal ? " --overrun-signal" : "", (long long)runtime,
                             (long long)pt->task.deadline_ns, (long long)pt->task.period_ns);
         } else {
@@ -155,16 +155,21 @@ static int64_t bin_need(const rtp_plan *plan, const rtp_plan_bin *bin,
  * --overrun-signal): GRUB reclaiming [LB00] as Linux implements it
  * [ALSP14], [LinuxDL] section 2.2; what it guarantees and what not:
  * docs/deploy.md section 9. */
-static void write_launcher_comment(const rtp_deploy_opts *opts, rtp_text *out)
+static void write_launcher_comment(const rtp_plan *plan, const rtp_deploy_opts *opts,
+                                   rtp_text *out)
 {
     rtp_text_append(out,
         "# Tasks run under SCHED_DEADLINE with SCHED_RESET_ON_FORK, started by the\n"
         "# launcher (LAUNCHER below) since chrt cannot set the flags that follow: a\n"
         "# task that forks gets SCHED_OTHER children, which the analysis does not cover.\n");
-    if (opts->reclaim)
+    if (rtp_deploy_reclaims(plan, opts))
         rtp_text_append(out,
-            "# SCHED_FLAG_RECLAIM (emit --reclaim): a task may also use bandwidth the\n"
-            "# others leave unused (GRUB), never what is reserved to them.\n");
+            opts->reclaim == 1
+                ? "# SCHED_FLAG_RECLAIM (emit --reclaim): a task may also use bandwidth the\n"
+                  "# others leave unused (GRUB), never what is reserved to them.\n"
+                : "# SCHED_FLAG_RECLAIM (the default for a plan made with a measured\n"
+                  "# deadline_charge; emit --no-reclaim turns it off): a task may also use\n"
+                  "# bandwidth the others leave unused (GRUB), never what is reserved to them.\n");
     if (opts->overrun_signal)
         rtp_text_append(out,
             "# SCHED_FLAG_DL_OVERRUN (emit --overrun-signal): the kernel sends a task\n"
@@ -226,7 +231,7 @@ static void write_header(const rtp_plan *plan, const rtp_deploy_opts *opts, rtp_
         "#   RTPACK_ISOLATE=0|1 (default: emit --isolate), RTPACK_SKIP_BUDGET_CHECK=1\n"
         "#   (leave bandwidth admission to the kernel).\n");
     if (rtp_deploy_uses_launcher(plan, opts))
-        write_launcher_comment(opts, out);
+        write_launcher_comment(plan, opts, out);
     else if (deadline)
         rtp_text_append(out,
             "# Tasks run under SCHED_DEADLINE with SCHED_RESET_ON_FORK (chrt -R): a task\n"

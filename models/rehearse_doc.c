@@ -35,6 +35,10 @@ char *rtp_rehearse_report_to_json(const rtp_rehearse_report *r, int pretty)
     rtp_json_add(bad, root, "load", ratio(r->load));
     rtp_json_add(bad, root, "runtime_margin", ratio(r->runtime_margin));
     rtp_json_add(bad, root, "hog", cJSON_CreateBool(r->hog));
+    if (r->reclaim)
+        rtp_json_add(bad, root, "reclaim", cJSON_CreateBool(1));
+    if (r->overrun_signal)
+        rtp_json_add(bad, root, "overrun_signal", cJSON_CreateBool(1));
     rtp_json_add(bad, root, "arrival_grid",
                  r->arrival_grid ? cJSON_CreateString(r->arrival_grid) : cJSON_CreateNull());
     for (size_t k = 0; k < r->n_tasks; k++) {
@@ -49,6 +53,8 @@ char *rtp_rehearse_report_to_json(const rtp_rehearse_report *r, int pretty)
             rtp_json_add(bad, o, "response_p99", rtp_json_new_time_or_null(t->response_p99_ns));
             rtp_json_add(bad, o, "bound", rtp_json_new_time_or_null(t->bound_ns));
             rtp_json_add(bad, o, "over_bound", cJSON_CreateBool(rtp_rehearse_over_bound(t)));
+            if (r->overrun_signal)
+                rtp_json_add(bad, o, "overruns", rtp_json_new_int(t->overruns));
         }
         rtp_json_push(bad, tasks, o);
     }

@@ -1,9 +1,11 @@
 /* models/rehearse_doc.h — the report of `rtpack rehearse` (docs/spec.md
  * "rtpack rehearse") and its JSON document:
  *   { "seconds": S, "load": F, "runtime_margin": F, "hog": bool,
+ *     "reclaim": bool, "overrun_signal": bool (both only when set),
  *     "arrival_grid": "kernel"|"first_job"|"release", "tasks": [ { "name",
  *     "cpu", "jobs", "misses", "response_max", "response_p99", "bound",
- *     "over_bound" } ], "machine_restored": bool, "left": "..." (only when
+ *     "over_bound", "overruns" (only with overrun_signal) } ],
+ *     "machine_restored": bool, "left": "..." (only when
  *     not restored) }
  * Times are integer ns (null: no job, or no bound). Ownership: the report
  * owns its task array (rtp_rehearse_report_free). No globals. */
@@ -22,6 +24,7 @@ typedef struct rtp_rehearse_task {
     rtp_ns response_max_ns, response_p99_ns; /* -1: no job */
     rtp_ns bound_ns;              /* -1: none (FP without a response time) */
     int kernel_grid;              /* SCHED_DEADLINE arrivals from the kernel's deadline */
+    long long overruns;           /* SIGXCPU received (with --overrun-signal), a lower bound */
 } rtp_rehearse_task;
 
 /* 1 when the task's largest observed response passed its bound. */
@@ -31,6 +34,7 @@ typedef struct rtp_rehearse_report {
     int seconds;                  /* as run (fewer when interrupted) */
     rtp_ratio load, runtime_margin;
     int hog;                      /* a normal-priority CPU hog ran on every CPU */
+    int reclaim, overrun_signal;  /* as emit's --reclaim, --overrun-signal */
     const char *arrival_grid;     /* "kernel", "first_job" or "release" */
     char grid_note[320];          /* why "first_job", "" otherwise */
     rtp_rehearse_task *tasks;

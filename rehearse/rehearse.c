@@ -184,6 +184,8 @@ static int read_result(const char *path, rtp_rehearse_task *t)
             t->response_max_ns = v, seen |= 4;
         else if (strcmp(key, "response_p99") == 0)
             t->response_p99_ns = v, seen |= 8;
+        else if (strcmp(key, "overruns") == 0)
+            t->overruns = v;
     }
     char grid[16];
     rewind(f);
@@ -434,6 +436,8 @@ rtp_status rtp_rehearse_run(const rtp_plan *plan, const rtp_rehearse_opts *opts,
     snprintf(path, sizeof path, "%s/results", dir);
     int deadline = rtp_deploy_is_deadline(plan);
     r->hog = opts->hog;
+    r->reclaim = rtp_deploy_reclaims(plan, &opts->deploy);
+    r->overrun_signal = opts->deploy.overrun_signal;
     r->arrival_grid = deadline ? "first_job" : "release";
     if (deadline) { /* before the plan takes the bandwidth */
         char why[160];

@@ -89,7 +89,7 @@ expect 2 "--overrun-signal applies only with --format script or systemd: rt-app"
     "$BIN" emit "$E/plan_fp.json" --format rtapp --overrun-signal
 expect 2 "--reclaim applies only with --format script or systemd (here --format is json)" \
     "$BIN" emit "$E/plan_edf.json" --format json --reclaim
-expect 2 "--launcher applies only with --reclaim or --overrun-signal" \
+expect 2 "--launcher means nothing for this plan: its tasks do not start through a launcher" \
     "$BIN" emit "$E/plan_edf.json" --format script --launcher /usr/bin/rtpack-launch
 for bad in relative/rtpack-launch -x ''; do
     expect 2 "--launcher wants a command name (looked up on PATH) or an absolute path" \

@@ -1048,7 +1048,8 @@ static void test_launcher_opts(void **state)
     rtp_diag_clear(&diag);
     rtp_deploy_opts opts = rtp_deploy_opts_default();
     assert_null(opts.launcher);
-    assert_false(opts.reclaim || opts.overrun_signal);
+    assert_int_equal(opts.reclaim, RTP_RECLAIM_AUTO);
+    assert_false(opts.overrun_signal);
     static const char *const good[] = {"rtpack-launch", "/opt/rt tools/rtpack-launch",
                                        "/a'b$c`d", "launch.v2"};
     static const char *const bad[] = {"", "-x", "rel/x", "./x", "/a\nb", "/a\tb"};
@@ -1072,6 +1073,19 @@ static void test_launcher_opts(void **state)
     int deployable;
     assert_int_equal(rtp_deploy_flags_check(&fp, &opts, 1, &diag), RTP_OK); /* no flag */
     assert_false(rtp_deploy_uses_launcher(&edf, &opts));
+    /* reclaim by default exactly when the plan carries a measured charge */
+    assert_false(rtp_deploy_reclaims(&edf, &opts));
+    edf.overheads.deadline_charge_ns = 1;
+    assert_true(rtp_deploy_reclaims(&edf, &opts));
+    assert_true(rtp_deploy_uses_launcher(&edf, &opts));
+    assert_int_equal(rtp_deploy_flags_check(&edf, &opts, 1, &diag), RTP_OK); /* not asked for */
+    fp.overheads.deadline_charge_ns = 1;
+    assert_false(rtp_deploy_reclaims(&fp, &opts)); /* SCHED_FIFO has no budget */
+    fp.overheads.deadline_charge_ns = 0;
+    opts.reclaim = 0;
+    assert_false(rtp_deploy_reclaims(&edf, &opts));
+    assert_false(rtp_deploy_uses_launcher(&edf, &opts));
+    edf.overheads.deadline_charge_ns = 0;
     for (int flag = 0; flag < 2; flag++) {
         opts.reclaim = flag == 0;
         opts.overrun_signal = flag == 1;

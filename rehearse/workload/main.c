@@ -1,8 +1,13 @@
 /* rehearse/workload/main.c — rtpack-workload, the synthetic task that
  * `rtpack rehearse` deploys in place of each task's command (docs/spec.md
- * "rtpack rehearse"). Each job burns SPIN ns of this thread's CPU time
- * (CLOCK_THREAD_CPUTIME_ID, so time the thread is preempted does not count),
- * then waits for its next release with the pattern docs/deploy.md "Release
+ * "rtpack rehearse"). Each job does SPIN ns of its own work, as a computing
+ * job of that wcet would: it is busy until CLOCK_MONOTONIC has advanced SPIN
+ * ns in steps of at most RTP_WORK_STEP_NS (1 us); a longer step is time
+ * something else took (preemption, an interrupt, the tick, the hypervisor),
+ * which the job pays on top, as a real job does. The loop makes no system
+ * call (the vDSO clock), so a budget overrun is noticed by the kernel at its
+ * tick, as for a real job, not at the next syscall. Then it waits for its
+ * next release with the pattern docs/deploy.md "Release
  * patterns" documents: sched_yield() under SCHED_DEADLINE, an absolute
  * clock_nanosleep under anything else. Responses go to a preallocated,
  * locked buffer (rehearse/joblog.h): nothing is printed or allocated while
@@ -25,7 +30,10 @@
  * usage: rtpack-workload --period NS --deadline NS --spin NS --out FILE
  *                        [--max-seconds S] [--window 0|1] [--clock-offset NS]
  * OUT: lines "jobs N", "misses N", "skipped N", "response_max NS",
- * "response_p99 NS" (-1 without jobs), "recorded N", "grid kernel|first_job". */
+ * "response_p99 NS" (-1 without jobs), "recorded N", "grid kernel|first_job",
+ * "overruns N" (SIGXCPU received: the kernel's budget-overrun signal when
+ * the task runs with SCHED_FLAG_DL_OVERRUN; a lower bound, one per tick that
+ * finds the task over its budget at most). */
 #include "rehearse/dlclock.h"
 #include "rehearse/joblog.h"
 
@@ -47,8 +55,10 @@
 
 #define MAX_RECORDED ((size_t)1 << 22) /* 32 MiB of responses */
 
+#define RTP_WORK_STEP_NS 1000
+
 /* The program's only globals: set by signals. */
-static volatile sig_atomic_t stop, go, frozen;
+static volatile sig_atomic_t stop, go, frozen, overruns;
 
 static void on_signal(int sig)
 {
@@ -56,6 +66,8 @@ static void on_signal(int sig)
         go = 1;
     else if (sig == SIGUSR2)
         frozen = 1;
+    else if (sig == SIGXCPU)
+        overruns = overruns + 1;
     else
         stop = 1;
 }
@@ -67,11 +79,16 @@ static rtp_ns now(clockid_t clock)
     return (rtp_ns)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-static void spin(rtp_ns ns)
+/* ns of own work (the loop's own steps of the monotonic clock). */
+static void work(rtp_ns ns)
 {
-    rtp_ns until = now(CLOCK_THREAD_CPUTIME_ID) + ns;
-    while (now(CLOCK_THREAD_CPUTIME_ID) < until)
-        ;
+    rtp_ns prev = now(CLOCK_MONOTONIC), own = 0;
+    while (own < ns) {
+        rtp_ns t = now(CLOCK_MONOTONIC), step = t - prev;
+        if (step <= RTP_WORK_STEP_NS)
+            own += step;
+        prev = t;
+    }
 }
 
 static void sleep_until(rtp_ns t)
@@ -90,11 +107,11 @@ static int write_result(const char *path, rtp_joblog *log, int kernel_grid)
     if (!f)
         return -1;
     fprintf(f, "jobs %llu\nmisses %llu\nskipped %llu\nresponse_max %lld\nresponse_p99 %lld\n"
-               "recorded %zu\ngrid %s\n",
+               "recorded %zu\ngrid %s\noverruns %lld\n",
             (unsigned long long)log->jobs, (unsigned long long)log->misses,
             (unsigned long long)log->skipped, (long long)(log->jobs ? log->response_max_ns : -1),
             (long long)rtp_joblog_percentile(log->responses, log->n, 99), log->n,
-            kernel_grid ? "kernel" : "first_job");
+            kernel_grid ? "kernel" : "first_job", (long long)overruns);
     int bad = ferror(f) | fclose(f);
     return bad || rename(tmp, path) != 0 ? -1 : 0;
 }
@@ -140,6 +157,7 @@ int main(int argc, char **argv)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGUSR1, &sa, NULL);
     sigaction(SIGUSR2, &sa, NULL);
+    sigaction(SIGXCPU, &sa, NULL);
     if (window && touch_ready(out) != 0)
         return fprintf(stderr, "rtpack-workload: cannot create %s.ready\n", out), 3;
     size_t cap = (size_t)(max_s + 1) * (1000000000 / period + 1);
@@ -179,7 +197,7 @@ int main(int argc, char **argv)
             log.count_from = log.next_slot;
         if (window && frozen && log.count_until == INT64_MAX)
             log.count_until = log.next_slot > log.count_from ? log.next_slot : log.count_from;
-        spin(burn);
+        work(burn);
         rtp_joblog_add(&log, start, now(CLOCK_MONOTONIC));
         if (by_start)
             sched_yield(); /* SCHED_DEADLINE: the kernel releases the next job */
