@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,8 +19,9 @@
 #endif
 
 #define TRIES 5
-#define RUNTIME_NS 64000
+#define RUNTIME_NS 1000000 /* far above a yield's cost, even on a busy VM */
 #define PERIOD_NS 10000000
+#define WATCHDOG_S 3
 
 struct attr { /* the kernel's struct sched_attr (sched_setattr(2)) */
     uint32_t size, policy;
@@ -36,7 +38,8 @@ static rtp_ns mono(void)
     return (rtp_ns)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-static int set_attr(int policy, rtp_ns runtime, rtp_ns period)
+/* sched_setattr of thread tid (0 = the caller). */
+static int set_attr(pid_t tid, int policy, rtp_ns runtime, rtp_ns period)
 {
     struct attr a;
     memset(&a, 0, sizeof a);
@@ -44,7 +47,7 @@ static int set_attr(int policy, rtp_ns runtime, rtp_ns period)
     a.policy = (uint32_t)policy;
     a.runtime = (uint64_t)runtime;
     a.deadline = a.period = (uint64_t)period;
-    return syscall(SYS_sched_setattr, 0, &a, 0) == 0 ? 0 : errno;
+    return syscall(SYS_sched_setattr, tid, &a, 0) == 0 ? 0 : errno;
 }
 
 rtp_ns rtp_dlclock_deadline(void)
@@ -71,14 +74,17 @@ typedef struct try_ctx {
     rtp_dlclock best;
     int found, err;
     char what[64];
+    _Atomic pid_t tid;
+    _Atomic int done, abandon;
 } try_ctx;
 
 static void *measure_thread(void *arg)
 {
     try_ctx *c = arg;
-    for (int t = 0; t < TRIES; t++) {
+    atomic_store(&c->tid, (pid_t)syscall(SYS_gettid));
+    for (int t = 0; t < TRIES && !atomic_load(&c->abandon); t++) {
         rtp_ns b = mono();
-        int rc = set_attr(SCHED_DEADLINE, RUNTIME_NS, PERIOD_NS);
+        int rc = set_attr(0, SCHED_DEADLINE, RUNTIME_NS, PERIOD_NS);
         rtp_ns a = mono();
         if (rc) {
             c->err = rc;
@@ -87,7 +93,7 @@ static void *measure_thread(void *arg)
         }
         sched_yield(); /* to the next period: deadline = rq_set + D + P */
         rtp_ns dl = rtp_dlclock_deadline();
-        set_attr(SCHED_OTHER, 0, 0);
+        set_attr(0, SCHED_OTHER, 0, 0);
         /* Past that deadline before the next try: a thread that comes back
          * to SCHED_DEADLINE while its old deadline lies ahead keeps it
          * (no new reservation), which would misplace rq_set. */
@@ -115,6 +121,7 @@ static void *measure_thread(void *arg)
         c->best = (rtp_dlclock){hi, hi - lo};
         c->found = 1;
     }
+    atomic_store(&c->done, 1);
     return NULL;
 }
 
@@ -128,7 +135,23 @@ int rtp_dlclock_measure(rtp_dlclock *out, char *why, size_t why_size)
         snprintf(why, why_size, "cannot start a thread: %s", strerror(rc));
         return rc;
     }
-    pthread_join(t, NULL);
+    /* The kernel has been seen (6.18, a busy VM) to leave such a thread
+     * throttled after its yield for good, its replenishment never coming:
+     * after WATCHDOG_S the thread is put back under SCHED_OTHER, which lets
+     * it finish, and the measurement counts as failed. */
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += WATCHDOG_S;
+    if (pthread_timedjoin_np(t, NULL, &until) != 0) {
+        pid_t tid = atomic_load(&c.tid);
+        atomic_store(&c.abandon, 1); /* no further try once it runs again */
+        if (tid > 0)
+            set_attr(tid, SCHED_OTHER, 0, 0);
+        pthread_join(t, NULL);
+        snprintf(why, why_size, "the kernel did not release its SCHED_DEADLINE thread within "
+                                "%d s of a sched_yield()", WATCHDOG_S);
+        return ETIMEDOUT;
+    }
     if (!c.found) {
         snprintf(why, why_size, "%s%s%s", c.what, c.err == EIO ? "" : ": ",
                  c.err == EIO ? "" : strerror(c.err));

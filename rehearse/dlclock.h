@@ -18,7 +18,10 @@
  * so an arrival computed as deadline - D - offset is never later than the
  * true one (responses are never underestimated, by at most the width).
  *
- * Needs a SCHED_DEADLINE admission of 64 us every 10 ms for a moment.
+ * Needs a SCHED_DEADLINE admission of 1 ms every 10 ms for a moment, and at
+ * most 3 s: a thread the kernel does not release after its yield (seen once
+ * on a busy VM: throttled for good) is put back under SCHED_OTHER and the
+ * measurement fails (ETIMEDOUT) instead of hanging.
  * Thread-safety: starts and joins its own short-lived thread; no globals. */
 #ifndef RTP_REHEARSE_DLCLOCK_H
 #define RTP_REHEARSE_DLCLOCK_H
