@@ -287,5 +287,6 @@ extern const cli_command cli_cmd_merge;
 extern const cli_command cli_cmd_probe;
 extern const cli_command cli_cmd_rehearse;
 extern const cli_command cli_cmd_simulate;
+extern const cli_command cli_cmd_report;
 
 #endif

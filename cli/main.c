@@ -13,6 +13,7 @@ const cli_command *const cli_commands[] = {
     &cli_cmd_analyze, &cli_cmd_partition, &cli_cmd_emit,
     &cli_cmd_gen,     &cli_cmd_explore,   &cli_cmd_merge,
     &cli_cmd_probe,   &cli_cmd_rehearse, &cli_cmd_simulate,
+    &cli_cmd_report,
 };
 const size_t cli_n_commands = sizeof cli_commands / sizeof cli_commands[0];
 

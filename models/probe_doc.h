@@ -152,6 +152,16 @@ void rtp_probe_report_free(rtp_probe_report *r);
  * out of memory. */
 char *rtp_probe_report_to_json(const rtp_probe_report *r, int pretty);
 
+/* Reads the --json document back (models/doc_read.c; rtpack report
+ * --probe) with the same rules as rtp_rehearse_report_parse_json: every
+ * member the writer writes, of its type, nothing else; platform.cpus must
+ * list the CPUs of "cpus" in order. A value the writer shows rounded
+ * (method.seconds, steal, load averages) comes back as that display value.
+ * RTP_EINPUT with the JSON path, RTP_ENOMEM; *out is initialised first and
+ * left empty on failure (rtp_probe_report_free is safe either way). */
+rtp_status rtp_probe_report_parse_json(const char *text, size_t len, rtp_probe_report *out,
+                                       rtp_diag *diag);
+
 /* The platform member alone, compact ("{"cpus":[0,1],"overheads":{...}}"). */
 char *rtp_probe_platform_to_json(const rtp_probe_report *r);
 

@@ -1,0 +1,326 @@
+/* report/report_model.c — the model of the plan the page draws from
+ * (report_internal.h): each CPU analysed again with the plan's priorities
+ * and overheads (and with a probe's, when the plan's are lower), the
+ * sensitivity on a copy of the plan, emit's verdict and per-task
+ * parameters, the rehearsal's rows matched to the tasks, and the order in
+ * which each CPU's table lists its tasks. */
+#include "report/report_internal.h"
+
+#include "heuristics/partition.h"
+#include "models/effective.h"
+#include "solver/edf.h"
+#include "solver/fp.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* "CPU 0" or "CPUs 2,3" (a cluster). */
+static void bin_name(const rtp_plan_bin *b, char *buf, size_t size)
+{
+    size_t used = (size_t)snprintf(buf, size, "CPU%s ", b->n_cpus == 1 ? "" : "s");
+    for (size_t k = 0; k < b->n_cpus && used < size; k++)
+        used += (size_t)snprintf(buf + used, size - used, "%s%d", k ? "," : "", b->cpus[k]);
+}
+
+/* The exact test of one CPU with the overheads `ov`: EDF processor demand
+ * [BMR90] by QPA [ZB09], FP response-time analysis [ABRTW93] with the
+ * plan's priorities. response[] (n entries, may be NULL) gets FP's WCRTs.
+ * A resource limit is not an error here: the bin is then not analysed and
+ * `why` says so. */
+static rtp_status analyse(const rpt *r, const rpt_bin *b, const rtp_overheads *ov,
+                          rtp_ns *response, int *analysed, int *schedulable, char *why,
+                          size_t why_size, rtp_ns *edf_bound, rtp_diag *diag)
+{
+    const rtp_plan_bin *bin = b->bin;
+    size_t n = bin->n_tasks;
+    rtp_task *declared = rtp_alloc(n, sizeof *declared, diag), *eff = NULL;
+    int *prio = rtp_alloc(n, sizeof *prio, diag);
+    rtp_status st = RTP_ENOMEM;
+    *analysed = 0;
+    if (!declared || !prio)
+        goto done;
+    for (size_t k = 0; k < n; k++) {
+        declared[k] = bin->tasks[k].task;
+        prio[k] = bin->tasks[k].priority;
+    }
+    if (!(eff = rtp_effective_new(declared, n, ov, b->policy, &st, diag)))
+        goto done;
+    rtp_diag d;
+    rtp_diag_clear(&d);
+    if (b->policy == RTP_POLICY_EDF) {
+        rtp_edf_result res;
+        st = rtp_edf_qpa(eff, n, 1, &r->opts->limits, &res, &d);
+        if (st == RTP_OK && res.schedulable)
+            st = rtp_edf_bound(eff, n, &r->opts->limits, edf_bound, &d);
+        if (st == RTP_OK) {
+            *schedulable = res.schedulable;
+            char t[64];
+            if (res.has_first_miss) {
+                rpt_time_text(res.first_miss_ns, t, sizeof t);
+                snprintf(why, why_size, "the processor demand of the jobs due within an "
+                                        "interval of %s exceeds the interval (dbf(t) > t)", t);
+            } else if (!res.schedulable) {
+                snprintf(why, why_size, "its effective utilization exceeds 1");
+            }
+        }
+    } else {
+        rtp_ns *resp = response ? response : rtp_alloc(n, sizeof *resp, diag);
+        if (!resp) {
+            st = RTP_ENOMEM;
+            goto done;
+        }
+        st = rtp_fp_rta(eff, n, prio, resp, schedulable, &r->opts->limits, &d);
+        for (size_t k = 0; st == RTP_OK && !*schedulable && k < n; k++)
+            if (resp[k] < 0) {
+                snprintf(why, why_size, "the worst-case response time of %.80s passes its "
+                                        "deadline", bin->tasks[k].task.name);
+                break;
+            }
+        if (resp != response)
+            free(resp);
+    }
+    if (st == RTP_OK) {
+        *analysed = 1;
+    } else if (st == RTP_ELIMIT) {
+        snprintf(why, why_size, "not decided: the exact test hit a resource limit (%.200s)",
+                 d.message);
+        st = RTP_OK;
+    } else {
+        *diag = d;
+    }
+done:
+    free(declared);
+    free(eff);
+    free(prio);
+    return st;
+}
+
+/* Tightest first: under FP the smallest slack relative to the deadline (a
+ * task past its deadline first), otherwise the smallest wcet_max / wcet (a
+ * task without wcet_max first); ties in the plan's order. */
+typedef struct key {
+    int missing;   /* no slack / no margin: sorts first */
+    __int128 num, den;
+    size_t index;
+} key;
+
+static int key_cmp(const void *a, const void *b)
+{
+    const key *x = a, *y = b;
+    if (x->missing != y->missing)
+        return x->missing ? -1 : 1;
+    __int128 l = x->num * y->den, g = y->num * x->den;
+    if (!x->missing && l != g)
+        return l < g ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static rtp_status sort_tasks(rpt *r, rpt_bin *b, rtp_diag *diag)
+{
+    size_t n = b->bin->n_tasks;
+    key *keys = rtp_alloc(n, sizeof *keys, diag);
+    if (!keys)
+        return RTP_ENOMEM;
+    for (size_t k = 0; k < n; k++) {
+        const rpt_task *t = &b->tasks[k];
+        keys[k].index = k;
+        if (r->fp) {
+            keys[k].missing = t->response_ns < 0;
+            keys[k].num = t->pt->task.deadline_ns - t->response_ns;
+            keys[k].den = t->pt->task.deadline_ns;
+        } else {
+            keys[k].missing = t->wcet_max_ns < 0;
+            keys[k].num = t->wcet_max_ns;
+            keys[k].den = t->pt->task.wcet_ns;
+        }
+    }
+    qsort(keys, n, sizeof *keys, key_cmp);
+    for (size_t k = 0; k < n; k++)
+        b->order[k] = keys[k].index;
+    free(keys);
+    return RTP_OK;
+}
+
+/* Sensitivity on a copy (rtp_part_sensitivity writes into the plan it is
+ * given; the plan document is the one deep copy models/ offers). */
+static rtp_status sensitivity(rpt *r, rtp_diag *diag)
+{
+    char *text = rtp_plan_to_json(r->plan, 0);
+    if (!text)
+        return rtp_oom(diag);
+    rtp_status st = rtp_plan_parse_json(text, strlen(text), &r->sens, diag);
+    free(text);
+    if (st != RTP_OK)
+        return st == RTP_ENOMEM ? st : rtp_diag_set(diag, RTP_EINTERNAL, "",
+                                                    "the plan does not read back: %s",
+                                                    diag->message);
+    rtp_part_opts po = rtp_part_opts_default();
+    po.policy = r->fp ? RTP_POLICY_FP : RTP_POLICY_EDF;
+    po.priority = r->opts->priority;
+    po.capacity = r->opts->capacity;
+    po.limits = r->opts->limits;
+    rtp_diag d;
+    rtp_diag_clear(&d);
+    st = rtp_part_sensitivity(&r->sens, &po, &d);
+    if (st == RTP_ELIMIT) {
+        snprintf(r->sens_note, sizeof r->sens_note,
+                 "not computed: the search hit a resource limit (%.300s)", d.message);
+        return RTP_OK;
+    }
+    if (st != RTP_OK) {
+        *diag = d;
+        return st;
+    }
+    r->has_sens = 1;
+    for (size_t j = 0; j < r->plan->n_bins; j++) {
+        rpt_bin *b = &r->bins[j];
+        b->scaling = &r->sens.bins[j].scaling;
+        for (size_t k = 0; k < b->bin->n_tasks; k++) {
+            const rtp_plan_task *s = &r->sens.bins[j].tasks[k];
+            b->tasks[k].wcet_max_ns = s->has_wcet_max ? s->wcet_max_ns : -1;
+        }
+    }
+    return RTP_OK;
+}
+
+/* emit's verdict, as rtp_deploy_judge words it. */
+static rtp_status deployability(rpt *r, rtp_diag *diag)
+{
+    rtp_diag d;
+    rtp_diag_clear(&d);
+    int ok = 0;
+    rtp_status st = rtp_deploy_check(r->plan, &r->deploy, &ok, &d);
+    if (st == RTP_ENOMEM || st == RTP_EINTERNAL) {
+        *diag = d;
+        return st;
+    }
+    r->deployable = st == RTP_OK && ok;
+    if (st == RTP_ELIMIT)
+        snprintf(r->deploy_reason, sizeof r->deploy_reason,
+                 "the re-check hit a resource limit: %s", d.message);
+    else if (!r->deployable)
+        rtp_diag_format(&d, NULL, r->deploy_reason, sizeof r->deploy_reason);
+    return RTP_OK;
+}
+
+static int covers(const rtp_overheads *plan, const rtp_probe_report *p)
+{
+    return plan->release_latency_ns >= p->release_latency_ns &&
+           plan->context_switch_ns >= p->context_switch_ns &&
+           plan->deadline_charge_ns >= p->deadline_charge_ns &&
+           plan->noise_per_ms_ns >= p->noise_per_ms_ns;
+}
+
+static rtp_status build_bin(rpt *r, size_t j, rtp_diag *diag)
+{
+    const rtp_plan *plan = r->plan;
+    rpt_bin *b = &r->bins[j];
+    const rtp_plan_bin *bin = b->bin = &plan->bins[j];
+    size_t n = bin->n_tasks;
+    int edf = plan->policy == RTP_POLICY_EDF || plan->policy == RTP_POLICY_GEDF;
+    b->policy = bin->n_cpus > 1 ? (edf ? RTP_POLICY_GEDF : RTP_POLICY_GFP)
+                                : (edf ? RTP_POLICY_EDF : RTP_POLICY_FP);
+    rtp_deploy_bin_path(plan, j, b->path, sizeof b->path);
+    bin_name(bin, b->name, sizeof b->name);
+    if (!(b->tasks = rtp_alloc(n, sizeof *b->tasks, diag)) ||
+        !(b->order = rtp_alloc(n, sizeof *b->order, diag)))
+        return RTP_ENOMEM;
+    rtp_ns *resp = rtp_alloc(n, sizeof *resp, diag);
+    if (!resp)
+        return RTP_ENOMEM;
+    rtp_status st = RTP_OK;
+    for (size_t k = 0; k < n && st == RTP_OK; k++) {
+        rpt_task *t = &b->tasks[k];
+        t->pt = &bin->tasks[k];
+        t->response_ns = -1;
+        t->wcet_max_ns = -1;
+        t->seen = -1;
+        t->sim.response_max_ns = t->sim.first_miss_ns = -1;
+        snprintf(t->path, sizeof t->path, "%s.tasks[%zu]", b->path, k);
+        if ((st = rtp_effective_wcet(&t->pt->task, &plan->overheads, b->policy, &t->c_eff)) !=
+            RTP_OK) {
+            st = rtp_diag_set(diag, RTP_ELIMIT, "", "task %.80s: wcet plus overheads passes "
+                                                    "2^62 ns", t->pt->task.name);
+            break;
+        }
+        b->u += (double)t->pt->task.wcet_ns / (double)t->pt->task.period_ns;
+        b->u_eff += (double)t->c_eff / (double)t->pt->task.period_ns;
+        if (edf) {
+            rtp_diag d;
+            rtp_diag_clear(&d);
+            t->has_runtime =
+                rtp_deploy_runtime(plan, &t->pt->task, &r->deploy, &t->runtime_ns, &d) == RTP_OK;
+        } else {
+            t->fifo_priority = rtp_deploy_fifo_priority(bin, k, &r->deploy);
+        }
+        r->n_placed++;
+    }
+    if (st == RTP_OK && n > 0 && bin->n_cpus == 1)
+        st = analyse(r, b, &plan->overheads, resp, &b->analysed, &b->schedulable, b->why,
+                     sizeof b->why, &b->edf_bound_ns, diag);
+    else if (st == RTP_OK && n > 0)
+        snprintf(b->why, sizeof b->why, "a cluster of several CPUs: its global test is the "
+                                        "one the plan names, checked again by emit");
+    for (size_t k = 0; st == RTP_OK && k < n; k++)
+        b->tasks[k].response_ns = b->analysed && !edf           ? resp[k]
+                                  : bin->n_cpus > 1 && !edf ? bin->tasks[k].response_time_ns
+                                                            : -1;
+    if (st == RTP_OK && n > 0 && bin->n_cpus == 1 && r->probe && r->probe->has_overheads &&
+        !r->probe_covers) {
+        rtp_overheads ov = {r->probe->release_latency_ns, r->probe->context_switch_ns,
+                            r->probe->deadline_charge_ns, r->probe->noise_per_ms_ns};
+        rtp_ns unused;
+        st = analyse(r, b, &ov, NULL, &b->probe_analysed, &b->probe_schedulable, b->probe_why,
+                     sizeof b->probe_why, &unused, diag);
+    }
+    free(resp);
+    return st;
+}
+
+rtp_status rpt_model_build(rpt *r, rtp_diag *diag)
+{
+    const rtp_plan *plan = r->plan;
+    r->deploy = r->opts->deploy;
+    if (!r->opts->margin_given && r->rehearsal)
+        r->deploy.runtime_margin = r->rehearsal->runtime_margin;
+    r->fp = plan->policy == RTP_POLICY_FP || plan->policy == RTP_POLICY_GFP;
+    r->probe_covers = !r->probe || !r->probe->has_overheads || covers(&plan->overheads, r->probe);
+    if (!(r->bins = rtp_alloc(plan->n_bins, sizeof *r->bins, diag)))
+        return RTP_ENOMEM;
+    rtp_status st = RTP_OK;
+    for (size_t j = 0; j < plan->n_bins && st == RTP_OK; j++)
+        st = build_bin(r, j, diag);
+    if (st == RTP_OK)
+        st = sensitivity(r, diag);
+    if (st == RTP_OK)
+        st = deployability(r, diag);
+    r->all_schedulable = plan->n_unassigned == 0;
+    for (size_t j = 0; st == RTP_OK && j < plan->n_bins; j++) {
+        rpt_bin *b = &r->bins[j];
+        if (b->bin->n_tasks > 0 && b->bin->n_cpus == 1)
+            r->all_schedulable &= b->analysed && b->schedulable;
+        st = sort_tasks(r, b, diag);
+    }
+    /* The rehearsal's rows, by name (rtp_report_check_rehearsal has
+     * matched every one to a placed task). */
+    for (size_t k = 0; st == RTP_OK && r->rehearsal && k < r->rehearsal->n_tasks; k++)
+        for (size_t j = 0; j < plan->n_bins; j++)
+            for (size_t i = 0; i < r->bins[j].bin->n_tasks; i++)
+                if (strcmp(r->bins[j].bin->tasks[i].task.name, r->rehearsal->tasks[k].name) == 0)
+                    r->bins[j].tasks[i].seen = (long)k;
+    return st;
+}
+
+void rpt_model_free(rpt *r)
+{
+    for (size_t j = 0; r->bins && j < r->plan->n_bins; j++) {
+        free(r->bins[j].tasks);
+        free(r->bins[j].order);
+    }
+    free(r->bins);
+    free(r->gantt_svg);
+    rtp_plan_free(&r->sens);
+    r->bins = NULL;
+    r->gantt_svg = NULL;
+}
