@@ -29,6 +29,18 @@ typedef struct rpt_task {
     rtp_sim_task_stats sim;    /* in the Gantt window */
 } rpt_task;
 
+/* The exact test of one CPU (analyse in report_model.c). */
+typedef struct rpt_verdict {
+    int analysed;              /* the test ran to an answer */
+    int schedulable;           /* that answer */
+    long late_task;            /* FP, not schedulable: the first task of the bin past
+                                * its deadline; -1 */
+    rtp_ns first_miss_ns;      /* EDF, not schedulable: the smallest interval whose
+                                * demand exceeds it; -1 when U' > 1 decides */
+    rtp_ns edf_bound_ns;       /* EDF, schedulable: QPA's testing bound (0: none needed) */
+    char note[360];            /* not analysed: why (a library message, shown as it is) */
+} rpt_verdict;
+
 /* One bin (a CPU, or a cluster in a clustered plan). */
 typedef struct rpt_bin {
     const rtp_plan_bin *bin;
@@ -38,14 +50,9 @@ typedef struct rpt_bin {
     rpt_task *tasks;           /* bin->n_tasks entries, in the plan's order */
     size_t *order;             /* indices into tasks, the tightest first */
     double u, u_eff;           /* display: sum of wcet/T and of C'/T */
-    int analysed;              /* the exact test ran (a one-CPU bin with tasks) */
-    int schedulable;           /* its verdict, when analysed */
-    char why[360];             /* the failing condition in words, or why not analysed */
-    rtp_ns edf_bound_ns;       /* EDF, schedulable: QPA's testing bound (0: none needed) */
+    rpt_verdict own;           /* with the plan's overheads (one-CPU bins with tasks) */
+    rpt_verdict probe;         /* with the probe's, when the plan's are lower */
     const rtp_plan_scaling *scaling; /* the critical scaling factor, when computed */
-    int probe_analysed;        /* the same test with the probe's overheads */
-    int probe_schedulable;
-    char probe_why[360];
 } rpt_bin;
 
 typedef struct rpt {
@@ -135,6 +142,9 @@ void h_bar(rpt *r, const rpt_seg *segs, size_t n, double limit);
 /* The opening of the page (doctype, head with the CSS, body) and its end. */
 void h_page_begin(rpt *r, const char *title);
 void h_page_end(rpt *r);
+
+/* A verdict's failing condition (or why there is none) in words, for bin b. */
+void rpt_verdict_words(rpt *r, const rpt_bin *b, const rpt_verdict *v);
 
 /* ---- the sections (report_plan.c, report_run.c) ---- */
 void rpt_section_summary(rpt *r);

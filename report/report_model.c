@@ -26,19 +26,19 @@ static void bin_name(const rtp_plan_bin *b, char *buf, size_t size)
 /* The exact test of one CPU with the overheads `ov`: EDF processor demand
  * [BMR90] by QPA [ZB09], FP response-time analysis [ABRTW93] with the
  * plan's priorities. response[] (n entries, may be NULL) gets FP's WCRTs.
- * A resource limit is not an error here: the bin is then not analysed and
- * `why` says so. */
+ * A resource limit is not an error here: the verdict is then "not
+ * analysed" and its note says why. */
 static rtp_status analyse(const rpt *r, const rpt_bin *b, const rtp_overheads *ov,
-                          rtp_ns *response, int *analysed, int *schedulable, char *why,
-                          size_t why_size, rtp_ns *edf_bound, rtp_diag *diag)
+                          rtp_ns *response, rpt_verdict *v, rtp_diag *diag)
 {
     const rtp_plan_bin *bin = b->bin;
     size_t n = bin->n_tasks;
     rtp_task *declared = rtp_alloc(n, sizeof *declared, diag), *eff = NULL;
     int *prio = rtp_alloc(n, sizeof *prio, diag);
+    rtp_ns *resp = response ? response : rtp_alloc(n, sizeof *resp, diag);
     rtp_status st = RTP_ENOMEM;
-    *analysed = 0;
-    if (!declared || !prio)
+    *v = (rpt_verdict){0, 0, -1, -1, 0, ""};
+    if (!declared || !prio || !resp)
         goto done;
     for (size_t k = 0; k < n; k++) {
         declared[k] = bin->tasks[k].task;
@@ -52,39 +52,21 @@ static rtp_status analyse(const rpt *r, const rpt_bin *b, const rtp_overheads *o
         rtp_edf_result res;
         st = rtp_edf_qpa(eff, n, 1, &r->opts->limits, &res, &d);
         if (st == RTP_OK && res.schedulable)
-            st = rtp_edf_bound(eff, n, &r->opts->limits, edf_bound, &d);
-        if (st == RTP_OK) {
-            *schedulable = res.schedulable;
-            char t[64];
-            if (res.has_first_miss) {
-                rpt_time_text(res.first_miss_ns, t, sizeof t);
-                snprintf(why, why_size, "the processor demand of the jobs due within an "
-                                        "interval of %s exceeds the interval (dbf(t) > t)", t);
-            } else if (!res.schedulable) {
-                snprintf(why, why_size, "its effective utilization exceeds 1");
-            }
-        }
+            st = rtp_edf_bound(eff, n, &r->opts->limits, &v->edf_bound_ns, &d);
+        v->schedulable = res.schedulable;
+        if (res.has_first_miss)
+            v->first_miss_ns = res.first_miss_ns;
     } else {
-        rtp_ns *resp = response ? response : rtp_alloc(n, sizeof *resp, diag);
-        if (!resp) {
-            st = RTP_ENOMEM;
-            goto done;
-        }
-        st = rtp_fp_rta(eff, n, prio, resp, schedulable, &r->opts->limits, &d);
-        for (size_t k = 0; st == RTP_OK && !*schedulable && k < n; k++)
-            if (resp[k] < 0) {
-                snprintf(why, why_size, "the worst-case response time of %.80s passes its "
-                                        "deadline", bin->tasks[k].task.name);
-                break;
-            }
-        if (resp != response)
-            free(resp);
+        st = rtp_fp_rta(eff, n, prio, resp, &v->schedulable, &r->opts->limits, &d);
+        for (size_t k = 0; st == RTP_OK && !v->schedulable && k < n && v->late_task < 0; k++)
+            if (resp[k] < 0)
+                v->late_task = (long)k;
     }
     if (st == RTP_OK) {
-        *analysed = 1;
+        v->analysed = 1;
     } else if (st == RTP_ELIMIT) {
-        snprintf(why, why_size, "not decided: the exact test hit a resource limit (%.200s)",
-                 d.message);
+        snprintf(v->note, sizeof v->note, "not decided: the exact test hit a resource limit "
+                                          "(%.200s)", d.message);
         st = RTP_OK;
     } else {
         *diag = d;
@@ -93,6 +75,8 @@ done:
     free(declared);
     free(eff);
     free(prio);
+    if (resp != response)
+        free(resp);
     return st;
 }
 
@@ -257,22 +241,16 @@ static rtp_status build_bin(rpt *r, size_t j, rtp_diag *diag)
         r->n_placed++;
     }
     if (st == RTP_OK && n > 0 && bin->n_cpus == 1)
-        st = analyse(r, b, &plan->overheads, resp, &b->analysed, &b->schedulable, b->why,
-                     sizeof b->why, &b->edf_bound_ns, diag);
-    else if (st == RTP_OK && n > 0)
-        snprintf(b->why, sizeof b->why, "a cluster of several CPUs: its global test is the "
-                                        "one the plan names, checked again by emit");
+        st = analyse(r, b, &plan->overheads, resp, &b->own, diag);
     for (size_t k = 0; st == RTP_OK && k < n; k++)
-        b->tasks[k].response_ns = b->analysed && !edf           ? resp[k]
+        b->tasks[k].response_ns = b->own.analysed && !edf       ? resp[k]
                                   : bin->n_cpus > 1 && !edf ? bin->tasks[k].response_time_ns
                                                             : -1;
     if (st == RTP_OK && n > 0 && bin->n_cpus == 1 && r->probe && r->probe->has_overheads &&
         !r->probe_covers) {
         rtp_overheads ov = {r->probe->release_latency_ns, r->probe->context_switch_ns,
                             r->probe->deadline_charge_ns, r->probe->noise_per_ms_ns};
-        rtp_ns unused;
-        st = analyse(r, b, &ov, NULL, &b->probe_analysed, &b->probe_schedulable, b->probe_why,
-                     sizeof b->probe_why, &unused, diag);
+        st = analyse(r, b, &ov, NULL, &b->probe, diag);
     }
     free(resp);
     return st;
@@ -299,7 +277,9 @@ rtp_status rpt_model_build(rpt *r, rtp_diag *diag)
     for (size_t j = 0; st == RTP_OK && j < plan->n_bins; j++) {
         rpt_bin *b = &r->bins[j];
         if (b->bin->n_tasks > 0 && b->bin->n_cpus == 1)
-            r->all_schedulable &= b->analysed && b->schedulable;
+            r->all_schedulable &= b->own.analysed && b->own.schedulable;
+        else if (b->bin->n_tasks > 0) /* a cluster: its global test, as the plan names it */
+            r->all_schedulable &= b->bin->test[0] != '\0';
         st = sort_tasks(r, b, diag);
     }
     /* The rehearsal's rows, by name (rtp_report_check_rehearsal has

@@ -19,7 +19,7 @@ static size_t failing_bins(const rpt *r)
     size_t failing = 0;
     for (size_t j = 0; j < r->plan->n_bins; j++)
         failing += r->bins[j].bin->n_tasks > 0 && r->bins[j].bin->n_cpus == 1 &&
-                   !(r->bins[j].analysed && r->bins[j].schedulable);
+                   !(r->bins[j].own.analysed && r->bins[j].own.schedulable);
     return failing;
 }
 
@@ -52,7 +52,8 @@ void rpt_section_summary(rpt *r)
     h_int(r, (long long)(r->n_placed + plan->n_unassigned), "count:tasks");
     h_raw(r, " tasks on ");
     h_int(r, (long long)plan->n_platform_cpus, "count:cpus");
-    h_fmt(r, " CPUs under %s; method ", rpt_policy_words(r->fp ? RTP_POLICY_FP : RTP_POLICY_EDF));
+    h_fmt(r, " CPU%s under %s; method ", plan->n_platform_cpus == 1 ? "" : "s",
+          rpt_policy_words(r->fp ? RTP_POLICY_FP : RTP_POLICY_EDF));
     h_string(r, plan->method[0] ? plan->method : "?", "plan:method");
     if (plan->chosen_placement[0]) {
         h_raw(r, " (placement ");
@@ -213,7 +214,7 @@ static void task_table(rpt *r, const rpt_bin *b)
     for (size_t o = 0; o < b->bin->n_tasks; o++) {
         const rpt_task *t = &b->tasks[b->order[o]];
         const rtp_task *k = &t->pt->task;
-        int late = b->analysed && fp && t->response_ns < 0;
+        int late = b->own.analysed && fp && t->response_ns < 0;
         h_fmt(r, "<tr%s>", late ? " class=\"miss\"" : "");
         h_raw(r, "<th scope=\"row\" data-label=\"task\">");
         h_name(r, k->name);
@@ -247,7 +248,7 @@ static void task_table(rpt *r, const rpt_bin *b)
         } else if (fp) {
             h_time(r, t->response_ns, "plan:%s.response_time", t->path);
         }
-        else if (b->analysed && b->schedulable)
+        else if (b->own.analysed && b->own.schedulable)
             h_time(r, k->deadline_ns, "plan:%s.deadline", t->path);
         else
             h_time(r, -1, "none");
@@ -292,18 +293,21 @@ void rpt_section_cpus(rpt *r)
             continue;
         }
         h_raw(r, "<p class=\"verdict\">");
-        if (b->analysed && b->schedulable) {
+        if (b->own.analysed && b->own.schedulable) {
             h_mark(r, "ok");
             h_raw(r, "<strong>Schedulable:</strong> the exact test passes.");
-        } else if (b->analysed) {
+        } else if (b->own.analysed) {
             h_mark(r, "bad");
             h_raw(r, "<strong>Not schedulable:</strong> ");
-            h_text(r, b->why);
-            h_raw(r, ".");
+            rpt_verdict_words(r, b, &b->own);
+        } else if (b->bin->n_cpus > 1) {
+            h_mark(r, b->bin->test[0] ? "ok" : "bad");
+            h_raw(r, b->bin->test[0] ? "<strong>Accepted</strong> by the plan's global test "
+                                       "(<a href=\"#proof\">see the proof</a>)."
+                                     : "<strong>Not accepted</strong> by any global test.");
         } else {
             h_mark(r, "info");
-            h_text(r, b->why);
-            h_raw(r, ".");
+            rpt_verdict_words(r, b, &b->own);
         }
         h_raw(r, "</p>\n");
         load_bars(r, b);
@@ -322,6 +326,25 @@ void rpt_section_cpus(rpt *r)
         h_raw(r, " (<a href=\"#proof\">why</a>).</p>\n");
     }
     h_raw(r, "</section>\n");
+}
+
+void rpt_verdict_words(rpt *r, const rpt_bin *b, const rpt_verdict *v)
+{
+    if (!v->analysed) {
+        h_raw(r, "<span class=\"say\">");
+        h_text(r, v->note);
+        h_raw(r, "</span>.");
+    } else if (v->late_task >= 0) {
+        h_raw(r, "the worst-case response time of ");
+        h_name(r, b->bin->tasks[v->late_task].task.name);
+        h_raw(r, " passes its deadline.");
+    } else if (v->first_miss_ns >= 0) {
+        h_raw(r, "the processor demand of the jobs due within an interval of ");
+        h_time(r, v->first_miss_ns, "analysis:first_miss");
+        h_raw(r, " exceeds the interval (dbf(t) > t).");
+    } else if (!v->schedulable) {
+        h_raw(r, "its effective utilization exceeds one.");
+    }
 }
 
 /* ---- margins ---- */
@@ -417,6 +440,10 @@ void rpt_section_margins(rpt *r)
         h_raw(r, " re-run at every size tried");
     }
     h_raw(r, ". The bar shows the wcet as a share of wcet_max: the shorter, the more room.</p>\n");
+    if (r->n_placed == 0) {
+        h_raw(r, "<p>No task is placed.</p>\n</section>\n");
+        return;
+    }
     if (!r->has_sens) {
         h_raw(r, "<p>");
         h_mark(r, "info");
@@ -439,8 +466,9 @@ void rpt_section_margins(rpt *r)
             h_string(r, s->exact, "plan:%s.critical_scaling_factor_exact", b->path);
             h_raw(r, ").");
         } else if (s && s->not_defined) {
+            h_raw(r, "<span class=\"say\">");
             h_text(r, s->not_defined);
-            h_raw(r, ".");
+            h_raw(r, "</span>.");
         } else {
             h_raw(r, "none: no scaling of the wcets makes this CPU schedulable.");
         }
@@ -470,17 +498,18 @@ static void bin_proof(rpt *r, const rpt_bin *b)
         }
         return;
     }
-    if (!b->analysed) {
+    if (!b->own.analysed) {
         h_mark(r, "info");
-        h_text(r, b->why);
-        h_raw(r, ".</li>\n");
+        rpt_verdict_words(r, b, &b->own);
+        h_raw(r, "</li>\n");
         return;
     }
-    h_mark(r, b->schedulable ? "ok" : "bad");
-    h_raw(r, b->schedulable ? "<strong>schedulable</strong>: " : "<strong>not schedulable</strong>: ");
-    if (!b->schedulable) {
-        h_text(r, b->why);
-        h_raw(r, ".</li>\n");
+    h_mark(r, b->own.schedulable ? "ok" : "bad");
+    h_raw(r, b->own.schedulable ? "<strong>schedulable</strong>: "
+                                : "<strong>not schedulable</strong>: ");
+    if (!b->own.schedulable) {
+        rpt_verdict_words(r, b, &b->own);
+        h_raw(r, "</li>\n");
         return;
     }
     if (b->policy == RTP_POLICY_EDF) {
@@ -488,9 +517,9 @@ static void bin_proof(rpt *r, const rpt_bin *b)
                  "<var>t</var>, the execution of the jobs that arrive and are due within it "
                  "(the processor demand <cite>[BMR90]</cite>, release jitter and blocking "
                  "included) is at most <var>t</var>");
-        if (b->edf_bound_ns > 0) {
+        if (b->own.edf_bound_ns > 0) {
             h_raw(r, "; every interval up to the testing bound ");
-            h_time(r, b->edf_bound_ns, "analysis:qpa_bound");
+            h_time(r, b->own.edf_bound_ns, "analysis:qpa_bound");
             h_raw(r, " was checked (QPA <cite>[ZB09]</cite>), and none longer can fail");
         } else {
             h_raw(r, " (here no interval needs checking: every deadline is at least its "
@@ -537,7 +566,13 @@ static void unplaced(rpt *r)
         h_raw(r, "the closest is ");
         h_bin_name(r, &r->bins[m.bin]);
         h_raw(r, ", whose utilization would be ");
-        h_decimal(r, m.load_after, 4, "analysis:explain_load");
+        if (m.reason == RTP_MISS_CAPACITY) { /* as many digits as it takes to read above it */
+            char load[48];
+            rtp_ratio_format_above(m.load_after, r->opts->capacity, load, sizeof load);
+            h_decimal_text(r, load, "analysis:explain_load");
+        } else {
+            h_decimal(r, m.load_after, 4, "analysis:explain_load");
+        }
         h_raw(r, " with it: ");
         if (m.reason == RTP_MISS_CAPACITY) {
             h_raw(r, "over the capacity ");
@@ -573,20 +608,17 @@ static void ilp_proof(rpt *r)
     h_raw(r, "): ");
     h_string(r, p->explanation ? p->explanation : "", "plan:proof.explanation");
     if (p->n_tasks) {
-        h_raw(r, " Tasks: ");
+        h_raw(r, " <span class=\"aside\">(the tasks: ");
         for (size_t k = 0; k < p->n_tasks; k++) {
             h_raw(r, k ? ", " : "");
             h_name(r, p->tasks[k]);
         }
-        h_raw(r, ".");
-    }
-    if (p->n_cpus) {
-        h_raw(r, " CPUs they may use: ");
+        h_raw(r, p->n_cpus ? "; the CPUs they may use: " : "");
         for (size_t k = 0; k < p->n_cpus; k++) {
             h_raw(r, k ? ", " : "");
             h_int(r, p->cpus[k], "plan:proof.cpus[%zu]", k);
         }
-        h_raw(r, ".");
+        h_raw(r, ")</span>");
     }
     h_raw(r, "</li>\n");
 }

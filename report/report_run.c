@@ -91,18 +91,18 @@ static void probe_check(rpt *r)
         h_raw(r, "<li>");
         h_bin_name(r, b);
         h_raw(r, ": ");
-        if (!b->probe_analysed) {
+        if (!b->probe.analysed) {
             h_mark(r, "info");
-            h_text(r, b->probe_why);
-        } else if (b->probe_schedulable) {
+            rpt_verdict_words(r, b, &b->probe);
+        } else if (b->probe.schedulable) {
             h_mark(r, "ok");
-            h_raw(r, "schedulable");
+            h_raw(r, "schedulable.");
         } else {
             h_mark(r, "bad");
             h_raw(r, "not schedulable: ");
-            h_text(r, b->probe_why);
+            rpt_verdict_words(r, b, &b->probe);
         }
-        h_raw(r, ".</li>\n");
+        h_raw(r, "</li>\n");
     }
     h_raw(r, "</ul><p>To plan for this machine, paste the probe's <code>platform</code> member "
              "into the task set and partition again (docs/deploy.md).</p></div>\n");
