@@ -102,9 +102,10 @@ static rtp_status draw(rpt *r, const lanes *l, const rtp_gantt_rec *rec, rtp_dia
 {
     rtp_gantt_task *gt = rtp_alloc(l->n, sizeof *gt, diag);
     rtp_gantt_section *sec = rtp_alloc(r->plan->n_bins, sizeof *sec, diag);
+    char **names = rtp_alloc(l->n, sizeof *names, diag), *title = NULL;
     size_t n_sec = 0;
     rtp_status st = RTP_ENOMEM;
-    if (!gt || !sec)
+    if (!gt || !sec || !names)
         goto done;
     for (size_t j = 0; j < r->plan->n_bins; j++) {
         const rpt_bin *b = &r->bins[j];
@@ -119,14 +120,18 @@ static rtp_status draw(rpt *r, const lanes *l, const rtp_gantt_rec *rec, rtp_dia
         sec[n_sec++].n_cpus = (int)b->bin->n_cpus;
         for (size_t k = 0; k < b->bin->n_tasks; k++) {
             const rtp_task *t = &b->bin->tasks[k].task;
-            gt[b->tasks[k].sim_index] = (rtp_gantt_task){
-                t->name, t->wcet_ns, t->deadline_ns, t->period_ns, 0,
-                fixed ? b->bin->tasks[k].priority : 0};
+            size_t i = b->tasks[k].sim_index;
+            if (!(names[i] = rpt_clean_copy(t->name)))
+                goto done;
+            gt[i] = (rtp_gantt_task){names[i], t->wcet_ns, t->deadline_ns, t->period_ns, 0,
+                                     fixed ? b->bin->tasks[k].priority : 0};
         }
     }
-    char title[200];
-    snprintf(title, sizeof title, "%.120s: simulated schedule",
+    char head[200];
+    snprintf(head, sizeof head, "%.120s: simulated schedule",
              r->opts->title ? r->opts->title : "plan");
+    if (!(title = rpt_clean_copy(head)))
+        goto done;
     char *svg = rtp_gantt_svg(title, gt, l->n, sec, n_sec, rec);
     if (!svg)
         goto done;
@@ -141,6 +146,10 @@ static rtp_status draw(rpt *r, const lanes *l, const rtp_gantt_rec *rec, rtp_dia
         st = rtp_diag_set(diag, RTP_EINTERNAL, "", "the Gantt chart has no <svg> element");
     }
 done:
+    for (size_t i = 0; names && i < l->n; i++)
+        free(names[i]);
+    free(names);
+    free(title);
     free(gt);
     free(sec);
     return st == RTP_ENOMEM ? rtp_oom(diag) : st;

@@ -49,28 +49,45 @@ static size_t utf8_len(const unsigned char *s)
     return n;
 }
 
-/* Text escaped for XML and HTML alike: the five specials as references;
- * what XML 1.0 cannot hold (control characters, C1, invalid UTF-8) as
- * U+FFFD, so the page stays well-formed whatever a name holds. */
-void h_text(rpt *r, const char *text)
+/* Appends text to out with what XML 1.0 cannot hold (control characters,
+ * C1, invalid UTF-8) as U+FFFD and, when escape, the five specials as
+ * references. */
+static void clean(rtp_text *out, const char *text, int escape)
 {
     const unsigned char *s = (const unsigned char *)text;
     while (*s) {
         size_t n = utf8_len(s);
         if (n == 0 || (n == 1 && ((*s < 0x20 && *s != '\t' && *s != '\n') || *s == 0x7F)) ||
             (n == 2 && s[0] == 0xC2 && s[1] < 0xA0)) {
-            rtp_text_append(r->out, "\xEF\xBF\xBD");
+            rtp_text_append(out, "\xEF\xBF\xBD");
             s += n ? n : 1;
             continue;
         }
-        const char *ref = *s == '&' ? "&amp;" : *s == '<' ? "&lt;" : *s == '>' ? "&gt;"
-                        : *s == '"' ? "&quot;" : *s == '\'' ? "&#39;" : NULL;
+        const char *ref = !escape   ? NULL
+                          : *s == '&' ? "&amp;" : *s == '<' ? "&lt;" : *s == '>' ? "&gt;"
+                          : *s == '"' ? "&quot;" : *s == '\'' ? "&#39;" : NULL;
         if (ref)
-            rtp_text_append(r->out, ref);
+            rtp_text_append(out, ref);
         else
-            rtp_text_appendn(r->out, (const char *)s, n);
+            rtp_text_appendn(out, (const char *)s, n);
         s += n;
     }
+}
+
+/* Text escaped for XML and HTML alike, so the page stays well-formed
+ * whatever a name holds. */
+void h_text(rpt *r, const char *text)
+{
+    clean(r->out, text, 1);
+}
+
+char *rpt_clean_copy(const char *text)
+{
+    rtp_text t;
+    rtp_text_init(&t);
+    rtp_text_append(&t, "");
+    clean(&t, text, 0);
+    return t.failed ? (rtp_text_free(&t), NULL) : rtp_text_take(&t);
 }
 
 void h_name(rpt *r, const char *name)

@@ -93,6 +93,10 @@ void h_raw(rpt *r, const char *markup);
 void h_fmt(rpt *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Text from the inputs, escaped (names, commands, warnings). */
 void h_text(rpt *r, const char *text);
+/* A malloc'd copy of text with what XML cannot hold replaced by U+FFFD (for
+ * names handed to the Gantt chart, which escapes only the specials); NULL
+ * when out of memory. */
+char *rpt_clean_copy(const char *text);
 /* A task name: <span class="name">, escaped. */
 void h_name(rpt *r, const char *name);
 /* A string member of a JSON document shown verbatim:

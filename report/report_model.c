@@ -133,18 +133,23 @@ static rtp_status sensitivity(rpt *r, rtp_diag *diag)
     char *text = rtp_plan_to_json(r->plan, 0);
     if (!text)
         return rtp_oom(diag);
-    rtp_status st = rtp_plan_parse_json(text, strlen(text), &r->sens, diag);
+    rtp_diag d;
+    rtp_diag_clear(&d);
+    rtp_status st = rtp_plan_parse_json(text, strlen(text), &r->sens, &d);
     free(text);
-    if (st != RTP_OK)
-        return st == RTP_ENOMEM ? st : rtp_diag_set(diag, RTP_EINTERNAL, "",
-                                                    "the plan does not read back: %s",
-                                                    diag->message);
+    if (st == RTP_ENOMEM)
+        return rtp_oom(diag);
+    if (st != RTP_OK) { /* a plan built in memory with names no document may hold */
+        snprintf(r->sens_note, sizeof r->sens_note,
+                 "not computed: the plan does not read back as a plan document (%.300s)",
+                 d.message);
+        return RTP_OK;
+    }
     rtp_part_opts po = rtp_part_opts_default();
     po.policy = r->fp ? RTP_POLICY_FP : RTP_POLICY_EDF;
     po.priority = r->opts->priority;
     po.capacity = r->opts->capacity;
     po.limits = r->opts->limits;
-    rtp_diag d;
     rtp_diag_clear(&d);
     st = rtp_part_sensitivity(&r->sens, &po, &d);
     if (st == RTP_ELIMIT) {

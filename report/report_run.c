@@ -271,9 +271,9 @@ void rpt_section_schedule(rpt *r)
     }
     h_raw(r, "<p>The plan simulated from time zero to ");
     h_time(r, r->window_ns, "sim:until");
-    h_raw(r, ", ");
+    h_raw(r, ". The window is ");
     h_text(r, r->window_rule);
-    h_raw(r, ": every task released at time zero (the critical instant) and then every period, "
+    h_raw(r, ". Every task is released at time zero (the critical instant) and then every period, "
              "each job running exactly its wcet, each CPU under its own policy and "
              "priorities, as <code>rtpack simulate</code> runs it. Release jitter, blocking "
              "and overheads are not simulated: a miss here shows the plan unschedulable, no "
