@@ -9,9 +9,10 @@
  * tasks (every task's first job, from the critical instant at 0). A window
  * of more than 10^7 jobs is refused (RTP_ELIMIT), as simulate refuses it.
  * The chart holds at most RTP_GANTT_MAX_BOXES execution boxes: past them
- * the window is shortened to where the first box left out starts and the
- * schedule simulated again over that window, so the chart and the table
- * beside it always cover the same window, and the page says so. */
+ * the window is shortened to where the first box left out starts (over all
+ * CPUs, find_cut) and the schedule simulated over that window, so the chart
+ * and the table beside it always cover the same window, and the page says
+ * so. */
 #include "report/report_internal.h"
 
 #include "models/arith.h"
@@ -68,33 +69,74 @@ static void default_window(rpt *r, const lanes *l)
     }
 }
 
-/* Simulates every bin over [0, until) into the tasks' stats and rec. */
-static rtp_status simulate(rpt *r, const lanes *l, rtp_ns until, rtp_gantt_rec *rec,
-                           rtp_diag *diag)
+/* Simulates bin j over [0, until), its boxes into rec, its tasks' results
+ * into their sim (when keep). */
+static rtp_status simulate_bin(rpt *r, const lanes *l, size_t j, rtp_ns until,
+                               rtp_gantt_rec *rec, int keep, rtp_diag *diag)
 {
-    rtp_gantt_rec_init(rec, 0, until);
-    rtp_sim_task_stats *stats = rtp_alloc(l->n, sizeof *stats, diag);
+    rpt_bin *b = &r->bins[j];
+    size_t n = b->bin->n_tasks, first = b->tasks[0].sim_index;
+    rtp_sim_task_stats *stats = rtp_alloc(n, sizeof *stats, diag);
     if (!stats)
         return RTP_ENOMEM;
-    rtp_status st = RTP_OK;
-    for (size_t j = 0; j < r->plan->n_bins && st == RTP_OK; j++) {
-        rpt_bin *b = &r->bins[j];
-        size_t n = b->bin->n_tasks;
-        if (n == 0)
-            continue;
-        size_t first = b->tasks[0].sim_index;
-        int fixed = b->policy == RTP_POLICY_FP || b->policy == RTP_POLICY_GFP;
-        rtp_sim_periodic_opts o = {.until_ns = until, .overrun_task = -1,
-                                   .hooks = rtp_gantt_rec_hooks(rec, first, b->bin->cpus)};
-        rtp_ns used;
-        st = rtp_sim_periodic(&l->tasks[first], n, b->policy, (int)b->bin->n_cpus,
-                              fixed ? &l->prio[first] : NULL, &o, &stats[first], &used, diag);
-        for (size_t k = 0; st == RTP_OK && k < n; k++)
-            b->tasks[k].sim = stats[first + k];
-    }
+    int fixed = b->policy == RTP_POLICY_FP || b->policy == RTP_POLICY_GFP;
+    rtp_sim_periodic_opts o = {.until_ns = until, .overrun_task = -1,
+                               .hooks = rtp_gantt_rec_hooks(rec, first, b->bin->cpus)};
+    rtp_ns used;
+    rtp_status st = rtp_sim_periodic(&l->tasks[first], n, b->policy, (int)b->bin->n_cpus,
+                                     fixed ? &l->prio[first] : NULL, &o, stats, &used, diag);
+    for (size_t k = 0; st == RTP_OK && keep && k < n; k++)
+        b->tasks[k].sim = stats[k];
     free(stats);
     if (st == RTP_OK && rec->failed)
         st = rtp_oom(diag);
+    return st;
+}
+
+static int by_time(const void *a, const void *b)
+{
+    rtp_ns x = *(const rtp_ns *)a, y = *(const rtp_ns *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Where a chart of every bin over [0, until) must end to hold at most
+ * RTP_GANTT_MAX_BOXES boxes. The recorder's own cap is one budget for the
+ * whole chart while the bins are simulated one after another, so the first
+ * bin could spend it all and cut the chart at zero: each bin is simulated
+ * alone first (its recorder keeps its boxes up to its own cut), and the
+ * window ends where the first box past the cap, over all bins, starts. */
+static rtp_status find_cut(rpt *r, const lanes *l, rtp_ns until, rtp_ns *cut, rtp_diag *diag)
+{
+    size_t n = 0, cap = 0;
+    rtp_ns *starts = NULL;
+    rtp_status st = RTP_OK;
+    *cut = until;
+    for (size_t j = 0; j < r->plan->n_bins && st == RTP_OK; j++) {
+        if (r->bins[j].bin->n_tasks == 0)
+            continue;
+        rtp_gantt_rec one;
+        rtp_gantt_rec_init(&one, 0, until);
+        st = simulate_bin(r, l, j, until, &one, 0, diag);
+        if (st == RTP_OK && one.truncated && one.until < *cut)
+            *cut = one.until;
+        if (st == RTP_OK && n + one.n_boxes > cap) {
+            cap = (n + one.n_boxes) * 2;
+            rtp_ns *grown = realloc(starts, cap * sizeof *starts);
+            if (!grown)
+                st = rtp_oom(diag);
+            else
+                starts = grown;
+        }
+        for (size_t k = 0; st == RTP_OK && k < one.n_boxes; k++)
+            starts[n++] = one.boxes[k].from;
+        rtp_gantt_rec_free(&one);
+    }
+    if (st == RTP_OK && n > RTP_GANTT_MAX_BOXES) {
+        qsort(starts, n, sizeof *starts, by_time);
+        if (starts[RTP_GANTT_MAX_BOXES] < *cut)
+            *cut = starts[RTP_GANTT_MAX_BOXES];
+    }
+    free(starts);
     return st;
 }
 
@@ -178,13 +220,14 @@ rtp_status rpt_gantt_build(rpt *r, rtp_diag *diag)
                                                 "jobs: give a shorter --window", w);
         goto done;
     }
-    r->window_ns = r->window_asked_ns;
-    st = simulate(r, &l, r->window_ns, &rec, diag);
-    if (st == RTP_OK && rec.truncated && rec.until > 0) {
-        r->window_ns = rec.until;
-        rtp_gantt_rec_free(&rec);
-        st = simulate(r, &l, r->window_ns, &rec, diag);
-    }
+    st = find_cut(r, &l, r->window_asked_ns, &r->window_ns, diag);
+    rtp_gantt_rec_init(&rec, 0, r->window_ns);
+    for (size_t j = 0; j < r->plan->n_bins && st == RTP_OK; j++)
+        if (r->bins[j].bin->n_tasks > 0)
+            st = simulate_bin(r, &l, j, r->window_ns, &rec, 1, diag);
+    if (st == RTP_OK && rec.truncated) /* find_cut's window holds the cap's boxes at most */
+        st = rtp_diag_set(diag, RTP_EINTERNAL, "", "the Gantt chart was cut after its window "
+                                                   "was chosen to fit");
     if (st == RTP_OK)
         st = draw(r, &l, &rec, diag);
 done:

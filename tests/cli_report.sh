@@ -1,0 +1,184 @@
+#!/bin/sh
+# tests/cli_report.sh — `rtpack report` end to end (docs/spec.md "rtpack
+# report"), on plans that render in well under a second each (the app12
+# fixed-priority page, whose sensitivity search takes ~10 s, is
+# tests/cli_report_browser.sh's): every number of the page equals the CLI's
+# own JSON for the same plan (tests/support/report_check.py; EDF and FP,
+# overheads with jitter and blocking, an ILP proof of infeasibility,
+# unplaced tasks, clusters, the EDF app12 plan emit refuses, with the
+# recorded probe); the same bytes in every locale and every run; bad
+# input — a rehearsal of another plan, a truncated or foreign document, a
+# probe of other CPUs, conflicting options — is exit 2 with the file and the
+# JSON path, and no file is written; an existing page is replaced whole.
+set -u
+B=${RTP_BINARY:-./rtpack}
+S=${RTP_SOURCE_DIR:-.}
+TMP=$(mktemp -d) || exit 1
+trap 'rm -rf "$TMP"' EXIT
+fails=0
+fail() {
+    echo "FAIL: $*" >&2
+    fails=$((fails + 1))
+}
+# html5lib (.ci/setup: python3-html5lib) lives in Debian's python3.
+PY=python3
+/usr/bin/python3 -c 'import html5lib' 2>/dev/null && PY=/usr/bin/python3
+EX=$S/examples
+F=$S/tests/fixtures/report
+CHECK=$S/tests/support/report_check.py
+OPTS="--opt budget=0.9 --opt runtime_margin=0 --opt fifo_lo=51 --opt fifo_hi=98 --opt capacity=1"
+
+# expect CODE DESCRIPTION -- runs the rest, output in $TMP/out, $TMP/err
+expect() {
+    code=$1 what=$2
+    shift 2
+    "$@" >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    if [ "$rc" -ne "$code" ]; then
+        fail "$what: exit $rc, expected $code"
+        sed 's/^/  stderr: /' "$TMP/err" >&2
+    fi
+}
+
+# refused DESCRIPTION TEXT -- ARGS: exit 2, one line holding TEXT, no page.
+refused() {
+    what=$1 text=$2
+    shift 3
+    rm -f "$TMP/page.html"
+    ls -A "$TMP" >"$TMP/../rtp_report_ls.$$"
+    expect 2 "$what" "$B" report "$@" --out "$TMP/page.html"
+    [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -qF -- "$text" "$TMP/err" ||
+        fail "$what: want one line with '$text', got: $(cat "$TMP/err")"
+    [ ! -e "$TMP/page.html" ] || fail "$what: a page was written"
+    ls -A "$TMP" | cmp -s - "$TMP/../rtp_report_ls.$$" || fail "$what: a file was left beside it"
+    rm -f "$TMP/../rtp_report_ls.$$"
+}
+
+# numbers NAME PARTITION-ARGS... -- REPORT-ARGS...: partition (the plan, and
+# with --sensitivity the reference), report, simulate over the page's
+# window, emit's script when it takes the plan, then report_check.py.
+numbers() {
+    name=$1
+    shift
+    pargs=""
+    while [ "$1" != "--" ]; do
+        pargs="$pargs $1"
+        shift
+    done
+    shift
+    # shellcheck disable=SC2086
+    "$B" partition $pargs --json >"$TMP/$name.plan.json"
+    # shellcheck disable=SC2086
+    "$B" partition $pargs --sensitivity --json >"$TMP/$name.ref.json"
+    expect 0 "$name: report" "$B" report "$TMP/$name.plan.json" --out "$TMP/$name.html" "$@"
+    w=$(sed -n 's/.*<data value="\([0-9]*\)" data-j="sim:until">.*/\1/p' "$TMP/$name.html")
+    sim=""
+    if [ -n "$w" ]; then
+        "$B" simulate "$TMP/$name.plan.json" --until "$w" --json >"$TMP/$name.sim.json"
+        sim="--sim $TMP/$name.sim.json"
+    fi
+    script=""
+    "$B" emit "$TMP/$name.plan.json" --format script >"$TMP/$name.sh" 2>/dev/null &&
+        script="--script $TMP/$name.sh"
+    extra=""
+    [ "$#" -gt 0 ] && [ "$1" = --probe ] && extra="--probe $2"
+    # shellcheck disable=SC2086
+    $PY "$CHECK" "$TMP/$name.html" --plan "$TMP/$name.ref.json" $sim $script $extra $OPTS \
+        >"$TMP/check" 2>&1 || { fail "$name: the page's numbers"; cat "$TMP/check" >&2; }
+    tail -1 "$TMP/check"
+}
+
+# ---- every number equals the CLI's JSON ----
+cat >"$TMP/terms.json" <<'JSON'
+{ "time_unit": "ns", "platform": { "cpus": 2, "overheads": { "release_latency": "50us",
+  "context_switch": "5us", "deadline_charge": "20us", "noise_per_ms": "10us" } },
+  "tasks": [
+    { "name": "video", "wcet": "5ms", "deadline": "10ms", "period": "16666666ns", "cmd": ["v"] },
+    { "name": "audio", "wcet": "1ms", "deadline": "4ms", "period": "5ms", "jitter": "100us",
+      "cmd": ["a"] },
+    { "name": "control", "wcet": "250us", "period": "1ms", "cmd": ["c"] },
+    { "name": "sensors", "wcet": "2ms", "deadline": "8ms", "period": "10ms",
+      "blocking": "200us", "cmd": ["s"] },
+    { "name": "logger", "wcet": "10ms", "period": "100ms", "cmd": "logger --quiet" },
+    { "name": "network", "wcet": "3ms", "deadline": "15ms", "period": "20ms", "cmd": ["n"] } ] }
+JSON
+numbers terms_edf "$TMP/terms.json" --capacity 0.9 --
+numbers terms_fp "$TMP/terms.json" --policy fp --capacity 0.9 --
+numbers ilp "$EX/quickstart.json" --cpus 1 --method ilp --
+numbers unplaced "$EX/quickstart.json" --cpus 1 --method ffd --
+numbers unplaced_fp "$EX/quickstart.json" --cpus 1 --method ffd --policy fp --
+numbers clusters "$EX/quickstart.json" --cpus 4 --clusters 2x2 --
+numbers app12_edf "$EX/app12.json" --policy edf --capacity 0.9 -- --probe "$F/app12.probe.json"
+grep -qF 'emit</code> refuses it: <span class="txt" data-j="plan:deployable_reason">cpus[1].tasks[4]: deadline' \
+    "$TMP/app12_edf.html" || fail "app12 under EDF: the page does not say why emit refuses it"
+grep -qF 'data-j="analysis:qpa_bound"' "$TMP/app12_edf.html" ||
+    fail "app12 under EDF: the proof does not give QPA's testing bound"
+grep -qF 'id="probe-check"' "$TMP/app12_edf.html" ||
+    fail "app12 under EDF: the probe's overheads are larger, the page does not judge them"
+grep -qF 'data-j="plan:proof.explanation"' "$TMP/ilp.html" || fail "ilp: no certificate"
+
+# ---- the same bytes, whatever the locale ----
+P="$TMP/app12_edf.plan.json"
+for loc in C C.UTF-8 POSIX de_DE.UTF-8 fr_FR.UTF-8; do
+    LC_ALL=$loc LANG=$loc LC_NUMERIC=$loc "$B" report "$P" --probe "$F/app12.probe.json" \
+        --out "$TMP/loc.html" 2>/dev/null || fail "locale $loc: report failed"
+    cmp -s "$TMP/loc.html" "$TMP/app12_edf.html" || fail "locale $loc: other bytes"
+done
+"$B" report "$P" --probe "$F/app12.probe.json" --out "$TMP/again.html"
+cmp -s "$TMP/again.html" "$TMP/app12_edf.html" || fail "a second run wrote other bytes"
+rm -f "$TMP/loc.html" "$TMP/again.html"
+grep -q '[0-9]\{4\}-[0-9][0-9]-[0-9][0-9]' "$TMP/app12_edf.html" && fail "the page holds a date"
+
+# ---- documents that do not belong: exit 2, the path, no page ----
+FP_PLAN=$F/app12_fp.plan.json
+R=$F/app12_fp.rehearsal.json
+refused "a rehearsal of another plan" "app12_fp.rehearsal.json: tasks[0].bound: 170000 ns for ctrl_pitch; the plan's bound (its deadline) is 1000000 ns" \
+    -- "$P" --rehearsal "$R"
+head -c 1500 "$R" >"$TMP/cut.json"
+refused "a truncated rehearsal" "cut.json: not valid JSON (line" -- "$FP_PLAN" --rehearsal "$TMP/cut.json"
+refused "a probe given as the rehearsal" "app12.probe.json: kernel: unknown key" \
+    -- "$FP_PLAN" --rehearsal "$F/app12.probe.json"
+sed 's/"name":\t"telemetry"/"name":\t"telemetri"/' "$R" >"$TMP/renamed.json"
+refused "a task the plan does not have" "renamed.json: tasks[4].name: the plan places no task \"telemetri\"" \
+    -- "$FP_PLAN" --rehearsal "$TMP/renamed.json"
+sed 's/"cpus":\t\[0, 1\]/"cpus":\t[2, 3]/; s/"cpu":\t0,/"cpu":\t2,/; s/"cpu":\t1,/"cpu":\t3,/' \
+    "$F/app12.probe.json" >"$TMP/other.json"
+refused "a probe of other CPUs" "other.json: cpus: the probe measured CPUs 2,3; the plan runs tasks on CPU 0" \
+    -- "$FP_PLAN" --probe "$TMP/other.json"
+refused "another runtime margin" "runtime_margin: the rehearsal ran with 0, --runtime-margin asks for 0.2" \
+    -- "$FP_PLAN" --rehearsal "$R" --runtime-margin 0.2
+refused "--priority on an EDF plan" "--priority applies only to a fixed-priority plan" -- "$P" --priority dm
+refused "standard input twice" "standard input (-) can be only one" -- - --rehearsal - <"$P"
+refused "a title with a control character" "--title" -- "$P" --title "$(printf 'a\033b')"
+refused "a task set as the plan" "this is a task set" -- "$EX/app12.json"
+expect 2 "no --out" "$B" report "$P"
+rm -f "$TMP/page.html"
+expect 3 "a window of too many jobs" "$B" report "$P" --window 2000s --out "$TMP/page.html"
+grep -qF "holds more than 10^7 jobs: give a shorter --window" "$TMP/err" || fail "window: $(cat "$TMP/err")"
+[ ! -e "$TMP/page.html" ] || fail "window: a page was written"
+
+# ---- the output: a new path, or a regular file replaced whole ----
+echo old >"$TMP/page.html"
+expect 0 "replace a page" "$B" report "$P" --probe "$F/app12.probe.json" --out "$TMP/page.html"
+cmp -s "$TMP/page.html" "$TMP/app12_edf.html" || fail "replaced page differs"
+mkdir "$TMP/d"
+expect_fail_dir() {
+    "$B" report "$P" --out "$TMP/d" >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    [ "$rc" -eq 2 ] || [ "$rc" -eq 3 ] || fail "--out a folder: exit $rc"
+    [ -d "$TMP/d" ] && [ -z "$(ls -A "$TMP/d")" ] || fail "--out a folder: the folder changed"
+}
+expect_fail_dir
+[ -z "$(ls -A "$TMP" | grep '^\.')" ] || fail "a temporary file was left: $(ls -A "$TMP")"
+
+# ---- --help and the man page come from the option table ----
+expect 0 "--help" "$B" report --help
+for opt in --out --rehearsal --probe --window --priority --capacity --budget --runtime-margin \
+    --title --max-input-bytes; do
+    grep -qF -- "$opt" "$TMP/out" || fail "--help lacks $opt"
+done
+expect 0 "man page" "$B" help --man report
+grep -q '^\.TH RTPACK-REPORT' "$TMP/out" || fail "no man page header"
+
+[ "$fails" -eq 0 ] && echo "cli_report: all checks passed"
+exit "$fails"
