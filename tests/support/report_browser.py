@@ -14,7 +14,10 @@ and checks what a reader would see:
   - printed (print media, A4): a PDF of at least one page.
 
 usage: report_browser.py PAGE.html --desktop OUT.png --phone OUT.png
-                         [--pdf OUT.pdf] [--chromium BIN] [--timeout S]
+                         [--phone-screen OUT.png] [--pdf OUT.pdf] [--chromium BIN]
+                         [--timeout S]
+(--phone-screen: also the first screen of the phone view, 390 x 844, as a
+phone shows it.)
 Exit 0 when every check holds; 1 with one line per failed check; 77 when no
 Chromium is installed (the test is then skipped, saying so).
 """
@@ -33,7 +36,7 @@ import time
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--remote-debugging-pipe"]
-WIDTHS = {"desktop": (1280, False), "phone": (390, True)}
+WIDTHS = {"desktop": (1280, 900, False), "phone": (390, 844, True)}
 MAX_HEIGHT = 16000  # a screenshot taller than this is cut (Chromium's own limit is 16384)
 
 
@@ -140,6 +143,7 @@ def main():
     ap.add_argument("page")
     ap.add_argument("--desktop", required=True)
     ap.add_argument("--phone", required=True)
+    ap.add_argument("--phone-screen")
     ap.add_argument("--pdf")
     ap.add_argument("--chromium", default=shutil.which("chromium") or shutil.which("chromium-browser"))
     ap.add_argument("--timeout", type=float, default=60)
@@ -155,9 +159,9 @@ def main():
         s = b.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
         for domain in ("Page.enable", "Runtime.enable", "Log.enable"):
             b.call(domain, session=s)
-        for name, (width, mobile) in WIDTHS.items():
+        for name, (width, screen, mobile) in WIDTHS.items():
             b.call("Emulation.setDeviceMetricsOverride",
-                   {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": mobile},
+                   {"width": width, "height": screen, "deviceScaleFactor": 1, "mobile": mobile},
                    session=s)
             b.call("Page.navigate", {"url": url}, session=s)
             b.wait("Page.loadEventFired")
@@ -167,6 +171,10 @@ def main():
             if wide > width:
                 fails.append("%s: the page is %d px wide at a %d px viewport (it scrolls "
                              "sideways)" % (name, wide, width))
+            if name == "phone" and a.phone_screen:
+                first = b.call("Page.captureScreenshot", {"format": "png"}, session=s)["data"]
+                with open(a.phone_screen, "wb") as f:
+                    f.write(base64.b64decode(first))
             height = b.call("Page.getLayoutMetrics", session=s)["cssContentSize"]["height"]
             height = min(int(height + 0.5), MAX_HEIGHT)
             b.call("Emulation.setDeviceMetricsOverride",
