@@ -97,17 +97,12 @@ void h_name(rpt *r, const char *name)
     h_raw(r, "</span>");
 }
 
-static void vsrc(char *buf, size_t size, const char *fmt, va_list ap)
-{
-    vsnprintf(buf, size, fmt, ap);
-}
-
 void h_string(rpt *r, const char *text, const char *src_fmt, ...)
 {
     char src[160];
     va_list ap;
     va_start(ap, src_fmt);
-    vsrc(src, sizeof src, src_fmt, ap);
+    vsnprintf(src, sizeof src, src_fmt, ap);
     va_end(ap);
     h_fmt(r, "<span class=\"txt\" data-j=\"%s\">", src);
     h_text(r, text);
@@ -140,7 +135,7 @@ void h_time(rpt *r, rtp_ns ns, const char *src_fmt, ...)
     char src[160], shown[64];
     va_list ap;
     va_start(ap, src_fmt);
-    vsrc(src, sizeof src, src_fmt, ap);
+    vsnprintf(src, sizeof src, src_fmt, ap);
     va_end(ap);
     rpt_time_text(ns, shown, sizeof shown);
     h_fmt(r, "<data value=\"%lld\" data-j=\"%s\">%s</data>", (long long)ns, src, shown);
@@ -155,7 +150,7 @@ void h_int(rpt *r, long long v, const char *src_fmt, ...)
     char src[160];
     va_list ap;
     va_start(ap, src_fmt);
-    vsrc(src, sizeof src, src_fmt, ap);
+    vsnprintf(src, sizeof src, src_fmt, ap);
     va_end(ap);
     h_fmt(r, "<data value=\"%lld\" data-j=\"%s\">%lld</data>", v, src, v);
 }
@@ -182,7 +177,7 @@ void h_decimal(rpt *r, double v, int decimals, const char *src_fmt, ...)
     char src[160], shown[48];
     va_list ap;
     va_start(ap, src_fmt);
-    vsrc(src, sizeof src, src_fmt, ap);
+    vsnprintf(src, sizeof src, src_fmt, ap);
     va_end(ap);
     rpt_decimal(v, decimals, shown, sizeof shown);
     h_fmt(r, "<data value=\"%s\" data-j=\"%s\">%s</data>", shown, src, shown);
@@ -193,13 +188,24 @@ void h_decimal_text(rpt *r, const char *text, const char *src_fmt, ...)
     char src[160];
     va_list ap;
     va_start(ap, src_fmt);
-    vsrc(src, sizeof src, src_fmt, ap);
+    vsnprintf(src, sizeof src, src_fmt, ap);
     va_end(ap);
     h_fmt(r, "<data value=\"");
     h_text(r, text);
     h_fmt(r, "\" data-j=\"%s\">", src);
     h_text(r, text);
     h_raw(r, "</data>");
+}
+
+void h_th(rpt *r, const char *cls, const char *text)
+{
+    h_fmt(r, "<th scope=\"col\"%s%s%s>%s</th>", cls ? " class=\"" : "", cls ? cls : "",
+          cls ? "\"" : "", text);
+}
+
+void h_td(rpt *r, const char *label, int numeric)
+{
+    h_fmt(r, "<td%s data-label=\"%s\">", numeric ? " class=\"n\"" : "", label);
 }
 
 void h_bin_name(rpt *r, const rpt_bin *b)

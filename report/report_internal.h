@@ -24,7 +24,6 @@ typedef struct rpt_task {
     int has_runtime;           /* EDF: emit's SCHED_DEADLINE runtime is runtime_ns */
     rtp_ns runtime_ns;
     int fifo_priority;         /* FP: emit's SCHED_FIFO priority */
-    long seen;                 /* its row in the rehearsal, -1 without one */
     size_t sim_index;          /* its row in `rtpack simulate PLAN --json` */
     rtp_sim_task_stats sim;    /* in the Gantt window */
 } rpt_task;
@@ -49,6 +48,7 @@ typedef struct rpt_bin {
     rtp_policy policy;         /* EDF or FP on one CPU, GEDF or GFP on a cluster */
     rpt_task *tasks;           /* bin->n_tasks entries, in the plan's order */
     size_t *order;             /* indices into tasks, the tightest first */
+    size_t *growth;            /* indices into tasks by wcet_max / wcet, the least first */
     double u, u_eff;           /* display: sum of wcet/T and of C'/T */
     rpt_verdict own;           /* with the plan's overheads (one-CPU bins with tasks) */
     rpt_verdict probe;         /* with the probe's, when the plan's are lower */
@@ -75,6 +75,8 @@ typedef struct rpt {
     const char *window_rule;   /* how the window was chosen, in words */
     char *gantt_svg;           /* the chart without its XML declaration, owned */
     int probe_covers;          /* the plan's overheads are each at least the probe's */
+    uint64_t seen_misses, seen_jobs; /* the rehearsal's totals */
+    size_t seen_over;          /* its tasks whose largest response passed the bound */
 } rpt;
 
 /* report_model.c: builds everything above but out and the sections' text;
@@ -122,6 +124,10 @@ void rpt_decimal(double v, int decimals, char *buf, size_t size);
 /* A time as the page writes it: "16.666666 ms" with a no-break space. */
 void rpt_time_text(rtp_ns ns, char *buf, size_t size);
 
+/* A column heading (cls may be NULL: "n" right-aligns numbers), and the
+ * opening of a cell whose label the phone layout shows beside its value. */
+void h_th(rpt *r, const char *cls, const char *text);
+void h_td(rpt *r, const char *label, int numeric);
 /* A bin's name with its CPU ids as numbers: "CPU 0", "CPUs 2,3". */
 void h_bin_name(rpt *r, const rpt_bin *b);
 /* An exact ratio (a budget, a margin) rounded to four decimals, trailing

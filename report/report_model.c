@@ -2,7 +2,7 @@
  * (report_internal.h): each CPU analysed again with the plan's priorities
  * and overheads (and with a probe's, when the plan's are lower), the
  * sensitivity on a copy of the plan, emit's verdict and per-task
- * parameters, the rehearsal's rows matched to the tasks, and the order in
+ * parameters, the rehearsal's totals, and the two orders in
  * which each CPU's table lists its tasks. */
 #include "report/report_internal.h"
 
@@ -80,9 +80,11 @@ done:
     return st;
 }
 
-/* Tightest first: under FP the smallest slack relative to the deadline (a
- * task past its deadline first), otherwise the smallest wcet_max / wcet (a
- * task without wcet_max first); ties in the plan's order. */
+/* Two orders of a bin's tasks, ties in the plan's order: by slack relative
+ * to the deadline (a task past its deadline first), and by wcet_max / wcet
+ * (a task without wcet_max first). The tables list the tasks tightest
+ * first: by slack under FP, by growth under EDF (whose bound is the
+ * deadline itself); the margins by growth. */
 typedef struct key {
     int missing;   /* no slack / no margin: sorts first */
     __int128 num, den;
@@ -100,7 +102,7 @@ static int key_cmp(const void *a, const void *b)
     return x->index < y->index ? -1 : x->index > y->index;
 }
 
-static rtp_status sort_tasks(rpt *r, rpt_bin *b, rtp_diag *diag)
+static rtp_status sort_tasks(rpt_bin *b, int by_slack, size_t *order, rtp_diag *diag)
 {
     size_t n = b->bin->n_tasks;
     key *keys = rtp_alloc(n, sizeof *keys, diag);
@@ -109,7 +111,7 @@ static rtp_status sort_tasks(rpt *r, rpt_bin *b, rtp_diag *diag)
     for (size_t k = 0; k < n; k++) {
         const rpt_task *t = &b->tasks[k];
         keys[k].index = k;
-        if (r->fp) {
+        if (by_slack) {
             keys[k].missing = t->response_ns < 0;
             keys[k].num = t->pt->task.deadline_ns - t->response_ns;
             keys[k].den = t->pt->task.deadline_ns;
@@ -121,7 +123,7 @@ static rtp_status sort_tasks(rpt *r, rpt_bin *b, rtp_diag *diag)
     }
     qsort(keys, n, sizeof *keys, key_cmp);
     for (size_t k = 0; k < n; k++)
-        b->order[k] = keys[k].index;
+        order[k] = keys[k].index;
     free(keys);
     return RTP_OK;
 }
@@ -213,7 +215,8 @@ static rtp_status build_bin(rpt *r, size_t j, rtp_diag *diag)
     rtp_deploy_bin_path(plan, j, b->path, sizeof b->path);
     bin_name(bin, b->name, sizeof b->name);
     if (!(b->tasks = rtp_alloc(n, sizeof *b->tasks, diag)) ||
-        !(b->order = rtp_alloc(n, sizeof *b->order, diag)))
+        !(b->order = rtp_alloc(n, sizeof *b->order, diag)) ||
+        !(b->growth = rtp_alloc(n, sizeof *b->growth, diag)))
         return RTP_ENOMEM;
     rtp_ns *resp = rtp_alloc(n, sizeof *resp, diag);
     if (!resp)
@@ -224,7 +227,6 @@ static rtp_status build_bin(rpt *r, size_t j, rtp_diag *diag)
         t->pt = &bin->tasks[k];
         t->response_ns = -1;
         t->wcet_max_ns = -1;
-        t->seen = -1;
         t->sim.response_max_ns = t->sim.first_miss_ns = -1;
         snprintf(t->path, sizeof t->path, "%s.tasks[%zu]", b->path, k);
         if ((st = rtp_effective_wcet(&t->pt->task, &plan->overheads, b->policy, &t->c_eff)) !=
@@ -285,15 +287,17 @@ rtp_status rpt_model_build(rpt *r, rtp_diag *diag)
             r->all_schedulable &= b->own.analysed && b->own.schedulable;
         else if (b->bin->n_tasks > 0) /* a cluster: its global test, as the plan names it */
             r->all_schedulable &= b->bin->test[0] != '\0';
-        st = sort_tasks(r, b, diag);
+        st = sort_tasks(b, r->fp, b->order, diag);
+        if (st == RTP_OK)
+            st = sort_tasks(b, 0, b->growth, diag);
     }
-    /* The rehearsal's rows, by name (rtp_report_check_rehearsal has
-     * matched every one to a placed task). */
-    for (size_t k = 0; st == RTP_OK && r->rehearsal && k < r->rehearsal->n_tasks; k++)
-        for (size_t j = 0; j < plan->n_bins; j++)
-            for (size_t i = 0; i < r->bins[j].bin->n_tasks; i++)
-                if (strcmp(r->bins[j].bin->tasks[i].task.name, r->rehearsal->tasks[k].name) == 0)
-                    r->bins[j].tasks[i].seen = (long)k;
+    /* The rehearsal's totals, for the verdicts. */
+    for (size_t k = 0; st == RTP_OK && r->rehearsal && k < r->rehearsal->n_tasks; k++) {
+        const rtp_rehearse_task *t = &r->rehearsal->tasks[k];
+        r->seen_misses += t->misses;
+        r->seen_jobs += t->jobs;
+        r->seen_over += (size_t)rtp_rehearse_over_bound(t);
+    }
     return st;
 }
 
@@ -302,6 +306,7 @@ void rpt_model_free(rpt *r)
     for (size_t j = 0; r->bins && j < r->plan->n_bins; j++) {
         free(r->bins[j].tasks);
         free(r->bins[j].order);
+        free(r->bins[j].growth);
     }
     free(r->bins);
     free(r->gantt_svg);

@@ -23,19 +23,6 @@ static size_t failing_bins(const rpt *r)
     return failing;
 }
 
-static size_t rehearsal_misses(const rpt *r, size_t *over, uint64_t *jobs)
-{
-    size_t misses = 0;
-    *over = 0;
-    *jobs = 0;
-    for (size_t k = 0; k < r->rehearsal->n_tasks; k++) {
-        misses += r->rehearsal->tasks[k].misses;
-        *over += (size_t)rtp_rehearse_over_bound(&r->rehearsal->tasks[k]);
-        *jobs += r->rehearsal->tasks[k].jobs;
-    }
-    return misses;
-}
-
 static void badge(rpt *r, const char *kind, const char *head)
 {
     h_fmt(r, "<li class=\"badge %s\">", kind);
@@ -93,16 +80,13 @@ void rpt_section_summary(rpt *r)
         h_raw(r, "</li>\n");
     }
     if (r->rehearsal) {
-        size_t over;
-        uint64_t jobs;
-        size_t misses = rehearsal_misses(r, &over, &jobs);
-        int ok = misses == 0 && over == 0 && r->rehearsal->machine_restored;
+        int ok = r->seen_misses == 0 && r->seen_over == 0 && r->rehearsal->machine_restored;
         badge(r, ok ? "ok" : "bad", ok ? "Rehearsal held." : "Rehearsal failed.");
-        h_int(r, (long long)misses, "count:misses");
+        h_int(r, (long long)r->seen_misses, "count:misses");
         h_raw(r, " deadline miss(es) in ");
-        h_int(r, (long long)jobs, "count:jobs");
+        h_int(r, (long long)r->seen_jobs, "count:jobs");
         h_raw(r, " jobs; ");
-        h_int(r, (long long)over, "count:over_bound");
+        h_int(r, (long long)r->seen_over, "count:over_bound");
         h_raw(r, " task(s) responded later than the analysis bound");
         if (!r->rehearsal->machine_restored)
             h_raw(r, "; the machine was not restored");
@@ -172,17 +156,6 @@ static void load_bars(rpt *r, const rpt_bin *b)
              "load past it is hatched.</p></div>\n");
 }
 
-static void th(rpt *r, const char *cls, const char *text)
-{
-    h_fmt(r, "<th scope=\"col\"%s%s%s>%s</th>", cls ? " class=\"" : "", cls ? cls : "",
-          cls ? "\"" : "", text);
-}
-
-static void td_open(rpt *r, const char *label, int numeric)
-{
-    h_fmt(r, "<td%s data-label=\"%s\">", numeric ? " class=\"n\"" : "", label);
-}
-
 static int bin_has_delays(const rtp_plan_bin *bin)
 {
     for (size_t k = 0; k < bin->n_tasks; k++)
@@ -198,18 +171,18 @@ static void task_table(rpt *r, const rpt_bin *b)
     h_bin_name(r, b);
     h_fmt(r, ", tightest first (%s)</caption><thead><tr>",
           fp ? "the least slack relative to the deadline" : "the least room for the wcet to grow");
-    th(r, NULL, "task");
-    th(r, "n", "wcet");
-    th(r, "n", "deadline");
-    th(r, "n", "period");
+    h_th(r, NULL, "task");
+    h_th(r, "n", "wcet");
+    h_th(r, "n", "deadline");
+    h_th(r, "n", "period");
     if (delays) {
-        th(r, "n", "jitter");
-        th(r, "n", "blocking");
+        h_th(r, "n", "jitter");
+        h_th(r, "n", "blocking");
     }
     if (fp)
-        th(r, "n", "priority");
-    th(r, "n", fp ? "response bound" : "bound");
-    th(r, "n", "slack");
+        h_th(r, "n", "priority");
+    h_th(r, "n", fp ? "response bound" : "bound");
+    h_th(r, "n", "slack");
     h_raw(r, "</tr></thead><tbody>\n");
     for (size_t o = 0; o < b->bin->n_tasks; o++) {
         const rpt_task *t = &b->tasks[b->order[o]];
@@ -219,29 +192,29 @@ static void task_table(rpt *r, const rpt_bin *b)
         h_raw(r, "<th scope=\"row\" data-label=\"task\">");
         h_name(r, k->name);
         h_raw(r, "</th>");
-        td_open(r, "wcet", 1);
+        h_td(r, "wcet", 1);
         h_time(r, k->wcet_ns, "plan:%s.wcet", t->path);
         h_raw(r, "</td>");
-        td_open(r, "deadline", 1);
+        h_td(r, "deadline", 1);
         h_time(r, k->deadline_ns, "plan:%s.deadline", t->path);
         h_raw(r, "</td>");
-        td_open(r, "period", 1);
+        h_td(r, "period", 1);
         h_time(r, k->period_ns, "plan:%s.period", t->path);
         h_raw(r, "</td>");
         if (delays) {
-            td_open(r, "jitter", 1);
+            h_td(r, "jitter", 1);
             h_time(r, k->jitter_ns, "plan:%s.jitter", t->path);
             h_raw(r, "</td>");
-            td_open(r, "blocking", 1);
+            h_td(r, "blocking", 1);
             h_time(r, k->blocking_ns, "plan:%s.blocking", t->path);
             h_raw(r, "</td>");
         }
         if (fp) {
-            td_open(r, "priority", 1);
+            h_td(r, "priority", 1);
             h_int(r, t->pt->priority, "plan:%s.priority", t->path);
             h_raw(r, "</td>");
         }
-        td_open(r, fp ? "response bound" : "bound", 1);
+        h_td(r, fp ? "response bound" : "bound", 1);
         if (late) {
             h_mark(r, "bad");
             h_raw(r, "past the deadline");
@@ -253,7 +226,7 @@ static void task_table(rpt *r, const rpt_bin *b)
         else
             h_time(r, -1, "none");
         h_raw(r, "</td>");
-        td_open(r, "slack", 1);
+        h_td(r, "slack", 1);
         if (fp && t->response_ns >= 0)
             h_time(r, k->deadline_ns - t->response_ns, "slack:plan:%s", t->path);
         else
@@ -357,55 +330,31 @@ static void grow_text(rtp_ns wcet_max, rtp_ns wcet, char *buf, size_t size)
              (long long)(hundredths % 100));
 }
 
-/* Bin j's tasks by wcet_max / wcet, smallest first (ties in plan order). */
-static void by_growth(const rpt_bin *b, size_t *idx)
-{
-    size_t n = b->bin->n_tasks;
-    for (size_t k = 0; k < n; k++) {
-        size_t i = k;
-        for (; i > 0; i--) {
-            const rpt_task *x = &b->tasks[idx[i - 1]], *y = &b->tasks[k];
-            __int128 l = (__int128)x->wcet_max_ns * y->pt->task.wcet_ns,
-                     g = (__int128)y->wcet_max_ns * x->pt->task.wcet_ns;
-            if (l <= g)
-                break;
-            idx[i] = idx[i - 1];
-        }
-        idx[i] = k;
-    }
-}
-
 static void margin_table(rpt *r, const rpt_bin *b)
 {
     size_t n = b->bin->n_tasks;
-    size_t *idx = malloc(n * sizeof *idx);
-    if (!idx) {
-        r->out->failed = 1;
-        return;
-    }
-    by_growth(b, idx);
     h_raw(r, "<table class=\"cards\"><caption>Margins on ");
     h_bin_name(r, b);
     h_raw(r, ", the least first</caption><thead><tr>");
-    th(r, NULL, "task");
-    th(r, "n", "wcet");
-    th(r, "n", "wcet_max");
-    th(r, "n", "can grow");
-    th(r, "barcol", "wcet within wcet_max");
+    h_th(r, NULL, "task");
+    h_th(r, "n", "wcet");
+    h_th(r, "n", "wcet_max");
+    h_th(r, "n", "can grow");
+    h_th(r, "barcol", "wcet within wcet_max");
     h_raw(r, "</tr></thead><tbody>\n");
     for (size_t o = 0; o < n; o++) {
-        const rpt_task *t = &b->tasks[idx[o]];
+        const rpt_task *t = &b->tasks[b->growth[o]];
         char g[48];
         h_raw(r, "<tr><th scope=\"row\" data-label=\"task\">");
         h_name(r, t->pt->task.name);
         h_raw(r, "</th>");
-        td_open(r, "wcet", 1);
+        h_td(r, "wcet", 1);
         h_time(r, t->pt->task.wcet_ns, "plan:%s.wcet", t->path);
         h_raw(r, "</td>");
-        td_open(r, "wcet_max", 1);
+        h_td(r, "wcet_max", 1);
         h_time(r, t->wcet_max_ns, "plan:%s.wcet_max", t->path);
         h_raw(r, "</td>");
-        td_open(r, "can grow", 1);
+        h_td(r, "can grow", 1);
         if (t->wcet_max_ns > 0) {
             grow_text(t->wcet_max_ns, t->pt->task.wcet_ns, g, sizeof g);
             h_fmt(r, "\xC3\x97<data value=\"%s\" data-j=\"grow:plan:%s\">%s</data>", g, t->path,
@@ -414,7 +363,7 @@ static void margin_table(rpt *r, const rpt_bin *b)
             h_time(r, -1, "none");
         }
         h_raw(r, "</td>");
-        td_open(r, "wcet within wcet_max", 0);
+        h_td(r, "wcet within wcet_max", 0);
         if (t->wcet_max_ns > 0) {
             rpt_seg s = {0, (double)t->pt->task.wcet_ns / (double)t->wcet_max_ns, "u"};
             h_bar(r, &s, 1, -1);
@@ -422,7 +371,6 @@ static void margin_table(rpt *r, const rpt_bin *b)
         h_raw(r, "</td></tr>\n");
     }
     h_raw(r, "</tbody></table>\n");
-    free(idx);
 }
 
 void rpt_section_margins(rpt *r)
@@ -663,6 +611,8 @@ static void launch_words(rpt *r, size_t j, size_t i)
     rtp_diag d;
     rtp_diag_clear(&d);
     rtp_status st = rtp_deploy_launch_words(r->plan, j, i, &r->deploy, rtp_quote_sh, &words, &d);
+    if (st == RTP_OK)
+        st = rtp_text_status(&words);
     if (st == RTP_OK && words.data) {
         h_raw(r, "<code>");
         h_text(r, words.data);
@@ -702,13 +652,13 @@ void rpt_section_emit(rpt *r)
     h_raw(r, ". The command is the line of the launch script that starts the task.</p>\n"
              "<div class=\"scroll\"><table class=\"cards\"><caption>Launch parameters per "
              "task</caption><thead><tr>");
-    th(r, NULL, "task");
-    th(r, NULL, "CPU");
-    th(r, NULL, "policy");
-    th(r, "n", edf ? "runtime" : "priority");
-    th(r, "n", "deadline");
-    th(r, "n", "period");
-    th(r, NULL, "command");
+    h_th(r, NULL, "task");
+    h_th(r, NULL, "CPU");
+    h_th(r, NULL, "policy");
+    h_th(r, "n", edf ? "runtime" : "priority");
+    h_th(r, "n", "deadline");
+    h_th(r, "n", "period");
+    h_th(r, NULL, "command");
     h_raw(r, "</tr></thead><tbody>\n");
     for (size_t j = 0; j < r->plan->n_bins; j++) {
         const rpt_bin *b = &r->bins[j];
@@ -717,7 +667,7 @@ void rpt_section_emit(rpt *r)
             h_raw(r, "<tr><th scope=\"row\" data-label=\"task\">");
             h_name(r, t->pt->task.name);
             h_raw(r, "</th>");
-            td_open(r, "CPU", 0);
+            h_td(r, "CPU", 0);
             for (size_t c = 0; c < b->bin->n_cpus; c++) {
                 h_raw(r, c ? "," : "");
                 if (r->plan->clustered)
@@ -726,22 +676,22 @@ void rpt_section_emit(rpt *r)
                     h_int(r, b->bin->cpus[c], "plan:%s.cpu", b->path);
             }
             h_raw(r, "</td>");
-            td_open(r, "policy", 0);
+            h_td(r, "policy", 0);
             h_raw(r, edf ? "SCHED_DEADLINE" : "SCHED_FIFO");
             h_raw(r, "</td>");
-            td_open(r, edf ? "runtime" : "priority", 1);
+            h_td(r, edf ? "runtime" : "priority", 1);
             if (edf)
                 h_time(r, t->has_runtime ? t->runtime_ns : -1, "emit:%s.runtime", t->path);
             else
                 h_int(r, t->fifo_priority, "emit:%s.priority", t->path);
             h_raw(r, "</td>");
-            td_open(r, "deadline", 1);
+            h_td(r, "deadline", 1);
             h_time(r, t->pt->task.deadline_ns, "plan:%s.deadline", t->path);
             h_raw(r, "</td>");
-            td_open(r, "period", 1);
+            h_td(r, "period", 1);
             h_time(r, t->pt->task.period_ns, "plan:%s.period", t->path);
             h_raw(r, "</td>");
-            td_open(r, "command", 0);
+            h_td(r, "command", 0);
             launch_words(r, j, i);
             h_raw(r, "</td></tr>\n");
         }

@@ -11,11 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void td(rpt *r, const char *label, int numeric)
-{
-    h_fmt(r, "<td%s data-label=\"%s\">", numeric ? " class=\"n\"" : "", label);
-}
-
 static void yes_no(rpt *r, rtp_tri v)
 {
     h_raw(r, v == RTP_TRI_YES ? "yes" : v == RTP_TRI_NO ? "no" : "unknown");
@@ -27,14 +22,14 @@ static void overhead_row(rpt *r, const char *label, const char *key, rtp_ns plan
                          int plan_written, rtp_ns probe_ns, int probe_written)
 {
     h_fmt(r, "<tr><th scope=\"row\" data-label=\"overhead\">%s</th>", label);
-    td(r, "in the plan", 1);
+    h_td(r, "in the plan", 1);
     if (plan_written)
         h_time(r, plan_ns, "plan:platform.overheads.%s", key);
     else
         h_raw(r, "<span class=\"none\">none</span>");
     h_raw(r, "</td>");
     if (r->probe) {
-        td(r, "measured by the probe", 1);
+        h_td(r, "measured by the probe", 1);
         if (probe_written)
             h_time(r, probe_ns, "probe:platform.overheads.%s", key);
         else
@@ -169,11 +164,11 @@ static void latency_cells(rpt *r, const rtp_probe_latency *l, size_t k, const ch
 {
     char lab[64];
     snprintf(lab, sizeof lab, "%s max", label);
-    td(r, lab, 1);
+    h_td(r, lab, 1);
     h_time(r, l->measured ? l->max_ns : -1, "probe:cpus[%zu].%s.max", k, key);
     snprintf(lab, sizeof lab, "%s p99", label);
     h_raw(r, "</td>");
-    td(r, lab, 1);
+    h_td(r, lab, 1);
     h_time(r, l->measured ? l->p99_ns : -1, "probe:cpus[%zu].%s.p99", k, key);
     h_raw(r, "</td>");
 }
@@ -198,15 +193,15 @@ static void probe_cpus(rpt *r)
         h_raw(r, "</th>");
         latency_cells(r, &c->fifo, k, "fifo_latency", "FIFO");
         latency_cells(r, &c->deadline, k, "deadline_latency", "DEADLINE");
-        td(r, "switch", 1);
+        h_td(r, "switch", 1);
         h_time(r, c->context_switch.measured ? c->context_switch.p99_ns : -1,
                "probe:cpus[%zu].context_switch", k);
         h_raw(r, "</td>");
-        td(r, "charge", 1);
+        h_td(r, "charge", 1);
         h_time(r, c->charge.measured ? c->charge.fixed_ns : -1,
                "probe:cpus[%zu].deadline_charge.fixed", k);
         h_raw(r, "</td>");
-        td(r, "per ms", 1);
+        h_td(r, "per ms", 1);
         h_time(r, c->charge.measured ? c->charge.per_ms_ns : -1,
                "probe:cpus[%zu].deadline_charge.per_ms", k);
         h_raw(r, "</td></tr>\n");
@@ -302,15 +297,15 @@ void rpt_section_schedule(rpt *r)
                   t->sim.misses ? " class=\"miss\"" : "");
             h_name(r, t->pt->task.name);
             h_raw(r, "</th>");
-            td(r, "jobs", 1);
+            h_td(r, "jobs", 1);
             h_int(r, (long long)t->sim.jobs, "sim:tasks[%zu].jobs", t->sim_index);
             h_raw(r, "</td>");
-            td(r, "misses", 1);
+            h_td(r, "misses", 1);
             if (t->sim.misses)
                 h_mark(r, "bad");
             h_int(r, (long long)t->sim.misses, "sim:tasks[%zu].misses", t->sim_index);
             h_raw(r, "</td>");
-            td(r, "largest response", 1);
+            h_td(r, "largest response", 1);
             h_time(r, t->sim.response_max_ns, "sim:tasks[%zu].response_max", t->sim_index);
             h_raw(r, "</td></tr>\n");
         }
@@ -384,25 +379,25 @@ static void rehearsal_rows(rpt *r)
         h_fmt(r, "<tr%s><th scope=\"row\" data-label=\"task\">", rows[o].bad ? " class=\"miss\"" : "");
         h_name(r, t->name);
         h_raw(r, "</th>");
-        td(r, "CPU", 1);
+        h_td(r, "CPU", 1);
         h_int(r, t->cpu, "rehearsal:tasks[%zu].cpu", k);
         h_raw(r, "</td>");
-        td(r, "jobs", 1);
+        h_td(r, "jobs", 1);
         h_int(r, (long long)t->jobs, "rehearsal:tasks[%zu].jobs", k);
         h_raw(r, "</td>");
-        td(r, "misses", 1);
+        h_td(r, "misses", 1);
         h_int(r, (long long)t->misses, "rehearsal:tasks[%zu].misses", k);
         h_raw(r, "</td>");
-        td(r, "bound", 1);
+        h_td(r, "bound", 1);
         h_time(r, t->bound_ns, "rehearsal:tasks[%zu].bound", k);
         h_raw(r, "</td>");
-        td(r, "p99", 1);
+        h_td(r, "p99", 1);
         h_time(r, t->response_p99_ns, "rehearsal:tasks[%zu].response_p99", k);
         h_raw(r, "</td>");
-        td(r, "max", 1);
+        h_td(r, "max", 1);
         h_time(r, t->response_max_ns, "rehearsal:tasks[%zu].response_max", k);
         h_raw(r, "</td>");
-        td(r, "verdict", 0);
+        h_td(r, "verdict", 0);
         const char *kind = t->misses || over ? "bad" : t->jobs == 0 ? "info" : "ok";
         h_raw(r, "<span class=\"v\">");
         h_mark(r, kind);
@@ -413,7 +408,7 @@ static void rehearsal_rows(rpt *r)
                                    : "within the bound");
         h_raw(r, "</span>");
         h_raw(r, "</td>");
-        td(r, "response against the bound", 0);
+        h_td(r, "response against the bound", 0);
         rehearsal_bar(r, t);
         h_raw(r, "</td></tr>\n");
     }
@@ -423,11 +418,6 @@ static void rehearsal_rows(rpt *r)
 void rpt_section_rehearsal(rpt *r)
 {
     const rtp_rehearse_report *re = r->rehearsal;
-    size_t misses = 0, over = 0;
-    for (size_t k = 0; k < re->n_tasks; k++) {
-        misses += re->tasks[k].misses;
-        over += (size_t)rtp_rehearse_over_bound(&re->tasks[k]);
-    }
     h_raw(r, "<section id=\"rehearsal\">\n<h2>Rehearsal</h2>\n<p>The plan deployed on a "
              "machine exactly as <code>rtpack emit</code> writes it, with a synthetic "
              "workload in place of each command (<code>rtpack rehearse</code>). A response is "
@@ -453,16 +443,16 @@ void rpt_section_rehearsal(rpt *r)
         h_string(r, re->left, "rehearsal:left");
     }
     h_raw(r, "</dd>\n</dl>\n<p class=\"verdict\">");
-    if (misses == 0 && over == 0) {
+    if (r->seen_misses == 0 && r->seen_over == 0) {
         h_mark(r, "ok");
         h_raw(r, "<strong>Held:</strong> no deadline missed and every largest response "
                  "within its bound.");
     } else {
         h_mark(r, "bad");
         h_raw(r, "<strong>Failed:</strong> ");
-        h_int(r, (long long)misses, "count:misses");
+        h_int(r, (long long)r->seen_misses, "count:misses");
         h_raw(r, " deadline miss(es); ");
-        h_int(r, (long long)over, "count:over_bound");
+        h_int(r, (long long)r->seen_over, "count:over_bound");
         h_raw(r, " task(s) whose largest response passed the bound: on this machine the "
                  "analysis' claim did not hold. The usual causes are overheads the plan does "
                  "not carry (<a href=\"#platform\">measure them</a>) and a loaded machine.");
