@@ -39,7 +39,10 @@ static size_t utf8_len(const unsigned char *s)
 {
     if (s[0] < 0x80)
         return 1;
-    size_t n = s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC2 && s[0] < 0xE0 ? 2 : 0;
+    size_t n = s[0] >= 0xF0 && s[0] <= 0xF4 ? 4
+               : s[0] >= 0xE0 && s[0] < 0xF0 ? 3
+               : s[0] >= 0xC2 && s[0] < 0xE0 ? 2
+                                             : 0;
     for (size_t k = 1; k < n; k++)
         if ((s[k] & 0xC0) != 0x80)
             return 0;
@@ -126,33 +129,56 @@ static void none(rpt *r)
     h_raw(r, "<span class=\"none\">\xE2\x80\x94</span>");
 }
 
-void h_time(rpt *r, rtp_ns ns, const char *src_fmt, ...)
-{
-    if (ns < 0) {
-        none(r);
-        return;
-    }
-    char src[160], shown[64];
-    va_list ap;
-    va_start(ap, src_fmt);
-    vsnprintf(src, sizeof src, src_fmt, ap);
-    va_end(ap);
-    rpt_time_text(ns, shown, sizeof shown);
-    h_fmt(r, "<data value=\"%lld\" data-j=\"%s\">%s</data>", (long long)ns, src, shown);
-}
-
-void h_int(rpt *r, long long v, const char *src_fmt, ...)
+/* A time (is_time) or a count as <data>, the source from fmt and ap. */
+static void number(rpt *r, int is_time, long long v, const char *src_fmt, va_list ap)
 {
     if (v < 0) {
         none(r);
         return;
     }
-    char src[160];
+    char src[160], shown[64];
+    vsnprintf(src, sizeof src, src_fmt, ap);
+    if (is_time)
+        rpt_time_text(v, shown, sizeof shown);
+    else
+        snprintf(shown, sizeof shown, "%lld", v);
+    h_fmt(r, "<data value=\"%lld\" data-j=\"%s\">%s</data>", v, src, shown);
+}
+
+void h_time(rpt *r, rtp_ns ns, const char *src_fmt, ...)
+{
     va_list ap;
     va_start(ap, src_fmt);
-    vsnprintf(src, sizeof src, src_fmt, ap);
+    number(r, 1, ns, src_fmt, ap);
     va_end(ap);
-    h_fmt(r, "<data value=\"%lld\" data-j=\"%s\">%lld</data>", v, src, v);
+}
+
+void h_int(rpt *r, long long v, const char *src_fmt, ...)
+{
+    va_list ap;
+    va_start(ap, src_fmt);
+    number(r, 0, v, src_fmt, ap);
+    va_end(ap);
+}
+
+void h_td_time(rpt *r, const char *label, rtp_ns ns, const char *src_fmt, ...)
+{
+    va_list ap;
+    h_td(r, label, 1);
+    va_start(ap, src_fmt);
+    number(r, 1, ns, src_fmt, ap);
+    va_end(ap);
+    h_raw(r, "</td>");
+}
+
+void h_td_int(rpt *r, const char *label, long long v, const char *src_fmt, ...)
+{
+    va_list ap;
+    h_td(r, label, 1);
+    va_start(ap, src_fmt);
+    number(r, 0, v, src_fmt, ap);
+    va_end(ap);
+    h_raw(r, "</td>");
 }
 
 void rpt_decimal(double v, int decimals, char *buf, size_t size)

@@ -36,6 +36,8 @@ typedef struct rpt_verdict {
                                 * its deadline; -1 */
     rtp_ns first_miss_ns;      /* EDF, not schedulable: the smallest interval whose
                                 * demand exceeds it; -1 when U' > 1 decides */
+    int jitter_late;           /* EDF: late_task's J' reaches its deadline (the test's
+                                * first miss is then 1 ns) */
     rtp_ns edf_bound_ns;       /* EDF, schedulable: QPA's testing bound (0: none needed) */
     char note[360];            /* not analysed: why (a library message, shown as it is) */
 } rpt_verdict;
@@ -111,6 +113,11 @@ void h_string(rpt *r, const char *text, const char *src_fmt, ...)
  * dash with no value. */
 void h_time(rpt *r, rtp_ns ns, const char *src_fmt, ...) __attribute__((format(printf, 3, 4)));
 void h_int(rpt *r, long long v, const char *src_fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A whole numeric cell: h_td(label, numeric), the number, </td>. */
+void h_td_time(rpt *r, const char *label, rtp_ns ns, const char *src_fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void h_td_int(rpt *r, const char *label, long long v, const char *src_fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /* v >= 0 shown with `decimals` decimals (rounded half up; integer
  * formatting, no locale). */
 void h_decimal(rpt *r, double v, int decimals, const char *src_fmt, ...)

@@ -37,7 +37,7 @@ static rtp_status analyse(const rpt *r, const rpt_bin *b, const rtp_overheads *o
     int *prio = rtp_alloc(n, sizeof *prio, diag);
     rtp_ns *resp = response ? response : rtp_alloc(n, sizeof *resp, diag);
     rtp_status st = RTP_ENOMEM;
-    *v = (rpt_verdict){0, 0, -1, -1, 0, ""};
+    *v = (rpt_verdict){0, 0, -1, -1, 0, 0, ""};
     if (!declared || !prio || !resp)
         goto done;
     for (size_t k = 0; k < n; k++) {
@@ -56,6 +56,11 @@ static rtp_status analyse(const rpt *r, const rpt_bin *b, const rtp_overheads *o
         v->schedulable = res.schedulable;
         if (res.has_first_miss)
             v->first_miss_ns = res.first_miss_ns;
+        for (size_t k = 0; st == RTP_OK && !v->schedulable && k < n && v->late_task < 0; k++)
+            if (eff[k].jitter_ns >= eff[k].deadline_ns) { /* docs/spec.md "rtpack simulate" */
+                v->late_task = (long)k;
+                v->jitter_late = 1;
+            }
     } else {
         st = rtp_fp_rta(eff, n, prio, resp, &v->schedulable, &r->opts->limits, &d);
         for (size_t k = 0; st == RTP_OK && !v->schedulable && k < n && v->late_task < 0; k++)

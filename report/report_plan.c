@@ -192,27 +192,15 @@ static void task_table(rpt *r, const rpt_bin *b)
         h_raw(r, "<th scope=\"row\" data-label=\"task\">");
         h_name(r, k->name);
         h_raw(r, "</th>");
-        h_td(r, "wcet", 1);
-        h_time(r, k->wcet_ns, "plan:%s.wcet", t->path);
-        h_raw(r, "</td>");
-        h_td(r, "deadline", 1);
-        h_time(r, k->deadline_ns, "plan:%s.deadline", t->path);
-        h_raw(r, "</td>");
-        h_td(r, "period", 1);
-        h_time(r, k->period_ns, "plan:%s.period", t->path);
-        h_raw(r, "</td>");
+        h_td_time(r, "wcet", k->wcet_ns, "plan:%s.wcet", t->path);
+        h_td_time(r, "deadline", k->deadline_ns, "plan:%s.deadline", t->path);
+        h_td_time(r, "period", k->period_ns, "plan:%s.period", t->path);
         if (delays) {
-            h_td(r, "jitter", 1);
-            h_time(r, k->jitter_ns, "plan:%s.jitter", t->path);
-            h_raw(r, "</td>");
-            h_td(r, "blocking", 1);
-            h_time(r, k->blocking_ns, "plan:%s.blocking", t->path);
-            h_raw(r, "</td>");
+            h_td_time(r, "jitter", k->jitter_ns, "plan:%s.jitter", t->path);
+            h_td_time(r, "blocking", k->blocking_ns, "plan:%s.blocking", t->path);
         }
         if (fp) {
-            h_td(r, "priority", 1);
-            h_int(r, t->pt->priority, "plan:%s.priority", t->path);
-            h_raw(r, "</td>");
+            h_td_int(r, "priority", t->pt->priority, "plan:%s.priority", t->path);
         }
         h_td(r, fp ? "response bound" : "bound", 1);
         if (late) {
@@ -307,6 +295,11 @@ void rpt_verdict_words(rpt *r, const rpt_bin *b, const rpt_verdict *v)
         h_raw(r, "<span class=\"say\">");
         h_text(r, v->note);
         h_raw(r, "</span>.");
+    } else if (v->jitter_late) {
+        h_raw(r, "the release jitter of ");
+        h_name(r, b->bin->tasks[v->late_task].task.name);
+        h_raw(r, " with the release latency (J\xE2\x80\xB2) reaches its deadline: none of its "
+                 "jobs can be proved on time.");
     } else if (v->late_task >= 0) {
         h_raw(r, "the worst-case response time of ");
         h_name(r, b->bin->tasks[v->late_task].task.name);
@@ -348,12 +341,8 @@ static void margin_table(rpt *r, const rpt_bin *b)
         h_raw(r, "<tr><th scope=\"row\" data-label=\"task\">");
         h_name(r, t->pt->task.name);
         h_raw(r, "</th>");
-        h_td(r, "wcet", 1);
-        h_time(r, t->pt->task.wcet_ns, "plan:%s.wcet", t->path);
-        h_raw(r, "</td>");
-        h_td(r, "wcet_max", 1);
-        h_time(r, t->wcet_max_ns, "plan:%s.wcet_max", t->path);
-        h_raw(r, "</td>");
+        h_td_time(r, "wcet", t->pt->task.wcet_ns, "plan:%s.wcet", t->path);
+        h_td_time(r, "wcet_max", t->wcet_max_ns, "plan:%s.wcet_max", t->path);
         h_td(r, "can grow", 1);
         if (t->wcet_max_ns > 0) {
             grow_text(t->wcet_max_ns, t->pt->task.wcet_ns, g, sizeof g);
@@ -590,13 +579,14 @@ void rpt_section_proof(rpt *r)
     h_raw(r, "<li><strong>Deployment</strong>: ");
     h_mark(r, r->deployable ? "ok" : "bad");
     if (r->deployable) {
-        h_raw(r, "<strong>deployable</strong>: <code>rtpack emit</code> re-checks every CPU with the exact test and Linux's "
-                 "limits (SCHED_DEADLINE runtime, deadline and period rules, the bandwidth "
-                 "budget of ");
+        h_raw(r, "<strong>deployable</strong>: <code>rtpack emit</code> re-checks every CPU "
+                 "with the exact test and Linux's limits (SCHED_DEADLINE runtime, deadline and "
+                 "period rules, the bandwidth budget of ");
         h_ratio(r, r->deploy.budget, "opt:budget");
         h_raw(r, " per CPU, the SCHED_FIFO priority range) and takes the plan as it is.");
     } else {
-        h_raw(r, "<strong>not deployable</strong>: <code>rtpack emit</code> refuses the plan: ");
+        h_raw(r, "<strong>not deployable</strong>: <code>rtpack emit</code> refuses the "
+                 "plan: ");
         h_string(r, r->deploy_reason, "plan:deployable_reason");
     }
     h_raw(r, "</li>\n</ul>\n</section>\n");
@@ -685,12 +675,8 @@ void rpt_section_emit(rpt *r)
             else
                 h_int(r, t->fifo_priority, "emit:%s.priority", t->path);
             h_raw(r, "</td>");
-            h_td(r, "deadline", 1);
-            h_time(r, t->pt->task.deadline_ns, "plan:%s.deadline", t->path);
-            h_raw(r, "</td>");
-            h_td(r, "period", 1);
-            h_time(r, t->pt->task.period_ns, "plan:%s.period", t->path);
-            h_raw(r, "</td>");
+            h_td_time(r, "deadline", t->pt->task.deadline_ns, "plan:%s.deadline", t->path);
+            h_td_time(r, "period", t->pt->task.period_ns, "plan:%s.period", t->path);
             h_td(r, "command", 0);
             launch_words(r, j, i);
             h_raw(r, "</td></tr>\n");

@@ -164,13 +164,9 @@ static void latency_cells(rpt *r, const rtp_probe_latency *l, size_t k, const ch
 {
     char lab[64];
     snprintf(lab, sizeof lab, "%s max", label);
-    h_td(r, lab, 1);
-    h_time(r, l->measured ? l->max_ns : -1, "probe:cpus[%zu].%s.max", k, key);
+    h_td_time(r, lab, l->measured ? l->max_ns : -1, "probe:cpus[%zu].%s.max", k, key);
     snprintf(lab, sizeof lab, "%s p99", label);
-    h_raw(r, "</td>");
-    h_td(r, lab, 1);
-    h_time(r, l->measured ? l->p99_ns : -1, "probe:cpus[%zu].%s.p99", k, key);
-    h_raw(r, "</td>");
+    h_td_time(r, lab, l->measured ? l->p99_ns : -1, "probe:cpus[%zu].%s.p99", k, key);
 }
 
 static void probe_cpus(rpt *r)
@@ -193,18 +189,13 @@ static void probe_cpus(rpt *r)
         h_raw(r, "</th>");
         latency_cells(r, &c->fifo, k, "fifo_latency", "FIFO");
         latency_cells(r, &c->deadline, k, "deadline_latency", "DEADLINE");
-        h_td(r, "switch", 1);
-        h_time(r, c->context_switch.measured ? c->context_switch.p99_ns : -1,
-               "probe:cpus[%zu].context_switch", k);
-        h_raw(r, "</td>");
-        h_td(r, "charge", 1);
-        h_time(r, c->charge.measured ? c->charge.fixed_ns : -1,
-               "probe:cpus[%zu].deadline_charge.fixed", k);
-        h_raw(r, "</td>");
-        h_td(r, "per ms", 1);
-        h_time(r, c->charge.measured ? c->charge.per_ms_ns : -1,
-               "probe:cpus[%zu].deadline_charge.per_ms", k);
-        h_raw(r, "</td></tr>\n");
+        h_td_time(r, "switch", c->context_switch.measured ? c->context_switch.p99_ns : -1,
+                  "probe:cpus[%zu].context_switch", k);
+        h_td_time(r, "charge", c->charge.measured ? c->charge.fixed_ns : -1,
+                  "probe:cpus[%zu].deadline_charge.fixed", k);
+        h_td_time(r, "per ms", c->charge.measured ? c->charge.per_ms_ns : -1,
+                  "probe:cpus[%zu].deadline_charge.per_ms", k);
+        h_raw(r, "</tr>\n");
     }
     h_raw(r, "</tbody></table></div>\n");
 }
@@ -297,17 +288,15 @@ void rpt_section_schedule(rpt *r)
                   t->sim.misses ? " class=\"miss\"" : "");
             h_name(r, t->pt->task.name);
             h_raw(r, "</th>");
-            h_td(r, "jobs", 1);
-            h_int(r, (long long)t->sim.jobs, "sim:tasks[%zu].jobs", t->sim_index);
-            h_raw(r, "</td>");
+            h_td_int(r, "jobs", (long long)t->sim.jobs, "sim:tasks[%zu].jobs", t->sim_index);
             h_td(r, "misses", 1);
             if (t->sim.misses)
                 h_mark(r, "bad");
             h_int(r, (long long)t->sim.misses, "sim:tasks[%zu].misses", t->sim_index);
             h_raw(r, "</td>");
-            h_td(r, "largest response", 1);
-            h_time(r, t->sim.response_max_ns, "sim:tasks[%zu].response_max", t->sim_index);
-            h_raw(r, "</td></tr>\n");
+            h_td_time(r, "largest response", t->sim.response_max_ns,
+                      "sim:tasks[%zu].response_max", t->sim_index);
+            h_raw(r, "</tr>\n");
         }
     h_raw(r, "</tbody></table></div>\n</section>\n");
 }
@@ -376,27 +365,16 @@ static void rehearsal_rows(rpt *r)
         size_t k = rows[o].index;
         const rtp_rehearse_task *t = &re->tasks[k];
         int over = rtp_rehearse_over_bound(t);
-        h_fmt(r, "<tr%s><th scope=\"row\" data-label=\"task\">", rows[o].bad ? " class=\"miss\"" : "");
+        h_fmt(r, "<tr%s><th scope=\"row\" data-label=\"task\">",
+              rows[o].bad ? " class=\"miss\"" : "");
         h_name(r, t->name);
         h_raw(r, "</th>");
-        h_td(r, "CPU", 1);
-        h_int(r, t->cpu, "rehearsal:tasks[%zu].cpu", k);
-        h_raw(r, "</td>");
-        h_td(r, "jobs", 1);
-        h_int(r, (long long)t->jobs, "rehearsal:tasks[%zu].jobs", k);
-        h_raw(r, "</td>");
-        h_td(r, "misses", 1);
-        h_int(r, (long long)t->misses, "rehearsal:tasks[%zu].misses", k);
-        h_raw(r, "</td>");
-        h_td(r, "bound", 1);
-        h_time(r, t->bound_ns, "rehearsal:tasks[%zu].bound", k);
-        h_raw(r, "</td>");
-        h_td(r, "p99", 1);
-        h_time(r, t->response_p99_ns, "rehearsal:tasks[%zu].response_p99", k);
-        h_raw(r, "</td>");
-        h_td(r, "max", 1);
-        h_time(r, t->response_max_ns, "rehearsal:tasks[%zu].response_max", k);
-        h_raw(r, "</td>");
+        h_td_int(r, "CPU", t->cpu, "rehearsal:tasks[%zu].cpu", k);
+        h_td_int(r, "jobs", (long long)t->jobs, "rehearsal:tasks[%zu].jobs", k);
+        h_td_int(r, "misses", (long long)t->misses, "rehearsal:tasks[%zu].misses", k);
+        h_td_time(r, "bound", t->bound_ns, "rehearsal:tasks[%zu].bound", k);
+        h_td_time(r, "p99", t->response_p99_ns, "rehearsal:tasks[%zu].response_p99", k);
+        h_td_time(r, "max", t->response_max_ns, "rehearsal:tasks[%zu].response_max", k);
         h_td(r, "verdict", 0);
         const char *kind = t->misses || over ? "bad" : t->jobs == 0 ? "info" : "ok";
         h_raw(r, "<span class=\"v\">");
@@ -456,6 +434,13 @@ void rpt_section_rehearsal(rpt *r)
         h_raw(r, " task(s) whose largest response passed the bound: on this machine the "
                  "analysis' claim did not hold. The usual causes are overheads the plan does "
                  "not carry (<a href=\"#platform\">measure them</a>) and a loaded machine.");
+        if (!r->fp && re->runtime_margin.num == 0)
+            h_raw(r, " Under SCHED_DEADLINE with no runtime margin, a job the kernel charges "
+                     "more than its own work (wake-up and switch paths, interrupts) exhausts "
+                     "a runtime of exactly C\xE2\x80\xB2, is throttled to its next period "
+                     "and skips that release: put the charge in the plan "
+                     "(<code>platform.overheads.deadline_charge</code>) or rehearse with "
+                     "<code>--runtime-margin</code> (docs/deploy.md, runtime margins).");
     }
     h_raw(r, "</p>\n<div class=\"scroll\"><table class=\"cards\"><caption>Observed responses "
              "beside the bounds, problems first</caption><thead><tr><th scope=\"col\">task"
