@@ -266,18 +266,37 @@ static rtp_status get_notes(const cJSON *obj, const char *path, const char *key,
 
 /* ---- rehearse --json ---- */
 
+/* A flag the writer writes only when set: absent is 0, present must be true. */
+static rtp_status get_set_flag(const cJSON *obj, const char *path, const char *key, int *out,
+                               rtp_diag *diag)
+{
+    *out = 0;
+    if (!cJSON_GetObjectItemCaseSensitive(obj, key))
+        return RTP_OK;
+    rtp_status st = get_bool(obj, path, key, out, diag);
+    if (st == RTP_OK && !*out) {
+        char field[RTP_DIAG_PATH_SIZE];
+        rtp_json_path_key(field, sizeof field, path, key);
+        return rtp_diag_set(diag, RTP_EINPUT, field, "written only when true");
+    }
+    return st;
+}
+
 static rtp_status rehearse_task(const rtp_json *doc, const cJSON *node, const char *path,
-                                rtp_rehearse_task *t, rtp_diag *diag)
+                                int overrun_signal, rtp_rehearse_task *t, rtp_diag *diag)
 {
     static const char *const keys[] = {"name", "cpu", "jobs", "misses", "response_max",
                                        "response_p99", "bound", "over_bound", NULL};
+    static const char *const keys_overruns[] = {"name", "cpu", "jobs", "misses",
+                                                "response_max", "response_p99", "bound",
+                                                "over_bound", "overruns", NULL};
     char field[RTP_DIAG_PATH_SIZE];
     const cJSON *item;
     int64_t cpu = 0;
     uint64_t jobs = 0, misses = 0;
     int over = 0;
     rtp_status st;
-    if ((st = object_keys(node, path, keys, diag)) ||
+    if ((st = object_keys(node, path, overrun_signal ? keys_overruns : keys, diag)) ||
         (st = get_text(node, path, "name", 0, t->name, sizeof t->name, diag)) ||
         (st = need(node, path, "cpu", &item, field, diag)) ||
         (st = rtp_json_int(doc, item, field, 0, RTP_CPU_LIMIT - 1, &cpu, diag)) ||
@@ -291,6 +310,12 @@ static rtp_status rehearse_task(const rtp_json *doc, const cJSON *node, const ch
     t->cpu = (int)cpu;
     t->jobs = jobs;
     t->misses = misses;
+    if (overrun_signal) { /* SIGXCPU counted per task only with --overrun-signal */
+        uint64_t overruns = 0;
+        if ((st = get_count(doc, node, path, "overruns", &overruns, diag)) != RTP_OK)
+            return st;
+        t->overruns = (long long)overruns;
+    }
     if ((t->response_max_ns < 0) != (t->response_p99_ns < 0) ||
         t->response_p99_ns > t->response_max_ns) {
         rtp_json_path_key(field, sizeof field, path, "response_p99");
@@ -308,9 +333,9 @@ static rtp_status rehearse_task(const rtp_json *doc, const cJSON *node, const ch
 rtp_status rtp_rehearse_report_parse_json(const char *text, size_t len,
                                           rtp_rehearse_report *out, rtp_diag *diag)
 {
-    static const char *const keys[] = {"seconds", "load", "runtime_margin", "hog",
-                                       "arrival_grid", "tasks", "machine_restored", "left",
-                                       NULL};
+    static const char *const keys[] = {"seconds", "load", "runtime_margin", "hog", "reclaim",
+                                       "overrun_signal", "arrival_grid", "tasks",
+                                       "machine_restored", "left", NULL};
     static const char *const grids[] = {"kernel", "first_job", "release", NULL};
     memset(out, 0, sizeof *out);
     rtp_json doc;
@@ -326,6 +351,8 @@ rtp_status rtp_rehearse_report_parse_json(const char *text, size_t len,
         (st = get_ratio(&doc, root, "", "load", 0, &has, &out->load, diag)) ||
         (st = get_ratio(&doc, root, "", "runtime_margin", 0, &has, &out->runtime_margin, diag)) ||
         (st = get_bool(root, "", "hog", &out->hog, diag)) ||
+        (st = get_set_flag(root, "", "reclaim", &out->reclaim, diag)) ||
+        (st = get_set_flag(root, "", "overrun_signal", &out->overrun_signal, diag)) ||
         (st = get_choice(root, "", "arrival_grid", 1, grids, &out->arrival_grid, diag)) ||
         (st = get_bool(root, "", "machine_restored", &out->machine_restored, diag)) ||
         (st = need(root, "", "tasks", &tasks, field, diag)))
@@ -350,7 +377,8 @@ rtp_status rtp_rehearse_report_parse_json(const char *text, size_t len,
     }
     for (const cJSON *c = tasks->child; c && st == RTP_OK; c = c->next) {
         rtp_json_path_index(field, sizeof field, "tasks", out->n_tasks);
-        st = rehearse_task(&doc, c, field, &out->tasks[out->n_tasks++], diag);
+        st = rehearse_task(&doc, c, field, out->overrun_signal, &out->tasks[out->n_tasks++],
+                           diag);
     }
 done:
     rtp_json_close(&doc);

@@ -274,6 +274,10 @@ rtp_status rpt_model_build(rpt *r, rtp_diag *diag)
     r->deploy = r->opts->deploy;
     if (!r->opts->margin_given && r->rehearsal)
         r->deploy.runtime_margin = r->rehearsal->runtime_margin;
+    if (r->rehearsal) { /* emit's parameters as the rehearsal deployed them */
+        r->deploy.reclaim = r->rehearsal->reclaim;
+        r->deploy.overrun_signal = r->rehearsal->overrun_signal;
+    }
     r->fp = plan->policy == RTP_POLICY_FP || plan->policy == RTP_POLICY_GFP;
     r->probe_covers = !r->probe || !r->probe->has_overheads || covers(&plan->overheads, r->probe);
     if (!(r->bins = rtp_alloc(plan->n_bins, sizeof *r->bins, diag)))

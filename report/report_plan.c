@@ -632,6 +632,12 @@ void rpt_section_emit(rpt *r)
                  "(<a href=\"#platform\">above</a>)");
         if (r->rehearsal && !r->opts->margin_given)
             h_raw(r, "; the margin is the one the rehearsal ran with");
+        if (rtp_deploy_reclaims(r->plan, &r->deploy))
+            h_raw(r, ". The tasks start through <code>rtpack-launch</code> with "
+                     "SCHED_FLAG_RECLAIM: a job charged past its runtime may use bandwidth "
+                     "the others leave unused instead of being throttled (docs/deploy.md)");
+        if (r->deploy.overrun_signal)
+            h_raw(r, ". Each budget overrun sends the task SIGXCPU");
     } else {
         h_raw(r, ": SCHED_FIFO with the plan's ranks mapped onto priorities ");
         h_int(r, r->deploy.fifo_lo, "opt:fifo_lo");

@@ -375,6 +375,8 @@ static void rehearsal_rows(rpt *r)
         h_td_time(r, "bound", t->bound_ns, "rehearsal:tasks[%zu].bound", k);
         h_td_time(r, "p99", t->response_p99_ns, "rehearsal:tasks[%zu].response_p99", k);
         h_td_time(r, "max", t->response_max_ns, "rehearsal:tasks[%zu].response_max", k);
+        if (re->overrun_signal)
+            h_td_int(r, "overruns", t->overruns, "rehearsal:tasks[%zu].overruns", k);
         h_td(r, "verdict", 0);
         const char *kind = t->misses || over ? "bad" : t->jobs == 0 ? "info" : "ok";
         h_raw(r, "<span class=\"v\">");
@@ -404,12 +406,18 @@ void rpt_section_rehearsal(rpt *r)
     h_raw(r, r->fp ? "the response time" : "the deadline");
     h_raw(r, ").</p>\n<dl class=\"facts\">\n<dt>ran</dt><dd>");
     h_int(r, re->seconds, "rehearsal:seconds");
-    h_raw(r, " s, each job burning ");
+    h_raw(r, " s, each job doing ");
     h_ratio(r, re->load, "rehearsal:load");
-    h_raw(r, " \xC3\x97 its wcet of CPU time</dd>\n<dt>runtime margin</dt><dd>");
+    h_raw(r, " \xC3\x97 its wcet of its own work</dd>\n<dt>runtime margin</dt><dd>");
     h_ratio(r, re->runtime_margin, "rehearsal:runtime_margin");
     h_raw(r, "</dd>\n<dt>CPU hog beside it</dt><dd>");
     h_raw(r, re->hog ? "yes: a normal-priority busy loop on every CPU" : "no");
+    h_raw(r, "</dd>\n<dt>SCHED_DEADLINE flags</dt><dd>");
+    h_raw(r, re->reclaim && re->overrun_signal ? "reclaiming unused bandwidth, SIGXCPU at "
+                                                 "each overrun (counted per task)"
+             : re->reclaim                     ? "reclaiming unused bandwidth"
+             : re->overrun_signal              ? "SIGXCPU at each overrun (counted per task)"
+                                               : "none");
     h_raw(r, "</dd>\n<dt>arrivals measured from</dt><dd>");
     h_raw(r, grid_words(re->arrival_grid));
     h_raw(r, "</dd>\n<dt>machine restored</dt><dd>");
@@ -447,9 +455,11 @@ void rpt_section_rehearsal(rpt *r)
              "</th><th scope=\"col\" class=\"n\">CPU</th><th scope=\"col\" class=\"n\">jobs"
              "</th><th scope=\"col\" class=\"n\">misses</th><th scope=\"col\" class=\"n\">"
              "bound</th><th scope=\"col\" class=\"n\"><abbr title=\"99th percentile\">p99"
-             "</abbr></th><th scope=\"col\" class=\"n\">max</th><th scope=\"col\">verdict"
-             "</th><th scope=\"col\" class=\"barcol\">response against the bound</th></tr>"
-             "</thead><tbody>\n");
+             "</abbr></th><th scope=\"col\" class=\"n\">max</th>");
+    if (re->overrun_signal)
+        h_th(r, "n", "overruns");
+    h_raw(r, "<th scope=\"col\">verdict</th><th scope=\"col\" class=\"barcol\">response "
+             "against the bound</th></tr></thead><tbody>\n");
     rehearsal_rows(r);
     h_raw(r, "</tbody></table></div>\n<p class=\"legend\">Bars: light, the "
              "<abbr title=\"99th percentile\">p99</abbr> response; dark, up to the largest; "

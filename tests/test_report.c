@@ -169,11 +169,11 @@ static void every_field_reads_back(void **state)
     free(text);
     rtp_probe_report_free(&q);
 
-    rtp_rehearse_task tasks[2] = {{"a", 0, 10, 1, 900, 800, 1000, 0},
-                                  {"b \"q\"", 1, 0, 0, -1, -1, -1, 0}};
+    rtp_rehearse_task tasks[2] = {{"a", 0, 10, 1, 900, 800, 1000, 0, 7},
+                                  {"b \"q\"", 1, 0, 0, -1, -1, -1, 0, 0}};
     rtp_rehearse_report r = {.seconds = 3, .load = {9, 10}, .runtime_margin = {1, 4}, .hog = 1,
-                             .arrival_grid = "first_job", .tasks = tasks, .n_tasks = 2,
-                             .machine_restored = 0};
+                             .reclaim = 1, .overrun_signal = 1, .arrival_grid = "first_job",
+                             .tasks = tasks, .n_tasks = 2, .machine_restored = 0};
     snprintf(r.left, sizeof r.left, "cpuset rtpack-x");
     text = rtp_rehearse_report_to_json(&r, 1);
     rtp_rehearse_report s;
@@ -181,6 +181,8 @@ static void every_field_reads_back(void **state)
     again = rtp_rehearse_report_to_json(&s, 1);
     assert_string_equal(again, text);
     assert_int_equal(s.runtime_margin.den, 4);
+    assert_int_equal(s.tasks[0].overruns, 7);
+    assert_int_equal(s.reclaim, 1);
     assert_string_equal(s.left, "cpuset rtpack-x");
     free(again);
     free(text);
@@ -235,6 +237,9 @@ static void bad_documents_name_the_member(void **state)
         {"\"load\":\t1", "\"load\":\t\"much\"", "load"},
         {"\"name\":\t\"ctrl_yaw\"", "\"name\":\t7", "tasks[1].name"},
         {"\"cpu\":\t1", "\"cpu\":\t4096", "tasks[7].cpu"},
+        {"\"hog\":\tfalse", "\"hog\":\tfalse, \"reclaim\": false", "reclaim"},
+        {"\"hog\":\tfalse", "\"hog\":\tfalse, \"overrun_signal\": true", "tasks[0].overruns"},
+        {"\"over_bound\":\ttrue", "\"over_bound\":\ttrue, \"overruns\": 1", "tasks[0].overruns"},
     };
     for (size_t k = 0; k < sizeof rcases / sizeof rcases[0]; k++) {
         char *bad = edit(r, rcases[k].from, rcases[k].to);
