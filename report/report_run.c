@@ -412,12 +412,14 @@ void rpt_section_rehearsal(rpt *r)
     h_ratio(r, re->runtime_margin, "rehearsal:runtime_margin");
     h_raw(r, "</dd>\n<dt>CPU hog beside it</dt><dd>");
     h_raw(r, re->hog ? "yes: a normal-priority busy loop on every CPU" : "no");
-    h_raw(r, "</dd>\n<dt>SCHED_DEADLINE flags</dt><dd>");
-    h_raw(r, re->reclaim && re->overrun_signal ? "reclaiming unused bandwidth, SIGXCPU at "
-                                                 "each overrun (counted per task)"
-             : re->reclaim                     ? "reclaiming unused bandwidth"
-             : re->overrun_signal              ? "SIGXCPU at each overrun (counted per task)"
-                                               : "none");
+    if (!r->fp) {
+        h_raw(r, "</dd>\n<dt>SCHED_DEADLINE flags</dt><dd>");
+        h_raw(r, re->reclaim && re->overrun_signal ? "reclaiming unused bandwidth, SIGXCPU at "
+                                                     "each overrun (counted per task)"
+                 : re->reclaim                     ? "reclaiming unused bandwidth"
+                 : re->overrun_signal ? "SIGXCPU at each overrun (counted per task)"
+                                      : "none");
+    }
     h_raw(r, "</dd>\n<dt>arrivals measured from</dt><dd>");
     h_raw(r, grid_words(re->arrival_grid));
     h_raw(r, "</dd>\n<dt>machine restored</dt><dd>");

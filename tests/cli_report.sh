@@ -126,6 +126,17 @@ for loc in C C.UTF-8 POSIX de_DE.UTF-8 fr_FR.UTF-8; do
 done
 "$B" report "$P" --probe "$F/app12.probe.json" --out "$TMP/again.html"
 cmp -s "$TMP/again.html" "$TMP/app12_edf.html" || fail "a second run wrote other bytes"
+# Every section (the rehearsal's too) in two locales.
+RE="--rehearsal $F/plan_edf.rehearsal.json --probe $F/app12.probe.json"
+# shellcheck disable=SC2086
+LC_ALL=C "$B" report "$EX/plan_edf.json" $RE --out "$TMP/loc.html"
+# shellcheck disable=SC2086
+LC_ALL=de_DE.UTF-8 LC_NUMERIC=de_DE.UTF-8 "$B" report "$EX/plan_edf.json" $RE \
+    --out "$TMP/again.html" 2>/dev/null
+cmp -s "$TMP/loc.html" "$TMP/again.html" || fail "the rehearsal page differs across locales"
+grep -qF 'id="rehearsal"' "$TMP/loc.html" || fail "plan_edf: no rehearsal section"
+grep -qF 'runtime-margin</code>' "$TMP/loc.html" ||
+    fail "plan_edf: a failed SCHED_DEADLINE rehearsal without margin, and no word on margins"
 rm -f "$TMP/loc.html" "$TMP/again.html"
 grep -q '[0-9]\{4\}-[0-9][0-9]-[0-9][0-9]' "$TMP/app12_edf.html" && fail "the page holds a date"
 
