@@ -635,7 +635,8 @@ void rpt_section_emit(rpt *r)
         if (rtp_deploy_reclaims(r->plan, &r->deploy))
             h_raw(r, ". The tasks start through <code>rtpack-launch</code> with "
                      "SCHED_FLAG_RECLAIM: a job charged past its runtime may use bandwidth "
-                     "the others leave unused instead of being throttled (docs/deploy.md)");
+                     "the others leave unused instead of being throttled (<cite>docs/deploy.md "
+                     "\xC2\xA7" "9</cite>)");
         if (r->deploy.overrun_signal)
             h_raw(r, ". Each budget overrun sends the task SIGXCPU");
     } else {

@@ -450,7 +450,7 @@ void rpt_section_rehearsal(rpt *r)
                      "a runtime of exactly C\xE2\x80\xB2, is throttled to its next period "
                      "and skips that release: put the charge in the plan "
                      "(<code>platform.overheads.deadline_charge</code>) or rehearse with "
-                     "<code>--runtime-margin</code> (docs/deploy.md, runtime margins).");
+                     "<code>--runtime-margin</code> (<cite>docs/deploy.md \xC2\xA7" "8</cite>).");
     }
     h_raw(r, "</p>\n<div class=\"scroll\"><table class=\"cards\"><caption>Observed responses "
              "beside the bounds, problems first</caption><thead><tr><th scope=\"col\">task"
