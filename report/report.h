@@ -8,11 +8,12 @@
  * simulated Gantt window (sim/gantt.h) and, with a rehearsal, what the
  * machine did beside every bound.
  *
- * Nothing the page claims is taken from the plan on trust: every CPU is
- * analysed again with the plan's own priorities (the exact test; C', J' of
+ * What the page claims is computed again, not read from the plan: every
+ * CPU is analysed with the plan's own priorities (the exact test; C', J' of
  * models/effective.h), sensitivity is computed afresh (rtp_part_sensitivity
  * with opts->priority), and deployability is emit's own check
- * (rtp_deploy_check with opts->deploy). A part that hits a resource limit
+ * (rtp_deploy_check with opts->deploy, which also runs a cluster's global
+ * test again; the page names a cluster's accepting test as the plan does). A part that hits a resource limit
  * (a sensitivity search, the EDF re-check deep in a hyperperiod) says so
  * on the page instead of showing a number.
  *
