@@ -39,7 +39,7 @@ static void copy_escaped(char *dst, size_t size, const char *src)
     dst[used] = '\0';
 }
 
-rtp_status rtp_diag_set(rtp_diag *diag, rtp_status status, const char *path,
+rtp_status(rtp_diag_set)(rtp_diag *diag, rtp_status status, const char *path,
                         const char *fmt, ...)
 {
     if (!diag)

@@ -56,9 +56,22 @@ void rtp_diag_clear(rtp_diag *diag);
  * always one line whatever the input held; returns
  * `status` so callers can write `return rtp_diag_set(d, RTP_EINPUT, ...)`.
  * Safe on a NULL diag. */
-rtp_status rtp_diag_set(rtp_diag *diag, rtp_status status, const char *path,
+rtp_status(rtp_diag_set)(rtp_diag *diag, rtp_status status, const char *path,
                         const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* The same call, with its value spelled out where the caller is compiled:
+ * the function lives in another file, so without this an optimiser cannot
+ * know that `return rtp_diag_set(d, RTP_EINPUT, ...)` never returns RTP_OK,
+ * and warns that an output set only on success "may be used
+ * uninitialized". `status` is evaluated twice: pass a constant or a plain
+ * variable. */
+static inline rtp_status rtp_diag_status_(rtp_status recorded, rtp_status status)
+{
+    (void)recorded;
+    return status;
+}
+#define rtp_diag_set(diag, status, ...) \
+    rtp_diag_status_((rtp_diag_set)((diag), (status), __VA_ARGS__), (status))
 
 /* Replaces the path of the diagnostic recorded last (escaped as above), for
  * readers that build a member's path only when it is reported. Safe on

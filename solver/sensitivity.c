@@ -30,12 +30,6 @@ rtp_status rtp_sens_out_of_steps(sctx *s)
                         (unsigned long long)s->max);
 }
 
-rtp_status rtp_sens_too_big(sctx *s)
-{
-    return rtp_diag_set(s->diag, RTP_ELIMIT, "",
-                        "critical scaling factor: a demand passes 2^120");
-}
-
 void rtp_sens_zset(mpz_t z, rtp_i128 v)
 {
     int neg = v < 0;

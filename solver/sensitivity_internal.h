@@ -24,8 +24,14 @@ typedef struct sctx {
 rtp_status rtp_sens_spend(sctx *s);
 /* RTP_ELIMIT with the message of a spent budget. */
 rtp_status rtp_sens_out_of_steps(sctx *s);
-/* RTP_ELIMIT: a demand passes 2^120. */
-rtp_status rtp_sens_too_big(sctx *s);
+/* RTP_ELIMIT: a demand passes 2^120. Inline, so that callers' optimiser
+ * sees it never returns RTP_OK (outputs set only on success are then
+ * never "maybe uninitialized"). */
+static inline rtp_status rtp_sens_too_big(sctx *s)
+{
+    return rtp_diag_set(s->diag, RTP_ELIMIT, "",
+                        "critical scaling factor: a demand passes 2^120");
+}
 /* q = num / den (den > 0), canonical. */
 void rtp_sens_qset(mpq_t q, rtp_i128 num, rtp_i128 den);
 void rtp_sens_zset(mpz_t z, rtp_i128 v);

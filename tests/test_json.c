@@ -139,8 +139,8 @@ static const char *const corners[] = {
     "{\"tasks\": [{\"name\": \"a\", \"wcet\": 1, \"period\": 4, \"p\": 1}]}",
     "{\"tasks\": [{\"name\": \"a\", \"wcet\": 1, \"period\": 4, \"\": 1}]}",
     "{\"tasks\": [{\"name\": \"a\", \"wcet\": 1, \"period\": 4, \"deadlines\": 1}]}",
-    "{\"tasks\": [{\"name\": \"a\", \"wcet\": 1, \"period\": 4, \"jitter\": 1, "
-    "\"blocking\": 2, \"cmd\": \"x\", \"affinity\": [0], \"priority\": 3, \"deadline\": 4}]}",
+    ("{\"tasks\": [{\"name\": \"a\", \"wcet\": 1, \"period\": 4, \"jitter\": 1, "
+     "\"blocking\": 2, \"cmd\": \"x\", \"affinity\": [0], \"priority\": 3, \"deadline\": 4}]}"),
     "{\"tasks\": [{\"name\": \"a\", \"wcet\": 1, \"period\": 4, \"jitters\": 1}]}",
     "{\"tasks\": [{\"name\": \"a\", \"wcet\": 1, \"period\": 4, \"blockin\": 1}]}",
     "{\"tasks\": [{\"name\": \"a\", \"wcet\": 1, \"period\": 4, \"cm\": 1}]}",
