@@ -97,6 +97,9 @@ enum {
     CLI_IN_ARGS = 1u << 1,  /* the target is in cli_args (shared --json, --cpus) */
     CLI_FILE = 1u << 2,     /* CLI_STRING naming a file: completion offers files */
     CLI_DIR = 1u << 3,      /* CLI_STRING naming a folder: completion offers folders */
+    CLI_OUTPUT = 1u << 4,   /* with CLI_FILE or CLI_DIR: a path rtpack writes; the parser
+                             * refuses anything but a regular file (a folder) or a new
+                             * path, before the command runs (rtp_output_check) */
 };
 
 /* One option, "--name VALUE", "--name=VALUE" or "--name" for a flag. */
@@ -213,7 +216,9 @@ void cli_print_man(const cli_command *cmd, FILE *out);
 /* The bash completion script for every command. */
 void cli_print_completion(FILE *out);
 /* Writes DIR/man1/rtpack.1, DIR/man1/rtpack-CMD.1 for every command and
- * DIR/completion/rtpack (folders created); 0, or -1 after a message. */
+ * DIR/completion/rtpack (folders created); the exit code: 0, 2 when a
+ * target is not a folder / a regular file or new (nothing written), 3 when
+ * a write failed; a message on stderr. */
 int cli_write_docs(const char *dir);
 /* The version line, "rtpack X.Y.Z". */
 const char *cli_version(void);

@@ -8,6 +8,7 @@
 #include "deploy/script.h"
 #include "deploy/state.h"
 #include "deploy/systemd.h"
+#include "models/fileio.h"
 #include "models/plan.h"
 
 #include <errno.h>
@@ -247,7 +248,10 @@ static int emit(const cli_args *args, const emit_settings *s, const rtp_plan *pl
         return cli_usage_error(args, "--format rtapp writes one file per CPU (cluster) of an EDF "
                                      "plan and the script that starts each in its cpuset: give "
                                      "--out DIR");
-    if (s->format == FORMAT_SYSTEMD || (s->format == FORMAT_RTAPP && edf))
+    int folder = s->format == FORMAT_SYSTEMD || (s->format == FORMAT_RTAPP && edf);
+    if (s->out && rtp_output_check(s->out, folder, &diag) != RTP_OK)
+        return cli_usage_error(args, "--out: %s", diag.message);
+    if (folder)
         return write_folder(args, plan, s, file, warnings);
     if (s->format == FORMAT_SCRIPT)
         st = rtp_deploy_script(plan, opts, &text, warnings, &diag);

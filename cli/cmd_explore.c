@@ -74,7 +74,7 @@ typedef struct explore_settings {
 
 static const cli_option options[] = {
     {.name = "out", .type = CLI_STRING, CLI_TARGET(explore_settings, explore.out_dir),
-     .metavar = "DIR", .flags = CLI_REQUIRED | CLI_DIR,
+     .metavar = "DIR", .flags = CLI_REQUIRED | CLI_DIR | CLI_OUTPUT,
      .help = "output folder (results.csv, timing.csv, acceptance.svg, ...)"},
     {.name = "shard", .type = CLI_CUSTOM, CLI_TARGET(explore_settings, shard), .metavar = "K/N",
      .parse = parse_shard, .wants = "K/N with 1 <= K <= N", .def = "1/1",

@@ -10,7 +10,7 @@ typedef struct merge_settings {
 
 static const cli_option options[] = {
     {.name = "out", .type = CLI_STRING, CLI_TARGET(merge_settings, out), .metavar = "DIR",
-     .flags = CLI_REQUIRED | CLI_DIR, .help = "output folder"},
+     .flags = CLI_REQUIRED | CLI_DIR | CLI_OUTPUT, .help = "output folder"},
     {.name = "force", .type = CLI_FLAG, CLI_TARGET(merge_settings, force),
      .help = "replace the results DIR already holds"},
     {.name = "json", .type = CLI_FLAG, CLI_TARGET(cli_args, json), .flags = CLI_IN_ARGS,

@@ -79,7 +79,7 @@ static const cli_option options[] = {
      .choices = objectives, .def = "feasibility", .when = "method=ilp",
      .help = "what the ILP optimises"},
     {.name = "write-lp", .type = CLI_STRING, CLI_TARGET(part_cli, ilp.write_lp_path),
-     .metavar = "FILE", .flags = CLI_FILE, .when = "method=ilp",
+     .metavar = "FILE", .flags = CLI_FILE | CLI_OUTPUT, .when = "method=ilp",
      .help = "write the final ILP model in CPLEX LP format"},
     {.name = "explain", .type = CLI_FLAG, CLI_TARGET(part_cli, explain),
      .help = "when infeasible, say which task could not be placed and why"},

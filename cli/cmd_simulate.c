@@ -41,7 +41,7 @@ static const cli_option options[] = {
     {.name = "overrun", .type = CLI_STRING, CLI_TARGET(settings, overrun), .metavar = "NAME:T",
      .help = "the first job of task NAME runs T instead of its wcet"},
     {.name = "svg", .type = CLI_STRING, CLI_TARGET(settings, svg), .metavar = "OUT.svg",
-     .flags = CLI_FILE, .help = "write the Gantt chart of [--from, --until] to OUT.svg"},
+     .flags = CLI_FILE | CLI_OUTPUT, .help = "write the Gantt chart of [--from, --until] to OUT.svg"},
     {.name = "from", .type = CLI_TIME, CLI_TARGET(settings, from_ns), .metavar = "T",
      .def = "0", .help = "the chart starts at T (with --svg; the simulation still starts at 0)"},
     {.name = "max-iterations", .type = CLI_INT, CLI_TARGET(settings, limits.max_iterations),

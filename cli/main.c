@@ -5,6 +5,7 @@
 #include "rtpack/version.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,7 +69,7 @@ static int help(int argc, char **argv)
         return CLI_EXIT_OK;
     }
     if (strcmp(argv[2], "--write-docs") == 0 && argc == 4)
-        return cli_write_docs(argv[3]) == 0 ? CLI_EXIT_OK : CLI_EXIT_LIMIT;
+        return cli_write_docs(argv[3]);
     int man = strcmp(argv[2], "--man") == 0;
     if (strcmp(argv[2], "--completion") == 0 && argc == 3) {
         cli_print_completion(stdout);
@@ -91,6 +92,30 @@ static int help(int argc, char **argv)
     return CLI_EXIT_OK;
 }
 
+/* Every way out of rtpack that printed goes through here: standard output
+ * that could not be written (a full disk, /dev/full, a closed pipe) is exit 3
+ * with a message, whatever the command's own answer was. ferror too: stdio
+ * may have flushed (and failed) long before this. */
+static int finish(const char *name, int rc)
+{
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "rtpack%s%s: cannot write standard output: %s\n", name ? " " : "",
+                name ? name : "", strerror(errno ? errno : EIO));
+        return CLI_EXIT_LIMIT;
+    }
+    return rc;
+}
+
+/* SIGPIPE (a reader such as `head -1` that went away) must not kill rtpack
+ * with status 141: the write then fails with EPIPE and finish() says so
+ * (exit 3, docs/spec.md "Exit status"). A handler that does nothing, not
+ * SIG_IGN: an ignored signal stays ignored in the programs rtpack runs
+ * (rehearse's launch script and workloads), a caught one is reset at exec. */
+static void on_sigpipe(int sig)
+{
+    (void)sig;
+}
+
 static int run_command(const cli_command *cmd, int argc, char **argv)
 {
     if (cli_check_table(cmd) != 0)
@@ -110,17 +135,17 @@ static int run_command(const cli_command *cmd, int argc, char **argv)
         rc = cmd->run(&args, settings);
     cli_settings_free(cmd, settings);
     free(settings);
-    /* ferror too: stdio may have flushed (and failed) long before this */
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "rtpack %s: cannot write standard output: %s\n", cmd->name,
-                strerror(errno ? errno : EIO));
-        return CLI_EXIT_LIMIT;
-    }
-    return rc;
+    return finish(cmd->name, rc);
 }
 
 int main(int argc, char **argv)
 {
+    struct sigaction pipe_action;
+    memset(&pipe_action, 0, sizeof pipe_action);
+    pipe_action.sa_handler = on_sigpipe;
+    pipe_action.sa_flags = SA_RESTART;
+    sigemptyset(&pipe_action.sa_mask);
+    sigaction(SIGPIPE, &pipe_action, NULL);
     if (argc < 2) {
         usage(stderr);
         return CLI_EXIT_USAGE;
@@ -128,13 +153,13 @@ int main(int argc, char **argv)
     const char *word = argv[1];
     if (strcmp(word, "--help") == 0 || strcmp(word, "-h") == 0) {
         usage(stdout);
-        return CLI_EXIT_OK;
+        return finish(NULL, CLI_EXIT_OK);
     }
     if (strcmp(word, "help") == 0)
-        return help(argc, argv);
+        return finish("help", help(argc, argv));
     if (strcmp(word, "--version") == 0 || strcmp(word, "-V") == 0) {
         printf("%s\n", cli_version());
-        return CLI_EXIT_OK;
+        return finish(NULL, CLI_EXIT_OK);
     }
     const cli_command *cmd = cli_find_command(word);
     return cmd ? run_command(cmd, argc, argv) : unknown_command(word);

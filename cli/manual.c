@@ -3,6 +3,7 @@
  * three never disagree. The build runs `rtpack help --man CMD` and
  * `rtpack help --completion` and installs the results. */
 #include "cli/cli.h"
+#include "models/fileio.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -288,22 +289,51 @@ static int make_dir(const char *path)
     return -1;
 }
 
+/* The folders and files cli_write_docs makes, in order: `i` from 0 until
+ * it returns 0; *folder says which kind. */
+static int docs_path(const char *dir, size_t i, char *path, size_t size, int *folder)
+{
+    *folder = i == 0 || i == 1 || i == cli_n_commands + 3;
+    if (i == 0)
+        snprintf(path, size, "%s", dir);
+    else if (i == 1)
+        snprintf(path, size, "%s/man1", dir);
+    else if (i == 2)
+        snprintf(path, size, "%s/man1/rtpack.1", dir);
+    else if (i < cli_n_commands + 3)
+        snprintf(path, size, "%s/man1/rtpack-%s.1", dir, cli_commands[i - 3]->name);
+    else if (i == cli_n_commands + 3)
+        snprintf(path, size, "%s/completion", dir);
+    else if (i == cli_n_commands + 4)
+        snprintf(path, size, "%s/completion/rtpack", dir);
+    else
+        return 0;
+    return 1;
+}
+
 int cli_write_docs(const char *dir)
 {
     char path[1024];
-    int rc = make_dir(dir);
-    snprintf(path, sizeof path, "%s/man1", dir);
-    rc = rc ? rc : make_dir(path);
-    snprintf(path, sizeof path, "%s/man1/rtpack.1", dir);
-    rc = rc ? rc : write_one(path, cli_print_man, NULL);
-    for (size_t i = 0; i < cli_n_commands && rc == 0; i++) {
-        if ((rc = cli_check_table(cli_commands[i])) != 0)
-            break;
-        snprintf(path, sizeof path, "%s/man1/rtpack-%s.1", dir, cli_commands[i]->name);
-        rc = write_one(path, cli_print_man, cli_commands[i]);
+    int folder;
+    /* Every target is a folder / a regular file or new before anything is
+     * written (models/fileio.h rtp_output_check). */
+    for (size_t i = 0; docs_path(dir, i, path, sizeof path, &folder); i++) {
+        rtp_diag diag;
+        rtp_diag_clear(&diag);
+        if (rtp_output_check(path, folder, &diag) != RTP_OK) {
+            fprintf(stderr, "rtpack help: %s\n", diag.message);
+            return CLI_EXIT_USAGE;
+        }
     }
-    snprintf(path, sizeof path, "%s/completion", dir);
-    rc = rc ? rc : make_dir(path);
-    snprintf(path, sizeof path, "%s/completion/rtpack", dir);
-    return rc ? rc : write_one(path, completion_writer, NULL);
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && docs_path(dir, i, path, sizeof path, &folder); i++) {
+        const cli_command *cmd = i >= 3 && i < cli_n_commands + 3 ? cli_commands[i - 3] : NULL;
+        if (cmd && cli_check_table(cmd) != 0)
+            rc = -1;
+        else if (folder)
+            rc = make_dir(path);
+        else
+            rc = write_one(path, i == cli_n_commands + 4 ? completion_writer : cli_print_man, cmd);
+    }
+    return rc ? CLI_EXIT_LIMIT : CLI_EXIT_OK;
 }

@@ -5,6 +5,7 @@
  * only sees well-formed settings. */
 #include "cli/cli.h"
 #include "models/duration.h"
+#include "models/fileio.h"
 #include "probe/facts.h"
 
 #include <errno.h>
@@ -475,6 +476,23 @@ static int check_when(cli_args *args, void *settings)
     return 0;
 }
 
+/* CLI_OUTPUT options: a regular file or a new path (CLI_FILE), a folder or
+ * a new path (CLI_DIR), refused before the command does anything. */
+static int check_outputs(cli_args *args, void *settings)
+{
+    const cli_option *table = args->cmd->options;
+    for (size_t i = 0; table[i].name; i++) {
+        if (!(table[i].flags & CLI_OUTPUT) || !args->given[i])
+            continue;
+        const char *path = *(const char **)target(&table[i], args, settings);
+        rtp_diag diag;
+        rtp_diag_clear(&diag);
+        if (rtp_output_check(path, (table[i].flags & CLI_DIR) != 0, &diag) != RTP_OK)
+            return cli_usage_error(args, "--%s: %s", table[i].name, diag.message);
+    }
+    return 0;
+}
+
 int cli_parse(const cli_command *cmd, int argc, char **argv, int first, cli_args *out,
               void *settings)
 {
@@ -528,6 +546,8 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, int first, cli_args
     int rc = check_required(out);
     if (!rc)
         rc = check_when(out, settings);
+    if (!rc)
+        rc = check_outputs(out, settings);
     return rc ? rc : check_operands(out);
 }
 

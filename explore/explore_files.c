@@ -66,8 +66,20 @@ rtp_status explore_read_named(const char *path, char **text, size_t *len, rtp_di
     return st;
 }
 
-rtp_status explore_make_dir(const char *dir, rtp_diag *diag)
+rtp_status explore_make_dir(const explore_paths *p, rtp_diag *diag)
 {
+    /* Every file the folder may get is a regular file or new before
+     * anything is written (models/fileio.h rtp_output_check): the journal
+     * is appended to, so a FIFO there would block and a device take the
+     * rows. */
+    const char *const files[] = {p->manifest, p->sweep, p->results, p->timing,
+                                 p->jsonl,    p->weighted, p->svg,  p->partial};
+    const char *dir = p->dir;
+    rtp_status st = rtp_output_check(dir, 1, diag);
+    for (size_t i = 0; st == RTP_OK && i < sizeof files / sizeof files[0]; i++)
+        st = rtp_output_check(files[i], 0, diag);
+    if (st != RTP_OK)
+        return st;
     if (mkdir(dir, 0755) != 0 && errno != EEXIST)
         return explore_io_error(diag, dir, "create the folder");
     struct stat sb;

@@ -30,7 +30,9 @@ rtp_status explore_write_text(const char *path, const char *text, size_t len, rt
 rtp_status explore_append_text(const char *path, const char *text, size_t len, rtp_diag *diag);
 /* rtp_read_file, with the file's path in the message (merge reads many). */
 rtp_status explore_read_named(const char *path, char **text, size_t *len, rtp_diag *diag);
-rtp_status explore_make_dir(const char *dir, rtp_diag *diag);
+/* Creates the folder p->dir when missing; RTP_EINPUT (nothing written)
+ * when it, or any file it may get, is not a folder / a regular file. */
+rtp_status explore_make_dir(const explore_paths *p, rtp_diag *diag);
 
 typedef struct explore_manifest {
     int version, k, n;

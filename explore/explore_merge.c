@@ -81,7 +81,7 @@ static rtp_status write_merged(const rtp_sweep *sw, shard_in *shards, int n, con
     if (st == RTP_OK && (rtp_text_status(&results) != RTP_OK ||
                          rtp_text_status(&timing) != RTP_OK || rtp_text_status(&jsonl) != RTP_OK))
         st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
-    if (st == RTP_OK && (st = explore_make_dir(out->dir, diag)) == RTP_OK &&
+    if (st == RTP_OK && (st = explore_make_dir(out, diag)) == RTP_OK &&
         (st = explore_write_manifest(out->manifest, sw, 1, 1, shards[0].m.set_time_limit_ns, diag)) == RTP_OK &&
         (st = explore_write_text(out->sweep, text, len, diag)) == RTP_OK &&
         (st = explore_write_text(out->timing, timing.data, timing.len, diag)) == RTP_OK &&

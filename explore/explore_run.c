@@ -124,7 +124,7 @@ rtp_status rtp_explore_run(const char *text, size_t len, const rtp_explore_opts 
         st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
         goto done;
     }
-    if ((st = explore_make_dir(o->out_dir, diag)) != RTP_OK ||
+    if ((st = explore_make_dir(&paths, diag)) != RTP_OK ||
         (st = prepare(&sw, text, len, o, &paths, &done, diag)) != RTP_OK)
         goto done;
     uint64_t sets = (uint64_t)sw.doc.sets_per_point;

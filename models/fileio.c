@@ -144,6 +144,33 @@ static rtp_status write_temp(const char *path, const char *data, size_t len, uns
     return write_error(diag, path, err);
 }
 
+static const char *file_kind(mode_t mode)
+{
+    return S_ISDIR(mode)    ? "a folder"
+           : S_ISCHR(mode)  ? "a character device"
+           : S_ISBLK(mode)  ? "a block device"
+           : S_ISFIFO(mode) ? "a named pipe (FIFO)"
+           : S_ISSOCK(mode) ? "a socket"
+           : S_ISREG(mode)  ? "a regular file"
+                            : "not a regular file";
+}
+
+rtp_status rtp_output_check(const char *path, int folder, rtp_diag *diag)
+{
+    struct stat sb;
+    if (stat(path, &sb) != 0)
+        return RTP_OK; /* new (or unreadable: the write says why) */
+    if (folder ? S_ISDIR(sb.st_mode) : S_ISREG(sb.st_mode))
+        return RTP_OK;
+    if (folder)
+        return rtp_diag_set(diag, RTP_EINPUT, "", "%s is %s, not a folder: give a folder or a "
+                            "new path", path, file_kind(sb.st_mode));
+    return rtp_diag_set(diag, RTP_EINPUT, "",
+                        "%s is %s: rtpack writes only regular files or new paths (it "
+                        "replaces the file whole); give another path",
+                        path, file_kind(sb.st_mode));
+}
+
 rtp_status rtp_write_file(const char *path, const char *data, size_t len, unsigned mode,
                           rtp_diag *diag)
 {
@@ -157,6 +184,8 @@ rtp_status rtp_write_files(const rtp_file_out *files, size_t n, rtp_diag *diag)
     if (!tmp)
         return rtp_oom(diag);
     rtp_status st = RTP_OK;
+    for (size_t i = 0; i < n && st == RTP_OK; i++)
+        st = rtp_output_check(files[i].path, 0, diag);
     size_t written = 0;
     for (; written < n && st == RTP_OK; written++)
         st = write_temp(files[written].path, files[written].data, files[written].len,

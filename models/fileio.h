@@ -32,12 +32,25 @@ rtp_status rtp_read_file_max(const char *path, size_t max_bytes, char **text, si
 /* rtp_read_file_max with RTP_INPUT_MAX_DEFAULT. */
 rtp_status rtp_read_file(const char *path, char **text, size_t *len, rtp_diag *diag);
 
+/* What rtpack writes to: a regular file (replaced whole) or a new path,
+ * never anything else. A device node, FIFO, socket or folder named as an
+ * output file is refused, because writing "all or nothing" renames a new
+ * regular file over the target: as root, `--out /dev/null` would replace
+ * /dev/null for the whole machine. Symbolic links are followed for the
+ * check (a link to /dev/null is refused; a link to a regular file is
+ * replaced by the file, as before). RTP_EINPUT naming the path and what it
+ * is; RTP_OK for a regular file, a missing path, or one that cannot be
+ * examined (the write then reports why it fails). `folder` = 1 checks an
+ * output folder instead: a folder or a new path. */
+rtp_status rtp_output_check(const char *path, int folder, rtp_diag *diag);
+
 /* Writes len bytes to path atomically (see above) with permissions `mode`
- * (e.g. 0644, 0755). */
+ * (e.g. 0644, 0755); rtp_output_check first. */
 rtp_status rtp_write_file(const char *path, const char *data, size_t len, unsigned mode,
                           rtp_diag *diag);
 
-/* Several files as one: each is written under a temporary name first, and
+/* Several files as one: every target passes rtp_output_check before any is
+ * written; each is written under a temporary name first, and
  * only when all are on disk are they renamed over their targets, so a full
  * disk or a failed allocation changes none of them (a rename failing part
  * way, which needs the folder changed under us, leaves the earlier ones

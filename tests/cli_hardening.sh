@@ -126,6 +126,20 @@ expect 2 "name: contains a control character (byte 0x07)" "a plan with a bell in
 expect 3 "cannot write standard output" "emit script > /dev/full" -- sh -c "'$BIN' emit '$SRC/examples/plan_fp.json' --format script > /dev/full"
 expect 3 "cannot write standard output" "partition --json > /dev/full" -- sh -c "'$BIN' partition '$SRC/examples/app12.json' --json > /dev/full"
 expect 3 "cannot write standard output" "gen > /dev/full" -- sh -c "'$BIN' gen --tasks 1000 --utilization 1 > /dev/full"
+# issue 23 row 11: help, -V and --help checked standard output too
+for words in "help partition" "help" "-V" "--version" "--help" "help --man emit" "help --completion"; do
+    expect 3 "cannot write standard output" "rtpack $words > /dev/full" -- sh -c "'$BIN' $words > /dev/full"
+done
+# issue 23 row 13: a reader that goes away is exit 3, not death by SIGPIPE (141)
+"$BIN" gen --tasks 3000 --utilization 0.5 --seed 3 > "$T/big.json"
+for cmd in "analyze '$T/big.json' --policy fp" "gen --tasks 3000 --utilization 0.5" "partition '$T/big.json' --cpus 2 --method ffd --json"; do
+    rc=$(sh -c "'$BIN' $cmd 2> '$T/err'; echo \$? > '$T/rc'" | head -c 1 > /dev/null; cat "$T/rc")
+    if [ "$rc" = 3 ] && grep -q "cannot write standard output: Broken pipe" "$T/err"; then
+        ok "rtpack $cmd | head -c 1: exit 3"
+    else
+        fail "rtpack $cmd | head -c 1: exit $rc, want 3: $(cat "$T/err")"
+    fi
+done
 mkdir "$T/ro"
 chmod 0555 "$T/ro"
 if [ "$(id -u)" -ne 0 ]; then
