@@ -147,12 +147,53 @@ static rtp_status read_platform(const rtp_json *doc, const cJSON *node, rtp_ns u
     return RTP_OK;
 }
 
+/* Linux's limits on a command (RTP_CMD_WORD_MAX, RTP_CMD_ARGV_MAX): a word
+ * of `len` bytes, and the argv space so far in *used. */
+static rtp_status cmd_word(size_t len, size_t word, size_t *used, const char *path,
+                           rtp_diag *diag)
+{
+    if (len > RTP_CMD_WORD_MAX)
+        return rtp_diag_set(diag, RTP_EINPUT, path,
+                            "word %zu is %zu bytes: Linux starts no program with an argument "
+                            "over %d bytes (MAX_ARG_STRLEN)",
+                            word, len, RTP_CMD_WORD_MAX);
+    *used += len + 1 + sizeof(char *);
+    if (*used > RTP_CMD_ARGV_MAX)
+        return rtp_diag_set(diag, RTP_EINPUT, path,
+                            "the command passes %d bytes by word %zu (each word, its NUL and "
+                            "its pointer): past the argument space every Linux grants; pass "
+                            "the data in a file",
+                            RTP_CMD_ARGV_MAX, word);
+    return RTP_OK;
+}
+
+/* A command string is split at spaces (deploy/quote.h): it must hold a
+ * word, and its words obey Linux's limits. */
+static rtp_status check_cmd_string(const char *s, const char *path, rtp_diag *diag)
+{
+    size_t used = 0, words = 0;
+    rtp_status st = RTP_OK;
+    for (const char *p = s; *p && st == RTP_OK;) {
+        p += strspn(p, " ");
+        size_t len = strcspn(p, " ");
+        if (len)
+            st = cmd_word(len, ++words, &used, path, diag);
+        p += len;
+    }
+    if (st == RTP_OK && words == 0)
+        return rtp_diag_set(diag, RTP_EINPUT, path, "holds only spaces: no command to launch");
+    return st;
+}
+
 static rtp_status read_cmd(const cJSON *node, const char *path, rtp_task *task, rtp_diag *diag)
 {
     char item_path[RTP_DIAG_PATH_SIZE];
     if (cJSON_IsString(node)) {
         if (node->valuestring[0] == '\0')
             return rtp_diag_set(diag, RTP_EINPUT, path, "must not be empty");
+        rtp_status st = check_cmd_string(node->valuestring, path, diag);
+        if (st != RTP_OK)
+            return st;
         task->cmd = calloc(1, sizeof *task->cmd);
         if (!task->cmd || !(task->cmd[0] = dup_string(node->valuestring)))
             return rtp_diag_set(diag, RTP_ENOMEM, path, "out of memory");
@@ -163,14 +204,18 @@ static rtp_status read_cmd(const cJSON *node, const char *path, rtp_task *task, 
     if (!cJSON_IsArray(node) || cJSON_GetArraySize(node) == 0)
         return rtp_diag_set(diag, RTP_EINPUT, path,
                             "must be a command string or a non-empty list of strings");
-    size_t n = (size_t)cJSON_GetArraySize(node), i = 0;
+    size_t n = (size_t)cJSON_GetArraySize(node), i = 0, used = 0;
     task->cmd = calloc(n, sizeof *task->cmd);
     if (!task->cmd)
         return rtp_diag_set(diag, RTP_ENOMEM, path, "out of memory");
     for (const cJSON *c = node->child; c; c = c->next, i++) {
         rtp_json_path_index(item_path, sizeof item_path, path, i);
         const char *arg;
-        rtp_status st = rtp_json_string(c, item_path, i > 0, &arg, diag);
+        /* Every word non-empty (docs/spec.md "Task-set document"): an empty
+         * one is almost always a template that was not filled in. */
+        rtp_status st = rtp_json_string(c, item_path, 0, &arg, diag);
+        if (st == RTP_OK)
+            st = cmd_word(strlen(arg), i + 1, &used, item_path, diag);
         if (st != RTP_OK)
             return st;
         if (!(task->cmd[i] = dup_string(arg)))

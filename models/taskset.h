@@ -20,6 +20,15 @@
 /* The longest task name in bytes (UTF-8). */
 #define RTP_TASK_NAME_MAX 255
 
+/* A command Linux can run (docs/spec.md "Task-set document"): no word
+ * longer than MAX_ARG_STRLEN - 1 (131071 bytes; execve says E2BIG), and the
+ * whole argv — each word, its NUL and its pointer — within 128 KiB, the
+ * argument space every Linux grants whatever its stack limit (ARG_MAX is a
+ * quarter of the stack limit, never below 32 pages). A command past that
+ * starts nowhere; a script holding 300,000 words crashed dash. */
+#define RTP_CMD_WORD_MAX 131071
+#define RTP_CMD_ARGV_MAX 131072
+
 typedef struct rtp_task {
     char *name;
     rtp_ns wcet_ns;

@@ -87,6 +87,37 @@ char *rtp_text_take(rtp_text *t)
     return out;
 }
 
+/* Format characters that reorder, hide or break the text around them on a
+ * terminal (Unicode general categories Cf, Zl, Zp, the ones in use): a name
+ * holding U+202E prints its tail backwards, U+2028 starts a new line,
+ * U+200B makes "video" and "vi\u200bdeo" look the same. NULL for any other
+ * code point. */
+static const char *invisible(unsigned code)
+{
+    static const struct {
+        unsigned lo, hi;
+        const char *kind;
+    } ranges[] = {
+        {0x00ad, 0x00ad, "soft hyphen"},
+        {0x061c, 0x061c, "bidirectional mark"},
+        {0x180e, 0x180e, "invisible separator"},
+        {0x200b, 0x200d, "zero-width character"},
+        {0x200e, 0x200f, "bidirectional mark"},
+        {0x2028, 0x2029, "line or paragraph separator"},
+        {0x202a, 0x202e, "bidirectional override"},
+        {0x2060, 0x2064, "invisible operator"},
+        {0x2066, 0x2069, "bidirectional isolate"},
+        {0x206a, 0x206f, "deprecated format character"},
+        {0xfeff, 0xfeff, "zero-width no-break space"},
+        {0xfff9, 0xfffb, "interlinear annotation"},
+        {0xe0000, 0xe007f, "tag character"},
+    };
+    for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++)
+        if (code >= ranges[i].lo && code <= ranges[i].hi)
+            return ranges[i].kind;
+    return NULL;
+}
+
 int rtp_text_check_plain(const char *s, char *why, size_t why_size)
 {
     const unsigned char *p = (const unsigned char *)s;
@@ -130,6 +161,12 @@ int rtp_text_check_plain(const char *s, char *why, size_t why_size)
         }
         if (code >= 0x80 && code <= 0x9f) {
             snprintf(why, why_size, "contains a control character (U+%04X)", code);
+            return -1;
+        }
+        const char *kind = invisible(code);
+        if (kind) {
+            snprintf(why, why_size, "contains U+%04X (%s), which a terminal does not show as "
+                     "itself", code, kind);
             return -1;
         }
         p += extra + 1;

@@ -42,10 +42,13 @@ rtp_status rtp_text_status(const rtp_text *t);
  * t is left empty. */
 char *rtp_text_take(rtp_text *t);
 
-/* 0 when s is valid UTF-8 without control characters (C0, DEL, C1): text
- * that prints as itself on a terminal and in every output format; otherwise
- * -1 and a short reason in why ("contains a control character (byte
- * 0x1b)"). */
+/* 0 when s is valid UTF-8 without control characters (C0, DEL, C1) and
+ * without the format characters that reorder, hide or break text (bidi
+ * overrides and marks such as U+202E, U+2028/U+2029, zero-width
+ * characters, U+FEFF): text that prints as itself on a terminal and in
+ * every output format; otherwise -1 and a short reason in why ("contains a
+ * control character (byte 0x1b)", "contains U+202E (bidirectional
+ * override), which a terminal does not show as itself"). */
 int rtp_text_check_plain(const char *s, char *why, size_t why_size);
 
 #endif

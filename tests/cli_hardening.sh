@@ -112,6 +112,35 @@ name_case '"a\tb"' "contains a control character (byte 0x09)"
 name_case '"a\u009bb"' "contains a control character (U+009B)"
 name_case '"a\u0000b"' "a string must not contain U+0000"
 name_case "\"$(printf 'x%.0s' $(seq 256))\"" "longer than 255 bytes"
+# issue 23 row 17: format characters that reorder, hide or break text
+name_case '"ok\u202egnp.exe"' "contains U+202E (bidirectional override)"
+name_case '"a\u2028b"' "contains U+2028 (line or paragraph separator)"
+name_case '"a\u2029b"' "contains U+2029 (line or paragraph separator)"
+name_case '"vi\u200bdeo"' "contains U+200B (zero-width character)"
+name_case '"a\u2066b"' "contains U+2066 (bidirectional isolate)"
+name_case '"\ufeffa"' "contains U+FEFF (zero-width no-break space)"
+name_case '"a\udb40\udc41"' "contains U+E0041 (tag character)"
+printf '{"tasks":[{"name":"caf\u00e9 \u65e5\u672c \ud83d\ude80","wcet":1,"period":4}]}' > "$T/n.json"
+expect 0 "" "a name in other scripts and with an emoji is still plain text" -- "$BIN" analyze "$T/n.json"
+
+# --- commands, checked when read (issue 23 rows 8 and 9) ---
+cmd_case() {
+    printf '{"tasks":[{"name":"a","wcet":1,"period":4,"cmd":%s}]}' "$1" > "$T/c.json"
+    expect 2 "$2" "cmd $(printf '%.40s' "$1")" -- "$BIN" analyze "$T/c.json"
+    expect 2 "$2" "cmd $(printf '%.40s' "$1") (partition)" -- "$BIN" partition "$T/c.json" --cpus 1
+}
+cmd_case '["/bin/true", ""]' 'tasks\[0\].cmd\[1\]: must not be empty'
+cmd_case '"   "' 'tasks\[0\].cmd: holds only spaces'
+cmd_case '["", "x"]' 'tasks\[0\].cmd\[0\]: must not be empty'
+python3 -c 'import json; print(json.dumps(["/bin/echo", "x" * 131072]))' > "$T/words"
+cmd_case "$(cat "$T/words")" 'tasks\[0\].cmd\[1\]: word 2 is 131072 bytes: Linux starts no program with an argument over 131071 bytes'
+python3 -c 'import json; print(json.dumps(["/bin/echo"] + ["x"] * 300000))' > "$T/words"
+cmd_case "$(cat "$T/words")" 'the command passes 131072 bytes by word 13107'
+python3 -c 'import json; print(json.dumps("/bin/echo " + "x " * 300000))' > "$T/words"
+cmd_case "$(cat "$T/words")" 'tasks\[0\].cmd: the command passes 131072 bytes'
+python3 -c 'import json; print(json.dumps(["/bin/echo", "x" * 100000] + ["y"] * 1000))' > "$T/words"
+printf '{"tasks":[{"name":"a","wcet":1,"period":4,"cmd":%s}]}' "$(cat "$T/words")" > "$T/c.json"
+expect 0 "" "a command within 128 KiB is accepted" -- "$BIN" analyze "$T/c.json"
 printf '{"tasks":[{"name":"a\377","wcet":1,"period":4}]}' > "$T/n.json"
 expect 2 "tasks\[0\].name: is not valid UTF-8 (byte 0xff)" "invalid UTF-8 name" -- "$BIN" analyze "$T/n.json"
 printf '{"tasks":[{"name":"ok","wcet":1,"period":4}]}\n{"tasks":[{"name":"e\\u001b","wcet":1,"period":4}]}\n' > "$T/b.jsonl"
