@@ -402,15 +402,20 @@ static void test_cmd_affinity_priority(void **state)
     assert_true(a->has_priority);
     assert_int_equal(a->priority, 7);
     rtp_taskset_free(&ts);
-    good(one_task("\"wcet\": 1, \"period\": 4, \"cmd\": [\"tool\", \"\", \"--fast\"]"), &ts);
+    good(one_task("\"wcet\": 1, \"period\": 4, \"cmd\": [\"tool\", \" \", \"--fast\"]"), &ts);
     a = &ts.tasks[0];
     assert_int_equal(a->cmd_len, 3);
     assert_false(a->cmd_is_string);
-    assert_string_equal(a->cmd[1], "");
+    assert_string_equal(a->cmd[1], " ");
     assert_string_equal(a->cmd[2], "--fast");
     assert_null(a->affinity);
     assert_false(a->has_priority);
     rtp_taskset_free(&ts);
+    /* Every word non-empty, a string not blank (issue 23 row 9). */
+    bad_says(one_task("\"wcet\": 1, \"period\": 4, \"cmd\": [\"tool\", \"\", \"--fast\"]"),
+             "tasks[0].cmd[1]", "must not be empty");
+    bad_says(one_task("\"wcet\": 1, \"period\": 4, \"cmd\": \"   \""), "tasks[0].cmd",
+             "holds only spaces: no command to launch");
 }
 
 /* Every CPU list of a task set (platform.cpus, platform.clusters[k],
