@@ -76,6 +76,13 @@ static rtp_status run_set(const rtp_sweep *sw, const rtp_explore_opts *o, size_t
     rtp_taskset ts;
     rtp_status st = rtp_gen_taskset(gen, (uint64_t)sw->doc.seed, sw->points[point].stream,
                                     index, &ts, diag);
+    if (st == RTP_EINPUT) { /* a draw the point cannot have: say which */
+        char key[128], why[sizeof diag->message];
+        rtp_sweep_point_key(sw, point, key, sizeof key);
+        snprintf(why, sizeof why, "%s", diag ? diag->message : "");
+        return rtp_diag_set(diag, st, "", "point %s (tasks,cpus,utilization,deadlines), set %zu: %s",
+                            key, index, why);
+    }
     if (st != RTP_OK)
         return st;
     size_t m = (size_t)sw->points[point].cpus;

@@ -167,6 +167,16 @@ rtp_status rtp_gen_check(const rtp_gen_opts *o, rtp_diag *diag)
                             "the arbitrary-deadline factor must be >= 1 and keep deadlines below 2^62 ns");
     if (o->max_attempts < 1)
         return rtp_diag_set(diag, RTP_EINPUT, "", "max_attempts must be positive");
+    /* Every wcet is at least 1 ns, so every set has U >= n / longest: a
+     * total below that cannot be drawn at any seed (a sweep point would
+     * measure other sets than it names). */
+    if (cmp_scaled(o->total_util, (rtp_ratio){1, longest}, (int64_t)o->n_tasks) < 0)
+        return rtp_diag_set(diag, RTP_EINPUT, "",
+                            "impossible: %zu tasks of at least 1 ns each, with periods of at "
+                            "most %lld ns, have a total utilization of at least %zu/%lld, "
+                            "above %s; ask for longer periods or fewer tasks",
+                            o->n_tasks, (long long)longest, o->n_tasks, (long long)longest,
+                            total);
     return RTP_OK;
 }
 
@@ -332,7 +342,7 @@ static rtp_ns round_clamp(double x, rtp_ns cap)
 }
 
 static rtp_status fill_tasks(const rtp_gen_opts *o, rtp_rng *rng, const double *util,
-                             rtp_task *tasks)
+                             rtp_task *tasks, rtp_diag *diag)
 {
     /* WCET = round((u_i + carried error) T_i) in [1, floor(cap T_i)]: the
      * carried error keeps |sum C/T - U| below 1/(2 T_n). When a cap or the
@@ -371,6 +381,18 @@ static rtp_status fill_tasks(const rtp_gen_opts *o, rtp_rng *rng, const double *
         if (rtp_load_cmp(tasks, n, RTP_LOAD_UTIL, o->total_util) > 0 && tasks[i].wcet_ns > 1)
             i++; /* still above: take more from the same task */
     }
+    /* Still above: the 1 ns floor of short periods, which no rounding can
+     * meet (the periods drawn give sum 1/T_i > U). A set of another
+     * utilization than asked for is never handed back. */
+    if (rtp_load_cmp(tasks, n, RTP_LOAD_UTIL, o->total_util) > 0) {
+        char total[40];
+        rtp_ratio_format(o->total_util, total, sizeof total);
+        return rtp_diag_set(diag, RTP_EINPUT, "",
+                            "impossible at whole-ns resolution: the periods drawn give %zu "
+                            "tasks of 1 ns each a total utilization of %.6g, above %s; ask for "
+                            "longer periods or fewer tasks",
+                            n, rtp_load_double(tasks, n, RTP_LOAD_UTIL), total);
+    }
     for (size_t i = 0; i < n; i++)
         tasks[i].deadline_ns = draw_deadline(o, tasks[i].wcet_ns, tasks[i].period_ns, rng);
     return RTP_OK;
@@ -406,8 +428,9 @@ rtp_status rtp_gen_taskset(const rtp_gen_opts *o, uint64_t seed, uint64_t point,
     }
     if ((st = rtp_gen_utilizations(o, &rng, util, diag)) != RTP_OK)
         goto fail;
-    if ((st = fill_tasks(o, &rng, util, ts.tasks)) != RTP_OK) {
-        rtp_diag_set(diag, st, "", "a WCET overflowed");
+    if ((st = fill_tasks(o, &rng, util, ts.tasks, diag)) != RTP_OK) {
+        if (st == RTP_ELIMIT)
+            rtp_diag_set(diag, st, "", "a WCET overflowed");
         goto fail;
     }
     free(util);

@@ -46,6 +46,11 @@ echo '{"tasks": 3, "cpus": 2, "utilization": ["0.5"], "methods": ["ffd", "magic"
 grep -q 'methods\[1\]' "$WORK/err" || fail "bad sweep names the path"
 "$BIN" explore "$SWEEP" --out "$WORK/x" --shard 4/3 2>/dev/null; [ $? -eq 2 ] || fail "bad shard"
 "$BIN" gen --tasks 4 --utilization 4.5 2>/dev/null; [ $? -eq 2 ] || fail "impossible gen"
+# issue 23 row 4: short periods never hand back a set of another utilization
+"$BIN" gen --tasks 5 --utilization 1 --periods 1ns:1ns > /dev/null 2> "$WORK/err"
+[ $? -eq 2 ] && grep -q 'impossible: 5 tasks of at least 1 ns' "$WORK/err" || fail "gen U=1 with 1 ns periods: $(cat "$WORK/err")"
+"$BIN" gen --tasks 100 --utilization 0.5 --periods 100ns:200ns > /dev/null 2> "$WORK/err"
+[ $? -eq 2 ] && grep -q 'impossible at whole-ns resolution' "$WORK/err" || fail "gen U=0.5 with 100-200 ns periods: $(cat "$WORK/err")"
 set -e
 
 "$BIN" gen --tasks 20 --utilization 3.2 --seed 7 --deadlines arbitrary > "$WORK/g1.json"

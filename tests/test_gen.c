@@ -8,6 +8,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <gmp.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -366,6 +367,76 @@ static void test_cli_gen(void **state)
     assert_int_equal(tu_run_cli("gen --utilization 1", NULL, NULL, NULL), 2);
 }
 
+/* Issue 23 row 4: periods of a few ns cannot carry every total (each wcet
+ * is at least 1 ns). A set is never handed back with another utilization
+ * than asked for: over seeded requests with short periods, every set
+ * returned has U - 1/T_min < sum C/T <= U (exact, GMP), and every other
+ * answer is RTP_EINPUT saying "impossible"; the two cases of the issue are
+ * refused. */
+static void test_short_periods_never_miss_the_total(void **state)
+{
+    (void)state;
+    rtp_taskset ts;
+    rtp_diag diag;
+    rtp_gen_opts o = opts(5, 1, 1, RTP_GEN_UUNIFAST_DISCARD);
+    o.period_min_ns = o.period_max_ns = 1; /* every set would have U = 5 */
+    assert_int_equal(rtp_gen_taskset(&o, 1, 0, 0, &ts, &diag), RTP_EINPUT);
+    assert_non_null(strstr(diag.message, "impossible"));
+    o = opts(100, 1, 2, RTP_GEN_UUNIFAST_DISCARD);
+    o.period_min_ns = 100;
+    o.period_max_ns = 200; /* sets came out at U = 0.706 */
+    assert_int_equal(rtp_gen_taskset(&o, 1, 0, 0, &ts, &diag), RTP_EINPUT);
+    assert_non_null(strstr(diag.message, "impossible"));
+    rtp_rng rng = rtp_rng_stream(23, 4, 0);
+    mpq_t sum, term, want, low;
+    mpq_inits(sum, term, want, low, NULL);
+    int made = 0, refused = 0;
+    for (int k = 0; k < 3000; k++) {
+        o = opts((size_t)rtp_rng_range(&rng, 1, 40), rtp_rng_range(&rng, 1, 1000), 1000,
+                 rtp_rng_range(&rng, 0, 1) ? RTP_GEN_RANDFIXEDSUM : RTP_GEN_UUNIFAST_DISCARD);
+        o.period_min_ns = rtp_rng_range(&rng, 1, 300);
+        o.period_max_ns = o.period_min_ns * rtp_rng_range(&rng, 1, 5);
+        o.max_task_util = (rtp_ratio){rtp_rng_range(&rng, 500, 1000), 1000};
+        o.max_attempts = 200;
+        if (rtp_gen_check(&o, NULL) != RTP_OK)
+            continue;
+        rtp_status st = rtp_gen_taskset(&o, 9, (uint64_t)k, 0, &ts, &diag);
+        if (st == RTP_ELIMIT)
+            continue; /* uunifast-discard near n x cap */
+        if (st != RTP_OK) {
+            assert_int_equal(st, RTP_EINPUT);
+            assert_non_null(strstr(diag.message, "impossible"));
+            refused++;
+            continue;
+        }
+        made++;
+        mpq_set_ui(sum, 0, 1);
+        rtp_ns t_min = ts.tasks[0].period_ns;
+        for (size_t i = 0; i < ts.n_tasks; i++) {
+            mpq_set_ui(term, (unsigned long)ts.tasks[i].wcet_ns,
+                       (unsigned long)ts.tasks[i].period_ns);
+            mpq_canonicalize(term);
+            mpq_add(sum, sum, term);
+            t_min = ts.tasks[i].period_ns < t_min ? ts.tasks[i].period_ns : t_min;
+        }
+        mpq_set_si(want, o.total_util.num, (unsigned long)o.total_util.den);
+        mpq_canonicalize(want);
+        mpq_set_ui(term, 1, (unsigned long)t_min);
+        mpq_sub(low, want, term);
+        /* at n x cap the caps may hold the total lower (gen.h) */
+        int at_cap = (__int128)o.total_util.num * o.max_task_util.den ==
+                     (__int128)o.max_task_util.num * (int64_t)o.n_tasks * o.total_util.den;
+        if (mpq_cmp(sum, want) > 0 || (!at_cap && mpq_cmp(sum, low) <= 0))
+            fail_msg("request %d: n %zu, U %lld/%lld, periods %lld..%lld: total %.9f", k,
+                     o.n_tasks, (long long)o.total_util.num, (long long)o.total_util.den,
+                     (long long)o.period_min_ns, (long long)o.period_max_ns, mpq_get_d(sum));
+        rtp_taskset_free(&ts);
+    }
+    mpq_clears(sum, term, want, low, NULL);
+    print_message("short periods: %d sets made, %d refused\n", made, refused);
+    assert_true(made > 500 && refused > 100);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -377,6 +448,7 @@ int main(void)
         cmocka_unit_test(test_capped_algorithms_agree),
         cmocka_unit_test(test_log_uniform_periods),
         cmocka_unit_test(test_impossible_requests),
+        cmocka_unit_test(test_short_periods_never_miss_the_total),
         cmocka_unit_test(test_elementary_functions),
         cmocka_unit_test(test_cli_gen),
     };
