@@ -139,15 +139,106 @@ static int write_file(const cli_args *args, const char *path, const char *text, 
     return st == RTP_OK ? 0 : cli_fail(args, "", st, &diag);
 }
 
-/* The files of a folder format, all or nothing (rtp_write_files). */
-static int write_set(const cli_args *args, const char *dir, const rtp_deploy_file *files,
-                     size_t n)
+/* The list of files a folder format wrote (DIR/rtpack-NAME.files for
+ * systemd, DIR/rtpack-NAME-rtapp.files for rt-app), so that emitting again
+ * removes what the new plan no longer has (the units of removed tasks, an
+ * EDF plan's cpuset unit and script after an FP plan): only files that an
+ * emit of this deployment and format wrote, never anything else. */
+typedef struct manifest {
+    char *path;     /* DIR/MANIFEST */
+    char *old;      /* the previous list (malloc'd text), or NULL */
+    char **stale;   /* names in it that this emit does not write (into old) */
+    size_t n_stale;
+} manifest;
+
+static int in_files(const rtp_deploy_file *files, size_t n, const char *name)
 {
-    rtp_file_out *out = calloc(n ? n : 1, sizeof *out);
-    int rc = out ? 0 : cli_out_of_memory(args);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(files[i].name, name) == 0)
+            return 1;
+    return 0;
+}
+
+/* Reads the previous list and picks its stale names; 0, or an exit code
+ * after a message. A line that is not a plain file name is ignored (the
+ * list is never a way to delete elsewhere). */
+static int manifest_read(const cli_args *args, manifest *m, const rtp_deploy_file *files,
+                         size_t n)
+{
+    rtp_diag diag;
+    rtp_diag_clear(&diag);
+    size_t len = 0;
+    if (access(m->path, F_OK) != 0)
+        return 0;
+    if (rtp_output_check(m->path, 0, &diag) != RTP_OK)
+        return cli_usage_error(args, "--out: %s", diag.message);
+    if (rtp_read_file(m->path, &m->old, &len, &diag) != RTP_OK)
+        return cli_fail(args, m->path, RTP_EINPUT, &diag);
+    size_t lines = 1;
+    for (const char *p = m->old; *p; p++)
+        lines += *p == '\n';
+    if (!(m->stale = calloc(lines, sizeof *m->stale)))
+        return cli_out_of_memory(args);
+    for (char *line = m->old, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        if (line[0] == '#' || !line[0] || strchr(line, '/') || strcmp(line, ".") == 0 ||
+            strcmp(line, "..") == 0 || in_files(files, n, line))
+            continue;
+        m->stale[m->n_stale++] = line;
+    }
+    return 0;
+}
+
+/* The new list, as one more file of the set. */
+static char *manifest_text(const cli_args *args, const rtp_deploy_file *files, size_t n)
+{
+    rtp_text t;
+    rtp_text_init(&t);
+    rtp_text_printf(&t, "# Files written by `rtpack %s` into this folder; the next emit of this "
+                        "deployment here removes those it no longer writes.\n",
+                    args->command);
+    for (size_t i = 0; i < n; i++)
+        rtp_text_printf(&t, "%s\n", files[i].name);
+    return rtp_text_take(&t);
+}
+
+/* Removes the stale files (regular files only) and says so. */
+static void manifest_prune(const cli_args *args, const char *dir, const manifest *m)
+{
+    for (size_t i = 0; i < m->n_stale; i++) {
+        char path[4200];
+        struct stat sb;
+        snprintf(path, sizeof path, "%s/%s", dir, m->stale[i]);
+        if (lstat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
+            continue;
+        if (unlink(path) == 0)
+            fprintf(stderr, "rtpack %s: removed %s: the previous plan's, not in this one\n",
+                    args->command, path);
+        else
+            fprintf(stderr, "rtpack %s: warning: could not remove %s (the previous plan's): "
+                            "%s\n", args->command, path, strerror(errno));
+    }
+}
+
+/* The files of a folder format, all or nothing (rtp_write_files), with
+ * the list of them (`list` = the manifest's file name). */
+static int write_set(const cli_args *args, const char *dir, const char *list,
+                     const rtp_deploy_file *files, size_t n)
+{
+    manifest m = {0};
+    size_t len = strlen(dir) + strlen(list) + 2;
+    rtp_file_out *out = calloc(n + 1, sizeof *out);
+    char *text = NULL;
+    int rc = out && (m.path = malloc(len)) ? 0 : cli_out_of_memory(args);
+    if (rc == 0) {
+        snprintf(m.path, len, "%s/%s", dir, list);
+        rc = manifest_read(args, &m, files, n);
+    }
     size_t named = 0;
     for (; rc == 0 && named < n; named++) {
-        size_t len = strlen(dir) + strlen(files[named].name) + 2;
+        len = strlen(dir) + strlen(files[named].name) + 2;
         char *path = malloc(len);
         if (!path) {
             rc = cli_out_of_memory(args);
@@ -159,15 +250,30 @@ static int write_set(const cli_args *args, const char *dir, const rtp_deploy_fil
         if (files[named].executable)
             rc = refuse_live(args, path);
     }
+    /* a stale script may be the one a running deployment started from */
+    for (size_t i = 0; rc == 0 && i < m.n_stale; i++) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/%s", dir, m.stale[i]);
+        rc = refuse_live(args, path);
+    }
+    if (rc == 0 && !(text = manifest_text(args, files, n)))
+        rc = cli_out_of_memory(args);
     if (rc == 0) {
+        out[n] = (rtp_file_out){m.path, text, strlen(text), 0644};
         rtp_diag diag;
         rtp_diag_clear(&diag);
-        rtp_status st = rtp_write_files(out, n, &diag);
+        rtp_status st = rtp_write_files(out, n + 1, &diag);
         rc = st == RTP_OK ? 0 : cli_fail(args, "", st, &diag);
     }
+    if (rc == 0)
+        manifest_prune(args, dir, &m);
     for (size_t i = 0; out && i < named && i < n; i++)
         free((char *)out[i].path);
     free(out);
+    free(text);
+    free(m.path);
+    free(m.old);
+    free(m.stale);
     return rc;
 }
 
@@ -210,6 +316,9 @@ static int write_folder(const cli_args *args, const rtp_plan *plan, const emit_s
             rmdir(dir);
         return rc;
     }
+    char list[96];
+    snprintf(list, sizeof list, "rtpack-%s%s.files", s->deploy.name,
+             s->format == FORMAT_SYSTEMD ? "" : "-rtapp");
     rtp_deploy_file *files = NULL;
     size_t n = 0;
     int deployable = 1;
@@ -222,7 +331,7 @@ static int write_folder(const cli_args *args, const rtp_plan *plan, const emit_s
     free(abs);
     int rc = st != RTP_OK ? cli_fail(args, file, st, &diag)
              : !deployable ? not_deployable(args, file, &diag)
-                           : write_set(args, dir, files, n);
+                           : write_set(args, dir, list, files, n);
     rtp_deploy_files_free(files, n);
     if (rc && created)
         rmdir(dir); /* the folder this run made, when nothing went into it */

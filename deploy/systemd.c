@@ -122,6 +122,22 @@ rtp_status rtp_deploy_systemd(const rtp_plan *plan, const rtp_deploy_opts *opts,
         st = rtp_deploy_plain_names(plan, "a systemd unit needs a plain name", &n_tasks, diag);
     if (st != RTP_OK)
         return st;
+    /* A task's unit is rtpack-NAME-TASK.service: a task named "cpusets"
+     * would overwrite the deadline plan's own cpuset unit, which its units
+     * then require in place of the cgroup setup (and it would require
+     * itself). */
+    for (size_t j = 0; rtp_deploy_is_deadline(plan) && j < plan->n_bins; j++)
+        for (size_t i = 0; i < plan->bins[j].n_tasks; i++)
+            if (strcmp(plan->bins[j].tasks[i].task.name, "cpusets") == 0) {
+                char bin_path[48], path[96];
+                rtp_deploy_bin_path(plan, j, bin_path, sizeof bin_path);
+                snprintf(path, sizeof path, "%s.tasks[%zu].name", bin_path, i);
+                return rtp_diag_set(diag, RTP_EINPUT, path,
+                                    "a task named 'cpusets' would take the unit "
+                                    "rtpack-%s-cpusets.service, which sets up this plan's "
+                                    "cpusets; rename the task",
+                                    opts->name);
+            }
     rtp_deploy_file *list = calloc(n_tasks + 3, sizeof *list);
     if (!list)
         return rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");

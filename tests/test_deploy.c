@@ -639,6 +639,102 @@ static void test_untrusted_values(void **state)
     }
 }
 
+/* Issue 23 row 5: under an EDF plan a task named "cpusets" would overwrite
+ * the plan's own cpuset unit (which the task units require): refused for
+ * systemd, fine for the script and for FP units (FP has no cpuset unit). */
+static void test_systemd_unit_name_clash(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rtp_clash_XXXXXX", args[256];
+    assert_non_null(mkdtemp(dir));
+    const char *t = "{ \"name\": \"cpusets\", \"wcet\": 1000000, \"period\": 10000000, "
+                    "\"cmd\": [\"sleep\", \"1\"] }";
+    snprintf(args, sizeof args, "--format systemd --out %s/u", dir);
+    char *plan = plan_of("edf", t), *err = NULL;
+    assert_int_equal(emit_text(plan, args, NULL, &err), 2);
+    assert_non_null(strstr(err, "cpus[0].tasks[0].name: a task named 'cpusets' would take the "
+                                "unit rtpack-plan-cpusets.service"));
+    free(plan);
+    free(err);
+    char units[64];
+    snprintf(units, sizeof units, "%s/u", dir);
+    assert_int_not_equal(access(units, F_OK), 0); /* nothing written */
+    expect_emit("edf", t, "--format script", 0);
+    snprintf(args, sizeof args, "--format systemd --out %s/u", dir);
+    const char *fp = "{ \"name\": \"cpusets\", \"wcet\": 1000000, \"period\": 10000000, "
+                     "\"priority\": 1, \"cmd\": [\"sleep\", \"1\"] }";
+    expect_emit("fp", fp, args, 0);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* Issue 23 row 10: emitting again into a folder removes the files of the
+ * previous plan of that deployment that the new one no longer has (the
+ * EDF plan's cpuset unit and script, the units of removed tasks), from the
+ * list the previous emit left (rtpack-NAME.files), and nothing else: not a
+ * file of the user's, not another deployment's, not a path a tampered list
+ * names outside the folder. */
+static void test_systemd_reemit_removes_stale(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rtp_reemit_XXXXXX", args[600], path[300];
+    assert_non_null(mkdtemp(dir));
+    snprintf(args, sizeof args, "emit '%s' --format systemd --out %s/u",
+             tu_source_path("examples/plan_edf.json"), dir);
+    assert_int_equal(tu_run_cli(args, NULL, NULL, NULL), 0);
+    snprintf(path, sizeof path, "%s/u/rtpack-plan-cpusets.service", dir);
+    assert_int_equal(access(path, F_OK), 0);
+    snprintf(path, sizeof path, "%s/u/mine.service", dir); /* the user's */
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/outside", dir); /* named by a tampered list */
+    assert_non_null(f = fopen(path, "w"));
+    fclose(f);
+    snprintf(path, sizeof path, "%s/u/rtpack-plan.files", dir);
+    assert_non_null(f = fopen(path, "a"));
+    fputs("../outside\nmine.service/\n", f);
+    fclose(f);
+    snprintf(args, sizeof args, "emit '%s' --format systemd --out %s/u",
+             tu_source_path("examples/plan_fp.json"), dir);
+    char *err = NULL;
+    assert_int_equal(tu_run_cli(args, NULL, NULL, &err), 0);
+    assert_non_null(strstr(err, "rtpack-plan-cpusets.service: the previous plan's"));
+    free(err);
+    static const char *const gone[] = {"u/rtpack-plan-cpusets.service", "u/rtpack-plan.sh"};
+    static const char *const kept[] = {"u/mine.service", "outside", "u/rtpack-plan.target",
+                                       "u/rtpack-plan-network.service"};
+    for (size_t i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, gone[i]);
+        assert_int_not_equal(access(path, F_OK), 0);
+    }
+    for (size_t i = 0; i < 4; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, kept[i]);
+        assert_int_equal(access(path, F_OK), 0);
+    }
+    /* a plan without the network task: its unit goes too */
+    char *plan = slurp(tu_source_path("examples/plan_fp.json"));
+    assert_non_null(plan);
+    char *at = strstr(plan, "\"network\"");
+    assert_non_null(at);
+    memcpy(at, "\"netw0rk\"", 9);
+    snprintf(path, sizeof path, "%s/renamed.json", dir);
+    assert_non_null(f = fopen(path, "w"));
+    fputs(plan, f);
+    fclose(f);
+    free(plan);
+    snprintf(args, sizeof args, "emit '%s' --format systemd --out %s/u", path, dir);
+    assert_int_equal(tu_run_cli(args, NULL, NULL, NULL), 0);
+    snprintf(path, sizeof path, "%s/u/rtpack-plan-network.service", dir);
+    assert_int_not_equal(access(path, F_OK), 0);
+    snprintf(path, sizeof path, "%s/u/rtpack-plan-netw0rk.service", dir);
+    assert_int_equal(access(path, F_OK), 0);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* The script of a hostile plan, run for real (`check`, which prints every
  * name and command), executes nothing from the plan. */
 static void test_hostile_script_runs_nothing(void **state)
@@ -1191,6 +1287,8 @@ int main(void)
         cmocka_unit_test(test_linux_bw_and_rounding),
         cmocka_unit_test(test_golden_single_files),
         cmocka_unit_test(test_golden_systemd),
+        cmocka_unit_test(test_systemd_unit_name_clash),
+        cmocka_unit_test(test_systemd_reemit_removes_stale),
         cmocka_unit_test(test_exit_codes),
         cmocka_unit_test(test_untrusted_values),
         cmocka_unit_test(test_hostile_script_runs_nothing),
