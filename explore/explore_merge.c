@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 typedef struct shard_in {
@@ -14,6 +15,14 @@ typedef struct shard_in {
     char *timing, *jsonl;  /* whole files */
     size_t *timing_at, *jsonl_at;
 } shard_in;
+
+static rtp_status trailing(const char *path, size_t end, rtp_diag *diag)
+{
+    return rtp_diag_set(diag, RTP_EINPUT, "",
+                        "%s: text after the shard's last point (from byte %zu) that rtpack "
+                        "explore did not write: remove it, or run the shard again",
+                        path, end);
+}
 
 static rtp_status load_shard(const rtp_sweep *sw, shard_in *s, rtp_diag *diag)
 {
@@ -27,10 +36,17 @@ static rtp_status load_shard(const rtp_sweep *sw, shard_in *s, rtp_diag *diag)
         return rtp_diag_set(diag, RTP_EINPUT, "",
                             "%s: shard %d/%d is incomplete (%zu of %zu points): finish it with "
                             "rtpack explore --resume", s->paths.dir, s->m.k, s->m.n, blocks, want);
+    /* A finished shard ends with its last block: anything after it was
+     * not written by explore (a resumed run cuts a partial block away). */
+    struct stat sb;
+    if (stat(s->paths.results, &sb) == 0 && (size_t)sb.st_size != end)
+        return trailing(s->paths.results, end, diag);
     size_t hlen = strlen(explore_timing_header);
     if ((st = explore_block_end(s->paths.timing, hlen, sw->n_policies * sw->n_methods, blocks,
                                 &t_end, &s->timing, diag)) != RTP_OK)
         return st;
+    if (strlen(s->timing) != t_end)
+        return trailing(s->paths.timing, t_end, diag);
     if (!(s->timing_at = explore_line_starts(s->timing, t_end, hlen, &lines)))
         return rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
     if (!sw->doc.sets_jsonl)
@@ -38,6 +54,8 @@ static rtp_status load_shard(const rtp_sweep *sw, shard_in *s, rtp_diag *diag)
     if ((st = explore_block_end(s->paths.jsonl, 0, (size_t)sw->doc.sets_per_point, blocks,
                                 &j_end, &s->jsonl, diag)) != RTP_OK)
         return st;
+    if (strlen(s->jsonl) != j_end)
+        return trailing(s->paths.jsonl, j_end, diag);
     if (!(s->jsonl_at = explore_line_starts(s->jsonl, j_end, 0, &lines)))
         return rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
     return RTP_OK;

@@ -81,6 +81,18 @@ size_t explore_shard_size(const rtp_sweep *sw, int k, int n)
     return sw->n_points > (size_t)(k - 1) ? (sw->n_points - (size_t)k) / (size_t)n + 1 : 0;
 }
 
+/* 1 when row[0..len) is exactly the row explore_put_results writes for
+ * these counts after `prefix` (which it extends). */
+static int same_row(rtp_text *prefix, const char *row, size_t len, long long acc,
+                    long long tot, long long to)
+{
+    rtp_text_printf(prefix, "%lld,%lld,", acc, tot);
+    put_ratio(prefix, acc, tot);
+    rtp_text_printf(prefix, ",%lld\n", to);
+    return rtp_text_status(prefix) == RTP_OK && prefix->len == len &&
+           memcmp(prefix->data, row, len) == 0;
+}
+
 rtp_status explore_read_results(const rtp_sweep *sw, const char *path, int k, int n,
                                 rtp_explore_cell *table, unsigned char *have, size_t *blocks,
                                 size_t *end, rtp_diag *diag)
@@ -113,6 +125,7 @@ rtp_status explore_read_results(const rtp_sweep *sw, const char *path, int k, in
             prefix.len = 0;
             put_row_prefix(&prefix, sw, point, c / sw->n_methods, c % sw->n_methods);
             const char *row = text + at[line];
+            size_t row_len = at[line + 1] - at[line];
             long long acc, tot, to;
             char tail;
             if (rtp_text_status(&prefix) != RTP_OK)
@@ -122,6 +135,16 @@ rtp_status explore_read_results(const rtp_sweep *sw, const char *path, int k, in
                             &tail) != 4 || tail != '\n')
                 st = rtp_diag_set(diag, RTP_EINPUT, "", "%s: line %zu is not the row of %.*s",
                                   path, line + 2, (int)prefix.len - 1, prefix.data);
+            /* The counts a run can have written, and the row it writes for
+             * them byte for byte (ratio included): a tampered or damaged
+             * row is refused, never merged ("accepted 999 of 400"). */
+            else if (tot != sw->doc.sets_per_point || acc < 0 || to < 0 || acc + to > tot ||
+                     !same_row(&prefix, row, row_len, acc, tot, to))
+                st = rtp_diag_set(diag, RTP_EINPUT, "",
+                                  "%s: line %zu: %lld accepted and %lld time-outs of %lld sets "
+                                  "is not a row rtpack explore writes (%lld sets per point)",
+                                  path, line + 2, acc, to, tot,
+                                  (long long)sw->doc.sets_per_point);
             else if (table) {
                 rtp_explore_cell *cell = &table[point * pm + c];
                 cell->accepted = acc;

@@ -38,6 +38,24 @@ sed 's/"seed": 1/"seed": 2/' "$SWEEP" > "$WORK/other.json"
 "$BIN" explore "$WORK/other.json" --out "$WORK/o2" --shard 2/3 || fail "other sweep shard"
 "$BIN" merge "$WORK/s1" "$WORK/o2" "$WORK/s3" --out "$WORK/m3" 2>"$WORK/err"; [ $? -eq 2 ] || fail "merge of two sweeps"
 grep -q "different sweep" "$WORK/err" || fail "merge message"
+# issue 23 row 6: a tampered row, a row whose ratio disagrees, text after a
+# complete shard: refused, naming the file and line, nothing written
+tamper() { # NAME SED-SCRIPT-OR-APPEND -> $WORK/NAME, a copy of shard 1 changed
+    rm -rf "$WORK/$1"
+    cp -r "$WORK/s1" "$WORK/$1"
+}
+tamper acc999 && sed -i '2s/^\([^,]*,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*\),[0-9]*,/\1,999,/' "$WORK/acc999/results.csv"
+tamper ratio && awk -F, -v OFS=, 'NR == 2 { $9 = "0.123456" } { print }' "$WORK/s1/results.csv" > "$WORK/ratio/results.csv"
+tamper garbage && echo 'garbage,line' >> "$WORK/garbage/results.csv"
+tamper tgarbage && echo 'garbage' >> "$WORK/tgarbage/timing.csv"
+for case in "acc999:is not a row rtpack explore writes" "ratio:is not a row rtpack explore writes" \
+    "garbage:text after the shard's last point" "tgarbage:timing.csv: text after the shard's last point"; do
+    name=${case%%:*} want=${case#*:}
+    "$BIN" merge "$WORK/$name" "$WORK/s2" "$WORK/s3" --out "$WORK/m_$name" 2>"$WORK/err"
+    rc=$?
+    { [ "$rc" -eq 2 ] && grep -q "$want" "$WORK/err" && [ ! -e "$WORK/m_$name" ]; } ||
+        fail "merge of a shard with $name: exit $rc: $(cat "$WORK/err")"
+done
 "$BIN" explore "$SWEEP" --out "$WORK/t1" 2>/dev/null; [ $? -eq 2 ] || fail "explore into a used DIR"
 "$BIN" explore "$SWEEP" --out "$WORK/t1" --resume || fail "resume of a finished sweep"
 cmp "$WORK/t1/results.csv" "$WORK/t2/results.csv" || fail "resume changed results"
