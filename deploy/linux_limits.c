@@ -12,7 +12,7 @@ rtp_deploy_opts rtp_deploy_opts_default(void)
 {
     rtp_deploy_opts opts;
     memset(&opts, 0, sizeof opts);
-    opts.budget = (rtp_ratio){9, 10};
+    opts.budget = RTP_DEPLOY_BUDGET_DEFAULT;
     opts.fifo_lo = RTP_DEPLOY_FIFO_LO;
     opts.fifo_hi = RTP_DEPLOY_FIFO_HI;
     opts.name = "plan";
@@ -23,6 +23,16 @@ rtp_deploy_opts rtp_deploy_opts_default(void)
     opts.runtime_margin = (rtp_ratio){0, 1};
     opts.reclaim = RTP_RECLAIM_AUTO;
     return opts;
+}
+
+void rtp_deploy_budget_format(rtp_ratio budget, char *buf, size_t size)
+{
+    rtp_ratio def = RTP_DEPLOY_BUDGET_DEFAULT;
+    if (rtp_ratio_cmp(budget, def) == 0)
+        snprintf(buf, size, "0.9 (the kernel's %lld/%lld)", (long long)def.num,
+                 (long long)def.den);
+    else
+        rtp_ratio_format(budget, buf, size);
 }
 
 rtp_status rtp_deploy_runtime(const rtp_plan *plan, const rtp_task *task,
@@ -351,19 +361,42 @@ static int bin_refused(const rtp_plan *plan, size_t j, const rtp_deploy_opts *op
                             : "partition again (rtpack partition) instead of editing the plan");
         return 1;
     }
+    char budget[64];
+    rtp_deploy_budget_format(opts->budget, budget, sizeof budget);
+    if (deadline) {
+        /* SCHED_DEADLINE admission as the kernel does it (__dl_overflow):
+         * each runtime/period in 2^20 fixed point, rounded down, summed,
+         * against the per-CPU cap in the same units. The launch script's
+         * pre-check computes the same sum (deploy/script.c). Runtimes are
+         * at most their periods here (dl_params_refused), so the sum
+         * fits. */
+        int64_t need = 0, cap = (int64_t)(((__int128)opts->budget.num << RTP_LINUX_BW_SHIFT) /
+                                          opts->budget.den) * (int64_t)bin->n_cpus;
+        for (size_t i = 0; i < bin->n_tasks; i++)
+            need += rtp_linux_bw(tasks[i].wcet_ns, tasks[i].period_ns, 0);
+        if (need <= cap)
+            return 0;
+        rtp_diag_set(diag, RTP_OK, bin_path,
+                     "CPU %s: SCHED_DEADLINE bandwidth %lld/1048576 exceeds Linux's admission "
+                     "limit of %lld/1048576 (--budget %s per CPU: sched_rt_runtime_us / "
+                     "sched_rt_period_us minus the fair server's share since Linux 6.12, in "
+                     "the kernel's 2^20 fixed point); fix: partition with --capacity 0.9, or "
+                     "raise the kernel's budget and pass --budget",
+                     cpus, (long long)need, (long long)cap, budget);
+        return 1;
+    }
     rtp_ratio bound = {opts->budget.num * (int64_t)bin->n_cpus, opts->budget.den};
     if (rtp_load_cmp(tasks, bin->n_tasks, RTP_LOAD_UTIL, bound) > 0) {
-        char budget[32], shown[48];
+        char shown[48];
         double load = rtp_load_double(tasks, bin->n_tasks, RTP_LOAD_UTIL);
-        rtp_ratio_format(opts->budget, budget, sizeof budget);
         rtp_ratio_format_above(load, bound, shown, sizeof shown);
         rtp_diag_set(diag, RTP_OK, bin_path,
-                     "CPU %s: %s utilization %s exceeds Linux's real-time budget of %s per "
-                     "CPU (sched_rt_runtime_us / sched_rt_period_us, minus the fair "
-                     "server's 0.05 since Linux 6.12)%s; fix: partition with --capacity %s, "
-                     "or raise the kernel's budget and pass --budget",
-                     cpus, deadline ? "SCHED_DEADLINE" : "SCHED_FIFO", shown, budget,
-                     deadline ? "" : ": RT throttling would stop the tasks", budget);
+                     "CPU %s: SCHED_FIFO utilization %s exceeds Linux's real-time budget of %s "
+                     "per CPU (sched_rt_runtime_us / sched_rt_period_us, minus the fair "
+                     "server's 0.05 since Linux 6.12): RT throttling would stop the tasks; "
+                     "fix: partition with --capacity 0.9, or raise the kernel's budget and "
+                     "pass --budget",
+                     cpus, shown, budget);
         return 1;
     }
     return 0;

@@ -36,7 +36,9 @@ typedef enum rtp_cgroup_mode {
 
 /* Emitter options. Strings are borrowed (the caller keeps them alive). */
 typedef struct rtp_deploy_opts {
-    rtp_ratio budget;        /* usable real-time bandwidth per CPU, (0, 1] */
+    rtp_ratio budget;        /* usable real-time bandwidth per CPU, (0, 1]; SCHED_DEADLINE
+                              * admission compares in the kernel's 2^20 fixed point against
+                              * floor(budget x 2^20) per CPU */
     int fifo_lo, fifo_hi;    /* SCHED_FIFO priorities used, 1 <= lo <= hi <= 99 */
     const char *name;        /* deployment name, [A-Za-z0-9_]{1,32} */
     rtp_cgroup_mode cgroup;  /* script default; RTPACK_CGROUP overrides */
@@ -66,9 +68,22 @@ typedef struct rtp_deploy_opts {
 
 #define RTP_RECLAIM_AUTO (-1)
 
-/* budget 9/10, FIFO 51..98, name "plan", cgroup auto, no root, 10 s,
- * reclaim auto. */
+/* The default budget, exactly what this kernel admits by default: the
+ * root domain's sched_rt_runtime_us / sched_rt_period_us = 0.95 and the
+ * fair server's 50 ms / 1 s = 0.05 each in the kernel's 2^20 fixed point,
+ * floor(0.95 x 2^20) - floor(0.05 x 2^20) = 996147 - 52428 = 943719 per
+ * CPU: "0.9" to a user, 943719/1048576 exactly. With it, emit's admission
+ * check and the launch script's pre-check (which reads the same numbers
+ * from the live kernel) agree to the last unit (issue 23 row 12). */
+#define RTP_DEPLOY_BUDGET_DEFAULT ((rtp_ratio){943719, 1048576})
+
+/* budget RTP_DEPLOY_BUDGET_DEFAULT, FIFO 51..98, name "plan", cgroup auto,
+ * no root, 10 s, reclaim auto. */
 rtp_deploy_opts rtp_deploy_opts_default(void);
+
+/* A budget as users read it: "0.9 (the kernel's 943719/1048576)" for the
+ * default, else its decimal. */
+void rtp_deploy_budget_format(rtp_ratio budget, char *buf, size_t size);
 
 /* The SCHED_DEADLINE runtime of a task of `plan`: its effective C' (wcet +
  * its noise + 2 x context_switch + the SCHED_DEADLINE charge,

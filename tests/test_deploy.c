@@ -246,6 +246,43 @@ static void one_bin_plan(rtp_plan *plan, rtp_policy policy, const rtp_task *task
         assert_int_equal(rtp_plan_add_task(plan, 0, &tasks[i], prio ? prio[i] : 0, -1), RTP_OK);
 }
 
+/* The kernel's SCHED_DEADLINE admission sum (to_ratio, rounded down),
+ * written out here independently of deploy/. */
+static int64_t kernel_need(const rtp_task *tasks, size_t n)
+{
+    int64_t need = 0;
+    for (size_t i = 0; i < n; i++)
+        need += (int64_t)(((__int128)tasks[i].wcet_ns << 20) / tasks[i].period_ns);
+    return need;
+}
+
+/* The launch script of a one-bin plan states `need` as the bin's bandwidth
+ * (BINS='0:CPUS:1:NEED'), the number its pre-check compares. */
+static const char *const *true_cmd(void *ctx, size_t j, size_t i)
+{
+    static const char *const words[] = {"true", NULL};
+    (void)ctx, (void)j, (void)i;
+    return words;
+}
+
+static void script_needs(const rtp_plan *plan, const rtp_deploy_opts *given, int64_t need)
+{
+    rtp_deploy_opts with_cmd = *given, *opts = &with_cmd;
+    with_cmd.cmd_for = true_cmd;
+    char *script = NULL, want[64];
+    rtp_text warnings;
+    rtp_text_init(&warnings);
+    rtp_diag diag;
+    rtp_diag_clear(&diag);
+    if (rtp_deploy_script(plan, opts, &script, &warnings, &diag) != RTP_OK)
+        fail_msg("script: %s", diag.message);
+    snprintf(want, sizeof want, ":1:%lld'\n", (long long)need);
+    if (!strstr(script, want))
+        fail_msg("the script's BINS lack %s", want);
+    free(script);
+    rtp_text_free(&warnings);
+}
+
 static void test_check_random_edf(void **state)
 {
     (void)state;
@@ -269,13 +306,56 @@ static void test_check_random_edf(void **state)
         rtp_diag diag;
         rtp_diag_clear(&diag);
         assert_int_equal(rtp_deploy_check(&plan, &opts, &deployable, &diag), RTP_OK);
-        /* Implicit deadlines: EDF is exact at U <= 1, so the verdict is U <= 0.9. */
-        int want = ref_util_within(tasks, n, 9, 10);
+        /* Implicit deadlines: EDF is exact at U <= 1, so the verdict is the
+         * kernel's admission: sum of (C << 20) / T <= 943719 (issue 23 row
+         * 12), and the script's pre-check sums the same. */
+        int64_t need = kernel_need(tasks, n);
+        int want = need <= 943719;
         assert_int_equal(deployable, want);
+        if (want)
+            script_needs(&plan, &opts, need);
         counts[want]++;
         rtp_plan_free(&plan);
     }
     assert_true(counts[0] > 100 && counts[1] > 100); /* both verdicts exercised */
+}
+
+/* Issue 23 row 12: one CPU just past 0.9, within the kernel's fixed point:
+ * emit used to refuse what its own script's pre-check (and the kernel)
+ * take. 0.9 x 2^20 = 943718.4; the kernel's default cap is 943719, so
+ * 943720 / 2^20 = 0.9000015259 is the first bandwidth refused. */
+static void test_budget_fixed_point_edge(void **state)
+{
+    (void)state;
+    const struct { rtp_ns wcet; int want; } cases[] = {
+        {900000000, 1},  /* 0.9 exactly */
+        {900000001, 1},  /* 0.900000001: the issue's case */
+        {900001500, 1},  /* floor(943719.97) = 943719 */
+        {900001525, 1},  /* floor(943719.9991) = 943719 */
+        {900001526, 0},  /* floor(943720.0001): over */
+        {900010000, 0},
+    };
+    rtp_deploy_opts opts = rtp_deploy_opts_default();
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        rtp_task t = tu_task(cases[c].wcet, 1000000000, 1000000000);
+        t.name = "a";
+        rtp_plan plan;
+        one_bin_plan(&plan, RTP_POLICY_EDF, &t, NULL, 1);
+        int deployable = -1;
+        rtp_diag diag;
+        rtp_diag_clear(&diag);
+        assert_int_equal(rtp_deploy_check(&plan, &opts, &deployable, &diag), RTP_OK);
+        if (deployable != cases[c].want)
+            fail_msg("wcet %lld of 1 s: deployable %d, want %d (%s)", (long long)cases[c].wcet,
+                     deployable, cases[c].want, diag.message);
+        if (deployable)
+            script_needs(&plan, &opts, kernel_need(&t, 1));
+        else
+            assert_non_null(strstr(diag.message, "exceeds Linux's admission limit of "
+                                                 "943719/1048576 (--budget 0.9 (the kernel's "
+                                                 "943719/1048576) per CPU"));
+        rtp_plan_free(&plan);
+    }
 }
 
 /* Runtime = ceil(C' (1 + margin)); the re-check runs EDF with the runtimes,
@@ -323,7 +403,7 @@ static void test_runtime_margin(void **state)
     const struct { rtp_ratio margin; int want; const char *why; } cases[] = {
         {{0, 1}, 1, NULL},
         {{1, 10}, 1, NULL},
-        {{2, 10}, 0, "exceeds Linux's real-time budget"},
+        {{2, 10}, 0, "exceeds Linux's admission limit of 943719/1048576"},
         {{3, 10}, 0, "fails the exact EDF test with the plan's tasks and the runtimes"},
         {{2, 1}, 0, "fails the exact EDF test"}, /* runtimes 2 ms (cut) + 1.8 ms per 2 ms */
     };
@@ -1281,6 +1361,7 @@ int main(void)
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_check_equal_late),
         cmocka_unit_test(test_runtime_margin),
+        cmocka_unit_test(test_budget_fixed_point_edge),
         cmocka_unit_test(test_cmd_argv),
         cmocka_unit_test(test_check_random_edf),
         cmocka_unit_test(test_check_random_fp),
