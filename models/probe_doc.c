@@ -298,8 +298,10 @@ static cJSON *platform_object(int *bad, const rtp_probe_report *r)
     if (r->has_overheads) {
         cJSON *ov = cJSON_CreateObject();
         if (ov) {
-            rtp_json_add(bad, ov, "release_latency", ns_string(r->release_latency_ns));
-            rtp_json_add(bad, ov, "context_switch", ns_string(r->context_switch_ns));
+            if (r->has_release_latency)
+                rtp_json_add(bad, ov, "release_latency", ns_string(r->release_latency_ns));
+            if (r->has_context_switch)
+                rtp_json_add(bad, ov, "context_switch", ns_string(r->context_switch_ns));
             if (r->deadline_charge_ns != 0)
                 rtp_json_add(bad, ov, "deadline_charge", ns_string(r->deadline_charge_ns));
             if (r->noise_per_ms_ns != 0)

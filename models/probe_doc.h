@@ -135,8 +135,11 @@ typedef struct rtp_probe_report {
     rtp_probe_stat latency_stat;
     rtp_probe_cpu *cpus;      /* owned */
     size_t n_cpus;
-    /* The platform member. */
+    /* The platform member: each overhead that was measured (without root
+     * the context switch is, the release latency is not), and
+     * has_overheads when either was. */
     int has_overheads;
+    int has_release_latency, has_context_switch;
     rtp_ns release_latency_ns;
     rtp_ns context_switch_ns;
     rtp_ns deadline_charge_ns; /* 0 when not measured: then not written */

@@ -364,7 +364,12 @@ void rtp_probe_overheads(rtp_probe_report *r)
                 r->noise_per_ms_ns = c->charge.per_ms_ns;
         }
     }
-    r->has_overheads = have_latency && have_switch;
+    /* Each one that was measured: without root the context switch is
+     * (SCHED_OTHER), the release latency is not, and dropping the switch
+     * too made a platform member that charged nothing at all. */
+    r->has_release_latency = have_latency;
+    r->has_context_switch = have_switch;
+    r->has_overheads = have_latency || have_switch;
 }
 
 static void tick_words(const rtp_probe_kernel *k, char *buf, size_t size)
@@ -516,7 +521,7 @@ static void warn_measurements(rtp_probe_report *r)
                       "true worst case can be larger, so measure longer (--seconds 60 or more) "
                       "under the load the tasks will see before relying on the overheads",
                       (unsigned long long)samples);
-    if (r->has_overheads && r->latency_stat == RTP_PROBE_STAT_P99)
+    if (r->has_release_latency && r->latency_stat == RTP_PROBE_STAT_P99)
         rtp_notes_add(&r->warnings,
                       "release_latency is the p99, not the maximum: about 1%% of the measured "
                       "wake-ups came later than the analysis will assume");
@@ -524,6 +529,16 @@ static void warn_measurements(rtp_probe_report *r)
         rtp_notes_add(&r->warnings,
                       "no overheads were measured (see skipped), so the platform member carries "
                       "none: an analysis with it assumes a kernel that costs nothing");
+    else if (!r->has_release_latency)
+        rtp_notes_add(&r->warnings,
+                      "the release latency was not measured (see skipped; it needs root), so "
+                      "the platform member carries the context switch only: an analysis with "
+                      "it assumes every job is released on time; run the probe as root");
+    else if (!r->has_context_switch)
+        rtp_notes_add(&r->warnings,
+                      "the context switch was not measured (see skipped), so the platform "
+                      "member carries the release latency only: an analysis with it charges "
+                      "jobs nothing for switching");
     if (r->dl_pinning && strcmp(r->dl_pinning, "root_domain") == 0)
         rtp_notes_add(&r->warnings,
                       "SCHED_DEADLINE was measured on the whole root domain, not pinned per CPU "

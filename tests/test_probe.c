@@ -437,6 +437,19 @@ static void test_overheads(void **state)
     r.latency_stat = RTP_PROBE_STAT_P99;
     rtp_probe_overheads(&r);
     assert_int_equal(r.release_latency_ns, 400);
+    assert_true(r.has_release_latency && r.has_context_switch);
+    /* Issue 23 row 16: without root only the context switch is measured;
+     * the platform member still carries it (and only it). */
+    r.cpus[0].fifo.measured = r.cpus[0].deadline.measured = r.cpus[1].fifo.measured = 0;
+    rtp_probe_overheads(&r);
+    assert_true(r.has_overheads && r.has_context_switch);
+    assert_false(r.has_release_latency);
+    assert_int_equal(r.context_switch_ns, 70);
+    char *platform = rtp_probe_platform_to_json(&r);
+    assert_non_null(platform);
+    assert_non_null(strstr(platform, "\"context_switch\":\"70ns\""));
+    assert_null(strstr(platform, "release_latency"));
+    free(platform);
     r.cpus[0].context_switch.measured = r.cpus[1].context_switch.measured = 0;
     rtp_probe_overheads(&r);
     assert_false(r.has_overheads);
