@@ -13,8 +13,14 @@
  *     then the late completion, within the analysed jitter only if the
  *     analysis says the job cannot be late).
  *
- * usage: periodic PERIOD_US JOBS    (the policy is read from the kernel)
- * Build: cc -O2 -o periodic periodic.c */
+ * usage: periodic PERIOD_US JOBS    (the policy is read from the kernel and
+ * named on standard error)
+ * Build: cc -O2 -o periodic periodic.c
+ *
+ * The policy test masks SCHED_RESET_ON_FORK: the launch script starts
+ * deadline tasks with `chrt -R -d`, and sched_getscheduler() then returns
+ * SCHED_DEADLINE | SCHED_RESET_ON_FORK, which a plain == SCHED_DEADLINE
+ * misses (the task would take the sleeping pattern under SCHED_DEADLINE). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -25,6 +31,9 @@
 
 #ifndef SCHED_DEADLINE
 #define SCHED_DEADLINE 6 /* <linux/sched.h>; older C libraries lack it */
+#endif
+#ifndef SCHED_RESET_ON_FORK
+#define SCHED_RESET_ON_FORK 0x40000000
 #endif
 
 static void job(void)
@@ -44,7 +53,11 @@ int main(int argc, char **argv)
     if (argc != 3)
         return fprintf(stderr, "usage: periodic PERIOD_US JOBS\n"), 2;
     long long period_ns = atoll(argv[1]) * 1000LL, jobs = atoll(argv[2]);
-    int deadline = sched_getscheduler(0) == SCHED_DEADLINE;
+    int policy = sched_getscheduler(0);
+    int deadline = policy != -1 && (policy & ~SCHED_RESET_ON_FORK) == SCHED_DEADLINE;
+    fprintf(stderr, "periodic: %s: each job ends with %s\n",
+            deadline ? "SCHED_DEADLINE" : "not SCHED_DEADLINE",
+            deadline ? "sched_yield()" : "clock_nanosleep() to the next arrival");
     struct timespec next;
     clock_gettime(CLOCK_MONOTONIC, &next);
     for (long long k = 0; k < jobs; k++) {
