@@ -80,6 +80,8 @@ static void us(char *buf, size_t size, rtp_ns v)
 static void print_human(const rtp_rehearse_report *r)
 {
     char load[32];
+    if (r->leftovers[0])
+        printf("before this rehearsal: %s\n", r->leftovers);
     rtp_ratio_format(r->load, load, sizeof load);
     printf("rehearsed %d s, each job doing %s x wcet of work%s%s; arrivals: %s\n", r->seconds,
            load, r->hog ? ", a CPU hog on every CPU" : "",

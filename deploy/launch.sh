@@ -1,7 +1,7 @@
 # deploy/launch.sh — the fixed part of the launch script that
 # `rtpack emit --format script` writes (deploy/script.h). Not a script on its
 # own: deploy/script.c writes a generated header (the shebang, NAME, POLICY,
-# CG_MODE, CG_ROOT, STATE_DIR, LOG_DIR, ISOLATE, BINS, DL_PERIOD_MIN_NS,
+# CG_MODE, CG_ROOT, STATE_DIR(_DEFAULT), LOG_DIR, ISOLATE, BINS, DL_PERIOD_MIN_NS,
 # DL_PERIOD_MAX_NS and the function for_each_task) and appends everything
 # below the end-of-preamble line, byte for byte; cmake/embed.cmake compiles
 # it into the library. POSIX sh: runs under dash, busybox sh and bash, and
@@ -191,7 +191,7 @@ kernel_bw() {
 owner_of() {
     o_state="$STATE_DIR/$1/state"
     o_env=''
-    [ -z "${RTPACK_STATE_DIR:-}" ] || o_env="RTPACK_STATE_DIR=$STATE_DIR "
+    [ "$STATE_DIR" = "$STATE_DIR_DEFAULT" ] || o_env="RTPACK_STATE_DIR=$STATE_DIR "
     o_kind="rtpack deployment '$1'"
     case $1 in
     rehearse_*) o_kind="the rehearsal '$1' (rtpack rehearse, pid ${1#rehearse_}; when that rtpack is gone, the next rtpack rehearse stops it)" ;;

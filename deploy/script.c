@@ -254,7 +254,8 @@ static void write_header(const rtp_plan *plan, const rtp_deploy_opts *opts, rtp_
     rtp_text_append(out, "CG_ROOT_DEFAULT=");
     rtp_quote_sh(out, opts->cgroup_root ? opts->cgroup_root : "");
     rtp_text_printf(out, "\nCG_ROOT=${RTPACK_CGROUP_ROOT:-$CG_ROOT_DEFAULT}\n"
-                         "STATE_DIR=${RTPACK_STATE_DIR:-" RTP_DEPLOY_STATE_DIR "}\n"
+                         "STATE_DIR_DEFAULT=" RTP_DEPLOY_STATE_DIR "\n"
+                         "STATE_DIR=${RTPACK_STATE_DIR:-$STATE_DIR_DEFAULT}\n"
                          "LOG_DIR=${RTPACK_LOG_DIR:-" RTP_DEPLOY_LOG_DIR "}\n"
                          "ISOLATE=${RTPACK_ISOLATE:-%d}\n",
                     opts->isolate ? 1 : 0);

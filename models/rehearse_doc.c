@@ -63,6 +63,8 @@ char *rtp_rehearse_report_to_json(const rtp_rehearse_report *r, int pretty)
     rtp_json_add(bad, root, "machine_restored", cJSON_CreateBool(r->machine_restored));
     if (!r->machine_restored)
         rtp_json_add(bad, root, "left", cJSON_CreateString(r->left));
+    if (r->leftovers[0])
+        rtp_json_add(bad, root, "leftovers_stopped", cJSON_CreateString(r->leftovers));
     if (!failed)
         text = rtp_json_print(root, pretty);
 done:

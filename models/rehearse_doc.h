@@ -42,6 +42,7 @@ typedef struct rtp_rehearse_report {
     int machine_restored;
     char left[400];               /* what is left when not restored */
     char script_output[600];      /* the tail of start's output when it failed */
+    char leftovers[600];          /* earlier rehearsals' leftovers stopped first, "" = none */
 } rtp_rehearse_report;
 
 void rtp_rehearse_report_free(rtp_rehearse_report *report);

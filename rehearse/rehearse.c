@@ -3,6 +3,7 @@
 #include "deploy/script.h"
 #include "deploy/state.h"
 #include "rehearse/dlclock.h"
+#include "rehearse/guard.h"
 #include "rehearse/machine.h"
 
 #include <errno.h>
@@ -88,39 +89,16 @@ static int write_file(const char *path, const char *text)
     return fclose(f) != 0 || bad ? -1 : 0;
 }
 
-/* sh SCRIPT VERB with the state and log folders in dir; output to
- * dir/VERB.out; the exit status, or -1 when it could not run. */
-static int run_script(const char *dir, const char *verb)
+/* sh SCRIPT VERB with the logs in dir and the state in the shared state
+ * folder; output to dir/VERB.out; the exit status, or -1 when it could not
+ * run (rehearse/guard.h). */
+static int run_script(const char *dir, const char *state_dir, const char *verb)
 {
-    char script[4200], out[4200], state[4200], logs[4200];
+    char script[4200], out[4200], logs[4200];
     snprintf(script, sizeof script, "%s/rehearse.sh", dir);
     snprintf(out, sizeof out, "%s/%s.out", dir, verb);
-    snprintf(state, sizeof state, "%s/state", dir);
     snprintf(logs, sizeof logs, "%s/logs", dir);
-    pid_t pid = fork();
-    if (pid < 0)
-        return -1;
-    if (pid == 0) {
-        /* Its own process group: a Ctrl-C at the terminal reaches rtpack
-         * only, which then stops the run; it never kills a start or stop
-         * half way (stop must finish to restore the machine). */
-        setpgid(0, 0);
-        int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        if (fd >= 0) {
-            dup2(fd, 1);
-            dup2(fd, 2);
-            close(fd);
-        }
-        setenv("RTPACK_STATE_DIR", state, 1);
-        setenv("RTPACK_LOG_DIR", logs, 1);
-        execl("/bin/sh", "sh", script, verb, (char *)NULL);
-        _exit(127);
-    }
-    int status;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return -1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return rtp_rehearse_sh(script, verb, state_dir, logs, out);
 }
 
 /* The last `size` - 1 bytes of dir/NAME, newlines as "; ". */
@@ -220,10 +198,8 @@ static void fill_tasks(const rtp_plan *plan, rtp_rehearse_report *r)
 }
 
 /* The PIDs start recorded (deploy/state.h), at most max. */
-static size_t task_pids(const char *dir, const char *name, long *pids, size_t max)
+static size_t task_pids(const char *state_dir, const char *name, long *pids, size_t max)
 {
-    char state_dir[4200];
-    snprintf(state_dir, sizeof state_dir, "%s/state", dir);
     rtp_deploy_state st;
     rtp_diag diag;
     size_t n = 0;
@@ -343,22 +319,23 @@ static rtp_status deploy_and_run(const rtp_plan *plan, const rtp_rehearse_opts *
                                  const char *name, const char *dir, rtp_rehearse_report *r,
                                  rtp_diag *diag)
 {
-    int started = run_script(dir, "start");
+    const char *state_dir = o->state_dir ? o->state_dir : RTP_DEPLOY_STATE_DIR;
+    int started = run_script(dir, state_dir, "start");
     if (started != 0) {
         tail_of(dir, "start.out", r->script_output, sizeof r->script_output);
-        run_script(dir, "stop"); /* undoes whatever start recorded */
+        run_script(dir, state_dir, "stop"); /* undoes whatever start recorded */
         return rtp_diag_set(diag, RTP_EINTERNAL, "", "could not deploy the plan: start "
                             "exited %d: %s", started, r->script_output);
     }
     long pids[256];
-    size_t n_pids = task_pids(dir, name, pids, sizeof pids / sizeof pids[0]);
+    size_t n_pids = task_pids(state_dir, name, pids, sizeof pids / sizeof pids[0]);
     int ready = wait_ready(dir, r->n_tasks) == 0 && n_pids == r->n_tasks;
     if (ready) {
         signal_all(pids, n_pids, SIGUSR1);
         r->seconds = wait_run(o->seconds, o->interrupt);
         signal_all(pids, n_pids, SIGUSR2);
     }
-    int stopped = run_script(dir, "stop");
+    int stopped = run_script(dir, state_dir, "stop");
     size_t left = wait_gone(pids, n_pids);
     if (left) {
         snprintf(r->left, sizeof r->left, "%zu workload process(es) still ran 10 s after stop "
@@ -427,6 +404,10 @@ rtp_status rtp_rehearse_run(const rtp_plan *plan, const rtp_rehearse_opts *opts,
         goto out;
     }
     fill_tasks(plan, r);
+    const char *state_dir = opts->state_dir ? opts->state_dir : RTP_DEPLOY_STATE_DIR;
+    if ((st = rtp_rehearse_leftovers(state_dir, r->leftovers, sizeof r->leftovers, diag)) !=
+        RTP_OK)
+        goto out;
     if (!mkdtemp(dir)) {
         st = rtp_diag_set(diag, RTP_EINTERNAL, "", "cannot create a folder in %s: %s",
                           opts->scratch_parent, strerror(errno));
@@ -465,12 +446,16 @@ rtp_status rtp_rehearse_run(const rtp_plan *plan, const rtp_rehearse_opts *opts,
     /* Workloads orphaned when the launch script's shell exits come to this
      * process, which reaps them: it reports only once they are gone. */
     prctl(PR_SET_CHILD_SUBREAPER, 1);
+    rtp_rehearse_guard guard = {-1, -1};
+    if (st == RTP_OK)
+        st = rtp_rehearse_guard_start(&guard, dir, state_dir, diag);
     if (st == RTP_OK) {
         pid_t hogs[CPU_SETSIZE];
         size_t n_hogs = opts->hog ? start_hogs(hogs, CPU_SETSIZE) : 0;
         st = deploy_and_run(plan, opts, name, dir, r, diag);
         stop_hogs(hogs, n_hogs);
     }
+    rtp_rehearse_guard_disarm(&guard); /* torn down (or never deployed) */
     int kernel = deadline && n > 0;
     for (size_t k = 0; k < n; k++)
         kernel &= r->tasks[k].kernel_grid;

@@ -30,6 +30,12 @@
  * the workloads, orphaned when the launch script's shell exits, are reaped
  * here: the report comes only once no workload process is left, not even a
  * zombie that still shows as a real-time thread.
+ *
+ * The deployment is recorded under opts->state_dir like any other, guarded
+ * by a watchdog that tears it down if rtpack dies first, and leftovers of
+ * earlier rehearsals whose rtpack and watchdog are gone are stopped before
+ * this one deploys (rehearse/guard.h; report->leftovers says which).
+ *
  * Needs root (cpusets, real-time policies). Ownership: the report
  * (models/rehearse_doc.h) owns its tasks (rtp_rehearse_report_free). Not thread-safe: it runs processes and
  * changes the machine; run one at a time. Never prints. */
@@ -50,6 +56,9 @@ typedef struct rtp_rehearse_opts {
     rtp_deploy_opts deploy;       /* as emit's; name and cmd_for are set here */
     const char *workload;         /* absolute path of rtpack-workload */
     const char *scratch_parent;   /* where the private folder goes ("/tmp") */
+    const char *state_dir;        /* where the deployment's state goes, NULL =
+                                   * RTP_DEPLOY_STATE_DIR: shared with every launch
+                                   * script, so a later check/start sees a leftover */
     const volatile sig_atomic_t *interrupt; /* non-zero: stop early; may be NULL */
 } rtp_rehearse_opts;
 

@@ -31,7 +31,8 @@ POLICY=edf
 CG_MODE=${RTPACK_CGROUP:-auto}
 CG_ROOT_DEFAULT=''
 CG_ROOT=${RTPACK_CGROUP_ROOT:-$CG_ROOT_DEFAULT}
-STATE_DIR=${RTPACK_STATE_DIR:-/run/rtpack}
+STATE_DIR_DEFAULT=/run/rtpack
+STATE_DIR=${RTPACK_STATE_DIR:-$STATE_DIR_DEFAULT}
 LOG_DIR=${RTPACK_LOG_DIR:-/var/log/rtpack}
 ISOLATE=${RTPACK_ISOLATE:-0}
 # Bins with tasks: index:CPUs:CPU count:bandwidth (2^20 = one CPU)
@@ -224,7 +225,7 @@ kernel_bw() {
 owner_of() {
     o_state="$STATE_DIR/$1/state"
     o_env=''
-    [ -z "${RTPACK_STATE_DIR:-}" ] || o_env="RTPACK_STATE_DIR=$STATE_DIR "
+    [ "$STATE_DIR" = "$STATE_DIR_DEFAULT" ] || o_env="RTPACK_STATE_DIR=$STATE_DIR "
     o_kind="rtpack deployment '$1'"
     case $1 in
     rehearse_*) o_kind="the rehearsal '$1' (rtpack rehearse, pid ${1#rehearse_}; when that rtpack is gone, the next rtpack rehearse stops it)" ;;
