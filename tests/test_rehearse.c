@@ -12,12 +12,15 @@
 
 #include "support/testutil.h"
 
+#include "rehearse/guard.h"
 #include "rehearse/joblog.h"
 #include "rehearse/machine.h"
 #include "models/rehearse_doc.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static void test_fifo_slots(void **state)
 {
@@ -195,6 +198,101 @@ static void test_snapshot_and_diff(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* A fake rehearsal under state_dir: STATE (rehearse_NAME/state naming
+ * DIR/rehearse.sh), DIR/owner with the given processes, and a script that
+ * records its call in DIR/../calls and exits `rc` (removing the state, as
+ * stop does, when rc is 0). `script` 0 leaves the script out. */
+static void fake_rehearsal(const char *root, const char *name, const char *owner, int script,
+                           int rc)
+{
+    char path[600], dir[512];
+    snprintf(dir, sizeof dir, "%s/scratch-%s", root, name);
+    assert_int_equal(mkdir(dir, 0700), 0);
+    snprintf(path, sizeof path, "%s/state/%s", root, name);
+    assert_int_equal(mkdir(path, 0700), 0);
+    snprintf(path, sizeof path, "%s/state/%s/state", root, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "version 1\nstarter 1\nscript %s/rehearse.sh\n", dir);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/owner", dir);
+    assert_non_null(f = fopen(path, "w"));
+    fputs(owner, f);
+    fclose(f);
+    if (!script)
+        return;
+    snprintf(path, sizeof path, "%s/rehearse.sh", dir);
+    assert_non_null(f = fopen(path, "w"));
+    fprintf(f, "echo \"%s $1 $RTPACK_STATE_DIR\" >> %s/calls\n", name, root);
+    if (rc == 0)
+        fprintf(f, "rm -r \"$RTPACK_STATE_DIR/%s\"\n", name);
+    fprintf(f, "exit %d\n", rc);
+    fclose(f);
+}
+
+/* The next rehearsal stops the leftovers of earlier ones whose rtpack and
+ * watchdog are gone, with their own script's stop, and says so; leaves one
+ * whose rtpack runs alone; names a leftover it cannot stop and the command
+ * (issue 23 row 2; the live kill -9 is cli_rehearse_orphan_real.sh). */
+static void test_leftovers(void **state)
+{
+    (void)state;
+    char root[] = "/tmp/rtp_leftovers_XXXXXX", path[600], note[600], owner[200];
+    assert_non_null(mkdtemp(root));
+    snprintf(path, sizeof path, "%s/state", root);
+    assert_int_equal(mkdir(path, 0700), 0);
+    /* PIDs above the kernel's limit (4194304) never run */
+    fake_rehearsal(root, "rehearse_999999991",
+                   "rtpack 999999991 5 watchdog 999999992 6\n", 1, 0);
+    FILE *f = fopen("/proc/self/stat", "r");
+    assert_non_null(f);
+    char stat[1024];
+    size_t got = fread(stat, 1, sizeof stat - 1, f);
+    fclose(f);
+    stat[got] = '\0';
+    long long me;
+    assert_int_equal(sscanf(strrchr(stat, ')') + 1, " %*c %*s %*s %*s %*s %*s %*s %*s %*s %*s "
+                            "%*s %*s %*s %*s %*s %*s %*s %*s %*s %lld", &me), 1);
+    snprintf(owner, sizeof owner, "rtpack %ld %lld watchdog 999999993 1\n", (long)getpid(), me);
+    fake_rehearsal(root, "rehearse_1", owner, 1, 0); /* in progress: this process */
+    rtp_diag diag;
+    rtp_diag_clear(&diag);
+    snprintf(path, sizeof path, "%s/state", root);
+    assert_int_equal(rtp_rehearse_leftovers(path, note, sizeof note, &diag), RTP_OK);
+    assert_non_null(strstr(note, "stopped the leftover of rehearsal rehearse_999999991 (its "
+                                 "rtpack, pid 999999991, and its watchdog were killed)"));
+    assert_null(strstr(note, "rehearse_1 "));
+    snprintf(path, sizeof path, "%s/calls", root);
+    assert_non_null(f = fopen(path, "r"));
+    char line[600];
+    assert_non_null(fgets(line, sizeof line, f));
+    fclose(f);
+    snprintf(path, sizeof path, "rehearse_999999991 stop %s/state\n", root);
+    assert_string_equal(line, path);
+    snprintf(path, sizeof path, "%s/scratch-rehearse_999999991", root);
+    assert_int_not_equal(access(path, F_OK), 0); /* its folder went with it */
+    snprintf(path, sizeof path, "%s/state/rehearse_1/state", root);
+    assert_int_equal(access(path, F_OK), 0); /* left alone */
+    /* a stop that fails, a script that is gone: named, with the command */
+    fake_rehearsal(root, "rehearse_999999994", "rtpack 999999994 1 watchdog 999999995 1\n", 1,
+                   1);
+    snprintf(path, sizeof path, "%s/state", root);
+    assert_int_equal(rtp_rehearse_leftovers(path, note, sizeof note, &diag), RTP_EINTERNAL);
+    assert_non_null(strstr(diag.message, "the leftover of rehearsal rehearse_999999994 "
+                                         "(rtpack pid 999999994 is gone) did not stop (exit 1"));
+    assert_non_null(strstr(diag.message, "sh "));
+    snprintf(path, sizeof path, "rm -r %s/state/rehearse_999999994", root);
+    assert_int_equal(system(path), 0);
+    fake_rehearsal(root, "rehearse_999999996", "rtpack 999999996 1 watchdog 999999997 1\n", 0,
+                   0);
+    snprintf(path, sizeof path, "%s/state", root);
+    assert_int_equal(rtp_rehearse_leftovers(path, note, sizeof note, &diag), RTP_EINTERNAL);
+    assert_non_null(strstr(diag.message, "cannot be stopped: its script"));
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -203,6 +301,7 @@ int main(void)
         cmocka_unit_test(test_random_traces),
         cmocka_unit_test(test_snapshot_and_diff),
         cmocka_unit_test(test_report_json),
+        cmocka_unit_test(test_leftovers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
