@@ -296,6 +296,56 @@ static void print_human(const rtp_plan *plan, const part_cli *pc)
                plan->deployable ? "" : plan->deployable_reason);
 }
 
+/* A task that fails alone on an empty CPU: which of its own terms breaks
+ * its deadline (docs/spec.md "Real-system terms": J' = jitter +
+ * release_latency, C' = wcet + 2 x context_switch), and a fix that can work
+ * (more CPUs or another method cannot). */
+static void explain_alone(FILE *out, const rtp_plan *plan, const rtp_task *task,
+                          const rtp_part_miss *m)
+{
+    char d[32], j[32], c[32], b[32], rl[32], sum[32], p[32];
+    rtp_duration_format(task->deadline_ns, d, sizeof d);
+    rtp_duration_format(m->jitter_eff_ns, j, sizeof j);
+    rtp_duration_format(m->wcet_eff_ns, c, sizeof c);
+    rtp_duration_format(m->blocking_ns, b, sizeof b);
+    rtp_duration_format(plan->overheads.release_latency_ns, rl, sizeof rl);
+    rtp_duration_format(task->period_ns, p, sizeof p);
+    __int128 total = (__int128)m->jitter_eff_ns + m->wcet_eff_ns + m->blocking_ns;
+    rtp_duration_format(total > RTP_NS_LIMIT ? RTP_NS_LIMIT : (rtp_ns)total, sum, sizeof sum);
+    int latency = plan->overheads.release_latency_ns > 0;
+    fprintf(out, "it misses its deadline even alone on an empty CPU, so no CPU count and no "
+                 "--method can place it: ");
+    if (m->jitter_eff_ns >= task->deadline_ns) {
+        char own[32];
+        rtp_duration_format(task->jitter_ns, own, sizeof own);
+        if (latency)
+            fprintf(out, "its release jitter J' = %s (its jitter %s + the platform's "
+                         "release_latency %s) is not below its deadline %s; fix: a deadline "
+                         "above J' plus its execution, or a smaller release_latency (measured "
+                         "on isolated CPUs; rtpack probe --release-latency p99 takes the 99th "
+                         "percentile)\n",
+                    j, own, rl, d);
+        else
+            fprintf(out, "its release jitter %s is not below its deadline %s; fix: a deadline "
+                         "above its jitter plus its execution, or a smaller jitter\n", j, d);
+    } else if (m->wcet_eff_ns > task->deadline_ns) {
+        fprintf(out, "its execution C' = %s (wcet + 2 x context_switch) exceeds its deadline "
+                     "%s; fix: a smaller wcet or a longer deadline\n", c, d);
+    } else if (m->wcet_eff_ns > task->period_ns) {
+        fprintf(out, "its execution C' = %s exceeds its period %s (utilization above 1); "
+                     "fix: a smaller wcet or a longer period\n", c, p);
+    } else {
+        if (m->blocking_ns)
+            fprintf(out, "J' + C' + blocking = %s + %s + %s = %s", j, c, b, sum);
+        else
+            fprintf(out, "J' + C' = %s + %s = %s", j, c, sum);
+        fprintf(out, " (J' = jitter%s, C' = wcet + 2 x context_switch) exceeds its deadline %s; "
+                     "fix: a longer deadline, or less %s\n",
+                latency ? " + release_latency" : "", d,
+                m->blocking_ns ? "jitter, execution or blocking" : "jitter or execution");
+    }
+}
+
 /* One line per unassigned task: where it came closest and why it failed. */
 static int print_explain(FILE *out, const cli_args *args, const rtp_plan *plan,
                          const part_cli *pc)
@@ -324,9 +374,24 @@ static int print_explain(FILE *out, const cli_args *args, const rtp_plan *plan,
         rtp_status st = rtp_part_explain(plan, &pc->opts, k, &miss, &diag);
         if (st != RTP_OK)
             return cli_fail(args, "", st, &diag);
-        fprintf(out, "%s could not be placed: ", plan->unassigned[k].task.name);
+        const rtp_task *task = &plan->unassigned[k].task;
+        fprintf(out, "%s could not be placed: ", task->name);
         if (miss.reason == RTP_MISS_NO_CPU) {
-            fprintf(out, "its affinity allows no CPU of the platform\n");
+            fprintf(out, "its affinity allows no CPU of the platform; fix: give it an "
+                         "affinity that names CPUs of the platform, or add those CPUs\n");
+            continue;
+        }
+        if (miss.reason == RTP_MISS_ALONE) {
+            explain_alone(out, plan, task, &miss);
+            continue;
+        }
+        if (miss.reason == RTP_MISS_CAPACITY_ALONE) {
+            char load[48], cap[48];
+            rtp_ratio_format_above(miss.load_after, pc->opts.capacity, load, sizeof load);
+            rtp_ratio_format(pc->opts.capacity, cap, sizeof cap);
+            fprintf(out, "its own utilization %s passes --capacity %s: no CPU takes it, "
+                         "however many; fix: raise --capacity (at most 1), or lower its "
+                         "wcet\n", load, cap);
             continue;
         }
         char load[48];
@@ -337,26 +402,97 @@ static int print_explain(FILE *out, const cli_args *args, const rtp_plan *plan,
         fprintf(out, "closest is CPU %d, utilization %s with it: ", plan->bins[miss.bin].cpus[0],
                 load);
         char t[32] = "";
+        /* It fits alone: the other tasks are the cause, so a CPU of its own
+         * (more CPUs) or another placement (--method ilp is exact) can work. */
+        const char *fix = "; fix: it fits on an empty CPU: partition with more CPUs, or try "
+                          "--method ilp, which finds a placement whenever one exists\n";
         if (miss.reason == RTP_MISS_CAPACITY) {
             char cap[48];
             rtp_ratio_format(pc->opts.capacity, cap, sizeof cap);
-            fprintf(out, "over the capacity %s\n", cap);
+            fprintf(out, "over the capacity %s%s", cap, fix);
         } else if (miss.reason == RTP_MISS_HEURISTIC) {
             fprintf(out, "the exact test accepts it there, but %s%s did not place it "
-                         "there (try another --method)\n",
+                         "there; fix: --method best or ilp\n",
                     plan->chosen_placement[0] ? plan->chosen_placement : plan->method,
                     plan->chosen_placement[0] ? "d" : "");
         } else if (plan->policy == RTP_POLICY_FP) {
             fprintf(out, "no priority order passes response-time analysis");
             if (miss.late_task)
                 fprintf(out, " (deadline-monotonic: %s misses its deadline)", miss.late_task);
-            fprintf(out, "\n");
+            fprintf(out, "%s", fix);
         } else if (miss.has_first_miss) {
             rtp_duration_format(miss.first_miss_ns, t, sizeof t);
-            fprintf(out, "processor demand exceeds the interval at t = %s (dbf(t) > t)\n", t);
+            fprintf(out, "processor demand exceeds the interval at t = %s (dbf(t) > t)%s", t,
+                    fix);
         } else {
-            fprintf(out, "the processor demand test fails\n");
+            fprintf(out, "the processor demand test fails%s", fix);
         }
+    }
+    return 0;
+}
+
+/* --explain of a feasible plan: per CPU its load and critical scaling
+ * factor, per task the bound the analysis proves, the slack to its
+ * deadline and how much its wcet may grow (docs/spec.md "rtpack
+ * partition"). The sensitivity is computed here when --sensitivity did not
+ * (the plan was printed already). */
+static int print_bounds(FILE *out, const cli_args *args, rtp_plan *plan, const part_cli *pc)
+{
+    rtp_diag diag;
+    rtp_diag_clear(&diag);
+    int margins = pc->sensitivity;
+    if (!margins && !plan->clustered) {
+        rtp_status st = rtp_part_sensitivity(plan, &pc->opts, &diag);
+        if (st == RTP_ELIMIT)
+            fprintf(out, "(margins left out: %s)\n", diag.message);
+        else if (st != RTP_OK)
+            return cli_fail(args, "", st, &diag);
+        margins = st == RTP_OK;
+    }
+    fprintf(out, "why it holds: per task the bound the analysis proves (%s), the slack to its "
+                 "deadline, and the margin its wcet has (wcet_max - wcet, the others "
+                 "unchanged):\n",
+            plan->policy == RTP_POLICY_FP
+                ? "its worst-case response time"
+                : "EDF: the shortest deadline its CPU would still meet for it");
+    for (size_t j = 0; j < plan->n_bins; j++) {
+        const rtp_plan_bin *bin = &plan->bins[j];
+        if (bin->n_tasks == 0)
+            continue;
+        if (plan->clustered || bin->n_cpus != 1) {
+            fprintf(out, "cluster of %zu CPUs from CPU %d: accepted by %s (a sufficient global "
+                         "test: no per-task bound)\n",
+                    bin->n_cpus, bin->cpus[0], bin->test[0] ? bin->test : "no test");
+            continue;
+        }
+        rtp_ns *bound = malloc(bin->n_tasks * sizeof *bound);
+        if (!bound)
+            return cli_out_of_memory(args);
+        rtp_diag_clear(&diag);
+        rtp_status st = rtp_part_bounds(plan, &pc->opts, j, bound, &diag);
+        if (st != RTP_OK) {
+            free(bound);
+            return cli_fail(args, "", st, &diag);
+        }
+        fprintf(out, "CPU %d:", bin->cpus[0]);
+        if (bin->scaling.present && bin->scaling.exact)
+            fprintf(out, " every wcet may grow by a factor %s and it still passes",
+                    bin->scaling.decimal);
+        fprintf(out, "\n  %-16s %14s %14s %14s %14s\n", "name", "deadline", "bound", "slack",
+                "margin");
+        for (size_t i = 0; i < bin->n_tasks; i++) {
+            const rtp_plan_task *pt = &bin->tasks[i];
+            char d[32], b[32], sl[32], mg[40] = "-";
+            rtp_duration_format(pt->task.deadline_ns, d, sizeof d);
+            rtp_duration_format(bound[i], b, sizeof b);
+            rtp_duration_format(pt->task.deadline_ns - bound[i], sl, sizeof sl);
+            if (margins && pt->has_wcet_max && pt->wcet_max_ns >= pt->task.wcet_ns) {
+                mg[0] = '+';
+                rtp_duration_format(pt->wcet_max_ns - pt->task.wcet_ns, mg + 1, sizeof mg - 1);
+            }
+            fprintf(out, "  %-16s %14s %14s %14s %14s\n", pt->task.name, d, b, sl, mg);
+        }
+        free(bound);
     }
     return 0;
 }
@@ -511,8 +647,10 @@ static int run(const cli_args *args, void *settings)
                     strcmp(plan.status, "time_limit") == 0
                         ? "resource limit: the ILP time limit passed before a verified plan"
                         : "internal error: the ILP reported a solution without a verified plan");
-        if (pc->explain && !plan.feasible) {
-            int erc = print_explain(args->json ? stderr : stdout, args, &plan, pc);
+        if (pc->explain) {
+            FILE *out = args->json ? stderr : stdout;
+            int erc = plan.feasible ? print_bounds(out, args, &plan, pc)
+                                    : print_explain(out, args, &plan, pc);
             rc = erc ? erc : rc;
         }
     }

@@ -421,8 +421,8 @@ rtp_status rtp_deploy_check(const rtp_plan *plan, const rtp_deploy_opts *opts, i
     }
     if (!plan->feasible || plan->n_unassigned > 0) {
         rtp_diag_set(diag, RTP_OK, plan->n_unassigned ? "unassigned" : "feasible",
-                     "the plan is not feasible (%zu task(s) unassigned); fix: partition again "
-                     "with more CPUs or another --method",
+                     "the plan is not feasible (%zu task(s) unassigned); rtpack partition "
+                     "--explain says why each was not placed and what can fix it",
                      plan->n_unassigned);
         return RTP_OK;
     }

@@ -131,6 +131,36 @@ rtp_status rtp_part_explain(const rtp_plan *plan, const rtp_part_opts *opts, siz
     if (k >= plan->n_unassigned || plan->clustered)
         return rtp_diag_set(diag, RTP_EINTERNAL, "", "no such unassigned task");
     const rtp_task *task = &plan->unassigned[k].task;
+    rtp_status st0 = rtp_effective_wcet(task, &plan->overheads, &miss->wcet_eff_ns);
+    if (st0 == RTP_OK)
+        st0 = rtp_effective_jitter(task, &plan->overheads, &miss->jitter_eff_ns);
+    if (st0 != RTP_OK)
+        return rtp_diag_set(diag, st0, "", "task %s: wcet or jitter plus overheads passes 2^62 ns",
+                            task->name);
+    miss->blocking_ns = task->blocking_ns;
+    int allowed = 0;
+    for (size_t j = 0; j < plan->n_bins && !allowed; j++)
+        allowed = rtp_pack_allowed(task, plan->bins[j].cpus, plan->bins[j].n_cpus);
+    if (!allowed)
+        return RTP_OK; /* RTP_MISS_NO_CPU */
+    /* Alone on an empty CPU: the cause no CPU count or method can remove. */
+    rtp_task alone;
+    if ((st0 = rtp_effective_tasks(task, 1, &plan->overheads, &alone, diag)) != RTP_OK)
+        return st0;
+    rtp_test exact1 = rtp_test_exact(opts->policy, opts->priority, 1, opts->limits);
+    rtp_test_result r1;
+    memset(&r1, 0, sizeof r1);
+    if ((st0 = rtp_test_run(&exact1, &alone, 1, &r1, diag)) != RTP_OK)
+        return st0;
+    if (!r1.schedulable) {
+        miss->reason = RTP_MISS_ALONE;
+        return RTP_OK;
+    }
+    if (rtp_load_cmp(&alone, 1, RTP_LOAD_UTIL, opts->capacity) > 0) {
+        miss->reason = RTP_MISS_CAPACITY_ALONE;
+        miss->load_after = rtp_load_double(&alone, 1, RTP_LOAD_UTIL);
+        return RTP_OK;
+    }
     size_t most = 1;
     for (size_t j = 0; j < plan->n_bins; j++)
         most = plan->bins[j].n_tasks + 1 > most ? plan->bins[j].n_tasks + 1 : most;

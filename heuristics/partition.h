@@ -104,26 +104,53 @@ typedef enum rtp_part_reason {
     RTP_MISS_NO_CPU = 0, /* its affinity allows no CPU of the plan */
     RTP_MISS_CAPACITY,   /* the closest CPU's utilization would pass capacity */
     RTP_MISS_TEST,       /* the exact test of the policy rejects the closest CPU */
-    RTP_MISS_HEURISTIC   /* the closest CPU would take it: the heuristic did not
+    RTP_MISS_HEURISTIC,  /* the closest CPU would take it: the heuristic did not
                           * try it (next fit, or a bound admission test) */
+    RTP_MISS_ALONE,      /* it fails the exact test alone on an empty CPU: no
+                          * CPU count and no method places it (the terms below
+                          * say what breaks its deadline) */
+    RTP_MISS_CAPACITY_ALONE /* its utilization alone passes capacity */
 } rtp_part_reason;
 
 typedef struct rtp_part_miss {
     rtp_part_reason reason;
-    size_t bin;            /* closest bin (index into plan->bins), unless NO_CPU */
+    size_t bin;            /* closest bin (index into plan->bins), unless NO_CPU
+                            * or *_ALONE */
     double load_after;     /* display only: that CPU's utilization with the task
-                            * (effective: C' / T with the plan's overheads) */
+                            * (effective: C' / T with the plan's overheads); alone
+                            * for RTP_MISS_CAPACITY_ALONE */
     int has_first_miss;    /* EDF, RTP_MISS_TEST: smallest t with dbf(t) > t */
     rtp_ns first_miss_ns;
     const char *late_task; /* FP, RTP_MISS_TEST: a task (name in the plan) that
                             * misses its deadline under deadline-monotonic order */
+    /* The task's own terms (docs/spec.md "Real-system terms"), set for every
+     * reason but NO_CPU: J' = jitter + release_latency, C' = wcet + 2 x
+     * context_switch, its given blocking. */
+    rtp_ns jitter_eff_ns, wcet_eff_ns, blocking_ns;
 } rtp_part_miss;
 
-/* Explains plan->unassigned[k]: the closest CPU is the one in the task's
- * affinity whose utilization with the task is smallest (exact, ties to the
- * lowest id), and the reason is read from capacity and the exact test. */
+/* Explains plan->unassigned[k], the binding cause first: an affinity that
+ * allows no CPU; a task that fails the exact test alone on an empty CPU
+ * (RTP_MISS_ALONE: its own J' and C' break its deadline, so more CPUs or
+ * another method cannot help); a task whose utilization alone passes
+ * capacity; else the closest CPU (the one in the task's affinity whose
+ * utilization with the task is smallest, exact, ties to the lowest id) and
+ * why it refused (capacity or the exact test with the tasks there), or that
+ * it would take it (the heuristic's choice). */
 rtp_status rtp_part_explain(const rtp_plan *plan, const rtp_part_opts *opts,
                             size_t k, rtp_part_miss *miss, rtp_diag *diag);
+
+/* `--explain` of a feasible plan (docs/spec.md "rtpack partition"): per task
+ * of one-CPU bin j, the bound the analysis proves, bound[i] in ns. FP: its
+ * worst-case response time under the plan's priorities (the plan's own).
+ * EDF: the shortest deadline it could have, every other task unchanged,
+ * with the CPU still passing the exact processor-demand test [Bar06]
+ * (binary search: the demand only grows as one deadline shrinks, so the
+ * verdict is monotone in it); it is at most its deadline. The slack is
+ * deadline - bound. RTP_EINPUT for a cluster of 2+ CPUs (its global tests
+ * give no per-task bound) or a bin that does not pass as it is. */
+rtp_status rtp_part_bounds(const rtp_plan *plan, const rtp_part_opts *opts, size_t j,
+                           rtp_ns *bound, rtp_diag *diag);
 
 /* --sensitivity on a plan (docs/spec.md "Sensitivity"; solver/sensitivity.h):
  * every placed task's wcet_max and every non-empty bin's critical scaling

@@ -1,6 +1,8 @@
-/* heuristics/plan_sensitivity.c — rtp_part_sensitivity (partition.h): the
- * sensitivity of a plan, bin by bin. */
+/* heuristics/plan_sensitivity.c — rtp_part_sensitivity and rtp_part_bounds
+ * (partition.h): how close a plan is to failing, bin by bin. */
 #include "heuristics/partition.h"
+
+#include "models/effective.h"
 
 #include "solver/sensitivity.h"
 
@@ -76,5 +78,55 @@ rtp_status rtp_part_sensitivity(rtp_plan *plan, const rtp_part_opts *opts, rtp_d
     if (st == RTP_OK && (!low.unbounded || low.not_defined))
         st = set_scaling(&plan->scaling, &low);
     rtp_scaling_free(&low);
+    return st;
+}
+
+rtp_status rtp_part_bounds(const rtp_plan *plan, const rtp_part_opts *opts, size_t j,
+                           rtp_ns *bound, rtp_diag *diag)
+{
+    const rtp_plan_bin *bin = &plan->bins[j];
+    size_t n = bin->n_tasks;
+    if (plan->clustered || bin->n_cpus != 1)
+        return rtp_diag_set(diag, RTP_EINPUT, "", "no per-task bound on a cluster of CPUs");
+    int fp = plan->policy == RTP_POLICY_FP;
+    for (size_t i = 0; fp && i < n; i++) {
+        bound[i] = bin->tasks[i].response_time_ns;
+        if (bound[i] < 0)
+            return rtp_diag_set(diag, RTP_EINPUT, "", "CPU %d does not pass as it is",
+                                bin->cpus[0]);
+    }
+    if (fp || n == 0)
+        return RTP_OK;
+    rtp_task *a = malloc(n * sizeof *a);
+    if (!a)
+        return rtp_oom(diag);
+    rtp_status st;
+    for (size_t i = 0; i < n; i++)
+        a[i] = bin->tasks[i].task;
+    st = rtp_effective_tasks(a, n, &plan->overheads, a, diag);
+    rtp_test test = rtp_test_exact(RTP_POLICY_EDF, opts->priority, 1, opts->limits);
+    rtp_test_result r;
+    for (size_t i = 0; i < n && st == RTP_OK; i++) {
+        rtp_ns deadline = a[i].deadline_ns, lo = 0, hi = deadline; /* fails at lo, passes at hi */
+        memset(&r, 0, sizeof r);
+        st = rtp_test_run(&test, a, n, &r, diag);
+        if (st == RTP_OK && !r.schedulable) {
+            st = rtp_diag_set(diag, RTP_EINPUT, "", "CPU %d does not pass as it is", bin->cpus[0]);
+            break;
+        }
+        while (st == RTP_OK && hi - lo > 1) {
+            rtp_ns mid = lo + (hi - lo) / 2;
+            a[i].deadline_ns = mid;
+            memset(&r, 0, sizeof r);
+            st = rtp_test_run(&test, a, n, &r, diag);
+            if (r.schedulable)
+                hi = mid;
+            else
+                lo = mid;
+        }
+        a[i].deadline_ns = deadline;
+        bound[i] = hi;
+    }
+    free(a);
     return st;
 }

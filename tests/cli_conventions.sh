@@ -187,7 +187,7 @@ expect 1 "SCHED_DEADLINE bandwidth 1038091/1048576 exceeds Linux's admission lim
     emit "$TMP/tight.json" --format json --budget 0.99
 printf '{"platform": {"cpus": 1}, "tasks": [{"name": "a", "wcet": 99000001, "period": 100000000}]}\n' >"$TMP/cap.json"
 "$BIN" partition "$TMP/cap.json" --capacity 0.99 --explain >"$TMP/out" 2>&1
-grep -q "utilization 0.99000001 with it: over the capacity 0.99" "$TMP/out" ||
+grep -q "its own utilization 0.99000001 passes --capacity 0.99" "$TMP/out" ||
     fail "explain: capacity not shown exactly: $(cat "$TMP/out")"
 
 echo "cli_conventions: $checks runs, $failures failures"

@@ -204,6 +204,48 @@ grep -q '^partition: [0-9]*:[0-9][0-9]:[0-9][0-9] [0-9]*/80000 placements ([0-9]
 expect 2 "$TMP/big.json" --method ilp --progress-every 1
 contains "$TMP/err" 'progress-every applies only with --method'
 
+# --explain names the binding cause and a fix that can work (issue 23):
+# probe's 4.1 ms release latency pasted in makes a 1 ms task miss alone
+# (J' >= D: no CPU count helps, and the message said "more CPUs"); C' past
+# its deadline; J' + C' past it; a utilization past --capacity alone; a
+# task that fits on an empty CPU (more CPUs help).
+cat > "$TMP/causes.json" <<'EOF'
+{ "platform": { "cpus": 2, "overheads": { "context_switch": "10us" } },
+  "tasks": [
+    { "name": "big", "wcet": "9ms", "period": "10ms", "deadline": "5ms" },
+    { "name": "j", "wcet": "2ms", "period": "10ms", "deadline": "4ms", "jitter": "3ms" },
+    { "name": "fat", "wcet": "9.5ms", "period": "10ms" },
+    { "name": "a", "wcet": "6ms", "period": "10ms" },
+    { "name": "b", "wcet": "6ms", "period": "10ms" },
+    { "name": "c", "wcet": "6ms", "period": "10ms" } ] }
+EOF
+"$BIN" partition "$TMP/causes.json" --capacity 0.9 --explain > "$TMP/out" 2>&1
+for want in "big could not be placed: it misses its deadline even alone on an empty CPU, so no CPU count and no --method can place it: its execution C' = 9.02ms (wcet + 2 x context_switch) exceeds its deadline 5ms" \
+    "j could not be placed: it misses its deadline even alone on an empty CPU, so no CPU count and no --method can place it: J' + C' = 3ms + 2.02ms = 5.02ms" \
+    "fat could not be placed: its own utilization 0.9520 passes --capacity 0.9: no CPU takes it, however many; fix: raise --capacity" \
+    "c could not be placed: closest is CPU 0, utilization 1.2040 with it: over the capacity 0.9; fix: it fits on an empty CPU: partition with more CPUs"; do
+    grep -qF "$want" "$TMP/out" || fail "explain lacks: $want: $(cat "$TMP/out")"
+done
+grep -q "more CPUs or another --method" "$TMP/out" && fail "explain still offers more CPUs to all: $(cat "$TMP/out")"
+cat > "$TMP/latency.json" <<'EOF'
+{ "platform": { "cpus": 2, "overheads": { "release_latency": "4.1ms", "context_switch": "20us" } },
+  "tasks": [ { "name": "ctrl", "wcet": "100us", "period": "1ms" },
+             { "name": "log", "wcet": "10ms", "period": "100ms" } ] }
+EOF
+expect 1 "$TMP/latency.json" --explain
+grep -qF "ctrl could not be placed: it misses its deadline even alone on an empty CPU, so no CPU count and no --method can place it: its release jitter J' = 4.1ms (its jitter 0ns + the platform's release_latency 4.1ms) is not below its deadline 1ms" "$TMP/out" ||
+    fail "explain of the release latency case: $(cat "$TMP/out")"
+
+# --explain of a feasible plan: per CPU and task the bound, slack, margin.
+expect 0 "$SRC/examples/quickstart.json" --explain
+for want in "why it holds" "name                   deadline          bound          slack         margin" \
+    "video                      10ms            5ms            5ms           +3ms" \
+    "logger                    100ms           19ms           81ms"; do
+    grep -qF "$want" "$TMP/out" || fail "feasible explain lacks '$want': $(cat "$TMP/out")"
+done
+expect 0 "$SRC/examples/quickstart.json" --explain --policy fp
+grep -q "its worst-case response time" "$TMP/out" || fail "FP explain: $(cat "$TMP/out")"
+
 if [ "$FAILS" -ne 0 ]; then
     echo "$FAILS failure(s)"
     exit 1
