@@ -250,17 +250,40 @@ static void print_global_edf_tests(const analysis *a, int cpus)
                k + 1 < RTP_GLOBAL_EDF_TESTS ? "," : "\n");
 }
 
+/* A utilization for the table, never reading "1.0000" beside a verdict
+ * that says it exceeds 1 (or is below it): 4 decimals, or as many as it
+ * takes to read on the same side of 1 as the exact sum of `tasks`. */
+static void show_util(const rtp_task *tasks, size_t n, double value, char *buf, size_t size)
+{
+    rtp_ratio one = {1, 1};
+    int side = rtp_load_cmp(tasks, n, RTP_LOAD_UTIL, one);
+    if (side > 0) {
+        rtp_ratio_format_above(value, one, buf, size);
+        return;
+    }
+    char why[64];
+    for (int places = 4; places <= 17; places++) {
+        rtp_ratio shown;
+        snprintf(buf, size, "%.*f", places, value);
+        if (side == 0 || rtp_ratio_parse_decimal(buf, &shown, why, sizeof why) != RTP_OK ||
+            rtp_ratio_cmp(shown, one) < 0)
+            return;
+    }
+    snprintf(buf, size, "just below 1");
+}
+
 static void print_verdict(const rtp_taskset *ts, const analysis *a)
 {
     const rtp_analysis_doc *d = &a->doc;
     const rtp_overheads *ov = &ts->platform.overheads;
-    char util[32];
-    snprintf(util, sizeof util, "%.4f", d->utilization);
+    char util[48];
+    show_util(ts->tasks, d->n_tasks, d->utilization, util, sizeof util);
     printf("\ntotal utilization: %s\n", util);
     cli_print_overheads(ov, d->policy);
-    if (d->has_effective_utilization)
-        printf("effective utilization (%s): %.4f\n", cli_effective_words(ov, d->policy),
-               d->effective_utilization);
+    if (d->has_effective_utilization) {
+        show_util(a->eff, d->n_tasks, d->effective_utilization, util, sizeof util);
+        printf("effective utilization (%s): %s\n", cli_effective_words(ov, d->policy), util);
+    }
     rtp_ratio one = {1, 1};
     int overloaded = rtp_load_cmp(a->eff, d->n_tasks, RTP_LOAD_UTIL, one) > 0;
     int delays = rtp_tasks_have_delays(a->eff, d->n_tasks);

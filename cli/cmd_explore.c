@@ -37,8 +37,10 @@ static void on_progress(void *ctx, const rtp_explore_tally *tally)
 static void detail(const void *ctx, double rate, char *buf, size_t size)
 {
     const rtp_explore_tally *t = &((const progress *)ctx)->tally;
-    snprintf(buf, size, "%zu/%zu points, %.3g sets/s, %llu time-outs", t->points_done,
-             t->points_total, rate, (unsigned long long)t->timeouts);
+    char r[32];
+    cli_put_rate(r, sizeof r, rate);
+    snprintf(buf, size, "%zu/%zu points, %s sets/s, %llu time-outs", t->points_done,
+             t->points_total, r, (unsigned long long)t->timeouts);
 }
 
 /* A word of the resume command: bare when it is plain, else quoted. */
@@ -116,11 +118,12 @@ static void summarize(const cli_args *args, const explore_settings *s, const pro
     cli_put_hms(took, sizeof took, seconds);
     if (p->line.shown)
         fputc('\n', stderr);
-    fprintf(stderr, "explore: %s %llu/%llu sets in %s (%.3g sets/s), %zu/%zu points in %s, "
+    char rate[32];
+    cli_put_rate(rate, sizeof rate, seconds > 0 ? (double)t->sets_done / seconds : 0.0);
+    fprintf(stderr, "explore: %s %llu/%llu sets in %s (%s sets/s), %zu/%zu points in %s, "
             "%llu time-outs (undecided)\n", sig ? "interrupted:" : "done:",
-            (unsigned long long)t->sets_done, (unsigned long long)t->sets_total, took,
-            seconds > 0 ? (double)t->sets_done / seconds : 0.0, t->points_done,
-            t->points_total, dir, (unsigned long long)t->timeouts);
+            (unsigned long long)t->sets_done, (unsigned long long)t->sets_total, took, rate,
+            t->points_done, t->points_total, dir, (unsigned long long)t->timeouts);
     if (!sig)
         return;
     rtp_text cmd;

@@ -115,7 +115,9 @@ static void on_progress(void *ctx, uint64_t planned, uint64_t placed)
 static void detail(const void *ctx, double rate, char *buf, size_t size)
 {
     (void)ctx;
-    snprintf(buf, size, "%.3g placements/s", rate);
+    char r[32];
+    cli_put_rate(r, sizeof r, rate);
+    snprintf(buf, size, "%s placements/s", r);
 }
 
 /* Progress lines while the fits run (never for the ILP), stopped before

@@ -108,6 +108,9 @@ static void print_human(const rtp_rehearse_report *r)
     }
     printf("machine restored: %s%s%s\n", r->machine_restored ? "yes" : "no: ",
            r->machine_restored ? "" : r->left, "");
+    char verdict[1024], advice[1024];
+    rtp_rehearse_verdict(r, verdict, sizeof verdict, advice, sizeof advice);
+    printf("verdict: %s\nadvice: %s\n", verdict, advice);
 }
 
 static int run(const cli_args *args, void *settings)

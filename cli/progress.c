@@ -1,7 +1,6 @@
 /* cli/progress.c — the reporter thread of cli/progress.h. */
 #include "cli/progress.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -20,20 +19,52 @@ void cli_put_hms(char *buf, size_t size, double seconds)
     snprintf(buf, size, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
 }
 
+void cli_put_rate(char *buf, size_t size, double rate)
+{
+    if (!(rate > 0))
+        snprintf(buf, size, "0");
+    else if (rate >= 100)
+        snprintf(buf, size, "%.0f", rate);
+    else if (rate >= 10)
+        snprintf(buf, size, "%.1f", rate);
+    else if (rate >= 0.01)
+        snprintf(buf, size, "%.2f", rate);
+    else
+        snprintf(buf, size, "%.4f", rate);
+}
+
+/* The rate over the last W seconds of reports (progress.h), from the ring
+ * of reports; the mean rate until there are two. */
+static double recent_rate(const cli_progress *p, double now)
+{
+    double elapsed = now - p->start, w = elapsed / 3;
+    w = w < p->every ? p->every : w > 60 ? 60 : w;
+    double mean = elapsed > 0 ? (double)p->done / elapsed : 0.0;
+    size_t size = sizeof p->at / sizeof p->at[0], n = p->n_at < size ? p->n_at : size;
+    for (size_t back = 1; back <= n; back++) { /* newest first: the latest at or before now - w */
+        size_t k = (p->n_at - back) % size;
+        if (p->at[k] <= now - w || back == n)
+            return now > p->at[k] ? (double)(p->done - p->done_at[k]) / (now - p->at[k]) : mean;
+    }
+    return mean;
+}
+
 /* One report (under the lock). */
 static void report(cli_progress *p, double now)
 {
-    double dt = now - p->last_at, elapsed = now - p->start;
-    double window = dt > 0 ? (double)(p->done - p->last_done) / dt : 0.0;
-    if (p->rate <= 0)
-        p->rate = elapsed > 0 ? (double)p->done / elapsed : 0.0;
-    else
-        p->rate += (1.0 - exp(-dt / 60.0)) * (window - p->rate);
+    double elapsed = now - p->start;
+    double mean = elapsed > 0 ? (double)p->done / elapsed : 0.0;
+    p->rate = recent_rate(p, now);
+    size_t size = sizeof p->at / sizeof p->at[0];
+    p->at[p->n_at % size] = now;
+    p->done_at[p->n_at % size] = p->done;
+    p->n_at++;
     p->last_at = now;
     p->last_done = p->done;
     char eta[32] = "--:--:--", took[32], detail[256] = "";
-    if (p->rate > 0 && p->done > 0)
-        cli_put_hms(eta, sizeof eta, (double)(p->total - p->done) / p->rate);
+    double pace = p->rate < mean ? p->rate : mean;
+    if (pace > 0 && p->done > 0)
+        cli_put_hms(eta, sizeof eta, (double)(p->total - p->done) / pace);
     cli_put_hms(took, sizeof took, elapsed);
     p->detail(p->detail_ctx, p->rate, detail, sizeof detail);
     fprintf(stderr, "%s%s: %s %llu/%llu %s (%.0f%%), %s, ETA %s%s", p->tty ? "\r" : "",
@@ -79,7 +110,8 @@ void cli_progress_start(cli_progress *p, const char *command, const char *unit, 
     p->detail_ctx = detail_ctx;
     p->tty = isatty(STDERR_FILENO);
     p->every = every_s > 0 ? every_s : p->tty ? 1.0 : 10.0;
-    p->start = p->last_at = cli_seconds_now();
+    p->start = p->last_at = p->at[0] = cli_seconds_now();
+    p->n_at = 1; /* (start, 0 done): the first report's rate is the mean */
     pthread_mutex_init(&p->lock, NULL);
     pthread_condattr_t clock; /* the reporter's deadlines are CLOCK_MONOTONIC */
     pthread_condattr_init(&clock);

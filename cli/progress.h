@@ -9,13 +9,17 @@
  * otherwise one line per report.
  *
  * A line is "CMD: H:MM:SS done/total UNIT (P%), DETAIL, ETA H:MM:SS", DETAIL
- * written by the command's detail function (given the smoothed rate). The
- * ETA is the work left divided by a smoothed rate: each report measures the
- * rate since the previous one, and the smoothed rate moves toward it by
- * 1 - exp(-dt / 60 s) (an exponential moving average with a 60 s time
- * constant, started from the run's mean rate at the first report). One slow
- * step therefore changes the ETA over about a minute instead of at once,
- * and a steady pace gives an ETA that counts down.
+ * written by the command's detail function (given the rate). The rate is
+ * the recent one: the work done over the last W seconds, W = a third of the
+ * run so far, at least one report period and at most 60 s; the ETA is the
+ * work left divided by the smaller of that rate and the run's mean rate.
+ * Work is not uniform (a sweep's later points, with more tasks or a higher
+ * utilization, cost several times its first): a rate remembered from the
+ * start (the exponential average with a 60 s time constant used before)
+ * promised 2 s at 5 s and 3 s at 35 s of a 52 s run. The smaller rate keeps
+ * the ETA from promising too little when work gets heavier, and only
+ * overstates it when work gets lighter. Rates print as plain numbers
+ * (cli_put_rate: "1920", "38.5", "0.42").
  *
  * Thread-safety: cli_progress_add, _lock and _unlock may be called from any
  * thread between cli_progress_start and cli_progress_stop. */
@@ -40,6 +44,9 @@ typedef struct cli_progress {
     uint64_t done, total;      /* under lock */
     double start, every, last_at, rate;
     uint64_t last_done;
+    double at[64];             /* the last reports: time, and done then (a ring) */
+    uint64_t done_at[64];
+    size_t n_at;
     int tty, stop, started;
     int shown;                 /* a line is on the terminal without its newline */
 } cli_progress;
@@ -48,6 +55,9 @@ typedef struct cli_progress {
 double cli_seconds_now(void);
 /* "H:MM:SS", rounded, clamped to [0, 100000 h]. */
 void cli_put_hms(char *buf, size_t size, double seconds);
+/* A rate as a plain number with three significant digits at most, never
+ * in exponent form: "1920", "38.5", "0.42", "0". */
+void cli_put_rate(char *buf, size_t size, double rate);
 
 /* Starts the reporter: every `every_s` seconds (0: 1 on a terminal, else
  * 10). Without a thread (creation failed) no line is printed; the command

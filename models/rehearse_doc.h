@@ -43,7 +43,19 @@ typedef struct rtp_rehearse_report {
     char left[400];               /* what is left when not restored */
     char script_output[600];      /* the tail of start's output when it failed */
     char leftovers[600];          /* earlier rehearsals' leftovers stopped first, "" = none */
+    int deadline_policy;          /* the plan ran under SCHED_DEADLINE (EDF) */
 } rtp_rehearse_report;
+
+/* The verdict of a rehearsal in one line, and the advice its numbers
+ * support (docs/spec.md "rtpack rehearse"): PASS with the largest share of
+ * a bound any response used, or FAIL naming how many tasks missed and the
+ * worst (by share of missed jobs; more misses than jobs = skipped
+ * releases) and responses past the analysed bound; the advice follows from
+ * them (SCHED_DEADLINE throttling without a runtime margin, rare latency
+ * spikes, overheads the analysis does not know, a machine not restored).
+ * Both NUL-terminated, cut to their sizes. */
+void rtp_rehearse_verdict(const rtp_rehearse_report *r, char *verdict, size_t vsize,
+                          char *advice, size_t asize);
 
 void rtp_rehearse_report_free(rtp_rehearse_report *report);
 

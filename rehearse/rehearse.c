@@ -404,6 +404,7 @@ rtp_status rtp_rehearse_run(const rtp_plan *plan, const rtp_rehearse_opts *opts,
         goto out;
     }
     fill_tasks(plan, r);
+    r->deadline_policy = rtp_deploy_is_deadline(plan);
     const char *state_dir = opts->state_dir ? opts->state_dir : RTP_DEPLOY_STATE_DIR;
     if ((st = rtp_rehearse_leftovers(state_dir, r->leftovers, sizeof r->leftovers, diag)) !=
         RTP_OK)

@@ -5,6 +5,7 @@
 #include "sim/sim.h"
 
 #include "models/arith.h"
+#include "models/duration.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -27,21 +28,49 @@ rtp_status rtp_sim_default_until(const rtp_task *tasks, size_t n, rtp_ns *until,
     return RTP_OK;
 }
 
-rtp_status rtp_sim_count_jobs(const rtp_task *tasks, size_t n, rtp_ns until, uint64_t *jobs,
-                              rtp_diag *diag)
+/* Jobs released before `until`, or RTP_SIM_MAX_JOBS + 1 once past it. */
+static uint64_t jobs_before(const rtp_task *tasks, size_t n, rtp_ns until)
 {
     uint64_t total = 0;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n && total <= RTP_SIM_MAX_JOBS; i++) {
         rtp_ns k = 0;
         (void)rtp_div_ceil(until, tasks[i].period_ns, &k);
         total += (uint64_t)k;
-        if (total > RTP_SIM_MAX_JOBS)
-            return rtp_diag_set(diag, RTP_ELIMIT, "",
-                                "more than 10^7 jobs before %lld ns: give a shorter --until",
-                                (long long)until);
     }
-    *jobs = total;
-    return RTP_OK;
+    return total > RTP_SIM_MAX_JOBS ? RTP_SIM_MAX_JOBS + 1 : total;
+}
+
+rtp_status rtp_sim_count_jobs(const rtp_task *tasks, size_t n, rtp_ns until, uint64_t *jobs,
+                              rtp_diag *diag)
+{
+    uint64_t total = jobs_before(tasks, n, until);
+    if (total <= RTP_SIM_MAX_JOBS) {
+        *jobs = total;
+        return RTP_OK;
+    }
+    /* The longest horizon that holds 10^7 jobs (the count grows with the
+     * horizon: binary search), and a round value at most that to offer. */
+    rtp_ns lo = 0, hi = until; /* fits at lo, not at hi */
+    while (hi - lo > 1) {
+        rtp_ns mid = lo + (hi - lo) / 2;
+        if (jobs_before(tasks, n, mid) <= RTP_SIM_MAX_JOBS)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    rtp_ns round = 1;
+    while (lo / round >= 100)
+        round *= 10;
+    rtp_ns offer = lo / round * round;
+    char at[32], most[32], suggest[32];
+    rtp_duration_format(until, at, sizeof at);
+    rtp_duration_format(lo, most, sizeof most);
+    rtp_duration_format(offer > 0 ? offer : 1, suggest, sizeof suggest);
+    return rtp_diag_set(diag, RTP_ELIMIT, "",
+                        "more than 10^7 jobs before %s: simulate a shorter window, e.g. "
+                        "--until %s (at most %s holds 10^7 jobs; --from picks where the SVG "
+                        "starts)",
+                        at, suggest, most);
 }
 
 typedef struct tally {

@@ -155,5 +155,17 @@ printf '%s\n' '{"tasks":[{"name":"a","wcet":7,"deadline":12,"period":40,"priorit
 expect 1 "fp fifo" "$B" analyze "$TMP/fifo.json" --policy fp --priority given --json
 has '"name":"a","wcet":7,"deadline":12,"period":40,"priority":1,"response_time":null' "$TMP/out" "fp fifo a"
 
+# The total utilization never reads 1.0000 beside "exceeds 1" (issue 23),
+# nor beside a schedulable verdict when it is below 1.
+printf '%s\n' '{"tasks":[{"name":"a","wcet":500000001,"period":1000000000},{"name":"b","wcet":1,"period":2}]}' >"$TMP/u1.json"
+expect 1 "just above 1" "$B" analyze "$TMP/u1.json"
+has 'totalutilization:1.000000001verdict:NOTschedulableunderEDF:thetotalutilizationexceeds1' "$TMP/out" "just above 1"
+printf '%s\n' '{"tasks":[{"name":"a","wcet":499999999,"period":1000000000},{"name":"b","wcet":1,"period":2}]}' >"$TMP/u2.json"
+expect 0 "just below 1" "$B" analyze "$TMP/u2.json"
+has 'totalutilization:0.999999999' "$TMP/out" "just below 1"
+printf '%s\n' '{"platform":{"overheads":{"context_switch":"1ns"}},"tasks":[{"name":"a","wcet":499999999,"period":1000000000},{"name":"b","wcet":2,"period":8}]}' >"$TMP/u3.json"
+expect 1 "effective just above 1" "$B" analyze "$TMP/u3.json"
+has 'effectiveutilization(wcet+2xcontextswitch):1.000000001' "$TMP/out" "effective just above 1"
+
 [ "$fails" -eq 0 ] && echo "cli_analyze: all checks passed"
 exit "$fails"

@@ -15,6 +15,11 @@ OMP_NUM_THREADS=1 "$BIN" explore "$SWEEP" --out "$WORK/t1" --progress-every 3600
 # Not a terminal, shorter than --progress-every: only the summary line.
 [ "$(wc -l < "$WORK/err")" -eq 1 ] && grep -q '^explore: done: 900/900 sets in ' "$WORK/err" \
     || fail "one summary line on stderr: $(cat "$WORK/err")"
+# Rates are plain numbers (issue 23: "1.92e+03 sets/s"), in progress lines too.
+grep -q '([0-9][0-9.]* sets/s)' "$WORK/err" || fail "summary rate: $(cat "$WORK/err")"
+"$BIN" explore "$SWEEP" --out "$WORK/tp" --progress-every 0.01 2>"$WORK/err" || fail "explore (progress)"
+grep -q ', [0-9][0-9.]* sets/s, .*ETA [0-9]*:[0-9][0-9]:[0-9][0-9]$' "$WORK/err" &&
+    ! grep -q 'e[+-][0-9]' "$WORK/err" || fail "progress lines: $(head -c 600 "$WORK/err")"
 OMP_NUM_THREADS=2 "$BIN" explore "$SWEEP" --out "$WORK/t2" || fail "explore (2 threads)"
 cmp "$WORK/t1/results.csv" "$WORK/t2/results.csv" || fail "results differ between 1 and 2 threads"
 head -n 1 "$WORK/t1/results.csv" | grep -q '^tasks,cpus,utilization,deadlines,policy,method,accepted,total,ratio' \

@@ -141,6 +141,13 @@ if sh "$T/user.sh" start 2> "$T/start.err"; then
 else
     fail "start of the user deployment: $(cat "$T/start.err")"
 fi
+# The human report ends with a verdict and the advice (issue 23).
+"$BIN" rehearse "$T/plan.json" --seconds 1 > "$T/r5.out" 2> "$T/r5.err"
+rc=$?
+[ "$rc" -le 1 ] && tail -n 2 "$T/r5.out" | head -n 1 | grep -q '^verdict: \(PASS\|FAIL\): ' &&
+    tail -n 1 "$T/r5.out" | grep -q '^advice: ' &&
+    ok "rehearse ends with: $(tail -n 2 "$T/r5.out" | tr '\n' ' ')" ||
+    fail "rehearse's last lines: exit $rc: $(tail -n 3 "$T/r5.out") $(cat "$T/r5.err")"
 i=0
 until restored || [ "$i" -ge 1000 ]; do sleep 0.01; i=$((i + 1)); done
 restored && ok "machine as before the test" || fail "machine changed: $(diff "$T/before" "$T/now" | tr '\n' ' ')"

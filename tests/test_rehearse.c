@@ -198,6 +198,62 @@ static void test_snapshot_and_diff(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* The verdict and advice (issue 23: rehearse printed numbers and exit 1,
+ * no verdict, no advice), on the issue's numbers and around them. */
+static void test_verdict(void **state)
+{
+    (void)state;
+    rtp_rehearse_task tasks[3] = {
+        {.name = "ctrl_left", .jobs = 3458, .misses = 2990, .response_max_ns = 9000000,
+         .response_p99_ns = 8000000, .bound_ns = 1000000},
+        {.name = "monitor", .jobs = 1191, .misses = 2500, .response_max_ns = 3000000,
+         .response_p99_ns = 2000000, .bound_ns = 500000},
+        {.name = "log", .jobs = 100, .misses = 0, .response_max_ns = 500000,
+         .response_p99_ns = 400000, .bound_ns = 100000000},
+    };
+    rtp_rehearse_report r;
+    memset(&r, 0, sizeof r);
+    r.seconds = 10;
+    r.tasks = tasks;
+    r.n_tasks = 3;
+    r.machine_restored = 1;
+    r.deadline_policy = 1;
+    char v[1024], a[1024];
+    rtp_rehearse_verdict(&r, v, sizeof v, a, sizeof a);
+    assert_string_equal(v, "FAIL: 2 of 3 tasks missed deadlines (5490 misses in 4749 jobs); "
+                           "worst monitor: 2500 misses but only 1191 jobs ran: it skipped "
+                           "releases; 2 tasks responded later than the analysed bound");
+    assert_non_null(strstr(a, "--runtime-margin 0.2"));
+    r.runtime_margin = (rtp_ratio){2, 10}; /* the margin was given: measure the machine */
+    rtp_rehearse_verdict(&r, v, sizeof v, a, sizeof a);
+    assert_non_null(strstr(a, "rtpack probe"));
+    assert_null(strstr(a, "--runtime-margin 0.2"));
+    /* rare misses under FP: latency spikes */
+    r.deadline_policy = 0;
+    tasks[0].misses = 3;
+    tasks[1].misses = 0;
+    tasks[1].response_max_ns = 400000;
+    rtp_rehearse_verdict(&r, v, sizeof v, a, sizeof a);
+    assert_string_equal(v, "FAIL: 1 of 3 tasks missed deadlines (3 misses in 4749 jobs); worst "
+                           "ctrl_left: 3 of 3458 jobs (0%); 1 task responded later than the "
+                           "analysed bound");
+    assert_non_null(strstr(a, "rare misses come from the machine's latency spikes"));
+    /* no miss: PASS with the tightest bound used */
+    tasks[0].misses = 0;
+    tasks[0].response_max_ns = 950000;
+    rtp_rehearse_verdict(&r, v, sizeof v, a, sizeof a);
+    assert_string_equal(v, "PASS: no miss in 4749 jobs over 10 s; the largest response used "
+                           "95% of its bound (ctrl_left)");
+    assert_non_null(strstr(a, "little headroom"));
+    r.machine_restored = 0;
+    snprintf(r.left, sizeof r.left, "cpuset rtpack-x-0 still there");
+    rtp_rehearse_verdict(&r, v, sizeof v, a, sizeof a);
+    assert_string_equal(v, "the machine is not as it was: cpuset rtpack-x-0 still there");
+    char small[16];
+    rtp_rehearse_verdict(&r, small, sizeof small, a, sizeof a);
+    assert_int_equal(strlen(small), sizeof small - 1); /* cut, terminated */
+}
+
 /* A fake rehearsal under state_dir: STATE (rehearse_NAME/state naming
  * DIR/rehearse.sh), DIR/owner with the given processes, and a script that
  * records its call in DIR/../calls and exits `rc` (removing the state, as
@@ -302,6 +358,7 @@ int main(void)
         cmocka_unit_test(test_snapshot_and_diff),
         cmocka_unit_test(test_report_json),
         cmocka_unit_test(test_leftovers),
+        cmocka_unit_test(test_verdict),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

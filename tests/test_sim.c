@@ -463,7 +463,17 @@ static void test_limits(void **state)
     rtp_task small[1] = {tu_task(1, 2, 2)};
     uint64_t jobs;
     assert_int_equal(rtp_sim_count_jobs(small, 1, 20000001, &jobs, &d), RTP_ELIMIT);
-    assert_non_null(strstr(d.message, "10^7 jobs"));
+    /* in time units, with a horizon that fits (issue 23: it said "before
+     * 8334000000000 ns: give a shorter --until") */
+    assert_string_equal(d.message, "more than 10^7 jobs before 20.000001ms: simulate a shorter "
+                                   "window, e.g. --until 20ms (at most 20ms holds 10^7 jobs; "
+                                   "--from picks where the SVG starts)");
+    rtp_task two[2] = {tu_task(1, 3, 3), tu_task(1, 7, 7)};
+    assert_int_equal(rtp_sim_count_jobs(two, 2, (rtp_ns)1 << 40, &jobs, &d), RTP_ELIMIT);
+    /* jobs(u) = ceil(u/3) + ceil(u/7) <= 10^7 holds up to u = 21000000 */
+    assert_non_null(strstr(d.message, "--until 21ms (at most 21ms holds"));
+    assert_int_equal(rtp_sim_count_jobs(two, 2, 21000000, &jobs, &d), RTP_OK);
+    assert_int_equal(rtp_sim_count_jobs(two, 2, 21000001, &jobs, &d), RTP_ELIMIT);
     assert_int_equal(rtp_sim_count_jobs(small, 1, 20000000, &jobs, &d), RTP_OK);
     assert_int_equal(jobs, 10000000);
     rtp_sim *sim;
