@@ -40,15 +40,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-snapshot() {
-    find "$CG" -type d | sort | while read -r d; do
-        echo "cpuset $d cpus=$(cat "$d/cpuset.cpus") excl=$(cat "$d/cpuset.cpu_exclusive")" \
-            "lb=$(cat "$d/cpuset.sched_load_balance")"
-    done
-    for s in /proc/[0-9]*/task/[0-9]*/stat; do
-        sed 's/^\([0-9]*\) (.*) /\1 /' "$s" 2> /dev/null
-    done | awk '$2 != "Z" && ($40 == 1 || $40 == 2 || $40 == 6) { print "rt thread", $1, "policy", $40 }' | sort
-}
+. "${RTP_SOURCE_DIR:?RTP_SOURCE_DIR must name the source tree}/tests/support/machine_state.sh"
+snapshot() { machine_state "$CG"; }
 restored() { snapshot > "$T/now" && cmp -s "$T/before" "$T/now"; }
 
 # started PID: waits (up to 20 s) until rehearse PID's deployment is up.
