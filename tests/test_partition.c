@@ -735,7 +735,7 @@ static void test_edf_bounds(void **state)
 {
     (void)state;
     tu_rng rng = {2323};
-    char names[REF_MAXN][8];
+    char names[REF_MAXN][24];
     int checked = 0;
     for (int iter = 0; iter < 400; iter++) {
         size_t n = (size_t)tu_range(&rng, 1, 5);
