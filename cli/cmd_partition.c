@@ -331,8 +331,9 @@ static void explain_alone(FILE *out, const rtp_plan *plan, const rtp_task *task,
             fprintf(out, "its release jitter %s is not below its deadline %s; fix: a deadline "
                          "above its jitter plus its execution, or a smaller jitter\n", j, d);
     } else if (m->wcet_eff_ns > task->deadline_ns) {
-        fprintf(out, "its execution C' = %s (wcet + 2 x context_switch) exceeds its deadline "
-                     "%s; fix: a smaller wcet or a longer deadline\n", c, d);
+        fprintf(out, "its execution C' = %s (%s) exceeds its deadline %s; fix: a smaller wcet "
+                     "or a longer deadline\n", c, cli_effective_words(&plan->overheads, plan->policy),
+                d);
     } else if (m->wcet_eff_ns > task->period_ns) {
         fprintf(out, "its execution C' = %s exceeds its period %s (utilization above 1); "
                      "fix: a smaller wcet or a longer period\n", c, p);
@@ -341,9 +342,10 @@ static void explain_alone(FILE *out, const rtp_plan *plan, const rtp_task *task,
             fprintf(out, "J' + C' + blocking = %s + %s + %s = %s", j, c, b, sum);
         else
             fprintf(out, "J' + C' = %s + %s = %s", j, c, sum);
-        fprintf(out, " (J' = jitter%s, C' = wcet + 2 x context_switch) exceeds its deadline %s; "
-                     "fix: a longer deadline, or less %s\n",
-                latency ? " + release_latency" : "", d,
+        fprintf(out, " (J' = jitter%s, C' = %s) exceeds its deadline %s; fix: a longer "
+                     "deadline, or less %s\n",
+                latency ? " + release_latency" : "",
+                cli_effective_words(&plan->overheads, plan->policy), d,
                 m->blocking_ns ? "jitter, execution or blocking" : "jitter or execution");
     }
 }

@@ -131,7 +131,7 @@ rtp_status rtp_part_explain(const rtp_plan *plan, const rtp_part_opts *opts, siz
     if (k >= plan->n_unassigned || plan->clustered)
         return rtp_diag_set(diag, RTP_EINTERNAL, "", "no such unassigned task");
     const rtp_task *task = &plan->unassigned[k].task;
-    rtp_status st0 = rtp_effective_wcet(task, &plan->overheads, &miss->wcet_eff_ns);
+    rtp_status st0 = rtp_effective_wcet(task, &plan->overheads, opts->policy, &miss->wcet_eff_ns);
     if (st0 == RTP_OK)
         st0 = rtp_effective_jitter(task, &plan->overheads, &miss->jitter_eff_ns);
     if (st0 != RTP_OK)
@@ -145,7 +145,8 @@ rtp_status rtp_part_explain(const rtp_plan *plan, const rtp_part_opts *opts, siz
         return RTP_OK; /* RTP_MISS_NO_CPU */
     /* Alone on an empty CPU: the cause no CPU count or method can remove. */
     rtp_task alone;
-    if ((st0 = rtp_effective_tasks(task, 1, &plan->overheads, &alone, diag)) != RTP_OK)
+    if ((st0 = rtp_effective_tasks(task, 1, &plan->overheads, opts->policy, &alone, diag)) !=
+        RTP_OK)
         return st0;
     rtp_test exact1 = rtp_test_exact(opts->policy, opts->priority, 1, opts->limits);
     rtp_test_result r1;

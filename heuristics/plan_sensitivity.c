@@ -103,7 +103,7 @@ rtp_status rtp_part_bounds(const rtp_plan *plan, const rtp_part_opts *opts, size
     rtp_status st;
     for (size_t i = 0; i < n; i++)
         a[i] = bin->tasks[i].task;
-    st = rtp_effective_tasks(a, n, &plan->overheads, a, diag);
+    st = rtp_effective_tasks(a, n, &plan->overheads, RTP_POLICY_EDF, a, diag);
     rtp_test test = rtp_test_exact(RTP_POLICY_EDF, opts->priority, 1, opts->limits);
     rtp_test_result r;
     for (size_t i = 0; i < n && st == RTP_OK; i++) {

@@ -154,7 +154,9 @@ void rtp_rehearse_verdict(const rtp_rehearse_report *r, char *verdict, size_t vs
         add(advice, asize, "SCHED_DEADLINE enforces each runtime (the bare C' here) and the "
                            "kernel charges a job more than its own work (switches, interrupts, "
                            "the 4 ms tick when HRTICK_DL is off), so jobs are throttled: "
-                           "rehearse again with --runtime-margin 0.2 (or more); if the margin "
+                           "measure that charge (sudo rtpack probe --seconds 60), put its "
+                           "platform (deadline_charge) in the task set and partition again, "
+                           "or rehearse again with --runtime-margin 0.2 (or more); if that "
                            "does not fit, partition with a lower --capacity to leave room "
                            "for it");
     else if (share < 0.01 && w->misses <= w->jobs)

@@ -220,7 +220,7 @@ cat > "$TMP/causes.json" <<'EOF'
     { "name": "c", "wcet": "6ms", "period": "10ms" } ] }
 EOF
 "$BIN" partition "$TMP/causes.json" --capacity 0.9 --explain > "$TMP/out" 2>&1
-for want in "big could not be placed: it misses its deadline even alone on an empty CPU, so no CPU count and no --method can place it: its execution C' = 9.02ms (wcet + 2 x context_switch) exceeds its deadline 5ms" \
+for want in "big could not be placed: it misses its deadline even alone on an empty CPU, so no CPU count and no --method can place it: its execution C' = 9.02ms (wcet + 2 x context switch) exceeds its deadline 5ms" \
     "j could not be placed: it misses its deadline even alone on an empty CPU, so no CPU count and no --method can place it: J' + C' = 3ms + 2.02ms = 5.02ms" \
     "fat could not be placed: its own utilization 0.9520 passes --capacity 0.9: no CPU takes it, however many; fix: raise --capacity" \
     "c could not be placed: closest is CPU 0, utilization 1.2040 with it: over the capacity 0.9; fix: it fits on an empty CPU: partition with more CPUs"; do

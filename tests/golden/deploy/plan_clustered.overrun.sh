@@ -35,7 +35,8 @@ POLICY=edf
 CG_MODE=${RTPACK_CGROUP:-auto}
 CG_ROOT_DEFAULT=''
 CG_ROOT=${RTPACK_CGROUP_ROOT:-$CG_ROOT_DEFAULT}
-STATE_DIR=${RTPACK_STATE_DIR:-/run/rtpack}
+STATE_DIR_DEFAULT=/run/rtpack
+STATE_DIR=${RTPACK_STATE_DIR:-$STATE_DIR_DEFAULT}
 LOG_DIR=${RTPACK_LOG_DIR:-/var/log/rtpack}
 ISOLATE=${RTPACK_ISOLATE:-0}
 # Bins with tasks: index:CPUs:CPU count:bandwidth (2^20 = one CPU)
@@ -236,6 +237,86 @@ kernel_bw() {
     fi
 }
 
+# owner_of NAME DIR CPUS: OWNER says who holds cpuset DIR of rtpack
+# deployment NAME and the exact command that stops it (from its state
+# file under STATE_DIR, which records the script that started it).
+owner_of() {
+    o_state="$STATE_DIR/$1/state"
+    o_env=''
+    [ "$STATE_DIR" = "$STATE_DIR_DEFAULT" ] || o_env="RTPACK_STATE_DIR=$STATE_DIR "
+    o_kind="rtpack deployment '$1'"
+    case $1 in
+    rehearse_*) o_kind="the rehearsal '$1' (rtpack rehearse, pid ${1#rehearse_}; when that rtpack is gone, the next rtpack rehearse stops it)" ;;
+    esac
+    if [ ! -f "$o_state" ]; then
+        OWNER="$o_kind holds CPUs $3 (cpuset $2) but $STATE_DIR has no state for it (left by a killed run, or started with another RTPACK_STATE_DIR): run its script's stop with that state folder, or end the processes in $2/$PROCS and rmdir $2"
+        return 0
+    fi
+    o_script=$(sed -n 's/^script //p' "$o_state" | head -n 1)
+    if [ -n "$o_script" ] && [ -f "$o_script" ]; then
+        OWNER="$o_kind holds CPUs $3 (cpuset $2, state $o_state): stop it with: ${o_env}sh $o_script stop"
+    else
+        OWNER="$o_kind holds CPUs $3 (cpuset $2, state $o_state); the script that started it ($o_script) is gone: emit its plan again with --name $1 and run ${o_env}sh THAT_SCRIPT stop (stop follows the state file)"
+    fi
+}
+
+# clashes: the cpusets beside this deployment's that share the plan's CPUs
+# (USED) and would make the kernel refuse ours (an exclusive cpuset or a
+# partition root on either side: this plan's EDF bins are exclusive), or
+# that are another rtpack deployment's bins (two plans on one CPU void both
+# analyses). Each is named with the command that stops it; start and check
+# refuse before changing anything.
+clashes() {
+    c_found=''
+    for c_dir in "$ROOT"/*; do
+        [ -d "$c_dir" ] || continue
+        c_base=${c_dir##*/}
+        case $c_base in
+        "$PREFIX"-*) continue ;; # this deployment's own (stop handles them)
+        esac
+        get "$c_dir/cpuset.cpus"
+        c_cpus=$VAL
+        [ -n "$c_cpus" ] || continue
+        meets "$c_cpus" || continue
+        c_excl=0
+        if [ "$MODE" = v1 ]; then
+            get "$c_dir/cpuset.cpu_exclusive"
+            [ "$VAL" != 1 ] || c_excl=1
+        else
+            get "$c_dir/cpuset.cpus.partition"
+            case $VAL in
+            root* | isolated*) c_excl=1 ;;
+            esac
+        fi
+        # rtpack-NAME-BIN or rtpack-NAME-housekeeping, NAME of [A-Za-z0-9_]
+        c_other=''
+        case $c_base in
+        rtpack-*-*)
+            c_other=${c_base#rtpack-}
+            c_other=${c_other%-*}
+            case $c_other in
+            *[!A-Za-z0-9_]*) c_other='' ;;
+            esac
+            ;;
+        esac
+        c_bin=0
+        case ${c_base##*-} in
+        '' | *[!0-9]*) ;;
+        *) [ -z "$c_other" ] || c_bin=1 ;;
+        esac
+        [ "$POLICY" = edf ] || [ "$c_excl" = 1 ] || [ "$c_bin" = 1 ] || continue
+        if [ -n "$c_other" ]; then
+            owner_of "$c_other" "$c_dir" "$c_cpus"
+        else
+            c_what=cpuset
+            [ "$c_excl" = 0 ] || c_what='exclusive cpuset'
+            OWNER="$c_what $c_dir holds CPUs $c_cpus and is not an rtpack deployment's: stop whatever made it, or partition onto other CPUs"
+        fi
+        c_found="$c_found${c_found:+; }$OWNER"
+    done
+    [ -z "$c_found" ] || die "the plan's CPUs are taken: $c_found"
+}
+
 # preflight: every check start makes before it changes anything.
 preflight() {
     expand "$ROOT_CPUS"
@@ -292,6 +373,7 @@ preflight() {
             fi
         fi
     done
+    clashes
 }
 
 bin_dir() { BIN_DIR="$ROOT/$PREFIX-$1"; }
