@@ -31,18 +31,8 @@ skip() { echo "SKIP cli_rehearse_real: $*"; exit 0; }
 [ "$(id -u)" -eq 0 ] || skip "needs root (cpusets, SCHED_DEADLINE, SCHED_FIFO)"
 command -v python3 > /dev/null || skip "needs python3 to read the JSON"
 
-snapshot() {
-    if [ -d "$CG" ]; then
-        find "$CG" -type d | sort | while read -r d; do
-            echo "cpuset $d cpus=$(cat "$d/cpuset.cpus") excl=$(cat "$d/cpuset.cpu_exclusive")" \
-                "lb=$(cat "$d/cpuset.sched_load_balance")"
-        done
-    fi
-    # live threads with a real-time policy (stat field 41: 1 FIFO, 2 RR, 6 DEADLINE)
-    for s in /proc/[0-9]*/task/[0-9]*/stat; do
-        sed 's/^\([0-9]*\) (.*) /\1 /' "$s" 2> /dev/null
-    done | awk '$2 != "Z" && ($40 == 1 || $40 == 2 || $40 == 6) { print "rt thread", $1, "policy", $40, "prio", $39 }' | sort
-}
+. "${RTP_SOURCE_DIR:?RTP_SOURCE_DIR must name the source tree}/tests/support/machine_state.sh"
+snapshot() { machine_state "$CG"; }
 
 same_as_before() {
     snapshot > "$T/after"
