@@ -24,7 +24,7 @@ typedef struct report_settings {
 
 static const cli_option options[] = {
     {.name = "out", .type = CLI_STRING, CLI_TARGET(report_settings, out), .metavar = "F.html",
-     .flags = CLI_FILE | CLI_REQUIRED,
+     .flags = CLI_FILE | CLI_REQUIRED | CLI_OUTPUT,
      .help = "the page to write: a new path or a regular file, replaced whole"},
     {.name = "rehearsal", .type = CLI_STRING, CLI_TARGET(report_settings, rehearsal),
      .metavar = "R.json", .flags = CLI_FILE,

@@ -335,7 +335,7 @@ rtp_status rtp_rehearse_report_parse_json(const char *text, size_t len,
 {
     static const char *const keys[] = {"seconds", "load", "runtime_margin", "hog", "reclaim",
                                        "overrun_signal", "arrival_grid", "tasks",
-                                       "machine_restored", "left", NULL};
+                                       "machine_restored", "left", "leftovers_stopped", NULL};
     static const char *const grids[] = {"kernel", "first_job", "release", NULL};
     memset(out, 0, sizeof *out);
     rtp_json doc;
@@ -365,6 +365,10 @@ rtp_status rtp_rehearse_report_parse_json(const char *text, size_t len,
     }
     if (!out->machine_restored &&
         (st = get_text(root, "", "left", 0, out->left, sizeof out->left, diag)))
+        goto done;
+    if (cJSON_GetObjectItemCaseSensitive(root, "leftovers_stopped") &&
+        (st = get_text(root, "", "leftovers_stopped", 0, out->leftovers, sizeof out->leftovers,
+                       diag)))
         goto done;
     if (!cJSON_IsArray(tasks)) {
         st = rtp_diag_set(diag, RTP_EINPUT, "tasks", "must be a list of task objects");
@@ -629,10 +633,19 @@ static rtp_status probe_platform(const rtp_json *doc, const cJSON *node, rtp_pro
         return RTP_OK;
     const char *p = "platform.overheads";
     r->has_overheads = 1;
+    /* each overhead is there when it was measured (a probe without root
+     * has the context switch only) */
+    r->has_release_latency = cJSON_GetObjectItemCaseSensitive(item, "release_latency") != NULL;
+    r->has_context_switch = cJSON_GetObjectItemCaseSensitive(item, "context_switch") != NULL;
     if ((st = object_keys(item, p, ov_keys, diag)) ||
-        (st = get_time(doc, item, p, "release_latency", 0, &r->release_latency_ns, diag)) ||
-        (st = get_time(doc, item, p, "context_switch", 0, &r->context_switch_ns, diag)))
+        (r->has_release_latency &&
+         (st = get_time(doc, item, p, "release_latency", 0, &r->release_latency_ns, diag))) ||
+        (r->has_context_switch &&
+         (st = get_time(doc, item, p, "context_switch", 0, &r->context_switch_ns, diag))))
         return st;
+    if (!r->has_release_latency && !r->has_context_switch)
+        return rtp_diag_set(diag, RTP_EINPUT, p, "holds neither release_latency nor "
+                            "context_switch: a probe writes overheads only with one of them");
     if (cJSON_GetObjectItemCaseSensitive(item, "deadline_charge") &&
         (st = get_time(doc, item, p, "deadline_charge", 0, &r->deadline_charge_ns, diag)))
         return st;

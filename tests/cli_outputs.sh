@@ -3,8 +3,8 @@
 # (docs/spec.md "Output files"; issue 23 row 1: as root, `emit --out
 # /dev/full` renamed a regular file over the device node). Every option that
 # writes — emit --out (script, json, rtapp; systemd and an EDF plan's rtapp
-# folder), simulate --svg, partition --write-lp, explore --out, merge --out,
-# help --write-docs (the man pages) — is pointed at a FIFO, a folder and a
+# folder), simulate --svg, partition --write-lp, report --out, explore --out,
+# merge --out, help --write-docs (the man pages) — is pointed at a FIFO, a folder and a
 # socket, directly and (for the folder options) as a file inside the folder;
 # each is exit 2 with one line naming the path and what it is, and the node
 # is unchanged (stat: type, inode, device numbers, size, mtime) with nothing
@@ -68,6 +68,7 @@ file_options() {
     refused "emit rtapp (FP) --out $2" "$n" -- "$BIN" emit "$PLAN_FP" --format rtapp --out "$n"
     refused "simulate --svg $2" "$n" -- "$BIN" simulate "$SET" --policy gedf --cpus 2 --svg "$n"
     refused "partition --write-lp $2" "$n" -- "$BIN" partition "$SET" --method ilp --write-lp "$n"
+    refused "report --out $2" "$n" -- "$BIN" report "$PLAN_FP" --out "$n"
 }
 
 # folder_options NODE WHAT: the folder options pointed at NODE itself.

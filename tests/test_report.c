@@ -135,7 +135,7 @@ static void every_field_reads_back(void **state)
     cpus[1].steal = -1;
     p.cpus = cpus;
     p.n_cpus = 2;
-    p.has_overheads = 1;
+    p.has_overheads = p.has_release_latency = p.has_context_switch = 1;
     p.release_latency_ns = 9100;
     p.context_switch_ns = 3900;
     p.deadline_charge_ns = 212311;
