@@ -131,6 +131,8 @@ static void none(rpt *r)
 
 /* A time (is_time) or a count as <data>, the source from fmt and ap. */
 static void number(rpt *r, int is_time, long long v, const char *src_fmt, va_list ap)
+    __attribute__((format(printf, 4, 0)));
+static void number(rpt *r, int is_time, long long v, const char *src_fmt, va_list ap)
 {
     if (v < 0) {
         none(r);
