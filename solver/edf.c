@@ -82,20 +82,18 @@
 
 #include "models/arith.h"
 #include "models/ratio.h"
+#include "solver/edf_internal.h"
+#include "solver/edf_near.h"
 #include "solver/edf_tail.h"
 
 #include <gmp.h>
 #include <stdlib.h>
+#include <string.h>
 
 
-typedef struct budget {
-    uint64_t used, max;
-    const rtp_limits *limits; /* deadline and interrupt, checked every 1024 steps */
-} budget;
+typedef rtp_edf_budget budget;
 
-/* Non-zero when the step budget is spent or the caller's deadline passed or
- * interrupt is set; the message says which, after `what`. */
-static int spend(budget *b, rtp_diag *diag, const char *what)
+int rtp_edf_spend(rtp_edf_budget *b, rtp_diag *diag, const char *what)
 {
     if (++b->used > b->max) {
         rtp_diag_set(diag, RTP_ELIMIT, "", "%s in %llu iterations", what,
@@ -109,6 +107,8 @@ static int spend(budget *b, rtp_diag *diag, const char *what)
     }
     return 0;
 }
+
+#define spend rtp_edf_spend
 
 /* D* = D - J: the relative deadline counted from the release at the end of
  * the jitter window. */
@@ -143,8 +143,7 @@ rtp_ns rtp_edf_blocking(const rtp_task *tasks, size_t n, rtp_ns t)
     return b;
 }
 
-/* h(t) = dbf(t) + b(t), saturated; with_blocking = 0 skips b. */
-static rtp_i128 load(const rtp_task *tasks, size_t n, rtp_ns t, int with_blocking)
+rtp_i128 rtp_edf_load(const rtp_task *tasks, size_t n, rtp_ns t, int with_blocking)
 {
     rtp_i128 h = demand(tasks, n, t);
     return with_blocking ? h + rtp_edf_blocking(tasks, n, t) : h;
@@ -159,9 +158,7 @@ rtp_status rtp_edf_dbf(const rtp_task *tasks, size_t n, rtp_ns t, rtp_ns *out)
     return RTP_OK;
 }
 
-/* Largest step point k T_i + D*_i (k >= 0) strictly below x; 0 if none
- * (every D* >= 1 here). */
-static rtp_ns prev_deadline(const rtp_task *tasks, size_t n, rtp_ns x)
+rtp_ns rtp_edf_prev_deadline(const rtp_task *tasks, size_t n, rtp_ns x)
 {
     rtp_ns best = 0;
     for (size_t i = 0; i < n; i++) {
@@ -235,26 +232,31 @@ static rtp_ns la_bound(const rtp_task *tasks, size_t n, rtp_ns blocking)
     return la > max_excess ? la : max_excess;
 }
 
-/* QPA [ZB09] over the step points <= bound: *failed_at = a t
- * with h(t) > t, or 0 when there is none. */
-static rtp_status qpa(const rtp_task *tasks, size_t n, int with_blocking, rtp_ns bound,
-                      rtp_ns d_min, budget *b, rtp_ns *failed_at, rtp_diag *diag)
+rtp_status rtp_edf_walk(const rtp_task *tasks, size_t n, int with_blocking, rtp_ns lo,
+                        rtp_ns hi, rtp_ns d_min, budget *b, rtp_ns *failed_at, rtp_diag *diag)
 {
-    rtp_ns t = bound < INT64_MAX ? prev_deadline(tasks, n, bound + 1) : bound;
+    rtp_ns t = hi < INT64_MAX ? rtp_edf_prev_deadline(tasks, n, hi + 1) : hi;
     *failed_at = 0;
-    while (t > 0) {
+    while (t >= lo && t > 0) {
         if (spend(b, diag, "EDF QPA did not finish"))
             return RTP_ELIMIT;
-        rtp_i128 h = load(tasks, n, t, with_blocking);
+        rtp_i128 h = rtp_edf_load(tasks, n, t, with_blocking);
         if (h > t) {
             *failed_at = t;
             break;
         }
         if (h <= d_min)
-            break;
-        t = h < t ? (rtp_ns)h : prev_deadline(tasks, n, t);
+            break; /* no step point below t fails */
+        t = h < t ? (rtp_ns)h : rtp_edf_prev_deadline(tasks, n, t);
     }
     return RTP_OK;
+}
+
+/* QPA over the step points <= bound. */
+static rtp_status qpa(const rtp_task *tasks, size_t n, int with_blocking, rtp_ns bound,
+                      rtp_ns d_min, budget *b, rtp_ns *failed_at, rtp_diag *diag)
+{
+    return rtp_edf_walk(tasks, n, with_blocking, 1, bound, d_min, b, failed_at, diag);
 }
 
 /* The set's shape for steps 0-3. */
@@ -266,6 +268,8 @@ typedef struct shape {
     rtp_ns d_min;      /* smallest D* */
     int tail_miss;     /* U = 1 and the tail test finds a miss (step 3) */
     rtp_ns miss;       /* > 0: a failing t found while bounding (step 3) */
+    int decided;       /* U < 1 decided by solver/edf_near.c: miss is the
+                        * smallest failing t (0: schedulable) */
 } shape;
 
 /* What interval() is for: the bound itself (rtp_edf_bound), or a verdict
@@ -328,17 +332,28 @@ static rtp_status busy_period(const rtp_task *tasks, size_t n, rtp_ns stop, cons
 }
 
 
-/* The smallest step point t <= upto with h(t) > t (one exists). */
-static rtp_status first_miss(const rtp_task *tasks, size_t n, rtp_ns upto,
-                             budget *b, rtp_ns *out, rtp_diag *diag)
+rtp_status rtp_edf_scan(const rtp_task *tasks, size_t n, rtp_ns from, rtp_ns upto,
+                        budget *b, rtp_ns *out, rtp_diag *diag)
 {
     rtp_ns *next = malloc((n ? n : 1) * sizeof *next);
     if (!next)
         return rtp_oom(diag);
-    for (size_t i = 0; i < n; i++)
-        next[i] = dstar(&tasks[i]);
-    rtp_i128 dem = 0;
+    rtp_i128 dem = 0; /* dbf(t) of the step points passed */
     rtp_ns blocked = 0; /* b(t): a running maximum over the first deadlines seen */
+    for (size_t i = 0; i < n; i++) {
+        rtp_ns d = dstar(&tasks[i]);
+        if (d >= from) {
+            next[i] = d;
+            continue;
+        }
+        rtp_ns k = (from - 1 - d) / tasks[i].period_ns + 1; /* deadlines <= from - 1 */
+        dem += (rtp_i128)k * tasks[i].wcet_ns;
+        if (tasks[i].blocking_ns > blocked)
+            blocked = tasks[i].blocking_ns;
+        if (__builtin_mul_overflow(k, tasks[i].period_ns, &next[i]) ||
+            __builtin_add_overflow(next[i], d, &next[i]))
+            next[i] = INT64_MAX;
+    }
     rtp_status st = RTP_EINTERNAL;
     for (;;) {
         rtp_ns t = INT64_MAX;
@@ -346,7 +361,7 @@ static rtp_status first_miss(const rtp_task *tasks, size_t n, rtp_ns upto,
             if (next[i] < t)
                 t = next[i];
         if (t > upto)
-            break; /* cannot happen: QPA saw a miss at or below upto */
+            break; /* cannot happen: upto fails */
         if (spend(b, diag, "EDF first deadline miss not found")) {
             st = RTP_ELIMIT;
             break;
@@ -369,7 +384,6 @@ static rtp_status first_miss(const rtp_task *tasks, size_t n, rtp_ns upto,
     free(next);
     return st;
 }
-
 
 /* Steps 0-3: *bound = L, or 0 when the shape decides at once (late,
  * overloaded, or every D* >= T without blocking). On RTP_ELIMIT, *bound is
@@ -433,6 +447,42 @@ static rtp_status at_one(const rtp_task *tasks, size_t n, budget *b, shape *sh,
     return RTP_OK;
 }
 
+/* Just below U' = 1 (step 3): is the testing interval long enough for the
+ * lattice search of solver/edf_near.c? La past 2^14 longest periods (QPA
+ * would walk it in steps of about a period's work), unless the busy period
+ * ends within 4096 steps and below La (then Lb' bounds QPA instead). */
+static int near_one(const rtp_task *tasks, size_t n, rtp_ns la, rtp_ns t_block,
+                    const rtp_limits *limits)
+{
+    rtp_ns longest = 1;
+    for (size_t i = 0; i < n; i++)
+        if (tasks[i].period_ns > longest)
+            longest = tasks[i].period_ns;
+    if (la > 0 && la / longest <= ((rtp_ns)1 << 14))
+        return 0;
+    budget quick = {0, 4096, limits};
+    rtp_diag scratch;
+    rtp_ns lb = 0, miss = 0;
+    if (busy_period(tasks, n, 0, NULL, &quick, &lb, &miss, &scratch) != RTP_OK || lb == 0)
+        return 1;
+    return la > 0 && lb + t_block >= la; /* Lb' past La: no help (both <= 2^62) */
+}
+
+/* The lattice search ran out of steps: say what it searched. */
+static rtp_status near_limit(rtp_status st, const rtp_edf_near_result *nr, size_t n,
+                             rtp_diag *diag)
+{
+    if (st != RTP_ELIMIT)
+        return st;
+    char why[sizeof diag->message];
+    memcpy(why, diag->message, sizeof why);
+    return rtp_diag_set(diag, RTP_ELIMIT, "",
+                        "EDF just below U' = 1: %s (testing bound La = %lld ns; every "
+                        "deadline miss there needs the deadlines of the %zu largest of %zu "
+                        "tasks to fall together, searched as a lattice)",
+                        why, (long long)nr->bound, nr->dims, n);
+}
+
 /* mode: see above; sh->tail_miss or sh->miss set means no bound. */
 static rtp_status interval(const rtp_task *tasks, size_t n, int mode, budget *b,
                            shape *sh, rtp_ns *bound, rtp_diag *diag)
@@ -440,6 +490,7 @@ static rtp_status interval(const rtp_task *tasks, size_t n, int mode, budget *b,
     int all_loose = 1;
     sh->tail_miss = 0;
     sh->miss = 0;
+    sh->decided = 0;
     sh->late = 0;
     sh->blocking = sh->t_block = 0;
     sh->d_min = INT64_MAX;
@@ -473,6 +524,17 @@ static rtp_status interval(const rtp_task *tasks, size_t n, int mode, budget *b,
             return st;
     }
     rtp_ns la = cmp < 0 ? la_bound(tasks, n, sh->blocking) : 0, lb = 0;
+    if (cmp < 0 && mode != BOUND_ONLY && near_one(tasks, n, la, sh->t_block, b->limits)) {
+        rtp_edf_near_result nr;
+        rtp_status st = rtp_edf_near(tasks, n, mode == VERDICT_FIRST_MISS, b, &nr, diag);
+        if (st != RTP_OK)
+            return near_limit(st, &nr, n, diag);
+        if (nr.decided) {
+            sh->decided = 1;
+            sh->miss = nr.failed;
+            return RTP_OK;
+        }
+    }
     if (la > 0 && la <= sh->t_block) {
         *bound = la; /* Lb' = Lb + t_B > La already */
         return RTP_OK;
@@ -554,8 +616,13 @@ rtp_status rtp_edf_qpa(const rtp_task *tasks, size_t n, int want_first_miss,
     }
     if (!want_first_miss)
         return RTP_OK;
+    if (sh.decided) { /* the lattice search's miss is the smallest already */
+        result->has_first_miss = 1;
+        result->first_miss_ns = failed_at;
+        return RTP_OK;
+    }
     budget b3 = {0, max, limits};
-    st = first_miss(tasks, n, failed_at, &b3, &result->first_miss_ns, diag);
+    st = rtp_edf_scan(tasks, n, 1, failed_at, &b3, &result->first_miss_ns, diag);
     if (st == RTP_OK)
         result->has_first_miss = 1;
     return st;

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "solver/edf.h"
+#include "solver/edf_near.h"
 #include "solver/edf_tail.h"
 #include "support/reference.h"
 #include "support/testutil.h"
@@ -715,6 +716,275 @@ static void test_tail_vs_enumeration(void **state)
     assert_true(holds > 400);
 }
 
+
+/* The smallest t in [1, upto] with h(t) > t, or 0: every integer t, the
+ * demand kept job by job as t grows (each task's next deadline k T + D - J),
+ * b(t) the largest blocking of a task with D - J <= t. */
+static rtp_ns ref_first_failure(const rtp_task *ts, size_t n, rtp_ns upto)
+{
+    rtp_ns next[8], demand = 0, blocked = 0;
+    for (size_t i = 0; i < n; i++)
+        next[i] = ts[i].deadline_ns - ts[i].jitter_ns;
+    for (rtp_ns t = 1; t <= upto; t++) {
+        for (size_t i = 0; i < n; i++)
+            if (next[i] == t) {
+                demand += ts[i].wcet_ns;
+                next[i] += ts[i].period_ns;
+                if (ts[i].blocking_ns > blocked)
+                    blocked = ts[i].blocking_ns;
+            }
+        if (demand + blocked > t)
+            return t;
+    }
+    return 0;
+}
+
+/* solver/edf_near.c directly, on sets just below U = 1 small enough to scan:
+ * periods 3..300 (mostly co-prime, sometimes sharing factors), constrained
+ * and arbitrary deadlines, jitter and blocking; the last wcet fills U up to
+ * just below 1. Every t up to max(La, t_lo) is scanned (past both no t can
+ * fail: Phi >= 0). The smallest failure must match; without want_first any
+ * failure it reports must fail. The same sets through rtp_edf_qpa too. */
+static void test_near_vs_enumeration(void **state)
+{
+    (void)state;
+    tu_rng rng = {27};
+    int fails = 0, holds = 0, deep = 0;
+    for (int k = 0; k < 6000; k++) {
+        rtp_task ts[8];
+        size_t n = (size_t)tu_range(&rng, 1, 7);
+        rtp_ns base = tu_range(&rng, 0, 3) == 0 ? tu_range(&rng, 2, 6) : 1;
+        mpq_t u, term, k0;
+        mpq_inits(u, term, k0, NULL);
+        for (size_t i = 0; i < n; i++) {
+            rtp_ns t = base * tu_range(&rng, 3, 300 / base);
+            rtp_ns c = i + 1 < n ? tu_range(&rng, 1, t / (rtp_ns)n + 1) : 1;
+            ts[i] = tu_task(c, t, t);
+            if (i + 1 < n) {
+                mpq_set_si(term, c, (unsigned long)t);
+                mpq_canonicalize(term);
+                mpq_add(u, u, term);
+            }
+        }
+        /* the last wcet: the largest C with U < 1 */
+        rtp_task *last = &ts[n - 1];
+        mpq_set_ui(term, 1, 1);
+        mpq_sub(term, term, u);
+        mpz_t z;
+        mpz_init(z);
+        mpz_mul_si(z, mpq_numref(term), last->period_ns);
+        mpz_cdiv_q(z, z, mpq_denref(term));
+        rtp_ns c = mpz_get_si(z) - 1;
+        mpz_clear(z);
+        if (c < 1) {
+            mpq_clears(u, term, k0, NULL);
+            continue;
+        }
+        last->wcet_ns = c;
+        rtp_ns t_lo = 1, bmax = 0;
+        for (size_t i = 0; i < n; i++) {
+            rtp_task *t = &ts[i];
+            switch (tu_range(&rng, 0, 5)) {
+            case 0: t->deadline_ns = tu_range(&rng, t->wcet_ns, t->period_ns); break;
+            case 1: case 2: /* near the period: failures are rare and late */
+                t->deadline_ns = t->period_ns - tu_range(&rng, 0, t->period_ns / 8);
+                break;
+            case 3: t->deadline_ns = tu_range(&rng, t->period_ns, 2 * t->period_ns + 3); break;
+            default: break;
+            }
+            if (tu_range(&rng, 0, 4) == 0)
+                t->jitter_ns = tu_range(&rng, 0, t->deadline_ns - 1);
+            if (tu_range(&rng, 0, 4) == 0)
+                t->blocking_ns = tu_range(&rng, 1, t->wcet_ns + 2);
+            rtp_ns d = t->deadline_ns - t->jitter_ns;
+            if (d - t->period_ns > t_lo)
+                t_lo = d - t->period_ns;
+            if (t->blocking_ns > 0 && d > t_lo)
+                t_lo = d;
+            if (t->blocking_ns > bmax)
+                bmax = t->blocking_ns;
+            mpq_set_si(term, t->wcet_ns, (unsigned long)t->period_ns);
+            mpq_canonicalize(term);
+            mpq_set_si(u, t->period_ns - d, 1);
+            mpq_mul(term, term, u);
+            mpq_add(k0, k0, term);
+        }
+        /* La = K0 / (1 - U), with 1 - U = (1 - U_others) - C_last / T_last */
+        mpq_set_si(u, bmax, 1);
+        mpq_add(k0, k0, u);
+        mpq_set_ui(u, 0, 1);
+        for (size_t i = 0; i < n; i++) {
+            mpq_set_si(term, ts[i].wcet_ns, (unsigned long)ts[i].period_ns);
+            mpq_canonicalize(term);
+            mpq_add(u, u, term);
+        }
+        mpq_set_ui(term, 1, 1);
+        mpq_sub(term, term, u);
+        assert_true(mpq_sgn(term) > 0);
+        mpq_div(k0, k0, term);
+        double la = mpq_get_d(k0);
+        mpq_clears(u, term, k0, NULL);
+        rtp_ns upto = (la > (double)t_lo ? (rtp_ns)la + 2 : t_lo) ;
+        if (upto > 400000)
+            continue;
+        rtp_ns ref = ref_first_failure(ts, n, upto);
+        rtp_edf_budget b = {0, 100000000, NULL};
+        rtp_edf_near_result nr;
+        rtp_diag diag;
+        assert_int_equal(rtp_edf_near(ts, n, 1, &b, &nr, &diag), RTP_OK);
+        assert_true(nr.decided);
+        assert_int_equal(nr.failed, ref);
+        b.used = 0;
+        assert_int_equal(rtp_edf_near(ts, n, 0, &b, &nr, &diag), RTP_OK);
+        assert_true(nr.decided);
+        assert_int_equal(nr.failed != 0, ref != 0);
+        if (nr.failed)
+            assert_true(ref_edf_h(ts, n, nr.failed) > nr.failed);
+        rtp_edf_result r;
+        rtp_limits lim = rtp_limits_default();
+        assert_int_equal(rtp_edf_qpa(ts, n, 1, &lim, &r, &diag), RTP_OK);
+        assert_int_equal(r.schedulable, ref == 0);
+        if (ref)
+            assert_int_equal(r.first_miss_ns, ref);
+        fails += ref != 0;
+        holds += ref == 0;
+        deep += ref > 1000;
+    }
+    print_message("near: %d fail, %d hold, %d fail past 1000\n", fails, holds, deep);
+    assert_true(fails > 1000);
+    assert_true(holds > 1000);
+    assert_true(deep > 100);
+}
+
+/* The smallest failing t <= upto, or 0, visiting only the deadlines (the
+ * step points) in increasing order: for long intervals. */
+static rtp_ns ref_first_failure_events(const rtp_task *ts, size_t n, rtp_ns upto)
+{
+    rtp_ns next[8], demand = 0, blocked = 0;
+    for (size_t i = 0; i < n; i++)
+        next[i] = ts[i].deadline_ns - ts[i].jitter_ns;
+    for (;;) {
+        rtp_ns t = INT64_MAX;
+        for (size_t i = 0; i < n; i++)
+            if (next[i] < t)
+                t = next[i];
+        if (t > upto)
+            return 0;
+        for (size_t i = 0; i < n; i++)
+            if (next[i] == t) {
+                demand += ts[i].wcet_ns;
+                next[i] += ts[i].period_ns;
+                if (ts[i].blocking_ns > blocked)
+                    blocked = ts[i].blocking_ns;
+            }
+        if (demand + blocked > t)
+            return t;
+    }
+}
+
+/* Through rtp_edf_qpa, sets so close to U = 1 that the exact test takes the
+ * lattice search (La past 2^14 periods): periods 1000..5000, deadlines
+ * within 1/8 .. 1/1024 of the period, the last two wcets chosen for the
+ * smallest 1 - U > 0 they allow (about 1 / (T T')); every deadline up to
+ * La scanned. */
+static void test_near_deep_vs_enumeration(void **state)
+{
+    (void)state;
+    tu_rng rng = {2727};
+    int fails = 0, holds = 0, sets = 0;
+    while (sets < 120) {
+        rtp_task ts[8];
+        size_t n = (size_t)tu_range(&rng, 3, 6);
+        mpq_t u, term, best, k0;
+        mpq_inits(u, term, best, k0, NULL);
+        for (size_t i = 0; i < n; i++) {
+            rtp_ns t = tu_range(&rng, 1000, 5000);
+            ts[i] = tu_task(i + 2 < n ? tu_range(&rng, 1, t / (rtp_ns)n) : 1, t, t);
+            if (i + 2 < n) {
+                mpq_set_si(term, ts[i].wcet_ns, (unsigned long)t);
+                mpq_canonicalize(term);
+                mpq_add(u, u, term);
+            }
+        }
+        rtp_task *a = &ts[n - 2], *b = &ts[n - 1];
+        rtp_ns best_a = 0, best_b = 0;
+        mpq_t left_one;
+        mpq_init(left_one);
+        for (rtp_ns ca = 1; ca < a->period_ns; ca++) {
+            /* 1 - U - ca / Ta, then the largest cb below it */
+            mpq_set_si(term, ca, (unsigned long)a->period_ns);
+            mpq_canonicalize(term);
+            mpq_add(term, term, u);
+            mpq_neg(term, term);
+            mpq_set_ui(left_one, 1, 1);
+            mpq_add(term, term, left_one);
+            if (mpq_sgn(term) <= 0)
+                break;
+            mpz_t z;
+            mpz_init(z);
+            mpz_mul_si(z, mpq_numref(term), b->period_ns);
+            mpz_cdiv_q(z, z, mpq_denref(term));
+            rtp_ns cb = mpz_get_si(z) - 1;
+            mpz_clear(z);
+            if (cb < 1)
+                continue;
+            mpq_t left;
+            mpq_init(left);
+            mpq_set_si(left, cb, (unsigned long)b->period_ns);
+            mpq_canonicalize(left);
+            mpq_sub(left, term, left);
+            if (best_a == 0 || mpq_cmp(left, best) < 0) {
+                mpq_set(best, left);
+                best_a = ca;
+                best_b = cb;
+            }
+            mpq_clear(left);
+        }
+        mpq_clear(left_one);
+        a->wcet_ns = best_a;
+        b->wcet_ns = best_b;
+        rtp_ns bmax = 0, spread = (rtp_ns)1 << tu_range(&rng, 3, 10);
+        for (size_t i = 0; i < n; i++) {
+            rtp_task *t = &ts[i];
+            t->deadline_ns = t->period_ns - tu_range(&rng, 0, t->period_ns / spread);
+            if (tu_range(&rng, 0, 5) == 0)
+                t->jitter_ns = tu_range(&rng, 0, 40);
+            if (tu_range(&rng, 0, 5) == 0)
+                t->blocking_ns = tu_range(&rng, 1, 40);
+            if (t->blocking_ns > bmax)
+                bmax = t->blocking_ns;
+            mpq_set_si(term, t->wcet_ns, (unsigned long)t->period_ns);
+            mpq_canonicalize(term);
+            mpq_set_si(u, t->period_ns - t->deadline_ns + t->jitter_ns, 1);
+            mpq_mul(term, term, u);
+            mpq_add(k0, k0, term);
+        }
+        mpq_set_si(u, bmax, 1);
+        mpq_add(k0, k0, u);
+        mpq_div(k0, k0, best);
+        double la = mpq_get_d(k0);
+        mpq_clears(u, term, best, k0, NULL);
+        if (best_a == 0 || la > 2e9 || la < 1e8)
+            continue;
+        sets++;
+        rtp_ns ref = ref_first_failure_events(ts, n, (rtp_ns)la + 2);
+        rtp_edf_result r;
+        rtp_diag diag;
+        rtp_limits lim = rtp_limits_default();
+        assert_int_equal(rtp_edf_qpa(ts, n, 1, &lim, &r, &diag), RTP_OK);
+        assert_int_equal(r.schedulable, ref == 0);
+        if (ref)
+            assert_int_equal(r.first_miss_ns, ref);
+        assert_int_equal(rtp_edf_qpa(ts, n, 0, &lim, &r, &diag), RTP_OK);
+        assert_int_equal(r.schedulable, ref == 0);
+        fails += ref != 0;
+        holds += ref == 0;
+    }
+    print_message("near, deep: %d fail, %d hold\n", fails, holds);
+    assert_true(fails > 20);
+    assert_true(holds > 20);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -725,6 +995,8 @@ int main(void)
         cmocka_unit_test(test_precision),
         cmocka_unit_test(test_large_coprime),
         cmocka_unit_test(test_tail_vs_enumeration),
+        cmocka_unit_test(test_near_vs_enumeration),
+        cmocka_unit_test(test_near_deep_vs_enumeration),
         cmocka_unit_test(test_limit),
         cmocka_unit_test(test_delay_examples),
         cmocka_unit_test(test_delay_big_values),

@@ -1,0 +1,752 @@
+/* solver/edf_near.c — exact EDF just below U' = 1 (see solver/edf_near.h).
+ *
+ * The slack past t_lo. With U = sum U_i < 1, eps = 1 - U, t_lo = max(1,
+ * t_B, max(D*_i - T_i)) (past it every task has its due-job count
+ * floor((t - D*_i) / T_i) + 1 >= 0 and b(t) = B), writing m_i(t) = (t -
+ * D*_i) mod T_i (the time since task i's last deadline),
+ *   h(t) = U t + K0 - Phi(t),  K0 = B + sum U_i (T_i - D*_i),
+ *   Phi(t) = sum U_i m_i(t) >= 0,
+ * so t >= t_lo fails (h(t) > t) iff Phi(t) + eps t < K0 (as in
+ * solver/edf_tail.c, where eps = 0). No failure at t >= La = K0 / eps.
+ *
+ * Runs. Take the tasks S with the largest C (at most DIM_MAX; how many is
+ * chosen below). For a failing t let a = the last deadline of an S task at
+ * or before t (a = D*_j + q T_j for some j in S): no S task resets its m_i
+ * in (a, t], so Phi_S(t) = Phi_S(a) + U_S (t - a) and
+ *   Phi_S(a) + eps a <= Phi_S(t) + eps t <= Phi(t) + eps t < K0,
+ * and t lies in the "run" [a, e), e = the next deadline of an S task after
+ * a. So every failure t >= t_lo lies in the run of a point
+ *   z = (q_j, q_i for i in S \ j),  a = D*_j + q_j T_j,
+ *   r_i = a - D*_i - q_i T_i >= 0,  eps a + sum_{i in S \ j} U_i r_i <= K0,
+ * with a >= t_lo (when a < t_lo, t < t_lo + min_S T: the caller's QPA region
+ * [1, t_lo + min_S T], walked first). For each base j these z are the
+ * integer points of a simplex in Z^|S|, whose volume divided by the
+ * lattice's determinant, summed over j, is about
+ *   E = K^|S| (sum_{j in S} U_j) / (|S|! eps prod_{i in S} C_i)
+ * (K = K0 - eps t_lo); |S| is the smallest size with E <= 2^9, else the one
+ * with the least E. Every candidate run is then checked exactly by QPA
+ * [ZB09] over [a, e), after a cheap exact-in-spirit filter (Phi's minimum
+ * over the run, each task's term 0 when its deadline falls inside).
+ *
+ * Enumeration ([LLL82], [FP85]): the lattice basis is reduced with LLL in
+ * floating point, in coordinates where the simplex is about a unit simplex
+ * (the unimodular change of basis V is kept in integers, so the lattice
+ * itself is exact). In the reduced coordinates z' the constraints are
+ * g_m . z' + h_m >= 0, computed exactly (integers, GMP for the budget row)
+ * and rounded once. The coordinates are fixed from the last to the first;
+ * at level k (z'_{k+1..} fixed, z'_{0..k-1} free reals) the range of z'_k
+ * comes from the inequalities pi^T (g z' + h) >= 0 with pi >= 0 and
+ * pi^T g_{., l} = 0 for l < k: the extreme rays of that cone, found level by
+ * level by Fourier-Motzkin elimination (a ray at level k has at most k + 1
+ * nonzero entries). Every pi >= 0 gives a valid inequality whatever its
+ * rounding: the residue pi^T g_{., l} on a free coordinate l is bounded by
+ * the box |z'_l| <= Z_l (from the simplex's vertices), and every sum carries
+ * an error bound (1e-13 of the sum of absolute values: twenty times the
+ * rounding of 12 terms); a value is pruned only when provably outside. So
+ * the enumeration visits a superset of the lattice points in the simplex,
+ * and floating point never decides a verdict: QPA on the runs does.
+ *
+ * The interval [t_lo, La) is searched in chunks of growing expected size
+ * (a first failure, when there is one, usually lies early), and once a
+ * failure is found only the region below it; so the first failure found is
+ * the smallest (want_first). Exact EDF is coNP-hard [ER10] [EY15]: the
+ * candidates E can be astronomically many (the budget then says so). */
+#include "solver/edf_near.h"
+
+#include <gmp.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DIM_MAX 10          /* tasks in the lattice */
+#define CON_MAX (DIM_MAX + 2)
+#define REL 1e-13           /* error bound per sum, relative to its absolute sum */
+#define TARGET_LOG 6.238    /* log(2^9): enough candidates in one go */
+
+static rtp_ns dstar(const rtp_task *t)
+{
+    return t->deadline_ns - t->jitter_ns;
+}
+
+static rtp_ns floor_mod(rtp_i128 x, rtp_ns m)
+{
+    rtp_i128 r = x % m;
+    return (rtp_ns)(r < 0 ? r + m : r);
+}
+
+/* One inequality G . z' + H >= 0 derived at a level (see the top). */
+typedef struct facet {
+    double g[DIM_MAX], e[DIM_MAX]; /* coefficients and their error bounds */
+    double h, eh, slack;           /* slack: the free coordinates' worst part */
+} facet;
+
+typedef struct ray {
+    double pi[CON_MAX];
+    uint32_t supp;
+} ray;
+
+/* The search: its inputs and what it found. */
+typedef struct near {
+    const rtp_task *tasks;
+    size_t n;
+    int want_first, with_blocking;
+    rtp_edf_budget *b;
+    rtp_diag *diag;
+    rtp_ns t_lo, t_end, d_min;
+    double eps, k0;            /* exact values rounded once */
+    mpq_t eps_q, k0_q;
+    size_t s;
+    size_t sel[DIM_MAX];       /* S, by C descending */
+    rtp_ns best;               /* smallest failure found, 0 = none */
+    int stop;                  /* !want_first and a failure found */
+    /* the current base and chunk */
+    size_t j;
+    rtp_ns lo, hi;             /* run starts a in [lo, hi] */
+    int64_t v[DIM_MAX][DIM_MAX], vinv[DIM_MAX][DIM_MAX]; /* z = V z', z' = Vinv z */
+    double zmax[DIM_MAX];
+    facet *fac[DIM_MAX];
+    size_t nfac[DIM_MAX];
+    int64_t z[DIM_MAX];        /* z' being enumerated */
+} near;
+
+/* ------------------------------------------------------------------ LLL */
+
+/* Gram-Schmidt of the columns b[0..s-1] (each of length s). */
+static void gram_schmidt(size_t s, double b[][DIM_MAX], double bs[][DIM_MAX],
+                         double mu[][DIM_MAX], double *norm)
+{
+    for (size_t i = 0; i < s; i++) {
+        memcpy(bs[i], b[i], sizeof bs[i]);
+        for (size_t k = 0; k < i; k++) {
+            double d = 0;
+            for (size_t r = 0; r < s; r++)
+                d += b[i][r] * bs[k][r];
+            mu[i][k] = norm[k] > 0 ? d / norm[k] : 0;
+            for (size_t r = 0; r < s; r++)
+                bs[i][r] -= mu[i][k] * bs[k][r];
+        }
+        norm[i] = 0;
+        for (size_t r = 0; r < s; r++)
+            norm[i] += bs[i][r] * bs[i][r];
+    }
+}
+
+/* b_k -= q b_j with V and Vinv kept exact; 0 when V would pass 2^40. */
+static int reduce(near *c, double b[][DIM_MAX], size_t k, size_t j, double q)
+{
+    if (fabs(q) > 1e9)
+        return 0;
+    int64_t iq = (int64_t)q;
+    for (size_t r = 0; r < c->s; r++) {
+        b[k][r] -= q * b[j][r];
+        c->v[r][k] -= iq * c->v[r][j];
+        c->vinv[j][r] += iq * c->vinv[k][r];
+        if (llabs(c->v[r][k]) > ((int64_t)1 << 40) || llabs(c->vinv[j][r]) > ((int64_t)1 << 40))
+            return 0;
+    }
+    return 1;
+}
+
+static void swap_cols(near *c, double b[][DIM_MAX], size_t k)
+{
+    for (size_t r = 0; r < c->s; r++) {
+        double x = b[k][r];
+        b[k][r] = b[k - 1][r];
+        b[k - 1][r] = x;
+        int64_t y = c->v[r][k];
+        c->v[r][k] = c->v[r][k - 1];
+        c->v[r][k - 1] = y;
+        y = c->vinv[k][r];
+        c->vinv[k][r] = c->vinv[k - 1][r];
+        c->vinv[k - 1][r] = y;
+    }
+}
+
+/* LLL (delta 0.99) of the columns b, V and Vinv from the identity; 0 when
+ * it does not converge in floating point (the caller declines). */
+static int lll(near *c, double b[][DIM_MAX])
+{
+    size_t s = c->s;
+    double bs[DIM_MAX][DIM_MAX], mu[DIM_MAX][DIM_MAX], norm[DIM_MAX];
+    for (size_t i = 0; i < s; i++)
+        for (size_t r = 0; r < s; r++)
+            c->v[i][r] = c->vinv[i][r] = i == r;
+    gram_schmidt(s, b, bs, mu, norm);
+    size_t k = 1, rounds = 0;
+    while (k < s) {
+        if (++rounds > 100000)
+            return 0;
+        for (size_t j = k; j-- > 0;) {
+            double q = nearbyint(mu[k][j]);
+            if (q == 0)
+                continue;
+            if (!reduce(c, b, k, j, q))
+                return 0;
+            for (size_t l = 0; l <= j; l++)
+                mu[k][l] -= q * (l == j ? 1 : mu[j][l]);
+        }
+        if (norm[k] >= (0.99 - mu[k][k - 1] * mu[k][k - 1]) * norm[k - 1]) {
+            k++;
+        } else {
+            swap_cols(c, b, k);
+            gram_schmidt(s, b, bs, mu, norm);
+            k = k > 1 ? k - 1 : 1;
+        }
+    }
+    for (size_t i = 0; i < s; i++)
+        if (!(norm[i] > 0) || !isfinite(norm[i]))
+            return 0;
+    return 1;
+}
+
+/* ------------------------------------------------------------ constraints */
+
+/* The constraints of base j over [lo, hi], in the reduced coordinates:
+ * g[m] . z' + h[m] >= 0, each scaled by a power of two (exactly). Rows: 0
+ * a >= lo, 1 a <= hi, 2 the budget, 3.. r_i >= 0 for i in S \ j. Returns
+ * the row count. */
+static size_t constraints(near *c, double g[][DIM_MAX], double *h)
+{
+    const rtp_task *tj = &c->tasks[c->sel[c->j]];
+    size_t s = c->s;
+    /* the integer rows over z = (q_j, q_i for i in S \ j, in S's order) */
+    rtp_i128 rows[CON_MAX][DIM_MAX], cst[CON_MAX];
+    memset(rows, 0, sizeof rows);
+    rows[0][0] = tj->period_ns; /* a - lo */
+    cst[0] = (rtp_i128)dstar(tj) - c->lo;
+    rows[1][0] = -tj->period_ns; /* hi - a */
+    cst[1] = (rtp_i128)c->hi - dstar(tj);
+    /* the budget K0 - eps a - sum U_i r_i = cst - (eps + U_S') T_j q_j +
+     * sum C_i q_i, in rationals */
+    mpq_t x, y, k, b0;
+    mpq_inits(x, y, k, b0, NULL);
+    mpq_set(x, c->eps_q);
+    mpq_set_si(y, dstar(tj), 1);
+    mpq_mul(y, y, c->eps_q);
+    mpq_sub(b0, c->k0_q, y);
+    size_t m = 3;
+    for (size_t q = 0; q < s; q++) {
+        if (q == c->j)
+            continue;
+        const rtp_task *ti = &c->tasks[c->sel[q]];
+        size_t r = m - 2; /* its coordinate in z */
+        rows[m][0] = tj->period_ns;
+        rows[m][r] = -ti->period_ns;
+        cst[m] = (rtp_i128)dstar(tj) - dstar(ti);
+        rows[2][r] = ti->wcet_ns;
+        mpq_set_si(y, ti->wcet_ns, (unsigned long)ti->period_ns);
+        mpq_canonicalize(y);
+        mpq_add(x, x, y);
+        mpq_set_si(k, dstar(tj) - dstar(ti), 1);
+        mpq_mul(y, y, k);
+        mpq_sub(b0, b0, y);
+        m++;
+    }
+    mpq_set_si(y, tj->period_ns, 1);
+    mpq_mul(x, x, y); /* -(coefficient of q_j) */
+    for (size_t q = 0; q < m; q++) {
+        for (size_t l = 0; l < s; l++) {
+            rtp_i128 sum = 0;
+            for (size_t v = (q == 2); v < s; v++)
+                sum += rows[q][v] * c->v[v][l];
+            if (q != 2) {
+                g[q][l] = (double)sum;
+                continue;
+            }
+            mpq_set_si(k, c->v[0][l], 1);
+            mpq_mul(k, k, x);
+            mpq_neg(k, k);
+            /* |sum| < 10 x 2^62 x 2^40 */
+            mpz_set_si(mpq_numref(y), (long)(sum >> 64));
+            mpz_mul_2exp(mpq_numref(y), mpq_numref(y), 64);
+            mpz_add_ui(mpq_numref(y), mpq_numref(y), (unsigned long)(uint64_t)sum);
+            mpz_set_ui(mpq_denref(y), 1);
+            mpq_add(k, k, y);
+            g[q][l] = mpq_get_d(k);
+        }
+        h[q] = q == 2 ? mpq_get_d(b0) : (double)cst[q];
+    }
+    mpq_clears(x, y, k, b0, NULL);
+    for (size_t q = 0; q < m; q++) { /* scale rows to about 1, exactly */
+        double big = 0;
+        for (size_t l = 0; l < s; l++)
+            if (fabs(g[q][l]) > big)
+                big = fabs(g[q][l]);
+        if (big > 0) {
+            int e;
+            frexp(big, &e);
+            for (size_t l = 0; l < s; l++)
+                g[q][l] = ldexp(g[q][l], -e);
+            h[q] = ldexp(h[q], -e);
+        }
+    }
+    return m;
+}
+
+/* ----------------------------------------------------------------- facets */
+
+/* Rays of level k from those of level k - 1 by eliminating coordinate
+ * k - 1 (Fourier-Motzkin; see the top). Returns the new count. */
+static size_t eliminate(const ray *in, size_t nin, size_t m, double g[][DIM_MAX], size_t l,
+                        ray *out, size_t cap)
+{
+    double cf[256], ab[256];
+    size_t nout = 0;
+    for (size_t a = 0; a < nin; a++) {
+        cf[a] = ab[a] = 0;
+        for (size_t q = 0; q < m; q++) {
+            cf[a] += in[a].pi[q] * g[q][l];
+            ab[a] += in[a].pi[q] * fabs(g[q][l]);
+        }
+        if (fabs(cf[a]) <= 1e-12 * ab[a]) {
+            cf[a] = 0;
+            if (nout < cap)
+                out[nout++] = in[a];
+        }
+    }
+    for (size_t a = 0; a < nin; a++) {
+        if (!(cf[a] > 0))
+            continue;
+        for (size_t b = 0; b < nin; b++) {
+            if (!(cf[b] < 0))
+                continue;
+            uint32_t supp = in[a].supp | in[b].supp;
+            if ((size_t)__builtin_popcount(supp) > l + 2)
+                continue; /* not extreme: at most (level + 1) nonzeros */
+            int dup = 0;
+            for (size_t o = 0; o < nout && !dup; o++)
+                dup = out[o].supp == supp;
+            if (dup || nout >= cap)
+                continue;
+            ray r;
+            double big = 0;
+            for (size_t q = 0; q < m; q++) {
+                r.pi[q] = -cf[b] * in[a].pi[q] + cf[a] * in[b].pi[q];
+                if (r.pi[q] > big)
+                    big = r.pi[q];
+            }
+            if (!(big > 0))
+                continue;
+            for (size_t q = 0; q < m; q++)
+                r.pi[q] = r.pi[q] / big;
+            r.supp = supp;
+            out[nout++] = r;
+        }
+    }
+    return nout;
+}
+
+/* The facets of every level from the constraints; RTP_ENOMEM. */
+static rtp_status make_facets(near *c, size_t m, double g[][DIM_MAX], const double *h)
+{
+    enum { CAP = 256 };
+    ray *cur = malloc(CAP * sizeof *cur), *next = malloc(CAP * sizeof *next);
+    rtp_status st = cur && next ? RTP_OK : RTP_ENOMEM;
+    size_t ncur = 0;
+    for (size_t q = 0; q < m && st == RTP_OK; q++) {
+        memset(&cur[ncur], 0, sizeof cur[ncur]);
+        cur[ncur].pi[q] = 1;
+        cur[ncur++].supp = 1u << q;
+    }
+    for (size_t k = 0; k < c->s && st == RTP_OK; k++) {
+        if (k > 0) {
+            size_t nn = eliminate(cur, ncur, m, g, k - 1, next, CAP);
+            ray *t = cur;
+            cur = next;
+            next = t;
+            ncur = nn;
+        }
+        free(c->fac[k]);
+        c->fac[k] = malloc((ncur ? ncur : 1) * sizeof *c->fac[k]);
+        c->nfac[k] = 0;
+        if (!c->fac[k]) {
+            st = RTP_ENOMEM;
+            break;
+        }
+        for (size_t a = 0; a < ncur; a++) {
+            facet *f = &c->fac[k][c->nfac[k]];
+            memset(f, 0, sizeof *f);
+            int useful = 0;
+            for (size_t l = 0; l < c->s; l++) {
+                double sum = 0, ab = 0;
+                for (size_t q = 0; q < m; q++) {
+                    sum += cur[a].pi[q] * g[q][l];
+                    ab += cur[a].pi[q] * fabs(g[q][l]);
+                }
+                f->g[l] = sum;
+                f->e[l] = REL * ab;
+                if (l < k)
+                    f->slack += (fabs(sum) + f->e[l]) * c->zmax[l];
+                else
+                    useful = useful || fabs(sum) > f->e[l];
+            }
+            double ab = 0;
+            for (size_t q = 0; q < m; q++) {
+                f->h += cur[a].pi[q] * h[q];
+                ab += cur[a].pi[q] * fabs(h[q]);
+            }
+            f->eh = REL * ab;
+            c->nfac[k] += (size_t)useful;
+        }
+    }
+    free(cur);
+    free(next);
+    return st;
+}
+
+/* Z_l: |z'_l| over the simplex of the current base and chunk, from its
+ * vertices (a in {lo, hi'}, r = 0 or all the budget on one r_i). 0 when
+ * the chunk holds no point (La below lo). */
+static int box(near *c)
+{
+    const rtp_task *tj = &c->tasks[c->sel[c->j]];
+    size_t s = c->s;
+    double ends[2] = {(double)c->lo, (double)c->hi};
+    double la = c->k0 / c->eps;
+    if (ends[0] > la * (1 + 1e-9))
+        return 0;
+    if (ends[1] > la)
+        ends[1] = la;
+    for (size_t l = 0; l < s; l++)
+        c->zmax[l] = 0;
+    for (int e = 0; e < 2; e++) {
+        double a = ends[e], budget = c->k0 - c->eps * a;
+        if (budget < 0)
+            budget = 0;
+        for (size_t spent = 0; spent < s; spent++) { /* spent == j: r = 0 */
+            double z[DIM_MAX];
+            z[0] = (a - (double)dstar(tj)) / (double)tj->period_ns;
+            for (size_t q = 0, r = 1; q < s; q++) {
+                if (q == c->j)
+                    continue;
+                const rtp_task *ti = &c->tasks[c->sel[q]];
+                double ri = q == spent ? budget * (double)ti->period_ns / (double)ti->wcet_ns : 0;
+                z[r++] = (a - (double)dstar(ti) - ri) / (double)ti->period_ns;
+            }
+            for (size_t l = 0; l < s; l++) {
+                double v = 0, ab = 0;
+                for (size_t r = 0; r < s; r++) {
+                    v += (double)c->vinv[l][r] * z[r];
+                    ab += fabs((double)c->vinv[l][r] * z[r]);
+                }
+                v = fabs(v) * (1 + 1e-9) + 1e-9 * ab + 2;
+                if (v > c->zmax[l])
+                    c->zmax[l] = v;
+            }
+        }
+    }
+    for (size_t l = 0; l < s; l++)
+        if (!(c->zmax[l] < 1e15))
+            return -1; /* the reduction failed: decline */
+    return 1;
+}
+
+/* ------------------------------------------------------------------- runs */
+
+/* The run of a = D*_j + q_j T_j: is there a failure in [a, e)? Records the
+ * smallest one (want_first) or any one in c->best. */
+static rtp_status run(near *c, rtp_i128 at)
+{
+    if (at < c->lo || at > c->hi || (c->best > 0 && at >= c->best))
+        return RTP_OK;
+    rtp_ns a = (rtp_ns)at, e = INT64_MAX;
+    for (size_t x = 0; x < c->s; x++) {
+        const rtp_task *ti = &c->tasks[c->sel[x]];
+        rtp_ns next = a + (ti->period_ns - floor_mod((rtp_i128)a - dstar(ti), ti->period_ns));
+        if (next < e)
+            e = next;
+    }
+    if (c->best > 0 && e > c->best)
+        e = c->best;
+    /* Phi(t) + eps t over [a, e) is at least sum U_i min m_i + eps a, each
+     * minimum 0 when a deadline of i falls inside; no failure when that
+     * reaches K0 by more than its rounding */
+    double sum = c->eps * (double)a, ab = sum;
+    for (size_t i = 0; i < c->n; i++) {
+        const rtp_task *ti = &c->tasks[i];
+        rtp_ns m = floor_mod((rtp_i128)a - dstar(ti), ti->period_ns);
+        if (m + (e - 1 - a) >= ti->period_ns)
+            continue;
+        double term = (double)ti->wcet_ns / (double)ti->period_ns * (double)m;
+        sum += term;
+        ab += term;
+    }
+    if (sum - c->k0 > 1e-9 * (ab + fabs(c->k0)) + 1)
+        return RTP_OK;
+    rtp_ns failed = 0;
+    rtp_status st = rtp_edf_walk(c->tasks, c->n, c->with_blocking, a, e - 1, c->d_min, c->b,
+                                 &failed, c->diag);
+    if (st != RTP_OK || failed == 0)
+        return st;
+    if (c->want_first && (st = rtp_edf_scan(c->tasks, c->n, a, failed, c->b, &failed,
+                                            c->diag)) != RTP_OK)
+        return st;
+    if (c->best == 0 || failed < c->best)
+        c->best = failed;
+    c->stop = !c->want_first;
+    return RTP_OK;
+}
+
+/* ------------------------------------------------------------ enumeration */
+
+static rtp_status dfs(near *c, size_t k)
+{
+    double lo = -c->zmax[k], hi = c->zmax[k];
+    for (size_t f = 0; f < c->nfac[k]; f++) {
+        const facet *fa = &c->fac[k][f];
+        double val = fa->h, err = fa->eh + fa->slack, ab = fabs(fa->h);
+        for (size_t l = k + 1; l < c->s; l++) {
+            double t = fa->g[l] * (double)c->z[l];
+            val += t;
+            ab += fabs(t);
+            err += fa->e[l] * fabs((double)c->z[l]);
+        }
+        err += REL * ab + (fa->e[k] + REL * fabs(fa->g[k])) * c->zmax[k];
+        double gk = fa->g[k];
+        if (fabs(gk) <= fa->e[k]) { /* no hold on z'_k: a check of the rest */
+            if (val + err + fabs(gk) * c->zmax[k] < 0)
+                return RTP_OK;
+            continue;
+        }
+        double bound = (-val - err) / gk, pad = 1e-6 + 1e-12 * fabs(bound);
+        if (gk > 0 && bound - pad > lo)
+            lo = bound - pad;
+        if (gk < 0 && bound + pad < hi)
+            hi = bound + pad;
+        if (lo > hi)
+            return RTP_OK;
+    }
+    for (double zk = ceil(lo); zk <= hi && !c->stop; zk++) {
+        if (rtp_edf_spend(c->b, c->diag, "EDF lattice search did not finish"))
+            return RTP_ELIMIT;
+        c->z[k] = (int64_t)zk;
+        rtp_status st;
+        if (k > 0) {
+            st = dfs(c, k - 1);
+        } else {
+            rtp_i128 qj = 0; /* z = V z', its first coordinate */
+            for (size_t l = 0; l < c->s; l++)
+                qj += (rtp_i128)c->v[0][l] * c->z[l];
+            const rtp_task *tj = &c->tasks[c->sel[c->j]];
+            st = run(c, (rtp_i128)dstar(tj) + qj * tj->period_ns);
+        }
+        if (st != RTP_OK)
+            return st;
+    }
+    return RTP_OK;
+}
+
+/* Every run of base j starting in [lo, hi]. *declined = 1 when the
+ * floating-point reduction cannot be trusted to be complete. */
+static rtp_status base(near *c, int *declined)
+{
+    const rtp_task *tj = &c->tasks[c->sel[c->j]];
+    size_t s = c->s;
+    double b[DIM_MAX][DIM_MAX]; /* columns: the lattice in unit-simplex coordinates */
+    double w = (double)(c->hi - c->lo) + 1, kk = c->k0 - c->eps * (double)c->lo;
+    if (!(kk > 0))
+        return RTP_OK;
+    memset(b, 0, sizeof b);
+    b[0][0] = (double)tj->period_ns / w;
+    for (size_t q = 0, r = 1; q < s; q++) {
+        if (q == c->j)
+            continue;
+        const rtp_task *ti = &c->tasks[c->sel[q]];
+        double u = (double)ti->wcet_ns / (double)ti->period_ns;
+        b[0][r] = u * (double)tj->period_ns / kk;
+        b[r][r] = -(double)ti->wcet_ns / kk;
+        r++;
+    }
+    if (!lll(c, b)) {
+        *declined = 1;
+        return RTP_OK;
+    }
+    int in = box(c);
+    if (in <= 0) {
+        *declined = in < 0;
+        return RTP_OK;
+    }
+    double g[CON_MAX][DIM_MAX], h[CON_MAX];
+    size_t m = constraints(c, g, h);
+    rtp_status st = make_facets(c, m, g, h);
+    if (st != RTP_OK)
+        return rtp_oom(c->diag);
+    return dfs(c, s - 1);
+}
+
+/* ----------------------------------------------------------------- driver */
+
+/* S: the tasks with the largest C, as many as the estimate E asks; the
+ * estimate's log into *log_e. RTP_ENOMEM. */
+static rtp_status choose(near *c, double *log_e)
+{
+    size_t *idx = malloc(c->n * sizeof *idx);
+    if (!idx)
+        return RTP_ENOMEM;
+    size_t top = c->n < DIM_MAX ? c->n : DIM_MAX;
+    for (size_t i = 0; i < c->n; i++)
+        idx[i] = i;
+    /* partial selection of the top C's (n may be large) */
+    for (size_t x = 0; x < top; x++)
+        for (size_t y = x + 1; y < c->n; y++)
+            if (c->tasks[idx[y]].wcet_ns > c->tasks[idx[x]].wcet_ns) {
+                size_t t = idx[x];
+                idx[x] = idx[y];
+                idx[y] = t;
+            }
+    double kk = c->k0 - c->eps * (double)c->t_lo, logc = 0, usum = 0, best = INFINITY;
+    size_t pick = 1;
+    for (size_t s = 1; s <= top; s++) {
+        const rtp_task *t = &c->tasks[idx[s - 1]];
+        logc += log((double)t->wcet_ns);
+        usum += (double)t->wcet_ns / (double)t->period_ns;
+        double e = (double)s * log(kk) - lgamma((double)s + 1) - log(c->eps) - logc + log(usum);
+        if (e < best) {
+            best = e;
+            pick = s;
+        }
+        if (e <= TARGET_LOG)
+            break;
+    }
+    c->s = pick;
+    *log_e = best;
+    memcpy(c->sel, idx, pick * sizeof *idx);
+    free(idx);
+    return RTP_OK;
+}
+
+/* The exact terms: eps = 1 - U, K0, t_lo, the blocking facts. 0 when
+ * K0 <= 0 (no failure at t >= t_lo). */
+static int terms(near *c)
+{
+    mpq_t u, x;
+    mpq_inits(u, x, NULL);
+    mpq_set_ui(c->eps_q, 1, 1);
+    mpq_set_ui(c->k0_q, 0, 1);
+    rtp_ns bmax = 0, t_b = 0;
+    c->t_lo = 1;
+    c->d_min = INT64_MAX;
+    for (size_t i = 0; i < c->n; i++) {
+        const rtp_task *t = &c->tasks[i];
+        mpq_set_si(u, t->wcet_ns, (unsigned long)t->period_ns);
+        mpq_canonicalize(u);
+        mpq_sub(c->eps_q, c->eps_q, u);
+        mpq_set_si(x, t->period_ns - dstar(t), 1);
+        mpq_mul(x, x, u);
+        mpq_add(c->k0_q, c->k0_q, x);
+        if (t->blocking_ns > bmax)
+            bmax = t->blocking_ns;
+        if (t->blocking_ns > 0 && dstar(t) > t_b)
+            t_b = dstar(t);
+        if (dstar(t) - t->period_ns > c->t_lo)
+            c->t_lo = dstar(t) - t->period_ns;
+        if (dstar(t) < c->d_min)
+            c->d_min = dstar(t);
+    }
+    if (t_b > c->t_lo)
+        c->t_lo = t_b;
+    mpq_set_si(x, bmax, 1);
+    mpq_add(c->k0_q, c->k0_q, x);
+    c->with_blocking = bmax > 0;
+    c->eps = mpq_get_d(c->eps_q);
+    c->k0 = mpq_get_d(c->k0_q);
+    mpq_clears(u, x, NULL);
+    return mpq_sgn(c->k0_q) > 0;
+}
+
+/* La = K0 / eps rounded up, or RTP_NS_LIMIT + 1 when it passes 2^62. */
+static rtp_ns la_ceil(near *c)
+{
+    mpq_t q;
+    mpz_t z;
+    mpq_init(q);
+    mpz_init(z);
+    mpq_div(q, c->k0_q, c->eps_q);
+    mpz_cdiv_q(z, mpq_numref(q), mpq_denref(q));
+    rtp_ns la = mpz_cmp_si(z, RTP_NS_LIMIT) <= 0 ? mpz_get_si(z) : RTP_NS_LIMIT + 1;
+    mpz_clear(z);
+    mpq_clear(q);
+    return la;
+}
+
+/* The end of the chunk that holds about the fraction f of the candidates
+ * past t_lo (see the top), as a time in (from, to]. */
+static rtp_ns chunk_end(const near *c, double f, rtp_ns from, rtp_ns to)
+{
+    if (f >= 1)
+        return to;
+    double kk = c->k0 - c->eps * (double)c->t_lo;
+    double x = (c->k0 - kk * pow(1 - f, 1.0 / (double)c->s)) / c->eps;
+    if (!(x < (double)to))
+        return to;
+    rtp_ns end = (rtp_ns)x;
+    return end > from ? end : from + 1;
+}
+
+rtp_status rtp_edf_near(const rtp_task *tasks, size_t n, int want_first, rtp_edf_budget *b,
+                        rtp_edf_near_result *out, rtp_diag *diag)
+{
+    memset(out, 0, sizeof *out);
+    near c;
+    memset(&c, 0, sizeof c);
+    c.tasks = tasks;
+    c.n = n;
+    c.want_first = want_first;
+    c.b = b;
+    c.diag = diag;
+    mpq_inits(c.eps_q, c.k0_q, NULL);
+    rtp_status st = RTP_OK;
+    int open = terms(&c);
+    rtp_ns la = open ? la_ceil(&c) : c.t_lo;
+    double log_e = 0;
+    out->bound = la <= RTP_NS_LIMIT ? la : 0;
+    if (open && (st = choose(&c, &log_e)) != RTP_OK) {
+        st = rtp_oom(diag);
+        goto done;
+    }
+    out->dims = c.s;
+    /* the region below t_lo + min_S T by QPA (all of it when K0 <= 0) */
+    rtp_ns x = c.t_lo, failed = 0;
+    for (size_t q = 0; open && q < c.s; q++) {
+        rtp_ns t = tasks[c.sel[q]].period_ns;
+        if (q == 0 || c.t_lo + t < x)
+            x = c.t_lo + t; /* t_lo, T <= 2^62: no overflow */
+    }
+    if (x > la)
+        x = la;
+    if (x < c.t_lo)
+        x = c.t_lo; /* below t_lo La bounds nothing */
+    if ((st = rtp_edf_walk(tasks, n, c.with_blocking, 1, x, c.d_min, b, &failed, diag)) != RTP_OK)
+        goto done;
+    if (failed > 0) {
+        if (want_first && (st = rtp_edf_scan(tasks, n, 1, failed, b, &failed, diag)) != RTP_OK)
+            goto done;
+        out->decided = 1;
+        out->failed = failed;
+        goto done;
+    }
+    /* the runs starting in [t_lo, min(La, 2^62)), chunk by chunk */
+    rtp_ns end = la <= RTP_NS_LIMIT ? la : RTP_NS_LIMIT;
+    int declined = 0;
+    double f = exp(log(64.0) - log_e);
+    for (rtp_ns from = c.t_lo; open && from < end && !c.stop && !declined; f *= 8) {
+        if (c.best > 0 && c.best < end)
+            end = c.best;
+        rtp_ns to = chunk_end(&c, f, from, end);
+        c.lo = from;
+        c.hi = to - 1;
+        for (c.j = 0; c.j < c.s && !c.stop && !declined && st == RTP_OK; c.j++)
+            st = base(&c, &declined);
+        if (st != RTP_OK)
+            goto done;
+        from = to;
+    }
+    out->decided = !declined && (c.best > 0 || la <= RTP_NS_LIMIT);
+    out->failed = c.best;
+    out->clear_below = declined ? 0 : end;
+done:
+    for (size_t k = 0; k < DIM_MAX; k++)
+        free(c.fac[k]);
+    mpq_clears(c.eps_q, c.k0_q, NULL);
+    return st;
+}
