@@ -447,6 +447,27 @@ static rtp_status at_one(const rtp_task *tasks, size_t n, budget *b, shape *sh,
     return RTP_OK;
 }
 
+/* The exact check of step points in [lo, hi] for solver/edf_near.c: QPA
+ * over them, then the smallest failure by an upward scan. */
+typedef struct near_check {
+    const rtp_task *tasks;
+    size_t n;
+    int with_blocking;
+    rtp_ns d_min;
+    budget *b;
+    rtp_diag *diag;
+} near_check;
+
+static rtp_status check_steps(void *ctx, rtp_ns lo, rtp_ns hi, int want_first, rtp_ns *failed)
+{
+    near_check *c = ctx;
+    rtp_status st = rtp_edf_walk(c->tasks, c->n, c->with_blocking, lo, hi, c->d_min, c->b,
+                                 failed, c->diag);
+    if (st == RTP_OK && *failed > 0 && want_first)
+        st = rtp_edf_scan(c->tasks, c->n, lo, *failed, c->b, failed, c->diag);
+    return st;
+}
+
 /* Just below U' = 1 (step 3): is the testing interval long enough for the
  * lattice search of solver/edf_near.c? La past 2^14 longest periods (QPA
  * would walk it in steps of about a period's work), unless the busy period
@@ -526,7 +547,10 @@ static rtp_status interval(const rtp_task *tasks, size_t n, int mode, budget *b,
     rtp_ns la = cmp < 0 ? la_bound(tasks, n, sh->blocking) : 0, lb = 0;
     if (cmp < 0 && mode != BOUND_ONLY && near_one(tasks, n, la, sh->t_block, b->limits)) {
         rtp_edf_near_result nr;
-        rtp_status st = rtp_edf_near(tasks, n, mode == VERDICT_FIRST_MISS, b, &nr, diag);
+        near_check ck = {tasks, n, sh->blocking > 0, sh->d_min, b, diag};
+        rtp_edf_near_in in = {tasks, n, NULL, 0, RTP_NS_LIMIT, mode == VERDICT_FIRST_MISS,
+                              check_steps, &ck, b};
+        rtp_status st = rtp_edf_near(&in, &nr, diag);
         if (st != RTP_OK)
             return near_limit(st, &nr, n, diag);
         if (nr.decided) {
@@ -570,13 +594,15 @@ rtp_status rtp_edf_bound(const rtp_task *tasks, size_t n, const rtp_limits *limi
     return st;
 }
 
-rtp_status rtp_edf_qpa(const rtp_task *tasks, size_t n, int want_first_miss,
-                       const rtp_limits *limits, rtp_edf_result *result,
-                       rtp_diag *diag)
+/* The test; want: 0 verdict only, 1 first_miss, 2 some failing t (into
+ * first_miss_ns, without the upward scan: rtp_edf_failure). */
+static rtp_status test(const rtp_task *tasks, size_t n, int want, const rtp_limits *limits,
+                       rtp_edf_result *result, rtp_diag *diag)
 {
     const uint64_t max = (limits ? *limits : rtp_limits_default()).max_iterations;
     if (rtp_limits_check(limits, diag) != RTP_OK)
         return RTP_ELIMIT;
+    int want_first_miss = want > 0;
     budget b = {0, max, limits};
     result->schedulable = 0;
     result->has_first_miss = 0;
@@ -616,7 +642,7 @@ rtp_status rtp_edf_qpa(const rtp_task *tasks, size_t n, int want_first_miss,
     }
     if (!want_first_miss)
         return RTP_OK;
-    if (sh.decided) { /* the lattice search's miss is the smallest already */
+    if (sh.decided || want == 2) { /* the lattice search's miss is the smallest already */
         result->has_first_miss = 1;
         result->first_miss_ns = failed_at;
         return RTP_OK;
@@ -625,5 +651,21 @@ rtp_status rtp_edf_qpa(const rtp_task *tasks, size_t n, int want_first_miss,
     st = rtp_edf_scan(tasks, n, 1, failed_at, &b3, &result->first_miss_ns, diag);
     if (st == RTP_OK)
         result->has_first_miss = 1;
+    return st;
+}
+
+rtp_status rtp_edf_qpa(const rtp_task *tasks, size_t n, int want_first_miss,
+                       const rtp_limits *limits, rtp_edf_result *result,
+                       rtp_diag *diag)
+{
+    return test(tasks, n, want_first_miss ? 1 : 0, limits, result, diag);
+}
+
+rtp_status rtp_edf_failure(const rtp_task *tasks, size_t n, const rtp_limits *limits,
+                           rtp_ns *failed, rtp_diag *diag)
+{
+    rtp_edf_result r;
+    rtp_status st = test(tasks, n, 2, limits, &r, diag);
+    *failed = st == RTP_OK && !r.schedulable ? r.first_miss_ns : 0;
     return st;
 }

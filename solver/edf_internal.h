@@ -39,4 +39,10 @@ rtp_status rtp_edf_walk(const rtp_task *tasks, size_t n, int with_blocking, rtp_
 rtp_status rtp_edf_scan(const rtp_task *tasks, size_t n, rtp_ns from, rtp_ns upto,
                         rtp_edf_budget *b, rtp_ns *out, rtp_diag *diag);
 
+/* The exact test (solver/edf.h) answering with some failing t instead of
+ * the smallest: *failed = a t with h(t) > t, or 0 when schedulable. The set
+ * must have U' <= 1 (else *failed = 0 too: check U' first). */
+rtp_status rtp_edf_failure(const rtp_task *tasks, size_t n, const rtp_limits *limits,
+                           rtp_ns *failed, rtp_diag *diag);
+
 #endif

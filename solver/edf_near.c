@@ -74,6 +74,21 @@ static rtp_ns floor_mod(rtp_i128 x, rtp_ns m)
     return (rtp_ns)(r < 0 ? r + m : r);
 }
 
+/* C'_i = alpha w_i + per_job, exactly. */
+static void cprime(const rtp_edf_near_in *in, size_t i, mpq_t out)
+{
+    mpq_set_si(out, in->tasks[i].wcet_ns, 1);
+    if (in->alpha)
+        mpq_mul(out, out, in->alpha);
+    if (in->per_job_ns) {
+        mpq_t c;
+        mpq_init(c);
+        mpq_set_si(c, in->per_job_ns, 1);
+        mpq_add(out, out, c);
+        mpq_clear(c);
+    }
+}
+
 /* One inequality G . z' + H >= 0 derived at a level (see the top). */
 typedef struct facet {
     double g[DIM_MAX], e[DIM_MAX]; /* coefficients and their error bounds */
@@ -87,12 +102,14 @@ typedef struct ray {
 
 /* The search: its inputs and what it found. */
 typedef struct near {
+    const rtp_edf_near_in *in;
     const rtp_task *tasks;
     size_t n;
-    int want_first, with_blocking;
+    int want_first;
     rtp_edf_budget *b;
     rtp_diag *diag;
-    rtp_ns t_lo, t_end, d_min;
+    double *cd;                /* C'_i, rounded */
+    rtp_ns t_lo;
     double eps, k0;            /* exact values rounded once */
     mpq_t eps_q, k0_q;
     size_t s;
@@ -212,13 +229,14 @@ static size_t constraints(near *c, double g[][DIM_MAX], double *h)
     /* the integer rows over z = (q_j, q_i for i in S \ j, in S's order) */
     rtp_i128 rows[CON_MAX][DIM_MAX], cst[CON_MAX];
     memset(rows, 0, sizeof rows);
+    memset(cst, 0, sizeof cst);
     rows[0][0] = tj->period_ns; /* a - lo */
     cst[0] = (rtp_i128)dstar(tj) - c->lo;
     rows[1][0] = -tj->period_ns; /* hi - a */
     cst[1] = (rtp_i128)c->hi - dstar(tj);
     /* the budget K0 - eps a - sum U_i r_i = cst - (eps + U_S') T_j q_j +
      * sum C_i q_i, in rationals */
-    mpq_t x, y, k, b0;
+    mpq_t x, y, k, b0, cq[DIM_MAX];
     mpq_inits(x, y, k, b0, NULL);
     mpq_set(x, c->eps_q);
     mpq_set_si(y, dstar(tj), 1);
@@ -233,9 +251,10 @@ static size_t constraints(near *c, double g[][DIM_MAX], double *h)
         rows[m][0] = tj->period_ns;
         rows[m][r] = -ti->period_ns;
         cst[m] = (rtp_i128)dstar(tj) - dstar(ti);
-        rows[2][r] = ti->wcet_ns;
-        mpq_set_si(y, ti->wcet_ns, (unsigned long)ti->period_ns);
-        mpq_canonicalize(y);
+        mpq_init(cq[r]);
+        cprime(c->in, c->sel[q], cq[r]);
+        mpq_set_si(y, ti->period_ns, 1);
+        mpq_div(y, cq[r], y);
         mpq_add(x, x, y);
         mpq_set_si(k, dstar(tj) - dstar(ti), 1);
         mpq_mul(y, y, k);
@@ -245,27 +264,27 @@ static size_t constraints(near *c, double g[][DIM_MAX], double *h)
     mpq_set_si(y, tj->period_ns, 1);
     mpq_mul(x, x, y); /* -(coefficient of q_j) */
     for (size_t q = 0; q < m; q++) {
-        for (size_t l = 0; l < s; l++) {
+        for (size_t l = 0; l < s && q != 2; l++) {
             rtp_i128 sum = 0;
-            for (size_t v = (q == 2); v < s; v++)
+            for (size_t v = 0; v < s; v++)
                 sum += rows[q][v] * c->v[v][l];
-            if (q != 2) {
-                g[q][l] = (double)sum;
-                continue;
-            }
+            g[q][l] = (double)sum;
+        }
+        for (size_t l = 0; l < s && q == 2; l++) {
             mpq_set_si(k, c->v[0][l], 1);
             mpq_mul(k, k, x);
             mpq_neg(k, k);
-            /* |sum| < 10 x 2^62 x 2^40 */
-            mpz_set_si(mpq_numref(y), (long)(sum >> 64));
-            mpz_mul_2exp(mpq_numref(y), mpq_numref(y), 64);
-            mpz_add_ui(mpq_numref(y), mpq_numref(y), (unsigned long)(uint64_t)sum);
-            mpz_set_ui(mpq_denref(y), 1);
-            mpq_add(k, k, y);
+            for (size_t r = 1; r < s; r++) {
+                mpq_set_si(y, c->v[r][l], 1);
+                mpq_mul(y, y, cq[r]);
+                mpq_add(k, k, y);
+            }
             g[q][l] = mpq_get_d(k);
         }
         h[q] = q == 2 ? mpq_get_d(b0) : (double)cst[q];
     }
+    for (size_t r = 1; r < s; r++)
+        mpq_clear(cq[r]);
     mpq_clears(x, y, k, b0, NULL);
     for (size_t q = 0; q < m; q++) { /* scale rows to about 1, exactly */
         double big = 0;
@@ -420,7 +439,7 @@ static int box(near *c)
                 if (q == c->j)
                     continue;
                 const rtp_task *ti = &c->tasks[c->sel[q]];
-                double ri = q == spent ? budget * (double)ti->period_ns / (double)ti->wcet_ns : 0;
+                double ri = q == spent ? budget * (double)ti->period_ns / c->cd[c->sel[q]] : 0;
                 z[r++] = (a - (double)dstar(ti) - ri) / (double)ti->period_ns;
             }
             for (size_t l = 0; l < s; l++) {
@@ -467,19 +486,15 @@ static rtp_status run(near *c, rtp_i128 at)
         rtp_ns m = floor_mod((rtp_i128)a - dstar(ti), ti->period_ns);
         if (m + (e - 1 - a) >= ti->period_ns)
             continue;
-        double term = (double)ti->wcet_ns / (double)ti->period_ns * (double)m;
+        double term = c->cd[i] / (double)ti->period_ns * (double)m;
         sum += term;
         ab += term;
     }
     if (sum - c->k0 > 1e-9 * (ab + fabs(c->k0)) + 1)
         return RTP_OK;
     rtp_ns failed = 0;
-    rtp_status st = rtp_edf_walk(c->tasks, c->n, c->with_blocking, a, e - 1, c->d_min, c->b,
-                                 &failed, c->diag);
+    rtp_status st = c->in->check(c->in->check_ctx, a, e - 1, c->want_first, &failed);
     if (st != RTP_OK || failed == 0)
-        return st;
-    if (c->want_first && (st = rtp_edf_scan(c->tasks, c->n, a, failed, c->b, &failed,
-                                            c->diag)) != RTP_OK)
         return st;
     if (c->best == 0 || failed < c->best)
         c->best = failed;
@@ -552,9 +567,9 @@ static rtp_status base(near *c, int *declined)
         if (q == c->j)
             continue;
         const rtp_task *ti = &c->tasks[c->sel[q]];
-        double u = (double)ti->wcet_ns / (double)ti->period_ns;
-        b[0][r] = u * (double)tj->period_ns / kk;
-        b[r][r] = -(double)ti->wcet_ns / kk;
+        double cc = c->cd[c->sel[q]];
+        b[0][r] = cc / (double)ti->period_ns * (double)tj->period_ns / kk;
+        b[r][r] = -cc / kk;
         r++;
     }
     if (!lll(c, b)) {
@@ -589,18 +604,24 @@ static rtp_status choose(near *c, double *log_e)
     /* partial selection of the top C's (n may be large) */
     for (size_t x = 0; x < top; x++)
         for (size_t y = x + 1; y < c->n; y++)
-            if (c->tasks[idx[y]].wcet_ns > c->tasks[idx[x]].wcet_ns) {
+            if (c->cd[idx[y]] > c->cd[idx[x]]) {
                 size_t t = idx[x];
                 idx[x] = idx[y];
                 idx[y] = t;
             }
     double kk = c->k0 - c->eps * (double)c->t_lo, logc = 0, usum = 0, best = INFINITY;
+    double range = (double)c->in->t_cap - (double)c->t_lo;
+    if (c->eps > 0 && kk / c->eps < range)
+        range = kk / c->eps;
+    if (!(range > 1))
+        range = 1;
     size_t pick = 1;
     for (size_t s = 1; s <= top; s++) {
         const rtp_task *t = &c->tasks[idx[s - 1]];
-        logc += log((double)t->wcet_ns);
-        usum += (double)t->wcet_ns / (double)t->period_ns;
-        double e = (double)s * log(kk) - lgamma((double)s + 1) - log(c->eps) - logc + log(usum);
+        logc += log(c->cd[idx[s - 1]]);
+        usum += c->cd[idx[s - 1]] / (double)t->period_ns;
+        /* over the range R = min(La, t_cap) - t_lo: R K^(s-1) sum U / ((s-1)! prod C) */
+        double e = log(range) + (double)(s - 1) * log(kk) - lgamma((double)s) - logc + log(usum);
         if (e < best) {
             best = e;
             pick = s;
@@ -625,11 +646,12 @@ static int terms(near *c)
     mpq_set_ui(c->k0_q, 0, 1);
     rtp_ns bmax = 0, t_b = 0;
     c->t_lo = 1;
-    c->d_min = INT64_MAX;
     for (size_t i = 0; i < c->n; i++) {
         const rtp_task *t = &c->tasks[i];
-        mpq_set_si(u, t->wcet_ns, (unsigned long)t->period_ns);
-        mpq_canonicalize(u);
+        cprime(c->in, i, u);
+        c->cd[i] = mpq_get_d(u);
+        mpq_set_si(x, t->period_ns, 1);
+        mpq_div(u, u, x);
         mpq_sub(c->eps_q, c->eps_q, u);
         mpq_set_si(x, t->period_ns - dstar(t), 1);
         mpq_mul(x, x, u);
@@ -640,14 +662,11 @@ static int terms(near *c)
             t_b = dstar(t);
         if (dstar(t) - t->period_ns > c->t_lo)
             c->t_lo = dstar(t) - t->period_ns;
-        if (dstar(t) < c->d_min)
-            c->d_min = dstar(t);
     }
     if (t_b > c->t_lo)
         c->t_lo = t_b;
     mpq_set_si(x, bmax, 1);
     mpq_add(c->k0_q, c->k0_q, x);
-    c->with_blocking = bmax > 0;
     c->eps = mpq_get_d(c->eps_q);
     c->k0 = mpq_get_d(c->k0_q);
     mpq_clears(u, x, NULL);
@@ -657,6 +676,8 @@ static int terms(near *c)
 /* La = K0 / eps rounded up, or RTP_NS_LIMIT + 1 when it passes 2^62. */
 static rtp_ns la_ceil(near *c)
 {
+    if (mpq_sgn(c->eps_q) <= 0)
+        return RTP_NS_LIMIT + 1;
     mpq_t q;
     mpz_t z;
     mpq_init(q);
@@ -675,29 +696,36 @@ static rtp_ns chunk_end(const near *c, double f, rtp_ns from, rtp_ns to)
 {
     if (f >= 1)
         return to;
-    double kk = c->k0 - c->eps * (double)c->t_lo;
-    double x = (c->k0 - kk * pow(1 - f, 1.0 / (double)c->s)) / c->eps;
+    double kk = c->k0 - c->eps * (double)c->t_lo, x;
+    if (c->eps * ((double)to - (double)c->t_lo) < kk / 64) /* about a prism: linear */
+        x = (double)c->t_lo + f * ((double)to - (double)c->t_lo);
+    else
+        x = (c->k0 - kk * pow(1 - f, 1.0 / (double)c->s)) / c->eps;
     if (!(x < (double)to))
         return to;
     rtp_ns end = (rtp_ns)x;
     return end > from ? end : from + 1;
 }
 
-rtp_status rtp_edf_near(const rtp_task *tasks, size_t n, int want_first, rtp_edf_budget *b,
-                        rtp_edf_near_result *out, rtp_diag *diag)
+rtp_status rtp_edf_near(const rtp_edf_near_in *in, rtp_edf_near_result *out, rtp_diag *diag)
 {
     memset(out, 0, sizeof *out);
     near c;
     memset(&c, 0, sizeof c);
-    c.tasks = tasks;
-    c.n = n;
-    c.want_first = want_first;
-    c.b = b;
+    c.in = in;
+    c.tasks = in->tasks;
+    c.n = in->n;
+    c.want_first = in->want_first;
+    c.b = in->b;
     c.diag = diag;
     mpq_inits(c.eps_q, c.k0_q, NULL);
     rtp_status st = RTP_OK;
+    if (!(c.cd = malloc((c.n ? c.n : 1) * sizeof *c.cd))) {
+        st = rtp_oom(diag);
+        goto done;
+    }
     int open = terms(&c);
-    rtp_ns la = open ? la_ceil(&c) : c.t_lo;
+    rtp_ns la = open ? la_ceil(&c) : c.t_lo, cap = in->t_cap;
     double log_e = 0;
     out->bound = la <= RTP_NS_LIMIT ? la : 0;
     if (open && (st = choose(&c, &log_e)) != RTP_OK) {
@@ -708,25 +736,25 @@ rtp_status rtp_edf_near(const rtp_task *tasks, size_t n, int want_first, rtp_edf
     /* the region below t_lo + min_S T by QPA (all of it when K0 <= 0) */
     rtp_ns x = c.t_lo, failed = 0;
     for (size_t q = 0; open && q < c.s; q++) {
-        rtp_ns t = tasks[c.sel[q]].period_ns;
+        rtp_ns t = c.tasks[c.sel[q]].period_ns;
         if (q == 0 || c.t_lo + t < x)
             x = c.t_lo + t; /* t_lo, T <= 2^62: no overflow */
     }
     if (x > la)
         x = la;
+    if (x > cap)
+        x = cap;
     if (x < c.t_lo)
         x = c.t_lo; /* below t_lo La bounds nothing */
-    if ((st = rtp_edf_walk(tasks, n, c.with_blocking, 1, x, c.d_min, b, &failed, diag)) != RTP_OK)
+    if ((st = in->check(in->check_ctx, 1, x, c.want_first, &failed)) != RTP_OK)
         goto done;
     if (failed > 0) {
-        if (want_first && (st = rtp_edf_scan(tasks, n, 1, failed, b, &failed, diag)) != RTP_OK)
-            goto done;
         out->decided = 1;
         out->failed = failed;
         goto done;
     }
-    /* the runs starting in [t_lo, min(La, 2^62)), chunk by chunk */
-    rtp_ns end = la <= RTP_NS_LIMIT ? la : RTP_NS_LIMIT;
+    /* the runs starting in [t_lo, min(La, t_cap)), chunk by chunk */
+    rtp_ns end = la < cap ? la : cap;
     int declined = 0;
     double f = exp(log(64.0) - log_e);
     for (rtp_ns from = c.t_lo; open && from < end && !c.stop && !declined; f *= 8) {
@@ -741,12 +769,13 @@ rtp_status rtp_edf_near(const rtp_task *tasks, size_t n, int want_first, rtp_edf
             goto done;
         from = to;
     }
-    out->decided = !declined && (c.best > 0 || la <= RTP_NS_LIMIT);
+    out->decided = !declined && (c.best > 0 || la <= cap);
     out->failed = c.best;
     out->clear_below = declined ? 0 : end;
 done:
     for (size_t k = 0; k < DIM_MAX; k++)
         free(c.fac[k]);
+    free(c.cd);
     mpq_clears(c.eps_q, c.k0_q, NULL);
     return st;
 }

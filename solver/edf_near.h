@@ -9,24 +9,41 @@
 #ifndef RTP_EDF_NEAR_H
 #define RTP_EDF_NEAR_H
 
+#include <gmp.h>
+
 #include "solver/edf_internal.h"
 
+/* Looks at the step points in [lo, hi] (1 <= lo <= hi): *failed = 0 when
+ * none has h(t) > t, else such a t (the smallest one with want_first).
+ * The exact test itself, for the tasks as the caller scales them. */
+typedef rtp_status (*rtp_edf_near_check)(void *ctx, rtp_ns lo, rtp_ns hi, int want_first,
+                                         rtp_ns *failed);
+
+typedef struct rtp_edf_near_in {
+    const rtp_task *tasks;   /* C'_i = alpha wcet_ns + per_job_ns; D* = D - J */
+    size_t n;
+    mpq_srcptr alpha;        /* NULL: alpha = 1 */
+    rtp_ns per_job_ns;
+    rtp_ns t_cap;            /* searched: t < min(La, t_cap), t_cap <= 2^62 */
+    int want_first;          /* the smallest failure, not just one */
+    rtp_edf_near_check check;
+    void *check_ctx;
+    rtp_edf_budget *b;       /* a lattice node is one step; check() spends its own */
+} rtp_edf_near_in;
+
 typedef struct rtp_edf_near_result {
-    int decided;        /* 1: `failed` is exact */
-    rtp_ns failed;      /* 0: no t > 0 with h(t) > t; else the smallest such t
-                         * (want_first) or one such t */
-    rtp_ns clear_below; /* decided = 0: no failure below this (La past 2^62) */
+    int decided;        /* 1: `failed` is exact for every t > 0 */
+    rtp_ns failed;      /* 0: none; else a failing t (the smallest with want_first) */
+    rtp_ns clear_below; /* decided = 0: no failure below this (La past t_cap) */
     rtp_ns bound;       /* La rounded up (0 when it passes 2^62), for messages */
     size_t dims;        /* tasks in the lattice */
 } rtp_edf_near_result;
 
-/* Preconditions: every D* >= 1 and U' < 1 exactly. Every step budget of b
- * counts (a lattice node or a QPA step is one). RTP_ELIMIT (diag says what
- * was searched) when the budget runs out; RTP_OK with decided = 0 when the
- * method does not apply (La past 2^62 with no failure below it, or a
- * lattice the floating-point reduction cannot handle): the caller falls back
- * to the busy period. */
-rtp_status rtp_edf_near(const rtp_task *tasks, size_t n, int want_first, rtp_edf_budget *b,
-                        rtp_edf_near_result *out, rtp_diag *diag);
+/* Preconditions: every D* >= 1 and U' <= 1 exactly (at U' = 1 only t <
+ * t_cap is searched). RTP_ELIMIT (diag says what was searched) when the
+ * budget runs out; RTP_OK with decided = 0 when the search cannot cover
+ * every t (La past t_cap, or a lattice the floating-point reduction cannot
+ * handle): the caller decides otherwise. */
+rtp_status rtp_edf_near(const rtp_edf_near_in *in, rtp_edf_near_result *out, rtp_diag *diag);
 
 #endif

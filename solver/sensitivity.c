@@ -346,6 +346,14 @@ static rtp_status wcet_max_of(const rtp_test *test, const rtp_task *tasks, size_
     int ok = 0;
     if ((st = passes(test, e, n, &ok, diag)) != RTP_OK || !ok)
         goto done;
+    if (test->policy == RTP_POLICY_EDF ||
+        (test->policy == RTP_POLICY_GEDF && test->cpus <= 1)) {
+        /* exact EDF: from the demand points (sensitivity_edf.c), no bisection */
+        if ((st = rtp_sens_edf_wcet_max(e, n, &test->limits, wcet_max, diag)) == RTP_OK)
+            for (size_t k = 0; k < n; k++)
+                wcet_max[k] += tasks[k].wcet_ns;
+        goto done;
+    }
     for (size_t k = 0; k < n && st == RTP_OK; k++) {
         rtp_ns keep = e[k].wcet_ns, best = -1;
         rtp_ns room = e[k].deadline_ns - e[k].jitter_ns;

@@ -25,11 +25,14 @@
  * (rebuilt by the Chinese remainder theorem) starts the descent.
  */
 #include "solver/sensitivity_internal.h"
+#include "solver/edf_internal.h"
+#include "solver/edf_near.h"
 #include "solver/edf_tail.h"
 
 #include "models/arith.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static rtp_ns dstar(const rtp_task *t)
 {
@@ -87,9 +90,10 @@ static rtp_status edf_load(sctx *s, const mpq_t a, rtp_ns t, mpq_t h, rtp_i128 *
 /* An integer bound L with every failing t < L at alpha = a (U'(a) <= 1):
  * the smaller of H + max(D*, t_B) + 1 (when the hyperperiod H fits) and
  * La = (B + sum_{D* < T} (T - D*) U'_i) / (1 - U') rounded up when U' < 1
- * and it fits; with neither, the busy period Lb (least integer w with ceil(sum
- * ceil(w / T_i) C'_i) = w, an upper bound of the real one) plus t_B. */
-static rtp_status edf_bound(sctx *s, const mpq_t a, rtp_ns *bound)
+ * and it fits; with neither, and `busy`, the busy period Lb (least integer
+ * w with ceil(sum ceil(w / T_i) C'_i) = w, an upper bound of the real one)
+ * plus t_B; else 0. */
+static rtp_status edf_bound(sctx *s, const mpq_t a, int busy, rtp_ns *bound)
 {
     mpq_t u, num, term, cq;
     mpz_t z;
@@ -144,7 +148,7 @@ static rtp_status edf_bound(sctx *s, const mpq_t a, rtp_ns *bound)
     }
     if (by_hyper > 0 && (*bound == 0 || by_hyper < *bound))
         *bound = by_hyper;
-    if (*bound == 0) {
+    if (*bound == 0 && busy) {
         /* Lb: w <- ceil(sum ceil(w / T_i) C'_i) from ceil(sum C'_i). */
         rtp_ns w = 1;
         for (;;) {
@@ -183,10 +187,10 @@ static rtp_status edf_bound(sctx *s, const mpq_t a, rtp_ns *bound)
     return st;
 }
 
-/* QPA at alpha = a over the step points < bound: *failed = a failing step
- * point, or 0. */
-static rtp_status edf_qpa(sctx *s, const mpq_t a, rtp_ns bound, rtp_ns *failed,
-                          rtp_i128 *fa, rtp_i128 *fk)
+/* QPA at alpha = a over the step points in [lo, bound): *failed = a
+ * failing step point, or 0. */
+static rtp_status edf_walk(sctx *s, const mpq_t a, rtp_ns lo, rtp_ns bound, rtp_ns *failed,
+                           rtp_i128 *fa, rtp_i128 *fk)
 {
     rtp_ns dmin = INT64_MAX;
     for (size_t i = 0; i < s->n; i++)
@@ -199,7 +203,7 @@ static rtp_status edf_qpa(sctx *s, const mpq_t a, rtp_ns bound, rtp_ns *failed,
     rtp_status st = RTP_OK;
     rtp_ns t = step_floor(s, bound - 1);
     *failed = 0;
-    while (t > 0) {
+    while (t > 0 && t >= lo) {
         rtp_i128 A = 0, K = 0;
         if ((st = rtp_sens_spend(s)) != RTP_OK || (st = edf_load(s, a, t, h, &A, &K)) != RTP_OK)
             break;
@@ -224,6 +228,59 @@ static rtp_status edf_qpa(sctx *s, const mpq_t a, rtp_ns bound, rtp_ns *failed,
     mpz_clear(z);
     mpq_clears(h, tq, NULL);
     return st;
+}
+
+/* QPA at alpha = a over the step points < bound. */
+static rtp_status edf_qpa(sctx *s, const mpq_t a, rtp_ns bound, rtp_ns *failed,
+                          rtp_i128 *fa, rtp_i128 *fk)
+{
+    return edf_walk(s, a, 1, bound, failed, fa, fk);
+}
+
+/* The exact check solver/edf_near.c asks for, at alpha = a (any failure). */
+typedef struct near_ctx {
+    sctx *s;
+    mpq_srcptr a;
+    rtp_i128 fa, fk;
+} near_ctx;
+
+static rtp_status near_check(void *ctx, rtp_ns lo, rtp_ns hi, int want_first, rtp_ns *failed)
+{
+    near_ctx *c = ctx;
+    (void)want_first;
+    return edf_walk(c->s, c->a, lo, hi + 1, failed, &c->fa, &c->fk);
+}
+
+/* A failing t at alpha = a with U'(a) <= 1 by the lattice search of
+ * solver/edf_near.c over t < min(La, cap); *decided = 0 when it cannot
+ * cover every t (then *failed = 0). */
+static rtp_status edf_near(sctx *s, const mpq_t a, rtp_ns cap, int *decided, rtp_ns *failed,
+                           rtp_i128 *fa, rtp_i128 *fk)
+{
+    near_ctx c = {s, a, 0, 0};
+    rtp_edf_budget b = {0, s->max > s->used ? s->max - s->used : 0, NULL};
+    rtp_edf_near_in in = {s->e, s->n, a, s->c, cap, 0, near_check, &c, &b};
+    rtp_edf_near_result r;
+    rtp_status st = rtp_edf_near(&in, &r, s->diag);
+    s->used += b.used;
+    if (st == RTP_ELIMIT)
+        return rtp_sens_out_of_steps(s);
+    *decided = st == RTP_OK && r.decided;
+    *failed = st == RTP_OK ? r.failed : 0;
+    *fa = c.fa;
+    *fk = c.fk;
+    return st;
+}
+
+/* Is the testing bound at alpha long enough for the lattice search? Past
+ * 2^14 longest periods (as solver/edf.c decides for the plain test). */
+static int near_one(const sctx *s, rtp_ns bound)
+{
+    rtp_ns longest = 1;
+    for (size_t i = 0; i < s->n; i++)
+        if (s->e[i].period_ns > longest)
+            longest = s->e[i].period_ns;
+    return bound / longest > ((rtp_ns)1 << 14);
 }
 
 /* At alpha_U the testing bound is the busy period at U' = 1, which can be
@@ -305,8 +362,8 @@ static rtp_status edf_probe(sctx *s, const mpq_t a, int part, rtp_ns *failed, rt
  * failure: alpha* = alpha_U) or a failing point and its A, K; *decided = 0
  * when the tail was not decided (too costly, or its failure lies past
  * 2^62 ns): the caller probes and walks the busy period. */
-static rtp_status edf_at_one(sctx *s, const mpq_t a, int *decided, rtp_ns *failed, rtp_i128 *fa,
-                             rtp_i128 *fk)
+static rtp_status edf_at_one(sctx *s, const mpq_t a, int quick, int *decided, rtp_ns *failed,
+                             rtp_i128 *fa, rtp_i128 *fk)
 {
     rtp_ns t0 = 0;
     for (size_t i = 0; i < s->n; i++)
@@ -318,8 +375,17 @@ static rtp_status edf_at_one(sctx *s, const mpq_t a, int *decided, rtp_ns *faile
         *decided = st == RTP_OK;
         return st;
     }
+    /* the decomposition in rationals costs a microsecond or so a step:
+     * quick, beyond 2^16 steps the lattice search (edf_near) goes first */
     rtp_ns tail = 0;
-    st = rtp_edf_tail(s->e, s->n, s->c, a, t0, &s->used, s->max, decided, &tail);
+    uint64_t cap = s->max;
+    if (quick && s->used + ((uint64_t)1 << 16) < s->max)
+        cap = s->used + ((uint64_t)1 << 16);
+    st = rtp_edf_tail(s->e, s->n, s->c, a, t0, &s->used, cap, decided, &tail);
+    if (st == RTP_ELIMIT && quick && s->used < s->max) {
+        *decided = 0; /* only the quick cap was spent */
+        return RTP_OK;
+    }
     if (st == RTP_ELIMIT)
         st = rtp_sens_out_of_steps(s);
     if (st != RTP_OK || !*decided)
@@ -351,27 +417,48 @@ rtp_status rtp_sens_edf(sctx *s, mpq_t out, int *exists)
         return RTP_OK;
     rtp_status st = RTP_OK;
     for (int first = !loose; !loose; first = 0) {
-        rtp_ns bound, failed = 0;
+        rtp_ns bound = 0, failed = 0;
         rtp_i128 A = 0, K = 0;
         int decided = 0;
         if (first && (st = edf_probe(s, out, 0, &failed, &A, &K)) != RTP_OK)
             return st;
-        if (first && !failed && (st = edf_at_one(s, out, &decided, &failed, &A, &K)) != RTP_OK)
+        if (first && !failed && (st = edf_at_one(s, out, 1, &decided, &failed, &A, &K)) != RTP_OK)
             return st;
         if (decided && !failed)
             break; /* alpha* = alpha_U */
+        /* the lattice search where QPA would walk a long interval: at
+         * alpha_U (U' = 1) below 2^62 when the residues did not decide, below
+         * U' = 1 when La passes 2^14 periods (or 2^62) */
+        int searched = 0;
+        if (!failed && (first || (st = edf_bound(s, out, 0, &bound)) == RTP_OK) &&
+            (first || bound == 0 || near_one(s, bound))) {
+            searched = 1;
+            if ((st = edf_near(s, out, RTP_NS_LIMIT, &decided, &failed, &A, &K)) == RTP_OK &&
+                decided && !failed)
+                break; /* no failure at all: alpha* = this candidate */
+        }
+        if (st != RTP_OK)
+            return st;
+        if (first && searched && !failed) {
+            /* U' = 1 and no failure below 2^62 ns: the residues with the
+             * whole budget, then the old way (the far end, the busy period) */
+            if ((st = edf_at_one(s, out, 0, &decided, &failed, &A, &K)) != RTP_OK)
+                return st;
+            if (decided && !failed)
+                break;
+        }
         if (first && !failed && (st = edf_probe(s, out, 1, &failed, &A, &K)) != RTP_OK)
             return st;
         if (!failed) {
-            if ((st = edf_bound(s, out, &bound)) != RTP_OK) {
+            if ((st = edf_bound(s, out, 1, &bound)) != RTP_OK) {
                 if (st == RTP_ELIMIT && first) {
                     char dec[64];
                     rtp_sens_format_decimal(out, dec, sizeof dec);
                     rtp_diag_set(s->diag, RTP_ELIMIT, "",
-                                 "critical scaling factor: no deadline fails near either end "
-                                 "of the hyperperiod at %s (the factor giving U' = 1, an upper "
-                                 "bound), and the busy period at U' = 1 that would confirm it "
-                                 "is past %llu steps (--max-iterations)",
+                                 "critical scaling factor: no deadline fails below 2^62 ns "
+                                 "at %s (the factor giving U' = 1, an upper bound), and the "
+                                 "busy period at U' = 1 that would confirm it is past %llu "
+                                 "steps (--max-iterations)",
                                  dec, (unsigned long long)s->max);
                 }
                 return st;
@@ -386,5 +473,190 @@ rtp_status rtp_sens_edf(sctx *s, mpq_t out, int *exists)
         rtp_sens_qset(out, failed - K, A); /* f(t) < the previous candidate */
     }
     *exists = 1;
+    return st;
+}
+
+/* ------------------------------------------------------------- wcet_max */
+
+/* n_k(t): jobs of task k due by t. */
+static rtp_ns due(const rtp_task *k, rtp_ns t)
+{
+    rtp_ns d = dstar(k);
+    return t < d ? 0 : (t - d) / k->period_ns + 1;
+}
+
+/* An integer L such that no t >= L has h(t) + max_{k in set} delta_k n_k(t)
+ * > t: that function is at most U t + K0 + t s + c with s = max delta_k /
+ * T_k and c = max delta_k (T_k - D*_k)^+ / T_k (dbf_i(t) <= U_i (t + T_i -
+ * D*_i)^+, b <= B), so L = (K0 + c) / (1 - U - s) when 1 - U > s, rounded
+ * up (exact, GMP). 0 when it does not exist or passes 2^62. */
+static rtp_ns combined_bound(const rtp_task *e, size_t n, const rtp_ns *delta, const char *in)
+{
+    mpq_t k0, one, x, y, s, c;
+    mpq_inits(k0, one, x, y, s, c, NULL);
+    mpq_set_ui(one, 1, 1);
+    rtp_ns bmax = 0;
+    for (size_t i = 0; i < n; i++) {
+        const rtp_task *t = &e[i];
+        mpq_set_si(x, t->wcet_ns, (unsigned long)t->period_ns);
+        mpq_canonicalize(x);
+        mpq_sub(one, one, x);
+        if (dstar(t) < t->period_ns) {
+            mpq_set_si(y, t->period_ns - dstar(t), 1);
+            mpq_mul(y, y, x);
+            mpq_add(k0, k0, y);
+        }
+        if (t->blocking_ns > bmax)
+            bmax = t->blocking_ns;
+        if (!in[i])
+            continue;
+        mpq_set_si(x, delta[i], (unsigned long)t->period_ns);
+        mpq_canonicalize(x);
+        if (mpq_cmp(x, s) > 0)
+            mpq_set(s, x);
+        if (dstar(t) < t->period_ns) {
+            mpq_set_si(y, t->period_ns - dstar(t), 1);
+            mpq_mul(y, y, x);
+            if (mpq_cmp(y, c) > 0)
+                mpq_set(c, y);
+        }
+    }
+    mpq_set_si(x, bmax, 1);
+    mpq_add(k0, k0, x);
+    mpq_add(k0, k0, c);
+    mpq_sub(one, one, s);
+    rtp_ns out = 0;
+    if (mpq_sgn(one) > 0) {
+        mpq_div(k0, k0, one);
+        mpz_t z;
+        mpz_init(z);
+        mpz_cdiv_q(z, mpq_numref(k0), mpq_denref(k0));
+        rtp_ns max_d = 0;
+        for (size_t i = 0; i < n; i++)
+            if (dstar(&e[i]) > max_d)
+                max_d = dstar(&e[i]);
+        if (mpz_cmp_si(z, RTP_NS_LIMIT) <= 0)
+            out = mpz_get_si(z) > max_d ? mpz_get_si(z) : max_d; /* past every D* too */
+        mpz_clear(z);
+    }
+    mpq_clears(k0, one, x, y, s, c, NULL);
+    return out;
+}
+
+/* One QPA walk [ZB09] down from `bound` of h*(t) = h(t) + max_{k in set}
+ * delta_k n_k(t), a non-decreasing step function stepping only at demand
+ * step points (a maximum of such), lowering each delta_k violated at a
+ * failing t to floor((t - h(t)) / n_k(t)): that lowers h* everywhere, so
+ * every point already passed stays passed, and the walk goes on from t. */
+static rtp_status combined_walk(const rtp_task *e, size_t n, rtp_ns *delta, const char *in,
+                                rtp_ns bound, const rtp_limits *lim, rtp_diag *diag)
+{
+    rtp_ns b = 0, d_min = INT64_MAX;
+    for (size_t i = 0; i < n; i++) {
+        if (e[i].blocking_ns > b)
+            b = e[i].blocking_ns;
+        if (dstar(&e[i]) < d_min)
+            d_min = dstar(&e[i]);
+    }
+    rtp_edf_budget bud = {0, (lim ? *lim : rtp_limits_default()).max_iterations, lim};
+    rtp_ns t = rtp_edf_prev_deadline(e, n, bound + 1);
+    while (t > 0) {
+        if (rtp_edf_spend(&bud, diag, "wcet_max: EDF QPA did not finish"))
+            return RTP_ELIMIT;
+        rtp_i128 h = rtp_edf_load(e, n, t, b > 0), extra = 0;
+        for (size_t k = 0; k < n; k++) {
+            if (!in[k])
+                continue;
+            rtp_i128 need = (rtp_i128)delta[k] * due(&e[k], t);
+            if (h + need > t) /* h(t) <= t: the set as given passes */
+                delta[k] = (rtp_ns)((t - h) / due(&e[k], t));
+            need = (rtp_i128)delta[k] * due(&e[k], t);
+            if (need > extra)
+                extra = need;
+        }
+        h += extra;
+        if (h <= d_min)
+            break;
+        t = h < t ? (rtp_ns)h : rtp_edf_prev_deadline(e, n, t);
+    }
+    return RTP_OK;
+}
+
+rtp_status rtp_sens_edf_wcet_max(const rtp_task *e, size_t n, const rtp_limits *lim,
+                                 rtp_ns *delta, rtp_diag *diag)
+{
+    char *in = calloc(n ? n : 1, 1);
+    rtp_task *m = malloc((n ? n : 1) * sizeof *m);
+    mpq_t free_u, x;
+    mpq_inits(free_u, x, NULL);
+    rtp_status st = in && m ? RTP_OK : RTP_ENOMEM;
+    /* U' <= 1: delta_k <= floor((1 - U) T_k) */
+    mpq_set_ui(free_u, 1, 1);
+    for (size_t i = 0; i < n; i++) {
+        mpq_set_si(x, e[i].wcet_ns, (unsigned long)e[i].period_ns);
+        mpq_canonicalize(x);
+        mpq_sub(free_u, free_u, x);
+    }
+    int with_b = 0;
+    for (size_t i = 0; i < n; i++)
+        with_b = with_b || e[i].blocking_ns > 0;
+    for (size_t k = 0; k < n && st == RTP_OK; k++) {
+        mpq_set_si(x, e[k].period_ns, 1);
+        mpq_mul(x, x, free_u);
+        mpz_t z;
+        mpz_init(z);
+        mpz_fdiv_q(z, mpq_numref(x), mpq_denref(x));
+        delta[k] = mpz_get_si(z); /* < T_k */
+        mpz_clear(z);
+        /* its first deadline D*_k: delta_k <= D*_k - h(D*_k) */
+        rtp_i128 slack = (rtp_i128)dstar(&e[k]) - rtp_edf_load(e, n, dstar(&e[k]), with_b);
+        if (slack < delta[k])
+            delta[k] = (rtp_ns)slack;
+    }
+    /* Tasks whose bound keeps U' clearly below 1 share one walk (its
+     * testing bound grows as 1 / (1 - U - max delta / T)) while that bound
+     * stays within 4 La of the set as given or 64 periods (and 2^14
+     * periods, where solver/edf_near.c takes over); the others are searched
+     * one by one (below). */
+    rtp_ns plain = combined_bound(e, n, delta, in), longest = 1; /* no task: the set's La */
+    for (size_t k = 0; k < n; k++)
+        if (e[k].period_ns > longest)
+            longest = e[k].period_ns;
+    rtp_ns reach = plain / 2 > 32 * longest ? plain / 2 : 32 * longest; /* 4 x La, 64 T */
+    if (reach > ((rtp_ns)1 << 14) * longest / 2)
+        reach = ((rtp_ns)1 << 14) * longest / 2;
+    size_t walkers = 0;
+    for (size_t k = 0; k < n && st == RTP_OK; k++) {
+        if (delta[k] == 0)
+            continue; /* nothing to add: the set as given passes */
+        in[k] = 1;
+        rtp_ns with = combined_bound(e, n, delta, in);
+        if (with == 0 || with / 2 > reach)
+            in[k] = 0;
+        walkers += in[k];
+    }
+    rtp_ns bound = combined_bound(e, n, delta, in);
+    if (st == RTP_OK && walkers > 0 && bound > 0)
+        st = combined_walk(e, n, delta, in, bound, lim, diag);
+    /* the rest: Dinkelbach [Din67] on the exact test, each failure t
+     * lowering delta_k to its own floor((t - h(t)) / n_k(t)) */
+    if (m)
+        memcpy(m, e, n * sizeof *m);
+    for (size_t k = 0; k < n && st == RTP_OK; k++) {
+        if (in[k] || delta[k] == 0)
+            continue; /* walked, or nothing to add: the set as given passes */
+        for (;;) {
+            rtp_ns failed = 0;
+            m[k].wcet_ns = e[k].wcet_ns + delta[k];
+            if ((st = rtp_edf_failure(m, n, lim, &failed, diag)) != RTP_OK || failed == 0)
+                break;
+            rtp_i128 h = rtp_edf_load(e, n, failed, with_b);
+            delta[k] = (rtp_ns)((failed - h) / due(&e[k], failed));
+        }
+        m[k].wcet_ns = e[k].wcet_ns;
+    }
+    mpq_clears(free_u, x, NULL);
+    free(in);
+    free(m);
     return st;
 }

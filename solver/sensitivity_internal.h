@@ -76,6 +76,11 @@ rtp_status rtp_sens_work_max(sctx *s, const rtp_sens_work *wk, rtp_i128 lo, rtp_
 rtp_status rtp_sens_work_settle(sctx *s, const rtp_sens_work *wk, const mpq_t a, rtp_i128 lo,
                                 rtp_i128 x, int *holds, mpq_t at);
 
+/* wcet_max under EDF of the effective tasks e (schedulable as given): the
+ * largest delta[k] such that C'_k + delta[k] keeps e schedulable, the
+ * others unchanged (sensitivity_edf.c). */
+rtp_status rtp_sens_edf_wcet_max(const rtp_task *e, size_t n, const rtp_limits *lim,
+                                 rtp_ns *delta, rtp_diag *diag);
 /* alpha* under EDF (sensitivity_edf.c); *exists = 0 when none > 0. */
 rtp_status rtp_sens_edf(sctx *s, mpq_t out, int *exists);
 /* alpha* under FP with priorities prio[] (equal ones: FIFO ties), and

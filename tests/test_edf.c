@@ -739,6 +739,28 @@ static rtp_ns ref_first_failure(const rtp_task *ts, size_t n, rtp_ns upto)
     return 0;
 }
 
+/* The exact check solver/edf_near.c asks for: QPA over [lo, hi] and the
+ * smallest failure by an upward scan (solver/edf_internal.h). */
+typedef struct walk_ctx {
+    const rtp_task *ts;
+    size_t n;
+    rtp_edf_budget *b;
+    rtp_diag *diag;
+} walk_ctx;
+
+static rtp_status walk_check(void *ctx, rtp_ns lo, rtp_ns hi, int want_first, rtp_ns *failed)
+{
+    walk_ctx *w = ctx;
+    rtp_ns b = 0;
+    for (size_t i = 0; i < w->n; i++)
+        if (w->ts[i].blocking_ns > b)
+            b = w->ts[i].blocking_ns;
+    rtp_status st = rtp_edf_walk(w->ts, w->n, b > 0, lo, hi, 1, w->b, failed, w->diag);
+    if (st == RTP_OK && *failed && want_first)
+        st = rtp_edf_scan(w->ts, w->n, lo, *failed, w->b, failed, w->diag);
+    return st;
+}
+
 /* solver/edf_near.c directly, on sets just below U = 1 small enough to scan:
  * periods 3..300 (mostly co-prime, sometimes sharing factors), constrained
  * and arbitrary deadlines, jitter and blocking; the last wcet fills U up to
@@ -831,11 +853,14 @@ static void test_near_vs_enumeration(void **state)
         rtp_edf_budget b = {0, 100000000, NULL};
         rtp_edf_near_result nr;
         rtp_diag diag;
-        assert_int_equal(rtp_edf_near(ts, n, 1, &b, &nr, &diag), RTP_OK);
+        walk_ctx wc = {ts, n, &b, &diag};
+        rtp_edf_near_in in = {ts, n, NULL, 0, RTP_NS_LIMIT, 1, walk_check, &wc, &b};
+        assert_int_equal(rtp_edf_near(&in, &nr, &diag), RTP_OK);
         assert_true(nr.decided);
         assert_int_equal(nr.failed, ref);
         b.used = 0;
-        assert_int_equal(rtp_edf_near(ts, n, 0, &b, &nr, &diag), RTP_OK);
+        in.want_first = 0;
+        assert_int_equal(rtp_edf_near(&in, &nr, &diag), RTP_OK);
         assert_true(nr.decided);
         assert_int_equal(nr.failed != 0, ref != 0);
         if (nr.failed)
