@@ -548,8 +548,9 @@ static rtp_status interval(const rtp_task *tasks, size_t n, int mode, budget *b,
     if (cmp < 0 && mode != BOUND_ONLY && near_one(tasks, n, la, sh->t_block, b->limits)) {
         rtp_edf_near_result nr;
         near_check ck = {tasks, n, sh->blocking > 0, sh->d_min, b, diag};
-        rtp_edf_near_in in = {tasks, n, NULL, 0, RTP_NS_LIMIT, mode == VERDICT_FIRST_MISS,
-                              check_steps, &ck, b};
+        rtp_edf_near_in in = {.tasks = tasks, .n = n, .t_cap = RTP_NS_LIMIT,
+                              .want_first = mode == VERDICT_FIRST_MISS, .check = check_steps,
+                              .check_ctx = &ck, .b = b};
         rtp_status st = rtp_edf_near(&in, &nr, diag);
         if (st != RTP_OK)
             return near_limit(st, &nr, n, diag);

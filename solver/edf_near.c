@@ -667,6 +667,10 @@ static int terms(near *c)
         c->t_lo = t_b;
     mpq_set_si(x, bmax, 1);
     mpq_add(c->k0_q, c->k0_q, x);
+    if (c->in->k0) { /* the caller's relaxation */
+        mpq_set(c->k0_q, c->in->k0);
+        mpq_set(c->eps_q, c->in->eps);
+    }
     c->eps = mpq_get_d(c->eps_q);
     c->k0 = mpq_get_d(c->k0_q);
     mpq_clears(u, x, NULL);
@@ -758,6 +762,21 @@ rtp_status rtp_edf_near(const rtp_edf_near_in *in, rtp_edf_near_result *out, rtp
     int declined = 0;
     double f = exp(log(64.0) - log_e);
     for (rtp_ns from = c.t_lo; open && from < end && !c.stop && !declined; f *= 8) {
+        if (in->refresh && in->refresh(in->check_ctx)) {
+            mpq_set(c.k0_q, in->k0);
+            mpq_set(c.eps_q, in->eps);
+            c.k0 = mpq_get_d(c.k0_q);
+            c.eps = mpq_get_d(c.eps_q);
+            if (mpq_sgn(c.k0_q) <= 0)
+                break; /* nothing can fail any more */
+            rtp_ns la2 = la_ceil(&c);
+            if (la2 < end)
+                end = la2;
+            if (la2 < la)
+                la = la2;
+            if (from >= end)
+                break;
+        }
         if (c.best > 0 && c.best < end)
             end = c.best;
         rtp_ns to = chunk_end(&c, f, from, end);

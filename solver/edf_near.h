@@ -29,6 +29,14 @@ typedef struct rtp_edf_near_in {
     rtp_edf_near_check check;
     void *check_ctx;
     rtp_edf_budget *b;       /* a lattice node is one step; check() spends its own */
+    /* Optional (NULL: K0 and eps = 1 - U' of the tasks): the condition
+     * searched is Phi(t) + eps t < K0 with these instead, for a caller whose
+     * failures imply it (a relaxation; solver/sensitivity_edf.c). refresh,
+     * when not NULL, is called before each chunk and may lower k0 or raise
+     * eps (returning 1 when it did): failures found meanwhile tightened
+     * them. */
+    mpq_ptr k0, eps;
+    int (*refresh)(void *ctx);
 } rtp_edf_near_in;
 
 typedef struct rtp_edf_near_result {

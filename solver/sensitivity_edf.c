@@ -31,6 +31,8 @@
 
 #include "models/arith.h"
 
+#include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -259,7 +261,8 @@ static rtp_status edf_near(sctx *s, const mpq_t a, rtp_ns cap, int *decided, rtp
 {
     near_ctx c = {s, a, 0, 0};
     rtp_edf_budget b = {0, s->max > s->used ? s->max - s->used : 0, NULL};
-    rtp_edf_near_in in = {s->e, s->n, a, s->c, cap, 0, near_check, &c, &b};
+    rtp_edf_near_in in = {.tasks = s->e, .n = s->n, .alpha = a, .per_job_ns = s->c, .t_cap = cap,
+                          .check = near_check, .check_ctx = &c, .b = &b};
     rtp_edf_near_result r;
     rtp_status st = rtp_edf_near(&in, &r, s->diag);
     s->used += b.used;
@@ -543,13 +546,13 @@ static rtp_ns combined_bound(const rtp_task *e, size_t n, const rtp_ns *delta, c
     return out;
 }
 
-/* One QPA walk [ZB09] down from `bound` of h*(t) = h(t) + max_{k in set}
+/* One QPA walk [ZB09] over [lo, bound] of h*(t) = h(t) + max_{k in set}
  * delta_k n_k(t), a non-decreasing step function stepping only at demand
  * step points (a maximum of such), lowering each delta_k violated at a
  * failing t to floor((t - h(t)) / n_k(t)): that lowers h* everywhere, so
  * every point already passed stays passed, and the walk goes on from t. */
 static rtp_status combined_walk(const rtp_task *e, size_t n, rtp_ns *delta, const char *in,
-                                rtp_ns bound, const rtp_limits *lim, rtp_diag *diag)
+                                rtp_ns lo, rtp_ns bound, rtp_edf_budget *bud, rtp_diag *diag)
 {
     rtp_ns b = 0, d_min = INT64_MAX;
     for (size_t i = 0; i < n; i++) {
@@ -558,10 +561,9 @@ static rtp_status combined_walk(const rtp_task *e, size_t n, rtp_ns *delta, cons
         if (dstar(&e[i]) < d_min)
             d_min = dstar(&e[i]);
     }
-    rtp_edf_budget bud = {0, (lim ? *lim : rtp_limits_default()).max_iterations, lim};
     rtp_ns t = rtp_edf_prev_deadline(e, n, bound + 1);
-    while (t > 0) {
-        if (rtp_edf_spend(&bud, diag, "wcet_max: EDF QPA did not finish"))
+    while (t > 0 && t >= lo) {
+        if (rtp_edf_spend(bud, diag, "wcet_max: EDF QPA did not finish"))
             return RTP_ELIMIT;
         rtp_i128 h = rtp_edf_load(e, n, t, b > 0), extra = 0;
         for (size_t k = 0; k < n; k++) {
@@ -580,6 +582,147 @@ static rtp_status combined_walk(const rtp_task *e, size_t n, rtp_ns *delta, cons
         t = h < t ? (rtp_ns)h : rtp_edf_prev_deadline(e, n, t);
     }
     return RTP_OK;
+}
+
+/* The walk past L0 (below): K* and eta of the relaxation every failure
+ * satisfies, from the current deltas, and the exact check of a run. */
+typedef struct wm_ctx {
+    const rtp_task *e;
+    size_t n;
+    rtp_ns *delta;
+    char *in;          /* delta_k > 0 */
+    double eps_d, k0_d; /* 1 - U and K0 of the set as given, rounded */
+    rtp_ns from;       /* every t <= from is done */
+    int with_b;
+    mpq_t k0, base_k0, eps, base_eps, x, y;
+    rtp_edf_budget *b;
+    rtp_diag *diag;
+} wm_ctx;
+
+/* Task k fails at t with delta_k iff slack(t) < delta_k n_k(t), slack(t) =
+ * eps t - K0 + Phi(t) past t_lo (solver/edf_near.c) and n_k(t) = (t - D*_k
+ * - m_k(t) + T_k) / T_k, so Phi(t) + (eps - delta_k / T_k) t < K0 +
+ * delta_k (T_k - D*_k) / T_k: every failure of every task satisfies Phi(t)
+ * + eta t < K* with eta the least eps - delta_k / T_k and K* the largest
+ * right-hand side (tasks with delta_k = 0 cannot fail). */
+static int wm_refresh(void *ctx)
+{
+    wm_ctx *w = ctx;
+    mpq_t k0, eps;
+    mpq_inits(k0, eps, NULL);
+    mpq_set(k0, w->base_k0);
+    mpq_set(eps, w->base_eps);
+    int any = 0;
+    for (size_t k = 0; k < w->n; k++) {
+        if (w->delta[k] == 0)
+            continue;
+        mpq_set_si(w->x, w->delta[k], (unsigned long)w->e[k].period_ns);
+        mpq_canonicalize(w->x);
+        mpq_sub(w->y, w->base_eps, w->x);
+        if (!any || mpq_cmp(w->y, eps) < 0)
+            mpq_set(eps, w->y);
+        mpq_set_si(w->y, w->e[k].period_ns - dstar(&w->e[k]), 1);
+        mpq_mul(w->y, w->y, w->x);
+        mpq_add(w->y, w->y, w->base_k0);
+        if (!any || mpq_cmp(w->y, k0) > 0)
+            mpq_set(k0, w->y);
+        any = 1;
+    }
+    if (!any)
+        mpq_set_si(k0, 0, 1); /* nothing can fail */
+    int changed = !mpq_equal(k0, w->k0) || !mpq_equal(eps, w->eps);
+    mpq_set(w->k0, k0);
+    mpq_set(w->eps, eps);
+    mpq_clears(k0, eps, NULL);
+    return changed;
+}
+
+/* The run [lo, hi] past `from`: skipped when the least slack there (eps lo
+ * - K0 + sum U_i min m_i, each minimum 0 when a deadline of i falls inside)
+ * covers every delta_k n_k(hi) by more than its rounding; else walked as in
+ * combined_walk, lowering the deltas. Reports no failure (the search goes
+ * on over every candidate run). */
+static rtp_status wm_check(void *ctx, rtp_ns lo, rtp_ns hi, int want_first, rtp_ns *failed)
+{
+    wm_ctx *w = ctx;
+    (void)want_first;
+    *failed = 0;
+    if (lo <= w->from)
+        lo = w->from + 1;
+    if (lo > hi)
+        return RTP_OK;
+    double slack = w->eps_d * (double)lo - w->k0_d;
+    double ab = fabs(w->eps_d * (double)lo) + fabs(w->k0_d);
+    for (size_t i = 0; i < w->n; i++) {
+        const rtp_task *ti = &w->e[i];
+        rtp_ns d = dstar(ti), p = ti->period_ns;
+        rtp_ns m = lo >= d ? (lo - d) % p : p - 1 - (d - lo - 1) % p; /* (lo - D*) mod T */
+        if (m + (hi - lo) >= p)
+            continue;
+        double term = (double)ti->wcet_ns / (double)p * (double)m;
+        slack += term;
+        ab += term;
+    }
+    double need = 0;
+    for (size_t k = 0; k < w->n; k++) {
+        w->in[k] = w->delta[k] > 0;
+        double x = (double)w->delta[k] * (double)due(&w->e[k], hi);
+        if (x > need)
+            need = x;
+    }
+    if (slack - need > 1e-9 * (ab + need) + 2)
+        return RTP_OK;
+    for (size_t k = 0; k < w->n; k++)
+        w->in[k] = w->delta[k] > 0;
+    return combined_walk(w->e, w->n, w->delta, w->in, lo, hi, w->b, w->diag);
+}
+
+/* Past L0, when some delta keeps U' within a hair of 1: every t at once by
+ * the lattice search of solver/edf_near.c on the relaxation above. *done =
+ * 0 when it could not cover every t. */
+static rtp_status wm_near(const rtp_task *e, size_t n, rtp_ns *delta, rtp_ns from,
+                          const rtp_limits *lim, int *done, rtp_diag *diag)
+{
+    /* 2^18 steps at most (a sixteenth of the budget when smaller): a
+     * lattice of structured periods can hold many near-alignments, which
+     * the tasks taken one by one (their busy periods) settle sooner */
+    uint64_t cap = (lim ? *lim : rtp_limits_default()).max_iterations / 16;
+    rtp_edf_budget b = {0, cap < ((uint64_t)1 << 18) ? cap : (uint64_t)1 << 18, lim};
+    wm_ctx w = {.e = e, .n = n, .delta = delta, .from = from, .b = &b, .diag = diag};
+    mpq_inits(w.k0, w.base_k0, w.eps, w.base_eps, w.x, w.y, NULL);
+    rtp_ns bmax = 0;
+    mpq_set_ui(w.base_eps, 1, 1);
+    for (size_t i = 0; i < n; i++) {
+        mpq_set_si(w.x, e[i].wcet_ns, (unsigned long)e[i].period_ns);
+        mpq_canonicalize(w.x);
+        mpq_sub(w.base_eps, w.base_eps, w.x);
+        mpq_set_si(w.y, e[i].period_ns - dstar(&e[i]), 1);
+        mpq_mul(w.y, w.y, w.x);
+        mpq_add(w.base_k0, w.base_k0, w.y);
+        if (e[i].blocking_ns > bmax)
+            bmax = e[i].blocking_ns;
+    }
+    w.with_b = bmax > 0;
+    mpq_set_si(w.x, bmax, 1);
+    mpq_add(w.base_k0, w.base_k0, w.x);
+    w.eps_d = mpq_get_d(w.base_eps);
+    w.k0_d = mpq_get_d(w.base_k0);
+    if (!(w.in = malloc(n ? n : 1))) {
+        mpq_clears(w.k0, w.base_k0, w.eps, w.base_eps, w.x, w.y, NULL);
+        return rtp_oom(diag);
+    }
+    wm_refresh(&w);
+    rtp_edf_near_in in = {.tasks = e, .n = n, .t_cap = RTP_NS_LIMIT, .check = wm_check,
+                          .check_ctx = &w, .b = &b, .k0 = w.k0, .eps = w.eps,
+                          .refresh = wm_refresh};
+    rtp_edf_near_result r;
+    rtp_status st = rtp_edf_near(&in, &r, diag);
+    *done = st == RTP_OK && r.decided;
+    if (st == RTP_ELIMIT && rtp_limits_check(lim, diag) == RTP_OK)
+        st = RTP_OK; /* only this quarter was spent: the deltas so far stay upper bounds */
+    mpq_clears(w.k0, w.base_k0, w.eps, w.base_eps, w.x, w.y, NULL);
+    free(w.in);
+    return st;
 }
 
 rtp_status rtp_sens_edf_wcet_max(const rtp_task *e, size_t n, const rtp_limits *lim,
@@ -612,39 +755,42 @@ rtp_status rtp_sens_edf_wcet_max(const rtp_task *e, size_t n, const rtp_limits *
         rtp_i128 slack = (rtp_i128)dstar(&e[k]) - rtp_edf_load(e, n, dstar(&e[k]), with_b);
         if (slack < delta[k])
             delta[k] = (rtp_ns)slack;
+        in[k] = delta[k] > 0; /* 0: nothing to add, the set as given passes */
     }
-    /* Tasks whose bound keeps U' clearly below 1 share one walk (its
-     * testing bound grows as 1 / (1 - U - max delta / T)) while that bound
-     * stays within 4 La of the set as given or 64 periods (and 2^14
-     * periods, where solver/edf_near.c takes over); the others are searched
-     * one by one (below). */
-    rtp_ns plain = combined_bound(e, n, delta, in), longest = 1; /* no task: the set's La */
+    /* Every t up to L0 (4 La of the set as given or 64 periods, at most
+     * 2^13 periods) by one QPA walk; past it, when the deltas still need
+     * more, the lattice search; tasks it cannot settle one by one. */
+    rtp_ns plain = 0, longest = 1;
     for (size_t k = 0; k < n; k++)
         if (e[k].period_ns > longest)
             longest = e[k].period_ns;
-    rtp_ns reach = plain / 2 > 32 * longest ? plain / 2 : 32 * longest; /* 4 x La, 64 T */
-    if (reach > ((rtp_ns)1 << 14) * longest / 2)
-        reach = ((rtp_ns)1 << 14) * longest / 2;
-    size_t walkers = 0;
-    for (size_t k = 0; k < n && st == RTP_OK; k++) {
-        if (delta[k] == 0)
-            continue; /* nothing to add: the set as given passes */
-        in[k] = 1;
-        rtp_ns with = combined_bound(e, n, delta, in);
-        if (with == 0 || with / 2 > reach)
-            in[k] = 0;
-        walkers += in[k];
-    }
+    char *none = calloc(n ? n : 1, 1);
+    if (!none && st == RTP_OK)
+        st = RTP_ENOMEM;
+    if (none)
+        plain = combined_bound(e, n, delta, none); /* the set's own La */
+    free(none);
+    rtp_ns l0 = plain / 2 > 32 * longest ? plain / 2 : 32 * longest;
+    if (l0 > ((rtp_ns)1 << 12) * longest)
+        l0 = ((rtp_ns)1 << 12) * longest;
+    l0 *= 2;
     rtp_ns bound = combined_bound(e, n, delta, in);
-    if (st == RTP_OK && walkers > 0 && bound > 0)
-        st = combined_walk(e, n, delta, in, bound, lim, diag);
+    rtp_edf_budget bud = {0, (lim ? *lim : rtp_limits_default()).max_iterations, lim};
+    if (st == RTP_OK)
+        st = combined_walk(e, n, delta, in, 1, bound > 0 && bound < l0 ? bound : l0, &bud, diag);
+    for (size_t k = 0; k < n; k++)
+        in[k] = delta[k] > 0;
+    bound = combined_bound(e, n, delta, in);
+    int done = bound > 0 && bound <= l0;
+    if (st == RTP_OK && !done)
+        st = wm_near(e, n, delta, l0, lim, &done, diag);
     /* the rest: Dinkelbach [Din67] on the exact test, each failure t
      * lowering delta_k to its own floor((t - h(t)) / n_k(t)) */
     if (m)
         memcpy(m, e, n * sizeof *m);
-    for (size_t k = 0; k < n && st == RTP_OK; k++) {
-        if (in[k] || delta[k] == 0)
-            continue; /* walked, or nothing to add: the set as given passes */
+    for (size_t k = 0; k < n && st == RTP_OK && !done; k++) {
+        if (delta[k] == 0)
+            continue;
         for (;;) {
             rtp_ns failed = 0;
             m[k].wcet_ns = e[k].wcet_ns + delta[k];

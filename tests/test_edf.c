@@ -854,7 +854,8 @@ static void test_near_vs_enumeration(void **state)
         rtp_edf_near_result nr;
         rtp_diag diag;
         walk_ctx wc = {ts, n, &b, &diag};
-        rtp_edf_near_in in = {ts, n, NULL, 0, RTP_NS_LIMIT, 1, walk_check, &wc, &b};
+        rtp_edf_near_in in = {.tasks = ts, .n = n, .t_cap = RTP_NS_LIMIT, .want_first = 1,
+                              .check = walk_check, .check_ctx = &wc, .b = &b};
         assert_int_equal(rtp_edf_near(&in, &nr, &diag), RTP_OK);
         assert_true(nr.decided);
         assert_int_equal(nr.failed, ref);
