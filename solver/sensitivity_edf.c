@@ -56,6 +56,31 @@ static rtp_ns step_floor(const sctx *s, rtp_ns x)
     return best;
 }
 
+/* A(t) and K(t) = c N(t) + b(t): h(t) = a A(t) + K(t). */
+static rtp_status edf_sums(sctx *s, rtp_ns t, rtp_i128 *A, rtp_i128 *K)
+{
+    rtp_i128 sa = 0, sn = 0;
+    rtp_ns b = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        const rtp_task *k = &s->e[i];
+        rtp_ns d = dstar(k);
+        if (d > t)
+            continue;
+        rtp_i128 jobs = (t - d) / k->period_ns + 1;
+        sa += jobs * k->wcet_ns;
+        sn += jobs;
+        if (k->blocking_ns > b)
+            b = k->blocking_ns;
+        if (sa > BIG)
+            return rtp_sens_too_big(s);
+    }
+    if (sn > BIG / (s->c + 1))
+        return rtp_sens_too_big(s);
+    *A = sa;
+    *K = sn * s->c + b;
+    return RTP_OK;
+}
+
 /* h(t) = a A(t) + c N(t) + b(t) into h. */
 static rtp_status edf_load(sctx *s, const mpq_t a, rtp_ns t, mpq_t h, rtp_i128 *A, rtp_i128 *K)
 {
@@ -189,46 +214,88 @@ static rtp_status edf_bound(sctx *s, const mpq_t a, int busy, rtp_ns *bound)
     return st;
 }
 
+/* sign(a A + K - t) for a = p / q in lowest terms, in 128 bits when p, q,
+ * A, K, t all stay below 2^63 (each product below 2^126), else in GMP. */
+static int over(const mpq_t a, rtp_i128 A, rtp_i128 K, rtp_ns t, mpq_t scratch)
+{
+    const rtp_i128 lim = (rtp_i128)1 << 63;
+    if (mpz_fits_slong_p(mpq_numref(a)) && mpz_fits_slong_p(mpq_denref(a)) && A < lim &&
+        K < lim) {
+        rtp_i128 p = mpz_get_si(mpq_numref(a)), q = mpz_get_si(mpq_denref(a));
+        rtp_i128 l = p * A + q * K, r = q * t;
+        return (l > r) - (l < r);
+    }
+    rtp_sens_qset(scratch, A, 1);
+    mpq_mul(scratch, scratch, a);
+    mpq_t k;
+    mpq_init(k);
+    rtp_sens_qset(k, K - t, 1);
+    mpq_add(scratch, scratch, k);
+    mpq_clear(k);
+    return mpq_sgn(scratch);
+}
+
+/* floor(a A + K), known to be below t <= 2^62. */
+static rtp_ns load_floor(const mpq_t a, rtp_i128 A, rtp_i128 K, mpq_t scratch)
+{
+    const rtp_i128 lim = (rtp_i128)1 << 63;
+    if (mpz_fits_slong_p(mpq_numref(a)) && mpz_fits_slong_p(mpq_denref(a)) && A < lim &&
+        K < lim) {
+        rtp_i128 p = mpz_get_si(mpq_numref(a)), q = mpz_get_si(mpq_denref(a));
+        return (rtp_ns)((p * A + q * K) / q); /* >= 0 */
+    }
+    mpz_t z;
+    mpz_init(z);
+    rtp_sens_qset(scratch, A, 1);
+    mpq_mul(scratch, scratch, a);
+    mpz_fdiv_q(z, mpq_numref(scratch), mpq_denref(scratch));
+    rtp_ns out = mpz_get_si(z) + (rtp_ns)K;
+    mpz_clear(z);
+    return out;
+}
+
 /* QPA at alpha = a over the step points in [lo, bound): *failed = a
- * failing step point, or 0. */
-static rtp_status edf_walk(sctx *s, const mpq_t a, rtp_ns lo, rtp_ns bound, rtp_ns *failed,
-                           rtp_i128 *fa, rtp_i128 *fk)
+ * failing step point, or 0. With `lower`, a failing t instead lowers a to
+ * its own f(t) = (t - K(t)) / A(t) and the walk goes on from t: h only falls
+ * as a does, so every point passed stays passed, and at the end a passes
+ * every point of [lo, bound) (Dinkelbach [Din67] in one walk); *failed is
+ * then -1 when some f(t) <= 0 (no alpha > 0 passes), else 0. */
+static rtp_status edf_walk(sctx *s, mpq_t a, int lower, rtp_ns lo, rtp_ns bound,
+                           rtp_ns *failed, rtp_i128 *fa, rtp_i128 *fk)
 {
     rtp_ns dmin = INT64_MAX;
     for (size_t i = 0; i < s->n; i++)
         if (dstar(&s->e[i]) < dmin)
             dmin = dstar(&s->e[i]);
-    mpq_t h, tq;
-    mpz_t z;
-    mpq_inits(h, tq, NULL);
-    mpz_init(z);
+    mpq_t scratch;
+    mpq_init(scratch);
     rtp_status st = RTP_OK;
     rtp_ns t = step_floor(s, bound - 1);
     *failed = 0;
     while (t > 0 && t >= lo) {
         rtp_i128 A = 0, K = 0;
-        if ((st = rtp_sens_spend(s)) != RTP_OK || (st = edf_load(s, a, t, h, &A, &K)) != RTP_OK)
+        if ((st = rtp_sens_spend(s)) != RTP_OK || (st = edf_sums(s, t, &A, &K)) != RTP_OK)
             break;
-        rtp_sens_qset(tq, t, 1);
-        int cmp = mpq_cmp(h, tq);
-        if (cmp > 0) {
+        int cmp = over(a, A, K, t, scratch);
+        if (cmp > 0 && !lower) {
             *failed = t;
             *fa = A;
             *fk = K;
             break;
         }
-        mpq_set_si(tq, dmin, 1);
-        if (mpq_cmp(h, tq) <= 0)
-            break;
-        if (cmp < 0) {
-            mpz_fdiv_q(z, mpq_numref(h), mpq_denref(h));
-            t = step_floor(s, mpz_get_si(z));
-        } else {
-            t = step_floor(s, t - 1);
+        if (cmp > 0) {
+            if (t - K <= 0) {
+                *failed = -1;
+                break;
+            }
+            rtp_sens_qset(a, t - K, A); /* now a A + K = t */
+            cmp = 0;
         }
+        if (over(a, A, K, dmin, scratch) <= 0)
+            break; /* h(t) <= the smallest D*: nothing below t fails */
+        t = step_floor(s, cmp < 0 ? load_floor(a, A, K, scratch) : t - 1);
     }
-    mpz_clear(z);
-    mpq_clears(h, tq, NULL);
+    mpq_clear(scratch);
     return st;
 }
 
@@ -236,40 +303,89 @@ static rtp_status edf_walk(sctx *s, const mpq_t a, rtp_ns lo, rtp_ns bound, rtp_
 static rtp_status edf_qpa(sctx *s, const mpq_t a, rtp_ns bound, rtp_ns *failed,
                           rtp_i128 *fa, rtp_i128 *fk)
 {
-    return edf_walk(s, a, 1, bound, failed, fa, fk);
+    return edf_walk(s, (mpq_ptr)a, 0, 1, bound, failed, fa, fk); /* read only: lower = 0 */
 }
 
-/* The exact check solver/edf_near.c asks for, at alpha = a (any failure). */
+/* The exact check solver/edf_near.c asks for, at alpha = a: any failure,
+ * or (lower) the walk that lowers a; and the search's K0 and eps at the
+ * current a (they only tighten as a falls). */
 typedef struct near_ctx {
     sctx *s;
-    mpq_srcptr a;
+    mpq_ptr a;
+    int lower, none;     /* none: some f(t) <= 0 */
     rtp_i128 fa, fk;
+    mpq_t k0, eps, seen; /* seen: the a they were computed at */
 } near_ctx;
 
 static rtp_status near_check(void *ctx, rtp_ns lo, rtp_ns hi, int want_first, rtp_ns *failed)
 {
     near_ctx *c = ctx;
     (void)want_first;
-    return edf_walk(c->s, c->a, lo, hi + 1, failed, &c->fa, &c->fk);
+    rtp_status st = edf_walk(c->s, c->a, c->lower, lo, hi + 1, failed, &c->fa, &c->fk);
+    if (*failed < 0) {
+        c->none = 1;
+        *failed = lo; /* stops the search */
+    }
+    return st;
 }
 
-/* A failing t at alpha = a with U'(a) <= 1 by the lattice search of
- * solver/edf_near.c over t < min(La, cap); *decided = 0 when it cannot
- * cover every t (then *failed = 0). */
-static rtp_status edf_near(sctx *s, const mpq_t a, rtp_ns cap, int *decided, rtp_ns *failed,
-                           rtp_i128 *fa, rtp_i128 *fk)
+/* K0(a) = B + sum U'_i (T_i - D*_i) and eps(a) = 1 - sum U'_i, U'_i = (a
+ * w_i + c) / T_i; 1 when a moved since the last call. */
+static int near_refresh(void *ctx)
 {
-    near_ctx c = {s, a, 0, 0};
+    near_ctx *c = ctx;
+    if (mpq_equal(c->a, c->seen))
+        return 0;
+    mpq_set(c->seen, c->a);
+    mpq_t u, x;
+    mpq_inits(u, x, NULL);
+    mpq_set_ui(c->eps, 1, 1);
+    mpq_set_ui(c->k0, 0, 1);
+    rtp_ns b = 0;
+    for (size_t i = 0; i < c->s->n; i++) {
+        const rtp_task *t = &c->s->e[i];
+        rtp_sens_qset(u, t->wcet_ns, 1);
+        mpq_mul(u, u, c->a);
+        rtp_sens_qset(x, c->s->c, 1);
+        mpq_add(u, u, x);
+        rtp_sens_qset(x, t->period_ns, 1);
+        mpq_div(u, u, x);
+        mpq_sub(c->eps, c->eps, u);
+        rtp_sens_qset(x, t->period_ns - dstar(t), 1);
+        mpq_mul(x, x, u);
+        mpq_add(c->k0, c->k0, x);
+        if (t->blocking_ns > b)
+            b = t->blocking_ns;
+    }
+    rtp_sens_qset(x, b, 1);
+    mpq_add(c->k0, c->k0, x);
+    mpq_clears(u, x, NULL);
+    return 1;
+}
+
+/* The lattice search of solver/edf_near.c at alpha = a (U'(a) <= 1) over t
+ * < min(La, cap): a failing t (lower = 0), or a lowered until none fails
+ * (lower; *failed = -1 when no alpha > 0 passes); *decided = 0 when it
+ * cannot cover every t (then nothing is known past what a says). */
+static rtp_status edf_near(sctx *s, mpq_t a, int lower, rtp_ns cap, int *decided,
+                           rtp_ns *failed, rtp_i128 *fa, rtp_i128 *fk)
+{
+    near_ctx c = {.s = s, .a = a, .lower = lower};
+    mpq_inits(c.k0, c.eps, c.seen, NULL);
+    mpq_set_si(c.seen, -1, 1);
+    near_refresh(&c);
     rtp_edf_budget b = {0, s->max > s->used ? s->max - s->used : 0, NULL};
     rtp_edf_near_in in = {.tasks = s->e, .n = s->n, .alpha = a, .per_job_ns = s->c, .t_cap = cap,
-                          .check = near_check, .check_ctx = &c, .b = &b};
+                          .check = near_check, .check_ctx = &c, .b = &b, .k0 = c.k0,
+                          .eps = c.eps, .refresh = near_refresh};
     rtp_edf_near_result r;
     rtp_status st = rtp_edf_near(&in, &r, s->diag);
     s->used += b.used;
+    mpq_clears(c.k0, c.eps, c.seen, NULL);
     if (st == RTP_ELIMIT)
         return rtp_sens_out_of_steps(s);
-    *decided = st == RTP_OK && r.decided;
-    *failed = st == RTP_OK ? r.failed : 0;
+    *decided = st == RTP_OK && (r.decided || c.none);
+    *failed = st != RTP_OK ? 0 : c.none ? -1 : lower ? 0 : r.failed;
     *fa = c.fa;
     *fk = c.fk;
     return st;
@@ -418,64 +534,53 @@ rtp_status rtp_sens_edf(sctx *s, mpq_t out, int *exists)
     }
     if (!rtp_sens_util_alpha(s, NULL, out))
         return RTP_OK;
-    rtp_status st = RTP_OK;
-    for (int first = !loose; !loose; first = 0) {
-        rtp_ns bound = 0, failed = 0;
-        rtp_i128 A = 0, K = 0;
-        int decided = 0;
-        if (first && (st = edf_probe(s, out, 0, &failed, &A, &K)) != RTP_OK)
-            return st;
-        if (first && !failed && (st = edf_at_one(s, out, 1, &decided, &failed, &A, &K)) != RTP_OK)
-            return st;
-        if (decided && !failed)
-            break; /* alpha* = alpha_U */
-        /* the lattice search where QPA would walk a long interval: at
-         * alpha_U (U' = 1) below 2^62 when the residues did not decide, below
-         * U' = 1 when La passes 2^14 periods (or 2^62) */
-        int searched = 0;
-        if (!failed && (first || (st = edf_bound(s, out, 0, &bound)) == RTP_OK) &&
-            (first || bound == 0 || near_one(s, bound))) {
-            searched = 1;
-            if ((st = edf_near(s, out, RTP_NS_LIMIT, &decided, &failed, &A, &K)) == RTP_OK &&
-                decided && !failed)
-                break; /* no failure at all: alpha* = this candidate */
+    *exists = loose; /* every D* >= T, no blocking: alpha* = alpha_U */
+    if (loose)
+        return RTP_OK;
+    /* At alpha_U (U' = 1): short prefixes, the residues when cheap, the
+     * lattice search below 2^62 ns, the residues with the whole budget, the
+     * far end of the hyperperiod, the busy period. */
+    rtp_ns bound = 0, failed = 0;
+    rtp_i128 A = 0, K = 0;
+    int decided = 0;
+    rtp_status st = edf_probe(s, out, 0, &failed, &A, &K);
+    if (st == RTP_OK && !failed)
+        st = edf_at_one(s, out, 1, &decided, &failed, &A, &K);
+    if (st == RTP_OK && !failed && !decided)
+        st = edf_near(s, out, 0, RTP_NS_LIMIT, &decided, &failed, &A, &K);
+    if (st == RTP_OK && !failed && !decided)
+        st = edf_at_one(s, out, 0, &decided, &failed, &A, &K);
+    if (st == RTP_OK && !failed && !decided)
+        st = edf_probe(s, out, 1, &failed, &A, &K);
+    if (st == RTP_OK && !failed && !decided) {
+        if ((st = edf_bound(s, out, 1, &bound)) == RTP_ELIMIT) {
+            char dec[64];
+            rtp_sens_format_decimal(out, dec, sizeof dec);
+            return rtp_diag_set(s->diag, RTP_ELIMIT, "",
+                                "critical scaling factor: no deadline fails below 2^62 ns at "
+                                "%s (the factor giving U' = 1, an upper bound), and the busy "
+                                "period at U' = 1 that would confirm it is past %llu steps "
+                                "(--max-iterations)", dec, (unsigned long long)s->max);
         }
-        if (st != RTP_OK)
-            return st;
-        if (first && searched && !failed) {
-            /* U' = 1 and no failure below 2^62 ns: the residues with the
-             * whole budget, then the old way (the far end, the busy period) */
-            if ((st = edf_at_one(s, out, 0, &decided, &failed, &A, &K)) != RTP_OK)
-                return st;
-            if (decided && !failed)
-                break;
-        }
-        if (first && !failed && (st = edf_probe(s, out, 1, &failed, &A, &K)) != RTP_OK)
-            return st;
-        if (!failed) {
-            if ((st = edf_bound(s, out, 1, &bound)) != RTP_OK) {
-                if (st == RTP_ELIMIT && first) {
-                    char dec[64];
-                    rtp_sens_format_decimal(out, dec, sizeof dec);
-                    rtp_diag_set(s->diag, RTP_ELIMIT, "",
-                                 "critical scaling factor: no deadline fails below 2^62 ns "
-                                 "at %s (the factor giving U' = 1, an upper bound), and the "
-                                 "busy period at U' = 1 that would confirm it is past %llu "
-                                 "steps (--max-iterations)",
-                                 dec, (unsigned long long)s->max);
-                }
-                return st;
-            }
-            if ((st = edf_qpa(s, out, bound, &failed, &A, &K)) != RTP_OK)
-                return st;
-        }
-        if (failed == 0)
-            break;
-        if (failed - K <= 0)
-            return RTP_OK; /* alpha A(t) + K(t) <= t needs alpha <= 0 */
-        rtp_sens_qset(out, failed - K, A); /* f(t) < the previous candidate */
+        if (st == RTP_OK)
+            st = edf_qpa(s, out, bound, &failed, &A, &K);
     }
-    *exists = 1;
+    if (st != RTP_OK || failed == 0) {
+        *exists = st == RTP_OK;
+        return st; /* no failure: alpha* = alpha_U */
+    }
+    if (failed - K <= 0)
+        return RTP_OK; /* alpha A(t) + K(t) <= t needs alpha <= 0 */
+    rtp_sens_qset(out, failed - K, A); /* f(t) < alpha_U */
+    /* Below alpha_U, one pass that lowers the candidate at every failing t
+     * it meets (edf_walk): the lattice search where the testing bound is
+     * past 2^14 periods or 2^62, QPA below the bound otherwise. */
+    decided = 0;
+    if ((st = edf_bound(s, out, 0, &bound)) == RTP_OK && (bound == 0 || near_one(s, bound)))
+        st = edf_near(s, out, 1, RTP_NS_LIMIT, &decided, &failed, &A, &K);
+    if (st == RTP_OK && !decided && (st = edf_bound(s, out, 1, &bound)) == RTP_OK)
+        st = edf_walk(s, out, 1, 1, bound, &failed, &A, &K);
+    *exists = st == RTP_OK && failed >= 0;
     return st;
 }
 
