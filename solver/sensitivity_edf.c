@@ -698,6 +698,7 @@ typedef struct wm_ctx {
     char *in;          /* delta_k > 0 */
     double eps_d, k0_d; /* 1 - U and K0 of the set as given, rounded */
     rtp_ns from;       /* every t <= from is done */
+    size_t only;       /* the relaxation of this task alone, or n: of them all */
     int with_b;
     mpq_t k0, base_k0, eps, base_eps, x, y;
     rtp_edf_budget *b;
@@ -719,7 +720,7 @@ static int wm_refresh(void *ctx)
     mpq_set(eps, w->base_eps);
     int any = 0;
     for (size_t k = 0; k < w->n; k++) {
-        if (w->delta[k] == 0)
+        if (w->delta[k] == 0 || (w->only < w->n && k != w->only))
             continue;
         mpq_set_si(w->x, w->delta[k], (unsigned long)w->e[k].period_ns);
         mpq_canonicalize(w->x);
@@ -783,9 +784,10 @@ static rtp_status wm_check(void *ctx, rtp_ns lo, rtp_ns hi, int want_first, rtp_
 }
 
 /* Past L0, when some delta keeps U' within a hair of 1: every t at once by
- * the lattice search of solver/edf_near.c on the relaxation above. *done =
- * 0 when it could not cover every t. */
-static rtp_status wm_near(const rtp_task *e, size_t n, rtp_ns *delta, rtp_ns from,
+ * the lattice search of solver/edf_near.c on the relaxation above (of task
+ * `only`, on the set with its wcet raised by its delta, when only < n: its
+ * own, tighter one). *done = 0 when it could not cover every t. */
+static rtp_status wm_near(const rtp_task *e, size_t n, rtp_ns *delta, rtp_ns from, size_t only,
                           const rtp_limits *lim, int *done, rtp_diag *diag)
 {
     /* 2^18 steps at most (a sixteenth of the budget when smaller): a
@@ -793,7 +795,15 @@ static rtp_status wm_near(const rtp_task *e, size_t n, rtp_ns *delta, rtp_ns fro
      * the tasks taken one by one (their busy periods) settle sooner */
     uint64_t cap = (lim ? *lim : rtp_limits_default()).max_iterations / 16;
     rtp_edf_budget b = {0, cap < ((uint64_t)1 << 18) ? cap : (uint64_t)1 << 18, lim};
-    wm_ctx w = {.e = e, .n = n, .delta = delta, .from = from, .b = &b, .diag = diag};
+    wm_ctx w = {.e = e, .n = n, .delta = delta, .from = from, .only = only, .b = &b,
+                .diag = diag};
+    rtp_task *raised = NULL; /* only < n: the tasks the lattice is drawn for */
+    if (only < n) {
+        if (!(raised = malloc(n * sizeof *raised)))
+            return rtp_oom(diag);
+        memcpy(raised, e, n * sizeof *raised);
+        raised[only].wcet_ns += delta[only];
+    }
     mpq_inits(w.k0, w.base_k0, w.eps, w.base_eps, w.x, w.y, NULL);
     rtp_ns bmax = 0;
     mpq_set_ui(w.base_eps, 1, 1);
@@ -814,10 +824,12 @@ static rtp_status wm_near(const rtp_task *e, size_t n, rtp_ns *delta, rtp_ns fro
     w.k0_d = mpq_get_d(w.base_k0);
     if (!(w.in = malloc(n ? n : 1))) {
         mpq_clears(w.k0, w.base_k0, w.eps, w.base_eps, w.x, w.y, NULL);
+        free(raised);
         return rtp_oom(diag);
     }
     wm_refresh(&w);
-    rtp_edf_near_in in = {.tasks = e, .n = n, .t_cap = RTP_NS_LIMIT, .check = wm_check,
+    rtp_edf_near_in in = {.tasks = raised ? raised : e, .n = n, .t_cap = RTP_NS_LIMIT,
+                          .check = wm_check,
                           .check_ctx = &w, .b = &b, .k0 = w.k0, .eps = w.eps,
                           .refresh = wm_refresh};
     rtp_edf_near_result r;
@@ -827,6 +839,7 @@ static rtp_status wm_near(const rtp_task *e, size_t n, rtp_ns *delta, rtp_ns fro
         st = RTP_OK; /* only this quarter was spent: the deltas so far stay upper bounds */
     mpq_clears(w.k0, w.base_k0, w.eps, w.base_eps, w.x, w.y, NULL);
     free(w.in);
+    free(raised);
     return st;
 }
 
@@ -888,13 +901,22 @@ rtp_status rtp_sens_edf_wcet_max(const rtp_task *e, size_t n, const rtp_limits *
     bound = combined_bound(e, n, delta, in);
     int done = bound > 0 && bound <= l0;
     if (st == RTP_OK && !done)
-        st = wm_near(e, n, delta, l0, lim, &done, diag);
-    /* the rest: Dinkelbach [Din67] on the exact test, each failure t
-     * lowering delta_k to its own floor((t - h(t)) / n_k(t)) */
+        st = wm_near(e, n, delta, l0, n, lim, &done, diag);
+    /* the rest one by one: the search on each task's own relaxation, else
+     * Dinkelbach [Din67] on the exact test, each failure t lowering delta_k
+     * to its own floor((t - h(t)) / n_k(t)) */
     if (m)
         memcpy(m, e, n * sizeof *m);
     for (size_t k = 0; k < n && st == RTP_OK && !done; k++) {
         if (delta[k] == 0)
+            continue;
+        memset(in, 0, n);
+        in[k] = 1;
+        bound = combined_bound(e, n, delta, in);
+        int own = bound > 0 && bound <= l0;
+        if (!own && (st = wm_near(e, n, delta, l0, k, lim, &own, diag)) != RTP_OK)
+            break;
+        if (own || delta[k] == 0)
             continue;
         for (;;) {
             rtp_ns failed = 0;
