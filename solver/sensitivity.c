@@ -266,13 +266,14 @@ static rtp_status scaling_of(const rtp_test *test, const rtp_task *tasks, size_t
     int exists = 0;
     if (test->policy == RTP_POLICY_EDF || test->policy == RTP_POLICY_GEDF) {
         st = rtp_sens_edf(&s, a, &exists);
-    } else if (test->priority == RTP_PRIO_OPA) {
+    } else if (test->priority == RTP_PRIO_OPA && !rtp_sens_dm_optimal(e, n)) {
         st = rtp_sens_fp_opa(&s, a, &exists);
     } else if (!(prio = malloc(n * sizeof *prio))) {
         st = RTP_ENOMEM;
     } else {
-        int found;
-        st = rtp_fp_assign(e, n, test->priority, prio, &found, &test->limits, diag);
+        int found; /* OPA here: DM is optimal (rtp_sens_dm_optimal) */
+        rtp_prio_rule rule = test->priority == RTP_PRIO_OPA ? RTP_PRIO_DM : test->priority;
+        st = rtp_fp_assign(e, n, rule, prio, &found, &test->limits, diag);
         if (st == RTP_OK)
             st = rtp_sens_fp_fixed(&s, prio, a, &exists);
     }
@@ -346,6 +347,25 @@ static rtp_status wcet_max_of(const rtp_test *test, const rtp_task *tasks, size_
     int ok = 0;
     if ((st = passes(test, e, n, &ok, diag)) != RTP_OK || !ok)
         goto done;
+    if ((test->policy == RTP_POLICY_FP || (test->policy == RTP_POLICY_GFP && test->cpus <= 1)) &&
+        (test->priority != RTP_PRIO_OPA || rtp_sens_dm_optimal(e, n))) {
+        /* fixed priorities (OPA: DM where DM is optimal), every D <= T:
+         * from the scheduling points (sensitivity_fp.c) */
+        int *prio = malloc(n * sizeof *prio), found = 0, handled = 0;
+        rtp_prio_rule rule = test->priority == RTP_PRIO_OPA ? RTP_PRIO_DM : test->priority;
+        if (!prio)
+            st = rtp_oom(diag);
+        else if ((st = rtp_fp_assign(e, n, rule, prio, &found, &test->limits, diag)) == RTP_OK)
+            st = rtp_sens_fp_wcet_max(e, n, prio, &test->limits, wcet_max, &handled, diag);
+        free(prio);
+        if (st == RTP_OK && handled)
+            for (size_t k = 0; k < n; k++)
+                wcet_max[k] += tasks[k].wcet_ns;
+        if (st != RTP_OK || handled)
+            goto done;
+        for (size_t k = 0; k < n; k++)
+            wcet_max[k] = -1;
+    }
     if (test->policy == RTP_POLICY_EDF ||
         (test->policy == RTP_POLICY_GEDF && test->cpus <= 1)) {
         /* exact EDF: from the demand points (sensitivity_edf.c), no bisection */

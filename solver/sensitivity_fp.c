@@ -32,6 +32,7 @@
 #include "solver/sensitivity_internal.h"
 
 #include "models/arith.h"
+#include "solver/fp.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -432,5 +433,103 @@ rtp_status rtp_sens_fp_opa(sctx *s, mpq_t out, int *exists)
     }
     mpq_clears(a, top, NULL);
     free(left);
+    return st;
+}
+
+/* ------------------------------------------------------------- wcet_max */
+
+int rtp_sens_dm_optimal(const rtp_task *e, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (e[i].jitter_ns != 0 || e[i].blocking_ns != 0 || e[i].deadline_ns > e[i].period_ns)
+            return 0;
+    return 1;
+}
+
+/* ceil((t + J) / T): the jobs of a task with the critical pattern released
+ * in [0, t), t >= 1. */
+static rtp_ns released(const rtp_task *k, rtp_ns t)
+{
+    return (t + k->jitter_ns - 1) / k->period_ns + 1;
+}
+
+rtp_status rtp_sens_fp_wcet_max(const rtp_task *e, size_t n, const int *prio,
+                                const rtp_limits *lim, rtp_ns *delta, int *handled,
+                                rtp_diag *diag)
+{
+    *handled = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (e[i].deadline_ns > e[i].period_ns)
+            return RTP_OK; /* several jobs per busy period: bisection */
+        for (size_t j = i + 1; j < n; j++)
+            if (prio[j] == prio[i])
+                return RTP_OK; /* FIFO ties: bisection */
+    }
+    rtp_ns *resp = malloc((n ? n : 1) * sizeof *resp), *best = malloc((n ? n : 1) * sizeof *best);
+    rtp_status st = resp && best ? RTP_OK : rtp_oom(diag);
+    int sched = 0;
+    uint64_t used = 0, max = (lim ? *lim : rtp_limits_default()).max_iterations;
+    if (st == RTP_OK)
+        st = rtp_fp_rta(e, n, prio, resp, &sched, lim, diag);
+    if (st == RTP_OK && !sched)
+        st = rtp_diag_set(diag, RTP_EINTERNAL, "", "wcet_max: the set must be schedulable");
+    for (size_t k = 0; k < n; k++)
+        delta[k] = INT64_MAX;
+    for (size_t i = 0; i < n && st == RTP_OK; i++) {
+        const rtp_task *ti = &e[i];
+        rtp_ns dstar = ti->deadline_ns - ti->jitter_ns, done = resp[i] - ti->jitter_ns;
+        for (size_t k = 0; k < n; k++)
+            best[k] = -1;
+        /* job 0 meets its deadline iff W(t) <= t at some t in (0, D*]
+         * among the release instants m T_j - J_j and D* itself (W is
+         * constant between them [LSD89] [BB04]); with C'_k raised by x,
+         * W grows by x n_k(t), so x <= (t - W(t)) / n_k(t) there. Below the
+         * completion at the declared wcets W(t) > t: only [done, D*] counts.
+         * D <= T: the busy period ends with job 0 once it meets (solver/fp.c). */
+        for (size_t j = 0; j <= n; j++) {
+            if (j < n && prio[j] <= prio[i])
+                continue;
+            rtp_ns t = dstar;
+            if (j < n) { /* the first release instant of j at or after `done` */
+                rtp_ns p = e[j].period_ns, m = (done + e[j].jitter_ns + p - 1) / p;
+                t = m * p - e[j].jitter_ns;
+            }
+            for (; t <= dstar; t = j < n ? t + e[j].period_ns : dstar + 1) {
+                if (t < 1 || t < done)
+                    continue;
+                if (++used > max) {
+                    st = rtp_diag_set(diag, RTP_ELIMIT, "", "wcet_max not found in %llu steps",
+                                      (unsigned long long)max);
+                    break;
+                }
+                if ((used & 1023) == 0 && (st = rtp_limits_check(lim, diag)) != RTP_OK)
+                    break;
+                rtp_i128 w = ti->blocking_ns + ti->wcet_ns;
+                for (size_t h = 0; h < n; h++)
+                    if (prio[h] > prio[i])
+                        w += (rtp_i128)released(&e[h], t) * e[h].wcet_ns;
+                if (w > t)
+                    continue;
+                rtp_ns slack = (rtp_ns)(t - w);
+                if (slack > best[i])
+                    best[i] = slack;
+                for (size_t h = 0; h < n; h++) {
+                    if (prio[h] <= prio[i])
+                        continue;
+                    rtp_ns x = slack / released(&e[h], t);
+                    if (x > best[h])
+                        best[h] = x;
+                }
+            }
+            if (st != RTP_OK)
+                break;
+        }
+        for (size_t k = 0; k < n && st == RTP_OK; k++)
+            if ((k == i || prio[k] > prio[i]) && best[k] < delta[k])
+                delta[k] = best[k];
+    }
+    *handled = st == RTP_OK;
+    free(resp);
+    free(best);
     return st;
 }

@@ -81,6 +81,18 @@ rtp_status rtp_sens_work_settle(sctx *s, const rtp_sens_work *wk, const mpq_t a,
  * others unchanged (sensitivity_edf.c). */
 rtp_status rtp_sens_edf_wcet_max(const rtp_task *e, size_t n, const rtp_limits *lim,
                                  rtp_ns *delta, rtp_diag *diag);
+/* Fixed priorities, every D <= T, no equal priorities (else *handled =
+ * 0, nothing done): wcet_max from Lehoczky's scheduling points, delta[k]
+ * the largest addition to C'_k keeping the schedulable set e schedulable
+ * under prio[] (sensitivity_fp.c). */
+rtp_status rtp_sens_fp_wcet_max(const rtp_task *e, size_t n, const int *prio,
+                                const rtp_limits *lim, rtp_ns *delta, int *handled,
+                                rtp_diag *diag);
+/* No jitter, no blocking, every D <= T: deadline-monotonic priorities are
+ * optimal [LW82] (a task swapped below one of later deadline completes
+ * with the same work, by the earlier deadline), so OPA accepts exactly
+ * when DM does, at every wcet. */
+int rtp_sens_dm_optimal(const rtp_task *e, size_t n);
 /* alpha* under EDF (sensitivity_edf.c); *exists = 0 when none > 0. */
 rtp_status rtp_sens_edf(sctx *s, mpq_t out, int *exists);
 /* alpha* under FP with priorities prio[] (equal ones: FIFO ties), and
