@@ -73,6 +73,24 @@ rtp_status rtp_sens_work_sums(sctx *s, const rtp_sens_work *wk, rtp_i128 t, rtp_
     return RTP_OK;
 }
 
+/* sign(x1 / y1 - x2 / y2), y1, y2 > 0, in 128 bits when all four stay
+ * below 2^63, else in GMP. */
+static int frac_cmp(rtp_i128 x1, rtp_i128 y1, rtp_i128 x2, rtp_i128 y2)
+{
+    const rtp_i128 lim = (rtp_i128)1 << 63;
+    if (x1 < lim && x1 > -lim && x2 < lim && x2 > -lim && y1 < lim && y2 < lim) {
+        rtp_i128 l = x1 * y2, r = x2 * y1;
+        return (l > r) - (l < r);
+    }
+    mpq_t a, b;
+    mpq_inits(a, b, NULL);
+    rtp_sens_qset(a, x1, y1);
+    rtp_sens_qset(b, x2, y2);
+    int c = mpq_cmp(a, b);
+    mpq_clears(a, b, NULL);
+    return c;
+}
+
 rtp_status rtp_sens_work_max(sctx *s, const rtp_sens_work *wk, rtp_i128 lo, rtp_i128 x,
                              const mpq_t stop, mpq_t out, int *found, int *reached)
 {
@@ -83,9 +101,10 @@ rtp_status rtp_sens_work_max(sctx *s, const rtp_sens_work *wk, rtp_i128 lo, rtp_
     if (x > INT64_MAX)
         return rtp_diag_set(s->diag, RTP_ELIMIT, "",
                             "critical scaling factor: a deadline passes 2^63 ns");
+    rtp_status st = RTP_OK;
+    rtp_i128 bn = 0, bd = 1; /* the best f so far, bn / bd */
     mpq_t f;
     mpq_init(f);
-    rtp_status st = RTP_OK;
     for (rtp_i128 t = lo; t < x;) {
         rtp_i128 next = x;
         for (size_t k = 0; k < wk->n; k++) {
@@ -98,16 +117,22 @@ rtp_status rtp_sens_work_max(sctx *s, const rtp_sens_work *wk, rtp_i128 lo, rtp_
         if ((st = rtp_sens_spend(s)) != RTP_OK ||
             (st = rtp_sens_work_sums(s, wk, t, &A, &N)) != RTP_OK)
             break;
-        rtp_sens_qset(f, t - wk->b - N * s->c, A);
-        if (!*found || mpq_cmp(f, out) > 0) {
-            mpq_set(out, f);
+        rtp_i128 num = t - wk->b - N * s->c;
+        if (!*found || frac_cmp(num, A, bn, bd) > 0) {
+            bn = num;
+            bd = A;
             *found = 1;
         }
-        if (stop && mpq_cmp(f, stop) >= 0) {
-            *reached = 1;
-            break;
+        if (stop) {
+            rtp_sens_qset(f, num, A);
+            if (mpq_cmp(f, stop) >= 0) {
+                *reached = 1;
+                break;
+            }
         }
     }
+    if (*found)
+        rtp_sens_qset(out, bn, bd);
     mpq_clear(f);
     return st;
 }
@@ -372,10 +397,21 @@ rtp_status rtp_sens_fp_fixed(sctx *s, const int *prio, mpq_t out, int *exists)
         /* the first task is capped at its own key (>= alpha*), the others
          * at the minimum so far */
         mpq_srcptr cap = r ? out : order[0].key;
-        if (ties)
+        if (ties) {
             st = rtp_sens_fp_fifo(s, i, prio, cap, a, exists);
-        else
+        } else if (s->e[i].deadline_ns <= s->e[i].period_ns) {
+            /* D <= T: the busy period ends with job 0 once it meets, so
+             * alpha_i = min(g_0, alpha_UL) (above alpha_UL it never ends) */
+            char *level = hp + s->n;
+            for (size_t j = 0; j < s->n; j++)
+                level[j] = hp[j] || j == i;
+            *exists = rtp_sens_util_alpha(s, level, a);
+            if (*exists && mpq_cmp(order[r].key, a) < 0)
+                mpq_set(a, order[r].key);
+            *exists = *exists && mpq_sgn(a) > 0;
+        } else {
             st = fp_task_alpha(s, i, hp, hp + s->n, cap, NULL, a, exists);
+        }
         if (st == RTP_OK && *exists && (r == 0 || mpq_cmp(a, out) < 0))
             mpq_set(out, a);
     }
