@@ -195,26 +195,57 @@ static void uunifast(size_t n, double total, rtp_rng *rng, double *util)
 }
 
 /* RandFixedSum [Sta06] [ESD10], one vector
- * of n values in [0, 1] with sum s, uniform over that polytope; a line-by-line
- * port of Stafford's MATLAB code with 0-based indices. w and t are n x (n+1)
- * and (n-1) x n tables of simplex volumes and transition probabilities. */
-static rtp_status randfixedsum(size_t n, double s, rtp_rng *rng, double *x)
+ * of n values in [0, 1] with sum s, uniform over that polytope; a port of
+ * Stafford's MATLAB code with 0-based indices. Its tables (w of simplex
+ * volumes, n x (n+1), and t of transition probabilities, (n-1) x n) are
+ * quadratic in n, but the draw reads t only along one path: row R at a
+ * column J within k - (n - 2 - R) .. k (k = floor(s)), and each row of w
+ * needs one column more of the row above. So only that band is kept (rows
+ * of w two at a time, t band by band), each entry computed by the same
+ * operations as the full tables: the same numbers in O(n min(k, n - k))
+ * time and memory. *cells, when not NULL, gets the band's size first, and
+ * the draw is skipped (the caller's up-front limit). */
+#define RFS_BAND_MAX ((size_t)1 << 26) /* t entries: 512 MiB */
+
+static size_t rfs_lo(size_t n, size_t k, size_t r) /* first column of w row r kept */
 {
-    double *w = calloc(n * (n + 1), sizeof *w);
-    double *t = calloc(n * n, sizeof *t);
-    double *s1 = malloc(n * sizeof *s1), *s2 = malloc(n * sizeof *s2);
-    if (!w || !t || !s1 || !s2) {
-        free(w), free(t), free(s1), free(s2);
-        return RTP_ENOMEM;
-    }
-#define W(i, j) w[(i) * (n + 1) + (j)]
-#define T(i, j) t[(i) * n + (j)]
+    return k + 1 + r >= n ? k + 1 + r - n : 0; /* max(0, k - (n - 2 - r) - 1) */
+}
+
+static size_t rfs_hi(size_t k, size_t r) /* last column of w row r kept */
+{
+    return r + 1 < k + 2 ? r + 1 : k + 2;
+}
+
+static rtp_status randfixedsum(size_t n, double s, rtp_rng *rng, double *x, size_t *cells)
+{
     double kf = floor(s);
     if (kf > (double)(n - 1))
         kf = (double)(n - 1);
     if (kf < 0.0)
         kf = 0.0;
     size_t k = (size_t)kf;
+    /* t row R is kept for columns rfs_lo(R) .. rfs_hi(R) (offsets in toff) */
+    size_t total = 0;
+    for (size_t r = 0; r + 1 < n; r++)
+        total += rfs_hi(k, r) - rfs_lo(n, k, r) + 1;
+    if (cells) {
+        *cells = total;
+        return RTP_OK;
+    }
+    double *w0 = calloc(n + 2, sizeof *w0), *w1 = calloc(n + 2, sizeof *w1);
+    double *t = malloc((total ? total : 1) * sizeof *t);
+    size_t *toff = malloc(n * sizeof *toff);
+    double *s1 = malloc(n * sizeof *s1), *s2 = malloc(n * sizeof *s2);
+    if (!w0 || !w1 || !t || !toff || !s1 || !s2) {
+        free(w0), free(w1), free(t), free(toff), free(s1), free(s2);
+        return RTP_ENOMEM;
+    }
+    for (size_t r = 0, at = 0; r + 1 < n; r++) {
+        toff[r] = at;
+        at += rfs_hi(k, r) - rfs_lo(n, k, r) + 1;
+    }
+#define T(i, j) t[toff[i] + (j) - rfs_lo(n, k, (i))]
     if (s < kf)
         s = kf;
     if (s > kf + 1.0)
@@ -223,18 +254,27 @@ static rtp_status randfixedsum(size_t n, double s, rtp_rng *rng, double *x)
         s1[i] = s - (kf - (double)i);
         s2[i] = (kf + (double)(n - i)) - s;
     }
-    W(0, 1) = DBL_MAX;
+    w0[1] = DBL_MAX; /* w row 0 */
     const double tiny = 4.9406564584124654e-324;
     for (size_t i = 2; i <= n; i++) {
-        size_t r = i - 1;
-        for (size_t j = 1; j <= i; j++) {
-            double tmp1 = W(r - 1, j) * s1[j - 1] / (double)i;
-            double tmp2 = W(r - 1, j - 1) * s2[n - i + j - 1] / (double)i;
-            W(r, j) = tmp1 + tmp2;
-            double tmp3 = W(r, j) + tiny;
+        size_t r = i - 1, lo = rfs_lo(n, k, r), hi = rfs_hi(k, r);
+        /* w row r from row r - 1 (w0): the next row reads this one at
+         * lo .. hi and at hi + 1, which is past the row's end when it is
+         * read (0 in the full table too) */
+        w1[hi + 1] = 0.0;
+        for (size_t j = lo > 1 ? lo : 1; j <= i && j <= hi; j++) {
+            double tmp1 = w0[j] * s1[j - 1] / (double)i;
+            double tmp2 = w0[j - 1] * s2[n - i + j - 1] / (double)i;
+            w1[j] = tmp1 + tmp2;
+            double tmp3 = w1[j] + tiny;
             int right = s2[n - i + j - 1] > s1[j - 1];
-            T(r - 1, j - 1) = right ? tmp2 / tmp3 : 1.0 - tmp1 / tmp3;
+            size_t tr = r - 1;
+            if (j - 1 >= rfs_lo(n, k, tr) && j - 1 <= rfs_hi(k, tr))
+                T(tr, j - 1) = right ? tmp2 / tmp3 : 1.0 - tmp1 / tmp3;
         }
+        double *swap = w0;
+        w0 = w1;
+        w1 = swap;
     }
     double sm = 0.0, pr = 1.0;
     size_t j = k + 1; /* 1-based column of the t table */
@@ -249,9 +289,8 @@ static rtp_status randfixedsum(size_t n, double s, rtp_rng *rng, double *x)
         j -= (size_t)e;
     }
     x[n - 1] = sm + pr * s;
-#undef W
 #undef T
-    free(w), free(t), free(s1), free(s2);
+    free(w0), free(w1), free(t), free(toff), free(s1), free(s2);
     /* Random order (Fisher-Yates), as the original's random permutation. */
     for (size_t i = n - 1; i >= 1; i--) {
         size_t pick = (size_t)rtp_rng_range(rng, 0, (int64_t)i);
@@ -268,7 +307,15 @@ rtp_status rtp_gen_utilizations(const rtp_gen_opts *o, rtp_rng *rng, double *uti
     size_t n = o->n_tasks;
     double total = rtp_ratio_double(o->total_util), cap = rtp_ratio_double(o->max_task_util);
     if (o->algo == RTP_GEN_RANDFIXEDSUM) {
-        if (randfixedsum(n, total / cap, rng, util) != RTP_OK)
+        size_t cells = 0;
+        randfixedsum(n, total / cap, rng, util, &cells);
+        if (cells > RFS_BAND_MAX)
+            return rtp_diag_set(diag, RTP_ELIMIT, "",
+                                "randfixedsum for %zu tasks at total utilization %.6g / cap "
+                                "%.6g needs a table of %zu entries (about n x min(U / cap, n - "
+                                "U / cap)), past its limit of %zu: use uunifast-discard", n,
+                                total, cap, cells, RFS_BAND_MAX);
+        if (randfixedsum(n, total / cap, rng, util, NULL) != RTP_OK)
             return rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
         for (size_t i = 0; i < n; i++)
             util[i] *= cap;
