@@ -71,6 +71,10 @@ typedef struct rta_ctx {
     size_t n;
     const int *priority;
     rtp_task *scratch; /* n entries, for the level-i load check */
+    size_t *by_key;    /* task indices by T - J ascending (see interference) */
+    size_t first_i;    /* interference's cache: the first jobs of the tasks */
+    int first_eq;      /* interfering with first_i (with_equal first_eq), */
+    rtp_i128 first;    /* first_i = n: none cached */
     uint64_t used, max_iterations;
     const rtp_limits *limits; /* deadline and interrupt, checked every 1024 steps */
 } rta_ctx;
@@ -94,16 +98,38 @@ static rtp_i128 jobs_before(const rtp_task *t, rtp_ns w)
     return ((rtp_i128)w + t->jitter_ns - 1) / t->period_ns + 1;
 }
 
-/* sum over tasks j != i with priority[j] above (equal too, when with_equal)
- * of ceil((w + J_j) / T_j) C_j, saturated. */
-static rtp_i128 interference(const rta_ctx *c, size_t i, rtp_ns w, int with_equal)
+/* Does task j interfere with task i (priority above, equal too when
+ * with_equal)? */
+static int interferes(const rta_ctx *c, size_t i, size_t j, int with_equal)
 {
-    rtp_i128 sum = 0;
     int p = c->priority[i];
-    for (size_t j = 0; j < c->n && sum < RTP_I128_SATURATED; j++) {
-        if (j == i || c->priority[j] < p || (c->priority[j] == p && !with_equal))
-            continue;
-        sum += jobs_before(&c->tasks[j], w) * c->tasks[j].wcet_ns;
+    return j != i && (c->priority[j] > p || (c->priority[j] == p && with_equal));
+}
+
+/* sum over tasks j != i with priority[j] above (equal too, when with_equal)
+ * of ceil((w + J_j) / T_j) C_j, saturated. Every such task releases its
+ * first job in [0, w) (w >= 1), and a second one only when T_j - J_j < w:
+ * so the first jobs' sum is kept per task analysed, and only the tasks
+ * with T_j - J_j < w (a prefix of by_key) are visited for the rest. With
+ * many tasks most periods are longer than most responses: this is what
+ * keeps the analysis of n tasks from costing n terms per step. */
+static rtp_i128 interference(rta_ctx *c, size_t i, rtp_ns w, int with_equal)
+{
+    if (c->first_i != i || c->first_eq != with_equal) {
+        c->first = 0;
+        for (size_t j = 0; j < c->n; j++)
+            if (interferes(c, i, j, with_equal))
+                c->first += c->tasks[j].wcet_ns; /* <= n 2^62: no overflow */
+        c->first_i = i;
+        c->first_eq = with_equal;
+    }
+    rtp_i128 sum = c->first;
+    for (size_t x = 0; x < c->n && sum < RTP_I128_SATURATED; x++) {
+        const rtp_task *t = &c->tasks[c->by_key[x]];
+        if ((rtp_i128)t->period_ns - t->jitter_ns >= w)
+            break; /* this one and the rest: one job each */
+        if (interferes(c, i, c->by_key[x], with_equal))
+            sum += (jobs_before(t, w) - 1) * t->wcet_ns;
     }
     return sum;
 }
@@ -145,7 +171,7 @@ static rtp_status endless_busy(const rta_ctx *c, size_t i, rtp_ns *hyper, rtp_di
  * p (but i) have the critical pattern, task i's job under analysis is
  * released at r and its earlier jobs arrive at r - J_i - k T_i
  * (1 <= k <= floor(r / T_i)), released at max(0, arrival); plus B_i. */
-static rtp_i128 phased_work(const rta_ctx *c, size_t i, rtp_ns r, rtp_ns t)
+static rtp_i128 phased_work(rta_ctx *c, size_t i, rtp_ns r, rtp_ns t)
 {
     const rtp_task *ti = &c->tasks[i];
     rtp_i128 sum = ti->blocking_ns + interference(c, i, t, 1);
@@ -281,11 +307,14 @@ static rtp_status fifo_wcrt(rta_ctx *c, size_t i, rtp_ns *response, rtp_diag *di
 }
 
 /* Worst-case response of task i, or -1 when some job misses its deadline. */
-static rtp_status task_wcrt(rta_ctx *c, size_t i, rtp_ns *response, rtp_diag *diag)
+static rtp_status task_wcrt(rta_ctx *c, size_t i, rtp_i128 start, rtp_ns *response,
+                            rtp_i128 *done0, rtp_diag *diag)
 {
     const rtp_task *ti = &c->tasks[i];
     int p = c->priority[i];
     *response = -1;
+    if (done0)
+        *done0 = 0;
     if (ti->jitter_ns >= ti->deadline_ns)
         return RTP_OK; /* released at the end of its window, it cannot finish in time */
     rtp_i128 first_jobs = 0;
@@ -300,6 +329,8 @@ static rtp_status task_wcrt(rta_ctx *c, size_t i, rtp_ns *response, rtp_diag *di
      * while the level-i busy period lasts (at most `jobs` of them when the
      * level utilization is 1 and the period endless). */
     rtp_i128 w = ti->blocking_ns + first_jobs + ti->wcet_ns, worst = 0;
+    if (start > w)
+        w = start; /* a lower bound of job 0's completion (rtp_fp_rta) */
     rtp_ns jobs = 0;
     for (rtp_ns q = 0;; q++) {
         rtp_i128 a = (rtp_i128)q * ti->period_ns - ti->jitter_ns;       /* arrival of job q */
@@ -312,6 +343,8 @@ static rtp_status task_wcrt(rta_ctx *c, size_t i, rtp_ns *response, rtp_diag *di
             w = own;
         int miss = 0;
         rtp_status st = settle(c, i, own, a + ti->deadline_ns, &w, &miss, diag);
+        if (q == 0 && done0)
+            *done0 = w; /* at most job 0's completion, exactly it unless a miss */
         if (st != RTP_OK || miss)
             return st;
         if (w - a > worst)
@@ -335,6 +368,18 @@ static rtp_status task_wcrt(rta_ctx *c, size_t i, rtp_ns *response, rtp_diag *di
     return RTP_OK;
 }
 
+/* Indices sorted by T - J, for interference(). */
+typedef struct keyed_ns {
+    rtp_i128 key;
+    size_t index;
+} keyed_ns;
+
+static int keyed_ns_cmp(const void *a, const void *b)
+{
+    const keyed_ns *x = a, *y = b;
+    return (x->key > y->key) - (x->key < y->key);
+}
+
 static rtp_status ctx_init(rta_ctx *c, const rtp_task *tasks, size_t n,
                            const int *priority, const rtp_limits *limits)
 {
@@ -344,8 +389,61 @@ static rtp_status ctx_init(rta_ctx *c, const rtp_task *tasks, size_t n,
     c->used = 0;
     c->max_iterations = (limits ? *limits : rtp_limits_default()).max_iterations;
     c->limits = limits;
+    c->first_i = n;
+    c->first_eq = 0;
+    c->first = 0;
     c->scratch = malloc((n ? n : 1) * sizeof *c->scratch);
-    return c->scratch ? RTP_OK : RTP_ENOMEM;
+    c->by_key = malloc((n ? n : 1) * sizeof *c->by_key);
+    keyed_ns *k = malloc((n ? n : 1) * sizeof *k);
+    if (!c->scratch || !c->by_key || !k) {
+        free(k);
+        return RTP_ENOMEM;
+    }
+    for (size_t i = 0; i < n; i++) {
+        k[i].key = (rtp_i128)tasks[i].period_ns - tasks[i].jitter_ns;
+        k[i].index = i;
+    }
+    qsort(k, n, sizeof *k, keyed_ns_cmp);
+    for (size_t i = 0; i < n; i++)
+        c->by_key[i] = k[i].index;
+    free(k);
+    return RTP_OK;
+}
+
+static void ctx_free(rta_ctx *c)
+{
+    free(c->scratch);
+    free(c->by_key);
+}
+
+/* order[] = task indices by priority, most urgent first (ties by index). */
+typedef struct ranked_int {
+    int prio;
+    size_t index;
+} ranked_int;
+
+static int ranked_int_cmp(const void *a, const void *b)
+{
+    const ranked_int *x = a, *y = b;
+    if (x->prio != y->prio)
+        return x->prio > y->prio ? -1 : 1;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+static rtp_status by_priority(const int *priority, size_t n, size_t *order)
+{
+    ranked_int *k = malloc((n ? n : 1) * sizeof *k);
+    if (!k)
+        return RTP_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        k[i].prio = priority[i];
+        k[i].index = i;
+    }
+    qsort(k, n, sizeof *k, ranked_int_cmp);
+    for (size_t i = 0; i < n; i++)
+        order[i] = k[i].index;
+    free(k);
+    return RTP_OK;
 }
 
 rtp_status rtp_fp_rta(const rtp_task *tasks, size_t n, const int *priority,
@@ -357,12 +455,30 @@ rtp_status rtp_fp_rta(const rtp_task *tasks, size_t n, const int *priority,
         return RTP_ELIMIT;
     rta_ctx c;
     rtp_status st = ctx_init(&c, tasks, n, priority, limits);
-    for (size_t i = 0; i < n && st == RTP_OK; i++) {
-        st = task_wcrt(&c, i, &response_time[i], diag);
+    /* Most urgent first, each task's job 0 starting from the completion of
+     * the one just above it, prev: with distinct priorities hp(i) = hp(prev)
+     * + prev, so W_i(t) >= W_prev(t) - B_prev + B_i + C_i > t for every t
+     * below prev's completion when B_i + C_i >= B_prev (each task above
+     * releases a first job in [0, t)). A response of many short periods
+     * otherwise climbs there one release at a time. */
+    size_t *order = st == RTP_OK ? malloc((n ? n : 1) * sizeof *order) : NULL;
+    if (st == RTP_OK && !order)
+        st = RTP_ENOMEM;
+    if (st == RTP_OK)
+        st = by_priority(priority, n, order);
+    rtp_i128 done = 0;
+    for (size_t r = 0; r < n && st == RTP_OK; r++) {
+        size_t i = order[r], prev = r ? order[r - 1] : n;
+        int strict = prev < n && priority[prev] > priority[i] &&
+                     (r < 2 || priority[order[r - 2]] > priority[prev]) &&
+                     (r + 1 >= n || priority[order[r + 1]] < priority[i]) &&
+                     (rtp_i128)tasks[i].blocking_ns + tasks[i].wcet_ns >= tasks[prev].blocking_ns;
+        st = task_wcrt(&c, i, strict ? done : 0, &response_time[i], &done, diag);
         if (response_time[i] < 0)
             *schedulable = 0;
     }
-    free(c.scratch);
+    free(order);
+    ctx_free(&c);
     return st;
 }
 
@@ -456,8 +572,9 @@ static rtp_status opa(const rtp_task *tasks, size_t n, const size_t *dm,
             if (trial[cand] != unassigned)
                 continue;
             trial[cand] = level;
+            c.first_i = n; /* the priorities changed: interference's cache too */
             rtp_ns r;
-            st = task_wcrt(&c, cand, &r, diag);
+            st = task_wcrt(&c, cand, 0, &r, NULL, diag);
             if (st == RTP_OK && r >= 0)
                 *found = 1;
             else
@@ -467,9 +584,18 @@ static rtp_status opa(const rtp_task *tasks, size_t n, const size_t *dm,
     if (st == RTP_OK && *found)
         for (size_t i = 0; i < n; i++)
             priority[i] = trial[i];
-    free(c.scratch);
+    ctx_free(&c);
     free(trial);
     return st;
+}
+
+int rtp_fp_dm_optimal(const rtp_task *tasks, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (tasks[i].jitter_ns != 0 || tasks[i].blocking_ns != 0 ||
+            tasks[i].deadline_ns > tasks[i].period_ns)
+            return 0;
+    return 1;
 }
 
 rtp_status rtp_fp_assign(const rtp_task *tasks, size_t n, rtp_prio_rule rule,
@@ -487,8 +613,19 @@ rtp_status rtp_fp_assign(const rtp_task *tasks, size_t n, rtp_prio_rule rule,
     if (st == RTP_OK) {
         for (size_t r = 0; r < n; r++)
             priority[order[r]] = (int)(n - r);
-        if (rule == RTP_PRIO_OPA)
+        if (rule == RTP_PRIO_OPA && rtp_fp_dm_optimal(tasks, n)) {
+            /* OPA's first candidate at each level is the DM one, which
+             * passes there exactly when DM passes; when DM fails no order
+             * passes: OPA's answer is DM's (docs/spec.md "Priorities") */
+            rtp_ns *resp = malloc((n ? n : 1) * sizeof *resp);
+            if (!resp)
+                st = rtp_oom(diag);
+            else
+                st = rtp_fp_rta(tasks, n, priority, resp, found, limits, diag);
+            free(resp);
+        } else if (rule == RTP_PRIO_OPA) {
             st = opa(tasks, n, order, priority, found, limits, diag);
+        }
     }
     free(order);
     return st;

@@ -23,9 +23,17 @@ rtp_status rtp_fp_rta(const rtp_task *tasks, size_t n, const int *priority,
  * RTP_PRIO_GIVEN repeats the tasks' given priorities as a dense ranking
  * (equal given priorities share a number). RTP_PRIO_OPA tries at each level
  * from the lowest up the candidates in reverse DM order and takes the first
- * that passes; when no order exists *found = 0 and priority[] holds DM.
+ * that passes (where DM is optimal, rtp_fp_dm_optimal, that is DM itself,
+ * found by one response-time analysis); when no order exists *found = 0 and
+ * priority[] holds DM.
  * For the other rules *found = 1. RTP_EINPUT for GIVEN when a task has no
  * priority. */
+/* No jitter, no blocking, every D <= T: deadline-monotonic priorities are
+ * optimal [LW82] (some order passes iff DM does; a task moved below one of
+ * later deadline completes with the same work by the earlier deadline), so
+ * OPA's answer is DM's, at any wcets. */
+int rtp_fp_dm_optimal(const rtp_task *tasks, size_t n);
+
 rtp_status rtp_fp_assign(const rtp_task *tasks, size_t n, rtp_prio_rule rule,
                          int *priority, int *found, const rtp_limits *limits,
                          rtp_diag *diag);

@@ -266,12 +266,12 @@ static rtp_status scaling_of(const rtp_test *test, const rtp_task *tasks, size_t
     int exists = 0;
     if (test->policy == RTP_POLICY_EDF || test->policy == RTP_POLICY_GEDF) {
         st = rtp_sens_edf(&s, a, &exists);
-    } else if (test->priority == RTP_PRIO_OPA && !rtp_sens_dm_optimal(e, n)) {
+    } else if (test->priority == RTP_PRIO_OPA && !rtp_fp_dm_optimal(e, n)) {
         st = rtp_sens_fp_opa(&s, a, &exists);
     } else if (!(prio = malloc(n * sizeof *prio))) {
         st = RTP_ENOMEM;
     } else {
-        int found; /* OPA here: DM is optimal (rtp_sens_dm_optimal) */
+        int found; /* OPA here: DM is optimal (rtp_fp_dm_optimal) */
         rtp_prio_rule rule = test->priority == RTP_PRIO_OPA ? RTP_PRIO_DM : test->priority;
         st = rtp_fp_assign(e, n, rule, prio, &found, &test->limits, diag);
         if (st == RTP_OK)
@@ -348,7 +348,7 @@ static rtp_status wcet_max_of(const rtp_test *test, const rtp_task *tasks, size_
     if ((st = passes(test, e, n, &ok, diag)) != RTP_OK || !ok)
         goto done;
     if ((test->policy == RTP_POLICY_FP || (test->policy == RTP_POLICY_GFP && test->cpus <= 1)) &&
-        (test->priority != RTP_PRIO_OPA || rtp_sens_dm_optimal(e, n))) {
+        (test->priority != RTP_PRIO_OPA || rtp_fp_dm_optimal(e, n))) {
         /* fixed priorities (OPA: DM where DM is optimal), every D <= T:
          * from the scheduling points (sensitivity_fp.c) */
         int *prio = malloc(n * sizeof *prio), found = 0, handled = 0;

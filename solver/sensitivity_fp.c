@@ -474,14 +474,6 @@ rtp_status rtp_sens_fp_opa(sctx *s, mpq_t out, int *exists)
 
 /* ------------------------------------------------------------- wcet_max */
 
-int rtp_sens_dm_optimal(const rtp_task *e, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (e[i].jitter_ns != 0 || e[i].blocking_ns != 0 || e[i].deadline_ns > e[i].period_ns)
-            return 0;
-    return 1;
-}
-
 /* ceil((t + J) / T): the jobs of a task with the critical pattern released
  * in [0, t), t >= 1. */
 static rtp_ns released(const rtp_task *k, rtp_ns t)

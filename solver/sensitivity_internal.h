@@ -88,11 +88,6 @@ rtp_status rtp_sens_edf_wcet_max(const rtp_task *e, size_t n, const rtp_limits *
 rtp_status rtp_sens_fp_wcet_max(const rtp_task *e, size_t n, const int *prio,
                                 const rtp_limits *lim, rtp_ns *delta, int *handled,
                                 rtp_diag *diag);
-/* No jitter, no blocking, every D <= T: deadline-monotonic priorities are
- * optimal [LW82] (a task swapped below one of later deadline completes
- * with the same work, by the earlier deadline), so OPA accepts exactly
- * when DM does, at every wcet. */
-int rtp_sens_dm_optimal(const rtp_task *e, size_t n);
 /* alpha* under EDF (sensitivity_edf.c); *exists = 0 when none > 0. */
 rtp_status rtp_sens_edf(sctx *s, mpq_t out, int *exists);
 /* alpha* under FP with priorities prio[] (equal ones: FIFO ties), and
