@@ -64,12 +64,28 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+
+/* The interference of the tasks analysed so far (most urgent first), swept
+ * forward in time: `sum` = sum of ceil((t + J_j) / T_j) C_j at t = `at`
+ * over them, each task's next release in a binary heap (rtp_fp_rta). */
+typedef struct sweep {
+    rtp_ns *time;   /* heap: next release times, */
+    size_t *task;   /* of these tasks */
+    size_t len;
+    rtp_ns at;      /* every release before `at` is in sum */
+    rtp_i128 sum;
+    size_t of;      /* the task whose interference it is (n: none) */
+} sweep;
 
 typedef struct rta_ctx {
     const rtp_task *tasks;
     size_t n;
     const int *priority;
+    sweep sw;          /* time: NULL when not used */
+    size_t above_of;   /* n, or a task whose more urgent tasks' wcets sum to */
+    rtp_i128 above;    /* `above`, none of equal priority (rtp_fp_rta) */
     rtp_task *scratch; /* n entries, for the level-i load check */
     size_t *by_key;    /* task indices by T - J ascending (see interference) */
     size_t first_i;    /* interference's cache: the first jobs of the tasks */
@@ -98,6 +114,60 @@ static rtp_i128 jobs_before(const rtp_task *t, rtp_ns w)
     return ((rtp_i128)w + t->jitter_ns - 1) / t->period_ns + 1;
 }
 
+static void heap_swap(sweep *h, size_t a, size_t b)
+{
+    rtp_ns t = h->time[a];
+    h->time[a] = h->time[b];
+    h->time[b] = t;
+    size_t k = h->task[a];
+    h->task[a] = h->task[b];
+    h->task[b] = k;
+}
+
+static void heap_down(sweep *h, size_t x)
+{
+    for (;;) {
+        size_t l = 2 * x + 1, m = x;
+        if (l < h->len && h->time[l] < h->time[m])
+            m = l;
+        if (l + 1 < h->len && h->time[l + 1] < h->time[m])
+            m = l + 1;
+        if (m == x)
+            return;
+        heap_swap(h, x, m);
+        x = m;
+    }
+}
+
+/* Task j joins: its releases before `at` counted, its next one queued. */
+static void sweep_add(sweep *h, const rtp_task *tasks, size_t j)
+{
+    const rtp_task *t = &tasks[j];
+    rtp_ns k = (rtp_ns)((h->at + (rtp_i128)t->jitter_ns - 1) / t->period_ns + 1);
+    h->sum += (rtp_i128)k * t->wcet_ns;
+    rtp_i128 next = (rtp_i128)k * t->period_ns - t->jitter_ns;
+    size_t x = h->len++;
+    h->time[x] = next > INT64_MAX ? INT64_MAX : (rtp_ns)next;
+    h->task[x] = j;
+    while (x > 0 && h->time[(x - 1) / 2] > h->time[x]) {
+        heap_swap(h, x, (x - 1) / 2);
+        x = (x - 1) / 2;
+    }
+}
+
+/* Moves `at` forward to w >= at. */
+static void sweep_to(sweep *h, const rtp_task *tasks, rtp_ns w)
+{
+    while (h->len > 0 && h->time[0] < w && h->sum < RTP_I128_SATURATED) {
+        const rtp_task *t = &tasks[h->task[0]];
+        h->sum += t->wcet_ns;
+        h->time[0] = h->time[0] > INT64_MAX - t->period_ns ? INT64_MAX
+                                                           : h->time[0] + t->period_ns;
+        heap_down(h, 0);
+    }
+    h->at = w;
+}
+
 /* Does task j interfere with task i (priority above, equal too when
  * with_equal)? */
 static int interferes(const rta_ctx *c, size_t i, size_t j, int with_equal)
@@ -115,6 +185,10 @@ static int interferes(const rta_ctx *c, size_t i, size_t j, int with_equal)
  * keeps the analysis of n tasks from costing n terms per step. */
 static rtp_i128 interference(rta_ctx *c, size_t i, rtp_ns w, int with_equal)
 {
+    if (c->sw.time && c->sw.of == i && w >= c->sw.at) {
+        sweep_to(&c->sw, c->tasks, w);
+        return c->sw.sum;
+    }
     if (c->first_i != i || c->first_eq != with_equal) {
         c->first = 0;
         for (size_t j = 0; j < c->n; j++)
@@ -318,13 +392,15 @@ static rtp_status task_wcrt(rta_ctx *c, size_t i, rtp_i128 start, rtp_ns *respon
     if (ti->jitter_ns >= ti->deadline_ns)
         return RTP_OK; /* released at the end of its window, it cannot finish in time */
     rtp_i128 first_jobs = 0;
-    for (size_t j = 0; j < c->n; j++) {
+    for (size_t j = 0; j < c->n && c->above_of != i; j++) {
         if (j == i || c->priority[j] < p)
             continue;
         if (c->priority[j] == p)
             return fifo_wcrt(c, i, response, diag);
         first_jobs += c->tasks[j].wcet_ns;
     }
+    if (c->above_of == i)
+        first_jobs = c->above;
     /* Only higher priorities: the critical pattern above; jobs 0, 1, ...
      * while the level-i busy period lasts (at most `jobs` of them when the
      * level utilization is 1 and the period endless). */
@@ -392,6 +468,10 @@ static rtp_status ctx_init(rta_ctx *c, const rtp_task *tasks, size_t n,
     c->first_i = n;
     c->first_eq = 0;
     c->first = 0;
+    memset(&c->sw, 0, sizeof c->sw);
+    c->sw.of = n;
+    c->above_of = n;
+    c->above = 0;
     c->scratch = malloc((n ? n : 1) * sizeof *c->scratch);
     c->by_key = malloc((n ? n : 1) * sizeof *c->by_key);
     keyed_ns *k = malloc((n ? n : 1) * sizeof *k);
@@ -414,6 +494,8 @@ static void ctx_free(rta_ctx *c)
 {
     free(c->scratch);
     free(c->by_key);
+    free(c->sw.time);
+    free(c->sw.task);
 }
 
 /* order[] = task indices by priority, most urgent first (ties by index). */
@@ -466,6 +548,21 @@ rtp_status rtp_fp_rta(const rtp_task *tasks, size_t n, const int *priority,
         st = RTP_ENOMEM;
     if (st == RTP_OK)
         st = by_priority(priority, n, order);
+    /* With distinct priorities the tasks above each task are those already
+     * analysed, and the points where job 0's interference is asked only
+     * grow from one task to the next (from the chained start above): one
+     * sweep over the release times serves them all, each release counted
+     * once (sweep; other points fall back to the sum itself). */
+    int distinct = 1;
+    for (size_t r = 1; r < n && st == RTP_OK; r++)
+        distinct = distinct && priority[order[r]] != priority[order[r - 1]];
+    if (st == RTP_OK && distinct && n > 1) {
+        c.sw.time = malloc(n * sizeof *c.sw.time);
+        c.sw.task = malloc(n * sizeof *c.sw.task);
+        c.sw.at = 1;
+        if (!c.sw.time || !c.sw.task)
+            st = RTP_ENOMEM;
+    }
     rtp_i128 done = 0;
     for (size_t r = 0; r < n && st == RTP_OK; r++) {
         size_t i = order[r], prev = r ? order[r - 1] : n;
@@ -473,9 +570,16 @@ rtp_status rtp_fp_rta(const rtp_task *tasks, size_t n, const int *priority,
                      (r < 2 || priority[order[r - 2]] > priority[prev]) &&
                      (r + 1 >= n || priority[order[r + 1]] < priority[i]) &&
                      (rtp_i128)tasks[i].blocking_ns + tasks[i].wcet_ns >= tasks[prev].blocking_ns;
+        c.sw.of = i;
+        if (c.sw.time)
+            c.above_of = i; /* distinct: the tasks above are those before */
         st = task_wcrt(&c, i, strict ? done : 0, &response_time[i], &done, diag);
         if (response_time[i] < 0)
             *schedulable = 0;
+        if (c.sw.time) {
+            sweep_add(&c.sw, tasks, i);
+            c.above += tasks[i].wcet_ns; /* <= n 2^62 */
+        }
     }
     free(order);
     ctx_free(&c);
