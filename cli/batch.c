@@ -2,13 +2,14 @@
  *
  * Invariants, all under batch_pipe.mu:
  *  - units[] are FREE, TAKEN (owned by exactly one thread, which fills and
- *    analyses it without the lock) or DONE (waiting to be printed);
+ *    analyses it without the lock), DONE (waiting to be printed) or
+ *    PRINTING (being written by the one thread with `printing` set);
  *  - sequence numbers are handed out under read_mu in input order, so the
  *    units' lines are in seq order, and next_print is the oldest seq not yet
  *    printed;
- *  - after any thread releases mu, the unit of seq next_print is not DONE
- *    (its finisher printed it and everything done behind it), so every unit
- *    is printed by the thread that completed the last of its predecessors;
+ *  - when no thread is printing, the unit of seq next_print is not DONE
+ *    (the printer takes every done unit in order before it stops), so
+ *    every unit is printed, in order, by one thread at a time;
  *  - once `stop` is set (out of memory), nothing more is printed or read. */
 #include "cli/batch.h"
 
@@ -31,7 +32,7 @@ typedef struct item {
     size_t at, size;    /* refused: its result in unit.errors */
 } item;
 
-enum { FREE, TAKEN, DONE };
+enum { FREE, TAKEN, DONE, PRINTING };
 
 typedef struct unit {
     int state;
@@ -53,6 +54,7 @@ typedef struct batch_pipe {
     size_t n_units;
     long next_print;
     int flags, stop, input_done; /* input_done: mu; in/next_seq: read_mu */
+    int printing;                /* a thread is in drain's writes (mu) */
     rtp_lines *in;
     int in_ended;
     long next_seq;
@@ -188,21 +190,32 @@ static void unit_reset(unit *u)
     u->oom_line = 0;
 }
 
-/* Prints every done unit from next_print on, in order (caller holds mu). */
+/* Prints every done unit from next_print on, in order (caller holds mu;
+ * the writes themselves happen without it, so a thread finishing or taking
+ * a unit never waits behind a write). One printer at a time: a thread that
+ * finds another printing leaves its unit DONE, and the printer takes it
+ * before it stops. */
 static void drain(batch_pipe *p)
 {
+    if (p->printing)
+        return;
+    p->printing = 1;
     for (;;) {
         unit *u = NULL;
         for (size_t k = 0; k < p->n_units && !u; k++)
             if (p->units[k].state == DONE && p->units[k].seq == p->next_print)
                 u = &p->units[k];
         if (!u || p->stop)
-            return;
+            break;
+        u->state = PRINTING;
+        pthread_mutex_unlock(&p->mu);
         if (u->out.len)
             fwrite(u->out.data, 1, u->out.len, p->out);
+        if (u->oom_line > 0)
+            fprintf(stderr, "rtpack analyze: out of memory at line %ld\n", u->oom_line);
+        pthread_mutex_lock(&p->mu);
         p->flags |= u->flags;
         if (u->oom_line > 0) {
-            fprintf(stderr, "rtpack analyze: out of memory at line %ld\n", u->oom_line);
             p->flags |= 4;
             p->stop = 1;
         }
@@ -210,6 +223,7 @@ static void drain(batch_pipe *p)
         p->next_print++;
         pthread_cond_broadcast(&p->cv);
     }
+    p->printing = 0;
 }
 
 /* One thread's loop: take a free unit, fill, analyse, finish; until the
