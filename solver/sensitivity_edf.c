@@ -367,14 +367,17 @@ static int near_refresh(void *ctx)
  * < min(La, cap): a failing t (lower = 0), or a lowered until none fails
  * (lower; *failed = -1 when no alpha > 0 passes); *decided = 0 when it
  * cannot cover every t (then nothing is known past what a says). */
-static rtp_status edf_near(sctx *s, mpq_t a, int lower, rtp_ns cap, int *decided,
-                           rtp_ns *failed, rtp_i128 *fa, rtp_i128 *fk)
+static rtp_status edf_near(sctx *s, mpq_t a, int lower, rtp_ns cap, uint64_t steps,
+                           int *decided, rtp_ns *failed, rtp_i128 *fa, rtp_i128 *fk)
 {
     near_ctx c = {.s = s, .a = a, .lower = lower};
     mpq_inits(c.k0, c.eps, c.seen, NULL);
     mpq_set_si(c.seen, -1, 1);
     near_refresh(&c);
-    rtp_edf_budget b = {0, s->max > s->used ? s->max - s->used : 0, NULL};
+    /* at most `steps` of the budget: a lattice of structured periods can
+     * hold many near-alignments, which the caller then settles otherwise */
+    uint64_t left = s->max > s->used ? s->max - s->used : 0;
+    rtp_edf_budget b = {0, steps < left ? steps : left, NULL};
     rtp_edf_near_in in = {.tasks = s->e, .n = s->n, .alpha = a, .per_job_ns = s->c, .t_cap = cap,
                           .check = near_check, .check_ctx = &c, .b = &b, .k0 = c.k0,
                           .eps = c.eps, .refresh = near_refresh};
@@ -382,6 +385,14 @@ static rtp_status edf_near(sctx *s, mpq_t a, int lower, rtp_ns cap, int *decided
     rtp_status st = rtp_edf_near(&in, &r, s->diag);
     s->used += b.used;
     mpq_clears(c.k0, c.eps, c.seen, NULL);
+    if (st == RTP_ELIMIT && s->used < s->max) {
+        /* only the share was spent; a candidate lowered meanwhile stays an
+         * upper bound (it fell to failures' own factors) */
+        rtp_diag_clear(s->diag);
+        *decided = 0;
+        *failed = c.none ? -1 : 0;
+        return RTP_OK;
+    }
     if (st == RTP_ELIMIT)
         return rtp_sens_out_of_steps(s);
     *decided = st == RTP_OK && (r.decided || c.none);
@@ -547,7 +558,7 @@ rtp_status rtp_sens_edf(sctx *s, mpq_t out, int *exists)
     if (st == RTP_OK && !failed)
         st = edf_at_one(s, out, 1, &decided, &failed, &A, &K);
     if (st == RTP_OK && !failed && !decided)
-        st = edf_near(s, out, 0, RTP_NS_LIMIT, &decided, &failed, &A, &K);
+        st = edf_near(s, out, 0, RTP_NS_LIMIT, (uint64_t)1 << 20, &decided, &failed, &A, &K);
     if (st == RTP_OK && !failed && !decided)
         st = edf_at_one(s, out, 0, &decided, &failed, &A, &K);
     if (st == RTP_OK && !failed && !decided)
@@ -577,7 +588,7 @@ rtp_status rtp_sens_edf(sctx *s, mpq_t out, int *exists)
      * past 2^14 periods or 2^62, QPA below the bound otherwise. */
     decided = 0;
     if ((st = edf_bound(s, out, 0, &bound)) == RTP_OK && (bound == 0 || near_one(s, bound)))
-        st = edf_near(s, out, 1, RTP_NS_LIMIT, &decided, &failed, &A, &K);
+        st = edf_near(s, out, 1, RTP_NS_LIMIT, s->max / 2, &decided, &failed, &A, &K);
     if (st == RTP_OK && !decided && (st = edf_bound(s, out, 1, &bound)) == RTP_OK)
         st = edf_walk(s, out, 1, 1, bound, &failed, &A, &K);
     *exists = st == RTP_OK && failed >= 0;
