@@ -8,6 +8,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <float.h>
 #include <gmp.h>
 #include <math.h>
 #include <stdlib.h>
@@ -270,6 +271,105 @@ static void test_capped_algorithms_agree(void **state)
     free(x[1]);
 }
 
+
+/* Stafford's RandFixedSum with its whole tables, as gen.c had it before it
+ * kept only the band the draw reads: the slow reference (same operations,
+ * so the same doubles). */
+static void ref_randfixedsum(size_t n, double s, rtp_rng *rng, double *x)
+{
+    double *w = calloc(n * (n + 1), sizeof *w), *t = calloc(n * n, sizeof *t);
+    double *s1 = malloc(n * sizeof *s1), *s2 = malloc(n * sizeof *s2);
+    assert_non_null(w);
+    assert_non_null(t);
+#define W(i, j) w[(i) * (n + 1) + (j)]
+#define T(i, j) t[(i) * n + (j)]
+    double kf = floor(s);
+    if (kf > (double)(n - 1))
+        kf = (double)(n - 1);
+    if (kf < 0.0)
+        kf = 0.0;
+    size_t k = (size_t)kf;
+    if (s < kf)
+        s = kf;
+    if (s > kf + 1.0)
+        s = kf + 1.0;
+    for (size_t i = 0; i < n; i++) {
+        s1[i] = s - (kf - (double)i);
+        s2[i] = (kf + (double)(n - i)) - s;
+    }
+    W(0, 1) = DBL_MAX;
+    const double tiny = 4.9406564584124654e-324;
+    for (size_t i = 2; i <= n; i++) {
+        size_t r = i - 1;
+        for (size_t j = 1; j <= i; j++) {
+            double tmp1 = W(r - 1, j) * s1[j - 1] / (double)i;
+            double tmp2 = W(r - 1, j - 1) * s2[n - i + j - 1] / (double)i;
+            W(r, j) = tmp1 + tmp2;
+            double tmp3 = W(r, j) + tiny;
+            int right = s2[n - i + j - 1] > s1[j - 1];
+            T(r - 1, j - 1) = right ? tmp2 / tmp3 : 1.0 - tmp1 / tmp3;
+        }
+    }
+    double sm = 0.0, pr = 1.0;
+    size_t j = k + 1;
+    for (size_t i = n - 1; i >= 1; i--) {
+        double rt = rtp_rng_unit(rng), rs = rtp_rng_unit(rng);
+        int e = rt <= T(i - 1, j - 1);
+        double sx = rtp_gen_pow(rs, 1.0 / (double)i);
+        sm += (1.0 - sx) * pr * s / (double)(i + 1);
+        pr *= sx;
+        x[n - i - 1] = sm + pr * (double)e;
+        s -= (double)e;
+        j -= (size_t)e;
+    }
+    x[n - 1] = sm + pr * s;
+#undef W
+#undef T
+    free(w), free(t), free(s1), free(s2);
+    for (size_t i = n - 1; i >= 1; i--) {
+        size_t pick = (size_t)rtp_rng_range(rng, 0, (int64_t)i);
+        double tmp = x[i];
+        x[i] = x[pick];
+        x[pick] = tmp;
+    }
+}
+
+/* gen.c's banded RandFixedSum against the full tables, bit for bit: n 1..400,
+ * totals from near 0 to near n x cap (k = floor(U / cap) from 0 to n - 1),
+ * caps 1, 1/2, 3/10; and a band past 2^26 numbers refused up front. */
+static void test_randfixedsum_band(void **state)
+{
+    (void)state;
+    tu_rng pick = {2727};
+    double *a = malloc(400 * sizeof *a), *b = malloc(400 * sizeof *b);
+    for (int c = 0; c < 600; c++) {
+        size_t n = (size_t)tu_range(&pick, 1, c % 10 == 0 ? 400 : 40);
+        static const int64_t caps[][2] = {{1, 1}, {1, 2}, {3, 10}};
+        const int64_t *cap = caps[tu_range(&pick, 0, 2)];
+        int64_t den = 1000, num = tu_range(&pick, 1, (int64_t)n * den * cap[0] / cap[1]);
+        rtp_gen_opts o = opts(n, num, den, RTP_GEN_RANDFIXEDSUM);
+        o.max_task_util = (rtp_ratio){cap[0], cap[1]};
+        rtp_rng r1 = rtp_rng_stream(27, (uint64_t)c, 1), r2 = r1;
+        assert_int_equal(rtp_gen_utilizations(&o, &r1, a, NULL), RTP_OK);
+        double capd = (double)cap[0] / (double)cap[1];
+        ref_randfixedsum(n, ((double)num / (double)den) / capd, &r2, b);
+        for (size_t i = 0; i < n; i++)
+            assert_true(a[i] == b[i] * capd);
+        assert_true(r1.state == r2.state);
+    }
+    free(a);
+    free(b);
+    rtp_gen_opts o = opts(100000, 50000, 1, RTP_GEN_RANDFIXEDSUM);
+    rtp_rng r = rtp_rng_stream(1, 0, 0);
+    double *u = malloc(100000 * sizeof *u);
+    rtp_diag d;
+    assert_int_equal(rtp_gen_utilizations(&o, &r, u, &d), RTP_ELIMIT);
+    assert_non_null(strstr(d.message, "randfixedsum"));
+    o = opts(100000, 9, 10, RTP_GEN_RANDFIXEDSUM); /* the band of U = 0.9: 2 wide */
+    assert_int_equal(rtp_gen_utilizations(&o, &r, u, &d), RTP_OK);
+    free(u);
+}
+
 static void test_log_uniform_periods(void **state)
 {
     (void)state;
@@ -446,6 +546,7 @@ int main(void)
         cmocka_unit_test(test_period_set),
         cmocka_unit_test(test_uunifast_marginals_beta),
         cmocka_unit_test(test_capped_algorithms_agree),
+        cmocka_unit_test(test_randfixedsum_band),
         cmocka_unit_test(test_log_uniform_periods),
         cmocka_unit_test(test_impossible_requests),
         cmocka_unit_test(test_short_periods_never_miss_the_total),
