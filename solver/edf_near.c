@@ -114,6 +114,10 @@ typedef struct near {
     mpq_t eps_q, k0_q;
     size_t s;
     size_t sel[DIM_MAX];       /* S, by C descending */
+    int ext;                   /* in->base given: one base, outside S */
+    const rtp_task *bt;        /* the current base */
+    size_t oth[DIM_MAX], no;   /* the tasks of S beside it (indices into tasks) */
+    size_t d;                  /* the lattice's dimension, 1 + no */
     rtp_ns best;               /* smallest failure found, 0 = none */
     int stop;                  /* !want_first and a failure found */
     /* the current base and chunk */
@@ -154,7 +158,7 @@ static int reduce(near *c, double b[][DIM_MAX], size_t k, size_t j, double q)
     if (fabs(q) > 1e9)
         return 0;
     int64_t iq = (int64_t)q;
-    for (size_t r = 0; r < c->s; r++) {
+    for (size_t r = 0; r < c->d; r++) {
         b[k][r] -= q * b[j][r];
         c->v[r][k] -= iq * c->v[r][j];
         c->vinv[j][r] += iq * c->vinv[k][r];
@@ -166,7 +170,7 @@ static int reduce(near *c, double b[][DIM_MAX], size_t k, size_t j, double q)
 
 static void swap_cols(near *c, double b[][DIM_MAX], size_t k)
 {
-    for (size_t r = 0; r < c->s; r++) {
+    for (size_t r = 0; r < c->d; r++) {
         double x = b[k][r];
         b[k][r] = b[k - 1][r];
         b[k - 1][r] = x;
@@ -183,7 +187,7 @@ static void swap_cols(near *c, double b[][DIM_MAX], size_t k)
  * it does not converge in floating point (the caller declines). */
 static int lll(near *c, double b[][DIM_MAX])
 {
-    size_t s = c->s;
+    size_t s = c->d;
     double bs[DIM_MAX][DIM_MAX], mu[DIM_MAX][DIM_MAX], norm[DIM_MAX];
     for (size_t i = 0; i < s; i++)
         for (size_t r = 0; r < s; r++)
@@ -224,9 +228,9 @@ static int lll(near *c, double b[][DIM_MAX])
  * the row count. */
 static size_t constraints(near *c, double g[][DIM_MAX], double *h)
 {
-    const rtp_task *tj = &c->tasks[c->sel[c->j]];
-    size_t s = c->s;
-    /* the integer rows over z = (q_j, q_i for i in S \ j, in S's order) */
+    const rtp_task *tj = c->bt;
+    size_t s = c->d;
+    /* the integer rows over z = (q_j, q_i for the others, in order) */
     rtp_i128 rows[CON_MAX][DIM_MAX], cst[CON_MAX];
     memset(rows, 0, sizeof rows);
     memset(cst, 0, sizeof cst);
@@ -243,16 +247,14 @@ static size_t constraints(near *c, double g[][DIM_MAX], double *h)
     mpq_mul(y, y, c->eps_q);
     mpq_sub(b0, c->k0_q, y);
     size_t m = 3;
-    for (size_t q = 0; q < s; q++) {
-        if (q == c->j)
-            continue;
-        const rtp_task *ti = &c->tasks[c->sel[q]];
+    for (size_t o = 0; o < c->no; o++) {
+        const rtp_task *ti = &c->tasks[c->oth[o]];
         size_t r = m - 2; /* its coordinate in z */
         rows[m][0] = tj->period_ns;
         rows[m][r] = -ti->period_ns;
         cst[m] = (rtp_i128)dstar(tj) - dstar(ti);
         mpq_init(cq[r]);
-        cprime(c->in, c->sel[q], cq[r]);
+        cprime(c->in, c->oth[o], cq[r]);
         mpq_set_si(y, ti->period_ns, 1);
         mpq_div(y, cq[r], y);
         mpq_add(x, x, y);
@@ -367,7 +369,7 @@ static rtp_status make_facets(near *c, size_t m, double g[][DIM_MAX], const doub
         cur[ncur].pi[q] = 1;
         cur[ncur++].supp = 1u << q;
     }
-    for (size_t k = 0; k < c->s && st == RTP_OK; k++) {
+    for (size_t k = 0; k < c->d && st == RTP_OK; k++) {
         if (k > 0) {
             size_t nn = eliminate(cur, ncur, m, g, k - 1, next, CAP);
             ray *t = cur;
@@ -386,7 +388,7 @@ static rtp_status make_facets(near *c, size_t m, double g[][DIM_MAX], const doub
             facet *f = &c->fac[k][c->nfac[k]];
             memset(f, 0, sizeof *f);
             int useful = 0;
-            for (size_t l = 0; l < c->s; l++) {
+            for (size_t l = 0; l < c->d; l++) {
                 double sum = 0, ab = 0;
                 for (size_t q = 0; q < m; q++) {
                     sum += cur[a].pi[q] * g[q][l];
@@ -418,8 +420,8 @@ static rtp_status make_facets(near *c, size_t m, double g[][DIM_MAX], const doub
  * the chunk holds no point (La below lo). */
 static int box(near *c)
 {
-    const rtp_task *tj = &c->tasks[c->sel[c->j]];
-    size_t s = c->s;
+    const rtp_task *tj = c->bt;
+    size_t s = c->d;
     double ends[2] = {(double)c->lo, (double)c->hi};
     double la = c->k0 / c->eps;
     if (ends[0] > la * (1 + 1e-9))
@@ -432,15 +434,13 @@ static int box(near *c)
         double a = ends[e], budget = c->k0 - c->eps * a;
         if (budget < 0)
             budget = 0;
-        for (size_t spent = 0; spent < s; spent++) { /* spent == j: r = 0 */
+        for (size_t spent = 0; spent <= c->no; spent++) { /* spent == no: r = 0 */
             double z[DIM_MAX];
             z[0] = (a - (double)dstar(tj)) / (double)tj->period_ns;
-            for (size_t q = 0, r = 1; q < s; q++) {
-                if (q == c->j)
-                    continue;
-                const rtp_task *ti = &c->tasks[c->sel[q]];
-                double ri = q == spent ? budget * (double)ti->period_ns / c->cd[c->sel[q]] : 0;
-                z[r++] = (a - (double)dstar(ti) - ri) / (double)ti->period_ns;
+            for (size_t o = 0; o < c->no; o++) {
+                const rtp_task *ti = &c->tasks[c->oth[o]];
+                double ri = o == spent ? budget * (double)ti->period_ns / c->cd[c->oth[o]] : 0;
+                z[o + 1] = (a - (double)dstar(ti) - ri) / (double)ti->period_ns;
             }
             for (size_t l = 0; l < s; l++) {
                 double v = 0, ab = 0;
@@ -468,8 +468,8 @@ static rtp_status run(near *c, rtp_i128 at)
 {
     if (at < c->lo || at > c->hi || (c->best > 0 && at >= c->best))
         return RTP_OK;
-    rtp_ns a = (rtp_ns)at, e = INT64_MAX;
-    for (size_t x = 0; x < c->s; x++) {
+    rtp_ns a = (rtp_ns)at, e = c->ext ? a + 1 : INT64_MAX; /* ext: the point alone */
+    for (size_t x = 0; x < c->s && !c->ext; x++) {
         const rtp_task *ti = &c->tasks[c->sel[x]];
         rtp_ns next = a + (ti->period_ns - floor_mod((rtp_i128)a - dstar(ti), ti->period_ns));
         if (next < e)
@@ -510,7 +510,7 @@ static rtp_status dfs(near *c, size_t k)
     for (size_t f = 0; f < c->nfac[k]; f++) {
         const facet *fa = &c->fac[k][f];
         double val = fa->h, err = fa->eh + fa->slack, ab = fabs(fa->h);
-        for (size_t l = k + 1; l < c->s; l++) {
+        for (size_t l = k + 1; l < c->d; l++) {
             double t = fa->g[l] * (double)c->z[l];
             val += t;
             ab += fabs(t);
@@ -540,10 +540,9 @@ static rtp_status dfs(near *c, size_t k)
             st = dfs(c, k - 1);
         } else {
             rtp_i128 qj = 0; /* z = V z', its first coordinate */
-            for (size_t l = 0; l < c->s; l++)
+            for (size_t l = 0; l < c->d; l++)
                 qj += (rtp_i128)c->v[0][l] * c->z[l];
-            const rtp_task *tj = &c->tasks[c->sel[c->j]];
-            st = run(c, (rtp_i128)dstar(tj) + qj * tj->period_ns);
+            st = run(c, (rtp_i128)dstar(c->bt) + qj * c->bt->period_ns);
         }
         if (st != RTP_OK)
             return st;
@@ -555,22 +554,25 @@ static rtp_status dfs(near *c, size_t k)
  * floating-point reduction cannot be trusted to be complete. */
 static rtp_status base(near *c, int *declined)
 {
-    const rtp_task *tj = &c->tasks[c->sel[c->j]];
-    size_t s = c->s;
+    c->no = 0;
+    c->bt = c->ext ? c->in->base : &c->tasks[c->sel[c->j]];
+    for (size_t q = 0; q < c->s; q++)
+        if (c->ext || q != c->j)
+            c->oth[c->no++] = c->sel[q];
+    c->d = c->no + 1;
+    const rtp_task *tj = c->bt;
+    size_t s = c->d;
     double b[DIM_MAX][DIM_MAX]; /* columns: the lattice in unit-simplex coordinates */
     double w = (double)(c->hi - c->lo) + 1, kk = c->k0 - c->eps * (double)c->lo;
     if (!(kk > 0))
         return RTP_OK;
     memset(b, 0, sizeof b);
     b[0][0] = (double)tj->period_ns / w;
-    for (size_t q = 0, r = 1; q < s; q++) {
-        if (q == c->j)
-            continue;
-        const rtp_task *ti = &c->tasks[c->sel[q]];
-        double cc = c->cd[c->sel[q]];
-        b[0][r] = cc / (double)ti->period_ns * (double)tj->period_ns / kk;
-        b[r][r] = -cc / kk;
-        r++;
+    for (size_t o = 0; o < c->no; o++) {
+        const rtp_task *ti = &c->tasks[c->oth[o]];
+        double cc = c->cd[c->oth[o]];
+        b[0][o + 1] = cc / (double)ti->period_ns * (double)tj->period_ns / kk;
+        b[o + 1][o + 1] = -cc / kk;
     }
     if (!lll(c, b)) {
         *declined = 1;
@@ -598,7 +600,8 @@ static rtp_status choose(near *c, double *log_e)
     size_t *idx = malloc(c->n * sizeof *idx);
     if (!idx)
         return RTP_ENOMEM;
-    size_t top = c->n < DIM_MAX ? c->n : DIM_MAX;
+    size_t cap = DIM_MAX - (size_t)c->ext; /* ext: the base takes a dimension */
+    size_t top = c->n < cap ? c->n : cap;
     for (size_t i = 0; i < c->n; i++)
         idx[i] = i;
     /* partial selection of the top C's (n may be large) */
@@ -620,8 +623,12 @@ static rtp_status choose(near *c, double *log_e)
         const rtp_task *t = &c->tasks[idx[s - 1]];
         logc += log(c->cd[idx[s - 1]]);
         usum += c->cd[idx[s - 1]] / (double)t->period_ns;
-        /* over the range R = min(La, t_cap) - t_lo: R K^(s-1) sum U / ((s-1)! prod C) */
-        double e = log(range) + (double)(s - 1) * log(kk) - lgamma((double)s) - logc + log(usum);
+        /* over the range R = min(La, t_cap) - t_lo: R K^(s-1) sum U / ((s-1)! prod C)
+         * (bases in S), R K^s / (T_b s! prod C) (one base outside) */
+        double e = c->ext ? log(range) - log((double)c->in->base->period_ns) +
+                                (double)s * log(kk) - lgamma((double)s + 1) - logc
+                          : log(range) + (double)(s - 1) * log(kk) - lgamma((double)s) - logc +
+                                log(usum);
         if (e < best) {
             best = e;
             pick = s;
@@ -717,6 +724,7 @@ rtp_status rtp_edf_near(const rtp_edf_near_in *in, rtp_edf_near_result *out, rtp
     near c;
     memset(&c, 0, sizeof c);
     c.in = in;
+    c.ext = in->base != NULL;
     c.tasks = in->tasks;
     c.n = in->n;
     c.want_first = in->want_first;
@@ -782,7 +790,7 @@ rtp_status rtp_edf_near(const rtp_edf_near_in *in, rtp_edf_near_result *out, rtp
         rtp_ns to = chunk_end(&c, f, from, end);
         c.lo = from;
         c.hi = to - 1;
-        for (c.j = 0; c.j < c.s && !c.stop && !declined && st == RTP_OK; c.j++)
+        for (c.j = 0; c.j < (c.ext ? 1 : c.s) && !c.stop && !declined && st == RTP_OK; c.j++)
             st = base(&c, &declined);
         if (st != RTP_OK)
             goto done;

@@ -37,6 +37,12 @@ typedef struct rtp_edf_near_in {
      * them. */
     mpq_ptr k0, eps;
     int (*refresh)(void *ctx);
+    /* Optional (NULL: EDF's runs, each starting at a deadline of a task of
+     * S): the points D*_b + q T_b of this task alone, which is not in the sum
+     * (C' ignored; the fixed-priority search of solver/fp.c, where the
+     * tasks' D* are the phases of their sawtooth terms and check() is
+     * asked about single points). */
+    const rtp_task *base;
 } rtp_edf_near_in;
 
 typedef struct rtp_edf_near_result {
