@@ -61,6 +61,7 @@
 
 #include "models/arith.h"
 #include "models/ratio.h"
+#include "solver/edf_near.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,6 +87,8 @@ typedef struct rta_ctx {
     sweep sw;          /* time: NULL when not used */
     size_t above_of;   /* n, or a task whose more urgent tasks' wcets sum to */
     rtp_i128 above;    /* `above`, none of equal priority (rtp_fp_rta) */
+    int verdict;       /* only "every job meets its deadline" is asked (far_jobs) */
+    rtp_diag *diag;    /* far_jobs' check callback reports through it */
     rtp_task *scratch; /* n entries, for the level-i load check */
     size_t *by_key;    /* task indices by T - J ascending (see interference) */
     size_t first_i;    /* interference's cache: the first jobs of the tasks */
@@ -380,6 +383,146 @@ static rtp_status fifo_wcrt(rta_ctx *c, size_t i, rtp_ns *response, rtp_diag *di
     return RTP_OK;
 }
 
+/* The search of solver/edf_near.c for a late job of task i (only more
+ * urgent tasks above it), asked about the point y of job q = (y - D*_i) /
+ * T_i: does its "virtual" completion, the least fixed point of W_q(t) =
+ * B_i + (q + 1) C_i + sum_{j above} ceil((t + J_j) / T_j) C_j, pass y? */
+typedef struct far_ctx {
+    rta_ctx *c;
+    size_t i;
+    rtp_ns from;   /* jobs below it were examined already */
+    mpq_t scale;   /* 1 / (1 - U_above), for job q's lower bound */
+    mpq_t lift;    /* sum C_j J_j / T_j */
+} far_ctx;
+
+static rtp_status far_check(void *ctx, rtp_ns lo, rtp_ns hi, int want_first, rtp_ns *failed)
+{
+    far_ctx *f = ctx;
+    rta_ctx *c = f->c;
+    const rtp_task *ti = &c->tasks[f->i];
+    (void)want_first;
+    *failed = 0;
+    rtp_ns dstar = ti->deadline_ns - ti->jitter_ns, p = ti->period_ns;
+    rtp_ns q = lo <= dstar ? 0 : (lo - dstar + p - 1) / p;
+    if (q < f->from)
+        q = f->from;
+    mpq_t x;
+    mpz_t z;
+    mpq_init(x);
+    mpz_init(z);
+    rtp_status st = RTP_OK;
+    for (; (rtp_i128)q * p + dstar <= hi && st == RTP_OK; q++) {
+        rtp_i128 own = ti->blocking_ns + (rtp_i128)(q + 1) * ti->wcet_ns, y = (rtp_i128)q * p + dstar;
+        /* W_q(t) >= own + U t + sum C_j J_j / T_j (each ceil >= its argument):
+         * its least fixed point is past (own + lift) / (1 - U) */
+        mpz_set_si(mpq_numref(x), (long)(own >> 64)); /* own < 2^126 */
+        mpz_mul_2exp(mpq_numref(x), mpq_numref(x), 64);
+        mpz_add_ui(mpq_numref(x), mpq_numref(x), (unsigned long)(uint64_t)own);
+        mpz_set_ui(mpq_denref(x), 1);
+        mpq_add(x, x, f->lift);
+        mpq_mul(x, x, f->scale);
+        mpz_cdiv_q(z, mpq_numref(x), mpq_denref(x));
+        rtp_i128 w = mpz_fits_slong_p(z) ? mpz_get_si(z) : (rtp_i128)y + 1;
+        if (w < own)
+            w = own;
+        int miss = 0;
+        st = settle(c, f->i, own, y, &w, &miss, c->diag);
+        if (st == RTP_OK && miss) {
+            *failed = (rtp_ns)y;
+            break;
+        }
+    }
+    mpz_clear(z);
+    mpq_clear(x);
+    return st;
+}
+
+/* Past the first `from` jobs of task i, is some job late? Every job q of the
+ * synchronous pattern is due at y_q = q T_i + D_i - J_i and its virtual
+ * completion (the least fixed point above, as if the busy period went on)
+ * is at most its real one (work available earlier finishes no later): a
+ * virtual miss is a real miss, and every real miss of the first busy
+ * period is a virtual one. A virtual miss at q needs W_q(y_q) > y_q, i.e.
+ * (with m_j(y) = (y + J_j - 1) mod T_j and U the utilization above)
+ *   sum_j U_j m_j(y_q) + (1 - U - U_i) y_q
+ *     < B_i + C_i - U_i D*_i + sum_j U_j (J_j - 1 + T_j),
+ * EDF's condition below U' = 1 with the points y_q as the only base: the
+ * lattice search finds every such q (solver/edf_near.c) and each is checked
+ * exactly. *decided = 0 when it cannot cover every q (level utilization 1
+ * and no late job below 2^62 ns, or the search's budget). */
+static rtp_status far_jobs(rta_ctx *c, size_t i, rtp_ns from, int *late, int *decided,
+                           rtp_diag *diag)
+{
+    const rtp_task *ti = &c->tasks[i];
+    *late = *decided = 0;
+    size_t m = 0;
+    rtp_task *hp = malloc((c->n ? c->n : 1) * sizeof *hp);
+    if (!hp)
+        return rtp_oom(diag);
+    far_ctx f = {.c = c, .i = i, .from = from};
+    mpq_t u, eta, k, x;
+    mpq_inits(f.scale, f.lift, u, eta, k, x, NULL);
+    for (size_t j = 0; j < c->n; j++) {
+        if (!interferes(c, i, j, 0))
+            continue;
+        const rtp_task *tj = &c->tasks[j];
+        hp[m] = *tj; /* its sawtooth's phase 1 - J_j as the D* of solver/edf_near.c */
+        hp[m].deadline_ns = 1;
+        hp[m].blocking_ns = 0;
+        m++;
+        mpq_set_si(x, tj->wcet_ns, (unsigned long)tj->period_ns);
+        mpq_canonicalize(x);
+        mpq_add(u, u, x);
+        mpq_set_si(eta, tj->jitter_ns, 1);
+        mpq_mul(eta, eta, x);
+        mpq_add(f.lift, f.lift, eta);
+        mpq_set_si(eta, tj->jitter_ns - 1 + tj->period_ns, 1);
+        mpq_mul(eta, eta, x);
+        mpq_add(k, k, eta);
+    }
+    mpq_set_ui(f.scale, 1, 1);
+    mpq_sub(f.scale, f.scale, u);
+    mpq_inv(f.scale, f.scale); /* U < 1: the level utilization is at most 1 */
+    mpq_set_si(x, ti->wcet_ns, (unsigned long)ti->period_ns);
+    mpq_canonicalize(x);
+    mpq_set_ui(eta, 1, 1);
+    mpq_sub(eta, eta, u);
+    mpq_sub(eta, eta, x);
+    mpq_set_si(u, ti->deadline_ns - ti->jitter_ns, 1);
+    mpq_mul(x, x, u);
+    mpq_sub(k, k, x);
+    mpq_set_si(x, ti->blocking_ns + ti->wcet_ns, 1);
+    mpq_add(k, k, x);
+    rtp_task base = *ti;
+    /* half of what is left (lattice nodes; the jobs checked count as
+     * settle's steps): where sum C_j over the tasks above is below the
+     * bound the condition excludes no job over a long stretch, and then
+     * the walk goes on with the rest */
+    uint64_t left = c->max_iterations > c->used ? c->max_iterations - c->used : 0;
+    rtp_edf_budget b = {0, left / 2, c->limits};
+    rtp_edf_near_in in = {.tasks = hp, .n = m, .t_cap = RTP_NS_LIMIT, .check = far_check,
+                          .check_ctx = &f, .b = &b, .k0 = k, .eps = eta, .base = &base};
+    rtp_edf_near_result r;
+    size_t keep = c->sw.of;
+    c->sw.of = c->n; /* far points: not the sweep's */
+    c->diag = diag;
+    rtp_status st = mpq_sgn(eta) >= 0 ? rtp_edf_near(&in, &r, diag) : RTP_OK;
+    c->sw.of = keep;
+    c->used += b.used; /* the search's nodes; far_check's steps counted as they went */
+    if (st == RTP_OK && mpq_sgn(eta) >= 0) {
+        *decided = r.decided;
+        *late = r.failed > 0;
+    }
+    if (st == RTP_ELIMIT && c->used < c->max_iterations &&
+        rtp_limits_check(c->limits, diag) == RTP_OK) {
+        rtp_diag_clear(diag); /* only the share: not decided, the walk goes on */
+        st = RTP_OK;
+    }
+    mpq_clears(f.scale, f.lift, u, eta, k, x, NULL);
+    free(hp);
+    return st;
+}
+
 /* Worst-case response of task i, or -1 when some job misses its deadline. */
 static rtp_status task_wcrt(rta_ctx *c, size_t i, rtp_i128 start, rtp_ns *response,
                             rtp_i128 *done0, rtp_diag *diag)
@@ -438,6 +581,15 @@ static rtp_status task_wcrt(rta_ctx *c, size_t i, rtp_i128 start, rtp_ns *respon
         }
         if (jobs > 0 && q + 1 == jobs)
             break; /* the responses repeat from here */
+        if (c->verdict && q + 1 == 64) { /* a long busy period: the rest at once */
+            int late = 0, decided = 0;
+            if ((st = far_jobs(c, i, q + 1, &late, &decided, diag)) != RTP_OK)
+                return st;
+            if (decided) {
+                *response = late ? -1 : (rtp_ns)worst; /* verdict only: not the WCRT */
+                return RTP_OK;
+            }
+        }
         w += ti->wcet_ns; /* job q + 1 completes at least C_i later */
     }
     *response = (rtp_ns)worst;
@@ -472,6 +624,8 @@ static rtp_status ctx_init(rta_ctx *c, const rtp_task *tasks, size_t n,
     c->sw.of = n;
     c->above_of = n;
     c->above = 0;
+    c->verdict = 0;
+    c->diag = NULL;
     c->scratch = malloc((n ? n : 1) * sizeof *c->scratch);
     c->by_key = malloc((n ? n : 1) * sizeof *c->by_key);
     keyed_ns *k = malloc((n ? n : 1) * sizeof *k);
@@ -528,15 +682,18 @@ static rtp_status by_priority(const int *priority, size_t n, size_t *order)
     return RTP_OK;
 }
 
-rtp_status rtp_fp_rta(const rtp_task *tasks, size_t n, const int *priority,
-                      rtp_ns *response_time, int *schedulable,
-                      const rtp_limits *limits, rtp_diag *diag)
+/* rtp_fp_rta, and rtp_fp_verdict when verdict (responses are then
+ * meaningful only as "-1 = a miss"; the first miss ends it). */
+static rtp_status analyse(const rtp_task *tasks, size_t n, const int *priority,
+                          rtp_ns *response_time, int *schedulable, int verdict,
+                          const rtp_limits *limits, rtp_diag *diag)
 {
     *schedulable = 1;
     if (rtp_limits_check(limits, diag) != RTP_OK)
         return RTP_ELIMIT;
     rta_ctx c;
     rtp_status st = ctx_init(&c, tasks, n, priority, limits);
+    c.verdict = verdict;
     /* Most urgent first, each task's job 0 starting from the completion of
      * the one just above it, prev: with distinct priorities hp(i) = hp(prev)
      * + prev, so W_i(t) >= W_prev(t) - B_prev + B_i + C_i > t for every t
@@ -576,6 +733,8 @@ rtp_status rtp_fp_rta(const rtp_task *tasks, size_t n, const int *priority,
         st = task_wcrt(&c, i, strict ? done : 0, &response_time[i], &done, diag);
         if (response_time[i] < 0)
             *schedulable = 0;
+        if (verdict && !*schedulable)
+            break;
         if (c.sw.time) {
             sweep_add(&c.sw, tasks, i);
             c.above += tasks[i].wcet_ns; /* <= n 2^62 */
@@ -583,6 +742,24 @@ rtp_status rtp_fp_rta(const rtp_task *tasks, size_t n, const int *priority,
     }
     free(order);
     ctx_free(&c);
+    return st;
+}
+
+rtp_status rtp_fp_rta(const rtp_task *tasks, size_t n, const int *priority,
+                      rtp_ns *response_time, int *schedulable,
+                      const rtp_limits *limits, rtp_diag *diag)
+{
+    return analyse(tasks, n, priority, response_time, schedulable, 0, limits, diag);
+}
+
+rtp_status rtp_fp_verdict(const rtp_task *tasks, size_t n, const int *priority,
+                          int *schedulable, const rtp_limits *limits, rtp_diag *diag)
+{
+    rtp_ns *resp = malloc((n ? n : 1) * sizeof *resp);
+    if (!resp)
+        return rtp_oom(diag);
+    rtp_status st = analyse(tasks, n, priority, resp, schedulable, 1, limits, diag);
+    free(resp);
     return st;
 }
 
@@ -668,6 +845,7 @@ static rtp_status opa(const rtp_task *tasks, size_t n, const size_t *dm,
         trial[i] = unassigned;
     rta_ctx c;
     rtp_status st = ctx_init(&c, tasks, n, trial, limits);
+    c.verdict = 1; /* a candidate only passes or not */
     *found = 1;
     for (int level = 1; st == RTP_OK && level <= (int)n && *found; level++) {
         *found = 0;
@@ -721,12 +899,7 @@ rtp_status rtp_fp_assign(const rtp_task *tasks, size_t n, rtp_prio_rule rule,
             /* OPA's first candidate at each level is the DM one, which
              * passes there exactly when DM passes; when DM fails no order
              * passes: OPA's answer is DM's (docs/spec.md "Priorities") */
-            rtp_ns *resp = malloc((n ? n : 1) * sizeof *resp);
-            if (!resp)
-                st = rtp_oom(diag);
-            else
-                st = rtp_fp_rta(tasks, n, priority, resp, found, limits, diag);
-            free(resp);
+            st = rtp_fp_verdict(tasks, n, priority, found, limits, diag);
         } else if (rule == RTP_PRIO_OPA) {
             st = opa(tasks, n, order, priority, found, limits, diag);
         }

@@ -28,6 +28,12 @@ rtp_status rtp_fp_rta(const rtp_task *tasks, size_t n, const int *priority,
  * priority[] holds DM.
  * For the other rules *found = 1. RTP_EINPUT for GIVEN when a task has no
  * priority. */
+/* rtp_fp_rta's *schedulable alone, which can be cheaper: a long level busy
+ * period is searched for a late job at once instead of job by job (near a
+ * level utilization of 1 that walk can take millions of steps). */
+rtp_status rtp_fp_verdict(const rtp_task *tasks, size_t n, const int *priority,
+                          int *schedulable, const rtp_limits *limits, rtp_diag *diag);
+
 /* No jitter, no blocking, every D <= T: deadline-monotonic priorities are
  * optimal [LW82] (some order passes iff DM does; a task moved below one of
  * later deadline completes with the same work by the earlier deadline), so

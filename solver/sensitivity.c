@@ -290,6 +290,18 @@ static rtp_status scaling_of(const rtp_test *test, const rtp_task *tasks, size_t
 static rtp_status passes(const rtp_test *test, const rtp_task *e, size_t n, int *ok,
                          rtp_diag *diag)
 {
+    if (test->policy == RTP_POLICY_FP ||
+        (test->policy == RTP_POLICY_GFP && test->cpus <= 1)) { /* the verdict alone */
+        int *prio = malloc((n ? n : 1) * sizeof *prio), found = 0;
+        if (!prio)
+            return rtp_oom(diag);
+        rtp_status st = rtp_fp_assign(e, n, test->priority, prio, &found, &test->limits, diag);
+        *ok = 0;
+        if (st == RTP_OK && found)
+            st = rtp_fp_verdict(e, n, prio, ok, &test->limits, diag);
+        free(prio);
+        return st;
+    }
     rtp_test_result r;
     memset(&r, 0, sizeof r);
     rtp_status st = rtp_test_run(test, e, n, &r, diag);
