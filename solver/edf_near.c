@@ -787,6 +787,14 @@ rtp_status rtp_edf_near(const rtp_edf_near_in *in, rtp_edf_near_result *out, rtp
         }
         if (c.best > 0 && c.best < end)
             end = c.best;
+        /* the chunk's expected candidates past the budget left: decline (a
+         * first failure, when there is one, usually lies in the chunks
+         * before; what is left to the caller is then no worse) */
+        double est = ((f < 1 ? f : 1) - f / 8) * exp(log_e);
+        if (from > c.t_lo && est > (double)(c.b->max > c.b->used ? c.b->max - c.b->used : 0)) {
+            declined = 1;
+            break;
+        }
         rtp_ns to = chunk_end(&c, f, from, end);
         c.lo = from;
         c.hi = to - 1;

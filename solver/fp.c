@@ -493,13 +493,33 @@ static rtp_status far_jobs(rta_ctx *c, size_t i, rtp_ns from, int *late, int *de
     mpq_sub(k, k, x);
     mpq_set_si(x, ti->blocking_ns + ti->wcet_ns, 1);
     mpq_add(k, k, x);
+    /* K past the largest sawtooth sum (every C_j above): the condition
+     * excludes no job while (1 - U - U_i) y < K - sum C_j; a stretch of more
+     * than 4096 jobs (or an endless one) is left to the walk */
+    mpq_set_ui(x, 0, 1);
+    for (size_t j = 0; j < m; j++) {
+        mpq_set_si(u, hp[j].wcet_ns, 1);
+        mpq_add(x, x, u);
+    }
+    mpq_sub(x, k, x);
+    if (mpq_sgn(x) > 0) {
+        mpq_set_si(u, ti->period_ns, 4096);
+        mpq_mul(u, u, eta); /* 4096 T_i eta */
+        if (mpq_cmp(x, u) >= 0) {
+            mpq_clears(f.scale, f.lift, u, eta, k, x, NULL);
+            free(hp);
+            return RTP_OK; /* not decided */
+        }
+    }
     rtp_task base = *ti;
-    /* half of what is left (lattice nodes; the jobs checked count as
-     * settle's steps): where sum C_j over the tasks above is below the
+    /* a quarter of what is left for the lattice's nodes, a quarter for the
+     * jobs it has checked: where sum C_j over the tasks above is below the
      * bound the condition excludes no job over a long stretch, and then
      * the walk goes on with the rest */
     uint64_t left = c->max_iterations > c->used ? c->max_iterations - c->used : 0;
-    rtp_edf_budget b = {0, left / 2, c->limits};
+    uint64_t max = c->max_iterations; /* the checks' settle steps: a quarter too */
+    rtp_edf_budget b = {0, left / 4, c->limits};
+    c->max_iterations = c->used + left / 4;
     rtp_edf_near_in in = {.tasks = hp, .n = m, .t_cap = RTP_NS_LIMIT, .check = far_check,
                           .check_ctx = &f, .b = &b, .k0 = k, .eps = eta, .base = &base};
     rtp_edf_near_result r;
@@ -508,6 +528,7 @@ static rtp_status far_jobs(rta_ctx *c, size_t i, rtp_ns from, int *late, int *de
     c->diag = diag;
     rtp_status st = mpq_sgn(eta) >= 0 ? rtp_edf_near(&in, &r, diag) : RTP_OK;
     c->sw.of = keep;
+    c->max_iterations = max;
     c->used += b.used; /* the search's nodes; far_check's steps counted as they went */
     if (st == RTP_OK && mpq_sgn(eta) >= 0) {
         *decided = r.decided;

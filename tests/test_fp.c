@@ -15,13 +15,18 @@
  *    i is then also released at every phase 0..T_i-1 and the worst taken;
  *  - OPA's optimality: a distinct-priority order passing the exact test
  *    exists (every permutation tried, n <= 7) iff OPA finds one; and docs/spec.md's
- *    candidate rule replayed step by step with rtp_fp_rta. */
+ *    candidate rule replayed step by step with rtp_fp_rta;
+ *  - many tasks (200..1200): every job 0 by the textbook fixed point;
+ *  - rtp_fp_verdict against rtp_fp_rta's job-by-job walk where level busy
+ *    periods run to thousands of jobs, and against a job-by-job reference
+ *    where the first late job is past the 64th. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -657,6 +662,240 @@ static void test_delay_big_values(void **state)
     assert_true(st == RTP_ELIMIT || (st == RTP_OK && resp[1] == -1));
 }
 
+
+/* Response of job 0 by the plain fixed point over every more urgent task,
+ * from C_i + B_i up: the textbook iteration [JP86] [ABRTW93], n terms a
+ * step (the reference for the sweep and the chained starts of rtp_fp_rta);
+ * -1 past D. Distinct priorities, D <= T, no jitter. */
+static rtp_ns ref_job0(const rtp_task *ts, size_t n, const int *prio, size_t i)
+{
+    rtp_ns w = ts[i].wcet_ns + ts[i].blocking_ns;
+    for (;;) {
+        rtp_ns next = ts[i].wcet_ns + ts[i].blocking_ns;
+        for (size_t j = 0; j < n; j++)
+            if (prio[j] > prio[i])
+                next += (w + ts[j].period_ns - 1) / ts[j].period_ns * ts[j].wcet_ns;
+        if (next > ts[i].deadline_ns)
+            return -1;
+        if (next == w)
+            return w;
+        w = next;
+    }
+}
+
+/* Many tasks (200..1200, distinct priorities, D <= T, blocking on some):
+ * rtp_fp_rta's sweep over the release times and chained starts against
+ * the plain fixed point of every task; OPA where DM is optimal against DM. */
+static void test_many_tasks(void **state)
+{
+    (void)state;
+    tu_rng rng = {1000};
+    for (int s = 0; s < 12; s++) {
+        size_t n = (size_t)tu_range(&rng, 200, 1200);
+        rtp_task *ts = calloc(n, sizeof *ts);
+        int *prio = malloc(n * sizeof *prio), *opa = malloc(n * sizeof *opa);
+        rtp_ns *resp = malloc(n * sizeof *resp);
+        for (size_t i = 0; i < n; i++) {
+            rtp_ns t = tu_range(&rng, 1000, 400000);
+            rtp_ns c = tu_range(&rng, 1, t * 9 / (10 * (rtp_ns)n) + 1);
+            ts[i] = tu_task(c, tu_range(&rng, t / 2, t), t);
+            if (s % 3 == 1 && i % 7 == 0)
+                ts[i].blocking_ns = tu_range(&rng, 0, 3 * c);
+        }
+        int found = 0, sched = 0, sched_opa = 0;
+        rtp_limits lim = rtp_limits_default();
+        assert_int_equal(rtp_fp_assign(ts, n, RTP_PRIO_DM, prio, &found, &lim, NULL), RTP_OK);
+        assert_int_equal(rtp_fp_rta(ts, n, prio, resp, &sched, &lim, NULL), RTP_OK);
+        int ref_sched = 1;
+        for (size_t i = 0; i < n; i++) {
+            rtp_ns r = ref_job0(ts, n, prio, i);
+            assert_int_equal(resp[i], r);
+            ref_sched = ref_sched && r >= 0;
+        }
+        assert_int_equal(sched, ref_sched);
+        assert_int_equal(rtp_fp_verdict(ts, n, prio, &found, &lim, NULL), RTP_OK);
+        assert_int_equal(found, ref_sched);
+        if (s % 3 != 1) { /* no blocking: OPA is DM */
+            assert_int_equal(rtp_fp_assign(ts, n, RTP_PRIO_OPA, opa, &sched_opa, &lim, NULL),
+                             RTP_OK);
+            assert_int_equal(sched_opa, ref_sched);
+            assert_memory_equal(opa, prio, n * sizeof *prio);
+        }
+        free(ts);
+        free(prio);
+        free(opa);
+        free(resp);
+    }
+}
+
+/* rtp_fp_verdict against rtp_fp_rta's walk of every job: level utilization
+ * near 1 (the last task fills it to its largest C, a little less at times),
+ * D up to 4 T, jitter and blocking, periods 20..300 so the level busy
+ * periods run to thousands of jobs and the walk stays affordable: past 64
+ * jobs the verdict comes from the lattice search (solver/fp.c far_jobs). */
+static void test_verdict_long_busy_periods(void **state)
+{
+    (void)state;
+    tu_rng rng = {64};
+    int late = 0, fine = 0, long_ones = 0;
+    for (int s = 0; s < 3000; s++) {
+        rtp_task ts[6];
+        size_t n = (size_t)tu_range(&rng, 2, 6);
+        int prio[6];
+        rtp_ns room_num = 1, room_den = 1; /* 1 - U so far, as a fraction */
+        for (size_t i = 0; i < n; i++) {
+            rtp_ns t = tu_range(&rng, 20, 300);
+            ts[i] = tu_task(1, t, t);
+            prio[i] = (int)(n - i);
+        }
+        for (size_t i = 0; i + 1 < n; i++) { /* utilizations of the first n - 1 */
+            rtp_ns c = tu_range(&rng, 1, ts[i].period_ns / (rtp_ns)n + 1);
+            ts[i].wcet_ns = c;
+            room_num = room_num * ts[i].period_ns - c * room_den;
+            room_den *= ts[i].period_ns;
+        }
+        /* the last: the largest C with C / T <= 1 - U, a little less now and then */
+        rtp_task *last = &ts[n - 1];
+        rtp_ns c = room_num > 0 ? room_num * last->period_ns / room_den : 0;
+        c -= tu_range(&rng, 0, 1);
+        if (c < 1)
+            continue;
+        last->wcet_ns = c;
+        int tight = s % 2; /* deadlines within 30% past the period */
+        for (size_t i = 0; i < n; i++) {
+            if (tight)
+                ts[i].deadline_ns = ts[i].period_ns + tu_range(&rng, 0, ts[i].period_ns * 3 / 10);
+            else if (tu_range(&rng, 0, 1))
+                ts[i].deadline_ns = tu_range(&rng, ts[i].period_ns, 4 * ts[i].period_ns);
+            if (tu_range(&rng, 0, 3) == 0)
+                ts[i].jitter_ns = tu_range(&rng, 0, ts[i].deadline_ns / 3);
+            if (tu_range(&rng, 0, 3) == 0)
+                ts[i].blocking_ns = tu_range(&rng, 0, 3);
+        }
+        rtp_ns resp[6];
+        int walked = 0, verdict = 0;
+        rtp_limits lim = rtp_limits_default();
+        rtp_diag d;
+        if (rtp_fp_rta(ts, n, prio, resp, &walked, &lim, &d) != RTP_OK)
+            continue; /* the walk itself out of reach (utilization 1, long hyperperiod) */
+        rtp_status vst = rtp_fp_verdict(ts, n, prio, &verdict, &lim, &d);
+        assert_int_equal(vst, RTP_OK);
+        assert_int_equal(verdict, walked);
+        late += !walked;
+        fine += walked;
+        rtp_ns h = 1; /* a long level busy period: its length past 64 periods */
+        rtp_ns work = 0;
+        for (size_t i = 0; i < n; i++)
+            work += ts[i].wcet_ns + ts[i].blocking_ns;
+        for (rtp_ns w = work, k = 0; k < 100000; k++) { /* level n - 1's busy period */
+            rtp_ns next = last->blocking_ns;
+            for (size_t i = 0; i < n; i++)
+                next += (w + ts[i].jitter_ns + ts[i].period_ns - 1) / ts[i].period_ns *
+                        ts[i].wcet_ns;
+            if (next <= w || next > 64 * last->period_ns) {
+                h = next;
+                break;
+            }
+            w = next;
+        }
+        long_ones += h > 64 * last->period_ns;
+    }
+    print_message("verdicts: %d late, %d fine, %d long\n", late, fine, long_ones);
+    assert_true(late > 300);
+    assert_true(fine > 300);
+}
+
+/* The first late job of task i (distinct priorities, the lowest here),
+ * job by job through its level busy period, each completion the plain
+ * fixed point from 1 (jitter and blocking as in solver/fp.c); -1 when none
+ * is late, -2 past `cap` jobs. */
+static long ref_first_late(const rtp_task *ts, size_t n, size_t i, long cap)
+{
+    const rtp_task *ti = &ts[i];
+    for (long q = 0; q < cap; q++) {
+        rtp_ns own = ti->blocking_ns + (q + 1) * ti->wcet_ns, w = 1;
+        for (;;) {
+            rtp_ns next = own;
+            for (size_t j = 0; j < n; j++)
+                if (j != i)
+                    next += (w + ts[j].jitter_ns + ts[j].period_ns - 1) / ts[j].period_ns *
+                            ts[j].wcet_ns;
+            if (next == w)
+                break;
+            w = next;
+        }
+        rtp_ns arrival = q * ti->period_ns - ti->jitter_ns;
+        if (w > arrival + ti->deadline_ns)
+            return q;
+        if (w <= arrival + ti->period_ns)
+            return -1; /* the busy period ends before the next job */
+    }
+    return -2;
+}
+
+/* Late jobs past the 64th: the lowest of 2..3 tasks, level utilization
+ * 1 - 1/(T T') or so, its deadline a few ns past job 0's response; the first late job
+ * found by ref_first_late at index 64..20000, the verdict must say late
+ * (the lattice search of far_jobs found it), and on the ones it finds
+ * none, fine. */
+static void test_verdict_late_far(void **state)
+{
+    (void)state;
+    tu_rng rng = {6464};
+    int far = 0, none = 0;
+    for (int s = 0; s < 40000 && far < 40; s++) {
+        rtp_task ts[3];
+        size_t n = (size_t)tu_range(&rng, 2, 3);
+        int prio[3];
+        rtp_ns num = 1, den = 1;
+        for (size_t i = 0; i < n; i++) {
+            rtp_ns t = tu_range(&rng, 30, 200);
+            ts[i] = tu_task(1, t, t);
+            prio[i] = (int)(n - i);
+            if (i + 1 < n) {
+                ts[i].wcet_ns = tu_range(&rng, 1, t / 2);
+                num = num * t - ts[i].wcet_ns * den;
+                den *= t;
+            }
+        }
+        rtp_task *last = &ts[n - 1];
+        rtp_ns c = num * last->period_ns / den; /* the largest C with U <= 1 */
+        if (num * last->period_ns % den == 0)
+            c--; /* strictly below 1 */
+        if (c < 1)
+            continue;
+        last->wcet_ns = c;
+        /* the deadline a few ns past job 0's response: the first job
+         * meets it, a later one may not (where the tasks above line up
+         * worse than at the start, the backlog of a level utilization near
+         * 1 still there) */
+        last->deadline_ns = INT64_MAX / 4;
+        rtp_ns r0 = 0, own = last->wcet_ns + last->blocking_ns;
+        for (rtp_ns w = 1;; ) {
+            rtp_ns next = own;
+            for (size_t j = 0; j + 1 < n; j++)
+                next += (w + ts[j].period_ns - 1) / ts[j].period_ns * ts[j].wcet_ns;
+            if (next == w) {
+                r0 = w;
+                break;
+            }
+            w = next;
+        }
+        last->deadline_ns = r0 + tu_range(&rng, 0, 8);
+        long q = ref_first_late(ts, n, n - 1, 20000);
+        if (q == -2 || (q >= 0 && q < 64) || (q == -1 && none >= 40))
+            continue;
+        int verdict = 0;
+        rtp_limits lim = rtp_limits_default();
+        assert_int_equal(rtp_fp_verdict(ts, n, prio, &verdict, &lim, NULL), RTP_OK);
+        assert_int_equal(verdict, q == -1);
+        far += q >= 64;
+        none += q == -1;
+    }
+    print_message("late past job 64: %d, none late: %d\n", far, none);
+    assert_true(far >= 5);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -669,6 +908,9 @@ int main(void)
         cmocka_unit_test(test_delay_big_values),
         cmocka_unit_test(test_delays_tiny_exhaustive),
         cmocka_unit_test(test_delays_vs_simulation),
+        cmocka_unit_test(test_many_tasks),
+        cmocka_unit_test(test_verdict_long_busy_periods),
+        cmocka_unit_test(test_verdict_late_far),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
