@@ -30,9 +30,14 @@
  *
  * Times are thread CPU time (CLOCK_THREAD_CPUTIME_ID).
  *
+ *   - --sensitivity on issue 27's family (20 tasks, U = 0.8, periods
+ *     1ms:100ms in 1 us; gen seeds 1..100): per policy the median plain
+ *     test and sensitivity, their ratio, p99, max, max / median.
+ *
  * usage: bench_analysis [SETS (default 31)] [SEED (default 1)]
- * [sensitivity|sensitivity-global] (the last word runs the --sensitivity
- * sections alone, or the global one alone) */
+ * [sensitivity|sensitivity-global|family] (the last word runs the
+ * --sensitivity sections alone, the global one alone, or issue 27's family
+ * alone with SETS sets) */
 #include "gen/gen.h"
 #include "models/analysis_doc.h"
 #include "models/effective.h"
@@ -310,6 +315,66 @@ static void bench_sensitivity(size_t sets, uint64_t seed)
     printf("# load average after: %.2f\n", load_average());
 }
 
+/* Issue 27's sensitivity family: `rtpack gen --tasks 20 --utilization 0.8
+ * --deadlines constrained --periods 1ms:100ms --granularity 1us --seed S`,
+ * S = 1..sets, under EDF, FP-DM and FP-OPA: per set the plain exact test
+ * and wcet_max + the factor; medians, the ratio of the medians, and the
+ * worst set against the median (the goal: none above 10x). */
+static void bench_sensitivity_family(size_t sets)
+{
+    printf("# --sensitivity on issue 27's family (20 tasks, U = 0.8, periods 1ms:100ms in 1 us): "
+           "microseconds (load average %.2f)\n", load_average());
+    printf("%-7s %9s %9s %9s %9s %9s %9s %8s\n", "policy", "plain", "sens", "ratio", "p99",
+           "max", "max/med", "answered");
+    struct { rtp_policy policy; rtp_prio_rule rule; const char *name; } kinds[] = {
+        {RTP_POLICY_EDF, RTP_PRIO_OPA, "edf"}, {RTP_POLICY_FP, RTP_PRIO_DM, "fp-dm"},
+        {RTP_POLICY_FP, RTP_PRIO_OPA, "fp-opa"}};
+    double *plain = calloc(sets, sizeof(double)), *sens = calloc(sets, sizeof(double));
+    rtp_ns wmax[20];
+    for (size_t ki = 0; ki < 3; ki++) {
+        rtp_test test = rtp_test_exact(kinds[ki].policy, kinds[ki].rule, 1, rtp_limits_default());
+        size_t done = 0;
+        for (size_t k = 0; k < sets; k++) {
+            rtp_gen_opts o = rtp_gen_opts_default();
+            o.n_tasks = 20;
+            o.total_util = (rtp_ratio){8, 10};
+            o.deadlines = RTP_DL_CONSTRAINED;
+            o.period_min_ns = 1000000;
+            o.period_max_ns = 100000000;
+            o.granularity_ns = 1000;
+            rtp_taskset ts;
+            rtp_diag diag;
+            if (rtp_gen_taskset(&o, k + 1, 0, 0, &ts, &diag) != RTP_OK)
+                exit(3);
+            rtp_test_result r;
+            memset(&r, 0, sizeof r);
+            rtp_scaling sc;
+            double t0 = now_us();
+            rtp_status s0 = rtp_test_run(&test, ts.tasks, ts.n_tasks, &r, &diag);
+            double t1 = now_us();
+            rtp_status s1 = rtp_sensitivity_wcet_max(&test, ts.tasks, ts.n_tasks, NULL, wmax,
+                                                     &diag);
+            rtp_status s2 = rtp_sensitivity_scaling(&test, ts.tasks, ts.n_tasks, NULL, &sc,
+                                                    &diag);
+            double t2 = now_us();
+            rtp_scaling_free(&sc);
+            if (s0 == RTP_OK && s1 == RTP_OK && s2 == RTP_OK) {
+                plain[done] = t1 - t0;
+                sens[done] = t2 - t1;
+                done++;
+            }
+            rtp_taskset_free(&ts);
+        }
+        double mp = done ? median(plain, done) : 0, ms = done ? median(sens, done) : 0;
+        double p99 = done ? sens[(done - 1) * 99 / 100] : 0, mx = done ? sens[done - 1] : 0;
+        printf("%-7s %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %5zu/%zu\n", kinds[ki].name, mp, ms,
+               mp > 0 ? ms / mp : 0, p99, mx, ms > 0 ? mx / ms : 0, done, sets);
+        fflush(stdout);
+    }
+    free(plain);
+    free(sens);
+}
+
 /* wcet_max under the global tests (m = 2 and 4 CPUs, total utilization 0.4 m
  * and 0.6 m, constrained deadlines, periods log-uniform in [1 ms, 1 s])
  * against one run of the same test: medians over the sets the test accepts
@@ -382,7 +447,12 @@ int main(int argc, char **argv)
         sets = 1;
     if (argc > 3 && strcmp(argv[3], "sensitivity") == 0) {
         bench_sensitivity(sets, seed);
+        bench_sensitivity_family(100);
         bench_sensitivity_global(sets, seed);
+        return 0;
+    }
+    if (argc > 3 && strcmp(argv[3], "family") == 0) {
+        bench_sensitivity_family(sets);
         return 0;
     }
     if (argc > 3 && strcmp(argv[3], "sensitivity-global") == 0) {
@@ -485,6 +555,7 @@ int main(int argc, char **argv)
     }
     bench_terms(sets, seed);
     bench_sensitivity(sets, seed);
+    bench_sensitivity_family(100);
     bench_sensitivity_global(sets, seed);
     free(qpa_us);
     free(enum_us);

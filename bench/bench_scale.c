@@ -8,14 +8,18 @@
  *     it): p50 / p99 / max, and max / p50 (goal <= 10 at 0.999), against
  *     "before": the full testing bound without probes (rtp_edf_bound, what
  *     rtp_edf_qpa computed first until issue 17) followed by QPA written
- *     here over public functions; verdicts cross-checked.
+ *     here over public functions; verdicts cross-checked;
+ *   - issue 27's family (20 tasks at U = 1 as drawn, deadlines within 10%
+ *     of the periods, gen seeds 1..105): p50 / p99 / max per set and how
+ *     many are answered (the lattice search of solver/edf_near.c).
  * Sets come from gen/gen.h (UUniFast-discard, periods log-uniform in
  * [1 ms, 1 s], constrained deadlines in [C + (T - C)/2, T]; partitioning:
  * implicit deadlines, U/m = 0.9). Each per-set EDF time is the minimum of 3
  * runs (thread CPU time; "before" at U = 1 runs once, on 1% of the sets),
  * so other processes on the machine count less.
  *
- * usage: bench_scale [EDF_SETS (default 10000)] [SEED (default 1)] */
+ * usage: bench_scale [EDF_SETS (default 10000)] [SEED (default 1)] [near] (the
+ * last word: issue 27's family alone) */
 #include "gen/gen.h"
 #include "heuristics/partition.h"
 #include "solver/edf.h"
@@ -199,6 +203,48 @@ static void edf_point(rtp_ratio util, size_t sets, size_t before_sets, uint64_t 
     free(old);
 }
 
+/* Issue 27's family: `rtpack gen --tasks 20 --utilization 1 --deadlines
+ * constrained --constrained-factor 0.9 --seed S` for S = 1..count (gen's
+ * float sum lands 1e-12..1e-8 below U = 1: testing bounds of 1e12..1e18
+ * ns), each analysed as `analyze --json` does (first_miss wanted): p50 /
+ * p99 / max of the minimum of 3 runs, every set answered or not. */
+static void near_family(size_t count)
+{
+    rtp_limits lim = rtp_limits_default();
+    double *us = calloc(count, sizeof *us);
+    size_t sched = 0, limits = 0;
+    for (size_t k = 0; k < count; k++) {
+        rtp_gen_opts o = rtp_gen_opts_default();
+        o.n_tasks = 20;
+        o.total_util = (rtp_ratio){1, 1};
+        o.deadlines = RTP_DL_CONSTRAINED;
+        o.constrained_factor = (rtp_ratio){9, 10};
+        rtp_taskset ts;
+        rtp_diag diag;
+        if (rtp_gen_taskset(&o, k + 1, 0, 0, &ts, &diag) != RTP_OK)
+            exit(3);
+        rtp_edf_result r;
+        rtp_status st = RTP_OK;
+        double best = 1e30;
+        for (int rep = 0; rep < 3; rep++) {
+            double t0 = now_s();
+            st = rtp_edf_qpa(ts.tasks, ts.n_tasks, 1, &lim, &r, &diag);
+            double dt = now_s() - t0;
+            best = dt < best ? dt : best;
+        }
+        us[k] = best * 1e6;
+        limits += st != RTP_OK;
+        sched += st == RTP_OK && r.schedulable;
+        rtp_taskset_free(&ts);
+    }
+    printf("# issue 27: 20 tasks at U = 1 as drawn, deadlines within 10%% of the periods, "
+           "seeds 1..%zu: schedulable %zu, not %zu, limits %zu (load average %.2f)\n", count,
+           sched, count - sched - limits, limits, load_average());
+    double a[3];
+    summary("first_miss", us, count, a);
+    free(us);
+}
+
 int main(int argc, char **argv)
 {
     size_t sets = argc > 1 ? (size_t)strtoul(argv[1], NULL, 10) : 10000;
@@ -206,6 +252,10 @@ int main(int argc, char **argv)
     if (sets < 100)
         sets = 100;
     printf("# bench_scale: seed %llu\n", (unsigned long long)seed);
+    if (argc > 3 && strcmp(argv[3], "near") == 0) {
+        near_family(105);
+        return 0;
+    }
     bench_pack(seed);
     printf("# exact EDF per set (min of 3 runs), 10 tasks, constrained deadlines\n");
     const rtp_ratio utils[] = {{95, 100}, {99, 100}, {999, 1000}, {1, 1}};
@@ -214,5 +264,6 @@ int main(int argc, char **argv)
         edf_point(utils[u], sets, u < 3 ? sets : sets / 100, seed);
         fflush(stdout);
     }
+    near_family(105);
     return 0;
 }
