@@ -362,6 +362,24 @@ rtp_status rtp_sens_fp_fixed(sctx *s, const int *prio, mpq_t out, int *exists)
         return RTP_ENOMEM;
     }
     rtp_status st = RTP_OK;
+    /* Job 0 of a task that meets its deadline as declared (alpha = 1) has
+     * g_0 >= 1, and its points before that completion w have f(t) < 1 (W(t)
+     * > t there): its key is the largest f(t) over [w, D*] alone (D <= T,
+     * where the response is job 0's). */
+    rtp_task *one = malloc(s->n * sizeof *one);
+    rtp_ns *resp = malloc(s->n * sizeof *resp);
+    int sched = 0;
+    if (one && resp) {
+        memcpy(one, s->e, s->n * sizeof *one);
+        for (size_t i = 0; i < s->n; i++)
+            one[i].wcet_ns += s->c; /* C' at alpha = 1 */
+        rtp_limits lim = rtp_limits_default();
+        lim.max_iterations = s->max > s->used ? s->max - s->used : 0;
+        rtp_diag scratch;
+        if (rtp_fp_rta(one, s->n, prio, resp, &sched, &lim, &scratch) != RTP_OK)
+            for (size_t i = 0; i < s->n; i++)
+                resp[i] = -1; /* no window then: every point is looked at */
+    }
     for (size_t i = 0; i < s->n; i++) {
         order[i].index = i;
         mpq_init(order[i].key);
@@ -374,13 +392,21 @@ rtp_status rtp_sens_fp_fixed(sctx *s, const int *prio, mpq_t out, int *exists)
         int found = 0, reached;
         if (st == RTP_OK && ties)
             st = rtp_sens_fifo_first(s, i, prio, order[i].key, &found);
-        else if (st == RTP_OK)
-            st = rtp_sens_work_max(s, &jb, 0, s->e[i].deadline_ns - s->e[i].jitter_ns, NULL,
-                                   order[i].key, &found, &reached);
+        else if (st == RTP_OK) {
+            /* D <= T: the response is job 0's (its busy period ends with it) */
+            rtp_ns lo = resp && resp[i] > 0 && s->e[i].deadline_ns <= s->e[i].period_ns
+                            ? resp[i] - s->e[i].jitter_ns - 1
+                            : 0;
+            st = rtp_sens_work_max(s, &jb, lo > 0 ? lo : 0,
+                                   s->e[i].deadline_ns - s->e[i].jitter_ns, NULL, order[i].key,
+                                   &found, &reached);
+        }
         if (!found)
             mpq_set_si(order[i].key, -1, 1);
     }
     free(seq);
+    free(one);
+    free(resp);
     if (st == RTP_OK)
         qsort(order, s->n, sizeof *order, ranked_cmp);
     mpq_t a;
