@@ -520,7 +520,8 @@ rtp_status rtp_sens_fp_wcet_max(const rtp_task *e, size_t n, const int *prio,
                 return RTP_OK; /* FIFO ties: bisection */
     }
     rtp_ns *resp = malloc((n ? n : 1) * sizeof *resp), *best = malloc((n ? n : 1) * sizeof *best);
-    rtp_status st = resp && best ? RTP_OK : rtp_oom(diag);
+    rtp_ns *cnt = malloc((n ? n : 1) * sizeof *cnt);
+    rtp_status st = resp && best && cnt ? RTP_OK : rtp_oom(diag);
     int sched = 0;
     uint64_t used = 0, max = (lim ? *lim : rtp_limits_default()).max_iterations;
     if (st == RTP_OK)
@@ -561,19 +562,15 @@ rtp_status rtp_sens_fp_wcet_max(const rtp_task *e, size_t n, const int *prio,
                 rtp_i128 w = ti->blocking_ns + ti->wcet_ns;
                 for (size_t h = 0; h < n; h++)
                     if (prio[h] > prio[i])
-                        w += (rtp_i128)released(&e[h], t) * e[h].wcet_ns;
+                        w += (rtp_i128)(cnt[h] = released(&e[h], t)) * e[h].wcet_ns;
                 if (w > t)
                     continue;
                 rtp_ns slack = (rtp_ns)(t - w);
                 if (slack > best[i])
                     best[i] = slack;
-                for (size_t h = 0; h < n; h++) {
-                    if (prio[h] <= prio[i])
-                        continue;
-                    rtp_ns x = slack / released(&e[h], t);
-                    if (x > best[h])
-                        best[h] = x;
-                }
+                for (size_t h = 0; h < n; h++) /* a division only where it can win */
+                    if (prio[h] > prio[i] && (rtp_i128)(best[h] + 1) * cnt[h] <= slack)
+                        best[h] = slack / cnt[h];
             }
             if (st != RTP_OK)
                 break;
@@ -585,5 +582,6 @@ rtp_status rtp_sens_fp_wcet_max(const rtp_task *e, size_t n, const int *prio,
     *handled = st == RTP_OK;
     free(resp);
     free(best);
+    free(cnt);
     return st;
 }
