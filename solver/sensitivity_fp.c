@@ -44,14 +44,19 @@ static rtp_i128 seq_count(const rtp_sens_seq *q, rtp_i128 t)
     rtp_i128 x = t - q->phase;
     if (x <= 0)
         return 0;
-    rtp_i128 k = (x - 1) / q->period + 1;
+    /* 64-bit division where it fits (128-bit division is a library call) */
+    rtp_i128 k = x <= INT64_MAX ? (rtp_i128)(((int64_t)x - 1) / q->period + 1)
+                                : (x - 1) / q->period + 1;
     return q->count >= 0 && k > q->count ? q->count : k;
 }
 
 /* The first release time of q after t >= 0, or -1. */
 static rtp_i128 seq_next(const rtp_sens_seq *q, rtp_i128 t)
 {
-    rtp_i128 m = q->phase > t ? 0 : (t - q->phase) / q->period + 1;
+    rtp_i128 d = t - q->phase;
+    rtp_i128 m = q->phase > t ? 0
+                 : d <= INT64_MAX ? (rtp_i128)((int64_t)d / q->period + 1)
+                                  : d / q->period + 1;
     if (q->count >= 0 && m >= q->count)
         return -1;
     return q->phase + m * q->period;
