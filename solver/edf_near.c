@@ -643,28 +643,44 @@ static rtp_status choose(near *c, double *log_e)
     return RTP_OK;
 }
 
-/* The exact terms: eps = 1 - U, K0, t_lo, the blocking facts. 0 when
- * K0 <= 0 (no failure at t >= t_lo). */
-static int terms(near *c)
+void rtp_edf_near_terms(const rtp_task *tasks, size_t n, mpq_srcptr alpha, rtp_ns per_job_ns,
+                        mpq_t k0, mpq_t eps, double *cd)
 {
+    rtp_edf_near_in in = {.tasks = tasks, .n = n, .alpha = alpha, .per_job_ns = per_job_ns};
     mpq_t u, x;
     mpq_inits(u, x, NULL);
-    mpq_set_ui(c->eps_q, 1, 1);
-    mpq_set_ui(c->k0_q, 0, 1);
-    rtp_ns bmax = 0, t_b = 0;
+    mpq_set_ui(eps, 1, 1);
+    mpq_set_ui(k0, 0, 1);
+    rtp_ns bmax = 0;
+    for (size_t i = 0; i < n; i++) {
+        const rtp_task *t = &tasks[i];
+        cprime(&in, i, u);
+        if (cd)
+            cd[i] = mpq_get_d(u);
+        mpq_set_si(x, t->period_ns, 1);
+        mpq_div(u, u, x);
+        mpq_sub(eps, eps, u);
+        mpq_set_si(x, t->period_ns - dstar(t), 1);
+        mpq_mul(x, x, u);
+        mpq_add(k0, k0, x);
+        if (t->blocking_ns > bmax)
+            bmax = t->blocking_ns;
+    }
+    mpq_set_si(x, bmax, 1);
+    mpq_add(k0, k0, x);
+    mpq_clears(u, x, NULL);
+}
+
+/* The exact terms: eps = 1 - U, K0, t_lo. 0 when K0 <= 0 (no failure at
+ * t >= t_lo). */
+static int terms(near *c)
+{
+    rtp_edf_near_terms(c->tasks, c->n, c->in->alpha, c->in->per_job_ns, c->k0_q, c->eps_q,
+                       c->cd);
+    rtp_ns t_b = 0;
     c->t_lo = 1;
     for (size_t i = 0; i < c->n; i++) {
         const rtp_task *t = &c->tasks[i];
-        cprime(c->in, i, u);
-        c->cd[i] = mpq_get_d(u);
-        mpq_set_si(x, t->period_ns, 1);
-        mpq_div(u, u, x);
-        mpq_sub(c->eps_q, c->eps_q, u);
-        mpq_set_si(x, t->period_ns - dstar(t), 1);
-        mpq_mul(x, x, u);
-        mpq_add(c->k0_q, c->k0_q, x);
-        if (t->blocking_ns > bmax)
-            bmax = t->blocking_ns;
         if (t->blocking_ns > 0 && dstar(t) > t_b)
             t_b = dstar(t);
         if (dstar(t) - t->period_ns > c->t_lo)
@@ -672,15 +688,12 @@ static int terms(near *c)
     }
     if (t_b > c->t_lo)
         c->t_lo = t_b;
-    mpq_set_si(x, bmax, 1);
-    mpq_add(c->k0_q, c->k0_q, x);
     if (c->in->k0) { /* the caller's relaxation */
         mpq_set(c->k0_q, c->in->k0);
         mpq_set(c->eps_q, c->in->eps);
     }
     c->eps = mpq_get_d(c->eps_q);
     c->k0 = mpq_get_d(c->k0_q);
-    mpq_clears(u, x, NULL);
     return mpq_sgn(c->k0_q) > 0;
 }
 

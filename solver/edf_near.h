@@ -53,6 +53,12 @@ typedef struct rtp_edf_near_result {
     size_t dims;        /* tasks in the lattice */
 } rtp_edf_near_result;
 
+/* K0 = B + sum U'_i (T_i - D*_i) and eps = 1 - sum U'_i with C'_i = alpha
+ * wcet_i + per_job_ns (alpha NULL: 1), exactly; cd (n entries or NULL) gets
+ * each C'_i rounded. The search's terms, for callers that tighten them. */
+void rtp_edf_near_terms(const rtp_task *tasks, size_t n, mpq_srcptr alpha, rtp_ns per_job_ns,
+                        mpq_t k0, mpq_t eps, double *cd);
+
 /* Preconditions: every D* >= 1 and U' <= 1 exactly (at U' = 1 only t <
  * t_cap is searched). RTP_ELIMIT (diag says what was searched) when the
  * budget runs out; RTP_OK with decided = 0 when the search cannot cover

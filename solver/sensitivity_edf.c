@@ -84,27 +84,11 @@ static rtp_status edf_sums(sctx *s, rtp_ns t, rtp_i128 *A, rtp_i128 *K)
 /* h(t) = a A(t) + c N(t) + b(t) into h. */
 static rtp_status edf_load(sctx *s, const mpq_t a, rtp_ns t, mpq_t h, rtp_i128 *A, rtp_i128 *K)
 {
-    rtp_i128 sa = 0, sn = 0;
-    rtp_ns b = 0;
     *A = *K = 0;
-    for (size_t i = 0; i < s->n; i++) {
-        const rtp_task *k = &s->e[i];
-        rtp_ns d = dstar(k);
-        if (d > t)
-            continue;
-        rtp_i128 jobs = (t - d) / k->period_ns + 1;
-        sa += jobs * k->wcet_ns;
-        sn += jobs;
-        if (k->blocking_ns > b)
-            b = k->blocking_ns;
-        if (sa > BIG)
-            return rtp_sens_too_big(s);
-    }
-    if (sn > BIG / (s->c + 1))
-        return rtp_sens_too_big(s);
-    *A = sa;
-    *K = sn * s->c + b;
-    rtp_sens_qset(h, sa, 1);
+    rtp_status st = edf_sums(s, t, A, K);
+    if (st != RTP_OK)
+        return st;
+    rtp_sens_qset(h, *A, 1);
     mpq_mul(h, h, a);
     mpq_t k;
     mpq_init(k);
@@ -337,29 +321,7 @@ static int near_refresh(void *ctx)
     if (mpq_equal(c->a, c->seen))
         return 0;
     mpq_set(c->seen, c->a);
-    mpq_t u, x;
-    mpq_inits(u, x, NULL);
-    mpq_set_ui(c->eps, 1, 1);
-    mpq_set_ui(c->k0, 0, 1);
-    rtp_ns b = 0;
-    for (size_t i = 0; i < c->s->n; i++) {
-        const rtp_task *t = &c->s->e[i];
-        rtp_sens_qset(u, t->wcet_ns, 1);
-        mpq_mul(u, u, c->a);
-        rtp_sens_qset(x, c->s->c, 1);
-        mpq_add(u, u, x);
-        rtp_sens_qset(x, t->period_ns, 1);
-        mpq_div(u, u, x);
-        mpq_sub(c->eps, c->eps, u);
-        rtp_sens_qset(x, t->period_ns - dstar(t), 1);
-        mpq_mul(x, x, u);
-        mpq_add(c->k0, c->k0, x);
-        if (t->blocking_ns > b)
-            b = t->blocking_ns;
-    }
-    rtp_sens_qset(x, b, 1);
-    mpq_add(c->k0, c->k0, x);
-    mpq_clears(u, x, NULL);
+    rtp_edf_near_terms(c->s->e, c->s->n, c->a, c->s->c, c->k0, c->eps, NULL);
     return 1;
 }
 
@@ -817,20 +779,11 @@ static rtp_status wm_near(const rtp_task *e, size_t n, rtp_ns *delta, rtp_ns fro
     }
     mpq_inits(w.k0, w.base_k0, w.eps, w.base_eps, w.x, w.y, NULL);
     rtp_ns bmax = 0;
-    mpq_set_ui(w.base_eps, 1, 1);
-    for (size_t i = 0; i < n; i++) {
-        mpq_set_si(w.x, e[i].wcet_ns, (unsigned long)e[i].period_ns);
-        mpq_canonicalize(w.x);
-        mpq_sub(w.base_eps, w.base_eps, w.x);
-        mpq_set_si(w.y, e[i].period_ns - dstar(&e[i]), 1);
-        mpq_mul(w.y, w.y, w.x);
-        mpq_add(w.base_k0, w.base_k0, w.y);
+    rtp_edf_near_terms(e, n, NULL, 0, w.base_k0, w.base_eps, NULL);
+    for (size_t i = 0; i < n; i++)
         if (e[i].blocking_ns > bmax)
             bmax = e[i].blocking_ns;
-    }
     w.with_b = bmax > 0;
-    mpq_set_si(w.x, bmax, 1);
-    mpq_add(w.base_k0, w.base_k0, w.x);
     w.eps_d = mpq_get_d(w.base_eps);
     w.k0_d = mpq_get_d(w.base_k0);
     if (!(w.in = malloc(n ? n : 1))) {
