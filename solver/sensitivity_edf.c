@@ -98,6 +98,26 @@ static rtp_status edf_load(sctx *s, const mpq_t a, rtp_ns t, mpq_t h, rtp_i128 *
     return RTP_OK;
 }
 
+/* H + max(D*, t_B) + 1 with H the hyperperiod, 0 when that passes 2^62:
+ * for t past H + max(D*, t_B), h(t) - t <= h(t - H) - (t - H) whenever U'
+ * <= 1 (dbf gains U' H <= H over one hyperperiod, b is constant past
+ * t_B), so a failure there implies one H earlier: every failure lies
+ * below it, whatever the wcets. */
+static rtp_ns hyper_bound(const rtp_task *e, size_t n)
+{
+    rtp_ns hyper = 1, reach = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (hyper > 0 && rtp_lcm(hyper, e[i].period_ns, &hyper) != RTP_OK)
+            hyper = 0;
+        if (dstar(&e[i]) > reach)
+            reach = dstar(&e[i]); /* t_B is some D* too */
+    }
+    rtp_ns by_hyper = 0;
+    if (hyper > 0 && rtp_add(hyper, reach, &by_hyper) == RTP_OK && by_hyper < RTP_NS_LIMIT)
+        return by_hyper + 1;
+    return 0;
+}
+
 /* An integer bound L with every failing t < L at alpha = a (U'(a) <= 1):
  * the smaller of H + max(D*, t_B) + 1 (when the hyperperiod H fits) and
  * La = (B + sum_{D* < T} (T - D*) U'_i) / (1 - U') rounded up when U' < 1
@@ -131,21 +151,7 @@ static rtp_status edf_bound(sctx *s, const mpq_t a, int busy, rtp_ns *bound)
         if (k->blocking_ns > 0 && dstar(k) > t_b)
             t_b = dstar(k);
     }
-    /* H + max(D*, t_B): for t past it, h(t) - t <= h(t - H) - (t - H) at any
-     * alpha <= alpha_U (dbf gains U' H <= H over one hyperperiod H, b is
-     * constant past t_B), so a failure there implies one H earlier. */
-    rtp_ns hyper = 1, reach = t_b;
-    for (size_t i = 0; i < s->n; i++) {
-        if (hyper > 0 && rtp_lcm(hyper, s->e[i].period_ns, &hyper) != RTP_OK)
-            hyper = 0;
-        if (dstar(&s->e[i]) > reach)
-            reach = dstar(&s->e[i]);
-    }
-    rtp_ns by_hyper = 0;
-    if (hyper > 0 && rtp_add(hyper, reach, &by_hyper) == RTP_OK && by_hyper < RTP_NS_LIMIT)
-        by_hyper++;
-    else
-        by_hyper = 0;
+    rtp_ns by_hyper = hyper_bound(s->e, s->n);
     *bound = 0;
     if (mpq_cmp_ui(u, 1, 1) < 0) {
         rtp_sens_qset(term, bmax, 1);
@@ -856,6 +862,10 @@ rtp_status rtp_sens_edf_wcet_max(const rtp_task *e, size_t n, const rtp_limits *
     if (l0 > ((rtp_ns)1 << 12) * longest)
         l0 = ((rtp_ns)1 << 12) * longest;
     l0 *= 2;
+    /* past the hyperperiod bound nothing fails, whatever the deltas (U' <= 1) */
+    rtp_ns hb = hyper_bound(e, n);
+    if (hb > 0 && hb < l0)
+        l0 = hb;
     rtp_ns bound = combined_bound(e, n, delta, in);
     rtp_edf_budget bud = {0, (lim ? *lim : rtp_limits_default()).max_iterations, lim};
     if (st == RTP_OK)
@@ -863,7 +873,7 @@ rtp_status rtp_sens_edf_wcet_max(const rtp_task *e, size_t n, const rtp_limits *
     for (size_t k = 0; k < n; k++)
         in[k] = delta[k] > 0;
     bound = combined_bound(e, n, delta, in);
-    int done = bound > 0 && bound <= l0;
+    int done = (bound > 0 && bound <= l0) || l0 == hb;
     if (st == RTP_OK && !done)
         st = wm_near(e, n, delta, l0, n, lim, &done, diag);
     /* the rest one by one: the search on each task's own relaxation, else
