@@ -816,11 +816,17 @@ static rtp_status wm_near(const rtp_task *e, size_t n, rtp_ns *delta, rtp_ns fro
 rtp_status rtp_sens_edf_wcet_max(const rtp_task *e, size_t n, const rtp_limits *lim,
                                  rtp_ns *delta, rtp_diag *diag)
 {
-    char *in = calloc(n ? n : 1, 1);
+    char *in = calloc(n ? n : 1, 1), *none = calloc(n ? n : 1, 1);
     rtp_task *m = malloc((n ? n : 1) * sizeof *m);
+    if (!in || !none || !m) {
+        free(in);
+        free(none);
+        free(m);
+        return rtp_oom(diag);
+    }
     mpq_t free_u, x;
     mpq_inits(free_u, x, NULL);
-    rtp_status st = in && m ? RTP_OK : RTP_ENOMEM;
+    rtp_status st = RTP_OK;
     /* U' <= 1: delta_k <= floor((1 - U) T_k) */
     mpq_set_ui(free_u, 1, 1);
     for (size_t i = 0; i < n; i++) {
@@ -852,11 +858,7 @@ rtp_status rtp_sens_edf_wcet_max(const rtp_task *e, size_t n, const rtp_limits *
     for (size_t k = 0; k < n; k++)
         if (e[k].period_ns > longest)
             longest = e[k].period_ns;
-    char *none = calloc(n ? n : 1, 1);
-    if (!none && st == RTP_OK)
-        st = RTP_ENOMEM;
-    if (none)
-        plain = combined_bound(e, n, delta, none); /* the set's own La */
+    plain = combined_bound(e, n, delta, none); /* the set's own La */
     free(none);
     rtp_ns l0 = plain / 2 > 32 * longest ? plain / 2 : 32 * longest;
     if (l0 > ((rtp_ns)1 << 12) * longest)
@@ -879,8 +881,7 @@ rtp_status rtp_sens_edf_wcet_max(const rtp_task *e, size_t n, const rtp_limits *
     /* the rest one by one: the search on each task's own relaxation, else
      * Dinkelbach [Din67] on the exact test, each failure t lowering delta_k
      * to its own floor((t - h(t)) / n_k(t)) */
-    if (m)
-        memcpy(m, e, n * sizeof *m);
+    memcpy(m, e, n * sizeof *m);
     for (size_t k = 0; k < n && st == RTP_OK && !done; k++) {
         if (delta[k] == 0)
             continue;
