@@ -46,6 +46,15 @@
  * so the skip loses nothing. r a multiple of T_i is the synchronous pattern
  * itself, always busy.
  *
+ * Many tasks (rtp_fp_rta): the tasks are analysed most urgent first; with
+ * distinct priorities job 0 of each starts from the completion of the one
+ * just above (a lower bound, see rtp_fp_rta), and its interference is read
+ * from one sweep over the release times of the tasks above, which only
+ * moves forward; elsewhere interference() visits only the tasks with a
+ * second job before w. Verdict only (rtp_fp_verdict, OPA's candidates): a
+ * level busy period past 64 jobs is searched for a late job at once
+ * (far_jobs, solver/edf_near.c) instead of job by job.
+ *
  * Busy periods: the level-i busy period is the least fixed point of
  * L = B_i + sum_{j at or above i} ceil((L + J_j) / T_j) C_j. When the level-i
  * utilization exceeds 1 (exact, models/ratio.h) it never ends and responses

@@ -70,10 +70,18 @@
  *    (the maximum of a union is the maximum of the maxima).
  *    tests/test_sensitivity_global.c scans every wcet on thousands of small
  *    sets against these claims.
- * Hence wcet_max is found exactly by binary search on integers between the
- * declared wcet (passes) and min(D - J', T) - 2 x context_switch (a larger
- * C' misses under every policy: a job needs C' after its release, and
- * C'/T > 1 overloads the CPU). alpha* is a maximum, not only a supremum
+ * Hence wcet_max is the largest integer every condition allows. EDF: from
+ * the demand points, x_k <= (t - h(t)) / n_k(t) at every step point t and
+ * x_k <= (1 - U') T_k, for every task at once by one QPA walk of h(t) +
+ * max_k x_k n_k(t) lowering each x_k where it fails, then the lattice
+ * search of solver/edf_near.c (sensitivity_edf.c). FP with a fixed order,
+ * every D <= T and no equal priorities: from Lehoczky's scheduling points
+ * between each task's completion and deadline (sensitivity_fp.c); OPA where
+ * DM is optimal the same with DM. Otherwise binary search on integers
+ * between the declared wcet (passes) and min(D - J', T) - 2 x
+ * context_switch (a larger C' misses under every policy: a job needs C'
+ * after its release, and C'/T > 1 overloads the CPU); under FP on the
+ * verdict alone (rtp_fp_verdict). alpha* is a maximum, not only a supremum
  * (every condition is a closed inequality in alpha), and is computed in
  * closed form as an exact rational (GMP), see sensitivity.c:
  *  - EDF: min(alpha_U, min over the demand step points t of

@@ -10,7 +10,9 @@
  *    absolute deadline; the earliest deadline among missed jobs is the
  *    smallest t with dbf(t) > t).
  * Thousands of seeded random sets, plus the same sets scaled by a prime
- * (scale invariance), published/hand-worked examples and 2^40-ns edge cases. */
+ * (scale invariance), published/hand-worked examples and 2^40-ns edge cases;
+ * just below U = 1 the lattice search (solver/edf_near.c) against a sweep of
+ * every t or every deadline up to La. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
