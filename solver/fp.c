@@ -867,7 +867,7 @@ static rtp_status opa(const rtp_task *tasks, size_t n, const size_t *dm,
                       int *priority, int *found, const rtp_limits *limits,
                       rtp_diag *diag)
 {
-    int *trial = malloc((n ? n : 1) * sizeof *trial);
+    int *trial = calloc(n ? n : 1, sizeof *trial); /* calloc: -O3 sees n = 0 */
     if (!trial)
         return rtp_oom(diag);
     const int unassigned = (int)n + 1;
