@@ -39,12 +39,12 @@
  * --sensitivity sections alone, the global one alone, or issue 27's family
  * alone with SETS sets) */
 #include "gen/gen.h"
-#include "models/analysis_doc.h"
+#include "solver/analysis_doc.h"
 #include "models/effective.h"
 #include "solver/edf.h"
 #include "solver/fp.h"
 #include "solver/sensitivity.h"
-#include "solver/test.h"
+#include "solver/schedtest.h"
 
 #include <stdio.h>
 #include <stdlib.h>

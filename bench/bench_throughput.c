@@ -26,7 +26,7 @@
 #include "models/text.h"
 #include "solver/edf.h"
 #include "solver/global.h"
-#include "solver/test.h"
+#include "solver/schedtest.h"
 #include "support/json_reference.h"
 
 #ifdef RTP_BENCH_JANSSON

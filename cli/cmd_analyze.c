@@ -6,13 +6,13 @@
 #include "cli/batch.h"
 #include "solver/global.h"
 
-#include "models/analysis_doc.h"
+#include "solver/analysis_doc.h"
 #include "models/duration.h"
 #include "models/effective.h"
 #include "models/ratio.h"
 #include "solver/edf.h"
 #include "solver/sensitivity.h"
-#include "solver/test.h"
+#include "solver/schedtest.h"
 
 #include <omp.h>
 #include <stdio.h>

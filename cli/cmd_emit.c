@@ -1,9 +1,9 @@
 /* cli/cmd_emit.c — `rtpack emit`: turn a partition plan into deployable
  * files (docs/spec.md "rtpack emit"). Reads the plan, re-checks it
- * (deploy/linux_limits.h: exit 1 with the reason when infeasible or refused
+ * (deploy/recheck.h: exit 1 with the reason when infeasible or refused
  * by Linux), then writes the chosen format to standard output or --out. */
 #include "cli/cli.h"
-#include "deploy/linux_limits.h"
+#include "deploy/recheck.h"
 #include "deploy/rtapp.h"
 #include "deploy/script.h"
 #include "deploy/state.h"

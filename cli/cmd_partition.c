@@ -4,7 +4,7 @@
  * maps the verdict to the exit code: 0 feasible, 1 not, 2 bad input, 3 limit. */
 #include "cli/cli.h"
 #include "cli/progress.h"
-#include "deploy/linux_limits.h"
+#include "deploy/recheck.h"
 #include "heuristics/cluster.h"
 #include "heuristics/partition.h"
 #include "ilp/ilp.h"

@@ -4,7 +4,7 @@
  * before this command exits 3. */
 #include "cli/cli.h"
 #include "models/duration.h"
-#include "models/probe_doc.h"
+#include "probe/probe_doc.h"
 #include "probe/probe.h"
 
 #include <stdio.h>

@@ -6,8 +6,8 @@
  * page is written, whatever it says of the plan. */
 #include "cli/cli.h"
 #include "models/fileio.h"
-#include "models/probe_doc.h"
-#include "models/rehearse_doc.h"
+#include "probe/probe_doc.h"
+#include "rehearse/rehearse_doc.h"
 #include "report/report.h"
 
 #include <stdio.h>

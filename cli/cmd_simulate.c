@@ -11,7 +11,7 @@
 #include "models/effective.h"
 #include "models/fileio.h"
 #include "models/plan.h"
-#include "models/sim_doc.h"
+#include "sim/sim_doc.h"
 #include "sim/gantt.h"
 #include "sim/sim.h"
 #include "solver/fp.h"

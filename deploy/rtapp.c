@@ -2,7 +2,7 @@
 #include "deploy/rtapp.h"
 #include "deploy/quote.h"
 #include "deploy/script.h"
-#include "models/rtapp_doc.h"
+#include "deploy/rtapp_doc.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -16,7 +16,7 @@
 #ifndef RTP_DEPLOY_RTAPP_H
 #define RTP_DEPLOY_RTAPP_H
 
-#include "deploy/linux_limits.h"
+#include "deploy/recheck.h"
 #include "deploy/systemd.h"
 #include "models/text.h"
 

@@ -1,5 +1,5 @@
-/* models/rtapp_doc.c — see rtapp_doc.h. */
-#include "models/rtapp_doc.h"
+/* deploy/rtapp_doc.c — see rtapp_doc.h. */
+#include "deploy/rtapp_doc.h"
 #include "models/json_util.h"
 
 #include <stdio.h>

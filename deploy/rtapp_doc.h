@@ -1,4 +1,4 @@
-/* models/rtapp_doc.h — writes an rt-app workload description (rt-app's JSON
+/* deploy/rtapp_doc.h — writes an rt-app workload description (rt-app's JSON
  * "global" + "tasks" objects; see rt-app's doc/tutorial.txt) from plain
  * values, so that deploy/ never touches cJSON (HACKING.md "Layers").
  *

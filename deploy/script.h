@@ -26,7 +26,7 @@
 #ifndef RTP_DEPLOY_SCRIPT_H
 #define RTP_DEPLOY_SCRIPT_H
 
-#include "deploy/linux_limits.h"
+#include "deploy/recheck.h"
 #include "models/text.h"
 
 /* The launcher opts->launcher names by default (deploy/launcher/). */

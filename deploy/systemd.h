@@ -13,7 +13,7 @@
 #ifndef RTP_DEPLOY_SYSTEMD_H
 #define RTP_DEPLOY_SYSTEMD_H
 
-#include "deploy/linux_limits.h"
+#include "deploy/recheck.h"
 #include "models/text.h"
 
 typedef struct rtp_deploy_file {

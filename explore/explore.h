@@ -19,7 +19,7 @@
 #define RTP_EXPLORE_H
 
 #include "explore/sweep.h"
-#include "models/explore_doc.h"
+#include "explore/explore_doc.h"
 
 /* Outcome of one policy x method over one point's sets. */
 typedef struct rtp_explore_cell {

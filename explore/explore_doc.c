@@ -1,6 +1,6 @@
-/* models/explore_doc.c — the explore / merge summary document (see
+/* explore/explore_doc.c — the explore / merge summary document (see
  * explore_doc.h). Counts are exact integers; "ratio" is a display value. */
-#include "models/explore_doc.h"
+#include "explore/explore_doc.h"
 #include "models/json_util.h"
 
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* models/explore_doc.h — the summary document `rtpack explore --json` and
+/* explore/explore_doc.h — the summary document `rtpack explore --json` and
  * `rtpack merge --json` print (docs/spec.md "rtpack explore and rtpack
  * merge"): what an output folder holds, written from a plain struct so
  * explore/ and the CLI never touch cJSON.

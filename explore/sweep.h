@@ -11,7 +11,7 @@
 #define RTP_SWEEP_H
 
 #include "gen/gen.h"
-#include "models/sweep_doc.h"
+#include "explore/sweep_doc.h"
 
 typedef enum rtp_explore_method {
     RTP_EX_FFD = 0, RTP_EX_BFD, RTP_EX_WFD, RTP_EX_NFD, RTP_EX_BEST, RTP_EX_ILP

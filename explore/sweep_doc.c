@@ -1,7 +1,7 @@
-/* models/sweep_doc.c — reading the sweep file (see sweep_doc.h). Fields are
+/* explore/sweep_doc.c — reading the sweep file (see sweep_doc.h). Fields are
  * read in a fixed order and the first problem stops the read, so the message
  * names one JSON path. */
-#include "models/sweep_doc.h"
+#include "explore/sweep_doc.h"
 #include "models/duration.h"
 #include "models/arith.h"
 #include "models/json_util.h"

@@ -1,4 +1,4 @@
-/* models/sweep_doc.h — the sweep file of `rtpack explore` (docs/spec.md "Sweep
+/* explore/sweep_doc.h — the sweep file of `rtpack explore` (docs/spec.md "Sweep
  * document"), read with the strictness of the task-set
  * reader: unknown and duplicate keys, bad values and bad names are
  * RTP_EINPUT naming the JSON path ("utilization.step", "methods[2]").

@@ -30,7 +30,7 @@
 #include "solver/fp.h"
 #include "solver/global.h"
 #include "models/effective.h"
-#include "solver/test.h"
+#include "solver/schedtest.h"
 #include "support/reference.h"
 #include "support/testutil.h"
 

@@ -1,11 +1,11 @@
 /* heuristics/pack_sum.c — see pack_sum.h.
  *
  * Each verdict below is the answer the named test gives, argued from that
- * test's own definition (solver/edf.c, solver/test.c, solver/fp.c):
+ * test's own definition (solver/edf.c, solver/schedtest.c, solver/fp.c):
  *  - EDF exact: J >= D for some task: not schedulable (edf.c step 0).
  *    U > 1: not schedulable (step 1). Every D - J >= T and no blocking:
  *    schedulable iff U <= 1 (step 2). Otherwise the density bound with
- *    jitter and blocking of solver/test.c, sum C / min(D - J, T) +
+ *    jitter and blocking of solver/schedtest.c, sum C / min(D - J, T) +
  *    max B / (D - J) <= 1, proves dbf(t) + b(t) <= t for every t > 0, so
  *    the exact test accepts; above it, only the test knows.
  *  - EDF bound (rtp_test_bound): that same density sum <= 1 is the test

@@ -13,7 +13,7 @@
 
 #include "models/plan.h"
 #include "models/ratio.h"
-#include "solver/test.h"
+#include "solver/schedtest.h"
 
 typedef enum rtp_placement {
     RTP_PLACE_FF = 0, RTP_PLACE_BF, RTP_PLACE_WF, RTP_PLACE_NF

@@ -6,7 +6,6 @@
  * 1..(tasks on its bin). A plan written by rtp_plan_to_json reads back to the
  * same plan (response times included). */
 #include "models/plan.h"
-#include "models/analysis_doc.h"
 #include "models/effective.h"
 #include "models/json_util.h"
 #include "models/ratio.h"
@@ -162,10 +161,17 @@ static cJSON *task_object(const rtp_plan *plan, const rtp_plan_task *pt, int pla
     return obj;
 }
 
+/* The critical scaling factor's two members (docs/spec.md "Sensitivity"),
+ * both null when it has no exact value; laid out as the analyze document's
+ * (solver/analysis_doc.c) writes them. */
 static void add_scaling(cJSON *object, const rtp_plan_scaling *sc)
 {
-    rtp_scaling_text text = {sc->present, sc->decimal, sc->exact};
-    rtp_scaling_text_add(object, &text);
+    if (!sc->present)
+        return;
+    cJSON_AddItemToObject(object, "critical_scaling_factor",
+                          sc->exact ? cJSON_CreateString(sc->decimal) : cJSON_CreateNull());
+    cJSON_AddItemToObject(object, "critical_scaling_factor_exact",
+                          sc->exact ? cJSON_CreateString(sc->exact) : cJSON_CreateNull());
 }
 
 static double bin_utilization(const rtp_plan_bin *bin)

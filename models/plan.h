@@ -73,7 +73,7 @@ typedef struct rtp_plan {
     rtp_plan_task *unassigned;
     size_t n_unassigned;
     rtp_plan_proof proof;   /* ILP, status "infeasible": why no partition exists */
-    /* Whether emit would take the plan as it is (deploy/linux_limits.h,
+    /* Whether emit would take the plan as it is (deploy/recheck.h,
      * emit's defaults), set by whoever judged it: written as "deployable"
      * (and "deployable_reason" when not) only when deploy_judged. Read back,
      * both are accepted and ignored: emit judges again. */

@@ -6,12 +6,12 @@
  * The parsers are pure functions over text (one per file format) so they are
  * tested on fixture lines. The readers never change the machine: mounting
  * debugfs for a moment is the caller's decision (probe/probe.c). Facts that
- * cannot be determined stay unknown (models/probe_doc.h). Thread-safety: no
+ * cannot be determined stay unknown (probe/probe_doc.h). Thread-safety: no
  * globals; the readers only read files. */
 #ifndef RTP_PROBE_FACTS_H
 #define RTP_PROBE_FACTS_H
 
-#include "models/probe_doc.h"
+#include "probe/probe_doc.h"
 
 /* Buffers for paths under the root folder (/sys, /proc or a recorded tree). */
 #define RTP_PROBE_PATH_SIZE 512

@@ -21,7 +21,7 @@
 
 #include <signal.h>
 
-#include "models/probe_doc.h"
+#include "probe/probe_doc.h"
 
 typedef enum rtp_probe_policy { RTP_PROBE_FIFO = 0, RTP_PROBE_DEADLINE, RTP_PROBE_OTHER } rtp_probe_policy;
 

@@ -16,14 +16,14 @@
  * sched_load_balance restored, a debugfs mounted for the facts is
  * unmounted; `stop` (set from a signal handler by the caller) ends the
  * measurement early and the same clean-up runs. Times are rtp_ns.
- * Ownership: the report (models/probe_doc.h) is the caller's. Thread-safety:
+ * Ownership: the report (probe/probe_doc.h) is the caller's. Thread-safety:
  * one probe per machine at a time (the caller holds the machine lock). */
 #ifndef RTP_PROBE_PROBE_H
 #define RTP_PROBE_PROBE_H
 
 #include <signal.h>
 
-#include "models/probe_doc.h"
+#include "probe/probe_doc.h"
 
 typedef struct rtp_probe_opts {
     const int *cpus;          /* CPUs to measure; NULL = every online CPU we may use */

@@ -1,5 +1,5 @@
-/* models/probe_doc.c — the probe report and its writer (see the header). */
-#include "models/probe_doc.h"
+/* probe/probe_doc.c — the probe report and its writer (see the header). */
+#include "probe/probe_doc.h"
 
 #include "models/json_util.h"
 

@@ -1,4 +1,4 @@
-/* models/probe_doc.h — the result of `rtpack probe` (docs/spec.md "rtpack probe"):
+/* probe/probe_doc.h — the result of `rtpack probe` (docs/spec.md "rtpack probe"):
  * kernel facts, per-CPU latency and context-switch measurements, the
  * `platform` member that pastes into a task set, the warnings and what was
  * skipped; and its JSON writer, so probe/ never touches cJSON.

@@ -6,8 +6,8 @@
  * another (over_bound, a probe's platform.cpus) must agree with it, so a
  * truncated, hand-edited or foreign document is RTP_EINPUT at the path of
  * the first member that is wrong (docs/spec.md "Error messages"). */
-#include "models/probe_doc.h"
-#include "models/rehearse_doc.h"
+#include "probe/probe_doc.h"
+#include "rehearse/rehearse_doc.h"
 
 #include "models/json_util.h"
 
@@ -17,80 +17,18 @@
 
 /* ---- members, each required, at path.key ---- */
 
-static rtp_status need(const cJSON *obj, const char *path, const char *key, const cJSON **item,
-                       char *field, rtp_diag *diag)
-{
-    rtp_json_path_key(field, RTP_DIAG_PATH_SIZE, path, key);
-    *item = cJSON_GetObjectItemCaseSensitive(obj, key);
-    return *item ? RTP_OK : rtp_diag_set(diag, RTP_EINPUT, field, "missing");
-}
 
-/* An object with exactly the keys `keys` (NULL-ended); optional ones may be
- * absent, the others must be there (read by the caller). */
-static rtp_status object_keys(const cJSON *node, const char *path, const char *const *keys,
-                              rtp_diag *diag)
-{
-    if (!cJSON_IsObject(node))
-        return rtp_diag_set(diag, RTP_EINPUT, path, "must be an object");
-    return rtp_json_check_keys(node, path, keys, diag);
-}
 
-static rtp_status get_int(const rtp_json *doc, const cJSON *obj, const char *path,
-                          const char *key, int64_t min, int64_t max, int64_t *out,
-                          rtp_diag *diag)
-{
-    char field[RTP_DIAG_PATH_SIZE];
-    const cJSON *item;
-    rtp_status st = need(obj, path, key, &item, field, diag);
-    return st ? st : rtp_json_int(doc, item, field, min, max, out, diag);
-}
 
-/* A count of events (jobs, samples): 0 .. 2^53 - 1. */
-static rtp_status get_count(const rtp_json *doc, const cJSON *obj, const char *path,
-                            const char *key, uint64_t *out, rtp_diag *diag)
-{
-    int64_t v = 0;
-    rtp_status st = get_int(doc, obj, path, key, 0, RTP_JSON_INT_LIMIT - 1, &v, diag);
-    *out = (uint64_t)v;
-    return st;
-}
 
-/* A time in ns (0 allowed), or null when nullable (then *out = -1). */
-static rtp_status get_time(const rtp_json *doc, const cJSON *obj, const char *path,
-                           const char *key, int nullable, rtp_ns *out, rtp_diag *diag)
-{
-    char field[RTP_DIAG_PATH_SIZE];
-    const cJSON *item;
-    rtp_status st = need(obj, path, key, &item, field, diag);
-    if (st != RTP_OK)
-        return st;
-    if (nullable && cJSON_IsNull(item)) {
-        *out = -1;
-        return RTP_OK;
-    }
-    return rtp_json_time(doc, item, field, 1, 1, out, diag);
-}
 
-static rtp_status get_bool(const cJSON *obj, const char *path, const char *key, int *out,
-                           rtp_diag *diag)
-{
-    char field[RTP_DIAG_PATH_SIZE];
-    const cJSON *item;
-    rtp_status st = need(obj, path, key, &item, field, diag);
-    if (st != RTP_OK)
-        return st;
-    if (!cJSON_IsBool(item))
-        return rtp_diag_set(diag, RTP_EINPUT, field, "must be true or false");
-    *out = cJSON_IsTrue(item);
-    return RTP_OK;
-}
 
 static rtp_status get_tri(const cJSON *obj, const char *path, const char *key, rtp_tri *out,
                           rtp_diag *diag)
 {
     char field[RTP_DIAG_PATH_SIZE];
     const cJSON *item;
-    rtp_status st = need(obj, path, key, &item, field, diag);
+    rtp_status st = rtp_doc_need(obj, path, key, &item, field, diag);
     if (st != RTP_OK)
         return st;
     if (cJSON_IsNull(item)) {
@@ -103,53 +41,7 @@ static rtp_status get_tri(const cJSON *obj, const char *path, const char *key, r
     return RTP_OK;
 }
 
-/* A string (or null, read as "", when nullable) into a buffer of `size`. */
-static rtp_status get_text(const cJSON *obj, const char *path, const char *key, int nullable,
-                           char *buf, size_t size, rtp_diag *diag)
-{
-    char field[RTP_DIAG_PATH_SIZE];
-    const cJSON *item;
-    const char *s;
-    rtp_status st = need(obj, path, key, &item, field, diag);
-    if (st != RTP_OK)
-        return st;
-    if (nullable && cJSON_IsNull(item)) {
-        buf[0] = '\0';
-        return RTP_OK;
-    }
-    if ((st = rtp_json_string(item, field, 0, &s, diag)) != RTP_OK)
-        return st;
-    if (strlen(s) >= size)
-        return rtp_diag_set(diag, RTP_EINPUT, field, "longer than %zu bytes", size - 1);
-    memcpy(buf, s, strlen(s) + 1);
-    return RTP_OK;
-}
 
-/* One of `names` (NULL-ended), returned as the table's own static string;
- * null gives NULL when nullable. */
-static rtp_status get_choice(const cJSON *obj, const char *path, const char *key, int nullable,
-                             const char *const *names, const char **out, rtp_diag *diag)
-{
-    char field[RTP_DIAG_PATH_SIZE];
-    const cJSON *item;
-    rtp_status st = need(obj, path, key, &item, field, diag);
-    if (st != RTP_OK)
-        return st;
-    if (nullable && cJSON_IsNull(item)) {
-        *out = NULL;
-        return RTP_OK;
-    }
-    for (size_t k = 0; names[k] && cJSON_IsString(item); k++)
-        if (strcmp(item->valuestring, names[k]) == 0) {
-            *out = names[k];
-            return RTP_OK;
-        }
-    char list[160] = "";
-    for (size_t k = 0, used = 0; names[k] && used < sizeof list; k++)
-        used += (size_t)snprintf(list + used, sizeof list - used, "%s\"%s\"",
-                                 k == 0 ? "" : names[k + 1] ? ", " : " or ", names[k]);
-    return rtp_diag_set(diag, RTP_EINPUT, field, "must be %s%s", list, nullable ? " or null" : "");
-}
 
 /* A display number (a double: load averages, steal); null gives -1 when
  * nullable. */
@@ -158,7 +50,7 @@ static rtp_status get_display(const cJSON *obj, const char *path, const char *ke
 {
     char field[RTP_DIAG_PATH_SIZE];
     const cJSON *item;
-    rtp_status st = need(obj, path, key, &item, field, diag);
+    rtp_status st = rtp_doc_need(obj, path, key, &item, field, diag);
     if (st != RTP_OK)
         return st;
     if (nullable && cJSON_IsNull(item)) {
@@ -171,47 +63,6 @@ static rtp_status get_display(const cJSON *obj, const char *path, const char *ke
     return RTP_OK;
 }
 
-/* An exact ratio written as a decimal number (0.9) or a string "0.9" / "p/q". */
-static rtp_status get_ratio(const rtp_json *doc, const cJSON *obj, const char *path,
-                            const char *key, int nullable, int *has, rtp_ratio *out,
-                            rtp_diag *diag)
-{
-    char field[RTP_DIAG_PATH_SIZE], text[64];
-    const cJSON *item;
-    rtp_status st = need(obj, path, key, &item, field, diag);
-    if (st != RTP_OK)
-        return st;
-    *has = 0;
-    if (nullable && cJSON_IsNull(item))
-        return RTP_OK;
-    size_t len = 0;
-    const char *num = rtp_json_number_text(doc, item, &len);
-    if (num && len < sizeof text) {
-        memcpy(text, num, len);
-        text[len] = '\0';
-    } else if (cJSON_IsString(item) && strlen(item->valuestring) < sizeof text) {
-        snprintf(text, sizeof text, "%s", item->valuestring);
-    } else {
-        return rtp_diag_set(diag, RTP_EINPUT, field, "must be a decimal number");
-    }
-    char why[96];
-    long long p, q;
-    int used = 0;
-    if (sscanf(text, "%lld/%lld%n", &p, &q, &used) == 2 && text[used] == '\0' && p >= 0 && q > 0 &&
-        strchr(text, ' ') == NULL) {
-        int64_t g = p, h = q; /* lowest terms, as rtp_ratio holds them */
-        while (h) {
-            int64_t r = g % h;
-            g = h;
-            h = r;
-        }
-        *out = (rtp_ratio){p / (g ? g : 1), q / (g ? g : 1)};
-    } else if (rtp_ratio_parse_decimal(text, out, why, sizeof why) != RTP_OK) {
-        return rtp_diag_set(diag, RTP_EINPUT, field, "%s", why);
-    }
-    *has = 1;
-    return RTP_OK;
-}
 
 /* A list of CPU ids (or null, when nullable: *has = 0) into a mask. */
 static rtp_status get_mask(const rtp_json *doc, const cJSON *obj, const char *path,
@@ -220,7 +71,7 @@ static rtp_status get_mask(const rtp_json *doc, const cJSON *obj, const char *pa
 {
     char field[RTP_DIAG_PATH_SIZE];
     const cJSON *item;
-    rtp_status st = need(obj, path, key, &item, field, diag);
+    rtp_status st = rtp_doc_need(obj, path, key, &item, field, diag);
     if (st != RTP_OK)
         return st;
     memset(out, 0, sizeof *out);
@@ -244,7 +95,7 @@ static rtp_status get_notes(const cJSON *obj, const char *path, const char *key,
 {
     char field[RTP_DIAG_PATH_SIZE], at[RTP_DIAG_PATH_SIZE];
     const cJSON *item;
-    rtp_status st = need(obj, path, key, &item, field, diag);
+    rtp_status st = rtp_doc_need(obj, path, key, &item, field, diag);
     if (st != RTP_OK)
         return st;
     if (!cJSON_IsArray(item))
@@ -264,133 +115,6 @@ static rtp_status get_notes(const cJSON *obj, const char *path, const char *key,
     return RTP_OK;
 }
 
-/* ---- rehearse --json ---- */
-
-/* A flag the writer writes only when set: absent is 0, present must be true. */
-static rtp_status get_set_flag(const cJSON *obj, const char *path, const char *key, int *out,
-                               rtp_diag *diag)
-{
-    *out = 0;
-    if (!cJSON_GetObjectItemCaseSensitive(obj, key))
-        return RTP_OK;
-    rtp_status st = get_bool(obj, path, key, out, diag);
-    if (st == RTP_OK && !*out) {
-        char field[RTP_DIAG_PATH_SIZE];
-        rtp_json_path_key(field, sizeof field, path, key);
-        return rtp_diag_set(diag, RTP_EINPUT, field, "written only when true");
-    }
-    return st;
-}
-
-static rtp_status rehearse_task(const rtp_json *doc, const cJSON *node, const char *path,
-                                int overrun_signal, rtp_rehearse_task *t, rtp_diag *diag)
-{
-    static const char *const keys[] = {"name", "cpu", "jobs", "misses", "response_max",
-                                       "response_p99", "bound", "over_bound", NULL};
-    static const char *const keys_overruns[] = {"name", "cpu", "jobs", "misses",
-                                                "response_max", "response_p99", "bound",
-                                                "over_bound", "overruns", NULL};
-    char field[RTP_DIAG_PATH_SIZE];
-    const cJSON *item;
-    int64_t cpu = 0;
-    uint64_t jobs = 0, misses = 0;
-    int over = 0;
-    rtp_status st;
-    if ((st = object_keys(node, path, overrun_signal ? keys_overruns : keys, diag)) ||
-        (st = get_text(node, path, "name", 0, t->name, sizeof t->name, diag)) ||
-        (st = need(node, path, "cpu", &item, field, diag)) ||
-        (st = rtp_json_int(doc, item, field, 0, RTP_CPU_LIMIT - 1, &cpu, diag)) ||
-        (st = get_count(doc, node, path, "jobs", &jobs, diag)) ||
-        (st = get_count(doc, node, path, "misses", &misses, diag)) ||
-        (st = get_time(doc, node, path, "response_max", 1, &t->response_max_ns, diag)) ||
-        (st = get_time(doc, node, path, "response_p99", 1, &t->response_p99_ns, diag)) ||
-        (st = get_time(doc, node, path, "bound", 1, &t->bound_ns, diag)) ||
-        (st = get_bool(node, path, "over_bound", &over, diag)))
-        return st;
-    t->cpu = (int)cpu;
-    t->jobs = jobs;
-    t->misses = misses;
-    if (overrun_signal) { /* SIGXCPU counted per task only with --overrun-signal */
-        uint64_t overruns = 0;
-        if ((st = get_count(doc, node, path, "overruns", &overruns, diag)) != RTP_OK)
-            return st;
-        t->overruns = (long long)overruns;
-    }
-    if ((t->response_max_ns < 0) != (t->response_p99_ns < 0) ||
-        t->response_p99_ns > t->response_max_ns) {
-        rtp_json_path_key(field, sizeof field, path, "response_p99");
-        return rtp_diag_set(diag, RTP_EINPUT, field,
-                            "must be null exactly when response_max is, and at most it");
-    }
-    if (over != rtp_rehearse_over_bound(t)) {
-        rtp_json_path_key(field, sizeof field, path, "over_bound");
-        return rtp_diag_set(diag, RTP_EINPUT, field, "is %s, but response_max is %s the bound",
-                            over ? "true" : "false", over ? "within" : "above");
-    }
-    return RTP_OK;
-}
-
-rtp_status rtp_rehearse_report_parse_json(const char *text, size_t len,
-                                          rtp_rehearse_report *out, rtp_diag *diag)
-{
-    static const char *const keys[] = {"seconds", "load", "runtime_margin", "hog", "reclaim",
-                                       "overrun_signal", "arrival_grid", "tasks",
-                                       "machine_restored", "left", "leftovers_stopped", NULL};
-    static const char *const grids[] = {"kernel", "first_job", "release", NULL};
-    memset(out, 0, sizeof *out);
-    rtp_json doc;
-    rtp_status st = rtp_json_open(&doc, text, len, diag);
-    if (st != RTP_OK)
-        return st;
-    const cJSON *root = doc.root, *tasks, *left;
-    char field[RTP_DIAG_PATH_SIZE];
-    int64_t seconds = 0;
-    int has;
-    if ((st = object_keys(root, "", keys, diag)) ||
-        (st = get_int(&doc, root, "", "seconds", 0, 86400, &seconds, diag)) ||
-        (st = get_ratio(&doc, root, "", "load", 0, &has, &out->load, diag)) ||
-        (st = get_ratio(&doc, root, "", "runtime_margin", 0, &has, &out->runtime_margin, diag)) ||
-        (st = get_bool(root, "", "hog", &out->hog, diag)) ||
-        (st = get_set_flag(root, "", "reclaim", &out->reclaim, diag)) ||
-        (st = get_set_flag(root, "", "overrun_signal", &out->overrun_signal, diag)) ||
-        (st = get_choice(root, "", "arrival_grid", 1, grids, &out->arrival_grid, diag)) ||
-        (st = get_bool(root, "", "machine_restored", &out->machine_restored, diag)) ||
-        (st = need(root, "", "tasks", &tasks, field, diag)))
-        goto done;
-    out->seconds = (int)seconds;
-    left = cJSON_GetObjectItemCaseSensitive(root, "left");
-    if (left && out->machine_restored) {
-        st = rtp_diag_set(diag, RTP_EINPUT, "left", "only written when machine_restored is false");
-        goto done;
-    }
-    if (!out->machine_restored &&
-        (st = get_text(root, "", "left", 0, out->left, sizeof out->left, diag)))
-        goto done;
-    if (cJSON_GetObjectItemCaseSensitive(root, "leftovers_stopped") &&
-        (st = get_text(root, "", "leftovers_stopped", 0, out->leftovers, sizeof out->leftovers,
-                       diag)))
-        goto done;
-    if (!cJSON_IsArray(tasks)) {
-        st = rtp_diag_set(diag, RTP_EINPUT, "tasks", "must be a list of task objects");
-        goto done;
-    }
-    size_t n = (size_t)cJSON_GetArraySize(tasks);
-    if (!(out->tasks = rtp_alloc(n ? n : 1, sizeof *out->tasks, diag))) {
-        st = RTP_ENOMEM;
-        goto done;
-    }
-    for (const cJSON *c = tasks->child; c && st == RTP_OK; c = c->next) {
-        rtp_json_path_index(field, sizeof field, "tasks", out->n_tasks);
-        st = rehearse_task(&doc, c, field, out->overrun_signal, &out->tasks[out->n_tasks++],
-                           diag);
-    }
-done:
-    rtp_json_close(&doc);
-    if (st != RTP_OK)
-        rtp_rehearse_report_free(out);
-    return st;
-}
-
 /* ---- probe --json ---- */
 
 static rtp_status get_fact(const rtp_json *doc, const cJSON *obj, const char *path,
@@ -398,7 +122,7 @@ static rtp_status get_fact(const rtp_json *doc, const cJSON *obj, const char *pa
 {
     char field[RTP_DIAG_PATH_SIZE];
     const cJSON *item;
-    rtp_status st = need(obj, path, key, &item, field, diag);
+    rtp_status st = rtp_doc_need(obj, path, key, &item, field, diag);
     out->known = 0;
     if (st != RTP_OK || cJSON_IsNull(item))
         return st;
@@ -419,39 +143,39 @@ static rtp_status probe_kernel(const rtp_json *doc, const cJSON *node, rtp_probe
     char field[RTP_DIAG_PATH_SIZE];
     const cJSON *item;
     rtp_status st;
-    if ((st = object_keys(node, p, keys, diag)) ||
-        (st = get_text(node, p, "release", 1, k->release, sizeof k->release, diag)) ||
+    if ((st = rtp_doc_keys(node, p, keys, diag)) ||
+        (st = rtp_doc_text(node, p, "release", 1, k->release, sizeof k->release, diag)) ||
         (st = get_fact(doc, node, p, "hz", 1, &k->hz, diag)) ||
-        (st = get_text(node, p, "preempt", 1, k->preempt, sizeof k->preempt, diag)) ||
+        (st = rtp_doc_text(node, p, "preempt", 1, k->preempt, sizeof k->preempt, diag)) ||
         (st = get_tri(node, p, "hrtick", &k->hrtick, diag)) ||
         (st = get_tri(node, p, "hrtick_dl", &k->hrtick_dl, diag)) ||
-        (st = get_text(node, p, "lockdown", 1, k->lockdown, sizeof k->lockdown, diag)) ||
+        (st = rtp_doc_text(node, p, "lockdown", 1, k->lockdown, sizeof k->lockdown, diag)) ||
         (st = get_tri(node, p, "virtualized", &k->virtualized, diag)) ||
-        (st = get_text(node, p, "hypervisor", 1, k->hypervisor, sizeof k->hypervisor, diag)) ||
+        (st = rtp_doc_text(node, p, "hypervisor", 1, k->hypervisor, sizeof k->hypervisor, diag)) ||
         (st = get_fact(doc, node, p, "rt_runtime_us", -1, &k->rt_runtime_us, diag)) ||
         (st = get_fact(doc, node, p, "rt_period_us", 1, &k->rt_period_us, diag)) ||
         (st = get_tri(node, p, "dl_fair_server", &k->dl_fair_server, diag)) ||
-        (st = get_ratio(doc, node, p, "dl_bandwidth", 1, &k->has_dl_bandwidth, &k->dl_bandwidth,
+        (st = rtp_doc_ratio(doc, node, p, "dl_bandwidth", 1, &k->has_dl_bandwidth, &k->dl_bandwidth,
                         diag)) ||
         (st = get_mask(doc, node, p, "isolcpus", 1, &k->has_isolated, &k->isolated, diag)) ||
         (st = get_mask(doc, node, p, "nohz_full", 1, &k->has_nohz_full, &k->nohz_full, diag)) ||
-        (st = get_text(node, p, "cmdline_isolation", 1, k->cmdline_isolation,
+        (st = rtp_doc_text(node, p, "cmdline_isolation", 1, k->cmdline_isolation,
                        sizeof k->cmdline_isolation, diag)) ||
-        (st = get_text(node, p, "cpuset", 1, k->cpuset, sizeof k->cpuset, diag)) ||
-        (st = need(node, p, "fair_server", &item, field, diag)))
+        (st = rtp_doc_text(node, p, "cpuset", 1, k->cpuset, sizeof k->cpuset, diag)) ||
+        (st = rtp_doc_need(node, p, "fair_server", &item, field, diag)))
         return st;
     if (!cJSON_IsNull(item) &&
-        ((st = object_keys(item, field, fair_keys, diag)) ||
+        ((st = rtp_doc_keys(item, field, fair_keys, diag)) ||
          (st = get_fact(doc, item, field, "runtime", 0, &k->fair_runtime_ns, diag)) ||
          (st = get_fact(doc, item, field, "period", 1, &k->fair_period_ns, diag))))
         return st;
-    if ((st = need(node, p, "sources", &item, field, diag)) ||
-        (st = object_keys(item, field, source_keys, diag)) ||
-        (st = get_text(item, field, "hz", 1, k->hz_source, sizeof k->hz_source, diag)) ||
-        (st = get_text(item, field, "preempt", 1, k->preempt_source, sizeof k->preempt_source,
+    if ((st = rtp_doc_need(node, p, "sources", &item, field, diag)) ||
+        (st = rtp_doc_keys(item, field, source_keys, diag)) ||
+        (st = rtp_doc_text(item, field, "hz", 1, k->hz_source, sizeof k->hz_source, diag)) ||
+        (st = rtp_doc_text(item, field, "preempt", 1, k->preempt_source, sizeof k->preempt_source,
                        diag)))
         return st;
-    return get_text(item, field, "hrtick", 1, k->hrtick_source, sizeof k->hrtick_source, diag);
+    return rtp_doc_text(item, field, "hrtick", 1, k->hrtick_source, sizeof k->hrtick_source, diag);
 }
 
 static rtp_status probe_method(const rtp_json *doc, const cJSON *node, rtp_probe_report *r,
@@ -467,15 +191,15 @@ static rtp_status probe_method(const rtp_json *doc, const cJSON *node, rtp_probe
     double seconds = 0;
     int64_t prio = 0;
     rtp_status st;
-    if ((st = object_keys(node, p, keys, diag)) ||
+    if ((st = rtp_doc_keys(node, p, keys, diag)) ||
         (st = get_display(node, p, "seconds", 0, &seconds, diag)) ||
-        (st = get_time(doc, node, p, "period", 0, &r->period_ns, diag)) ||
-        (st = get_int(doc, node, p, "fifo_priority", 0, 99, &prio, diag)) ||
-        (st = get_time(doc, node, p, "deadline_runtime", 0, &r->dl_runtime_ns, diag)) ||
-        (st = get_choice(node, p, "deadline_pinning", 1, pinnings, &r->dl_pinning, diag)) ||
-        (st = get_choice(node, p, "context_switch_policy", 1, policies, &r->switch_policy,
+        (st = rtp_doc_time(doc, node, p, "period", 0, &r->period_ns, diag)) ||
+        (st = rtp_doc_int(doc, node, p, "fifo_priority", 0, 99, &prio, diag)) ||
+        (st = rtp_doc_time(doc, node, p, "deadline_runtime", 0, &r->dl_runtime_ns, diag)) ||
+        (st = rtp_doc_choice(node, p, "deadline_pinning", 1, pinnings, &r->dl_pinning, diag)) ||
+        (st = rtp_doc_choice(node, p, "context_switch_policy", 1, policies, &r->switch_policy,
                          diag)) ||
-        (st = get_choice(node, p, "release_latency_stat", 0, stats, &stat, diag)))
+        (st = rtp_doc_choice(node, p, "release_latency_stat", 0, stats, &stat, diag)))
         return st;
     if (seconds > 86400.0 * 365)
         return rtp_diag_set(diag, RTP_EINPUT, "method.seconds", "implausibly long");
@@ -491,17 +215,17 @@ static rtp_status probe_latency(const rtp_json *doc, const cJSON *obj, const cha
     static const char *const keys[] = {"max", "p99", "median", "samples", "overruns", NULL};
     char field[RTP_DIAG_PATH_SIZE];
     const cJSON *item;
-    rtp_status st = need(obj, path, key, &item, field, diag);
+    rtp_status st = rtp_doc_need(obj, path, key, &item, field, diag);
     if (st != RTP_OK || cJSON_IsNull(item))
         return st;
     l->measured = 1;
-    if ((st = object_keys(item, field, keys, diag)) ||
-        (st = get_time(doc, item, field, "max", 0, &l->max_ns, diag)) ||
-        (st = get_time(doc, item, field, "p99", 0, &l->p99_ns, diag)) ||
-        (st = get_time(doc, item, field, "median", 0, &l->median_ns, diag)) ||
-        (st = get_count(doc, item, field, "samples", &l->samples, diag)))
+    if ((st = rtp_doc_keys(item, field, keys, diag)) ||
+        (st = rtp_doc_time(doc, item, field, "max", 0, &l->max_ns, diag)) ||
+        (st = rtp_doc_time(doc, item, field, "p99", 0, &l->p99_ns, diag)) ||
+        (st = rtp_doc_time(doc, item, field, "median", 0, &l->median_ns, diag)) ||
+        (st = rtp_doc_count(doc, item, field, "samples", &l->samples, diag)))
         return st;
-    return get_count(doc, item, field, "overruns", &l->overruns, diag);
+    return rtp_doc_count(doc, item, field, "overruns", &l->overruns, diag);
 }
 
 static rtp_status probe_switch(const rtp_json *doc, const cJSON *node, const char *path,
@@ -512,8 +236,8 @@ static rtp_status probe_switch(const rtp_json *doc, const cJSON *node, const cha
     const cJSON *stats;
     rtp_ns p99 = -1;
     rtp_status st;
-    if ((st = get_time(doc, node, path, "context_switch", 1, &p99, diag)) ||
-        (st = need(node, path, "context_switch_stats", &stats, field, diag)))
+    if ((st = rtp_doc_time(doc, node, path, "context_switch", 1, &p99, diag)) ||
+        (st = rtp_doc_need(node, path, "context_switch_stats", &stats, field, diag)))
         return st;
     if (cJSON_IsNull(stats) != (p99 < 0)) {
         rtp_json_path_key(field, sizeof field, path, "context_switch");
@@ -523,12 +247,12 @@ static rtp_status probe_switch(const rtp_json *doc, const cJSON *node, const cha
     if (cJSON_IsNull(stats))
         return RTP_OK;
     s->measured = 1;
-    if ((st = object_keys(stats, field, keys, diag)) ||
-        (st = get_time(doc, stats, field, "median", 0, &s->median_ns, diag)) ||
-        (st = get_time(doc, stats, field, "p99", 0, &s->p99_ns, diag)) ||
-        (st = get_time(doc, stats, field, "max", 0, &s->max_ns, diag)) ||
-        (st = get_time(doc, stats, field, "loop", 0, &s->loop_ns, diag)) ||
-        (st = get_count(doc, stats, field, "samples", &s->samples, diag)))
+    if ((st = rtp_doc_keys(stats, field, keys, diag)) ||
+        (st = rtp_doc_time(doc, stats, field, "median", 0, &s->median_ns, diag)) ||
+        (st = rtp_doc_time(doc, stats, field, "p99", 0, &s->p99_ns, diag)) ||
+        (st = rtp_doc_time(doc, stats, field, "max", 0, &s->max_ns, diag)) ||
+        (st = rtp_doc_time(doc, stats, field, "loop", 0, &s->loop_ns, diag)) ||
+        (st = rtp_doc_count(doc, stats, field, "samples", &s->samples, diag)))
         return st;
     if (s->p99_ns != p99) {
         rtp_json_path_key(field, sizeof field, path, "context_switch");
@@ -548,14 +272,14 @@ static rtp_status probe_charge(const rtp_json *doc, const cJSON *obj, const char
     char field[RTP_DIAG_PATH_SIZE], lens_path[RTP_DIAG_PATH_SIZE], at[RTP_DIAG_PATH_SIZE];
     char sub[RTP_DIAG_PATH_SIZE];
     const cJSON *item, *lens, *x;
-    rtp_status st = need(obj, path, "deadline_charge", &item, field, diag);
+    rtp_status st = rtp_doc_need(obj, path, "deadline_charge", &item, field, diag);
     if (st != RTP_OK || cJSON_IsNull(item))
         return st;
     c->measured = 1;
-    if ((st = object_keys(item, field, keys, diag)) ||
-        (st = get_time(doc, item, field, "fixed", 0, &c->fixed_ns, diag)) ||
-        (st = get_time(doc, item, field, "per_ms", 0, &c->per_ms_ns, diag)) ||
-        (st = need(item, field, "lengths", &lens, lens_path, diag)))
+    if ((st = rtp_doc_keys(item, field, keys, diag)) ||
+        (st = rtp_doc_time(doc, item, field, "fixed", 0, &c->fixed_ns, diag)) ||
+        (st = rtp_doc_time(doc, item, field, "per_ms", 0, &c->per_ms_ns, diag)) ||
+        (st = rtp_doc_need(item, field, "lengths", &lens, lens_path, diag)))
         return st;
     if (!cJSON_IsArray(lens) || cJSON_GetArraySize(lens) != RTP_PROBE_CHARGE_LENGTHS)
         return rtp_diag_set(diag, RTP_EINPUT, lens_path, "must be a list of %d job lengths",
@@ -564,19 +288,19 @@ static rtp_status probe_charge(const rtp_json *doc, const cJSON *obj, const char
     for (const cJSON *one = lens->child; one; one = one->next, k++) {
         rtp_probe_charge_len *l = &c->len[k];
         rtp_json_path_index(at, sizeof at, lens_path, (size_t)k);
-        if ((st = object_keys(one, at, len_keys, diag)) ||
-            (st = get_time(doc, one, at, "length", 0, &l->length_ns, diag)) ||
-            (st = get_count(doc, one, at, "samples", &l->samples, diag)) ||
-            (st = get_count(doc, one, at, "throttled", &l->throttled, diag)) ||
-            (st = need(one, at, "budget_excess", &x, sub, diag)) ||
-            (st = object_keys(x, sub, excess_keys, diag)) ||
-            (st = get_time(doc, x, sub, "mean", 0, &l->excess_mean_ns, diag)) ||
-            (st = get_time(doc, x, sub, "p99_9", 0, &l->excess_p999_ns, diag)) ||
-            (st = get_time(doc, x, sub, "max", 0, &l->excess_max_ns, diag)) ||
-            (st = need(one, at, "wall_excess", &x, sub, diag)) ||
-            (st = object_keys(x, sub, wall_keys, diag)) ||
-            (st = get_time(doc, x, sub, "p99_9", 0, &l->wall_p999_ns, diag)) ||
-            (st = get_time(doc, x, sub, "max", 0, &l->wall_max_ns, diag)))
+        if ((st = rtp_doc_keys(one, at, len_keys, diag)) ||
+            (st = rtp_doc_time(doc, one, at, "length", 0, &l->length_ns, diag)) ||
+            (st = rtp_doc_count(doc, one, at, "samples", &l->samples, diag)) ||
+            (st = rtp_doc_count(doc, one, at, "throttled", &l->throttled, diag)) ||
+            (st = rtp_doc_need(one, at, "budget_excess", &x, sub, diag)) ||
+            (st = rtp_doc_keys(x, sub, excess_keys, diag)) ||
+            (st = rtp_doc_time(doc, x, sub, "mean", 0, &l->excess_mean_ns, diag)) ||
+            (st = rtp_doc_time(doc, x, sub, "p99_9", 0, &l->excess_p999_ns, diag)) ||
+            (st = rtp_doc_time(doc, x, sub, "max", 0, &l->excess_max_ns, diag)) ||
+            (st = rtp_doc_need(one, at, "wall_excess", &x, sub, diag)) ||
+            (st = rtp_doc_keys(x, sub, wall_keys, diag)) ||
+            (st = rtp_doc_time(doc, x, sub, "p99_9", 0, &l->wall_p999_ns, diag)) ||
+            (st = rtp_doc_time(doc, x, sub, "max", 0, &l->wall_max_ns, diag)))
             return st;
     }
     return RTP_OK;
@@ -591,12 +315,12 @@ static rtp_status probe_cpu(const rtp_json *doc, const cJSON *node, const char *
     char field[RTP_DIAG_PATH_SIZE];
     const cJSON *item;
     rtp_status st;
-    if ((st = object_keys(node, path, keys, diag)) ||
-        (st = need(node, path, "cpu", &item, field, diag)) ||
+    if ((st = rtp_doc_keys(node, path, keys, diag)) ||
+        (st = rtp_doc_need(node, path, "cpu", &item, field, diag)) ||
         (st = rtp_json_cpu_id(doc, item, field, &c->cpu, diag)) ||
         (st = get_mask(doc, node, path, "smt_siblings", 1, &c->has_siblings, &c->siblings,
                        diag)) ||
-        (st = get_text(node, path, "governor", 1, c->governor, sizeof c->governor, diag)) ||
+        (st = rtp_doc_text(node, path, "governor", 1, c->governor, sizeof c->governor, diag)) ||
         (st = get_display(node, path, "steal", 1, &c->steal, diag)) ||
         (st = probe_latency(doc, node, path, "fifo_latency", &c->fifo, diag)) ||
         (st = probe_latency(doc, node, path, "deadline_latency", &c->deadline, diag)) ||
@@ -617,8 +341,8 @@ static rtp_status probe_platform(const rtp_json *doc, const cJSON *node, rtp_pro
     int *ids = NULL;
     size_t n = 0;
     rtp_status st;
-    if ((st = object_keys(node, "platform", keys, diag)) ||
-        (st = need(node, "platform", "cpus", &item, field, diag)) ||
+    if ((st = rtp_doc_keys(node, "platform", keys, diag)) ||
+        (st = rtp_doc_need(node, "platform", "cpus", &item, field, diag)) ||
         (st = rtp_json_cpu_list(doc, item, field, 0, &ids, &n, diag)))
         return st;
     for (size_t k = 0; k < n || k < r->n_cpus; k++)
@@ -637,20 +361,20 @@ static rtp_status probe_platform(const rtp_json *doc, const cJSON *node, rtp_pro
      * has the context switch only) */
     r->has_release_latency = cJSON_GetObjectItemCaseSensitive(item, "release_latency") != NULL;
     r->has_context_switch = cJSON_GetObjectItemCaseSensitive(item, "context_switch") != NULL;
-    if ((st = object_keys(item, p, ov_keys, diag)) ||
+    if ((st = rtp_doc_keys(item, p, ov_keys, diag)) ||
         (r->has_release_latency &&
-         (st = get_time(doc, item, p, "release_latency", 0, &r->release_latency_ns, diag))) ||
+         (st = rtp_doc_time(doc, item, p, "release_latency", 0, &r->release_latency_ns, diag))) ||
         (r->has_context_switch &&
-         (st = get_time(doc, item, p, "context_switch", 0, &r->context_switch_ns, diag))))
+         (st = rtp_doc_time(doc, item, p, "context_switch", 0, &r->context_switch_ns, diag))))
         return st;
     if (!r->has_release_latency && !r->has_context_switch)
         return rtp_diag_set(diag, RTP_EINPUT, p, "holds neither release_latency nor "
                             "context_switch: a probe writes overheads only with one of them");
     if (cJSON_GetObjectItemCaseSensitive(item, "deadline_charge") &&
-        (st = get_time(doc, item, p, "deadline_charge", 0, &r->deadline_charge_ns, diag)))
+        (st = rtp_doc_time(doc, item, p, "deadline_charge", 0, &r->deadline_charge_ns, diag)))
         return st;
     if (cJSON_GetObjectItemCaseSensitive(item, "noise_per_ms") &&
-        (st = get_time(doc, item, p, "noise_per_ms", 0, &r->noise_per_ms_ns, diag)))
+        (st = rtp_doc_time(doc, item, p, "noise_per_ms", 0, &r->noise_per_ms_ns, diag)))
         return st;
     return RTP_OK;
 }
@@ -690,14 +414,14 @@ rtp_status rtp_probe_report_parse_json(const char *text, size_t len, rtp_probe_r
     const cJSON *root = doc.root, *item;
     char field[RTP_DIAG_PATH_SIZE];
     rtp_fact online = {0, 0};
-    if ((st = object_keys(root, "", keys, diag)) ||
-        (st = need(root, "", "kernel", &item, field, diag)) ||
+    if ((st = rtp_doc_keys(root, "", keys, diag)) ||
+        (st = rtp_doc_need(root, "", "kernel", &item, field, diag)) ||
         (st = probe_kernel(&doc, item, &out->kernel, diag)) ||
         (st = probe_load(root, out, diag)) ||
         (st = get_fact(&doc, root, "", "online_cpus", 1, &online, diag)) ||
-        (st = need(root, "", "method", &item, field, diag)) ||
+        (st = rtp_doc_need(root, "", "method", &item, field, diag)) ||
         (st = probe_method(&doc, item, out, diag)) ||
-        (st = need(root, "", "cpus", &item, field, diag)))
+        (st = rtp_doc_need(root, "", "cpus", &item, field, diag)))
         goto done;
     out->online_cpus = online.known ? (int)online.value : 0;
     if (!cJSON_IsArray(item)) {
@@ -718,7 +442,7 @@ rtp_status rtp_probe_report_parse_json(const char *text, size_t len, rtp_probe_r
             if (out->cpus[k].cpu == cpu->cpu)
                 st = rtp_diag_set(diag, RTP_EINPUT, field, "CPU %d is listed twice", cpu->cpu);
     }
-    if (st == RTP_OK && !(st = need(root, "", "platform", &item, field, diag)) &&
+    if (st == RTP_OK && !(st = rtp_doc_need(root, "", "platform", &item, field, diag)) &&
         !(st = probe_platform(&doc, item, out, diag)) &&
         !(st = get_notes(root, "", "skipped", &out->skipped, diag)))
         st = get_notes(root, "", "warnings", &out->warnings, diag);

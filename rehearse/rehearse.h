@@ -7,7 +7,7 @@
  * load has met its deadlines on this kernel, with this release latency and
  * this runtime margin; one that misses says which task and by how much.
  *
- * Steps: re-check the plan (deploy/linux_limits.h; not deployable is
+ * Steps: re-check the plan (deploy/recheck.h; not deployable is
  * RTP_EINPUT), snapshot the machine (rehearse/machine.h), write the script
  * into a private folder under `scratch_parent` with the state and log
  * folders beside it, `sh SCRIPT start`, open every workload's counting
@@ -37,15 +37,15 @@
  * this one deploys (rehearse/guard.h; report->leftovers says which).
  *
  * Needs root (cpusets, real-time policies). Ownership: the report
- * (models/rehearse_doc.h) owns its tasks (rtp_rehearse_report_free). Not thread-safe: it runs processes and
+ * (rehearse/rehearse_doc.h) owns its tasks (rtp_rehearse_report_free). Not thread-safe: it runs processes and
  * changes the machine; run one at a time. Never prints. */
 #ifndef RTP_REHEARSE_H
 #define RTP_REHEARSE_H
 
-#include "deploy/linux_limits.h"
+#include "deploy/recheck.h"
 #include "models/plan.h"
 #include "models/ratio.h"
-#include "models/rehearse_doc.h"
+#include "rehearse/rehearse_doc.h"
 
 #include <signal.h>
 

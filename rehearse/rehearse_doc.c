@@ -1,5 +1,5 @@
-/* models/rehearse_doc.c — see rehearse_doc.h. */
-#include "models/rehearse_doc.h"
+/* rehearse/rehearse_doc.c — see rehearse_doc.h. */
+#include "rehearse/rehearse_doc.h"
 #include "models/json_util.h"
 
 #include <stdarg.h>

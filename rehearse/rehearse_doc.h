@@ -1,4 +1,4 @@
-/* models/rehearse_doc.h — the report of `rtpack rehearse` (docs/spec.md
+/* rehearse/rehearse_doc.h — the report of `rtpack rehearse` (docs/spec.md
  * "rtpack rehearse") and its JSON document:
  *   { "seconds": S, "load": F, "runtime_margin": F, "hog": bool,
  *     "reclaim": bool, "overrun_signal": bool (both only when set),

@@ -39,10 +39,10 @@
 #ifndef RTP_REPORT_H
 #define RTP_REPORT_H
 
-#include "deploy/linux_limits.h"
+#include "deploy/recheck.h"
 #include "models/plan.h"
-#include "models/probe_doc.h"
-#include "models/rehearse_doc.h"
+#include "probe/probe_doc.h"
+#include "rehearse/rehearse_doc.h"
 #include "models/text.h"
 
 typedef struct rtp_report_opts {

@@ -1,5 +1,5 @@
-/* models/sim_doc.c — see sim_doc.h. */
-#include "models/sim_doc.h"
+/* sim/sim_doc.c — see sim_doc.h. */
+#include "sim/sim_doc.h"
 #include "models/json_util.h"
 
 #include <stdlib.h>

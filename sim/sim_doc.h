@@ -1,4 +1,4 @@
-/* models/sim_doc.h — the document of `rtpack simulate` (docs/spec.md
+/* sim/sim_doc.h — the document of `rtpack simulate` (docs/spec.md
  * "rtpack simulate"):
  *   { "until": T, "tasks": [ { "name", "cpu", "policy", "priority" (FP),
  *     "cpus" (global: the cluster), "jobs", "misses", "first_miss": T|null,

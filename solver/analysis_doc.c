@@ -1,7 +1,7 @@
-/* models/analysis_doc.c — writer of the analyze document (see the header). */
-#include "models/analysis_doc.h"
+/* solver/analysis_doc.c — writer of the analyze document (see the header). */
+#include "solver/analysis_doc.h"
 
-#include "models/json_util.h"
+#include "models/json_write.h"
 
 #include <string.h>
 
@@ -89,17 +89,7 @@ static void task_object(rtp_json_writer *w, const rtp_analysis_task *t)
     rtp_jw_close(w);
 }
 
-void rtp_scaling_text_add(cJSON *object, const rtp_scaling_text *s)
-{
-    if (!s->present)
-        return;
-    cJSON_AddItemToObject(object, "critical_scaling_factor",
-                          s->exact ? cJSON_CreateString(s->decimal) : cJSON_CreateNull());
-    cJSON_AddItemToObject(object, "critical_scaling_factor_exact",
-                          s->exact ? cJSON_CreateString(s->exact) : cJSON_CreateNull());
-}
-
-/* rtp_scaling_text_add's members for the streaming writer. */
+/* The scaling factor's members (docs/spec.md "Sensitivity"). */
 static void scaling_members(rtp_json_writer *w, const rtp_scaling_text *s)
 {
     if (!s->present)

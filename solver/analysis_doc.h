@@ -1,6 +1,7 @@
-/* models/analysis_doc.h — the result document of `rtpack analyze --json`
+/* solver/analysis_doc.h — the result document of `rtpack analyze --json`
  * (docs/spec.md "analyze --json") and its batch-line forms, written from a plain
- * struct so the solver and the CLI never touch cJSON.
+ * struct with models' streaming writer (models/json_write.h), so neither the
+ * solver nor the CLI touches cJSON.
  *
  * Times are integer ns (exact: raw JSON integers for response_time and
  * first_miss; wcet/deadline/period as in task-set documents); "utilization"
@@ -35,10 +36,6 @@ typedef struct rtp_scaling_text {
     const char *decimal;
     const char *exact;
 } rtp_scaling_text;
-
-/* Adds the two members of `s` to a cJSON object (models/ writers only). */
-struct cJSON;
-void rtp_scaling_text_add(struct cJSON *object, const rtp_scaling_text *s);
 
 typedef struct rtp_analysis_doc {
     long line;                /* batch mode: > 0 adds "line": N first */

@@ -25,7 +25,7 @@
  * Equal priorities run first-in first-out (SCHED_FIFO) by release time, the
  * jobs released at or before i's, ties included, first (worst case). Linux
  * keeps that order only while no thread is late (a late periodic thread
- * runs its next job at once), so deploy/linux_limits.c refuses equal
+ * runs its next job at once), so deploy/recheck.c refuses equal
  * SCHED_FIFO priorities for a task whose deadline passes its period. Then
  * the synchronous release of i is NOT the worst case (an equal-priority job
  * released just before i's, delayed by higher ones, still runs first): the

@@ -3,11 +3,11 @@
  * tests; m >= 2 runs the sufficient tests of global_edf.c / global_fp.c. */
 #include "solver/global.h"
 #include "solver/global_work.h"
-#include "solver/test_internal.h"
+#include "solver/schedtest_internal.h"
 
 #include <stdio.h>
 
-/* m == 1: the exact uniprocessor test of solver/test.c for `policy`; an
+/* m == 1: the exact uniprocessor test of solver/schedtest.c for `policy`; an
  * acceptance is named `accepted_by`. */
 static rtp_status uniprocessor(const rtp_test *test, rtp_policy policy, const char *accepted_by,
                                const rtp_task *tasks, size_t n, rtp_test_result *result,

@@ -20,7 +20,7 @@
 #ifndef RTP_GLOBAL_H
 #define RTP_GLOBAL_H
 
-#include "solver/test.h"
+#include "solver/schedtest.h"
 
 /* Global EDF on test->cpus CPUs: accepted when any enabled test accepts;
  * result->accepted_by names it ("gfb", "bak", "bcl", "rta"), else NULL.

@@ -14,7 +14,7 @@
 #include "models/arith.h"
 #include "models/ratio.h"
 #include "models/taskset.h"
-#include "solver/test.h"
+#include "solver/schedtest.h"
 
 /* Which bound on the interference suffered by the analysed task k in a
  * window of length x (each term clamped to x - C_k + 1):

@@ -1,4 +1,4 @@
-/* solver/test.c — schedulability tests as values (see test.h): the exact
+/* solver/schedtest.c — schedulability tests as values (see test.h): the exact
  * uniprocessor tests (EDF demand / FP response times), the dispatch to the
  * global tests on clusters, and the utilization-bound admissions.
  *
@@ -7,8 +7,8 @@
  * prod (C_i + T_i) <= 2 prod T_i, with T_i replaced by min(D_i, T_i) (a task
  * meeting a shorter implicit deadline meets its own). The LL power is first
  * enclosed in 2.62 fixed point, GMP integers only when that cannot decide. */
-#include "solver/test.h"
-#include "solver/test_internal.h"
+#include "solver/schedtest.h"
+#include "solver/schedtest_internal.h"
 
 #include "models/effective.h"
 #include "models/ratio.h"

@@ -1,4 +1,4 @@
-/* solver/test.h — a schedulability test as a small value: name + function +
+/* solver/schedtest.h — a schedulability test as a small value: name + function +
  * parameters. Heuristics, the ILP's verifier, the sweeps and priority
  * assignment all take one as their "fits" predicate, so first/best/worst/next
  * fit share one packing loop whatever the policy.

@@ -1,9 +1,9 @@
-/* solver/test_internal.h — what the FP entry points of solver/test.c and
+/* solver/schedtest_internal.h — what the FP entry points of solver/schedtest.c and
  * solver/global.c share (not installed): the arrays a test fills. */
 #ifndef RTP_TEST_INTERNAL_H
 #define RTP_TEST_INTERNAL_H
 
-#include "solver/test.h"
+#include "solver/schedtest.h"
 
 /* The priority and response-time arrays of n entries a test fills: the
  * caller's (result->priority, result->response_time) where given, else

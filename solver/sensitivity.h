@@ -6,7 +6,7 @@
  * unchanged: C' = alpha x wcet + 2 x context_switch, J' = jitter +
  * release_latency; models/effective.h).
  *
- * Both are defined over an rtp_test (solver/test.h): the same policy and
+ * Both are defined over an rtp_test (solver/schedtest.h): the same policy and
  * priority rule (OPA re-run at every size tried). Both rest on monotonicity:
  * a set schedulable at some wcet (or alpha) stays schedulable below it.
  *  - EDF: dbf(t) is non-decreasing in every C, U' too, and b(t) does not
@@ -119,7 +119,7 @@
 #ifndef RTP_SENSITIVITY_H
 #define RTP_SENSITIVITY_H
 
-#include "solver/test.h"
+#include "solver/schedtest.h"
 
 /* The critical scaling factor of one set. */
 typedef struct rtp_scaling {

@@ -15,12 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "deploy/linux_limits.h"
+#include "deploy/recheck.h"
 #include "heuristics/partition.h"
 #include "ilp/ilp.h"
 #include "models/effective.h"
 #include "solver/fp.h"
-#include "solver/test.h"
+#include "solver/schedtest.h"
 #include "support/reference.h"
 #include "support/testutil.h"
 

@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "deploy/linux_limits.h"
+#include "deploy/recheck.h"
 #include "deploy/quote.h"
 #include "deploy/rtapp.h"
 #include "deploy/script.h"

@@ -1,4 +1,4 @@
-/* tests/test_explore.c — the sweep file reader (models/sweep_doc.h), the
+/* tests/test_explore.c — the sweep file reader (explore/sweep_doc.h), the
  * sweep points, one point's evaluation (thread-count invariance), resume and
  * merge refusals, and the science sanity checks of issue 7: uniprocessor EDF
  * accepts every implicit-deadline set with U <= 1, and on 4 CPUs FFD accepts
@@ -114,7 +114,7 @@ static void test_sweep_points(void **state)
     assert_non_null(strstr(diag.message, "2,4,0.6,implicit"));
 }
 
-/* The sweep document's names (models/sweep_doc.c, which cannot see the
+/* The sweep document's names (explore/sweep_doc.c, which cannot see the
  * enums of gen/ and explore/) and the engine's name tables stay in step:
  * every name the document accepts maps to the enum value it means. */
 static void test_sweep_names_in_step(void **state)

@@ -19,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/analysis_doc.h"
 #include "support/json_reference.h"
 #include "support/testutil.h"
 
@@ -508,94 +507,6 @@ static void test_cpu_list_rules(void **state)
                   "CPU 7 is listed twice", 0);
 }
 
-/* models/analysis_doc.c's compact task objects (written straight into
- * one reservation) against the same document built as a cJSON tree and
- * printed: random optional members, names that need escapes, times on both
- * sides of 2^53 (strings there), null response times and wcet_max; the
- * pretty form (the generic writer) too. */
-static void test_analysis_doc_as_cjson(void **state)
-{
-    (void)state;
-    static const char *const names[] = {"T1", "a\"b\\c", "\xc3\xa9\xe2\x82\xac", "x y", "n/m"};
-    static const rtp_ns times[] = {1, 999, 1000000, 9007199254740991, 9007199254740992,
-                                   4611686018427387904};
-    tu_rng rng = {23};
-    for (int k = 0; k < 2000; k++) {
-        rtp_analysis_task tasks[6];
-        size_t n = (size_t)tu_range(&rng, 0, 6);
-        rtp_analysis_doc doc;
-        memset(&doc, 0, sizeof doc);
-        doc.line = tu_range(&rng, 0, 3);
-        doc.policy = RTP_POLICY_FP;
-        doc.schedulable = (int)tu_range(&rng, 0, 1);
-        doc.utilization = 0.5;
-        doc.tasks = tasks;
-        doc.n_tasks = n;
-        cJSON *root = cJSON_CreateObject(), *arr = cJSON_CreateArray();
-        if (doc.line > 0)
-            cJSON_AddItemToObject(root, "line", rtp_json_new_int(doc.line));
-        cJSON_AddStringToObject(root, "policy", "fp");
-        cJSON_AddBoolToObject(root, "schedulable", doc.schedulable);
-        cJSON_AddItemToObject(root, "utilization", rtp_json_new_display(0.5));
-        cJSON_AddItemToObject(root, "tasks", arr);
-        for (size_t i = 0; i < n; i++) {
-            rtp_analysis_task *t = &tasks[i];
-            memset(t, 0, sizeof *t);
-            t->name = names[tu_range(&rng, 0, 4)];
-            t->wcet_ns = times[tu_range(&rng, 0, 5)];
-            t->deadline_ns = times[tu_range(&rng, 0, 5)];
-            t->period_ns = times[tu_range(&rng, 0, 5)];
-            t->jitter_ns = tu_range(&rng, 0, 2) ? 0 : times[tu_range(&rng, 0, 5)];
-            t->blocking_ns = tu_range(&rng, 0, 2) ? 0 : times[tu_range(&rng, 0, 5)];
-            t->has_priority = (int)tu_range(&rng, 0, 1);
-            t->priority = (int)tu_range(&rng, 1, 1000000);
-            t->has_response = (int)tu_range(&rng, 0, 1);
-            t->response_time_ns = tu_range(&rng, 0, 1) ? -1 : times[tu_range(&rng, 0, 5)];
-            t->has_meets_deadline = (int)tu_range(&rng, 0, 1);
-            t->meets_deadline = (int)tu_range(&rng, 0, 1);
-            t->has_wcet_max = (int)tu_range(&rng, 0, 1);
-            t->wcet_max_ns = tu_range(&rng, 0, 1) ? -1 : times[tu_range(&rng, 0, 5)];
-            cJSON *o = cJSON_CreateObject();
-            cJSON_AddStringToObject(o, "name", t->name);
-            cJSON_AddItemToObject(o, "wcet", rtp_json_new_time(t->wcet_ns));
-            cJSON_AddItemToObject(o, "deadline", rtp_json_new_time(t->deadline_ns));
-            cJSON_AddItemToObject(o, "period", rtp_json_new_time(t->period_ns));
-            if (t->jitter_ns)
-                cJSON_AddItemToObject(o, "jitter", rtp_json_new_time(t->jitter_ns));
-            if (t->blocking_ns)
-                cJSON_AddItemToObject(o, "blocking", rtp_json_new_time(t->blocking_ns));
-            if (t->has_priority)
-                cJSON_AddItemToObject(o, "priority", rtp_json_new_int(t->priority));
-            if (t->has_response)
-                cJSON_AddItemToObject(o, "response_time", t->response_time_ns < 0
-                                          ? cJSON_CreateNull()
-                                          : rtp_json_new_int(t->response_time_ns));
-            if (t->has_meets_deadline)
-                cJSON_AddBoolToObject(o, "meets_deadline", t->meets_deadline);
-            if (t->has_wcet_max)
-                cJSON_AddItemToObject(o, "wcet_max", t->wcet_max_ns < 0
-                                          ? cJSON_CreateNull()
-                                          : rtp_json_new_time(t->wcet_max_ns));
-            cJSON_AddItemToArray(arr, o);
-        }
-        for (int pretty = 0; pretty < 2; pretty++) {
-            char *want = rtp_json_print(root, pretty);
-            rtp_text text;
-            rtp_text_init(&text);
-            assert_int_equal(rtp_analysis_doc_write(&text, &doc, pretty), RTP_OK);
-            char *got = rtp_text_take(&text);
-            assert_non_null(want);
-            assert_non_null(got);
-            if (strcmp(want, got) != 0)
-                fail_msg("analysis document differs from cJSON (pretty %d):\n%s\nvs\n%s",
-                         pretty, got, want);
-            free(want);
-            free(got);
-        }
-        cJSON_Delete(root);
-    }
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -604,7 +515,6 @@ int main(void)
         cmocka_unit_test(test_corpus_and_mutations),
         cmocka_unit_test(test_writer_as_cjson),
         cmocka_unit_test(test_writer_integers),
-        cmocka_unit_test(test_analysis_doc_as_cjson),
         cmocka_unit_test(test_cpu_list_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

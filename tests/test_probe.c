@@ -1,6 +1,6 @@
 /* tests/test_probe.c — the probe's parsers and fact readers (probe/facts.h),
  * its overheads and warnings (probe/probe.h) and its JSON document
- * (models/probe_doc.h), on fixture files recorded from kernels
+ * (probe/probe_doc.h), on fixture files recorded from kernels
  * (tests/fixtures/probe/) and on machine trees built from them in a
  * temporary folder (the config gzip-compressed as /proc/config.gz is). No
  * measurement runs here: the live probe is tests/cli_probe_real.sh. */
@@ -18,7 +18,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "models/probe_doc.h"
+#include "probe/probe_doc.h"
 #include "probe/facts.h"
 #include "probe/measure.h"
 #include "probe/charge.h"

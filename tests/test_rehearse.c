@@ -15,7 +15,7 @@
 #include "rehearse/guard.h"
 #include "rehearse/joblog.h"
 #include "rehearse/machine.h"
-#include "models/rehearse_doc.h"
+#include "rehearse/rehearse_doc.h"
 
 #include <stdlib.h>
 #include <string.h>

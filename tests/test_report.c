@@ -19,8 +19,8 @@
 
 #include "models/fileio.h"
 #include "models/plan.h"
-#include "models/probe_doc.h"
-#include "models/rehearse_doc.h"
+#include "probe/probe_doc.h"
+#include "rehearse/rehearse_doc.h"
 #include "report/report.h"
 #include "support/testutil.h"
 

@@ -1,4 +1,4 @@
-/* tests/test_solver_test.c — solver/test.h: tests as values (exact EDF / FP,
+/* tests/test_schedtest.c — solver/schedtest.h: tests as values (exact EDF / FP,
  * dispatch of the global policies), and the utilization-bound admissions.
  *
  * The bounds are checked against references written here with GMP
@@ -16,7 +16,7 @@
 #include <gmp.h>
 #include <string.h>
 
-#include "solver/test.h"
+#include "solver/schedtest.h"
 #include "support/testutil.h"
 
 static rtp_ns short_period(const rtp_task *t)
