@@ -13,44 +13,44 @@
 #include "models/text.h"
 
 typedef enum rtp_cgroup_mode {
-  RTP_CGROUP_AUTO = 0, /* detected by the script at run time */
-  RTP_CGROUP_V1,
-  RTP_CGROUP_V2
+    RTP_CGROUP_AUTO = 0, /* detected by the script at run time */
+    RTP_CGROUP_V1,
+    RTP_CGROUP_V2
 } rtp_cgroup_mode;
 
 /* Emitter options. Strings are borrowed (the caller keeps them alive). */
 typedef struct rtp_deploy_opts {
-  rtp_ratio budget;        /* usable real-time bandwidth per CPU, (0, 1];
-                            * SCHED_DEADLINE        admission compares in the kernel's 2^20
-                            * fixed point against        floor(budget x 2^20) per CPU */
-  int fifo_lo, fifo_hi;    /* SCHED_FIFO priorities used, 1 <= lo <= hi <= 99 */
-  const char *name;        /* deployment name, [A-Za-z0-9_]{1,32} */
-  rtp_cgroup_mode cgroup;  /* script default; RTPACK_CGROUP overrides */
-  const char *cgroup_root; /* script default, NULL = detect; RTPACK_CGROUP_ROOT
-                              overrides */
-  int duration_s;          /* rtapp: seconds rt-app runs (>= 1) */
-  int isolate; /* script: move other processes and IRQs off the plan's CPUs */
-  rtp_ratio runtime_margin; /* SCHED_DEADLINE runtime = ceil(C' x (1 + margin)),
-                               margin >= 0 */
-  /* SCHED_DEADLINE flags chrt cannot set: with either, the script and the
-   * systemd units start deadline tasks through `launcher --reset-on-fork
-   * [--reclaim] [--overrun-signal] --runtime R --deadline D --period P --
-   * CMD` (deploy/launcher/, rtpack-launch) instead of `chrt -R -d`. */
-  int reclaim; /* SCHED_FLAG_RECLAIM, GRUB reclaiming of unused bandwidth:
-                * 1 on, 0 off, RTP_RECLAIM_AUTO (the default): on exactly
-                * when the plan carries a measured deadline_charge
-                * (rtp_deploy_reclaims, docs/deploy.md section 9) */
-  int overrun_signal;   /* SCHED_FLAG_DL_OVERRUN: SIGXCPU at each budget overrun
-                         */
-  const char *launcher; /* NULL = "rtpack-launch", looked up on PATH by the
-                         * script; else a command name or an absolute path */
-  rtp_limits limits;    /* for the exact re-check */
-  /* When set, the command words of task i of bin j (NULL-terminated,
-   * owned by the caller, quoted like a plan's cmd) in place of the task's
-   * own cmd: how rehearse deploys a synthetic workload exactly as the
-   * plan's script would. NULL = the plan's cmd. */
-  const char *const *(*cmd_for)(void *ctx, size_t j, size_t i);
-  void *cmd_ctx;
+    rtp_ratio budget;         /* usable real-time bandwidth per CPU, (0, 1];
+                               * SCHED_DEADLINE        admission compares in the kernel's 2^20
+                               * fixed point against        floor(budget x 2^20) per CPU */
+    int fifo_lo, fifo_hi;     /* SCHED_FIFO priorities used, 1 <= lo <= hi <= 99 */
+    const char *name;         /* deployment name, [A-Za-z0-9_]{1,32} */
+    rtp_cgroup_mode cgroup;   /* script default; RTPACK_CGROUP overrides */
+    const char *cgroup_root;  /* script default, NULL = detect; RTPACK_CGROUP_ROOT
+                                 overrides */
+    int duration_s;           /* rtapp: seconds rt-app runs (>= 1) */
+    int isolate;              /* script: move other processes and IRQs off the plan's CPUs */
+    rtp_ratio runtime_margin; /* SCHED_DEADLINE runtime = ceil(C' x (1 + margin)),
+                                 margin >= 0 */
+    /* SCHED_DEADLINE flags chrt cannot set: with either, the script and the
+     * systemd units start deadline tasks through `launcher --reset-on-fork
+     * [--reclaim] [--overrun-signal] --runtime R --deadline D --period P --
+     * CMD` (deploy/launcher/, rtpack-launch) instead of `chrt -R -d`. */
+    int reclaim;          /* SCHED_FLAG_RECLAIM, GRUB reclaiming of unused bandwidth:
+                           * 1 on, 0 off, RTP_RECLAIM_AUTO (the default): on exactly
+                           * when the plan carries a measured deadline_charge
+                           * (rtp_deploy_reclaims, docs/deploy.md section 9) */
+    int overrun_signal;   /* SCHED_FLAG_DL_OVERRUN: SIGXCPU at each budget overrun
+                           */
+    const char *launcher; /* NULL = "rtpack-launch", looked up on PATH by the
+                           * script; else a command name or an absolute path */
+    rtp_limits limits;    /* for the exact re-check */
+    /* When set, the command words of task i of bin j (NULL-terminated,
+     * owned by the caller, quoted like a plan's cmd) in place of the task's
+     * own cmd: how rehearse deploys a synthetic workload exactly as the
+     * plan's script would. NULL = the plan's cmd. */
+    const char *const *(*cmd_for)(void *ctx, size_t j, size_t i);
+    void *cmd_ctx;
 } rtp_deploy_opts;
 
 #define RTP_RECLAIM_AUTO (-1)
@@ -84,20 +84,17 @@ rtp_status rtp_deploy_opts_check(const rtp_deploy_opts *opts, rtp_diag *diag);
 /* 1 when bin j keeps its tasks' given priorities (partition --priority
  * given): every task has one, all lie in [fifo_lo, fifo_hi], and they order
  * the tasks exactly as the plan's ranks do (ties included). */
-int rtp_deploy_keeps_given(const rtp_plan_bin *bin,
-                           const rtp_deploy_opts *opts);
+int rtp_deploy_keeps_given(const rtp_plan_bin *bin, const rtp_deploy_opts *opts);
 
 /* SCHED_FIFO priority of task i of a bin: its given priority when the bin
  * keeps them, else fifo_lo + rank - 1 (rank 1..n, n = most urgent; order
  * and ties kept). */
-int rtp_deploy_fifo_priority(const rtp_plan_bin *bin, size_t i,
-                             const rtp_deploy_opts *opts);
+int rtp_deploy_fifo_priority(const rtp_plan_bin *bin, size_t i, const rtp_deploy_opts *opts);
 
 /* One warning line per FP bin whose tasks all have given priorities that
  * the bin cannot keep (out of range or in another order than the plan's),
  * saying what is used instead. */
-void rtp_deploy_priority_warnings(const rtp_plan *plan,
-                                  const rtp_deploy_opts *opts,
+void rtp_deploy_priority_warnings(const rtp_plan *plan, const rtp_deploy_opts *opts,
                                   rtp_text *warnings);
 
 /* 1 when the bin runs SCHED_DEADLINE (policy EDF or GEDF). */
@@ -111,13 +108,12 @@ int rtp_deploy_is_deadline(const rtp_plan *plan);
 int rtp_deploy_reclaims(const rtp_plan *plan, const rtp_deploy_opts *opts);
 
 /* "cpus[3]" or "clusters[3]": the JSON path of bin j. */
-void rtp_deploy_bin_path(const rtp_plan *plan, size_t j, char *buf,
-                         size_t size);
+void rtp_deploy_bin_path(const rtp_plan *plan, size_t j, char *buf, size_t size);
 
 /* *n_tasks = the plan's task count; RTP_EINPUT at the first task whose name
  * is not plain (deploy/quote.h), the message "<need> (1-64 of ...)". */
-rtp_status rtp_deploy_plain_names(const rtp_plan *plan, const char *need,
-                                  size_t *n_tasks, rtp_diag *diag);
+rtp_status rtp_deploy_plain_names(const rtp_plan *plan, const char *need, size_t *n_tasks,
+                                  rtp_diag *diag);
 
 /* "0", "2,3": the bin's CPUs for messages. */
 void rtp_deploy_cpu_words(const rtp_plan_bin *bin, char *buf, size_t size);

@@ -17,12 +17,6 @@
 
 /* ---- members, each required, at path.key ---- */
 
-
-
-
-
-
-
 static rtp_status get_tri(const cJSON *obj, const char *path, const char *key, rtp_tri *out,
                           rtp_diag *diag)
 {
@@ -40,8 +34,6 @@ static rtp_status get_tri(const cJSON *obj, const char *path, const char *key, r
     *out = cJSON_IsTrue(item) ? RTP_TRI_YES : RTP_TRI_NO;
     return RTP_OK;
 }
-
-
 
 /* A display number (a double: load averages, steal); null gives -1 when
  * nullable. */
@@ -63,11 +55,9 @@ static rtp_status get_display(const cJSON *obj, const char *path, const char *ke
     return RTP_OK;
 }
 
-
 /* A list of CPU ids (or null, when nullable: *has = 0) into a mask. */
-static rtp_status get_mask(const rtp_json *doc, const cJSON *obj, const char *path,
-                           const char *key, int nullable, int *has, rtp_cpumask *out,
-                           rtp_diag *diag)
+static rtp_status get_mask(const rtp_json *doc, const cJSON *obj, const char *path, const char *key,
+                           int nullable, int *has, rtp_cpumask *out, rtp_diag *diag)
 {
     char field[RTP_DIAG_PATH_SIZE];
     const cJSON *item;
@@ -90,8 +80,8 @@ static rtp_status get_mask(const rtp_json *doc, const cJSON *obj, const char *pa
 }
 
 /* A list of one-line strings into notes. */
-static rtp_status get_notes(const cJSON *obj, const char *path, const char *key,
-                            rtp_notes *notes, rtp_diag *diag)
+static rtp_status get_notes(const cJSON *obj, const char *path, const char *key, rtp_notes *notes,
+                            rtp_diag *diag)
 {
     char field[RTP_DIAG_PATH_SIZE], at[RTP_DIAG_PATH_SIZE];
     const cJSON *item;
@@ -117,8 +107,8 @@ static rtp_status get_notes(const cJSON *obj, const char *path, const char *key,
 
 /* ---- probe --json ---- */
 
-static rtp_status get_fact(const rtp_json *doc, const cJSON *obj, const char *path,
-                           const char *key, int64_t min, rtp_fact *out, rtp_diag *diag)
+static rtp_status get_fact(const rtp_json *doc, const cJSON *obj, const char *path, const char *key,
+                           int64_t min, rtp_fact *out, rtp_diag *diag)
 {
     char field[RTP_DIAG_PATH_SIZE];
     const cJSON *item;
@@ -133,10 +123,25 @@ static rtp_status get_fact(const rtp_json *doc, const cJSON *obj, const char *pa
 static rtp_status probe_kernel(const rtp_json *doc, const cJSON *node, rtp_probe_kernel *k,
                                rtp_diag *diag)
 {
-    static const char *const keys[] = {
-        "release", "hz", "preempt", "hrtick", "hrtick_dl", "lockdown", "virtualized",
-        "hypervisor", "rt_runtime_us", "rt_period_us", "dl_fair_server", "fair_server",
-        "dl_bandwidth", "isolcpus", "nohz_full", "cmdline_isolation", "cpuset", "sources", NULL};
+    static const char *const keys[] = {"release",
+                                       "hz",
+                                       "preempt",
+                                       "hrtick",
+                                       "hrtick_dl",
+                                       "lockdown",
+                                       "virtualized",
+                                       "hypervisor",
+                                       "rt_runtime_us",
+                                       "rt_period_us",
+                                       "dl_fair_server",
+                                       "fair_server",
+                                       "dl_bandwidth",
+                                       "isolcpus",
+                                       "nohz_full",
+                                       "cmdline_isolation",
+                                       "cpuset",
+                                       "sources",
+                                       NULL};
     static const char *const fair_keys[] = {"runtime", "period", NULL};
     static const char *const source_keys[] = {"hz", "preempt", "hrtick", NULL};
     const char *p = "kernel";
@@ -156,11 +161,11 @@ static rtp_status probe_kernel(const rtp_json *doc, const cJSON *node, rtp_probe
         (st = get_fact(doc, node, p, "rt_period_us", 1, &k->rt_period_us, diag)) ||
         (st = get_tri(node, p, "dl_fair_server", &k->dl_fair_server, diag)) ||
         (st = rtp_doc_ratio(doc, node, p, "dl_bandwidth", 1, &k->has_dl_bandwidth, &k->dl_bandwidth,
-                        diag)) ||
+                            diag)) ||
         (st = get_mask(doc, node, p, "isolcpus", 1, &k->has_isolated, &k->isolated, diag)) ||
         (st = get_mask(doc, node, p, "nohz_full", 1, &k->has_nohz_full, &k->nohz_full, diag)) ||
         (st = rtp_doc_text(node, p, "cmdline_isolation", 1, k->cmdline_isolation,
-                       sizeof k->cmdline_isolation, diag)) ||
+                           sizeof k->cmdline_isolation, diag)) ||
         (st = rtp_doc_text(node, p, "cpuset", 1, k->cpuset, sizeof k->cpuset, diag)) ||
         (st = rtp_doc_need(node, p, "fair_server", &item, field, diag)))
         return st;
@@ -173,7 +178,7 @@ static rtp_status probe_kernel(const rtp_json *doc, const cJSON *node, rtp_probe
         (st = rtp_doc_keys(item, field, source_keys, diag)) ||
         (st = rtp_doc_text(item, field, "hz", 1, k->hz_source, sizeof k->hz_source, diag)) ||
         (st = rtp_doc_text(item, field, "preempt", 1, k->preempt_source, sizeof k->preempt_source,
-                       diag)))
+                           diag)))
         return st;
     return rtp_doc_text(item, field, "hrtick", 1, k->hrtick_source, sizeof k->hrtick_source, diag);
 }
@@ -181,9 +186,14 @@ static rtp_status probe_kernel(const rtp_json *doc, const cJSON *node, rtp_probe
 static rtp_status probe_method(const rtp_json *doc, const cJSON *node, rtp_probe_report *r,
                                rtp_diag *diag)
 {
-    static const char *const keys[] = {"seconds", "period", "fifo_priority", "deadline_runtime",
-                                       "deadline_pinning", "context_switch_policy",
-                                       "release_latency_stat", NULL};
+    static const char *const keys[] = {"seconds",
+                                       "period",
+                                       "fifo_priority",
+                                       "deadline_runtime",
+                                       "deadline_pinning",
+                                       "context_switch_policy",
+                                       "release_latency_stat",
+                                       NULL};
     static const char *const pinnings[] = {"cpuset", "root_domain", NULL};
     static const char *const policies[] = {"fifo", "other", NULL};
     static const char *const stats[] = {"max", "p99", NULL};
@@ -198,7 +208,7 @@ static rtp_status probe_method(const rtp_json *doc, const cJSON *node, rtp_probe
         (st = rtp_doc_time(doc, node, p, "deadline_runtime", 0, &r->dl_runtime_ns, diag)) ||
         (st = rtp_doc_choice(node, p, "deadline_pinning", 1, pinnings, &r->dl_pinning, diag)) ||
         (st = rtp_doc_choice(node, p, "context_switch_policy", 1, policies, &r->switch_policy,
-                         diag)) ||
+                             diag)) ||
         (st = rtp_doc_choice(node, p, "release_latency_stat", 0, stats, &stat, diag)))
         return st;
     if (seconds > 86400.0 * 365)
@@ -265,8 +275,8 @@ static rtp_status probe_charge(const rtp_json *doc, const cJSON *obj, const char
                                rtp_probe_charge *c, rtp_diag *diag)
 {
     static const char *const keys[] = {"lengths", "fixed", "per_ms", NULL};
-    static const char *const len_keys[] = {"length", "samples", "budget_excess", "wall_excess",
-                                           "throttled", NULL};
+    static const char *const len_keys[] = {"length",      "samples",   "budget_excess",
+                                           "wall_excess", "throttled", NULL};
     static const char *const excess_keys[] = {"mean", "p99_9", "max", NULL};
     static const char *const wall_keys[] = {"p99_9", "max", NULL};
     char field[RTP_DIAG_PATH_SIZE], lens_path[RTP_DIAG_PATH_SIZE], at[RTP_DIAG_PATH_SIZE];
@@ -309,17 +319,23 @@ static rtp_status probe_charge(const rtp_json *doc, const cJSON *obj, const char
 static rtp_status probe_cpu(const rtp_json *doc, const cJSON *node, const char *path,
                             rtp_probe_cpu *c, rtp_diag *diag)
 {
-    static const char *const keys[] = {"cpu", "smt_siblings", "governor", "steal",
-                                       "fifo_latency", "deadline_latency", "context_switch",
-                                       "context_switch_stats", "deadline_charge", NULL};
+    static const char *const keys[] = {"cpu",
+                                       "smt_siblings",
+                                       "governor",
+                                       "steal",
+                                       "fifo_latency",
+                                       "deadline_latency",
+                                       "context_switch",
+                                       "context_switch_stats",
+                                       "deadline_charge",
+                                       NULL};
     char field[RTP_DIAG_PATH_SIZE];
     const cJSON *item;
     rtp_status st;
     if ((st = rtp_doc_keys(node, path, keys, diag)) ||
         (st = rtp_doc_need(node, path, "cpu", &item, field, diag)) ||
         (st = rtp_json_cpu_id(doc, item, field, &c->cpu, diag)) ||
-        (st = get_mask(doc, node, path, "smt_siblings", 1, &c->has_siblings, &c->siblings,
-                       diag)) ||
+        (st = get_mask(doc, node, path, "smt_siblings", 1, &c->has_siblings, &c->siblings, diag)) ||
         (st = rtp_doc_text(node, path, "governor", 1, c->governor, sizeof c->governor, diag)) ||
         (st = get_display(node, path, "steal", 1, &c->steal, diag)) ||
         (st = probe_latency(doc, node, path, "fifo_latency", &c->fifo, diag)) ||
@@ -334,8 +350,8 @@ static rtp_status probe_platform(const rtp_json *doc, const cJSON *node, rtp_pro
                                  rtp_diag *diag)
 {
     static const char *const keys[] = {"cpus", "overheads", NULL};
-    static const char *const ov_keys[] = {"release_latency", "context_switch",
-                                          "deadline_charge", "noise_per_ms", NULL};
+    static const char *const ov_keys[] = {"release_latency", "context_switch", "deadline_charge",
+                                          "noise_per_ms", NULL};
     char field[RTP_DIAG_PATH_SIZE];
     const cJSON *item;
     int *ids = NULL;
@@ -368,7 +384,8 @@ static rtp_status probe_platform(const rtp_json *doc, const cJSON *node, rtp_pro
          (st = rtp_doc_time(doc, item, p, "context_switch", 0, &r->context_switch_ns, diag))))
         return st;
     if (!r->has_release_latency && !r->has_context_switch)
-        return rtp_diag_set(diag, RTP_EINPUT, p, "holds neither release_latency nor "
+        return rtp_diag_set(diag, RTP_EINPUT, p,
+                            "holds neither release_latency nor "
                             "context_switch: a probe writes overheads only with one of them");
     if (cJSON_GetObjectItemCaseSensitive(item, "deadline_charge") &&
         (st = rtp_doc_time(doc, item, p, "deadline_charge", 0, &r->deadline_charge_ns, diag)))
@@ -404,8 +421,8 @@ static rtp_status probe_load(const cJSON *root, rtp_probe_report *r, rtp_diag *d
 rtp_status rtp_probe_report_parse_json(const char *text, size_t len, rtp_probe_report *out,
                                        rtp_diag *diag)
 {
-    static const char *const keys[] = {"kernel", "load_average", "online_cpus", "method",
-                                       "cpus", "platform", "skipped", "warnings", NULL};
+    static const char *const keys[] = {"kernel",   "load_average", "online_cpus", "method", "cpus",
+                                       "platform", "skipped",      "warnings",    NULL};
     rtp_probe_report_init(out);
     rtp_json doc;
     rtp_status st = rtp_json_open(&doc, text, len, diag);
@@ -416,8 +433,7 @@ rtp_status rtp_probe_report_parse_json(const char *text, size_t len, rtp_probe_r
     rtp_fact online = {0, 0};
     if ((st = rtp_doc_keys(root, "", keys, diag)) ||
         (st = rtp_doc_need(root, "", "kernel", &item, field, diag)) ||
-        (st = probe_kernel(&doc, item, &out->kernel, diag)) ||
-        (st = probe_load(root, out, diag)) ||
+        (st = probe_kernel(&doc, item, &out->kernel, diag)) || (st = probe_load(root, out, diag)) ||
         (st = get_fact(&doc, root, "", "online_cpus", 1, &online, diag)) ||
         (st = rtp_doc_need(root, "", "method", &item, field, diag)) ||
         (st = probe_method(&doc, item, out, diag)) ||
