@@ -155,7 +155,7 @@ void rtp_probe_report_free(rtp_probe_report *r);
  * out of memory. */
 char *rtp_probe_report_to_json(const rtp_probe_report *r, int pretty);
 
-/* Reads the --json document back (models/doc_read.c; rtpack report
+/* Reads the --json document back (probe/probe_doc_read.c; rtpack report
  * --probe) with the same rules as rtp_rehearse_report_parse_json: every
  * member the writer writes, of its type, nothing else; platform.cpus must
  * list the CPUs of "cpus" in order. A value the writer shows rounded

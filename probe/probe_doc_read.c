@@ -1,14 +1,14 @@
-/* models/doc_read.c — the readers of the documents `rtpack probe --json` and
- * `rtpack rehearse --json` write (probe_doc.h, rehearse_doc.h), for commands
- * that take them as input (rtpack report). Writer and reader hold each other
+/* probe/probe_doc_read.c — the reader of the document `rtpack probe --json`
+ * writes (probe_doc.h), for commands that take it as input (rtpack report;
+ * the rehearsal's reader is rehearse/rehearse_doc_read.c). Writer and reader hold each other
  * to the same form: every member the writer writes is required with its
  * type, nothing else is accepted, and a value the writer derives from
  * another (over_bound, a probe's platform.cpus) must agree with it, so a
  * truncated, hand-edited or foreign document is RTP_EINPUT at the path of
  * the first member that is wrong (docs/spec.md "Error messages"). */
 #include "probe/probe_doc.h"
-#include "rehearse/rehearse_doc.h"
 
+#include "models/doc_members.h"
 #include "models/json_util.h"
 
 #include <stdio.h>

@@ -62,7 +62,7 @@ void rtp_rehearse_report_free(rtp_rehearse_report *report);
 /* The document, malloc'd with a final newline; NULL when out of memory. */
 char *rtp_rehearse_report_to_json(const rtp_rehearse_report *report, int pretty);
 
-/* Reads the document back (models/doc_read.c; rtpack report --rehearsal):
+/* Reads the document back (rehearse/rehearse_doc_read.c; rtpack report --rehearsal):
  * every member the writer writes is required, with its type, and nothing
  * else is accepted; over_bound must agree with response_max and bound.
  * RTP_EINPUT with the JSON path (a truncated document: "not valid JSON"

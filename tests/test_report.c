@@ -1,5 +1,5 @@
 /* tests/test_report.c — `rtpack report` below the CLI (report/report.h,
- * models/doc_read.c): the probe and rehearse documents read back exactly
+ * probe/probe_doc_read.c, rehearse/rehearse_doc_read.c): the probe and rehearse documents read back exactly
  * as written (recorded fixtures and every field filled by hand), refused
  * with the path of the first wrong member (every truncation of a recorded
  * document included), what "belongs to the plan" means, and the page
