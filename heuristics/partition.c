@@ -5,7 +5,8 @@
  * [Joh74], used for real-time partitioning since [DL78]), with
  * admission by affinity, exact capacity (rtp_load_cmp_plus) and the policy's
  * uniprocessor test (or the bound test), each CPU re-checked exactly. This
- * file adds the names, input rules and the `--explain` reasons. */
+ * file adds the input rules and the `--explain` reasons (the names of the
+ * orders and placements: heuristics/pack_names.c). */
 #include "heuristics/partition.h"
 #include "heuristics/pack.h"
 #include "models/effective.h"
@@ -14,38 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
-static const char *const placement_names[RTP_N_PLACEMENTS] = {"ff", "bf", "wf", "nf"};
-static const char *const order_names[RTP_N_ORDERS] = {"util", "density", "deadline",
-                                                      "period", "input"};
-
-const char *rtp_placement_name(rtp_placement p)
-{
-    return rtp_enum_name(placement_names, RTP_N_PLACEMENTS, (int)p);
-}
-
-const char *rtp_order_name(rtp_order o)
-{
-    return rtp_enum_name(order_names, RTP_N_ORDERS, (int)o);
-}
-
-int rtp_placement_parse(const char *name, rtp_placement *out)
-{
-    int i = rtp_enum_find(placement_names, RTP_N_PLACEMENTS, name);
-    if (i < 0)
-        return -1;
-    *out = (rtp_placement)i;
-    return 0;
-}
-
-int rtp_order_parse(const char *name, rtp_order *out)
-{
-    int i = rtp_enum_find(order_names, RTP_N_ORDERS, name);
-    if (i < 0)
-        return -1;
-    *out = (rtp_order)i;
-    return 0;
-}
 
 rtp_part_opts rtp_part_opts_default(void)
 {

@@ -40,7 +40,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "ilp/ilp_internal.h"
 
@@ -61,25 +60,9 @@ rtp_ilp_opts rtp_ilp_opts_default(void)
 }
 
 static const char *const status_names[] = {"optimal", "infeasible", "time_limit"};
-static const char *const proof_names[] = {"",         "task-alone",      "utilization",
-                                          "affinity", "conflict-clique", "clique-volume",
-                                          "search"};
-
-const char *rtp_ilp_proof_name(rtp_ilp_proof_kind k)
-{
-    return rtp_enum_name(proof_names, RTP_COUNT_OF(proof_names), (int)k);
-}
-
 const char *rtp_ilp_status_name(rtp_ilp_status s)
 {
     return rtp_enum_name(status_names, RTP_COUNT_OF(status_names), (int)s);
-}
-
-double ilp_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 static void ctx_free(ilp_ctx *c)

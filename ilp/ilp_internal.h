@@ -15,6 +15,7 @@
 #define RTP_ILP_INTERNAL_H
 
 #include <stdint.h>
+#include <time.h>
 
 #include "ilp/glpk_model.h"
 #include "ilp/ilp.h"
@@ -98,8 +99,14 @@ static inline void ilp_set_bit(uint64_t *row, size_t k)
 
 #define ILP_ROW(c, set, i) ((set) + (size_t)(i) * (c)->words)
 
-/* Wall-clock seconds (CLOCK_MONOTONIC). */
-double ilp_now(void);
+/* Wall-clock seconds (CLOCK_MONOTONIC): inline, so the files that time
+ * their steps (ilp.c, ilp_conflict.c) need not call into each other. */
+static inline double ilp_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 /* Safe rounding of GLPK coefficients: a quotient of two int64 computed in
  * doubles is within 3 ulps (< 1e-15 relative) of the truth, so scaling it by

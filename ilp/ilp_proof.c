@@ -31,6 +31,15 @@
 
 #include "models/ratio.h"
 
+static const char *const proof_names[] = {"",         "task-alone",      "utilization",
+                                          "affinity", "conflict-clique", "clique-volume",
+                                          "search"};
+
+const char *rtp_ilp_proof_name(rtp_ilp_proof_kind k)
+{
+    return rtp_enum_name(proof_names, RTP_COUNT_OF(proof_names), (int)k);
+}
+
 /* ---- helpers ---- */
 
 static void say(ilp_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

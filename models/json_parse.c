@@ -706,12 +706,3 @@ void rtp_json_close(rtp_json *doc)
     arena_free(doc->arena);
     memset(doc, 0, sizeof *doc);
 }
-
-const char *rtp_json_number_text(const rtp_json *doc, const cJSON *node, size_t *len)
-{
-    (void)doc;
-    if (!cJSON_IsNumber(node) || !node->valuestring)
-        return NULL;
-    *len = (size_t)node->valueint;
-    return node->valuestring;
-}

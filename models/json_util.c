@@ -132,6 +132,17 @@ rtp_status rtp_json_check_keys(const cJSON *object, const char *path,
     return RTP_OK;
 }
 
+/* The token text rtp_json_open keeps in a number node (json_parse.c sets
+ * valuestring and valueint to it). */
+const char *rtp_json_number_text(const rtp_json *doc, const cJSON *node, size_t *len)
+{
+    (void)doc;
+    if (!cJSON_IsNumber(node) || !node->valuestring)
+        return NULL;
+    *len = (size_t)node->valueint;
+    return node->valuestring;
+}
+
 /* Reads a bare integer from its token text; 1 on success. *too_big when the
  * magnitude reaches 2^53. */
 static int token_integer(const char *text, size_t len, int64_t *out, int *too_big)

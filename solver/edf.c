@@ -93,21 +93,6 @@
 
 typedef rtp_edf_budget budget;
 
-int rtp_edf_spend(rtp_edf_budget *b, rtp_diag *diag, const char *what)
-{
-    if (++b->used > b->max) {
-        rtp_diag_set(diag, RTP_ELIMIT, "", "%s in %llu iterations", what,
-                     (unsigned long long)b->max);
-        return 1;
-    }
-    rtp_diag scratch;
-    if ((b->used & 1023) == 0 && rtp_limits_check(b->limits, &scratch) != RTP_OK) {
-        rtp_diag_set(diag, RTP_ELIMIT, "", "%s: %s", what, scratch.message);
-        return 1;
-    }
-    return 0;
-}
-
 #define spend rtp_edf_spend
 
 /* D* = D - J: the relative deadline counted from the release at the end of

@@ -17,8 +17,22 @@ typedef struct rtp_edf_budget {
 } rtp_edf_budget;
 
 /* Non-zero when the budget is spent or the caller's deadline passed or
- * interrupt is set; the message says which, after `what`. */
-int rtp_edf_spend(rtp_edf_budget *b, rtp_diag *diag, const char *what);
+ * interrupt is set; the message says which, after `what`. Inline: edf.c's
+ * walks and edf_near.c's search both count steps with it. */
+static inline int rtp_edf_spend(rtp_edf_budget *b, rtp_diag *diag, const char *what)
+{
+    if (++b->used > b->max) {
+        rtp_diag_set(diag, RTP_ELIMIT, "", "%s in %llu iterations", what,
+                     (unsigned long long)b->max);
+        return 1;
+    }
+    rtp_diag scratch;
+    if ((b->used & 1023) == 0 && rtp_limits_check(b->limits, &scratch) != RTP_OK) {
+        rtp_diag_set(diag, RTP_ELIMIT, "", "%s: %s", what, scratch.message);
+        return 1;
+    }
+    return 0;
+}
 
 /* h(t) = dbf(t) + b(t) (b left out when with_blocking = 0), saturated at
  * RTP_I128_SATURATED; t >= 0. */

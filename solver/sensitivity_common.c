@@ -1,0 +1,121 @@
+/* solver/sensitivity_common.c — what every closed form of the critical
+ * scaling factor shares (sensitivity_internal.h): the step budget, exact
+ * rationals from 128-bit integers, the utilization bound alpha_U, and the
+ * decimal form of alpha*. */
+#include "solver/sensitivity_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+rtp_status rtp_sens_spend(sctx *s)
+{
+    return ++s->used <= s->max ? RTP_OK : rtp_sens_out_of_steps(s);
+}
+
+rtp_status rtp_sens_out_of_steps(sctx *s)
+{
+    return rtp_diag_set(s->diag, RTP_ELIMIT, "",
+                        "critical scaling factor not found in %llu steps",
+                        (unsigned long long)s->max);
+}
+
+void rtp_sens_zset(mpz_t z, rtp_i128 v)
+{
+    int neg = v < 0;
+    rtp_u128 u = neg ? -(rtp_u128)v : (rtp_u128)v;
+    mpz_set_ui(z, (unsigned long)(uint64_t)(u >> 64));
+    mpz_mul_2exp(z, z, 64);
+    mpz_add_ui(z, z, (unsigned long)(uint64_t)u);
+    if (neg)
+        mpz_neg(z, z);
+}
+
+/* q = (num) / (den), canonical; den > 0. */
+void rtp_sens_qset(mpq_t q, rtp_i128 num, rtp_i128 den)
+{
+    rtp_sens_zset(mpq_numref(q), num);
+    rtp_sens_zset(mpq_denref(q), den);
+    mpq_canonicalize(q);
+}
+
+/* alpha_U of the tasks with mask[i] set (all when mask NULL): (1 - sum c /
+ * T) / (sum w / T). 0 when the numerator is <= 0 (no alpha > 0 fits). */
+int rtp_sens_util_alpha(const sctx *s, const char *mask, mpq_t out)
+{
+    mpq_t num, den, term;
+    mpq_inits(num, den, term, NULL);
+    mpq_set_ui(num, 1, 1);
+    for (size_t i = 0; i < s->n; i++) {
+        if (mask && !mask[i])
+            continue;
+        rtp_sens_qset(term, s->c, s->e[i].period_ns);
+        mpq_sub(num, num, term);
+        rtp_sens_qset(term, s->e[i].wcet_ns, s->e[i].period_ns);
+        mpq_add(den, den, term);
+    }
+    int ok = mpq_sgn(num) > 0 && mpq_sgn(den) > 0;
+    if (ok)
+        mpq_div(out, num, den);
+    mpq_clears(num, den, term, NULL);
+    return ok;
+}
+
+/* ------------------------------------------------------------ outputs */
+
+/* alpha rounded down to 9 significant digits, trailing zeros dropped. */
+void rtp_sens_format_decimal(const mpq_t a, char *buf, size_t size)
+{
+    mpz_t m, p, lo, hi;
+    mpz_inits(m, p, lo, hi, NULL);
+    mpz_set_ui(lo, 100000000);
+    mpz_set_ui(hi, 1000000000);
+    long k = 8 - (long)mpz_sizeinbase(mpq_numref(a), 10) +
+             (long)mpz_sizeinbase(mpq_denref(a), 10);
+    for (;;) { /* m = floor(a 10^k) */
+        if (k >= 0) {
+            mpz_ui_pow_ui(p, 10, (unsigned long)k);
+            mpz_mul(m, mpq_numref(a), p);
+            mpz_fdiv_q(m, m, mpq_denref(a));
+        } else {
+            mpz_ui_pow_ui(p, 10, (unsigned long)-k);
+            mpz_mul(p, p, mpq_denref(a));
+            mpz_fdiv_q(m, mpq_numref(a), p);
+        }
+        if (mpz_cmp(m, lo) < 0)
+            k++;
+        else if (mpz_cmp(m, hi) >= 0)
+            k--;
+        else
+            break;
+    }
+    char digits[16];
+    mpz_get_str(digits, 10, m); /* 9 digits */
+    char out[64];
+    size_t o = 0;
+    if (k <= 0) {
+        o += (size_t)snprintf(out, sizeof out, "%s", digits);
+        for (long z = 0; z < -k && o + 1 < sizeof out; z++)
+            out[o++] = '0';
+        out[o] = '\0';
+    } else {
+        int whole = 9 - (int)k; /* digits before the point */
+        if (whole > 0) {
+            memcpy(out, digits, (size_t)whole);
+            o = (size_t)whole;
+        } else {
+            out[o++] = '0';
+        }
+        out[o++] = '.';
+        for (int z = whole; z < 0 && o + 10 < sizeof out; z++)
+            out[o++] = '0';
+        for (int d = whole > 0 ? whole : 0; d < 9; d++)
+            out[o++] = digits[d];
+        while (out[o - 1] == '0')
+            o--;
+        if (out[o - 1] == '.')
+            o--;
+        out[o] = '\0';
+    }
+    snprintf(buf, size, "%s", out);
+    mpz_clears(m, p, lo, hi, NULL);
+}

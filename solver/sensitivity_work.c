@@ -1,0 +1,165 @@
+/* solver/sensitivity_work.c — the largest scaling factor alpha that keeps a
+ * work function W(t) = alpha A(t) + K(t) within t somewhere in (lo, x]
+ * (rtp_sens_work_max), and the point where it settles (rtp_sens_work_settle),
+ * for a work function that is constant between the releases of its
+ * sequences: g(x) = max over those points of (t - K(t)) / A(t) [LSD89]
+ * [BB04]. Shared by FP (sensitivity_fp.c) and equal priorities
+ * (sensitivity_fifo.c); see sensitivity_fp.c for the derivation. */
+#include "solver/sensitivity_internal.h"
+
+#include "models/arith.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Jobs of q released before t (t >= 1): released at max(0, phase + m T)
+ * < t iff phase + m T < t. */
+static rtp_i128 seq_count(const rtp_sens_seq *q, rtp_i128 t)
+{
+    rtp_i128 x = t - q->phase;
+    if (x <= 0)
+        return 0;
+    /* 64-bit division where it fits (128-bit division is a library call) */
+    rtp_i128 k = x <= INT64_MAX ? (rtp_i128)(((int64_t)x - 1) / q->period + 1)
+                                : (x - 1) / q->period + 1;
+    return q->count >= 0 && k > q->count ? q->count : k;
+}
+
+/* The first release time of q after t >= 0, or -1. */
+static rtp_i128 seq_next(const rtp_sens_seq *q, rtp_i128 t)
+{
+    rtp_i128 d = t - q->phase;
+    rtp_i128 m = q->phase > t ? 0
+                 : d <= INT64_MAX ? (rtp_i128)((int64_t)d / q->period + 1)
+                                  : d / q->period + 1;
+    if (q->count >= 0 && m >= q->count)
+        return -1;
+    return q->phase + m * q->period;
+}
+
+rtp_status rtp_sens_work_sums(sctx *s, const rtp_sens_work *wk, rtp_i128 t, rtp_i128 *A,
+                              rtp_i128 *N)
+{
+    rtp_i128 a = wk->a0, cnt = wk->n0;
+    for (size_t k = 0; k < wk->n && a <= BIG; k++) {
+        rtp_i128 m = seq_count(&wk->seq[k], t);
+        a += m * wk->seq[k].w;
+        cnt += m;
+    }
+    if (a > BIG || cnt > BIG / (s->c + 1))
+        return rtp_sens_too_big(s);
+    *A = a;
+    *N = cnt;
+    return RTP_OK;
+}
+
+/* sign(x1 / y1 - x2 / y2), y1, y2 > 0, in 128 bits when all four stay
+ * below 2^63, else in GMP. */
+static int frac_cmp(rtp_i128 x1, rtp_i128 y1, rtp_i128 x2, rtp_i128 y2)
+{
+    const rtp_i128 lim = (rtp_i128)1 << 63;
+    if (x1 < lim && x1 > -lim && x2 < lim && x2 > -lim && y1 < lim && y2 < lim) {
+        rtp_i128 l = x1 * y2, r = x2 * y1;
+        return (l > r) - (l < r);
+    }
+    mpq_t a, b;
+    mpq_inits(a, b, NULL);
+    rtp_sens_qset(a, x1, y1);
+    rtp_sens_qset(b, x2, y2);
+    int c = mpq_cmp(a, b);
+    mpq_clears(a, b, NULL);
+    return c;
+}
+
+rtp_status rtp_sens_work_max(sctx *s, const rtp_sens_work *wk, rtp_i128 lo, rtp_i128 x,
+                             const mpq_t stop, mpq_t out, int *found, int *reached)
+{
+    *found = 0;
+    *reached = 0;
+    if (x <= lo)
+        return RTP_OK;
+    if (x > INT64_MAX)
+        return rtp_diag_set(s->diag, RTP_ELIMIT, "",
+                            "critical scaling factor: a deadline passes 2^63 ns");
+    rtp_status st = RTP_OK;
+    rtp_i128 bn = 0, bd = 1; /* the best f so far, bn / bd */
+    mpq_t f;
+    mpq_init(f);
+    for (rtp_i128 t = lo; t < x;) {
+        rtp_i128 next = x;
+        for (size_t k = 0; k < wk->n; k++) {
+            rtp_i128 p = seq_next(&wk->seq[k], t);
+            if (p > 0 && p < next)
+                next = p;
+        }
+        t = next;
+        rtp_i128 A, N;
+        if ((st = rtp_sens_spend(s)) != RTP_OK ||
+            (st = rtp_sens_work_sums(s, wk, t, &A, &N)) != RTP_OK)
+            break;
+        rtp_i128 num = t - wk->b - N * s->c;
+        if (!*found || frac_cmp(num, A, bn, bd) > 0) {
+            bn = num;
+            bd = A;
+            *found = 1;
+        }
+        if (stop) {
+            rtp_sens_qset(f, num, A);
+            if (mpq_cmp(f, stop) >= 0) {
+                *reached = 1;
+                break;
+            }
+        }
+    }
+    if (*found)
+        rtp_sens_qset(out, bn, bd);
+    mpq_clear(f);
+    return st;
+}
+
+/* w = a A + c N + b */
+static void work_at(sctx *s, const rtp_sens_work *wk, const mpq_t a, rtp_i128 A, rtp_i128 N,
+                    mpq_t w, mpq_t tmp)
+{
+    rtp_sens_qset(w, A, 1);
+    mpq_mul(w, w, a);
+    rtp_sens_qset(tmp, N * s->c + wk->b, 1);
+    mpq_add(w, w, tmp);
+}
+
+rtp_status rtp_sens_work_settle(sctx *s, const rtp_sens_work *wk, const mpq_t a, rtp_i128 lo,
+                                rtp_i128 x, int *holds, mpq_t at)
+{
+    mpq_t w, next, tmp;
+    mpz_t z;
+    mpq_inits(w, next, tmp, NULL);
+    mpz_init(z);
+    *holds = 0;
+    rtp_i128 A, N;
+    rtp_status st = rtp_sens_work_sums(s, wk, lo + 1, &A, &N); /* released at or before lo */
+    if (st == RTP_OK)
+        work_at(s, wk, a, A, N, w, tmp);
+    while (st == RTP_OK) {
+        if (mpq_cmp_si(w, (long)lo, 1) <= 0) {
+            *holds = 1; /* W(lo+) <= lo: done just after lo */
+            break;
+        }
+        if (mpq_cmp_si(w, (long)x, 1) > 0 || (st = rtp_sens_spend(s)) != RTP_OK)
+            break;
+        /* released before w = at or before ceil(w) - 1 (release times are integers) */
+        mpz_cdiv_q(z, mpq_numref(w), mpq_denref(w));
+        if ((st = rtp_sens_work_sums(s, wk, mpz_get_si(z), &A, &N)) != RTP_OK)
+            break;
+        work_at(s, wk, a, A, N, next, tmp);
+        if (mpq_cmp(next, w) <= 0) {
+            *holds = 1;
+            break;
+        }
+        mpq_set(w, next);
+    }
+    if (at)
+        mpq_set(at, w);
+    mpz_clear(z);
+    mpq_clears(w, next, tmp, NULL);
+    return st;
+}
