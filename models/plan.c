@@ -723,3 +723,13 @@ rtp_status rtp_plan_parse_json(const char *text, size_t len, rtp_plan *out, rtp_
         rtp_plan_free(out);
     return st;
 }
+
+int rtp_doc_is_plan(const char *text, size_t len)
+{
+    rtp_json doc;
+    if (rtp_json_open(&doc, text, len, NULL) != RTP_OK)
+        return 0; /* the task-set reader reports what is wrong */
+    int plan = cJSON_IsObject(doc.root) && !cJSON_GetObjectItemCaseSensitive(doc.root, "tasks");
+    rtp_json_close(&doc);
+    return plan;
+}

@@ -114,4 +114,8 @@ rtp_status rtp_plan_parse_json(const char *text, size_t len, rtp_plan *out,
 
 void rtp_plan_free(rtp_plan *plan);
 
+/* 1 when `text` is a JSON object without "tasks" (a plan document, not a
+ * task set): how commands taking FILE or PLAN tell them apart. */
+int rtp_doc_is_plan(const char *text, size_t len);
+
 #endif

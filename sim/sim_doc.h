@@ -38,8 +38,4 @@ typedef struct rtp_sim_doc {
 /* The document, malloc'd with a final newline; NULL when out of memory. */
 char *rtp_sim_doc_to_json(const rtp_sim_doc *doc, int pretty);
 
-/* 1 when `text` is a JSON object without "tasks" (a plan document, not a
- * task set): how commands taking FILE or PLAN tell them apart. */
-int rtp_doc_is_plan(const char *text, size_t len);
-
 #endif
