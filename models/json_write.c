@@ -250,6 +250,19 @@ void rtp_jw_null(rtp_json_writer *w, const char *key)
     literal(w, key, "null", 4);
 }
 
+void rtp_jw_time_or_null(rtp_json_writer *w, const char *key, rtp_ns value)
+{
+    if (value < 0)
+        rtp_jw_null(w, key);
+    else
+        rtp_jw_time(w, key, value);
+}
+
+void rtp_jw_number(rtp_json_writer *w, const char *key, const char *text)
+{
+    literal(w, key, text, strlen(text));
+}
+
 char *rtp_jw_raw_begin(rtp_json_writer *w, const char *key, size_t room)
 {
     return begin(w, key, room);

@@ -51,6 +51,11 @@ void rtp_jw_time(rtp_json_writer *w, const char *key, rtp_ns value);
 void rtp_jw_display(rtp_json_writer *w, const char *key, double value);
 void rtp_jw_bool(rtp_json_writer *w, const char *key, int value);
 void rtp_jw_null(rtp_json_writer *w, const char *key);
+/* A time, or null when negative (not measured, not bounded). */
+void rtp_jw_time_or_null(rtp_json_writer *w, const char *key, rtp_ns value);
+/* A number the caller formatted (an exact decimal such as a ratio's "0.9"),
+ * written as it is: text must be a valid JSON number. */
+void rtp_jw_number(rtp_json_writer *w, const char *key, const char *text);
 /* Ends the document with a newline; RTP_ENOMEM when some append failed. */
 rtp_status rtp_jw_end(rtp_json_writer *w);
 

@@ -2,14 +2,6 @@
 #include "sim/sim_doc.h"
 #include "models/json_write.h"
 
-static void time_or_null(rtp_json_writer *w, const char *key, rtp_ns value)
-{
-    if (value < 0)
-        rtp_jw_null(w, key);
-    else
-        rtp_jw_time(w, key, value);
-}
-
 char *rtp_sim_doc_to_json(const rtp_sim_doc *d, int pretty)
 {
     rtp_text out;
@@ -35,8 +27,8 @@ char *rtp_sim_doc_to_json(const rtp_sim_doc *d, int pretty)
             rtp_jw_int(&w, "priority", t->priority);
         rtp_jw_int(&w, "jobs", (int64_t)t->jobs);
         rtp_jw_int(&w, "misses", (int64_t)t->misses);
-        time_or_null(&w, "first_miss", t->first_miss_ns);
-        time_or_null(&w, "response_max", t->response_max_ns);
+        rtp_jw_time_or_null(&w, "first_miss", t->first_miss_ns);
+        rtp_jw_time_or_null(&w, "response_max", t->response_max_ns);
         rtp_jw_close(&w);
     }
     rtp_jw_close(&w);
