@@ -1,7 +1,7 @@
 /* probe/probe_doc.c — the probe report and its writer (see the header). */
 #include "probe/probe_doc.h"
 
-#include "models/json_util.h"
+#include "models/json_write.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -110,255 +110,266 @@ void rtp_probe_report_free(rtp_probe_report *r)
     rtp_probe_report_init(r);
 }
 
-/* --- writer: small helpers that add null for unknown values --- */
+/* --- writer: small helpers that write null for unknown values --- */
 
-static cJSON *str_or_null(const char *s)
+static void str_or_null(rtp_json_writer *w, const char *key, const char *s)
 {
-    return s && s[0] ? cJSON_CreateString(s) : cJSON_CreateNull();
+    if (s && s[0])
+        rtp_jw_string(w, key, s);
+    else
+        rtp_jw_null(w, key);
 }
 
-static cJSON *fact(rtp_fact f)
+static void fact(rtp_json_writer *w, const char *key, rtp_fact f)
 {
-    return f.known ? rtp_json_new_int(f.value) : cJSON_CreateNull();
+    if (f.known)
+        rtp_jw_int(w, key, f.value);
+    else
+        rtp_jw_null(w, key);
 }
 
-static cJSON *tri(rtp_tri t)
+static void tri(rtp_json_writer *w, const char *key, rtp_tri t)
 {
-    return t == RTP_TRI_UNKNOWN ? cJSON_CreateNull() : cJSON_CreateBool(t == RTP_TRI_YES);
+    if (t == RTP_TRI_UNKNOWN)
+        rtp_jw_null(w, key);
+    else
+        rtp_jw_bool(w, key, t == RTP_TRI_YES);
 }
 
-static cJSON *mask_array(int *bad, const rtp_cpumask *m)
+static void mask_array(rtp_json_writer *w, const char *key, int has, const rtp_cpumask *m)
 {
-    cJSON *a = cJSON_CreateArray();
-    for (int cpu = rtp_cpumask_next(m, -1); a && cpu >= 0; cpu = rtp_cpumask_next(m, cpu))
-        rtp_json_push(bad, a, rtp_json_new_int(cpu));
-    return a;
+    if (!has) {
+        rtp_jw_null(w, key);
+        return;
+    }
+    rtp_jw_open(w, key, 0);
+    for (int cpu = rtp_cpumask_next(m, -1); cpu >= 0; cpu = rtp_cpumask_next(m, cpu))
+        rtp_jw_int(w, NULL, cpu);
+    rtp_jw_close(w);
 }
 
-static cJSON *ns_string(rtp_ns ns)
+static void ns_string(rtp_json_writer *w, const char *key, rtp_ns ns)
 {
     char text[32];
     snprintf(text, sizeof text, "%lldns", (long long)ns);
-    return cJSON_CreateString(text);
+    rtp_jw_string(w, key, text);
 }
 
-static cJSON *kernel_object(int *bad, const rtp_probe_kernel *k)
+static void kernel_object(rtp_json_writer *w, const rtp_probe_kernel *k)
 {
-    cJSON *o = cJSON_CreateObject(), *src = cJSON_CreateObject();
-    if (!o || !src) {
-        cJSON_Delete(o);
-        cJSON_Delete(src);
-        return NULL;
-    }
-    rtp_json_add(bad, o, "release", str_or_null(k->release));
-    rtp_json_add(bad, o, "hz", fact(k->hz));
-    rtp_json_add(bad, o, "preempt", str_or_null(k->preempt));
-    rtp_json_add(bad, o, "hrtick", tri(k->hrtick));
-    rtp_json_add(bad, o, "hrtick_dl", tri(k->hrtick_dl));
-    rtp_json_add(bad, o, "lockdown", str_or_null(k->lockdown));
-    rtp_json_add(bad, o, "virtualized", tri(k->virtualized));
-    rtp_json_add(bad, o, "hypervisor", str_or_null(k->hypervisor));
-    rtp_json_add(bad, o, "rt_runtime_us", fact(k->rt_runtime_us));
-    rtp_json_add(bad, o, "rt_period_us", fact(k->rt_period_us));
-    rtp_json_add(bad, o, "dl_fair_server", tri(k->dl_fair_server));
+    rtp_jw_open(w, "kernel", 1);
+    str_or_null(w, "release", k->release);
+    fact(w, "hz", k->hz);
+    str_or_null(w, "preempt", k->preempt);
+    tri(w, "hrtick", k->hrtick);
+    tri(w, "hrtick_dl", k->hrtick_dl);
+    str_or_null(w, "lockdown", k->lockdown);
+    tri(w, "virtualized", k->virtualized);
+    str_or_null(w, "hypervisor", k->hypervisor);
+    fact(w, "rt_runtime_us", k->rt_runtime_us);
+    fact(w, "rt_period_us", k->rt_period_us);
+    tri(w, "dl_fair_server", k->dl_fair_server);
     if (k->fair_runtime_ns.known && k->fair_period_ns.known) {
-        cJSON *fs = cJSON_CreateObject();
-        if (fs) {
-            rtp_json_add(bad, fs, "runtime", rtp_json_new_int(k->fair_runtime_ns.value));
-            rtp_json_add(bad, fs, "period", rtp_json_new_int(k->fair_period_ns.value));
-        }
-        rtp_json_add(bad, o, "fair_server", fs);
+        rtp_jw_open(w, "fair_server", 1);
+        rtp_jw_int(w, "runtime", k->fair_runtime_ns.value);
+        rtp_jw_int(w, "period", k->fair_period_ns.value);
+        rtp_jw_close(w);
     } else {
-        rtp_json_add(bad, o, "fair_server", cJSON_CreateNull());
+        rtp_jw_null(w, "fair_server");
     }
     char text[64];
     if (k->has_dl_bandwidth) {
         rtp_ratio_format(k->dl_bandwidth, text, sizeof text);
-        rtp_json_add(bad, o, "dl_bandwidth", cJSON_CreateString(text));
+        rtp_jw_string(w, "dl_bandwidth", text);
     } else {
-        rtp_json_add(bad, o, "dl_bandwidth", cJSON_CreateNull());
+        rtp_jw_null(w, "dl_bandwidth");
     }
-    rtp_json_add(bad, o, "isolcpus", k->has_isolated ? mask_array(bad, &k->isolated) : cJSON_CreateNull());
-    rtp_json_add(bad, o, "nohz_full", k->has_nohz_full ? mask_array(bad, &k->nohz_full) : cJSON_CreateNull());
-    rtp_json_add(bad, o, "cmdline_isolation", str_or_null(k->cmdline_isolation));
-    rtp_json_add(bad, o, "cpuset", str_or_null(k->cpuset));
-    rtp_json_add(bad, src, "hz", str_or_null(k->hz_source));
-    rtp_json_add(bad, src, "preempt", str_or_null(k->preempt_source));
-    rtp_json_add(bad, src, "hrtick", str_or_null(k->hrtick_source));
-    rtp_json_add(bad, o, "sources", src);
-    return o;
+    mask_array(w, "isolcpus", k->has_isolated, &k->isolated);
+    mask_array(w, "nohz_full", k->has_nohz_full, &k->nohz_full);
+    str_or_null(w, "cmdline_isolation", k->cmdline_isolation);
+    str_or_null(w, "cpuset", k->cpuset);
+    rtp_jw_open(w, "sources", 1);
+    str_or_null(w, "hz", k->hz_source);
+    str_or_null(w, "preempt", k->preempt_source);
+    str_or_null(w, "hrtick", k->hrtick_source);
+    rtp_jw_close(w);
+    rtp_jw_close(w);
 }
 
-static cJSON *latency_object(int *bad, const rtp_probe_latency *l)
+static void latency_object(rtp_json_writer *w, const char *key, const rtp_probe_latency *l)
 {
-    if (!l->measured)
-        return cJSON_CreateNull();
-    cJSON *o = cJSON_CreateObject();
-    if (!o)
-        return NULL;
-    rtp_json_add(bad, o, "max", rtp_json_new_int(l->max_ns));
-    rtp_json_add(bad, o, "p99", rtp_json_new_int(l->p99_ns));
-    rtp_json_add(bad, o, "median", rtp_json_new_int(l->median_ns));
-    rtp_json_add(bad, o, "samples", rtp_json_new_int((int64_t)l->samples));
-    rtp_json_add(bad, o, "overruns", rtp_json_new_int((int64_t)l->overruns));
-    return o;
-}
-
-static cJSON *switch_object(int *bad, const rtp_probe_switch *s)
-{
-    if (!s->measured)
-        return cJSON_CreateNull();
-    cJSON *o = cJSON_CreateObject();
-    if (!o)
-        return NULL;
-    rtp_json_add(bad, o, "median", rtp_json_new_int(s->median_ns));
-    rtp_json_add(bad, o, "p99", rtp_json_new_int(s->p99_ns));
-    rtp_json_add(bad, o, "max", rtp_json_new_int(s->max_ns));
-    rtp_json_add(bad, o, "loop", rtp_json_new_int(s->loop_ns));
-    rtp_json_add(bad, o, "samples", rtp_json_new_int((int64_t)s->samples));
-    return o;
-}
-
-static cJSON *charge_object(int *bad, const rtp_probe_charge *c)
-{
-    if (!c->measured)
-        return cJSON_CreateNull();
-    cJSON *o = cJSON_CreateObject(), *lens = cJSON_CreateArray();
-    if (!o || !lens) {
-        cJSON_Delete(o);
-        cJSON_Delete(lens);
-        return NULL;
+    if (!l->measured) {
+        rtp_jw_null(w, key);
+        return;
     }
+    rtp_jw_open(w, key, 1);
+    rtp_jw_int(w, "max", l->max_ns);
+    rtp_jw_int(w, "p99", l->p99_ns);
+    rtp_jw_int(w, "median", l->median_ns);
+    rtp_jw_int(w, "samples", (int64_t)l->samples);
+    rtp_jw_int(w, "overruns", (int64_t)l->overruns);
+    rtp_jw_close(w);
+}
+
+static void switch_object(rtp_json_writer *w, const rtp_probe_switch *s)
+{
+    if (!s->measured) {
+        rtp_jw_null(w, "context_switch_stats");
+        return;
+    }
+    rtp_jw_open(w, "context_switch_stats", 1);
+    rtp_jw_int(w, "median", s->median_ns);
+    rtp_jw_int(w, "p99", s->p99_ns);
+    rtp_jw_int(w, "max", s->max_ns);
+    rtp_jw_int(w, "loop", s->loop_ns);
+    rtp_jw_int(w, "samples", (int64_t)s->samples);
+    rtp_jw_close(w);
+}
+
+static void charge_object(rtp_json_writer *w, const rtp_probe_charge *c)
+{
+    if (!c->measured) {
+        rtp_jw_null(w, "deadline_charge");
+        return;
+    }
+    rtp_jw_open(w, "deadline_charge", 1);
+    rtp_jw_open(w, "lengths", 0);
     for (int k = 0; k < RTP_PROBE_CHARGE_LENGTHS; k++) {
         const rtp_probe_charge_len *l = &c->len[k];
-        cJSON *one = cJSON_CreateObject(), *ex = cJSON_CreateObject(), *wall = cJSON_CreateObject();
-        *bad |= !one || !ex || !wall;
-        rtp_json_add(bad, one, "length", rtp_json_new_int(l->length_ns));
-        rtp_json_add(bad, one, "samples", rtp_json_new_int((int64_t)l->samples));
-        rtp_json_add(bad, ex, "mean", rtp_json_new_int(l->excess_mean_ns));
-        rtp_json_add(bad, ex, "p99_9", rtp_json_new_int(l->excess_p999_ns));
-        rtp_json_add(bad, ex, "max", rtp_json_new_int(l->excess_max_ns));
-        rtp_json_add(bad, one, "budget_excess", ex);
-        rtp_json_add(bad, wall, "p99_9", rtp_json_new_int(l->wall_p999_ns));
-        rtp_json_add(bad, wall, "max", rtp_json_new_int(l->wall_max_ns));
-        rtp_json_add(bad, one, "wall_excess", wall);
-        rtp_json_add(bad, one, "throttled", rtp_json_new_int((int64_t)l->throttled));
-        rtp_json_push(bad, lens, one);
+        rtp_jw_open(w, NULL, 1);
+        rtp_jw_int(w, "length", l->length_ns);
+        rtp_jw_int(w, "samples", (int64_t)l->samples);
+        rtp_jw_open(w, "budget_excess", 1);
+        rtp_jw_int(w, "mean", l->excess_mean_ns);
+        rtp_jw_int(w, "p99_9", l->excess_p999_ns);
+        rtp_jw_int(w, "max", l->excess_max_ns);
+        rtp_jw_close(w);
+        rtp_jw_open(w, "wall_excess", 1);
+        rtp_jw_int(w, "p99_9", l->wall_p999_ns);
+        rtp_jw_int(w, "max", l->wall_max_ns);
+        rtp_jw_close(w);
+        rtp_jw_int(w, "throttled", (int64_t)l->throttled);
+        rtp_jw_close(w);
     }
-    rtp_json_add(bad, o, "lengths", lens);
-    rtp_json_add(bad, o, "fixed", rtp_json_new_int(c->fixed_ns));
-    rtp_json_add(bad, o, "per_ms", rtp_json_new_int(c->per_ms_ns));
-    return o;
+    rtp_jw_close(w);
+    rtp_jw_int(w, "fixed", c->fixed_ns);
+    rtp_jw_int(w, "per_ms", c->per_ms_ns);
+    rtp_jw_close(w);
 }
 
-static cJSON *cpu_object(int *bad, const rtp_probe_cpu *c)
+static void cpu_object(rtp_json_writer *w, const rtp_probe_cpu *c)
 {
-    cJSON *o = cJSON_CreateObject();
-    if (!o)
-        return NULL;
-    rtp_json_add(bad, o, "cpu", rtp_json_new_int(c->cpu));
-    rtp_json_add(bad, o, "smt_siblings", c->has_siblings ? mask_array(bad, &c->siblings) : cJSON_CreateNull());
-    rtp_json_add(bad, o, "governor", str_or_null(c->governor));
-    rtp_json_add(bad, o, "steal", c->steal >= 0 ? rtp_json_new_display(c->steal) : cJSON_CreateNull());
-    rtp_json_add(bad, o, "fifo_latency", latency_object(bad, &c->fifo));
-    rtp_json_add(bad, o, "deadline_latency", latency_object(bad, &c->deadline));
-    rtp_json_add(bad, o, "context_switch",
-        c->context_switch.measured ? rtp_json_new_int(c->context_switch.p99_ns) : cJSON_CreateNull());
-    rtp_json_add(bad, o, "context_switch_stats", switch_object(bad, &c->context_switch));
-    rtp_json_add(bad, o, "deadline_charge", charge_object(bad, &c->charge));
-    return o;
+    rtp_jw_open(w, NULL, 1);
+    rtp_jw_int(w, "cpu", c->cpu);
+    mask_array(w, "smt_siblings", c->has_siblings, &c->siblings);
+    str_or_null(w, "governor", c->governor);
+    if (c->steal >= 0)
+        rtp_jw_display(w, "steal", c->steal);
+    else
+        rtp_jw_null(w, "steal");
+    latency_object(w, "fifo_latency", &c->fifo);
+    latency_object(w, "deadline_latency", &c->deadline);
+    if (c->context_switch.measured)
+        rtp_jw_int(w, "context_switch", c->context_switch.p99_ns);
+    else
+        rtp_jw_null(w, "context_switch");
+    switch_object(w, &c->context_switch);
+    charge_object(w, &c->charge);
+    rtp_jw_close(w);
 }
 
-static cJSON *method_object(int *bad, const rtp_probe_report *r)
+static void method_object(rtp_json_writer *w, const rtp_probe_report *r)
 {
-    cJSON *o = cJSON_CreateObject();
-    if (!o)
-        return NULL;
-    rtp_json_add(bad, o, "seconds", rtp_json_new_display((double)r->seconds_ns / 1e9));
-    rtp_json_add(bad, o, "period", rtp_json_new_int(r->period_ns));
-    rtp_json_add(bad, o, "fifo_priority", rtp_json_new_int(r->fifo_priority));
-    rtp_json_add(bad, o, "deadline_runtime", rtp_json_new_int(r->dl_runtime_ns));
-    rtp_json_add(bad, o, "deadline_pinning", str_or_null(r->dl_pinning));
-    rtp_json_add(bad, o, "context_switch_policy", str_or_null(r->switch_policy));
-    rtp_json_add(bad, o, "release_latency_stat", cJSON_CreateString(rtp_probe_stat_name(r->latency_stat)));
-    return o;
+    rtp_jw_open(w, "method", 1);
+    rtp_jw_display(w, "seconds", (double)r->seconds_ns / 1e9);
+    rtp_jw_int(w, "period", r->period_ns);
+    rtp_jw_int(w, "fifo_priority", r->fifo_priority);
+    rtp_jw_int(w, "deadline_runtime", r->dl_runtime_ns);
+    str_or_null(w, "deadline_pinning", r->dl_pinning);
+    str_or_null(w, "context_switch_policy", r->switch_policy);
+    rtp_jw_string(w, "release_latency_stat", rtp_probe_stat_name(r->latency_stat));
+    rtp_jw_close(w);
 }
 
-static cJSON *platform_object(int *bad, const rtp_probe_report *r)
+/* The platform member (key "platform"; NULL for the document of its own). */
+static void platform_object(rtp_json_writer *w, const char *key, const rtp_probe_report *r)
 {
-    cJSON *o = cJSON_CreateObject(), *cpus = cJSON_CreateArray();
-    if (!o || !cpus) {
-        cJSON_Delete(o);
-        cJSON_Delete(cpus);
-        return NULL;
-    }
+    rtp_jw_open(w, key, 1);
+    rtp_jw_open(w, "cpus", 0);
     for (size_t i = 0; i < r->n_cpus; i++)
-        rtp_json_push(bad, cpus, rtp_json_new_int(r->cpus[i].cpu));
-    rtp_json_add(bad, o, "cpus", cpus);
+        rtp_jw_int(w, NULL, r->cpus[i].cpu);
+    rtp_jw_close(w);
     if (r->has_overheads) {
-        cJSON *ov = cJSON_CreateObject();
-        if (ov) {
-            if (r->has_release_latency)
-                rtp_json_add(bad, ov, "release_latency", ns_string(r->release_latency_ns));
-            if (r->has_context_switch)
-                rtp_json_add(bad, ov, "context_switch", ns_string(r->context_switch_ns));
-            if (r->deadline_charge_ns != 0)
-                rtp_json_add(bad, ov, "deadline_charge", ns_string(r->deadline_charge_ns));
-            if (r->noise_per_ms_ns != 0)
-                rtp_json_add(bad, ov, "noise_per_ms", ns_string(r->noise_per_ms_ns));
-        }
-        rtp_json_add(bad, o, "overheads", ov);
+        rtp_jw_open(w, "overheads", 1);
+        if (r->has_release_latency)
+            ns_string(w, "release_latency", r->release_latency_ns);
+        if (r->has_context_switch)
+            ns_string(w, "context_switch", r->context_switch_ns);
+        if (r->deadline_charge_ns != 0)
+            ns_string(w, "deadline_charge", r->deadline_charge_ns);
+        if (r->noise_per_ms_ns != 0)
+            ns_string(w, "noise_per_ms", r->noise_per_ms_ns);
+        rtp_jw_close(w);
     }
-    return o;
+    rtp_jw_close(w);
 }
 
-static cJSON *notes_array(int *bad, const rtp_notes *notes)
+static void notes_array(rtp_json_writer *w, const char *key, const rtp_notes *notes)
 {
-    cJSON *a = cJSON_CreateArray();
-    for (size_t i = 0; a && i < notes->n; i++)
-        rtp_json_push(bad, a, cJSON_CreateString(notes->items[i]));
-    return a;
+    rtp_jw_open(w, key, 0);
+    for (size_t i = 0; i < notes->n; i++)
+        rtp_jw_string(w, NULL, notes->items[i]);
+    rtp_jw_close(w);
+}
+
+/* The text written so far, malloc'd; NULL when an append failed. */
+static char *finish(rtp_json_writer *w, rtp_text *out)
+{
+    if (rtp_jw_end(w) != RTP_OK) {
+        rtp_text_free(out);
+        return NULL;
+    }
+    return rtp_text_take(out);
 }
 
 char *rtp_probe_report_to_json(const rtp_probe_report *r, int pretty)
 {
-    cJSON *root = cJSON_CreateObject(), *cpus = cJSON_CreateArray();
-    char *text = NULL;
-    int failed = 0, *bad = &failed;
-    if (!root || !cpus)
-        goto done;
-    rtp_json_add(bad, root, "kernel", kernel_object(bad, &r->kernel));
+    rtp_text out;
+    rtp_json_writer w;
+    rtp_text_init(&out);
+    rtp_jw_init(&w, &out, pretty);
+    rtp_jw_open(&w, NULL, 1);
+    kernel_object(&w, &r->kernel);
     if (r->has_loadavg) {
-        cJSON *la = cJSON_CreateArray();
-        for (int i = 0; la && i < 3; i++)
-            rtp_json_push(bad, la, rtp_json_new_display(r->loadavg[i]));
-        rtp_json_add(bad, root, "load_average", la);
+        rtp_jw_open(&w, "load_average", 0);
+        for (int i = 0; i < 3; i++)
+            rtp_jw_display(&w, NULL, r->loadavg[i]);
+        rtp_jw_close(&w);
     } else {
-        rtp_json_add(bad, root, "load_average", cJSON_CreateNull());
+        rtp_jw_null(&w, "load_average");
     }
-    rtp_json_add(bad, root, "online_cpus", r->online_cpus > 0 ? rtp_json_new_int(r->online_cpus) : cJSON_CreateNull());
-    rtp_json_add(bad, root, "method", method_object(bad, r));
-    for (size_t i = 0; i < r->n_cpus; i++) {
-        rtp_json_push(bad, cpus, cpu_object(bad, &r->cpus[i]));
-    }
-    rtp_json_add(bad, root, "cpus", cpus);
-    cpus = NULL;
-    rtp_json_add(bad, root, "platform", platform_object(bad, r));
-    rtp_json_add(bad, root, "skipped", notes_array(bad, &r->skipped));
-    rtp_json_add(bad, root, "warnings", notes_array(bad, &r->warnings));
-    if (!failed)
-        text = rtp_json_print(root, pretty);
-done:
-    cJSON_Delete(cpus);
-    cJSON_Delete(root);
-    return text;
+    if (r->online_cpus > 0)
+        rtp_jw_int(&w, "online_cpus", r->online_cpus);
+    else
+        rtp_jw_null(&w, "online_cpus");
+    method_object(&w, r);
+    rtp_jw_open(&w, "cpus", 0);
+    for (size_t i = 0; i < r->n_cpus; i++)
+        cpu_object(&w, &r->cpus[i]);
+    rtp_jw_close(&w);
+    platform_object(&w, "platform", r);
+    notes_array(&w, "skipped", &r->skipped);
+    notes_array(&w, "warnings", &r->warnings);
+    rtp_jw_close(&w);
+    return finish(&w, &out);
 }
 
 char *rtp_probe_platform_to_json(const rtp_probe_report *r)
 {
-    int failed = 0;
-    cJSON *o = platform_object(&failed, r);
-    char *text = o && !failed ? rtp_json_print(o, 0) : NULL;
-    cJSON_Delete(o);
-    return text;
+    rtp_text out;
+    rtp_json_writer w;
+    rtp_text_init(&out);
+    rtp_jw_init(&w, &out, 0);
+    platform_object(&w, NULL, r);
+    return finish(&w, &out);
 }
