@@ -1,13 +1,14 @@
-/* deploy/launcher/sched_attr.h — the kernel's sched_setattr(2) and
- * sched_getattr(2) for rtpack-launch and its tests: struct sched_attr,
- * SCHED_DEADLINE and the SCHED_FLAG_* bits, each defined here only where
+/* models/sched_attr.h — the kernel's sched_setattr(2) and sched_getattr(2)
+ * for every caller (rtpack-launch, the probe's measuring threads, the
+ * rehearsal's deadline clock and workload, the tests' show_sched): struct
+ * sched_attr, SCHED_DEADLINE, SCHED_RESET_ON_FORK and the SCHED_FLAG_* bits, each defined here only where
  * the C library's headers lack it (glibc has the struct since 2.41; before
  * that the kernel's <linux/sched/types.h> cannot be included beside
  * <sched.h>: both define struct sched_param), and the two calls through
  * syscall(2), which every glibc has. Times in the struct are ns. Header
  * only: no state, safe from any thread. */
-#ifndef RTP_DEPLOY_LAUNCHER_SCHED_ATTR_H
-#define RTP_DEPLOY_LAUNCHER_SCHED_ATTR_H
+#ifndef RTP_MODELS_SCHED_ATTR_H
+#define RTP_MODELS_SCHED_ATTR_H
 
 #include <linux/sched.h> /* SCHED_DEADLINE, SCHED_FLAG_* (kernel UAPI) */
 #include <sched.h>
@@ -18,6 +19,9 @@
 
 #ifndef SCHED_DEADLINE
 #define SCHED_DEADLINE 6
+#endif
+#ifndef SCHED_RESET_ON_FORK
+#define SCHED_RESET_ON_FORK 0x40000000 /* or'ed into sched_setscheduler's policy */
 #endif
 #ifndef SCHED_FLAG_RESET_ON_FORK
 #define SCHED_FLAG_RESET_ON_FORK 0x01

@@ -1,5 +1,6 @@
 /* probe/threads.c — see threads.h. */
 #include "probe/threads.h"
+#include "models/sched_attr.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,37 +13,25 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef SCHED_DEADLINE
-#define SCHED_DEADLINE 6
-#endif
-
-/* The kernel's struct sched_attr (sched_setattr(2)). */
-struct attr {
-    uint32_t size, policy;
-    uint64_t flags;
-    int32_t nice;
-    uint32_t priority;
-    uint64_t runtime, deadline, period;
-};
 
 int rtp_thread_policy(rtp_probe_policy policy, int priority, rtp_ns runtime, rtp_ns period,
                       uint64_t flags)
 {
-    struct attr a;
+    struct sched_attr a;
     memset(&a, 0, sizeof a);
     a.size = sizeof a;
     if (policy == RTP_PROBE_FIFO) {
-        a.policy = SCHED_FIFO;
-        a.priority = (uint32_t)priority;
+        a.sched_policy = SCHED_FIFO;
+        a.sched_priority = (uint32_t)priority;
     } else if (policy == RTP_PROBE_DEADLINE) {
-        a.policy = SCHED_DEADLINE;
-        a.flags = flags;
-        a.runtime = (uint64_t)runtime;
-        a.deadline = a.period = (uint64_t)period;
+        a.sched_policy = SCHED_DEADLINE;
+        a.sched_flags = flags;
+        a.sched_runtime = (uint64_t)runtime;
+        a.sched_deadline = a.sched_period = (uint64_t)period;
     } else {
-        a.policy = SCHED_OTHER;
+        a.sched_policy = SCHED_OTHER;
     }
-    return syscall(SYS_sched_setattr, 0, &a, 0) == 0 ? 0 : errno;
+    return rtp_sched_setattr(0, &a) == 0 ? 0 : errno;
 }
 
 rtp_ns rtp_thread_now(void)

@@ -1,5 +1,6 @@
 /* rehearse/dlclock.c — see dlclock.h. */
 #include "rehearse/dlclock.h"
+#include "models/sched_attr.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,22 +15,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef SCHED_DEADLINE
-#define SCHED_DEADLINE 6
-#endif
-
 #define TRIES 5
 #define RUNTIME_NS 1000000 /* far above a yield's cost, even on a busy VM */
 #define PERIOD_NS 10000000
 #define WATCHDOG_S 3
-
-struct attr { /* the kernel's struct sched_attr (sched_setattr(2)) */
-    uint32_t size, policy;
-    uint64_t flags;
-    int32_t nice;
-    uint32_t priority;
-    uint64_t runtime, deadline, period;
-};
 
 static rtp_ns mono(void)
 {
@@ -41,13 +30,13 @@ static rtp_ns mono(void)
 /* sched_setattr of thread tid (0 = the caller). */
 static int set_attr(pid_t tid, int policy, rtp_ns runtime, rtp_ns period)
 {
-    struct attr a;
+    struct sched_attr a;
     memset(&a, 0, sizeof a);
     a.size = sizeof a;
-    a.policy = (uint32_t)policy;
-    a.runtime = (uint64_t)runtime;
-    a.deadline = a.period = (uint64_t)period;
-    return syscall(SYS_sched_setattr, tid, &a, 0) == 0 ? 0 : errno;
+    a.sched_policy = (uint32_t)policy;
+    a.sched_runtime = (uint64_t)runtime;
+    a.sched_deadline = a.sched_period = (uint64_t)period;
+    return rtp_sched_setattr(tid, &a) == 0 ? 0 : errno;
 }
 
 rtp_ns rtp_dlclock_deadline(void)

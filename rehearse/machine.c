@@ -1,5 +1,6 @@
 /* rehearse/machine.c — see machine.h. */
 #include "rehearse/machine.h"
+#include "models/sched_attr.h"
 #include "models/text.h"
 
 #include <dirent.h>
@@ -8,13 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-#ifndef SCHED_DEADLINE
-#define SCHED_DEADLINE 6
-#endif
-#ifndef SCHED_RESET_ON_FORK
-#define SCHED_RESET_ON_FORK 0x40000000
-#endif
 
 typedef struct lines {
     char **v;

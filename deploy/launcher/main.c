@@ -19,7 +19,7 @@
  * cause named: admission, permission, parameters), 127 when CMD cannot be
  * executed (like env(1)); on success the process is CMD. It prints nothing
  * unless it fails, and never forks. */
-#include "deploy/launcher/sched_attr.h"
+#include "models/sched_attr.h"
 
 #include <errno.h>
 #include <signal.h>

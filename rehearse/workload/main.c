@@ -36,6 +36,7 @@
  * finds the task over its budget at most). */
 #include "rehearse/dlclock.h"
 #include "rehearse/joblog.h"
+#include "models/sched_attr.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -46,12 +47,6 @@
 #include <sys/mman.h>
 #include <time.h>
 
-#ifndef SCHED_DEADLINE
-#define SCHED_DEADLINE 6
-#endif
-#ifndef SCHED_RESET_ON_FORK
-#define SCHED_RESET_ON_FORK 0x40000000
-#endif
 
 #define MAX_RECORDED ((size_t)1 << 22) /* 32 MiB of responses */
 

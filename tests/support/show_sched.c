@@ -19,7 +19,7 @@
  * SIGXCPU keeps the disposition it started with); --sleep then
  * waits for a signal (a task of a deployment). Exit 0, or 1 when
  * sched_getattr fails. */
-#include "deploy/launcher/sched_attr.h"
+#include "models/sched_attr.h"
 
 #include <errno.h>
 #include <signal.h>
