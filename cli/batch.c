@@ -12,6 +12,7 @@
  *    every unit is printed, in order, by one thread at a time;
  *  - once `stop` is set (out of memory), nothing more is printed or read. */
 #include "cli/batch.h"
+#include "models/grow.h"
 
 #include <omp.h>
 #include <pthread.h>
@@ -77,14 +78,8 @@ static int is_blank(const char *s, size_t len)
 static int unit_add(unit *u, const batch_pipe *p, const char *text, size_t len, long number,
                     rtp_status st, const rtp_diag *diag)
 {
-    if (u->n == u->items_cap) {
-        size_t cap = u->items_cap ? 2 * u->items_cap : 64;
-        item *bigger = realloc(u->items, cap * sizeof *bigger);
-        if (!bigger)
-            return 0;
-        u->items = bigger;
-        u->items_cap = cap;
-    }
+    if (RTP_GROW(u->items, u->items_cap, u->n + 1) != 0)
+        return 0;
     item *it = &u->items[u->n];
     it->number = number;
     it->start = u->len;

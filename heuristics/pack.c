@@ -17,6 +17,7 @@
  * (every bin in scan or load order, each admitted by affinity, capacity and
  * the test): tests/test_pack.c checks the plans are the same. */
 #include "heuristics/pack.h"
+#include "models/grow.h"
 
 #include "heuristics/pack_sum.h"
 #include "models/effective.h"
@@ -353,14 +354,8 @@ static void rank_move(packer *p, size_t j)
 static rtp_status bin_insert(packer *p, size_t j, size_t i)
 {
     bin *b = &p->bins[j];
-    if (b->len == b->cap) {
-        size_t cap = b->cap ? 2 * b->cap : 8;
-        size_t *idx = realloc(b->idx, cap * sizeof *idx);
-        if (!idx)
-            return RTP_ENOMEM;
-        b->idx = idx;
-        b->cap = cap;
-    }
+    if (RTP_GROW(b->idx, b->cap, b->len + 1) != 0)
+        return RTP_ENOMEM;
     if (b->len > 0 && b->idx[b->len - 1] > i)
         b->sorted = 0;
     b->idx[b->len++] = i;

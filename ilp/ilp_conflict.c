@@ -17,6 +17,7 @@
  * colouring bound [TS03] under a node budget. Both are
  * heuristics for *finding* cliques; every clique they return is a clique. */
 #include "ilp/ilp_internal.h"
+#include "models/grow.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,14 +92,8 @@ static size_t first_bit(const uint64_t *a, size_t words)
 static rtp_status add_clique(ilp_ctx *c, const size_t *members, size_t k, size_t *cap)
 {
     size_t used = c->clique_start[c->n_cliques];
-    if (used + k > *cap) {
-        size_t want = 2 * (*cap) + k;
-        size_t *grown = realloc(c->clique_members, want * sizeof *grown);
-        if (!grown)
-            return RTP_ENOMEM;
-        c->clique_members = grown;
-        *cap = want;
-    }
+    if (RTP_GROW(c->clique_members, *cap, used + k) != 0)
+        return RTP_ENOMEM;
     size_t *starts = realloc(c->clique_start, (c->n_cliques + 2) * sizeof *starts);
     if (!starts)
         return RTP_ENOMEM;

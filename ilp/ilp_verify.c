@@ -1,6 +1,7 @@
 /* ilp/ilp_verify.c — exact verification of GLPK's candidates and the cuts a
  * failure yields (see ilp_internal.h and ilp.h for the theory). */
 #include "ilp/ilp_internal.h"
+#include "models/grow.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,14 +45,8 @@ rtp_status ilp_set_fails(ilp_ctx *c, const size_t *idx, size_t k, int *fails)
 
 static rtp_status add_point(ilp_ctx *c, rtp_ns t)
 {
-    if (c->n_points == c->cap_points) {
-        size_t cap = c->cap_points ? 2 * c->cap_points : 16;
-        rtp_ns *p = realloc(c->points, cap * sizeof *p);
-        if (!p)
-            return RTP_ENOMEM;
-        c->points = p;
-        c->cap_points = cap;
-    }
+    if (RTP_GROW(c->points, c->cap_points, c->n_points + 1) != 0)
+        return RTP_ENOMEM;
     c->points[c->n_points++] = t;
     return RTP_OK;
 }

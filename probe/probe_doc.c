@@ -1,5 +1,6 @@
 /* probe/probe_doc.c — the probe report and its writer (see the header). */
 #include "probe/probe_doc.h"
+#include "models/grow.h"
 
 #include "models/json_write.h"
 
@@ -64,15 +65,9 @@ void rtp_notes_add(rtp_notes *notes, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
-    if (notes->n == notes->cap) {
-        size_t cap = notes->cap ? 2 * notes->cap : 8;
-        char **grown = realloc(notes->items, cap * sizeof *grown);
-        if (!grown) {
-            notes->failed = 1;
-            return;
-        }
-        notes->items = grown;
-        notes->cap = cap;
+    if (RTP_GROW(notes->items, notes->cap, notes->n + 1) != 0) {
+        notes->failed = 1;
+        return;
     }
     char *copy = strdup(line);
     if (!copy) {

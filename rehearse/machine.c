@@ -1,5 +1,6 @@
 /* rehearse/machine.c — see machine.h. */
 #include "rehearse/machine.h"
+#include "models/grow.h"
 #include "models/sched_attr.h"
 #include "models/text.h"
 
@@ -20,15 +21,9 @@ static void add(lines *l, const char *s)
 {
     if (l->failed)
         return;
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 64;
-        char **v = realloc(l->v, cap * sizeof *v);
-        if (!v) {
-            l->failed = 1;
-            return;
-        }
-        l->v = v;
-        l->cap = cap;
+    if (RTP_GROW(l->v, l->cap, l->n + 1) != 0) {
+        l->failed = 1;
+        return;
     }
     if (!(l->v[l->n] = strdup(s)))
         l->failed = 1;

@@ -14,6 +14,7 @@
  * and the table beside it always cover the same window, and the page says
  * so. */
 #include "report/report_internal.h"
+#include "models/grow.h"
 
 #include "models/arith.h"
 #include "sim/gantt.h"
@@ -119,14 +120,8 @@ static rtp_status find_cut(rpt *r, const lanes *l, rtp_ns until, rtp_ns *cut, rt
         st = simulate_bin(r, l, j, until, &one, 0, diag);
         if (st == RTP_OK && one.truncated && one.until < *cut)
             *cut = one.until;
-        if (st == RTP_OK && n + one.n_boxes > cap) {
-            cap = (n + one.n_boxes) * 2;
-            rtp_ns *grown = realloc(starts, cap * sizeof *starts);
-            if (!grown)
-                st = rtp_oom(diag);
-            else
-                starts = grown;
-        }
+        if (st == RTP_OK && RTP_GROW(starts, cap, n + one.n_boxes) != 0)
+            st = rtp_oom(diag);
         for (size_t k = 0; st == RTP_OK && k < one.n_boxes; k++)
             starts[n++] = one.boxes[k].from;
         rtp_gantt_rec_free(&one);

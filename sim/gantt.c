@@ -2,6 +2,7 @@
  * for display only; every decision about what is drawn (window, ticks,
  * which arrow falls inside) is made in integer ns. */
 #include "sim/gantt.h"
+#include "models/grow.h"
 
 #include "models/text.h"
 
@@ -45,15 +46,9 @@ void rtp_gantt_rec_free(rtp_gantt_rec *rec)
 static void push(rtp_gantt_rec *rec, rtp_gantt_box **arr, size_t *n, size_t *cap,
                  rtp_gantt_box b)
 {
-    if (*n == *cap) {
-        size_t c = *cap ? 2 * *cap : 256;
-        rtp_gantt_box *p = realloc(*arr, c * sizeof *p);
-        if (!p) {
-            rec->failed = 1;
-            return;
-        }
-        *arr = p;
-        *cap = c;
+    if (RTP_GROW(*arr, *cap, *n + 1) != 0) {
+        rec->failed = 1;
+        return;
     }
     (*arr)[(*n)++] = b;
 }

@@ -7,6 +7,7 @@
  * completion; at each instant completions are handled first, then releases,
  * then the best eligible jobs take the CPUs. */
 #include "sim/sim.h"
+#include "models/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -74,14 +75,8 @@ typedef int (*order_fn)(const rtp_sim *, size_t, size_t);
 
 static rtp_status heap_push(const rtp_sim *s, heap *h, order_fn first, size_t v)
 {
-    if (h->len == h->cap) {
-        size_t cap = h->cap ? 2 * h->cap : 64;
-        size_t *p = realloc(h->idx, cap * sizeof *p);
-        if (!p)
-            return RTP_ENOMEM;
-        h->idx = p;
-        h->cap = cap;
-    }
+    if (RTP_GROW(h->idx, h->cap, h->len + 1) != 0)
+        return RTP_ENOMEM;
     size_t i = h->len++;
     while (i > 0 && first(s, v, h->idx[(i - 1) / 2])) {
         h->idx[i] = h->idx[(i - 1) / 2];
@@ -157,14 +152,8 @@ rtp_status rtp_sim_add(rtp_sim *s, const rtp_sim_job *job, uint64_t *seq, rtp_di
         k = s->free_list;
         s->free_list = s->jobs[k].next;
     } else {
-        if (s->n_jobs == s->cap_jobs) {
-            size_t cap = s->cap_jobs ? 2 * s->cap_jobs : 64;
-            sjob *p = realloc(s->jobs, cap * sizeof *p);
-            if (!p)
-                return rtp_oom(diag);
-            s->jobs = p;
-            s->cap_jobs = cap;
-        }
+        if (RTP_GROW(s->jobs, s->cap_jobs, s->n_jobs + 1) != 0)
+            return rtp_oom(diag);
         k = s->n_jobs++;
     }
     s->jobs[k] = (sjob){.pub = *job, .left = job->exec_ns, .next = NONE, .cpu = -1};

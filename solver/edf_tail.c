@@ -30,6 +30,7 @@
  * group (M = 1) is the hyperperiod walk itself. Everything is exact (GMP
  * rationals); a failing t is rebuilt by the Chinese remainder theorem. */
 #include "solver/edf_tail.h"
+#include "models/grow.h"
 
 #include "models/arith.h"
 
@@ -138,14 +139,9 @@ static rtp_status group_table(tctx *s, const grouping *g, size_t k, const mpq_t 
             continue;
         const rtp_task *t = &s->e[i];
         for (rtp_ns p = (t->deadline_ns - t->jitter_ns) % t->period_ns; p < L; p += t->period_ns) {
-            if (cnt == cap) {
-                cap = cap ? 2 * cap : 64;
-                rtp_ns *bigger = realloc(pts, cap * sizeof *pts);
-                if (!bigger) {
-                    st = RTP_ENOMEM;
-                    break;
-                }
-                pts = bigger;
+            if (RTP_GROW(pts, cap, cnt + 1) != 0) {
+                st = RTP_ENOMEM;
+                break;
             }
             pts[cnt++] = p;
         }

@@ -30,6 +30,7 @@
  * k* is schedulable there; and no order does better than its lowest task.
  */
 #include "solver/sensitivity_internal.h"
+#include "models/grow.h"
 
 #include "models/arith.h"
 #include "solver/fp.h"
@@ -162,14 +163,9 @@ static rtp_status fp_task_alpha(sctx *s, size_t i, const char *hp, char *level,
         }
         if (ends)
             break; /* E_q >= best: no later job lowers it */
-        if (n_pending == cap_pending) {
-            cap_pending = cap_pending ? 2 * cap_pending : 16;
-            rtp_ns *bigger = realloc(pending, cap_pending * sizeof *pending);
-            if (!bigger) {
-                st = RTP_ENOMEM;
-                break;
-            }
-            pending = bigger;
+        if (RTP_GROW(pending, cap_pending, n_pending + 1) != 0) {
+            st = RTP_ENOMEM;
+            break;
         }
         pending[n_pending++] = q;
         if (jobs > 0 && q + 1 >= jobs && mpq_equal(best, ul))
