@@ -110,11 +110,11 @@ static int run(const cli_args *args, void *settings)
         !(plan.policy == RTP_POLICY_FP || plan.policy == RTP_POLICY_GFP)) {
         rc = cli_usage_error(args, "--priority applies only to a fixed-priority plan (%s is %s)",
                              cli_shown_name(file), rtp_policy_name(plan.policy));
-        goto out;
+        goto done;
     }
     if ((s->rehearsal && (rc = load(args, s->rehearsal, parse_rehearsal, &rehearsal))) ||
         (s->probe && (rc = load(args, s->probe, parse_probe, &probe))))
-        goto out;
+        goto done;
     s->r.margin_given = CLI_GIVEN(args, report_settings, r.deploy.runtime_margin);
     rtp_diag diag;
     rtp_diag_clear(&diag);
@@ -122,11 +122,11 @@ static int run(const cli_args *args, void *settings)
     if (s->rehearsal &&
         (st = rtp_report_check_rehearsal(&plan, &rehearsal, &s->r, &diag)) != RTP_OK) {
         rc = cli_fail(args, cli_shown_name(s->rehearsal), st, &diag);
-        goto out;
+        goto done;
     }
     if (s->probe && (st = rtp_report_check_probe(&plan, &probe, &diag)) != RTP_OK) {
         rc = cli_fail(args, cli_shown_name(s->probe), st, &diag);
-        goto out;
+        goto done;
     }
     const char *base = strrchr(file, '/');
     s->r.title = s->title ? s->title : strcmp(file, "-") == 0 ? "standard input"
@@ -141,7 +141,7 @@ static int run(const cli_args *args, void *settings)
         st = rtp_write_file(s->out, page.data, page.len, 0644, &diag);
     rc = st == RTP_OK ? CLI_EXIT_OK : cli_fail(args, "", st, &diag);
     rtp_text_free(&page);
-out:
+done:
     rtp_plan_free(&plan);
     rtp_rehearse_report_free(&rehearsal);
     rtp_probe_report_free(&probe);

@@ -331,35 +331,35 @@ static int run(const cli_args *args, void *opaque)
     int rc = CLI_EXIT_OK;
     if (st != RTP_OK) {
         rc = cli_fail(args, shown, st, &diag);
-        goto out;
+        goto done;
     }
     if (is_plan && (CLI_GIVEN(args, settings, policy) || CLI_GIVEN(args, settings, priority) ||
                     args->cpus)) {
         rc = cli_usage_error(args, "%s is a plan: it carries its own CPUs, policy and "
                                    "priorities (--policy, --priority and --cpus are for task "
                                    "sets)", shown);
-        goto out;
+        goto done;
     }
     if (!is_plan && args->cpus > 1 && !(s->policy == RTP_POLICY_GEDF ||
                                         s->policy == RTP_POLICY_GFP)) {
         rc = cli_usage_error(args, "--cpus %d with --policy %s: one CPU is simulated; use "
                                    "--policy gedf|gfp for one cluster, or simulate a "
                                    "partition plan", args->cpus, rtp_policy_name(s->policy));
-        goto out;
+        goto done;
     }
     if (CLI_GIVEN(args, settings, from_ns) && !s->svg) {
         rc = cli_usage_error(args, "--from sets where the chart starts: it needs --svg");
-        goto out;
+        goto done;
     }
     st = is_plan ? from_plan(&w, &diag) : from_taskset(&w, args, s, &diag);
     if (st != RTP_OK) {
         rc = cli_fail(args, shown, st, &diag);
-        goto out;
+        goto done;
     }
     long overrun_task = -1;
     rtp_ns overrun_ns = 0;
     if (s->overrun && (rc = parse_overrun(args, &w, s->overrun, &overrun_task, &overrun_ns)))
-        goto out;
+        goto done;
     /* One horizon for every bin, checked for the whole set. */
     rtp_ns until = s->until_ns;
     uint64_t jobs = 0;
@@ -368,12 +368,12 @@ static int run(const cli_args *args, void *opaque)
         st = rtp_sim_count_jobs(w.all, w.n, until, &jobs, &diag);
     if (st != RTP_OK) {
         rc = cli_fail(args, shown, st, &diag);
-        goto out;
+        goto done;
     }
     if (s->svg && s->from_ns >= until) {
         rc = cli_usage_error(args, "--from must lie before the end of the simulation (%lld ns)",
                              (long long)until);
-        goto out;
+        goto done;
     }
     rtp_sim_doc_task *rows = calloc(w.n ? w.n : 1, sizeof *rows);
     rtp_sim_task_stats *stats = calloc(w.n ? w.n : 1, sizeof *stats);
@@ -444,7 +444,7 @@ sim_done:
     rtp_gantt_rec_free(&rec);
     free(rows);
     free(stats);
-out:
+done:
     world_free(&w);
     return rc;
 }

@@ -461,7 +461,7 @@ rtp_status rtp_gen_taskset(const rtp_gen_opts *o, uint64_t seed, uint64_t point,
     double *util = malloc(n * sizeof *util);
     if (!ts.tasks || !util) {
         st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
-        goto fail;
+        goto done;
     }
     rtp_rng rng = rtp_rng_stream(seed, point, index);
     for (size_t i = 0; i < n; i++) {
@@ -469,21 +469,21 @@ rtp_status rtp_gen_taskset(const rtp_gen_opts *o, uint64_t seed, uint64_t point,
         snprintf(name, sizeof name, "T%zu", i + 1);
         if (!(ts.tasks[i].name = strdup(name))) {
             st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
-            goto fail;
+            goto done;
         }
         ts.tasks[i].period_ns = draw_period(o, &rng);
     }
     if ((st = rtp_gen_utilizations(o, &rng, util, diag)) != RTP_OK)
-        goto fail;
+        goto done;
     if ((st = fill_tasks(o, &rng, util, ts.tasks, diag)) != RTP_OK) {
         if (st == RTP_ELIMIT)
             rtp_diag_set(diag, st, "", "a WCET overflowed");
-        goto fail;
+        goto done;
     }
     free(util);
     *out = ts;
     return RTP_OK;
-fail:
+done:
     free(util);
     rtp_taskset_free(&ts);
     return st;

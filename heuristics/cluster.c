@@ -36,6 +36,12 @@ static size_t read_count(const char **p)
     return v;
 }
 
+static rtp_status not_a_shape(const char *shape, rtp_diag *diag)
+{
+    return rtp_diag_set(diag, RTP_EINPUT, "--clusters",
+                        "\"%s\" is not a cluster shape (e.g. 2x2 or 3,1)", shape);
+}
+
 rtp_status rtp_cluster_shape(const int *cpus, size_t n_cpus, const char *shape,
                              rtp_cluster_list *out, rtp_diag *diag)
 {
@@ -47,7 +53,7 @@ rtp_status rtp_cluster_shape(const int *cpus, size_t n_cpus, const char *shape,
         p++;
         size_t each = read_count(&p);
         if (!each || *p || first > 1024)
-            goto bad;
+            return not_a_shape(shape, diag);
         for (; n < first; n++)
             sizes[n] = each;
     } else {
@@ -55,10 +61,10 @@ rtp_status rtp_cluster_shape(const int *cpus, size_t n_cpus, const char *shape,
         while (first && *p == ',' && n < 1024) {
             p++;
             if (!(sizes[n++] = read_count(&p)))
-                goto bad;
+                return not_a_shape(shape, diag);
         }
         if (!first || *p)
-            goto bad;
+            return not_a_shape(shape, diag);
     }
     for (size_t j = 0; j < n; j++)
         total += sizes[j];
@@ -69,21 +75,18 @@ rtp_status rtp_cluster_shape(const int *cpus, size_t n_cpus, const char *shape,
     out->cpus = calloc(n, sizeof *out->cpus);
     out->len = calloc(n, sizeof *out->len);
     if (!out->cpus || !out->len)
-        goto nomem;
+        goto done;
     out->n = n;
     for (size_t j = 0, at = 0; j < n; at += sizes[j++]) {
         if (!(out->cpus[j] = malloc(sizes[j] * sizeof(int))))
-            goto nomem;
+            goto done;
         memcpy(out->cpus[j], cpus + at, sizes[j] * sizeof(int));
         out->len[j] = sizes[j];
     }
     return RTP_OK;
-nomem:
+done:
     rtp_cluster_list_free(out);
-    return rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
-bad:
-    return rtp_diag_set(diag, RTP_EINPUT, "--clusters",
-                        "\"%s\" is not a cluster shape (e.g. 2x2 or 3,1)", shape);
+    return rtp_oom(diag);
 }
 
 /* ---- packing: heuristics/pack.c with one bin per cluster ---- */

@@ -476,16 +476,16 @@ static int parse_container(parser *p, cJSON *node, int object)
     p->off++;
     skip_ws(p);
     if (p->off < p->len && p->s[p->off] == close)
-        goto done;
+        goto finish;
     if (p->off >= p->len) {
         p->off--;
-        goto fail;
+        goto done;
     }
     p->off--;
     do {
         cJSON *c = alloc(p, sizeof *c);
         if (!c)
-            goto fail;
+            goto done;
         memset(c, 0, sizeof *c);
         if (tail) {
             tail->next = c;
@@ -503,7 +503,7 @@ static int parse_container(parser *p, cJSON *node, int object)
             if (!at(p, '"'))
                 skip_ws(p);
             if (p->off >= p->len || !(c->string = parse_string(p, &nul, &key_len)))
-                goto fail;
+                goto done;
             if (nul || key_len > RTP_JSON_KEY_LEN_MAX)
                 key_len = 0;
             if (nul)
@@ -513,7 +513,7 @@ static int parse_container(parser *p, cJSON *node, int object)
             if (!at(p, ':')) {
                 skip_ws(p);
                 if (!at(p, ':'))
-                    goto fail;
+                    goto done;
             }
             p->off++;
         }
@@ -524,14 +524,14 @@ static int parse_container(parser *p, cJSON *node, int object)
                            ? parse_number(p, c)
                            : parse_value(p, c);
         if (!ok_value)
-            goto fail;
+            goto done;
         c->type |= (int)(key_len << RTP_JSON_KEY_LEN_SHIFT); /* after the value set its type */
         if (!at(p, ','))
             skip_ws(p);
     } while (at(p, ','));
     if (p->off >= p->len || p->s[p->off] != close)
-        goto fail;
-done:
+        goto done;
+finish:
     if (head)
         head->prev = tail;
     node->type = object ? cJSON_Object : cJSON_Array;
@@ -539,7 +539,7 @@ done:
     p->off++;
     p->depth--;
     ok = 1;
-fail:
+done:
     if (k.set.slots) /* past 16 keys only: no call per object */
         rtp_nameset_free(&k.set);
     return ok && !p->nomem;

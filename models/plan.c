@@ -28,18 +28,18 @@ rtp_status rtp_plan_init_cpus(rtp_plan *plan, rtp_policy policy, const int *cpus
     plan->platform_cpus = malloc((n_cpus ? n_cpus : 1) * sizeof *plan->platform_cpus);
     plan->bins = calloc(n_cpus ? n_cpus : 1, sizeof *plan->bins);
     if (!plan->platform_cpus || !plan->bins)
-        goto fail;
+        goto done;
     for (size_t j = 0; j < n_cpus; j++) {
         plan->platform_cpus[j] = cpus[j];
         if (!(plan->bins[j].cpus = malloc(sizeof(int))))
-            goto fail;
+            goto done;
         plan->bins[j].cpus[0] = cpus[j];
         plan->bins[j].n_cpus = 1;
         plan->n_bins = j + 1;
     }
     plan->n_platform_cpus = n_cpus;
     return RTP_OK;
-fail:
+done:
     rtp_plan_free(plan);
     return RTP_ENOMEM;
 }
@@ -100,16 +100,16 @@ rtp_status rtp_plan_proof_set(rtp_plan_proof *pr, const char *kind, const char *
     pr->cpus = malloc((n_cpus ? n_cpus : 1) * sizeof *pr->cpus);
     pr->explanation = strdup(explanation);
     if (!pr->tasks || !pr->cpus || !pr->explanation)
-        goto fail;
+        goto done;
     for (size_t i = 0; i < n_tasks; i++, pr->n_tasks = i)
         if (!(pr->tasks[i] = strdup(tasks[i] ? tasks[i] : "")))
-            goto fail;
+            goto done;
     memcpy(pr->cpus, cpus, n_cpus * sizeof *cpus);
     pr->n_cpus = n_cpus;
     pr->clique = clique;
     strcpy(pr->kind, kind);
     return RTP_OK;
-fail:
+done:
     rtp_plan_proof_free(pr);
     return RTP_ENOMEM;
 }

@@ -586,24 +586,24 @@ rtp_status rtp_task_copy(rtp_task *dst, const rtp_task *src)
     dst->cmd_len = 0;
     dst->affinity_len = 0;
     if (src->name && !(dst->name = dup_string(src->name)))
-        goto fail;
+        goto done;
     if (src->cmd) {
         if (!(dst->cmd = calloc(src->cmd_len, sizeof *dst->cmd)))
-            goto fail;
+            goto done;
         for (size_t i = 0; i < src->cmd_len; i++) {
             if (!(dst->cmd[i] = dup_string(src->cmd[i])))
-                goto fail;
+                goto done;
             dst->cmd_len = i + 1;
         }
     }
     if (src->affinity) {
         if (!(dst->affinity = malloc(src->affinity_len * sizeof *dst->affinity)))
-            goto fail;
+            goto done;
         memcpy(dst->affinity, src->affinity, src->affinity_len * sizeof *dst->affinity);
         dst->affinity_len = src->affinity_len;
     }
     return RTP_OK;
-fail:
+done:
     rtp_task_free_fields(dst);
     return RTP_ENOMEM;
 }

@@ -236,10 +236,10 @@ int rtp_probe_cpuset_open(const char *base, const int *cpus, size_t n, rtp_probe
         snprintf(name, sizeof name, "cpu%d", cpus[i]);
         snprintf(buf, sizeof buf, "%d", cpus[i]);
         if (add_child(cs, name, buf, mems, 1, why, why_size) != 0)
-            goto fail;
+            goto done;
         if (!(cs->join_tasks[i] = dup_path(cs->dirs[cs->n_dirs - 1], "tasks"))) {
             snprintf(why, why_size, "out of memory");
-            goto fail;
+            goto done;
         }
         cs->n_join++;
         rest.bits[cpus[i] / 64] &= ~((uint64_t)1 << (cpus[i] % 64));
@@ -247,17 +247,17 @@ int rtp_probe_cpuset_open(const char *base, const int *cpus, size_t n, rtp_probe
     if (rtp_cpumask_count(&rest) > 0) {
         rtp_cpumask_format(&rest, buf, sizeof buf);
         if (add_child(cs, "housekeeping", buf, mems, 0, why, why_size) != 0)
-            goto fail;
+            goto done;
     }
     int err = write_file(base, "cpuset.sched_load_balance", "0");
     if (err) {
         snprintf(why, why_size, "cannot turn off %s/cpuset.sched_load_balance: %s", base,
                  strerror(err));
-        goto fail;
+        goto done;
     }
     cs->lb_changed = 1;
     return 0;
-fail:
+done:
     rtp_probe_cpuset_close(cs, buf, sizeof buf);
     return -1;
 }

@@ -401,18 +401,18 @@ rtp_status rtp_rehearse_run(const rtp_plan *plan, const rtp_rehearse_opts *opts,
     snprintf(dir, sizeof dir, "%s/rtpack-rehearse-XXXXXX", opts->scratch_parent);
     if (!r->tasks || !w.text || !w.words || !w.result || !w.first) {
         st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
-        goto out;
+        goto done;
     }
     fill_tasks(plan, r);
     r->deadline_policy = rtp_deploy_is_deadline(plan);
     const char *state_dir = opts->state_dir ? opts->state_dir : RTP_DEPLOY_STATE_DIR;
     if ((st = rtp_rehearse_leftovers(state_dir, r->leftovers, sizeof r->leftovers, diag)) !=
         RTP_OK)
-        goto out;
+        goto done;
     if (!mkdtemp(dir)) {
         st = rtp_diag_set(diag, RTP_EINTERNAL, "", "cannot create a folder in %s: %s",
                           opts->scratch_parent, strerror(errno));
-        goto out;
+        goto done;
     }
     char path[4200];
     snprintf(path, sizeof path, "%s/results", dir);
@@ -479,7 +479,7 @@ rtp_status rtp_rehearse_run(const rtp_plan *plan, const rtp_rehearse_opts *opts,
     }
     if (!getenv("RTPACK_REHEARSE_KEEP"))
         nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-out:
+done:
     free(before);
     free(after);
     free(script);
