@@ -1,6 +1,6 @@
 /* deploy/rtapp_doc.h — writes an rt-app workload description (rt-app's JSON
  * "global" + "tasks" objects; see rt-app's doc/tutorial.txt) from plain
- * values, so that deploy/ never touches cJSON (HACKING.md "Layers").
+ * values, so that deploy/ never touches cJSON (HACKING.md "Architecture").
  *
  * Times are whole microseconds, rt-app's unit; the caller rounds them.
  * Every field rt-app would otherwise default (dl-period, priority) is

@@ -7,8 +7,8 @@
  * entries (or NULL when not wanted). Thread-safety: a test value is
  * immutable and its run function re-entrant, so one value may be shared by
  * many OpenMP threads. */
-#ifndef RTP_TEST_H
-#define RTP_TEST_H
+#ifndef RTP_SCHEDTEST_H
+#define RTP_SCHEDTEST_H
 
 #include "models/taskset.h"
 

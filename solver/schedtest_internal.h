@@ -1,7 +1,7 @@
 /* solver/schedtest_internal.h — what the FP entry points of solver/schedtest.c and
  * solver/global.c share (not installed): the arrays a test fills. */
-#ifndef RTP_TEST_INTERNAL_H
-#define RTP_TEST_INTERNAL_H
+#ifndef RTP_SCHEDTEST_INTERNAL_H
+#define RTP_SCHEDTEST_INTERNAL_H
 
 #include "solver/schedtest.h"
 

@@ -1,5 +1,7 @@
-/* tests/test_pack.c — the packing engine (heuristics/pack.c) against the
- * engine it replaced, kept here as the slow reference: for every task in
+/* tests/test_pack.c — the packing engine (heuristics/pack.c) against a slow
+ * reference written from the definitions (the plain loop of the engine it
+ * replaced; loads exact in GMP from C / T and C / min(D, T), nothing shared
+ * with the engine but the admission test it calls): for every task in
  * the order's sequence, every bin is a candidate (in scan order; sorted by
  * load for best and worst fit with a stable insertion sort), and admission
  * recomputes the bin's exact utilization (GMP) and runs the admission test
@@ -46,10 +48,16 @@ typedef struct ref_bin {
     size_t len;
 } ref_bin;
 
-static rtp_ns divisor(const rtp_task *t, rtp_load_kind kind)
+/* A task's load by its definition, exact: utilization C / T, density
+ * C / min(D, T) [LL73] (written from the definition, not from the engine's
+ * load sums, heuristics/pack_sum.h). */
+static void ref_task_load(mpq_t out, const rtp_task *t, rtp_load_kind kind)
 {
-    return kind == RTP_LOAD_DENSITY && t->deadline_ns < t->period_ns ? t->deadline_ns
-                                                                     : t->period_ns;
+    rtp_ns den = t->period_ns;
+    if (kind == RTP_LOAD_DENSITY && t->deadline_ns < den)
+        den = t->deadline_ns;
+    mpq_set_ui(out, (unsigned long)t->wcet_ns, (unsigned long)den);
+    mpq_canonicalize(out);
 }
 
 /* (sum of the tasks' loads, plus extra) / size, exact. */
@@ -63,8 +71,7 @@ static void ref_load(mpq_t out, const rtp_task *tasks, size_t n, const rtp_task 
         const rtp_task *t = k < n ? &tasks[k] : extra;
         if (!t)
             break;
-        mpq_set_ui(term, (unsigned long)t->wcet_ns, (unsigned long)divisor(t, kind));
-        mpq_canonicalize(term);
+        ref_task_load(term, t, kind);
         mpq_add(out, out, term);
     }
     mpq_set_ui(term, (unsigned long)size, 1);
@@ -99,15 +106,18 @@ static int ref_allowed(const rtp_task *t, const int *cpus, size_t len)
 static int ref_order_cmp(const rtp_task *a, size_t ia, const rtp_task *b, size_t ib,
                          rtp_order order)
 {
-    __int128 l, r;
     int c = 0;
     switch (order) {
     case RTP_ORDER_UTIL:
-    case RTP_ORDER_DENSITY: {
+    case RTP_ORDER_DENSITY: { /* larger load first */
         rtp_load_kind kind = order == RTP_ORDER_UTIL ? RTP_LOAD_UTIL : RTP_LOAD_DENSITY;
-        l = (__int128)b->wcet_ns * divisor(a, kind);
-        r = (__int128)a->wcet_ns * divisor(b, kind);
-        c = (l > r) - (l < r);
+        mpq_t qa, qb;
+        mpq_inits(qa, qb, NULL);
+        ref_task_load(qa, a, kind);
+        ref_task_load(qb, b, kind);
+        c = mpq_cmp(qb, qa);
+        c = (c > 0) - (c < 0);
+        mpq_clears(qa, qb, NULL);
         break;
     }
     case RTP_ORDER_DEADLINE: c = (a->deadline_ns > b->deadline_ns) - (a->deadline_ns < b->deadline_ns); break;
