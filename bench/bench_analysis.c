@@ -30,13 +30,13 @@
  *
  * Times are thread CPU time (CLOCK_THREAD_CPUTIME_ID).
  *
- *   - --sensitivity on issue 27's family (20 tasks, U = 0.8, periods
+ *   - --sensitivity on the 20-task family (20 tasks, U = 0.8, periods
  *     1ms:100ms in 1 us; gen seeds 1..100): per policy the median plain
  *     test and sensitivity, their ratio, p99, max, max / median.
  *
  * usage: bench_analysis [SETS (default 31)] [SEED (default 1)]
  * [sensitivity|sensitivity-global|family] (the last word runs the
- * --sensitivity sections alone, the global one alone, or issue 27's family
+ * --sensitivity sections alone, the global one alone, or the 20-task family
  * alone with SETS sets) */
 #include "gen/gen.h"
 #include "solver/analysis_doc.h"
@@ -315,14 +315,14 @@ static void bench_sensitivity(size_t sets, uint64_t seed)
     printf("# load average after: %.2f\n", load_average());
 }
 
-/* Issue 27's sensitivity family: `rtpack gen --tasks 20 --utilization 0.8
+/* The sensitivity family: `rtpack gen --tasks 20 --utilization 0.8
  * --deadlines constrained --periods 1ms:100ms --granularity 1us --seed S`,
  * S = 1..sets, under EDF, FP-DM and FP-OPA: per set the plain exact test
  * and wcet_max + the factor; medians, the ratio of the medians, and the
  * worst set against the median (the goal: none above 10x). */
 static void bench_sensitivity_family(size_t sets)
 {
-    printf("# --sensitivity on issue 27's family (20 tasks, U = 0.8, periods 1ms:100ms in 1 us): "
+    printf("# --sensitivity on the 20-task family (20 tasks, U = 0.8, periods 1ms:100ms in 1 us): "
            "microseconds (load average %.2f)\n", load_average());
     printf("%-7s %9s %9s %9s %9s %9s %9s %8s\n", "policy", "plain", "sens", "ratio", "p99",
            "max", "max/med", "answered");

@@ -1,5 +1,5 @@
 /* bench/bench_explore.c — throughput of the sweep runner on the standard
- * sweep of issue 7: n = 20 tasks, m = 4 CPUs, U/m = 0.5 .. 1.0 step 0.03,
+ * sweep: n = 20 tasks, m = 4 CPUs, U/m = 0.5 .. 1.0 step 0.03,
  * constrained deadlines, ffd/bfd/wfd/best under EDF and FP, 500 sets per
  * point (or argv[1]). Reports task sets per second with 1 thread and with 2
  * (per thread too), and the 2-thread speed-up, checking that both runs give

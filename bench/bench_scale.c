@@ -1,4 +1,4 @@
-/* bench/bench_scale.c — the issue 17 goals for partitioning and the exact
+/* bench/bench_scale.c — the scale goals for partitioning and the exact
  * EDF test, as ratios measured in one run with the load average:
  *   - ffd on 64 CPUs: time(100,000 tasks) / time(10,000 tasks) (goal <= 12)
  *     and the 100,000-task time (goal < 2 s); `best` on 5,000 tasks;
@@ -7,9 +7,9 @@
  *     U = 1 as drawn (UUniFast in floating point lands within ~1e-10 of
  *     it): p50 / p99 / max, and max / p50 (goal <= 10 at 0.999), against
  *     "before": the full testing bound without probes (rtp_edf_bound, what
- *     rtp_edf_qpa computed first until issue 17) followed by QPA written
+ *     rtp_edf_qpa computed first before the busy-period probes) followed by QPA written
  *     here over public functions; verdicts cross-checked;
- *   - issue 27's family (20 tasks at U = 1 as drawn, deadlines within 10%
+ *   - the 20-task family (20 tasks at U = 1 as drawn, deadlines within 10%
  *     of the periods, gen seeds 1..105): p50 / p99 / max per set and how
  *     many are answered (the lattice search of solver/edf_near.c).
  * Sets come from gen/gen.h (UUniFast-discard, periods log-uniform in
@@ -19,7 +19,7 @@
  * so other processes on the machine count less.
  *
  * usage: bench_scale [EDF_SETS (default 10000)] [SEED (default 1)] [near] (the
- * last word: issue 27's family alone) */
+ * last word: the 20-task family alone) */
 #include "gen/gen.h"
 #include "heuristics/partition.h"
 #include "solver/edf.h"
@@ -99,7 +99,7 @@ static void bench_pack(uint64_t seed)
 
 /* ---- the exact EDF test ---- */
 
-/* QPA [ZB09] below `bound` over public functions: the pre-issue-17 walk. */
+/* QPA [ZB09] below `bound` over public functions: the walk before the busy-period probes. */
 static int qpa_below(const rtp_task *t, size_t n, rtp_ns bound)
 {
     rtp_ns d_min = INT64_MAX, x = 0;
@@ -203,7 +203,7 @@ static void edf_point(rtp_ratio util, size_t sets, size_t before_sets, uint64_t 
     free(old);
 }
 
-/* Issue 27's family: `rtpack gen --tasks 20 --utilization 1 --deadlines
+/* The 20-task family: `rtpack gen --tasks 20 --utilization 1 --deadlines
  * constrained --constrained-factor 0.9 --seed S` for S = 1..count (gen's
  * float sum lands 1e-12..1e-8 below U = 1: testing bounds of 1e12..1e18
  * ns), each analysed as `analyze --json` does (first_miss wanted): p50 /
@@ -237,7 +237,7 @@ static void near_family(size_t count)
         sched += st == RTP_OK && r.schedulable;
         rtp_taskset_free(&ts);
     }
-    printf("# issue 27: 20 tasks at U = 1 as drawn, deadlines within 10%% of the periods, "
+    printf("# 20 tasks at U = 1 as drawn, deadlines within 10%% of the periods, "
            "seeds 1..%zu: schedulable %zu, not %zu, limits %zu (load average %.2f)\n", count,
            sched, count - sched - limits, limits, load_average());
     double a[3];

@@ -1,4 +1,4 @@
-/* bench/bench_throughput.c — issue 17's goals as ratios in one run, with the
+/* bench/bench_throughput.c — the throughput goals as ratios in one run, with the
  * load average printed beside them:
  *   - reading: MB/s of the one-pass reader (rtp_taskset_parse_json) on
  *     5,000 task sets of 50 tasks as JSON lines (UUniFast-discard, U = 0.95,
@@ -543,7 +543,7 @@ int main(int argc, char **argv)
     rtp_ratio u95 = {95, 100};
     lines edf = make_lines(sets, 50, u95, RTP_DL_CONSTRAINED, 1);
     double mb = (double)edf.len / 1e6;
-    printf("issue 17 throughput: %zu sets x 50 tasks, U = 0.95, constrained, %.1f MB of JSON "
+    printf("throughput: %zu sets x 50 tasks, U = 0.95, constrained, %.1f MB of JSON "
            "lines; load average %.2f\n\n", sets, mb, load_average());
 
     static const char *const names[] = {"one-pass reader (models/json_parse.c)",

@@ -61,7 +61,7 @@ typedef struct rtp_deploy_opts {
  * floor(0.95 x 2^20) - floor(0.05 x 2^20) = 996147 - 52428 = 943719 per
  * CPU: "0.9" to a user, 943719/1048576 exactly. With it, emit's admission
  * check and the launch script's pre-check (which reads the same numbers
- * from the live kernel) agree to the last unit (issue 23 row 12). */
+ * from the live kernel) agree to the last unit. */
 #define RTP_DEPLOY_BUDGET_DEFAULT ((rtp_ratio){943719, 1048576})
 
 /* budget RTP_DEPLOY_BUDGET_DEFAULT, FIFO 51..98, name "plan", cgroup auto,

@@ -1,5 +1,5 @@
 /* rehearse/guard.h — a rehearsal never outlives rtpack unnoticed (docs/spec.md
- * "rtpack rehearse", issue 23): its deployment is recorded in the shared
+ * "rtpack rehearse"): its deployment is recorded in the shared
  * state folder (RTP_DEPLOY_STATE_DIR, where every launch script's `check`
  * and `start` look for what holds the CPUs), a watchdog tears it down when
  * rtpack dies without doing so, and the next rehearsal stops a leftover whose

@@ -60,7 +60,7 @@
  *    stops early once Lb + t_B passes La; when it passes the cap, a miss
  *    found below its last iterate still decides "not schedulable";
  *    otherwise RTP_ELIMIT.
- *  - U = 1 exactly (issue 17: there La does not exist and Lb is about the
+ *  - U = 1 exactly (there La does not exist and Lb is about the
  *    hyperperiod H, so the busy period alone took up to 50 million steps).
  *    When every D*_i <= T_i, no dbf term is clamped at 0 for t >= 0, and
  *    H U = H gives, for k >= 1, dbf(kH - 1) = kH + sum_i (floor((-1 -

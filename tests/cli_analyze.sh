@@ -155,7 +155,7 @@ printf '%s\n' '{"tasks":[{"name":"a","wcet":7,"deadline":12,"period":40,"priorit
 expect 1 "fp fifo" "$B" analyze "$TMP/fifo.json" --policy fp --priority given --json
 has '"name":"a","wcet":7,"deadline":12,"period":40,"priority":1,"response_time":null' "$TMP/out" "fp fifo a"
 
-# The total utilization never reads 1.0000 beside "exceeds 1" (issue 23),
+# The total utilization never reads 1.0000 beside "exceeds 1",
 # nor beside a schedulable verdict when it is below 1.
 printf '%s\n' '{"tasks":[{"name":"a","wcet":500000001,"period":1000000000},{"name":"b","wcet":1,"period":2}]}' >"$TMP/u1.json"
 expect 1 "just above 1" "$B" analyze "$TMP/u1.json"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/cli_conventions.sh — issue 13's CLI conventions (docs/spec.md
+# tests/cli_conventions.sh — the CLI conventions (docs/spec.md
 # "Options" and the command sections): every option either works or is a
 # usage error for that command; explore and merge refuse an existing result
 # unless --force and print a summary with --json; merge names a missing
@@ -177,8 +177,8 @@ cat >"$TMP/tight.json" <<'EOF'
 EOF
 expect 1 "utilization 0.99000001 exceeds Linux's real-time budget of 0.99 per CPU" \
     emit "$TMP/tight.json" --format json --budget 0.99
-# SCHED_DEADLINE admission is the kernel's, in its 2^20 fixed point (issue 23
-# row 12): 0.990001 x 2^20 rounds down to 1038091 > floor(0.99 x 2^20)
+# SCHED_DEADLINE admission is the kernel's, in its 2^20 fixed point:
+# 0.990001 x 2^20 rounds down to 1038091 > floor(0.99 x 2^20)
 cat >"$TMP/tight.json" <<'EOF'
 {"feasible": true, "method": "ffd", "policy": "edf",
  "cpus": [{"cpu": 0, "tasks": [{"name": "a", "wcet": 99000100, "deadline": 100000000, "period": 100000000}]}]}

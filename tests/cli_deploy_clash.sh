@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/cli_deploy_clash.sh — the launch script's check and start name what
-# holds the plan's CPUs (issue 23 row 7: plan B's check said nothing while
+# holds the plan's CPUs (plan B's check said nothing while
 # plan A held the CPUs, and start failed with only "the kernel refused '0'
 # in .../cpuset.cpus"). Against a fake cgroup v1 folder (no root needed for
 # check; start, which insists on root, runs as root and must refuse before

@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/cli_deploy_lifecycle_real.sh — the state-driven lifecycle of the
-# launch script on this machine (docs/spec.md "Deployment state", issue 12):
+# launch script on this machine (docs/spec.md "Deployment state"):
 # - re-emit then stop: a deployed script is overwritten with another plan
 #   (through a shell redirect: emit --out itself refuses, exit 1), and its
 #   stop still stops everything the first script started;

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/cli_deploy_real.sh — deploys plans on this machine for real (issue 6):
+# tests/cli_deploy_real.sh — deploys plans on this machine for real:
 # a 2-CPU EDF plan and a 2-CPU FP plan of long sleeps are started with the
 # emitted script (under dash, busybox sh and bash), checked from /proc and
 # `chrt -p` (policy, parameters, CPU), stopped, and the machine is checked to
@@ -216,7 +216,7 @@ else
 fi
 
 # --- a cpuset conflict at the second CPU: named by start before it changes
-# anything (the clash check, issue 23 row 7; the kernel's refusal used to be
+# anything (the clash check; the kernel's refusal used to be
 # met half way and rolled back) ---
 ZZ=$CG/rtptest-conflict
 if ! { mkdir "$ZZ" && echo 1 > "$ZZ/cpuset.cpus" && cat "$CG/cpuset.mems" > "$ZZ/cpuset.mems"; }; then

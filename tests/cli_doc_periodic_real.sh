@@ -2,8 +2,8 @@
 # tests/cli_doc_periodic_real.sh — docs/examples/periodic.c (docs/deploy.md
 # "Release patterns") started the way the launch script starts a deadline
 # task, `chrt -R -d`, takes the SCHED_DEADLINE pattern (sched_yield); under
-# `chrt -f` and the normal scheduler, the sleeping one (issue 23 row 3:
-# sched_getscheduler() returns SCHED_DEADLINE | SCHED_RESET_ON_FORK there,
+# `chrt -f` and the normal scheduler, the sleeping one
+# (sched_getscheduler() returns SCHED_DEADLINE | SCHED_RESET_ON_FORK there,
 # and the example's == SCHED_DEADLINE failed). Root, under the machine lock
 # (one 1 ms / 10 ms SCHED_DEADLINE thread for 3 periods); exit 77 otherwise.
 set -u

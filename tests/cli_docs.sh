@@ -8,7 +8,13 @@
 #     defined in docs/references.md, and every docs/spec.md section a comment
 #     names (docs/spec.md followed by the quoted title) is a heading there;
 #  3. links between the Markdown documents lead to a file and a heading;
-#  4. every option `rtpack CMD --help` lists is documented in docs/spec.md.
+#  4. every option `rtpack CMD --help` lists is documented in docs/spec.md;
+#  5. the file pointers of docs/references.md, HACKING.md and README.md
+#     (folder/file names) name files of the tree, and each row of HACKING's
+#     module map names headers of that module, test programs and shell
+#     tests, fuzzers and benchmarks that exist;
+#  6. no source, build or test file cites an outside tracker's item (the
+#     word for one followed by its number): a comment says what and why.
 # Env: RTP_SOURCE_DIR (the source tree), RTP_BINARY (built rtpack).
 set -u
 SRC=${RTP_SOURCE_DIR:?}
@@ -140,5 +146,45 @@ while IFS= read -r cmd; do
         grep -qF -- "\`$opt" docs/spec.md || bad "rtpack $cmd $opt is not documented in docs/spec.md"
     done <"$TMP/options"
 done <"$TMP/commands"
+
+# 5. File pointers. A path of a module or tree folder, with an extension.
+folders='models|solver|sim|heuristics|ilp|deploy|probe|rehearse|report|gen|explore|cli|tests|docs|bench|fuzz|cmake|examples'
+for doc in docs/references.md HACKING.md README.md; do
+    grep -oE "(^|[^A-Za-z0-9_./-])($folders)/[A-Za-z0-9_./-]*[A-Za-z0-9_]\.(c|h|sh|py|md|cpp|css|cmake|json|jsonl|in)" "$doc" |
+        sed -E 's/^[^A-Za-z]//' | sort -u | while IFS= read -r path; do
+        [ -e "$path" ] || printf '%s\n' "$doc names $path, which is not in the tree"
+    done
+done >"$TMP/pointers"
+# HACKING's module map: | module | public | internal | tests | bench |
+sed -n '/^## Module map/,/^## /p' HACKING.md | grep '^| [a-z]* |' | grep -v '^| module |' |
+while IFS= read -r row; do
+    module=$(printf '%s\n' "$row" | sed -E 's/^\| ([a-z]+) \|.*/\1/')
+    [ -d "$module" ] || { printf 'HACKING.md module map: no folder %s\n' "$module"; continue; }
+    printf '%s\n' "$row" | grep -oE '`[A-Za-z0-9_/]+\.[ch]`' | tr -d '`' | while IFS= read -r f; do
+        case $f in */*) p=$module/$f ;; *) p=$module/$f ;; esac
+        [ -e "$p" ] || [ -e "$f" ] || printf 'HACKING.md module map, %s: no file %s\n' "$module" "$p"
+    done
+    printf '%s\n' "$row" | grep -oE '`(test|cli|fuzz|bench)_[a-z0-9_]+`' | tr -d '`' | while IFS= read -r t; do
+        case $t in
+        test_*) [ -e "tests/$t.c" ] ;;
+        cli_*) [ -e "tests/$t.sh" ] ;;
+        fuzz_*) [ -e "fuzz/$t.c" ] ;;
+        bench_*) [ -e "bench/$t.c" ] ;;
+        esac || printf 'HACKING.md module map, %s: no test or program %s\n' "$module" "$t"
+    done
+done >>"$TMP/pointers"
+if [ -s "$TMP/pointers" ]; then
+    while IFS= read -r line; do bad "$line"; done <"$TMP/pointers"
+fi
+
+# 6. No citation of an outside tracker in code (spelled so this file does
+#    not match itself).
+word="[Ii]ss""ue"
+grep -E '\.(c|h|sh|py|cpp|cmake|css)$|CMakeLists\.txt$' "$TMP/files" | while IFS= read -r f; do
+    grep -HnE "${word}s? *#?[0-9]|${word}-[0-9]" "$f"
+done >"$TMP/tracker"
+if [ -s "$TMP/tracker" ]; then
+    while IFS= read -r line; do bad "cites an outside tracker: $line"; done <"$TMP/tracker"
+fi
 
 exit "$fail"

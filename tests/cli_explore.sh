@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/cli_explore.sh — `rtpack gen`, `rtpack explore` and `rtpack merge`
 # from the command line: the same results.csv bytes for OMP_NUM_THREADS=1
-# and 2 and for one run vs three shards merged (issue 7), exit codes for bad
+# and 2 and for one run vs three shards merged, exit codes for bad
 # sweeps and refused merges, and `gen` giving the same bytes twice.
 set -eu
 BIN=${RTP_BINARY:?RTP_BINARY must name the built rtpack}
@@ -15,7 +15,7 @@ OMP_NUM_THREADS=1 "$BIN" explore "$SWEEP" --out "$WORK/t1" --progress-every 3600
 # Not a terminal, shorter than --progress-every: only the summary line.
 [ "$(wc -l < "$WORK/err")" -eq 1 ] && grep -q '^explore: done: 900/900 sets in ' "$WORK/err" \
     || fail "one summary line on stderr: $(cat "$WORK/err")"
-# Rates are plain numbers (issue 23: "1.92e+03 sets/s"), in progress lines too.
+# Rates are plain numbers (never "1.92e+03 sets/s"), in progress lines too.
 grep -q '([0-9][0-9.]* sets/s)' "$WORK/err" || fail "summary rate: $(cat "$WORK/err")"
 "$BIN" explore "$SWEEP" --out "$WORK/tp" --progress-every 0.01 2>"$WORK/err" || fail "explore (progress)"
 grep -q ', [0-9][0-9.]* sets/s, .*ETA [0-9]*:[0-9][0-9]:[0-9][0-9]$' "$WORK/err" &&
@@ -43,7 +43,7 @@ sed 's/"seed": 1/"seed": 2/' "$SWEEP" > "$WORK/other.json"
 "$BIN" explore "$WORK/other.json" --out "$WORK/o2" --shard 2/3 || fail "other sweep shard"
 "$BIN" merge "$WORK/s1" "$WORK/o2" "$WORK/s3" --out "$WORK/m3" 2>"$WORK/err"; [ $? -eq 2 ] || fail "merge of two sweeps"
 grep -q "different sweep" "$WORK/err" || fail "merge message"
-# issue 23 row 6: a tampered row, a row whose ratio disagrees, text after a
+# A tampered row, a row whose ratio disagrees, text after a
 # complete shard: refused, naming the file and line, nothing written
 tamper() { # NAME SED-SCRIPT-OR-APPEND -> $WORK/NAME, a copy of shard 1 changed
     rm -rf "$WORK/$1"
@@ -69,7 +69,7 @@ echo '{"tasks": 3, "cpus": 2, "utilization": ["0.5"], "methods": ["ffd", "magic"
 grep -q 'methods\[1\]' "$WORK/err" || fail "bad sweep names the path"
 "$BIN" explore "$SWEEP" --out "$WORK/x" --shard 4/3 2>/dev/null; [ $? -eq 2 ] || fail "bad shard"
 "$BIN" gen --tasks 4 --utilization 4.5 2>/dev/null; [ $? -eq 2 ] || fail "impossible gen"
-# issue 23 row 4: short periods never hand back a set of another utilization
+# Short periods never hand back a set of another utilization
 "$BIN" gen --tasks 5 --utilization 1 --periods 1ns:1ns > /dev/null 2> "$WORK/err"
 [ $? -eq 2 ] && grep -q 'impossible: 5 tasks of at least 1 ns' "$WORK/err" || fail "gen U=1 with 1 ns periods: $(cat "$WORK/err")"
 "$BIN" gen --tasks 100 --utilization 0.5 --periods 100ns:200ns > /dev/null 2> "$WORK/err"

@@ -1,6 +1,6 @@
 #!/bin/sh
-# tests/cli_explore_interrupt.sh — `rtpack explore` as a batch job sees it
-# (issue 16): progress lines on a non-terminal at --progress-every, a final
+# tests/cli_explore_interrupt.sh — `rtpack explore` as a batch job sees it:
+# progress lines on a non-terminal at --progress-every, a final
 # summary line, SIGINT and SIGTERM mid-point ending the process by that signal
 # after printing the exact --resume command, which (run as printed) finishes
 # the sweep with the bytes of an uninterrupted run, taking the finished sets of

@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/cli_explore_slurm_real.sh — the Slurm recipe of docs/explore.md, run
-# on a real single-node Slurm (issue 16): munged, slurmctld and slurmd from
+# on a real single-node Slurm: munged, slurmctld and slurmd from
 # Debian's packages, started here with a temporary key, slurm.conf and state
 # folder; the job array of `rtpack explore --shard` and the dependent `merge`
 # are the two code blocks under "### Slurm job array" in docs/explore.md,

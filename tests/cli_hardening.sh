@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/cli_hardening.sh — hostile inputs and broken outputs (issue 13):
+# tests/cli_hardening.sh — hostile inputs and broken outputs:
 # every case asserts the exit status, the one-line message, and that no
 # output file was left behind or changed.
 # - unbounded input: /dev/zero and /dev/urandom stop at their first NUL
@@ -112,7 +112,7 @@ name_case '"a\tb"' "contains a control character (byte 0x09)"
 name_case '"a\u009bb"' "contains a control character (U+009B)"
 name_case '"a\u0000b"' "a string must not contain U+0000"
 name_case "\"$(printf 'x%.0s' $(seq 256))\"" "longer than 255 bytes"
-# issue 23 row 17: format characters that reorder, hide or break text
+# Format characters that reorder, hide or break text
 name_case '"ok\u202egnp.exe"' "contains U+202E (bidirectional override)"
 name_case '"a\u2028b"' "contains U+2028 (line or paragraph separator)"
 name_case '"a\u2029b"' "contains U+2029 (line or paragraph separator)"
@@ -123,7 +123,7 @@ name_case '"a\udb40\udc41"' "contains U+E0041 (tag character)"
 printf '{"tasks":[{"name":"caf\u00e9 \u65e5\u672c \ud83d\ude80","wcet":1,"period":4}]}' > "$T/n.json"
 expect 0 "" "a name in other scripts and with an emoji is still plain text" -- "$BIN" analyze "$T/n.json"
 
-# --- commands, checked when read (issue 23 rows 8 and 9) ---
+# --- commands, checked when read ---
 cmd_case() {
     printf '{"tasks":[{"name":"a","wcet":1,"period":4,"cmd":%s}]}' "$1" > "$T/c.json"
     expect 2 "$2" "cmd $(printf '%.40s' "$1")" -- "$BIN" analyze "$T/c.json"
@@ -155,11 +155,11 @@ expect 2 "name: contains a control character (byte 0x07)" "a plan with a bell in
 expect 3 "cannot write standard output" "emit script > /dev/full" -- sh -c "'$BIN' emit '$SRC/examples/plan_fp.json' --format script > /dev/full"
 expect 3 "cannot write standard output" "partition --json > /dev/full" -- sh -c "'$BIN' partition '$SRC/examples/app12.json' --json > /dev/full"
 expect 3 "cannot write standard output" "gen > /dev/full" -- sh -c "'$BIN' gen --tasks 1000 --utilization 1 > /dev/full"
-# issue 23 row 11: help, -V and --help checked standard output too
+# Help, -V and --help checked standard output too
 for words in "help partition" "help" "-V" "--version" "--help" "help --man emit" "help --completion"; do
     expect 3 "cannot write standard output" "rtpack $words > /dev/full" -- sh -c "'$BIN' $words > /dev/full"
 done
-# issue 23 row 13: a reader that goes away is exit 3, not death by SIGPIPE (141)
+# A reader that goes away is exit 3, not death by SIGPIPE (141)
 "$BIN" gen --tasks 3000 --utilization 0.5 --seed 3 > "$T/big.json"
 for cmd in "analyze '$T/big.json' --policy fp" "gen --tasks 3000 --utilization 0.5" "partition '$T/big.json' --cpus 2 --method ffd --json"; do
     rc=$(sh -c "'$BIN' $cmd 2> '$T/err'; echo \$? > '$T/rc'" | head -c 1 > /dev/null; cat "$T/rc")

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/cli_launch.sh — issue 22's launcher without touching the machine:
+# tests/cli_launch.sh — the launcher without touching the machine:
 # rtpack-launch's usage errors (each exit 2, one line naming the cause,
 # nothing run: every case fails before sched_setattr); emit's refusals of
 # --reclaim / --overrun-signal / --launcher where they mean nothing (FP

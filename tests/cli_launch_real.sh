@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/cli_launch_real.sh — rtpack-launch on the live kernel (issue 22), as
+# tests/cli_launch_real.sh — rtpack-launch on the live kernel, as
 # root, under /work/locks/live.lock like every *_real test:
 # - the flags really reach the kernel: rtp_show_sched (tests/support/
 #   show_sched.c) prints its own sched_getattr after the launcher exec'd it;

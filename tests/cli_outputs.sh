@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/cli_outputs.sh — rtpack writes only regular files or new paths
-# (docs/spec.md "Output files"; issue 23 row 1: as root, `emit --out
+# (docs/spec.md "Output files"; as root, `emit --out
 # /dev/full` renamed a regular file over the device node). Every option that
 # writes — emit --out (script, json, rtapp; systemd and an EDF plan's rtapp
 # folder), simulate --svg, partition --write-lp, report --out, explore --out,

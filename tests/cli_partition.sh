@@ -204,7 +204,7 @@ grep -q '^partition: [0-9]*:[0-9][0-9]:[0-9][0-9] [0-9]*/80000 placements ([0-9]
 expect 2 "$TMP/big.json" --method ilp --progress-every 1
 contains "$TMP/err" 'progress-every applies only with --method'
 
-# --explain names the binding cause and a fix that can work (issue 23):
+# --explain names the binding cause and a fix that can work:
 # probe's 4.1 ms release latency pasted in makes a 1 ms task miss alone
 # (J' >= D: no CPU count helps, and the message said "more CPUs"); C' past
 # its deadline; J' + C' past it; a utilization past --capacity alone; a

@@ -102,7 +102,7 @@ n_json=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["wa
 n_text=$(sed -n '/^warnings:/,$p' "$T/human" | grep -c '^  - ')
 [ "$n_json" -eq "$n_text" ] || fail "text shows $n_text warnings, JSON $n_json"
 
-# Issue 23 row 16: without root the probe measures the context switch (as
+# Without root the probe measures the context switch (as
 # SCHED_OTHER) but not the release latency; platform.overheads carries what
 # was measured, with a warning saying what it lacks. Run here as nobody
 # (changes nothing: no real-time policy, no cpuset), when this test runs as

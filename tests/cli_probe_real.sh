@@ -187,7 +187,7 @@ d = json.load(open(sys.argv[1]))
 sk = " | ".join(d["skipped"])
 assert "SCHED_FIFO latency" in sk and "SCHED_DEADLINE latency: needs root" in sk, sk
 assert all(c["fifo_latency"] is None and c["deadline_latency"] is None for c in d["cpus"])
-# without root only the context switch is measured, and carried (issue 23 row 16)
+# without root only the context switch is measured, and carried
 assert d["platform"].get("overheads", {}).keys() == {"context_switch"}, d["platform"]
 assert d["method"]["context_switch_policy"] == "other", d["method"]
 assert d["kernel"]["hz"] is not None and d["kernel"]["release"]

@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/cli_rehearse_orphan_real.sh — a rehearsal never outlives rtpack
-# unnoticed (issue 23 row 2: after `kill -9` of rehearse, 8 SCHED_DEADLINE
+# unnoticed (after `kill -9` of rehearse, 8 SCHED_DEADLINE
 # workloads, 2 exclusive cpusets and sched_load_balance=0 stayed, and the
 # next rehearse failed with "the kernel refused '0'" without naming them).
 # As root, under the machine lock (flock /work/locks/live.lock):
@@ -134,7 +134,7 @@ if sh "$T/user.sh" start 2> "$T/start.err"; then
 else
     fail "start of the user deployment: $(cat "$T/start.err")"
 fi
-# The human report ends with a verdict and the advice (issue 23).
+# The human report ends with a verdict and the advice.
 "$BIN" rehearse "$T/plan.json" --seconds 1 > "$T/r5.out" 2> "$T/r5.err"
 rc=$?
 [ "$rc" -le 1 ] && tail -n 2 "$T/r5.out" | head -n 1 | grep -q '^verdict: \(PASS\|FAIL\): ' &&

@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/cli_report_browser.sh — the review page of examples/app12.json in a
-# real browser (docs/spec.md "rtpack report"; issue 29's evidence): the
+# real browser (docs/spec.md "rtpack report"): the
 # fixed-priority plan (capacity 0.9) with the rehearsal and the probe
 # recorded on this project's 2-CPU VM (tests/fixtures/report/README.md),
 # every number held to

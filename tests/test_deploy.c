@@ -307,8 +307,8 @@ static void test_check_random_edf(void **state)
         rtp_diag_clear(&diag);
         assert_int_equal(rtp_deploy_check(&plan, &opts, &deployable, &diag), RTP_OK);
         /* Implicit deadlines: EDF is exact at U <= 1, so the verdict is the
-         * kernel's admission: sum of (C << 20) / T <= 943719 (issue 23 row
-         * 12), and the script's pre-check sums the same. */
+         * kernel's admission: sum of (C << 20) / T <= 943719, and the
+         * script's pre-check sums the same. */
         int64_t need = kernel_need(tasks, n);
         int want = need <= 943719;
         assert_int_equal(deployable, want);
@@ -320,7 +320,7 @@ static void test_check_random_edf(void **state)
     assert_true(counts[0] > 100 && counts[1] > 100); /* both verdicts exercised */
 }
 
-/* Issue 23 row 12: one CPU just past 0.9, within the kernel's fixed point:
+/* One CPU just past 0.9, within the kernel's fixed point:
  * emit used to refuse what its own script's pre-check (and the kernel)
  * take. 0.9 x 2^20 = 943718.4; the kernel's default cap is 943719, so
  * 943720 / 2^20 = 0.9000015259 is the first bandwidth refused. */
@@ -719,7 +719,7 @@ static void test_untrusted_values(void **state)
     }
 }
 
-/* Issue 23 row 5: under an EDF plan a task named "cpusets" would overwrite
+/* Under an EDF plan a task named "cpusets" would overwrite
  * the plan's own cpuset unit (which the task units require): refused for
  * systemd, fine for the script and for FP units (FP has no cpuset unit). */
 static void test_systemd_unit_name_clash(void **state)
@@ -749,7 +749,7 @@ static void test_systemd_unit_name_clash(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
-/* Issue 23 row 10: emitting again into a folder removes the files of the
+/* Emitting again into a folder removes the files of the
  * previous plan of that deployment that the new one no longer has (the
  * EDF plan's cpuset unit and script, the units of removed tasks), from the
  * list the previous emit left (rtpack-NAME.files), and nothing else: not a

@@ -315,7 +315,7 @@ static void test_limit(void **state)
     assert_int_equal(rtp_edf_qpa(hard, 3, 0, &lim, &r, &diag), RTP_ELIMIT);
     /* A miss at 2q = p + q - 2 (dbf = p + q): found by the QPA probes of the
      * busy-period iteration; the QPA below the capped iterate alone ran out
-     * of steps before it (a resource limit until issue 17). */
+     * of steps before it (a resource limit before the busy-period probes). */
     rtp_task early[3] = {tu_task(p, 2 * p - 5, 2 * p), tu_task(q, 2 * q, 4 * q),
                          tu_task(q, 4 * q, 4 * q)};
     assert_int_equal(rtp_edf_qpa(early, 3, 1, &lim, &r, &diag), RTP_OK);

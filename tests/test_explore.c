@@ -1,6 +1,6 @@
 /* tests/test_explore.c — the sweep file reader (explore/sweep_doc.h), the
  * sweep points, one point's evaluation (thread-count invariance), resume and
- * merge refusals, and the science sanity checks of issue 7: uniprocessor EDF
+ * merge refusals, and the science sanity checks: uniprocessor EDF
  * accepts every implicit-deadline set with U <= 1, and on 4 CPUs FFD accepts
  * only sets the ILP accepts, falling as U/m grows. */
 #include <stdarg.h>
@@ -418,7 +418,7 @@ static size_t count_lines(const char *path)
     return n;
 }
 
-/* Interrupted inside a point (issue 16): the finished sets stay in
+/* Interrupted inside a point: the finished sets stay in
  * partial.txt, --resume takes them and gives the uninterrupted bytes; so does
  * a journal whose last line a crash cut; a stale journal of a finished point
  * is dropped. */
@@ -478,7 +478,7 @@ static void test_interrupt_and_resume_inside_a_point(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
-/* --set-time-limit (issue 16): a method past its limit is a time-out, never a
+/* --set-time-limit: a method past its limit is a time-out, never a
  * rejection; the limit is in the manifest, and resume with another is
  * refused. The deadline itself stops the exact tests. */
 static void test_set_time_limit(void **state)

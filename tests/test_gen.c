@@ -467,7 +467,7 @@ static void test_cli_gen(void **state)
     assert_int_equal(tu_run_cli("gen --utilization 1", NULL, NULL, NULL), 2);
 }
 
-/* Issue 23 row 4: periods of a few ns cannot carry every total (each wcet
+/* Periods of a few ns cannot carry every total (each wcet
  * is at least 1 ns). A set is never handed back with another utilization
  * than asked for: over seeded requests with short periods, every set
  * returned has U - 1/T_min < sum C/T <= U (exact, GMP), and every other

@@ -438,7 +438,7 @@ static void test_overheads(void **state)
     rtp_probe_overheads(&r);
     assert_int_equal(r.release_latency_ns, 400);
     assert_true(r.has_release_latency && r.has_context_switch);
-    /* Issue 23 row 16: without root only the context switch is measured;
+    /* Without root only the context switch is measured;
      * the platform member still carries it (and only it). */
     r.cpus[0].fifo.measured = r.cpus[0].deadline.measured = r.cpus[1].fifo.measured = 0;
     rtp_probe_overheads(&r);

@@ -198,7 +198,7 @@ static void test_snapshot_and_diff(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
-/* The verdict and advice (issue 23: rehearse printed numbers and exit 1,
+/* The verdict and advice (rehearse once printed numbers and exit 1,
  * no verdict, no advice), on the issue's numbers and around them. */
 static void test_verdict(void **state)
 {
@@ -289,7 +289,7 @@ static void fake_rehearsal(const char *root, const char *name, const char *owner
 /* The next rehearsal stops the leftovers of earlier ones whose rtpack and
  * watchdog are gone, with their own script's stop, and says so; leaves one
  * whose rtpack runs alone; names a leftover it cannot stop and the command
- * (issue 23 row 2; the live kill -9 is cli_rehearse_orphan_real.sh). */
+ * (the live kill -9 is cli_rehearse_orphan_real.sh). */
 static void test_leftovers(void **state)
 {
     (void)state;

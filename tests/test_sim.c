@@ -463,7 +463,7 @@ static void test_limits(void **state)
     rtp_task small[1] = {tu_task(1, 2, 2)};
     uint64_t jobs;
     assert_int_equal(rtp_sim_count_jobs(small, 1, 20000001, &jobs, &d), RTP_ELIMIT);
-    /* in time units, with a horizon that fits (issue 23: it said "before
+    /* in time units, with a horizon that fits (it once said "before
      * 8334000000000 ns: give a shorter --until") */
     assert_string_equal(d.message, "more than 10^7 jobs before 20.000001ms: simulate a shorter "
                                    "window, e.g. --until 20ms (at most 20ms holds 10^7 jobs; "

@@ -411,7 +411,7 @@ static void test_cmd_affinity_priority(void **state)
     assert_null(a->affinity);
     assert_false(a->has_priority);
     rtp_taskset_free(&ts);
-    /* Every word non-empty, a string not blank (issue 23 row 9). */
+    /* Every word non-empty, a string not blank. */
     bad_says(one_task("\"wcet\": 1, \"period\": 4, \"cmd\": [\"tool\", \"\", \"--fast\"]"),
              "tasks[0].cmd[1]", "must not be empty");
     bad_says(one_task("\"wcet\": 1, \"period\": 4, \"cmd\": \"   \""), "tasks[0].cmd",

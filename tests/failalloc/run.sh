@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/failalloc/run.sh CASE — the out-of-memory test (issue 13; modelled
+# tests/failalloc/run.sh CASE — the out-of-memory test (modelled
 # on SQLite's malloc test): runs one representative command of rtpack
 # (built as rtpack_failalloc, tests/failalloc/failalloc.c) once to count its
 # allocations N, then again failing the K-th allocation for K = 1, 2, ...,
