@@ -174,6 +174,16 @@ rtp_status rtp_nameset_init_in(rtp_nameset *set, size_t expected, rtp_nameset_sl
 int rtp_nameset_add(rtp_nameset *set, const char *name);
 void rtp_nameset_free(rtp_nameset *set);
 
+/* The members of one task into an open object (the task-set and the plan
+ * writers): name, times, cmd, affinity, and its given priority when
+ * with_priority (a plan writes its own ranking instead). */
+struct rtp_task;
+struct rtp_overheads;
+void rtp_task_members(rtp_json_writer *w, const struct rtp_task *task, int with_priority);
+/* {"release_latency": T, "context_switch": T} (both written), plus
+ * "deadline_charge" and "noise_per_ms" when non-zero, as member `key`. */
+void rtp_overheads_write(rtp_json_writer *w, const char *key, const struct rtp_overheads *ov);
+
 struct rtp_task;
 /* One task object of a task set or plan (models/taskset.c): name, wcet,
  * deadline (default period), period, cmd, affinity, priority, plus the

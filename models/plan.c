@@ -133,45 +133,38 @@ void rtp_plan_free(rtp_plan *plan)
 
 /* ---- writing ---- */
 
-static cJSON *task_object(const rtp_plan *plan, const rtp_plan_task *pt, int placed)
+static void task_object(rtp_json_writer *w, const rtp_plan *plan, const rtp_plan_task *pt,
+                        int placed)
 {
-    cJSON *obj = rtp_task_to_json_object(&pt->task);
-    int bad = 0;
-    if (!obj)
-        return NULL;
+    rtp_jw_open(w, NULL, 1);
     /* In a plan "priority" is the plan's own ranking (docs/spec.md), never the
      * input's given priority, and appears under FP only. */
-    cJSON_DeleteItemFromObjectCaseSensitive(obj, "priority");
+    rtp_task_members(w, &pt->task, 0);
     if (placed && policy_is_fp(plan->policy)) {
-        rtp_json_add(&bad, obj, "priority", rtp_json_new_int(pt->priority));
-        rtp_json_add(&bad, obj, "response_time", pt->response_time_ns >= 0
-                                                        ? rtp_json_new_time(pt->response_time_ns)
-                                                        : cJSON_CreateNull());
+        rtp_jw_int(w, "priority", pt->priority);
+        rtp_jw_time_or_null(w, "response_time", pt->response_time_ns);
         if (pt->task.has_priority) /* kept for emit (docs/spec.md "Plan document") */
-            rtp_json_add(&bad, obj, "given_priority", rtp_json_new_int(pt->task.priority));
+            rtp_jw_int(w, "given_priority", pt->task.priority);
     }
     if (pt->has_wcet_max)
-        rtp_json_add(&bad, obj, "wcet_max", pt->wcet_max_ns < 0
-                                                ? cJSON_CreateNull()
-                                                : rtp_json_new_time(pt->wcet_max_ns));
-    if (bad) {
-        cJSON_Delete(obj);
-        return NULL;
-    }
-    return obj;
+        rtp_jw_time_or_null(w, "wcet_max", pt->wcet_max_ns);
+    rtp_jw_close(w);
 }
 
 /* The critical scaling factor's two members (docs/spec.md "Sensitivity"),
- * both null when it has no exact value; laid out as the analyze document's
- * (solver/analysis_doc.c) writes them. */
-static void add_scaling(cJSON *object, const rtp_plan_scaling *sc)
+ * both null when it has no exact value, as the analyze document writes them
+ * (solver/analysis_doc.c). */
+static void scaling_members(rtp_json_writer *w, const rtp_plan_scaling *sc)
 {
     if (!sc->present)
         return;
-    cJSON_AddItemToObject(object, "critical_scaling_factor",
-                          sc->exact ? cJSON_CreateString(sc->decimal) : cJSON_CreateNull());
-    cJSON_AddItemToObject(object, "critical_scaling_factor_exact",
-                          sc->exact ? cJSON_CreateString(sc->exact) : cJSON_CreateNull());
+    if (sc->exact) {
+        rtp_jw_string(w, "critical_scaling_factor", sc->decimal);
+        rtp_jw_string(w, "critical_scaling_factor_exact", sc->exact);
+    } else {
+        rtp_jw_null(w, "critical_scaling_factor");
+        rtp_jw_null(w, "critical_scaling_factor_exact");
+    }
 }
 
 static double bin_utilization(const rtp_plan_bin *bin)
@@ -182,108 +175,121 @@ static double bin_utilization(const rtp_plan_bin *bin)
     return sum;
 }
 
-/* C'/T summed exactly, then rounded for display (models/effective.h);
- * NULL when out of memory. */
-static cJSON *bin_effective_utilization(const rtp_plan *plan, const rtp_plan_bin *bin)
+/* C'/T summed exactly, then rounded for display (models/effective.h); 0
+ * when out of memory (then *bad is set). */
+static double bin_effective_utilization(const rtp_plan *plan, const rtp_plan_bin *bin, int *bad)
 {
     rtp_task *eff = malloc((bin->n_tasks ? bin->n_tasks : 1) * sizeof *eff);
-    if (!eff)
-        return NULL;
+    if (!eff) {
+        *bad = 1;
+        return 0.0;
+    }
     for (size_t i = 0; i < bin->n_tasks; i++)
         eff[i] = bin->tasks[i].task;
     double u = rtp_effective_tasks(eff, bin->n_tasks, &plan->overheads, plan->policy, eff, NULL) == RTP_OK
                    ? rtp_load_exact_double(eff, bin->n_tasks, RTP_LOAD_UTIL)
                    : 0.0;
     free(eff);
-    return rtp_json_new_display(u);
+    return u;
 }
 
-/* NULL when out of memory. */
-static cJSON *int_array(const int *values, size_t n)
+static void int_list(rtp_json_writer *w, const char *key, const int *values, size_t n)
 {
-    cJSON *list = cJSON_CreateArray();
-    int bad = 0;
-    for (size_t i = 0; list && i < n; i++)
-        rtp_json_push(&bad, list, rtp_json_new_int(values[i]));
-    if (bad) {
-        cJSON_Delete(list);
-        return NULL;
+    rtp_jw_open(w, key, 0);
+    for (size_t i = 0; i < n; i++)
+        rtp_jw_int(w, NULL, values[i]);
+    rtp_jw_close(w);
+}
+
+static void bin_object(rtp_json_writer *w, const rtp_plan *plan, const rtp_plan_bin *bin,
+                       int *bad)
+{
+    rtp_jw_open(w, NULL, 1);
+    if (plan->clustered) {
+        int_list(w, "cpus", bin->cpus, bin->n_cpus);
+        if (bin->test[0])
+            rtp_jw_string(w, "test", bin->test);
+        else
+            rtp_jw_null(w, "test");
+    } else {
+        rtp_jw_int(w, "cpu", bin->cpus[0]);
     }
-    return list;
+    rtp_jw_display(w, "utilization", bin_utilization(bin));
+    if (rtp_overheads_stretch(&plan->overheads, plan->policy))
+        rtp_jw_display(w, "effective_utilization", bin_effective_utilization(plan, bin, bad));
+    scaling_members(w, &bin->scaling);
+    rtp_jw_open(w, "tasks", 0);
+    for (size_t i = 0; i < bin->n_tasks; i++)
+        task_object(w, plan, &bin->tasks[i], 1);
+    rtp_jw_close(w);
+    rtp_jw_close(w);
+}
+
+static void proof_object(rtp_json_writer *w, const rtp_plan_proof *pr)
+{
+    rtp_jw_open(w, "proof", 1);
+    rtp_jw_string(w, "kind", pr->kind);
+    rtp_jw_open(w, "tasks", 0);
+    for (size_t i = 0; i < pr->n_tasks; i++)
+        rtp_jw_string(w, NULL, pr->tasks[i]);
+    rtp_jw_close(w);
+    if (pr->clique)
+        rtp_jw_int(w, "clique", (int64_t)pr->clique);
+    int_list(w, "cpus", pr->cpus, pr->n_cpus);
+    rtp_jw_string(w, "explanation", pr->explanation ? pr->explanation : "");
+    rtp_jw_close(w);
 }
 
 char *rtp_plan_to_json(const rtp_plan *plan, int pretty)
 {
-    cJSON *root = cJSON_CreateObject();
+    rtp_text out;
+    rtp_json_writer w;
     int bad = 0;
-    if (!root)
-        return NULL;
-    rtp_json_add(&bad, root, "feasible", cJSON_CreateBool(plan->feasible));
+    rtp_text_init(&out);
+    rtp_jw_init(&w, &out, pretty);
+    rtp_jw_open(&w, NULL, 1);
+    rtp_jw_bool(&w, "feasible", plan->feasible);
     if (plan->deploy_judged) {
-        rtp_json_add(&bad, root, "deployable", cJSON_CreateBool(plan->deployable));
+        rtp_jw_bool(&w, "deployable", plan->deployable);
         if (!plan->deployable)
-            rtp_json_add(&bad, root, "deployable_reason", cJSON_CreateString(plan->deployable_reason));
+            rtp_jw_string(&w, "deployable_reason", plan->deployable_reason);
     }
-    rtp_json_add(&bad, root, "method", cJSON_CreateString(plan->method));
-    rtp_json_add(&bad, root, "policy", cJSON_CreateString(rtp_policy_name(plan->policy)));
+    rtp_jw_string(&w, "method", plan->method);
+    rtp_jw_string(&w, "policy", rtp_policy_name(plan->policy));
     if (plan->status[0])
-        rtp_json_add(&bad, root, "status", cJSON_CreateString(plan->status));
+        rtp_jw_string(&w, "status", plan->status);
     if (plan->chosen_placement[0] || plan->chosen_order[0] || plan->chosen_layout[0]) {
-        cJSON *chosen = rtp_json_add_object(&bad, root, "chosen");
+        rtp_jw_open(&w, "chosen", 1);
         if (plan->chosen_layout[0])
-            rtp_json_add(&bad, chosen, "layout", cJSON_CreateString(plan->chosen_layout));
+            rtp_jw_string(&w, "layout", plan->chosen_layout);
         if (plan->chosen_placement[0] || plan->chosen_order[0]) {
-            rtp_json_add(&bad, chosen, "placement", cJSON_CreateString(plan->chosen_placement));
-            rtp_json_add(&bad, chosen, "order", cJSON_CreateString(plan->chosen_order));
+            rtp_jw_string(&w, "placement", plan->chosen_placement);
+            rtp_jw_string(&w, "order", plan->chosen_order);
         }
+        rtp_jw_close(&w);
     }
-    add_scaling(root, &plan->scaling);
-    cJSON *platform = rtp_json_add_object(&bad, root, "platform");
-    rtp_json_add(&bad, platform, "cpus", int_array(plan->platform_cpus, plan->n_platform_cpus));
+    scaling_members(&w, &plan->scaling);
+    rtp_jw_open(&w, "platform", 1);
+    int_list(&w, "cpus", plan->platform_cpus, plan->n_platform_cpus);
     if (!rtp_overheads_zero(&plan->overheads))
-        rtp_json_add(&bad, platform, "overheads", rtp_overheads_to_json(&plan->overheads));
-    cJSON *bins = rtp_json_add_array(&bad, root, plan->clustered ? "clusters" : "cpus");
-    for (size_t j = 0; j < plan->n_bins; j++) {
-        const rtp_plan_bin *bin = &plan->bins[j];
-        cJSON *one = cJSON_CreateObject();
-        if (!one)
-            bad = 1;
-        if (plan->clustered) {
-            rtp_json_add(&bad, one, "cpus", int_array(bin->cpus, bin->n_cpus));
-            rtp_json_add(&bad, one, "test", bin->test[0] ? cJSON_CreateString(bin->test)
-                                                            : cJSON_CreateNull());
-        } else {
-            rtp_json_add(&bad, one, "cpu", rtp_json_new_int(bin->cpus[0]));
-        }
-        rtp_json_add(&bad, one, "utilization", rtp_json_new_display(bin_utilization(bin)));
-        if (rtp_overheads_stretch(&plan->overheads, plan->policy))
-            rtp_json_add(&bad, one, "effective_utilization",
-                         bin_effective_utilization(plan, bin));
-        add_scaling(one, &bin->scaling);
-        cJSON *tasks = rtp_json_add_array(&bad, one, "tasks");
-        for (size_t i = 0; i < bin->n_tasks; i++)
-            rtp_json_push(&bad, tasks, task_object(plan, &bin->tasks[i], 1));
-        rtp_json_push(&bad, bins, one);
-    }
-    cJSON *unassigned = rtp_json_add_array(&bad, root, "unassigned");
+        rtp_overheads_write(&w, "overheads", &plan->overheads);
+    rtp_jw_close(&w);
+    rtp_jw_open(&w, plan->clustered ? "clusters" : "cpus", 0);
+    for (size_t j = 0; j < plan->n_bins; j++)
+        bin_object(&w, plan, &plan->bins[j], &bad);
+    rtp_jw_close(&w);
+    rtp_jw_open(&w, "unassigned", 0);
     for (size_t i = 0; i < plan->n_unassigned; i++)
-        rtp_json_push(&bad, unassigned, task_object(plan, &plan->unassigned[i], 0));
-    if (plan->proof.kind[0]) {
-        const rtp_plan_proof *pr = &plan->proof;
-        cJSON *proof = rtp_json_add_object(&bad, root, "proof");
-        rtp_json_add(&bad, proof, "kind", cJSON_CreateString(pr->kind));
-        cJSON *names = rtp_json_add_array(&bad, proof, "tasks");
-        for (size_t i = 0; names && i < pr->n_tasks; i++)
-            rtp_json_push(&bad, names, cJSON_CreateString(pr->tasks[i]));
-        if (pr->clique)
-            rtp_json_add(&bad, proof, "clique", rtp_json_new_int((int64_t)pr->clique));
-        rtp_json_add(&bad, proof, "cpus", int_array(pr->cpus, pr->n_cpus));
-        rtp_json_add(&bad, proof, "explanation",
-                     cJSON_CreateString(pr->explanation ? pr->explanation : ""));
+        task_object(&w, plan, &plan->unassigned[i], 0);
+    rtp_jw_close(&w);
+    if (plan->proof.kind[0])
+        proof_object(&w, &plan->proof);
+    rtp_jw_close(&w);
+    if (rtp_jw_end(&w) != RTP_OK || bad) {
+        rtp_text_free(&out);
+        return NULL;
     }
-    char *text = bad ? NULL : rtp_json_print(root, pretty);
-    cJSON_Delete(root);
-    return text;
+    return rtp_text_take(&out);
 }
 
 /* ---- reading ---- */

@@ -461,99 +461,94 @@ rtp_status rtp_taskset_load(const char *path, size_t max_bytes, rtp_taskset *out
     return st;
 }
 
-/* Adds the members of one task (shared with the plan writer). */
-cJSON *rtp_task_to_json_object(const rtp_task *task)
+void rtp_task_members(rtp_json_writer *w, const rtp_task *task, int with_priority)
 {
-    cJSON *obj = cJSON_CreateObject();
-    int bad = 0;
-    if (!obj)
-        return NULL;
-    rtp_json_add(&bad, obj, "name", cJSON_CreateString(task->name ? task->name : ""));
-    rtp_json_add(&bad, obj, "wcet", rtp_json_new_time(task->wcet_ns));
-    rtp_json_add(&bad, obj, "deadline", rtp_json_new_time(task->deadline_ns));
-    rtp_json_add(&bad, obj, "period", rtp_json_new_time(task->period_ns));
+    rtp_jw_string(w, "name", task->name ? task->name : "");
+    rtp_jw_time(w, "wcet", task->wcet_ns);
+    rtp_jw_time(w, "deadline", task->deadline_ns);
+    rtp_jw_time(w, "period", task->period_ns);
     if (task->jitter_ns)
-        rtp_json_add(&bad, obj, "jitter", rtp_json_new_time(task->jitter_ns));
+        rtp_jw_time(w, "jitter", task->jitter_ns);
     if (task->blocking_ns)
-        rtp_json_add(&bad, obj, "blocking", rtp_json_new_time(task->blocking_ns));
+        rtp_jw_time(w, "blocking", task->blocking_ns);
     if (task->cmd) {
         if (task->cmd_is_string) {
-            rtp_json_add(&bad, obj, "cmd", cJSON_CreateString(task->cmd[0]));
+            rtp_jw_string(w, "cmd", task->cmd[0]);
         } else {
-            cJSON *argv = rtp_json_add_array(&bad, obj, "cmd");
+            rtp_jw_open(w, "cmd", 0);
             for (size_t i = 0; i < task->cmd_len; i++)
-                rtp_json_push(&bad, argv, cJSON_CreateString(task->cmd[i]));
+                rtp_jw_string(w, NULL, task->cmd[i]);
+            rtp_jw_close(w);
         }
     }
     if (task->affinity) {
-        cJSON *list = rtp_json_add_array(&bad, obj, "affinity");
+        rtp_jw_open(w, "affinity", 0);
         for (size_t i = 0; i < task->affinity_len; i++)
-            rtp_json_push(&bad, list, rtp_json_new_int(task->affinity[i]));
+            rtp_jw_int(w, NULL, task->affinity[i]);
+        rtp_jw_close(w);
     }
-    if (task->has_priority)
-        rtp_json_add(&bad, obj, "priority", rtp_json_new_int(task->priority));
-    if (bad) {
-        cJSON_Delete(obj);
-        return NULL;
-    }
-    return obj;
+    if (with_priority && task->has_priority)
+        rtp_jw_int(w, "priority", task->priority);
 }
 
-cJSON *rtp_overheads_to_json(const rtp_overheads *ov)
+void rtp_overheads_write(rtp_json_writer *w, const char *key, const rtp_overheads *ov)
 {
-    cJSON *obj = cJSON_CreateObject();
-    int bad = 0;
-    if (!obj)
-        return NULL;
-    rtp_json_add(&bad, obj, "release_latency", rtp_json_new_time(ov->release_latency_ns));
-    rtp_json_add(&bad, obj, "context_switch", rtp_json_new_time(ov->context_switch_ns));
+    rtp_jw_open(w, key, 1);
+    rtp_jw_time(w, "release_latency", ov->release_latency_ns);
+    rtp_jw_time(w, "context_switch", ov->context_switch_ns);
     if (ov->deadline_charge_ns != 0)
-        rtp_json_add(&bad, obj, "deadline_charge", rtp_json_new_time(ov->deadline_charge_ns));
+        rtp_jw_time(w, "deadline_charge", ov->deadline_charge_ns);
     if (ov->noise_per_ms_ns != 0)
-        rtp_json_add(&bad, obj, "noise_per_ms", rtp_json_new_time(ov->noise_per_ms_ns));
-    if (bad) {
-        cJSON_Delete(obj);
-        return NULL;
-    }
-    return obj;
+        rtp_jw_time(w, "noise_per_ms", ov->noise_per_ms_ns);
+    rtp_jw_close(w);
+}
+
+static void int_list(rtp_json_writer *w, const char *key, const int *values, size_t n)
+{
+    rtp_jw_open(w, key, 0);
+    for (size_t i = 0; i < n; i++)
+        rtp_jw_int(w, NULL, values[i]);
+    rtp_jw_close(w);
 }
 
 char *rtp_taskset_to_json(const rtp_taskset *ts, int pretty)
 {
-    cJSON *root = cJSON_CreateObject();
-    int bad = 0;
-    if (!root)
-        return NULL;
-    rtp_json_add(&bad, root, "time_unit", cJSON_CreateString("ns"));
+    rtp_text out;
+    rtp_json_writer w;
+    rtp_text_init(&out);
+    rtp_jw_init(&w, &out, pretty);
+    rtp_jw_open(&w, NULL, 1);
+    rtp_jw_string(&w, "time_unit", "ns");
     if (ts->has_platform) {
         const rtp_platform *pf = &ts->platform;
-        cJSON *platform = rtp_json_add_object(&bad, root, "platform");
-        if (pf->cpus_given_as_count) {
-            rtp_json_add(&bad, platform, "cpus", rtp_json_new_int((int64_t)pf->n_cpus));
-        } else if (pf->n_cpus > 0) {
-            cJSON *cpus = rtp_json_add_array(&bad, platform, "cpus");
-            for (size_t i = 0; i < pf->n_cpus; i++)
-                rtp_json_push(&bad, cpus, rtp_json_new_int(pf->cpus[i]));
-        }
+        rtp_jw_open(&w, "platform", 1);
+        if (pf->cpus_given_as_count)
+            rtp_jw_int(&w, "cpus", (int64_t)pf->n_cpus);
+        else if (pf->n_cpus > 0)
+            int_list(&w, "cpus", pf->cpus, pf->n_cpus);
         if (pf->has_overheads)
-            rtp_json_add(&bad, platform, "overheads", rtp_overheads_to_json(&pf->overheads));
+            rtp_overheads_write(&w, "overheads", &pf->overheads);
         if (pf->n_clusters > 0) {
-            cJSON *clusters = rtp_json_add_array(&bad, platform, "clusters");
-            for (size_t k = 0; k < pf->n_clusters; k++) {
-                cJSON *one = cJSON_CreateArray();
-                bad |= !one;
-                for (size_t j = 0; j < pf->cluster_len[k]; j++)
-                    rtp_json_push(&bad, one, rtp_json_new_int(pf->clusters[k][j]));
-                rtp_json_push(&bad, clusters, one);
-            }
+            rtp_jw_open(&w, "clusters", 0);
+            for (size_t k = 0; k < pf->n_clusters; k++)
+                int_list(&w, NULL, pf->clusters[k], pf->cluster_len[k]);
+            rtp_jw_close(&w);
         }
+        rtp_jw_close(&w);
     }
-    cJSON *tasks = rtp_json_add_array(&bad, root, "tasks");
-    for (size_t i = 0; i < ts->n_tasks; i++)
-        rtp_json_push(&bad, tasks, rtp_task_to_json_object(&ts->tasks[i]));
-    char *text = bad ? NULL : rtp_json_print(root, pretty);
-    cJSON_Delete(root);
-    return text;
+    rtp_jw_open(&w, "tasks", 0);
+    for (size_t i = 0; i < ts->n_tasks; i++) {
+        rtp_jw_open(&w, NULL, 1);
+        rtp_task_members(&w, &ts->tasks[i], 1);
+        rtp_jw_close(&w);
+    }
+    rtp_jw_close(&w);
+    rtp_jw_close(&w);
+    if (rtp_jw_end(&w) != RTP_OK) {
+        rtp_text_free(&out);
+        return NULL;
+    }
+    return rtp_text_take(&out);
 }
 
 /* A task's allocations, freed; a task of a generated set has only its name. */

@@ -102,13 +102,4 @@ void rtp_task_free_fields(rtp_task *task);
 rtp_status rtp_taskset_cpu_ids(const rtp_taskset *ts, int override_cpus,
                                int **cpus, size_t *n_cpus, rtp_diag *diag);
 
-/* cJSON object of one task (for the plan writer and other models/ writers;
- * the returned tree is the caller's). */
-struct cJSON;
-struct cJSON *rtp_task_to_json_object(const rtp_task *task);
-
-/* {"release_latency": T, "context_switch": T} (both written), plus
- * "deadline_charge" and "noise_per_ms" when non-zero (the caller's tree). */
-struct cJSON *rtp_overheads_to_json(const rtp_overheads *ov);
-
 #endif
