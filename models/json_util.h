@@ -116,30 +116,6 @@ const char *rtp_json_number_text(const rtp_json *doc, const cJSON *node,
 rtp_status rtp_json_string(const cJSON *node, const char *path, int allow_empty,
                            const char **out, rtp_diag *diag);
 
-/* Exact writers: an integer as raw digits; a time as digits below 2^53, else
- * as a "<n>ns" string; a display double rounded to 10 significant digits. */
-cJSON *rtp_json_new_int(int64_t value);
-cJSON *rtp_json_new_time(rtp_ns value);
-/* rtp_json_new_time, or null for a negative value ("none"). */
-cJSON *rtp_json_new_time_or_null(rtp_ns value);
-cJSON *rtp_json_new_display(double value);
-
-/* Writers that never print a document with a member missing: add v under
- * key (push it onto an array); when v is NULL (its allocation failed) or the
- * add fails, v is freed and *bad = 1. */
-void rtp_json_add(int *bad, cJSON *object, const char *key, cJSON *v);
-void rtp_json_push(int *bad, cJSON *array, cJSON *v);
-/* A new empty array (object) added under key, or NULL with *bad = 1; adding
- * to a NULL container fails the same way, so a writer may go on and check
- * *bad once at the end. */
-cJSON *rtp_json_add_array(int *bad, cJSON *object, const char *key);
-cJSON *rtp_json_add_object(int *bad, cJSON *object, const char *key);
-
-/* Prints and frees nothing: malloc'd text (caller frees), with a final
- * newline; NULL when out of memory. */
-char *rtp_json_print(const cJSON *root, int pretty);
-
-
 /* 1 when a and b are the same C string: inline, for the short keys and
  * names the readers compare (a call to strcmp cost more than the compare). */
 static inline int rtp_same_string(const char *a, const char *b)

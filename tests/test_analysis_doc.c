@@ -12,6 +12,7 @@
 
 #include "models/json_util.h"
 #include "solver/analysis_doc.h"
+#include "support/json_tree.h"
 #include "support/testutil.h"
 
 /* solver/analysis_doc.c's compact task objects (written straight into
@@ -39,10 +40,10 @@ static void test_analysis_doc_as_cjson(void **state)
         doc.n_tasks = n;
         cJSON *root = cJSON_CreateObject(), *arr = cJSON_CreateArray();
         if (doc.line > 0)
-            cJSON_AddItemToObject(root, "line", rtp_json_new_int(doc.line));
+            cJSON_AddItemToObject(root, "line", tu_json_new_int(doc.line));
         cJSON_AddStringToObject(root, "policy", "fp");
         cJSON_AddBoolToObject(root, "schedulable", doc.schedulable);
-        cJSON_AddItemToObject(root, "utilization", rtp_json_new_display(0.5));
+        cJSON_AddItemToObject(root, "utilization", tu_json_new_display(0.5));
         cJSON_AddItemToObject(root, "tasks", arr);
         for (size_t i = 0; i < n; i++) {
             rtp_analysis_task *t = &tasks[i];
@@ -63,29 +64,29 @@ static void test_analysis_doc_as_cjson(void **state)
             t->wcet_max_ns = tu_range(&rng, 0, 1) ? -1 : times[tu_range(&rng, 0, 5)];
             cJSON *o = cJSON_CreateObject();
             cJSON_AddStringToObject(o, "name", t->name);
-            cJSON_AddItemToObject(o, "wcet", rtp_json_new_time(t->wcet_ns));
-            cJSON_AddItemToObject(o, "deadline", rtp_json_new_time(t->deadline_ns));
-            cJSON_AddItemToObject(o, "period", rtp_json_new_time(t->period_ns));
+            cJSON_AddItemToObject(o, "wcet", tu_json_new_time(t->wcet_ns));
+            cJSON_AddItemToObject(o, "deadline", tu_json_new_time(t->deadline_ns));
+            cJSON_AddItemToObject(o, "period", tu_json_new_time(t->period_ns));
             if (t->jitter_ns)
-                cJSON_AddItemToObject(o, "jitter", rtp_json_new_time(t->jitter_ns));
+                cJSON_AddItemToObject(o, "jitter", tu_json_new_time(t->jitter_ns));
             if (t->blocking_ns)
-                cJSON_AddItemToObject(o, "blocking", rtp_json_new_time(t->blocking_ns));
+                cJSON_AddItemToObject(o, "blocking", tu_json_new_time(t->blocking_ns));
             if (t->has_priority)
-                cJSON_AddItemToObject(o, "priority", rtp_json_new_int(t->priority));
+                cJSON_AddItemToObject(o, "priority", tu_json_new_int(t->priority));
             if (t->has_response)
                 cJSON_AddItemToObject(o, "response_time", t->response_time_ns < 0
                                           ? cJSON_CreateNull()
-                                          : rtp_json_new_int(t->response_time_ns));
+                                          : tu_json_new_int(t->response_time_ns));
             if (t->has_meets_deadline)
                 cJSON_AddBoolToObject(o, "meets_deadline", t->meets_deadline);
             if (t->has_wcet_max)
                 cJSON_AddItemToObject(o, "wcet_max", t->wcet_max_ns < 0
                                           ? cJSON_CreateNull()
-                                          : rtp_json_new_time(t->wcet_max_ns));
+                                          : tu_json_new_time(t->wcet_max_ns));
             cJSON_AddItemToArray(arr, o);
         }
         for (int pretty = 0; pretty < 2; pretty++) {
-            char *want = rtp_json_print(root, pretty);
+            char *want = tu_json_print(root, pretty);
             rtp_text text;
             rtp_text_init(&text);
             assert_int_equal(rtp_analysis_doc_write(&text, &doc, pretty), RTP_OK);

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "support/json_reference.h"
+#include "support/json_tree.h"
 #include "support/testutil.h"
 
 typedef struct corpus {
@@ -293,7 +294,7 @@ static void test_corpus_and_mutations(void **state)
 /* ---- the streaming writer against cJSON's printer ---- */
 
 /* A random tree of objects, arrays, strings (any byte but NUL), integers
- * (as rtp_json_new_int's raw digits), booleans and nulls. */
+ * (as tu_json_new_int's raw digits), booleans and nulls. */
 static cJSON *random_tree(tu_rng *rng, int depth)
 {
     int kind = (int)tu_range(rng, 0, depth >= 4 ? 3 : 5);
@@ -306,7 +307,7 @@ static cJSON *random_tree(tu_rng *rng, int depth)
         return cJSON_CreateString(s);
     }
     if (kind == 1)
-        return rtp_json_new_int(tu_range(rng, INT64_MIN + 1, INT64_MAX));
+        return tu_json_new_int(tu_range(rng, INT64_MIN + 1, INT64_MAX));
     if (kind == 2)
         return cJSON_CreateBool((int)tu_range(rng, 0, 1));
     if (kind == 3)
@@ -351,7 +352,7 @@ static void test_writer_as_cjson(void **state)
     for (int k = 0; k < 3000; k++) {
         cJSON *tree = random_tree(&rng, 0);
         for (int pretty = 0; pretty < 2; pretty++) {
-            char *want = rtp_json_print(tree, pretty);
+            char *want = tu_json_print(tree, pretty);
             rtp_text text;
             rtp_text_init(&text);
             rtp_json_writer w;
@@ -373,10 +374,10 @@ static void test_writer_as_cjson(void **state)
     static const double shown[] = {0.0, 1.0, 0.95, 1.0000000001, 123456789012.5, 1e-7};
     for (size_t i = 0; i < 4; i++) {
         cJSON *a = cJSON_CreateArray();
-        cJSON_AddItemToArray(a, rtp_json_new_time(times[i]));
-        cJSON_AddItemToArray(a, rtp_json_new_display(shown[i]));
-        cJSON_AddItemToArray(a, rtp_json_new_display(shown[i + 2]));
-        char *want = rtp_json_print(a, 0);
+        cJSON_AddItemToArray(a, tu_json_new_time(times[i]));
+        cJSON_AddItemToArray(a, tu_json_new_display(shown[i]));
+        cJSON_AddItemToArray(a, tu_json_new_display(shown[i + 2]));
+        char *want = tu_json_print(a, 0);
         rtp_text text;
         rtp_text_init(&text);
         rtp_json_writer w;
