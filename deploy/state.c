@@ -1,5 +1,6 @@
 /* deploy/state.c — see state.h. */
 #include "deploy/state.h"
+#include "models/grow.h"
 #include "models/taskset.h"
 
 #include <dirent.h>
@@ -46,10 +47,8 @@ static rtp_status set_string(char **slot, const char *value)
 
 static rtp_status add_task(rtp_deploy_state *s, char *rest)
 {
-    rtp_deploy_task_record *grown = realloc(s->tasks, (s->n_tasks + 1) * sizeof *grown);
-    if (!grown)
+    if (RTP_GROW(s->tasks, s->cap_tasks, s->n_tasks + 1) != 0)
         return RTP_ENOMEM;
-    s->tasks = grown;
     rtp_deploy_task_record *t = &s->tasks[s->n_tasks];
     memset(t, 0, sizeof *t);
     t->pid = strtol(pop(&rest), NULL, 10);

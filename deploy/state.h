@@ -36,7 +36,7 @@ typedef struct rtp_deploy_state {
     int started;   /* start finished (the "started" record) */
     size_t n_planned;
     rtp_deploy_task_record *tasks; /* in start order */
-    size_t n_tasks;
+    size_t n_tasks, cap_tasks;
 } rtp_deploy_state;
 
 /* Reads STATE_DIR/NAME/state. RTP_EINPUT when it cannot be read or is not

@@ -94,10 +94,8 @@ static rtp_status add_clique(ilp_ctx *c, const size_t *members, size_t k, size_t
     size_t used = c->clique_start[c->n_cliques];
     if (RTP_GROW(c->clique_members, *cap, used + k) != 0)
         return RTP_ENOMEM;
-    size_t *starts = realloc(c->clique_start, (c->n_cliques + 2) * sizeof *starts);
-    if (!starts)
+    if (RTP_GROW(c->clique_start, c->cap_clique_start, c->n_cliques + 2) != 0)
         return RTP_ENOMEM;
-    c->clique_start = starts;
     memcpy(c->clique_members + used, members, k * sizeof *members);
     c->clique_start[++c->n_cliques] = used + k;
     return RTP_OK;
@@ -113,6 +111,7 @@ static rtp_status cover(ilp_ctx *c)
     size_t *deg = calloc(n, sizeof *deg);
     size_t *order = malloc(n * sizeof *order);
     c->clique_start = calloc(1, sizeof *c->clique_start);
+    c->cap_clique_start = c->clique_start ? 1 : 0;
     rtp_status st = RTP_OK;
     if (!covered || !cand || !members || !deg || !order || !c->clique_start) {
         st = RTP_ENOMEM;

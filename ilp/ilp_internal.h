@@ -65,6 +65,7 @@ typedef struct ilp_ctx {
     size_t words;
     size_t *clique_members;   /* the clique cover, cliques back to back */
     size_t *clique_start;     /* n_cliques + 1 offsets into clique_members */
+    size_t cap_clique_start;  /* its capacity (models/grow.h) */
     size_t n_cliques;
     size_t *max_clique;       /* the largest clique found */
     size_t n_max_clique;

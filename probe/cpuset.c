@@ -1,5 +1,6 @@
 /* probe/cpuset.c — temporary one-CPU root domains (see cpuset.h). */
 #include "probe/cpuset.h"
+#include "models/grow.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -161,14 +162,11 @@ static int add_child(rtp_probe_cpuset *cs, const char *name, const char *cpus, c
     char dir[RTP_PROBE_PATH_SIZE];
     snprintf(dir, sizeof dir, "%s/" PREFIX "%ld.lb%d.%s", cs->base, (long)getpid(), cs->saved_lb,
              name);
-    char **grown = realloc(cs->dirs, (cs->n_dirs + 1) * sizeof *grown);
-    if (!grown || !(grown[cs->n_dirs] = strdup(dir))) {
-        if (grown)
-            cs->dirs = grown;
+    if (RTP_GROW(cs->dirs, cs->cap_dirs, cs->n_dirs + 1) != 0 ||
+        !(cs->dirs[cs->n_dirs] = strdup(dir))) {
         snprintf(why, why_size, "out of memory");
         return -1;
     }
-    cs->dirs = grown;
     if (mkdir(dir, 0755) != 0) {
         snprintf(why, why_size, "cannot create the cpuset %s: %s", dir, strerror(errno));
         free(cs->dirs[cs->n_dirs]);
@@ -289,6 +287,6 @@ int rtp_probe_cpuset_close(rtp_probe_cpuset *cs, char *why, size_t why_size)
     free(cs->dirs);
     free(cs->join_tasks);
     cs->dirs = cs->join_tasks = NULL;
-    cs->n_dirs = cs->n_join = 0;
+    cs->n_dirs = cs->cap_dirs = cs->n_join = 0;
     return rc;
 }

@@ -23,7 +23,7 @@
 typedef struct rtp_probe_cpuset {
     char base[256];      /* the cgroup v1 cpuset mount */
     char **dirs;         /* children created, in order (owned) */
-    size_t n_dirs;
+    size_t n_dirs, cap_dirs;
     char **join_tasks;   /* per measured CPU: its child's "tasks" file (owned) */
     size_t n_join;
     char root_tasks[300];
