@@ -34,12 +34,8 @@ char *rtp_rtapp_doc_to_json(const rtp_rtapp_thread *threads, size_t n,
             rtp_jw_int(&w, "dl-deadline", t->dl_deadline_us);
             rtp_jw_int(&w, "dl-period", t->dl_period_us);
         }
-        if (t->cpus) {
-            rtp_jw_open(&w, "cpus", 0);
-            for (size_t k = 0; k < t->n_cpus; k++)
-                rtp_jw_int(&w, NULL, t->cpus[k]);
-            rtp_jw_close(&w);
-        }
+        if (t->cpus)
+            rtp_jw_int_array(&w, "cpus", t->cpus, t->n_cpus);
         rtp_jw_int(&w, "run", t->run_us);
         rtp_jw_open(&w, "timer", 1);
         rtp_jw_string(&w, "ref", t->name);
@@ -49,9 +45,5 @@ char *rtp_rtapp_doc_to_json(const rtp_rtapp_thread *threads, size_t n,
     }
     rtp_jw_close(&w);
     rtp_jw_close(&w);
-    if (rtp_jw_end(&w) != RTP_OK) {
-        rtp_text_free(&out);
-        return NULL;
-    }
-    return rtp_text_take(&out);
+    return rtp_jw_take(&w);
 }

@@ -49,11 +49,7 @@ char *rtp_explore_summary_to_json(const rtp_explore_summary *s, int pretty)
         rtp_jw_string(&w, NULL, s->files[i]);
     rtp_jw_close(&w);
     rtp_jw_close(&w);
-    if (rtp_jw_end(&w) != RTP_OK) {
-        rtp_text_free(&out);
-        return NULL;
-    }
-    return rtp_text_take(&out);
+    return rtp_jw_take(&w);
 }
 
 void rtp_explore_summary_free(rtp_explore_summary *s)

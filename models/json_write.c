@@ -288,3 +288,30 @@ rtp_status rtp_jw_end(rtp_json_writer *w)
     rtp_text_appendn(w->out, "\n", 1);
     return rtp_text_status(w->out);
 }
+
+char *rtp_jw_take(rtp_json_writer *w)
+{
+    rtp_jw_end(w);
+    return rtp_text_take(w->out);
+}
+
+void rtp_jw_int_array(rtp_json_writer *w, const char *key, const int *values, size_t n)
+{
+    rtp_jw_open(w, key, 0);
+    for (size_t i = 0; i < n; i++)
+        rtp_jw_int(w, NULL, values[i]);
+    rtp_jw_close(w);
+}
+
+void rtp_jw_scaling(rtp_json_writer *w, int present, const char *decimal, const char *exact)
+{
+    if (!present)
+        return;
+    if (exact) {
+        rtp_jw_string(w, "critical_scaling_factor", decimal);
+        rtp_jw_string(w, "critical_scaling_factor_exact", exact);
+    } else {
+        rtp_jw_null(w, "critical_scaling_factor");
+        rtp_jw_null(w, "critical_scaling_factor_exact");
+    }
+}

@@ -58,6 +58,17 @@ void rtp_jw_time_or_null(rtp_json_writer *w, const char *key, rtp_ns value);
 void rtp_jw_number(rtp_json_writer *w, const char *key, const char *text);
 /* Ends the document with a newline; RTP_ENOMEM when some append failed. */
 rtp_status rtp_jw_end(rtp_json_writer *w);
+/* Ends the document and hands over the whole text: malloc'd, the caller's;
+ * NULL when some append failed (the text is freed then). */
+char *rtp_jw_take(rtp_json_writer *w);
+
+/* An array of ints as member `key`. */
+void rtp_jw_int_array(rtp_json_writer *w, const char *key, const int *values, size_t n);
+/* The critical scaling factor's two members, shared by the analyze and the
+ * plan documents (docs/spec.md "Sensitivity"): "critical_scaling_factor"
+ * (decimal) and "critical_scaling_factor_exact" ("p/q"), both null when
+ * exact is NULL; nothing when !present. */
+void rtp_jw_scaling(rtp_json_writer *w, int present, const char *decimal, const char *exact);
 
 /* A value the caller lays out itself, for small objects written many times
  * (analyze's task objects in a batch line): rtp_jw_raw_begin writes what

@@ -151,22 +151,6 @@ static void task_object(rtp_json_writer *w, const rtp_plan *plan, const rtp_plan
     rtp_jw_close(w);
 }
 
-/* The critical scaling factor's two members (docs/spec.md "Sensitivity"),
- * both null when it has no exact value, as the analyze document writes them
- * (solver/analysis_doc.c). */
-static void scaling_members(rtp_json_writer *w, const rtp_plan_scaling *sc)
-{
-    if (!sc->present)
-        return;
-    if (sc->exact) {
-        rtp_jw_string(w, "critical_scaling_factor", sc->decimal);
-        rtp_jw_string(w, "critical_scaling_factor_exact", sc->exact);
-    } else {
-        rtp_jw_null(w, "critical_scaling_factor");
-        rtp_jw_null(w, "critical_scaling_factor_exact");
-    }
-}
-
 static double bin_utilization(const rtp_plan_bin *bin)
 {
     double sum = 0.0;
@@ -193,20 +177,12 @@ static double bin_effective_utilization(const rtp_plan *plan, const rtp_plan_bin
     return u;
 }
 
-static void int_list(rtp_json_writer *w, const char *key, const int *values, size_t n)
-{
-    rtp_jw_open(w, key, 0);
-    for (size_t i = 0; i < n; i++)
-        rtp_jw_int(w, NULL, values[i]);
-    rtp_jw_close(w);
-}
-
 static void bin_object(rtp_json_writer *w, const rtp_plan *plan, const rtp_plan_bin *bin,
                        int *bad)
 {
     rtp_jw_open(w, NULL, 1);
     if (plan->clustered) {
-        int_list(w, "cpus", bin->cpus, bin->n_cpus);
+        rtp_jw_int_array(w, "cpus", bin->cpus, bin->n_cpus);
         if (bin->test[0])
             rtp_jw_string(w, "test", bin->test);
         else
@@ -217,7 +193,7 @@ static void bin_object(rtp_json_writer *w, const rtp_plan *plan, const rtp_plan_
     rtp_jw_display(w, "utilization", bin_utilization(bin));
     if (rtp_overheads_stretch(&plan->overheads, plan->policy))
         rtp_jw_display(w, "effective_utilization", bin_effective_utilization(plan, bin, bad));
-    scaling_members(w, &bin->scaling);
+    rtp_jw_scaling(w, bin->scaling.present, bin->scaling.decimal, bin->scaling.exact);
     rtp_jw_open(w, "tasks", 0);
     for (size_t i = 0; i < bin->n_tasks; i++)
         task_object(w, plan, &bin->tasks[i], 1);
@@ -235,7 +211,7 @@ static void proof_object(rtp_json_writer *w, const rtp_plan_proof *pr)
     rtp_jw_close(w);
     if (pr->clique)
         rtp_jw_int(w, "clique", (int64_t)pr->clique);
-    int_list(w, "cpus", pr->cpus, pr->n_cpus);
+    rtp_jw_int_array(w, "cpus", pr->cpus, pr->n_cpus);
     rtp_jw_string(w, "explanation", pr->explanation ? pr->explanation : "");
     rtp_jw_close(w);
 }
@@ -268,9 +244,9 @@ char *rtp_plan_to_json(const rtp_plan *plan, int pretty)
         }
         rtp_jw_close(&w);
     }
-    scaling_members(&w, &plan->scaling);
+    rtp_jw_scaling(&w, plan->scaling.present, plan->scaling.decimal, plan->scaling.exact);
     rtp_jw_open(&w, "platform", 1);
-    int_list(&w, "cpus", plan->platform_cpus, plan->n_platform_cpus);
+    rtp_jw_int_array(&w, "cpus", plan->platform_cpus, plan->n_platform_cpus);
     if (!rtp_overheads_zero(&plan->overheads))
         rtp_overheads_write(&w, "overheads", &plan->overheads);
     rtp_jw_close(&w);
@@ -285,11 +261,12 @@ char *rtp_plan_to_json(const rtp_plan *plan, int pretty)
     if (plan->proof.kind[0])
         proof_object(&w, &plan->proof);
     rtp_jw_close(&w);
-    if (rtp_jw_end(&w) != RTP_OK || bad) {
-        rtp_text_free(&out);
+    char *text = rtp_jw_take(&w);
+    if (bad) {
+        free(text);
         return NULL;
     }
-    return rtp_text_take(&out);
+    return text;
 }
 
 /* ---- reading ---- */

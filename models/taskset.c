@@ -481,12 +481,8 @@ void rtp_task_members(rtp_json_writer *w, const rtp_task *task, int with_priorit
             rtp_jw_close(w);
         }
     }
-    if (task->affinity) {
-        rtp_jw_open(w, "affinity", 0);
-        for (size_t i = 0; i < task->affinity_len; i++)
-            rtp_jw_int(w, NULL, task->affinity[i]);
-        rtp_jw_close(w);
-    }
+    if (task->affinity)
+        rtp_jw_int_array(w, "affinity", task->affinity, task->affinity_len);
     if (with_priority && task->has_priority)
         rtp_jw_int(w, "priority", task->priority);
 }
@@ -500,14 +496,6 @@ void rtp_overheads_write(rtp_json_writer *w, const char *key, const rtp_overhead
         rtp_jw_time(w, "deadline_charge", ov->deadline_charge_ns);
     if (ov->noise_per_ms_ns != 0)
         rtp_jw_time(w, "noise_per_ms", ov->noise_per_ms_ns);
-    rtp_jw_close(w);
-}
-
-static void int_list(rtp_json_writer *w, const char *key, const int *values, size_t n)
-{
-    rtp_jw_open(w, key, 0);
-    for (size_t i = 0; i < n; i++)
-        rtp_jw_int(w, NULL, values[i]);
     rtp_jw_close(w);
 }
 
@@ -525,13 +513,13 @@ char *rtp_taskset_to_json(const rtp_taskset *ts, int pretty)
         if (pf->cpus_given_as_count)
             rtp_jw_int(&w, "cpus", (int64_t)pf->n_cpus);
         else if (pf->n_cpus > 0)
-            int_list(&w, "cpus", pf->cpus, pf->n_cpus);
+            rtp_jw_int_array(&w, "cpus", pf->cpus, pf->n_cpus);
         if (pf->has_overheads)
             rtp_overheads_write(&w, "overheads", &pf->overheads);
         if (pf->n_clusters > 0) {
             rtp_jw_open(&w, "clusters", 0);
             for (size_t k = 0; k < pf->n_clusters; k++)
-                int_list(&w, NULL, pf->clusters[k], pf->cluster_len[k]);
+                rtp_jw_int_array(&w, NULL, pf->clusters[k], pf->cluster_len[k]);
             rtp_jw_close(&w);
         }
         rtp_jw_close(&w);
@@ -544,11 +532,7 @@ char *rtp_taskset_to_json(const rtp_taskset *ts, int pretty)
     }
     rtp_jw_close(&w);
     rtp_jw_close(&w);
-    if (rtp_jw_end(&w) != RTP_OK) {
-        rtp_text_free(&out);
-        return NULL;
-    }
-    return rtp_text_take(&out);
+    return rtp_jw_take(&w);
 }
 
 /* A task's allocations, freed; a task of a generated set has only its name. */

@@ -290,7 +290,7 @@ static void method_object(rtp_json_writer *w, const rtp_probe_report *r)
 static void platform_object(rtp_json_writer *w, const char *key, const rtp_probe_report *r)
 {
     rtp_jw_open(w, key, 1);
-    rtp_jw_open(w, "cpus", 0);
+    rtp_jw_open(w, "cpus", 0); /* the ids of the measured CPUs */
     for (size_t i = 0; i < r->n_cpus; i++)
         rtp_jw_int(w, NULL, r->cpus[i].cpu);
     rtp_jw_close(w);
@@ -315,16 +315,6 @@ static void notes_array(rtp_json_writer *w, const char *key, const rtp_notes *no
     for (size_t i = 0; i < notes->n; i++)
         rtp_jw_string(w, NULL, notes->items[i]);
     rtp_jw_close(w);
-}
-
-/* The text written so far, malloc'd; NULL when an append failed. */
-static char *finish(rtp_json_writer *w, rtp_text *out)
-{
-    if (rtp_jw_end(w) != RTP_OK) {
-        rtp_text_free(out);
-        return NULL;
-    }
-    return rtp_text_take(out);
 }
 
 char *rtp_probe_report_to_json(const rtp_probe_report *r, int pretty)
@@ -356,7 +346,7 @@ char *rtp_probe_report_to_json(const rtp_probe_report *r, int pretty)
     notes_array(&w, "skipped", &r->skipped);
     notes_array(&w, "warnings", &r->warnings);
     rtp_jw_close(&w);
-    return finish(&w, &out);
+    return rtp_jw_take(&w);
 }
 
 char *rtp_probe_platform_to_json(const rtp_probe_report *r)
@@ -366,5 +356,5 @@ char *rtp_probe_platform_to_json(const rtp_probe_report *r)
     rtp_text_init(&out);
     rtp_jw_init(&w, &out, 0);
     platform_object(&w, NULL, r);
-    return finish(&w, &out);
+    return rtp_jw_take(&w);
 }

@@ -69,11 +69,7 @@ char *rtp_rehearse_report_to_json(const rtp_rehearse_report *r, int pretty)
     if (r->leftovers[0])
         rtp_jw_string(&w, "leftovers_stopped", r->leftovers);
     rtp_jw_close(&w);
-    if (rtp_jw_end(&w) != RTP_OK) {
-        rtp_text_free(&out);
-        return NULL;
-    }
-    return rtp_text_take(&out);
+    return rtp_jw_take(&w);
 }
 
 /* printf at the end of buf (size bytes in all), cut at its end. */

@@ -16,12 +16,8 @@ char *rtp_sim_doc_to_json(const rtp_sim_doc *d, int pretty)
         rtp_jw_open(&w, NULL, 1);
         rtp_jw_string(&w, "name", t->name);
         rtp_jw_int(&w, "cpu", t->cpu);
-        if (t->cpus) {
-            rtp_jw_open(&w, "cpus", 0);
-            for (size_t c = 0; c < t->n_cpus; c++)
-                rtp_jw_int(&w, NULL, t->cpus[c]);
-            rtp_jw_close(&w);
-        }
+        if (t->cpus)
+            rtp_jw_int_array(&w, "cpus", t->cpus, t->n_cpus);
         rtp_jw_string(&w, "policy", rtp_policy_name(t->policy));
         if (t->policy == RTP_POLICY_FP || t->policy == RTP_POLICY_GFP)
             rtp_jw_int(&w, "priority", t->priority);
@@ -40,9 +36,5 @@ char *rtp_sim_doc_to_json(const rtp_sim_doc *d, int pretty)
         rtp_jw_close(&w);
     }
     rtp_jw_close(&w);
-    if (rtp_jw_end(&w) != RTP_OK) {
-        rtp_text_free(&out);
-        return NULL;
-    }
-    return rtp_text_take(&out);
+    return rtp_jw_take(&w);
 }

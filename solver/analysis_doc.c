@@ -89,20 +89,6 @@ static void task_object(rtp_json_writer *w, const rtp_analysis_task *t)
     rtp_jw_close(w);
 }
 
-/* The scaling factor's members (docs/spec.md "Sensitivity"). */
-static void scaling_members(rtp_json_writer *w, const rtp_scaling_text *s)
-{
-    if (!s->present)
-        return;
-    if (s->exact) {
-        rtp_jw_string(w, "critical_scaling_factor", s->decimal);
-        rtp_jw_string(w, "critical_scaling_factor_exact", s->exact);
-    } else {
-        rtp_jw_null(w, "critical_scaling_factor");
-        rtp_jw_null(w, "critical_scaling_factor_exact");
-    }
-}
-
 /* Written as it goes (rtp_json_writer), in the layout cJSON printed it: a
  * batch line costs no tree and no allocation per value. */
 rtp_status rtp_analysis_doc_write(rtp_text *out, const rtp_analysis_doc *doc, int pretty)
@@ -133,7 +119,7 @@ rtp_status rtp_analysis_doc_write(rtp_text *out, const rtp_analysis_doc *doc, in
         rtp_jw_display(&w, "effective_utilization", doc->effective_utilization);
     if (doc->has_first_miss)
         rtp_jw_int(&w, "first_miss", doc->first_miss_ns);
-    scaling_members(&w, &doc->scaling);
+    rtp_jw_scaling(&w, doc->scaling.present, doc->scaling.decimal, doc->scaling.exact);
     rtp_jw_open(&w, "tasks", 0);
     for (size_t i = 0; i < doc->n_tasks; i++)
         task_object(&w, &doc->tasks[i]);
