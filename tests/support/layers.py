@@ -23,8 +23,13 @@ import subprocess
 import sys
 
 SRC, BUILD = sys.argv[1], sys.argv[2]
-FOLDERS = ["models", "solver", "sim", "heuristics", "ilp", "deploy", "probe",
-           "rehearse", "report", "gen", "explore", "cli"]
+# The module folders, as the top-level CMakeLists.txt lists them (so a new
+# module is checked from the day it is added), and cli/ on top.
+_top = open(os.path.join(SRC, "CMakeLists.txt")).read()
+_list = re.search(r"foreach\(module ([a-z ]+)\)\s*\n\s*add_subdirectory", _top)
+if not _list:
+    sys.exit("layers: the module list of CMakeLists.txt (foreach(module ...)) not found")
+FOLDERS = _list.group(1).split() + ["cli"]
 NO_CJSON = {"solver", "heuristics", "ilp", "sim", "gen"}
 failures = []
 
