@@ -1,7 +1,7 @@
 /* explore/explore_doc.h — the summary document `rtpack explore --json` and
  * `rtpack merge --json` print (docs/spec.md "rtpack explore and rtpack
- * merge"): what an output folder holds, written from a plain struct so
- * explore/ and the CLI never touch cJSON.
+ * merge"): what an output folder holds, written from a plain struct by
+ * models' streaming writer (models/json_write.h).
  *
  * Ownership: rtp_explore_summary_to_json returns malloc'd text (caller frees),
  * NULL when out of memory; the summary owns `totals` (free it with

@@ -7,7 +7,9 @@
  * terms"; the effective terms they make are models/effective.h's).
  * Reading validates everything docs/spec.md asks for (unknown/duplicate
  * keys, duplicate names, exact times, platform shape) and reports the first problem as RTP_EINPUT with its JSON
- * path in the rtp_diag. Only this module and models/plan.c see cJSON.
+ * path in the rtp_diag. cJSON is behind models/json_util.h (reading only:
+ * documents are written by models/json_write.h); the modules that read
+ * documents back (probe/, rehearse/, explore/) reach it through that header.
  * Ownership: an rtp_taskset owns all its strings and arrays; free it with
  * rtp_taskset_free. Thread-safety: no globals (cJSON's global error pointer
  * is never used); distinct objects may be used from distinct threads. */

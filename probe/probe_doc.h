@@ -1,7 +1,8 @@
 /* probe/probe_doc.h — the result of `rtpack probe` (docs/spec.md "rtpack probe"):
  * kernel facts, per-CPU latency and context-switch measurements, the
  * `platform` member that pastes into a task set, the warnings and what was
- * skipped; and its JSON writer, so probe/ never touches cJSON.
+ * skipped; its writer (models/json_write.h) and its reader
+ * (probe_doc_read.c, on models/json_util.h's reading of cJSON).
  *
  * Units: every time is integer ns (rtp_ns); a fact that could not be
  * determined is "unknown" (a known flag of 0, RTP_TRI_UNKNOWN, or an empty
