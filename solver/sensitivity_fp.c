@@ -258,10 +258,22 @@ rtp_status rtp_sens_fp_fixed(sctx *s, const int *prio, mpq_t out, int *exists)
     free(resp);
     if (st == RTP_OK)
         qsort(order, s->n, sizeof *order, ranked_cmp);
-    mpq_t a;
-    mpq_init(a);
+    mpq_t a, all;
+    mpq_inits(a, all, NULL);
     /* the smallest key bounds alpha* from above; <= 0 (or none): no alpha */
     *exists = st == RTP_OK && mpq_sgn(order[0].key) > 0;
+    /* Distinct priorities: the levels are nested and the last one holds
+     * every task, so alpha_UL of the whole set (alpha_U) is the least of
+     * them and bounds the last task's alpha_i (fp_task_alpha starts there
+     * too); min(key_i, alpha_U) then stands for min(key_i, alpha_UL_i) of
+     * each task with D <= T without changing the minimum, and costs one
+     * sum of utilizations instead of one per task. */
+    int distinct = 1;
+    for (size_t i = 0; i < s->n && distinct; i++)
+        for (size_t j = i + 1; j < s->n && distinct; j++)
+            distinct = prio[i] != prio[j];
+    if (distinct && *exists)
+        *exists = rtp_sens_util_alpha(s, NULL, all);
     for (size_t r = 0; r < s->n && st == RTP_OK && *exists; r++) {
         size_t i = order[r].index;
         int ties = 0;
@@ -278,9 +290,12 @@ rtp_status rtp_sens_fp_fixed(sctx *s, const int *prio, mpq_t out, int *exists)
             /* D <= T: the busy period ends with job 0 once it meets, so
              * alpha_i = min(g_0, alpha_UL) (above alpha_UL it never ends) */
             char *level = hp + s->n;
-            for (size_t j = 0; j < s->n; j++)
+            for (size_t j = 0; j < s->n && !distinct; j++)
                 level[j] = hp[j] || j == i;
-            *exists = rtp_sens_util_alpha(s, level, a);
+            if (distinct)
+                mpq_set(a, all);
+            else
+                *exists = rtp_sens_util_alpha(s, level, a);
             if (*exists && mpq_cmp(order[r].key, a) < 0)
                 mpq_set(a, order[r].key);
             *exists = *exists && mpq_sgn(a) > 0;
@@ -290,7 +305,7 @@ rtp_status rtp_sens_fp_fixed(sctx *s, const int *prio, mpq_t out, int *exists)
         if (st == RTP_OK && *exists && (r == 0 || mpq_cmp(a, out) < 0))
             mpq_set(out, a);
     }
-    mpq_clear(a);
+    mpq_clears(a, all, NULL);
     for (size_t i = 0; i < s->n; i++)
         mpq_clear(order[i].key);
     free(order);

@@ -71,6 +71,18 @@ static int frac_cmp(rtp_i128 x1, rtp_i128 y1, rtp_i128 x2, rtp_i128 y2)
     return c;
 }
 
+/* sign(num / den - stop), den > 0: frac_cmp where stop fits 63 bits. */
+static int stop_cmp(rtp_i128 num, rtp_i128 den, const mpq_t stop, mpq_t scratch)
+{
+    if (mpz_fits_slong_p(mpq_numref(stop)) && mpz_fits_slong_p(mpq_denref(stop)))
+        return frac_cmp(num, den, mpz_get_si(mpq_numref(stop)), mpz_get_si(mpq_denref(stop)));
+    rtp_sens_qset(scratch, num, den);
+    return mpq_cmp(scratch, stop);
+}
+
+/* The points are visited in increasing order, one release at a time, so
+ * each sequence keeps its next release and the sums grow as they pass
+ * (two divisions per sequence at the start, none per point). */
 rtp_status rtp_sens_work_max(sctx *s, const rtp_sens_work *wk, rtp_i128 lo, rtp_i128 x,
                              const mpq_t stop, mpq_t out, int *found, int *reached)
 {
@@ -81,39 +93,55 @@ rtp_status rtp_sens_work_max(sctx *s, const rtp_sens_work *wk, rtp_i128 lo, rtp_
     if (x > INT64_MAX)
         return rtp_diag_set(s->diag, RTP_ELIMIT, "",
                             "critical scaling factor: a deadline passes 2^63 ns");
-    rtp_status st = RTP_OK;
+    rtp_i128 *next = malloc((wk->n ? wk->n : 1) * sizeof *next);
+    if (!next)
+        return rtp_oom(s->diag);
+    /* A and N count the releases at or before t (those before the next
+     * point); next[k] is sequence k's first release after t, or -1 */
+    rtp_i128 A, N;
+    rtp_status st = rtp_sens_work_sums(s, wk, lo + 1, &A, &N);
+    for (size_t k = 0; k < wk->n; k++)
+        next[k] = seq_next(&wk->seq[k], lo);
     rtp_i128 bn = 0, bd = 1; /* the best f so far, bn / bd */
     mpq_t f;
     mpq_init(f);
-    for (rtp_i128 t = lo; t < x;) {
-        rtp_i128 next = x;
-        for (size_t k = 0; k < wk->n; k++) {
-            rtp_i128 p = seq_next(&wk->seq[k], t);
-            if (p > 0 && p < next)
-                next = p;
-        }
-        t = next;
-        rtp_i128 A, N;
-        if ((st = rtp_sens_spend(s)) != RTP_OK ||
-            (st = rtp_sens_work_sums(s, wk, t, &A, &N)) != RTP_OK)
+    for (rtp_i128 t = lo; t < x && st == RTP_OK;) {
+        rtp_i128 at = x;
+        for (size_t k = 0; k < wk->n; k++)
+            if (next[k] > 0 && next[k] < at)
+                at = next[k];
+        t = at;
+        if ((st = rtp_sens_spend(s)) != RTP_OK)
             break;
+        if (A > BIG || N > BIG / (s->c + 1)) {
+            st = rtp_sens_too_big(s);
+            break;
+        }
         rtp_i128 num = t - wk->b - N * s->c;
         if (!*found || frac_cmp(num, A, bn, bd) > 0) {
             bn = num;
             bd = A;
             *found = 1;
         }
-        if (stop) {
-            rtp_sens_qset(f, num, A);
-            if (mpq_cmp(f, stop) >= 0) {
-                *reached = 1;
-                break;
-            }
+        if (stop && stop_cmp(num, A, stop, f) >= 0) {
+            *reached = 1;
+            break;
+        }
+        for (size_t k = 0; k < wk->n; k++) {
+            const rtp_sens_seq *q = &wk->seq[k];
+            if (next[k] != t)
+                continue;
+            A += q->w;
+            N++;
+            next[k] += q->period;
+            if (q->count >= 0 && (next[k] - q->phase) / q->period >= q->count)
+                next[k] = -1;
         }
     }
     if (*found)
         rtp_sens_qset(out, bn, bd);
     mpq_clear(f);
+    free(next);
     return st;
 }
 

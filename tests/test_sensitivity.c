@@ -14,7 +14,10 @@
  *    alpha* >= 1 exactly when the set is schedulable as given; EDF against
  *    the slow demand enumeration of tests/support/reference.h where the
  *    scaled hyperperiod is small; OPA against every priority permutation;
- *  - hand-worked values and the decimal rounding. */
+ *  - hand-worked values and the decimal rounding;
+ *  - rtp_sens_work_max (the scheduling-point maxima every FP factor rests
+ *    on) against the largest (t - b - c N(t)) / A(t) over every integer t
+ *    of the window, A and N counted job by job. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -29,6 +32,7 @@
 #include "models/effective.h"
 #include "solver/fp.h"
 #include "solver/sensitivity.h"
+#include "solver/sensitivity_internal.h"
 #include "support/reference.h"
 #include "support/testutil.h"
 
@@ -494,6 +498,79 @@ static void test_harmonic_breakdown(void **state)
     }
 }
 
+/* A(t) and N(t) of wk at integer t >= 1, job by job: a0 and n0, plus each
+ * sequence's jobs m = 0 .. count - 1 with max(0, phase + m period) < t. */
+static void count_work(const rtp_sens_work *wk, rtp_ns t, rtp_i128 *A, rtp_i128 *N)
+{
+    *A = wk->a0;
+    *N = wk->n0;
+    for (size_t k = 0; k < wk->n; k++)
+        for (rtp_ns m = 0; wk->seq[k].count < 0 || m < wk->seq[k].count; m++) {
+            rtp_ns r = wk->seq[k].phase + m * wk->seq[k].period;
+            if ((r > 0 ? r : 0) >= t)
+                break;
+            *A += wk->seq[k].w;
+            *N += 1;
+        }
+}
+
+/* rtp_sens_work_max on 3,000 random work functions (1 to 5 sequences,
+ * phases from -period to 2 periods, endless or 1 to 6 jobs, blocking and a
+ * per-job cost): the value equals the maximum over every integer t in (lo,
+ * x]; with a stop (a random one, or the maximum itself), the scan reports
+ * reaching it exactly when that maximum does, and stops at a value at or
+ * above it. */
+static void test_work_max(void **state)
+{
+    (void)state;
+    tu_rng rng = {16};
+    mpq_t want, got, f, stop;
+    mpq_inits(want, got, f, stop, NULL);
+    for (int s = 0; s < 3000; s++) {
+        rtp_sens_seq seq[5];
+        size_t n = (size_t)tu_range(&rng, 1, 5);
+        for (size_t k = 0; k < n; k++) {
+            rtp_ns p = tu_range(&rng, 1, 40);
+            seq[k] = (rtp_sens_seq){tu_range(&rng, 1, 9), tu_range(&rng, -p, 2 * p), p,
+                                    tu_range(&rng, 0, 2) ? -1 : tu_range(&rng, 1, 6)};
+        }
+        rtp_sens_work wk = {tu_range(&rng, 1, 12), tu_range(&rng, 1, 3), tu_range(&rng, 0, 5),
+                            seq, n};
+        rtp_diag diag;
+        sctx sc = {.n = 0, .c = tu_range(&rng, 0, 2), .max = 1000000, .diag = &diag};
+        rtp_ns lo = tu_range(&rng, 0, 60), x = lo + tu_range(&rng, 0, 400);
+        int found_want = 0;
+        for (rtp_ns t = lo + 1; t <= x; t++) {
+            rtp_i128 A, N;
+            count_work(&wk, t, &A, &N);
+            mpq_set_si(f, (long)(t - wk.b - N * sc.c), (unsigned long)A);
+            mpq_canonicalize(f);
+            if (!found_want || mpq_cmp(f, want) > 0)
+                mpq_set(want, f);
+            found_want = 1;
+        }
+        int found, reached, use_stop = (int)tu_range(&rng, 0, 2);
+        mpq_set_si(stop, tu_range(&rng, -20, 40), (unsigned long)tu_range(&rng, 1, 9));
+        mpq_canonicalize(stop);
+        if (use_stop == 2 && found_want)
+            mpq_set(stop, want); /* reached at the maximiser itself */
+        assert_int_equal(rtp_sens_work_max(&sc, &wk, lo, x, use_stop ? stop : NULL, got, &found,
+                                           &reached),
+                         RTP_OK);
+        assert_int_equal(found, found_want);
+        if (!found)
+            continue;
+        if (use_stop && mpq_cmp(want, stop) >= 0) {
+            assert_true(reached);
+            assert_true(mpq_cmp(got, stop) >= 0 && mpq_cmp(got, want) <= 0);
+        } else {
+            assert_false(reached);
+            assert_true(mpq_equal(got, want));
+        }
+    }
+    mpq_clears(want, got, f, stop, NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -503,6 +580,7 @@ int main(void)
         cmocka_unit_test(test_ties_scaling),
         cmocka_unit_test(test_edf_at_one),
         cmocka_unit_test(test_harmonic_breakdown),
+        cmocka_unit_test(test_work_max),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
