@@ -389,9 +389,13 @@ static int near_one(const sctx *s, rtp_ns bound)
 /* At alpha_U the testing bound is the busy period at U' = 1, which can be
  * as long as the hyperperiod H; a failure, when there is one, is often near
  * one end of [0, H]: once every task has released, dbf(t + H) = dbf(t) + H
- * and b is constant, so h - t repeats with period H. Part 0: QPA over
- * growing prefixes [0, L) (QPA decides "a failure below L" exactly for any
- * L; the common case, and cheaper than the residue decomposition); part 1
+ * and b is constant, so h - t repeats with period H. Parts 0 and 2: QPA
+ * over growing prefixes [0, L) (QPA decides "a failure below L" exactly for
+ * any L; the common case, and cheaper than the residue decomposition), L =
+ * base and 8 base (part 0), 64 and 512 base (part 2, after the lattice
+ * search: at U' = 1 QPA's steps are short, and the long prefixes cost the
+ * issue-27 family's slowest sets 4,000-28,000 steps the search spends a
+ * fraction of when it finds the failure itself); part 1
  * (when that decomposition cannot decide): the step points just below H (t
  * = H - delta with delta = m T_i - D*_i ascending); each for a bounded
  * number of steps. *failed = a failing point, or 0. */
@@ -412,7 +416,7 @@ static rtp_status edf_probe(sctx *s, const mpq_t a, int part, rtp_ns *failed, rt
     s->max = s->used + (max - s->used) / 4;
     for (int round = 0; round < 4 && base < RTP_NS_LIMIT / 8 && !*failed && st == RTP_OK;
          round++, base *= 8)
-        if (part == 0)
+        if (part == 0 ? round < 2 : part == 2 && round >= 2)
             st = edf_qpa(s, a, base, failed, fa, fk);
     s->max = max;
     if (st == RTP_ELIMIT) {
@@ -420,7 +424,7 @@ static rtp_status edf_probe(sctx *s, const mpq_t a, int part, rtp_ns *failed, rt
         *failed = 0;
         rtp_diag_clear(s->diag);
     }
-    if (st != RTP_OK || *failed || hyper <= base || part == 0)
+    if (st != RTP_OK || *failed || hyper <= base || part != 1)
         return st;
     s->max = s->used + (max - s->used) / 4;
     rtp_ns *delta = malloc(s->n * sizeof *delta);
@@ -522,8 +526,8 @@ rtp_status rtp_sens_edf(sctx *s, mpq_t out, int *exists)
     if (loose)
         return RTP_OK;
     /* At alpha_U (U' = 1): short prefixes, the residues when cheap, the
-     * lattice search below 2^62 ns, the residues with the whole budget, the
-     * far end of the hyperperiod, the busy period. */
+     * lattice search below 2^62 ns, long prefixes, the residues with the
+     * whole budget, the far end of the hyperperiod, the busy period. */
     rtp_ns bound = 0, failed = 0;
     rtp_i128 A = 0, K = 0;
     int decided = 0;
@@ -532,6 +536,8 @@ rtp_status rtp_sens_edf(sctx *s, mpq_t out, int *exists)
         st = edf_at_one(s, out, 1, &decided, &failed, &A, &K);
     if (st == RTP_OK && !failed && !decided)
         st = edf_near(s, out, 0, RTP_NS_LIMIT, (uint64_t)1 << 20, &decided, &failed, &A, &K);
+    if (st == RTP_OK && !failed && !decided)
+        st = edf_probe(s, out, 2, &failed, &A, &K);
     if (st == RTP_OK && !failed && !decided)
         st = edf_at_one(s, out, 0, &decided, &failed, &A, &K);
     if (st == RTP_OK && !failed && !decided)
