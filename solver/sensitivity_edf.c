@@ -641,6 +641,36 @@ static rtp_ns combined_bound(const rtp_task *e, size_t n, const rtp_ns *delta, c
     return out;
 }
 
+/* h(t) = dbf(t) + b(t) (b when with_b) as rtp_edf_load, saturated at
+ * RTP_I128_SATURATED, with each task's jobs due by t into jobs[] and the
+ * largest step point below t into *prev (0 if none): one division per
+ * task for all three. */
+static rtp_i128 load_jobs(const rtp_task *e, size_t n, rtp_ns t, int with_b, rtp_ns *jobs,
+                          rtp_ns *prev)
+{
+    rtp_i128 h = 0;
+    rtp_ns b = 0, below = 0;
+    for (size_t i = 0; i < n; i++) {
+        rtp_ns d = dstar(&e[i]), p = e[i].period_ns;
+        jobs[i] = 0;
+        if (d > t)
+            continue;
+        jobs[i] = (t - d) / p + 1;
+        rtp_ns last = d + (jobs[i] - 1) * p; /* <= t */
+        rtp_ns before = last < t ? last : jobs[i] > 1 ? last - p : 0;
+        if (before > below)
+            below = before;
+        if (e[i].blocking_ns > b)
+            b = e[i].blocking_ns;
+        if (h < RTP_I128_SATURATED)
+            h += (rtp_i128)jobs[i] * e[i].wcet_ns;
+    }
+    *prev = below;
+    if (h > RTP_I128_SATURATED)
+        h = RTP_I128_SATURATED;
+    return with_b ? h + b : h;
+}
+
 /* One QPA walk [ZB09] over [lo, bound] of h*(t) = h(t) + max_{k in set}
  * delta_k n_k(t), a non-decreasing step function stepping only at demand
  * step points (a maximum of such), lowering each delta_k violated at a
@@ -656,27 +686,34 @@ static rtp_status combined_walk(const rtp_task *e, size_t n, rtp_ns *delta, cons
         if (dstar(&e[i]) < d_min)
             d_min = dstar(&e[i]);
     }
-    rtp_ns t = rtp_edf_prev_deadline(e, n, bound + 1);
+    rtp_ns *jobs = malloc((n ? n : 1) * sizeof *jobs);
+    if (!jobs)
+        return rtp_oom(diag);
+    rtp_status st = RTP_OK;
+    rtp_ns t = rtp_edf_prev_deadline(e, n, bound + 1), prev;
     while (t > 0 && t >= lo) {
-        if (rtp_edf_spend(bud, diag, "wcet_max: EDF QPA did not finish"))
-            return RTP_ELIMIT;
-        rtp_i128 h = rtp_edf_load(e, n, t, b > 0), extra = 0;
+        if (rtp_edf_spend(bud, diag, "wcet_max: EDF QPA did not finish")) {
+            st = RTP_ELIMIT;
+            break;
+        }
+        rtp_i128 h = load_jobs(e, n, t, b > 0, jobs, &prev), extra = 0;
         for (size_t k = 0; k < n; k++) {
             if (!in[k])
                 continue;
-            rtp_i128 need = (rtp_i128)delta[k] * due(&e[k], t);
+            rtp_i128 need = (rtp_i128)delta[k] * jobs[k];
             if (h + need > t) /* h(t) <= t: the set as given passes */
-                delta[k] = (rtp_ns)((t - h) / due(&e[k], t));
-            need = (rtp_i128)delta[k] * due(&e[k], t);
+                delta[k] = (rtp_ns)((t - h) / jobs[k]);
+            need = (rtp_i128)delta[k] * jobs[k];
             if (need > extra)
                 extra = need;
         }
         h += extra;
         if (h <= d_min)
             break;
-        t = h < t ? (rtp_ns)h : rtp_edf_prev_deadline(e, n, t);
+        t = h < t ? (rtp_ns)h : prev;
     }
-    return RTP_OK;
+    free(jobs);
+    return st;
 }
 
 /* The walk past L0 (below): K* and eta of the relaxation every failure
