@@ -294,6 +294,13 @@ rtp_status rtp_global_edf_rta(const rtp_task *tasks, size_t n, int m,
                               const rtp_limits *limits, rtp_ns *response_time,
                               rtp_global_verdict *verdict, rtp_diag *diag)
 {
+    return rtp_gw_edf_rta_from(tasks, n, m, limits, NULL, response_time, verdict, diag);
+}
+
+rtp_status rtp_gw_edf_rta_from(const rtp_task *tasks, size_t n, int m,
+                               const rtp_limits *limits, rtp_ns *warm, rtp_ns *response_time,
+                               rtp_global_verdict *verdict, rtp_diag *diag)
+{
     rtp_status st = gw_begin(m, n, response_time, diag);
     if (st != RTP_OK)
         return st;
@@ -312,7 +319,7 @@ rtp_status rtp_global_edf_rta(const rtp_task *tasks, size_t n, int m,
     }
     for (size_t i = 0; i < n; i++) {
         rbound[i] = tasks[i].deadline_ns;
-        low[i] = tasks[i].wcet_ns;
+        low[i] = warm && warm[i] > tasks[i].wcet_ns ? warm[i] : tasks[i].wcet_ns;
     }
     uint64_t steps = 0, now = 1;
     int all_fit = 0, improved = 1, rising = 1, rounds = 0; /* rounds from above */
@@ -364,6 +371,8 @@ rtp_status rtp_global_edf_rta(const rtp_task *tasks, size_t n, int m,
     *verdict = all_fit ? RTP_GLOBAL_ACCEPT : RTP_GLOBAL_REJECT;
     for (size_t i = 0; response_time && i < n; i++)
         response_time[i] = bound[i];
+    for (size_t i = 0; warm && all_fit && i < n; i++)
+        warm[i] = low[i];
 done:
     free(rbound);
     free(bound);

@@ -1,5 +1,5 @@
 /* solver/global_work.h — internal to solver/global*.c (and
- * solver/sensitivity_global.c): the interference sums of the global
+ * solver/sensitivity*.c): the interference sums of the global
  * response-time bounds and their fixed-point search, and BAK's beta.
  *
  * Discrete time: every release and execution time is a whole ns, so every
@@ -14,6 +14,7 @@
 #include "models/arith.h"
 #include "models/ratio.h"
 #include "models/taskset.h"
+#include "solver/global.h"
 #include "solver/schedtest.h"
 
 /* Which bound on the interference suffered by the analysed task k in a
@@ -88,6 +89,17 @@ void rtp_gw_bak_beta(const rtp_task *ti, const mpq_t ci, const rtp_task *tk, con
 enum { RTP_GW_GFB = 1, RTP_GW_BAK = 2, RTP_GW_BCL = 4, RTP_GW_RTA = 8, RTP_GW_ALL = 15 };
 rtp_status rtp_gw_edf_chain(const rtp_test *test, const rtp_task *tasks, size_t n,
                            unsigned which, rtp_test_result *result, rtp_diag *diag);
+
+/* rtp_global_edf_rta with its iteration from below started at warm[i]
+ * (when above C_i) instead of C_i: the verdict and the bounds are the same
+ * whenever every warm[i] is at most r*_i, the bound the iteration from
+ * above settles at (global_edf.c). On acceptance warm[] gets the values the
+ * iteration from below reached (each <= r*_i of this set, hence of any set
+ * with the same tasks and no smaller wcet: r* is non-decreasing in every
+ * C, solver/sensitivity.h). warm may be NULL (rtp_global_edf_rta). */
+rtp_status rtp_gw_edf_rta_from(const rtp_task *tasks, size_t n, int m,
+                               const rtp_limits *limits, rtp_ns *warm, rtp_ns *response_time,
+                               rtp_global_verdict *verdict, rtp_diag *diag);
 
 /* RTP_EINPUT unless the cluster has a CPU (m >= 1). */
 static inline rtp_status gw_check_cpus(int m, rtp_diag *diag)

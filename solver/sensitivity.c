@@ -14,6 +14,7 @@
 #include "models/arith.h"
 #include "models/effective.h"
 #include "solver/fp.h"
+#include "solver/global_work.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -177,6 +178,25 @@ static rtp_status scaling_of(const rtp_test *test, const rtp_task *tasks, size_t
 /* ------------------------------------------------------------ wcet_max */
 
 static rtp_status passes(const rtp_test *test, const rtp_task *e, size_t n, int *ok,
+                         rtp_diag *diag);
+
+/* The gedf RTA alone, its iteration from below started at warm[] (lower
+ * bounds of every r*_i, updated on acceptance: rtp_gw_edf_rta_from); the
+ * plain test when warm is NULL. */
+static rtp_status passes_warm(const rtp_test *test, const rtp_task *e, size_t n, rtp_ns *warm,
+                              int *ok, rtp_diag *diag)
+{
+    if (!warm)
+        return passes(test, e, n, ok, diag);
+    rtp_global_verdict v = RTP_GLOBAL_NA;
+    rtp_status st = rtp_limits_check(&test->limits, diag);
+    if (st == RTP_OK)
+        st = rtp_gw_edf_rta_from(e, n, test->cpus, &test->limits, warm, NULL, &v, diag);
+    *ok = st == RTP_OK && v == RTP_GLOBAL_ACCEPT;
+    return st;
+}
+
+static rtp_status passes(const rtp_test *test, const rtp_task *e, size_t n, int *ok,
                          rtp_diag *diag)
 {
     if (test->policy == RTP_POLICY_FP ||
@@ -200,9 +220,10 @@ static rtp_status passes(const rtp_test *test, const rtp_task *e, size_t n, int 
 
 /* The largest x in [*lo, hi) such that `part` accepts with C'_k = x + c,
  * given that it accepts at *lo and its accepted wcets are downward closed:
- * bisection. e[k] is restored. */
+ * bisection (passes_warm: each accepted x leaves lower bounds of r* for
+ * every larger one, the only ones tried after it). e[k] is restored. */
 static rtp_status bisect(const rtp_test *part, rtp_task *e, size_t n, size_t k, rtp_ns c,
-                         rtp_ns *lo, rtp_ns hi, rtp_diag *diag)
+                         rtp_ns *lo, rtp_ns hi, rtp_ns *warm, rtp_diag *diag)
 {
     rtp_ns keep = e[k].wcet_ns;
     rtp_status st = RTP_OK;
@@ -210,7 +231,7 @@ static rtp_status bisect(const rtp_test *part, rtp_task *e, size_t n, size_t k, 
     while (hi - *lo > 1 && st == RTP_OK) {
         rtp_ns mid = *lo + (hi - *lo) / 2;
         e[k].wcet_ns = mid + c;
-        if ((st = passes(part, e, n, &ok, diag)) == RTP_OK) {
+        if ((st = passes_warm(part, e, n, warm, &ok, diag)) == RTP_OK) {
             if (ok)
                 *lo = mid;
             else
@@ -246,8 +267,20 @@ static rtp_status wcet_max_of(const rtp_test *test, const rtp_task *tasks, size_
     if (!bak)
         parts[0] = *test;
     int ok = 0;
+    rtp_ns *warm0 = NULL, *warm = NULL; /* gedf RTA: lower bounds of r* (bisect) */
     if ((st = passes(test, e, n, &ok, diag)) != RTP_OK || !ok)
         goto done;
+    if (bak) {
+        if (!(warm0 = malloc(2 * n * sizeof *warm0))) {
+            st = rtp_oom(diag);
+            goto done;
+        }
+        warm = warm0 + n;
+        for (size_t i = 0; i < n; i++)
+            warm0[i] = e[i].wcet_ns;
+        if ((st = passes_warm(test, e, n, warm0, &ok, diag)) != RTP_OK)
+            goto done;
+    }
     if ((test->policy == RTP_POLICY_FP || (test->policy == RTP_POLICY_GFP && test->cpus <= 1)) &&
         (test->priority != RTP_PRIO_OPA || rtp_fp_dm_optimal(e, n))) {
         /* fixed priorities (OPA: DM where DM is optimal), every D <= T:
@@ -286,11 +319,14 @@ static rtp_status wcet_max_of(const rtp_test *test, const rtp_task *tasks, size_
             if (lo >= hi)
                 break;
             ok = !bak; /* the whole test accepts the declared set */
+            rtp_ns *w = bak && p == RTP_SENS_GEDF_RTA ? warm : NULL;
+            if (w)
+                memcpy(w, warm0, n * sizeof *w); /* r* only grows with C_k */
             e[k].wcet_ns = lo + c;
-            if (bak && (st = passes(&parts[p], e, n, &ok, diag)) != RTP_OK)
+            if (bak && (st = passes_warm(&parts[p], e, n, w, &ok, diag)) != RTP_OK)
                 break;
             e[k].wcet_ns = keep;
-            if (ok && (st = bisect(&parts[p], e, n, k, c, &lo, hi, diag)) == RTP_OK)
+            if (ok && (st = bisect(&parts[p], e, n, k, c, &lo, hi, w, diag)) == RTP_OK)
                 best = lo;
         }
         e[k].wcet_ns = keep;
@@ -302,6 +338,7 @@ static rtp_status wcet_max_of(const rtp_test *test, const rtp_task *tasks, size_
     }
 done:
     free(e);
+    free(warm0);
     if (st != RTP_OK)
         for (size_t i = 0; i < n; i++)
             wcet_max[i] = -1;

@@ -108,6 +108,7 @@ rtp_status rtp_sens_fifo_first(sctx *s, size_t i, const int *prio, mpq_t key, in
  * downward closed, cheapest first: GFB, BCL, the RTA, each alone, into
  * parts[] (RTP_SENS_GEDF_PARTS); returns their count (sensitivity_global.c). */
 #define RTP_SENS_GEDF_PARTS 3
+#define RTP_SENS_GEDF_RTA 2 /* the index of the RTA among them */
 size_t rtp_sens_gedf_parts(const rtp_test *test, rtp_test *parts);
 /* The largest integer x in [lo, hi] such that BAK accepts the effective
  * tasks e on m CPUs with e[j].wcet_ns = x, into *best; -1 when none. */
