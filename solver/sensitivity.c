@@ -220,14 +220,21 @@ static rtp_status passes(const rtp_test *test, const rtp_task *e, size_t n, int 
 
 /* The largest x in [*lo, hi) such that `part` accepts with C'_k = x + c,
  * given that it accepts at *lo and its accepted wcets are downward closed:
- * bisection (passes_warm: each accepted x leaves lower bounds of r* for
- * every larger one, the only ones tried after it). e[k] is restored. */
+ * bisection. With warm (the gedf RTA, passes_warm: each accepted x leaves
+ * lower bounds low of r* for every larger one, the only ones tried after
+ * it), an accepted x also caps the answer at x + D_k - low_k: with the
+ * others' bounds fixed, raising C_k by d raises task k's least fixed point
+ * by at least d (in y = L - C_k every interference term only grows, W_i's
+ * window being y + C_k + r_i - C_i), and the others' r* only grow too, so a
+ * wcet accepted at x + d has low_k(x) + d <= r*_k(x) + d <= D_k. */
 static rtp_status bisect(const rtp_test *part, rtp_task *e, size_t n, size_t k, rtp_ns c,
                          rtp_ns *lo, rtp_ns hi, rtp_ns *warm, rtp_diag *diag)
 {
     rtp_ns keep = e[k].wcet_ns;
     rtp_status st = RTP_OK;
     int ok;
+    if (warm && *lo + e[k].deadline_ns - warm[k] + 1 < hi)
+        hi = *lo + e[k].deadline_ns - warm[k] + 1; /* warm: from the run at *lo */
     while (hi - *lo > 1 && st == RTP_OK) {
         rtp_ns mid = *lo + (hi - *lo) / 2;
         e[k].wcet_ns = mid + c;
@@ -236,6 +243,8 @@ static rtp_status bisect(const rtp_test *part, rtp_task *e, size_t n, size_t k, 
                 *lo = mid;
             else
                 hi = mid;
+            if (ok && warm && mid + e[k].deadline_ns - warm[k] + 1 < hi)
+                hi = mid + e[k].deadline_ns - warm[k] + 1;
         }
     }
     e[k].wcet_ns = keep;
