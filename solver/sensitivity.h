@@ -66,8 +66,10 @@
  *    accepting set has a gap: each test's proof holds for jobs that run
  *    less than the wcet it was given.
  *    So gfp bisects over its whole test, and gedf takes the largest of
- *    GFB's, BCL's and the RTA's maxima (each bisected) and BAK's exact one
- *    (the maximum of a union is the maximum of the maxima).
+ *    GFB's, BCL's and the RTA's maxima (each bisected; the RTA's runs
+ *    start from the lower bounds of r* the last accepted wcet left, and
+ *    each accepted wcet caps the answer, sensitivity.c) and BAK's exact
+ *    one (the maximum of a union is the maximum of the maxima).
  *    tests/test_sensitivity_global.c scans every wcet on thousands of small
  *    sets against these claims.
  * Hence wcet_max is the largest integer every condition allows. EDF: from
