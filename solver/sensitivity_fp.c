@@ -364,6 +364,19 @@ rtp_status rtp_sens_fp_opa(sctx *s, mpq_t out, int *exists)
 
 /* ------------------------------------------------------------- wcet_max */
 
+typedef struct rank {
+    int prio;
+    size_t index;
+} rank;
+
+static int rank_cmp(const void *x, const void *y)
+{
+    const rank *a = x, *b = y;
+    if (a->prio != b->prio)
+        return (a->prio > b->prio) - (a->prio < b->prio);
+    return (a->index > b->index) - (a->index < b->index);
+}
+
 /* ceil((t + J) / T): the jobs of a task with the critical pattern released
  * in [0, t), t >= 1. */
 static rtp_ns released(const rtp_task *k, rtp_ns t)
@@ -385,7 +398,12 @@ rtp_status rtp_sens_fp_wcet_max(const rtp_task *e, size_t n, const int *prio,
     }
     rtp_ns *resp = malloc((n ? n : 1) * sizeof *resp), *best = malloc((n ? n : 1) * sizeof *best);
     rtp_ns *cnt = malloc((n ? n : 1) * sizeof *cnt);
-    rtp_status st = resp && best && cnt ? RTP_OK : rtp_oom(diag);
+    rank *order = malloc((n ? n : 1) * sizeof *order);
+    rtp_status st = resp && best && cnt && order ? RTP_OK : rtp_oom(diag);
+    for (size_t i = 0; st == RTP_OK && i < n; i++)
+        order[i] = (rank){prio[i], i};
+    if (st == RTP_OK)
+        qsort(order, n, sizeof *order, rank_cmp);
     int sched = 0;
     uint64_t used = 0, max = (lim ? *lim : rtp_limits_default()).max_iterations;
     if (st == RTP_OK)
@@ -394,18 +412,27 @@ rtp_status rtp_sens_fp_wcet_max(const rtp_task *e, size_t n, const int *prio,
         st = rtp_diag_set(diag, RTP_EINTERNAL, "", "wcet_max: the set must be schedulable");
     for (size_t k = 0; k < n; k++)
         delta[k] = INT64_MAX;
-    for (size_t i = 0; i < n && st == RTP_OK; i++) {
+    /* Least urgent first: delta[k] is a minimum over the tasks i of their
+     * best[k], so task i's scan stops once every best[k] it bounds has
+     * reached delta[k] (open counts those still below; more points only
+     * raise them), and the least urgent tasks, whose windows hold the most
+     * points, usually set the minima the others then reach at once. */
+    for (size_t r = 0; r < n && st == RTP_OK; r++) {
+        size_t i = order[r].index;
         const rtp_task *ti = &e[i];
         rtp_ns dstar = ti->deadline_ns - ti->jitter_ns, done = resp[i] - ti->jitter_ns;
-        for (size_t k = 0; k < n; k++)
+        size_t open = 0;
+        for (size_t k = 0; k < n; k++) {
             best[k] = -1;
+            open += k == i || prio[k] > prio[i];
+        }
         /* job 0 meets its deadline iff W(t) <= t at some t in (0, D*]
          * among the release instants m T_j - J_j and D* itself (W is
          * constant between them [LSD89] [BB04]); with C'_k raised by x,
          * W grows by x n_k(t), so x <= (t - W(t)) / n_k(t) there. Below the
          * completion at the declared wcets W(t) > t: only [done, D*] counts.
          * D <= T: the busy period ends with job 0 once it meets (solver/fp.c). */
-        for (size_t j = 0; j <= n; j++) {
+        for (size_t j = 0; j <= n && open > 0; j++) {
             if (j < n && prio[j] <= prio[i])
                 continue;
             rtp_ns t = dstar;
@@ -413,7 +440,7 @@ rtp_status rtp_sens_fp_wcet_max(const rtp_task *e, size_t n, const int *prio,
                 rtp_ns p = e[j].period_ns, m = (done + e[j].jitter_ns + p - 1) / p;
                 t = m * p - e[j].jitter_ns;
             }
-            for (; t <= dstar; t = j < n ? t + e[j].period_ns : dstar + 1) {
+            for (; t <= dstar && open > 0; t = j < n ? t + e[j].period_ns : dstar + 1) {
                 if (t < 1 || t < done)
                     continue;
                 if (++used > max) {
@@ -430,11 +457,16 @@ rtp_status rtp_sens_fp_wcet_max(const rtp_task *e, size_t n, const int *prio,
                 if (w > t)
                     continue;
                 rtp_ns slack = (rtp_ns)(t - w);
-                if (slack > best[i])
+                if (slack > best[i]) {
+                    open -= best[i] < delta[i] && slack >= delta[i];
                     best[i] = slack;
+                }
                 for (size_t h = 0; h < n; h++) /* a division only where it can win */
-                    if (prio[h] > prio[i] && (rtp_i128)(best[h] + 1) * cnt[h] <= slack)
-                        best[h] = slack / cnt[h];
+                    if (prio[h] > prio[i] && (rtp_i128)(best[h] + 1) * cnt[h] <= slack) {
+                        rtp_ns x = slack / cnt[h];
+                        open -= best[h] < delta[h] && x >= delta[h];
+                        best[h] = x;
+                    }
             }
             if (st != RTP_OK)
                 break;
@@ -447,5 +479,6 @@ rtp_status rtp_sens_fp_wcet_max(const rtp_task *e, size_t n, const int *prio,
     free(resp);
     free(best);
     free(cnt);
+    free(order);
     return st;
 }
