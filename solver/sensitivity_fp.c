@@ -180,6 +180,20 @@ done:
     return st;
 }
 
+/* Tasks by priority, least urgent first (ties by index). */
+typedef struct rank {
+    int prio;
+    size_t index;
+} rank;
+
+static int rank_cmp(const void *x, const void *y)
+{
+    const rank *a = x, *b = y;
+    if (a->prio != b->prio)
+        return (a->prio > b->prio) - (a->prio < b->prio);
+    return (a->index > b->index) - (a->index < b->index);
+}
+
 /* alpha* under fixed priorities prio[] (a task with equal-priority peers:
  * rtp_sens_fp_fifo). Tasks are taken in increasing order of their first
  * job's factor g_0(D_i - J_i) below the more urgent tasks (an upper bound
@@ -229,7 +243,31 @@ rtp_status rtp_sens_fp_fixed(sctx *s, const int *prio, mpq_t out, int *exists)
             for (size_t i = 0; i < s->n; i++)
                 resp[i] = -1; /* no window then: every point is looked at */
     }
-    for (size_t i = 0; i < s->n; i++) {
+    /* Distinct priorities: the levels are nested and the last one holds
+     * every task, so alpha_UL of the whole set (alpha_U) is the least of
+     * them and bounds the last task's alpha_i (fp_task_alpha starts there
+     * too); min(key_i, alpha_U) then stands for min(key_i, alpha_UL_i) of
+     * each task with D <= T without changing the minimum, and costs one
+     * sum of utilizations instead of one per task. A key scan may also stop
+     * at a value >= the least exact upper bound so far (alpha_U, the keys
+     * scanned to the end): that value still bounds alpha* from above, so
+     * it serves as a cap and leaves the minimum as it is. */
+    mpq_t a, all, stop;
+    mpq_inits(a, all, stop, NULL);
+    int distinct = 1;
+    for (size_t i = 0; i < s->n && distinct; i++)
+        for (size_t j = i + 1; j < s->n && distinct; j++)
+            distinct = prio[i] != prio[j];
+    int all_ok = distinct && rtp_sens_util_alpha(s, NULL, all);
+    if (all_ok)
+        mpq_set(stop, all);
+    rank *urgency = malloc(s->n * sizeof *urgency); /* least urgent first */
+    for (size_t i = 0; urgency && i < s->n; i++)
+        urgency[i] = (rank){prio[i], i};
+    if (urgency)
+        qsort(urgency, s->n, sizeof *urgency, rank_cmp);
+    for (size_t r = 0; r < s->n; r++) {
+        size_t i = urgency ? urgency[r].index : r;
         order[i].index = i;
         mpq_init(order[i].key);
         int ties = 0;
@@ -247,8 +285,10 @@ rtp_status rtp_sens_fp_fixed(sctx *s, const int *prio, mpq_t out, int *exists)
                             ? resp[i] - s->e[i].jitter_ns - 1
                             : 0;
             st = rtp_sens_work_max(s, &jb, lo > 0 ? lo : 0,
-                                   s->e[i].deadline_ns - s->e[i].jitter_ns, NULL, order[i].key,
-                                   &found, &reached);
+                                   s->e[i].deadline_ns - s->e[i].jitter_ns,
+                                   all_ok ? stop : NULL, order[i].key, &found, &reached);
+            if (st == RTP_OK && all_ok && found && !reached && mpq_cmp(order[i].key, stop) < 0)
+                mpq_set(stop, order[i].key);
         }
         if (!found)
             mpq_set_si(order[i].key, -1, 1);
@@ -256,24 +296,13 @@ rtp_status rtp_sens_fp_fixed(sctx *s, const int *prio, mpq_t out, int *exists)
     free(seq);
     free(one);
     free(resp);
+    free(urgency);
     if (st == RTP_OK)
         qsort(order, s->n, sizeof *order, ranked_cmp);
-    mpq_t a, all;
-    mpq_inits(a, all, NULL);
     /* the smallest key bounds alpha* from above; <= 0 (or none): no alpha */
     *exists = st == RTP_OK && mpq_sgn(order[0].key) > 0;
-    /* Distinct priorities: the levels are nested and the last one holds
-     * every task, so alpha_UL of the whole set (alpha_U) is the least of
-     * them and bounds the last task's alpha_i (fp_task_alpha starts there
-     * too); min(key_i, alpha_U) then stands for min(key_i, alpha_UL_i) of
-     * each task with D <= T without changing the minimum, and costs one
-     * sum of utilizations instead of one per task. */
-    int distinct = 1;
-    for (size_t i = 0; i < s->n && distinct; i++)
-        for (size_t j = i + 1; j < s->n && distinct; j++)
-            distinct = prio[i] != prio[j];
     if (distinct && *exists)
-        *exists = rtp_sens_util_alpha(s, NULL, all);
+        *exists = all_ok;
     for (size_t r = 0; r < s->n && st == RTP_OK && *exists; r++) {
         size_t i = order[r].index;
         int ties = 0;
@@ -305,7 +334,7 @@ rtp_status rtp_sens_fp_fixed(sctx *s, const int *prio, mpq_t out, int *exists)
         if (st == RTP_OK && *exists && (r == 0 || mpq_cmp(a, out) < 0))
             mpq_set(out, a);
     }
-    mpq_clears(a, all, NULL);
+    mpq_clears(a, all, stop, NULL);
     for (size_t i = 0; i < s->n; i++)
         mpq_clear(order[i].key);
     free(order);
@@ -363,19 +392,6 @@ rtp_status rtp_sens_fp_opa(sctx *s, mpq_t out, int *exists)
 }
 
 /* ------------------------------------------------------------- wcet_max */
-
-typedef struct rank {
-    int prio;
-    size_t index;
-} rank;
-
-static int rank_cmp(const void *x, const void *y)
-{
-    const rank *a = x, *b = y;
-    if (a->prio != b->prio)
-        return (a->prio > b->prio) - (a->prio < b->prio);
-    return (a->index > b->index) - (a->index < b->index);
-}
 
 /* ceil((t + J) / T): the jobs of a task with the critical pattern released
  * in [0, t), t >= 1. */
