@@ -374,7 +374,7 @@ static rtp_status edf_near(sctx *s, mpq_t a, int lower, rtp_ns cap, uint64_t ste
  * 16 longest periods: below alpha_U the candidate sits just under a
  * failure's own factor, where U' is within a hair of 1 and QPA's steps are
  * about (1 - U') t long, so a walk over a bound of 16..2^14 periods visits
- * nearly every deadline (issue 27's family: 250-2,500 steps, 0.1-0.5 ms),
+ * nearly every deadline (bench_analysis's family: 250-2,500 steps, 0.1-0.5 ms),
  * which the search skips (median 2.4x, p90 3.9x faster on that family;
  * the plain test keeps 2^14, solver/edf.c). */
 static int near_one(const sctx *s, rtp_ns bound)
@@ -394,8 +394,8 @@ static int near_one(const sctx *s, rtp_ns bound)
  * any L; the common case, and cheaper than the residue decomposition), L =
  * base and 8 base (part 0), 64 and 512 base (part 2, after the lattice
  * search: at U' = 1 QPA's steps are short, and the long prefixes cost the
- * issue-27 family's slowest sets 4,000-28,000 steps the search spends a
- * fraction of when it finds the failure itself); part 1
+ * slowest sets of bench_analysis's family 4,000-28,000 steps, of which the
+ * search needs a fraction when it finds the failure itself); part 1
  * (when that decomposition cannot decide): the step points just below H (t
  * = H - delta with delta = m T_i - D*_i ascending); each for a bounded
  * number of steps. *failed = a failing point, or 0. */
