@@ -12,6 +12,7 @@
 #include "models/ratio.h"
 #include "solver/edf.h"
 #include "solver/sensitivity.h"
+#include "solver/locks.h"
 #include "solver/schedtest.h"
 
 #include <omp.h>
@@ -112,6 +113,31 @@ static rtp_status sensitivity(const rtp_taskset *ts, const rtp_test *test, analy
     return RTP_OK;
 }
 
+/* Per task the computed blocking, spin and binding resource (docs/spec.md
+ * "Shared resources"): all tasks on one CPU, so every resource is local. */
+static rtp_status lock_terms(const rtp_taskset *ts, analysis *a, const rtp_test *test,
+                             rtp_diag *diag)
+{
+    size_t n = ts->n_tasks;
+    size_t *cpu = calloc(n ? n : 1, sizeof *cpu);
+    rtp_locks_task *out = malloc((n ? n : 1) * sizeof *out);
+    int sched;
+    rtp_status st = !cpu || !out ? rtp_oom(diag)
+                                 : rtp_locks_partitioned(ts->resources, ts->n_resources, a->eff,
+                                                         n, cpu, 1, test, &sched, out, diag);
+    for (size_t i = 0; st == RTP_OK && i < n; i++) {
+        rtp_analysis_task *r = &a->rows[i];
+        r->has_locks = 1;
+        r->computed_blocking_ns = out[i].blocking_ns;
+        r->spin_ns = out[i].spin_ns;
+        r->blocking_resource =
+            out[i].binding == RTP_LOCKS_NONE ? NULL : ts->resources[out[i].binding].name;
+    }
+    free(cpu);
+    free(out);
+    return st;
+}
+
 static rtp_status analyse(const rtp_taskset *ts, const settings *s, analysis *a,
                           rtp_diag *diag)
 {
@@ -192,6 +218,13 @@ static rtp_status analyse(const rtp_taskset *ts, const settings *s, analysis *a,
     }
     d->tasks = a->rows;
     d->n_tasks = n;
+    if (rtp_tasks_have_requests(ts->tasks, n)) {
+        if (s->sensitivity)
+            return rtp_diag_set(diag, RTP_EINPUT, "resources",
+                                "--sensitivity does not analyse shared resources yet");
+        if ((st = lock_terms(ts, a, &test, diag)) != RTP_OK)
+            return st;
+    }
     return s->sensitivity ? sensitivity(ts, &test, a, diag) : RTP_OK;
 }
 

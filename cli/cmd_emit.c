@@ -3,6 +3,7 @@
  * (deploy/recheck.h: exit 1 with the reason when infeasible or refused
  * by Linux), then writes the chosen format to standard output or --out. */
 #include "cli/cli.h"
+#include "deploy/locks.h"
 #include "deploy/recheck.h"
 #include "deploy/rtapp.h"
 #include "deploy/script.h"
@@ -18,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum { FORMAT_SCRIPT, FORMAT_SYSTEMD, FORMAT_RTAPP, FORMAT_JSON };
+enum { FORMAT_SCRIPT, FORMAT_SYSTEMD, FORMAT_RTAPP, FORMAT_JSON, FORMAT_HEADER };
 
 typedef struct emit_settings {
     int format;
@@ -30,7 +31,7 @@ typedef struct emit_settings {
 
 static const cli_choice formats[] = {
     {"script", FORMAT_SCRIPT}, {"systemd", FORMAT_SYSTEMD}, {"rtapp", FORMAT_RTAPP},
-    {"json", FORMAT_JSON},     {NULL, 0},
+    {"json", FORMAT_JSON},     {"header", FORMAT_HEADER}, {NULL, 0},
 };
 static const cli_choice cgroups[] = {
     {"v1", RTP_CGROUP_V1}, {"v2", RTP_CGROUP_V2}, {"auto", RTP_CGROUP_AUTO}, {NULL, 0},
@@ -338,6 +339,58 @@ static int write_folder(const cli_args *args, const rtp_plan *plan, const emit_s
     return rc;
 }
 
+/* rt-app has mutexes (one process: the threads of its file) with one
+ * global PTHREAD_PRIO_INHERIT switch, no ceiling and no spin lock: an MSRP
+ * resource cannot be replayed, and a local one is an inheritance mutex
+ * (warned about: not the ceiling protocol analysed). */
+static int rtapp_locks_refused(const cli_args *args, const rtp_plan *plan,
+                               const emit_settings *s, const char *shown)
+{
+    if (plan->n_resources == 0)
+        return 0;
+    rtp_deploy_lock *locks = calloc(plan->n_resources, sizeof *locks);
+    int ok = 0, rc = 0;
+    rtp_diag diag;
+    rtp_diag_clear(&diag);
+    if (!locks)
+        return cli_out_of_memory(args);
+    if (rtp_deploy_locks(plan, &s->deploy, locks, &ok, &diag) != RTP_OK || !ok)
+        ok = 0; /* the re-check says why; nothing to add here */
+    for (size_t r = 0; ok && rc == 0 && r < plan->n_resources; r++)
+        if (locks[r].kind == RTP_LOCK_SPIN)
+            rc = cli_usage_error(args, "%s: resource \"%s\" is an MSRP spin lock, which rt-app "
+                                       "cannot replay (its mutexes suspend); emit --format "
+                                       "header gives the application the lock instead", shown,
+                                 plan->resources[r].name);
+    if (ok && rc == 0 && !rtp_deploy_is_deadline(plan))
+        fprintf(stderr, "warning: rt-app has no ceiling mutexes: its locks are "
+                        "PTHREAD_PRIO_INHERIT (\"pi_enabled\"), not the immediate ceiling "
+                        "protocol the analysis assumes\n");
+    free(locks);
+    return rc;
+}
+
+/* --format header: the plan's locks as a C header (deploy/locks.h). */
+static rtp_status lock_header(const rtp_plan *plan, const rtp_deploy_opts *opts, char **text,
+                              rtp_diag *diag)
+{
+    rtp_deploy_lock *locks = calloc(plan->n_resources + 1, sizeof *locks);
+    int ok;
+    rtp_status st = !locks ? rtp_oom(diag) : rtp_deploy_locks(plan, opts, locks, &ok, diag);
+    if (st == RTP_OK) {
+        rtp_text out;
+        rtp_text_init(&out);
+        rtp_deploy_lock_header(plan, opts, locks, &out);
+        if ((st = rtp_text_status(&out)) == RTP_OK)
+            *text = rtp_text_take(&out);
+        else
+            st = rtp_oom(diag);
+        rtp_text_free(&out);
+    }
+    free(locks);
+    return st;
+}
+
 static int emit(const cli_args *args, const emit_settings *s, const rtp_plan *plan,
                 const char *file, rtp_text *warnings)
 {
@@ -362,7 +415,9 @@ static int emit(const cli_args *args, const emit_settings *s, const rtp_plan *pl
         return cli_usage_error(args, "--out: %s", diag.message);
     if (folder)
         return write_folder(args, plan, s, file, warnings);
-    if (s->format == FORMAT_SCRIPT)
+    if (s->format == FORMAT_HEADER)
+        st = lock_header(plan, opts, &text, &diag);
+    else if (s->format == FORMAT_SCRIPT)
         st = rtp_deploy_script(plan, opts, &text, warnings, &diag);
     else if (s->format == FORMAT_RTAPP)
         st = rtp_deploy_rtapp(plan, opts, &text, &deployable, &diag);
@@ -396,10 +451,10 @@ static int check(const cli_args *args, emit_settings *s)
                                   : s->deploy.overrun_signal ? "--overrun-signal"
                                   : launcher                 ? "--launcher"
                                                              : NULL;
-    if (deadline_option && s->format == FORMAT_JSON)
+    if (deadline_option && (s->format == FORMAT_JSON || s->format == FORMAT_HEADER))
         return cli_usage_error(args, "%s applies only with --format script or systemd (here "
-                                     "--format is json)",
-                               deadline_option);
+                                     "--format is %s)",
+                               deadline_option, s->format == FORMAT_JSON ? "json" : "header");
     if (launcher && !flags)
         return cli_usage_error(args, "--launcher means nothing with --no-reclaim and without "
                                      "--overrun-signal (deadline tasks then start with chrt)");
@@ -423,6 +478,15 @@ static int run(const cli_args *args, void *settings)
     rtp_plan plan;
     if ((rc = cli_load_plan(args, file, &plan)) != 0)
         return rc;
+    if (s->format == FORMAT_HEADER && plan.n_resources == 0) {
+        rtp_plan_free(&plan);
+        return cli_usage_error(args, "--format header writes the locks of a plan with shared "
+                                     "resources; %s has none", shown);
+    }
+    if (s->format == FORMAT_RTAPP && (rc = rtapp_locks_refused(args, &plan, s, shown)) != 0) {
+        rtp_plan_free(&plan);
+        return rc;
+    }
     int deployable = 0;
     rtp_status st;
     if (rtp_deploy_flags_check(&plan, &s->deploy, s->format == FORMAT_RTAPP, &diag) != RTP_OK) {
@@ -442,6 +506,11 @@ static int run(const cli_args *args, void *settings)
         rtp_text_init(&warnings);
         plan.deploy_judged = plan.deployable = 1; /* the json format says so */
         rtp_deploy_priority_warnings(&plan, &s->deploy, &warnings);
+        rtp_deploy_lock *locks = calloc(plan.n_resources + 1, sizeof *locks);
+        int ok;
+        if (locks && rtp_deploy_locks(&plan, &s->deploy, locks, &ok, &diag) == RTP_OK)
+            rtp_deploy_lock_warnings(&plan, locks, &warnings);
+        free(locks);
         rc = emit(args, s, &plan, shown, &warnings);
         if (rc == 0 && warnings.data)
             fprintf(stderr, "%s", warnings.data);
@@ -462,7 +531,8 @@ const cli_command cli_cmd_emit = {
         "or check; systemd writes one unit per task into --out DIR; rtapp writes an rt-app "
         "workload that replays the plan (an FP plan: one file; an EDF plan: one file per CPU "
         "and a launch script running each in its cpuset, into --out DIR); json writes the "
-        "re-checked plan.",
+        "re-checked plan; header writes, for a plan with shared resources, a C header with "
+        "each lock's protocol and ceiling.",
     .operands = "PLAN",
     .operand_help = "a partition --json document; - reads standard input",
     .min_operands = 1, .max_operands = 1,

@@ -12,6 +12,7 @@ typedef struct gen_settings {
     uint64_t seed;
     rtp_ns periods[2];        /* --periods MIN:MAX */
     cli_time_list period_set; /* --period-set */
+    rtp_ns cs_length[2];      /* --cs-length MIN:MAX */
 } gen_settings;
 
 static const cli_choice generators[] = {
@@ -74,6 +75,19 @@ static const cli_option options[] = {
     {.name = "max-attempts", .type = CLI_INT, CLI_TARGET(gen_settings, gen.max_attempts),
      .min = 0, .max = UINT32_MAX, .def = "10000", .when = "generator=uunifast-discard",
      .help = "uunifast-discard draws before giving up"},
+    {.name = "resources", .type = CLI_INT, CLI_TARGET(gen_settings, gen.n_resources), .min = 0,
+     .max = 1000, .metavar = "R", .def = "0",
+     .help = "shared resources R1..RR (docs/spec.md \"Shared resources\")"},
+    {.name = "access", .type = CLI_DECIMAL, CLI_TARGET(gen_settings, gen.access), .metavar = "P",
+     .range = "[0, 1]", .def = "0.5",
+     .help = "probability that a task uses each resource"},
+    {.name = "requests", .type = CLI_INT, CLI_TARGET(gen_settings, gen.max_requests), .min = 1,
+     .max = 1000, .metavar = "K", .def = "1",
+     .help = "critical sections per job on a resource it uses, uniform in 1..K"},
+    {.name = "cs-length", .type = CLI_CUSTOM, CLI_TARGET(gen_settings, cs_length),
+     .metavar = "MIN:MAX", .parse = parse_periods, .wants = "MIN:MAX, e.g. 1us:100us",
+     .def = "1us:100us",
+     .help = "critical-section length, uniform (cut to fit the wcet)"},
     CLI_OPTION_CPUS,
     CLI_OPTION_JSON,
     CLI_END,
@@ -86,6 +100,8 @@ static void init(void *opaque)
     s->seed = 1;
     s->periods[0] = s->gen.period_min_ns;
     s->periods[1] = s->gen.period_max_ns;
+    s->cs_length[0] = s->gen.cs_min_ns;
+    s->cs_length[1] = s->gen.cs_max_ns;
 }
 
 static int run(const cli_args *args, void *settings)
@@ -93,6 +109,13 @@ static int run(const cli_args *args, void *settings)
     gen_settings *s = settings;
     s->gen.period_min_ns = s->periods[0];
     s->gen.period_max_ns = s->periods[1];
+    if (s->gen.n_resources == 0 &&
+        (CLI_GIVEN(args, gen_settings, gen.access) || CLI_GIVEN(args, gen_settings, gen.max_requests) ||
+         CLI_GIVEN(args, gen_settings, cs_length)))
+        return cli_usage_error(args, "--access, --requests and --cs-length describe the "
+                                     "resources of --resources R (R >= 1)");
+    s->gen.cs_min_ns = s->cs_length[0];
+    s->gen.cs_max_ns = s->cs_length[1];
     s->gen.period_set = s->period_set.ns;
     s->gen.n_period_set = s->period_set.n;
     rtp_taskset ts;

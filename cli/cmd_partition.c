@@ -4,6 +4,7 @@
  * maps the verdict to the exit code: 0 feasible, 1 not, 2 bad input, 3 limit. */
 #include "cli/cli.h"
 #include "cli/progress.h"
+#include "cli/explain_locks.h"
 #include "deploy/recheck.h"
 #include "heuristics/cluster.h"
 #include "heuristics/partition.h"
@@ -37,7 +38,7 @@ static const cli_choice priorities[] = {
 };
 static const cli_choice methods[] = {
     {"ffd", RTP_PLACE_FF}, {"bfd", RTP_PLACE_BF}, {"wfd", RTP_PLACE_WF}, {"nfd", RTP_PLACE_NF},
-    {"ilp", METHOD_ILP},   {"best", METHOD_BEST}, {NULL, 0},
+    {"sfd", RTP_PLACE_SF}, {"ilp", METHOD_ILP},   {"best", METHOD_BEST}, {NULL, 0},
 };
 static const cli_choice orders[] = {
     {"util", RTP_ORDER_UTIL},     {"density", RTP_ORDER_DENSITY}, {"deadline", RTP_ORDER_DEADLINE},
@@ -65,10 +66,11 @@ static const cli_option options[] = {
      .help = "fixed-priority order on each CPU"},
     {.name = "method", .type = CLI_ENUM, CLI_TARGET(part_cli, method), .choices = methods,
      .def = "best",
-     .help = "first/best/worst/next fit decreasing, the exact ILP, or the best of every "
+     .help = "first/best/worst/next fit decreasing, slack fit (Greedy Slacker, fp), the exact "
+             "ILP, or the best of every "
              "fit x order"},
     {.name = "order", .type = CLI_ENUM, CLI_TARGET(part_cli, opts.order), .choices = orders,
-     .def = "util", .when = "method=ffd,bfd,wfd,nfd",
+     .def = "util", .when = "method=ffd,bfd,wfd,nfd,sfd",
      .help = "task order of the fits: decreasing utilization or density, increasing deadline "
              "or period, or input order"},
     {.name = "capacity", .type = CLI_DECIMAL, CLI_TARGET(part_cli, opts.capacity),
@@ -97,7 +99,7 @@ static const cli_option options[] = {
      .parse = parse_layouts, .wants = "a list of partitioned, clustered, global",
      .help = "with --method best, compare whole layouts: partitioned, clustered, global"},
     {.name = "progress-every", .type = CLI_SECONDS, CLI_TARGET(part_cli, progress_s),
-     .metavar = "S", .def = "1 on a terminal, else 10", .when = "method=ffd,bfd,wfd,nfd,best",
+     .metavar = "S", .def = "1 on a terminal, else 10", .when = "method=ffd,bfd,wfd,nfd,sfd,best",
      .help = "seconds between progress reports on standard error (placements made, rate, "
              "ETA); a run shorter than S prints none"},
     CLI_OPTION_CPUS,
@@ -608,6 +610,23 @@ static int run(const cli_args *args, void *settings)
     rtp_taskset ts;
     if ((rc = cli_load_taskset(args, file, &ts)) != 0)
         return rc;
+    if (rtp_tasks_have_requests(ts.tasks, ts.n_tasks)) {
+        /* docs/spec.md "Shared resources": what partition models of them */
+        const char *which = pc->method == METHOD_ILP ? "--method ilp"
+                            : pc->clusters || CLI_GIVEN(args, part_cli, layouts) ||
+                                    (ts.has_platform && ts.platform.n_clusters > 0 && !args->cpus)
+                                ? "clusters and layouts"
+                            : pc->sensitivity                                  ? "--sensitivity"
+                            : CLI_GIVEN(args, part_cli, opts.bound_admission) ? "--admission"
+                                                                               : NULL;
+        if (which) {
+            rtp_taskset_free(&ts);
+            return cli_usage_error(args, "%s does not model shared resources yet (the set "
+                                         "has requests): use --method ffd|bfd|wfd|nfd|best "
+                                         "onto single CPUs",
+                                   which);
+        }
+    }
     rtp_plan plan;
     memset(&plan, 0, sizeof plan);
     rc = solve(args, cli_shown_name(file), &ts, pc, &plan);
@@ -653,8 +672,9 @@ static int run(const cli_args *args, void *settings)
                         : "internal error: the ILP reported a solution without a verified plan");
         if (pc->explain) {
             FILE *out = args->json ? stderr : stdout;
-            int erc = plan.feasible ? print_bounds(out, args, &plan, pc)
-                                    : print_explain(out, args, &plan, pc);
+            int erc = plan.n_resources > 0 ? rtp_cli_explain_locks(out, args, &plan, &pc->opts)
+                      : plan.feasible     ? print_bounds(out, args, &plan, pc)
+                                          : print_explain(out, args, &plan, pc);
             rc = erc ? erc : rc;
         }
     }

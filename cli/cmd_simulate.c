@@ -333,6 +333,9 @@ static int run(const cli_args *args, void *opaque)
         rc = cli_fail(args, shown, st, &diag);
         goto done;
     }
+    if ((rc = is_plan ? cli_refuse_plan_requests(args, file, &w.plan)
+                      : cli_refuse_requests(args, file, &w.ts)) != 0)
+        goto done;
     if (is_plan && (CLI_GIVEN(args, settings, policy) || CLI_GIVEN(args, settings, priority) ||
                     args->cpus)) {
         rc = cli_usage_error(args, "%s is a plan: it carries its own CPUs, policy and "

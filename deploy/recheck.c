@@ -1,5 +1,6 @@
 /* deploy/recheck.c — see recheck.h. */
 #include "deploy/recheck.h"
+#include "deploy/locks.h"
 #include "models/effective.h"
 #include "deploy/quote.h"
 #include "solver/schedtest.h"
@@ -109,6 +110,15 @@ static int equal_late_refused(const rtp_plan_bin *bin, const char *bin_path, rtp
     return 0;
 }
 
+static rtp_task *deployed_tasks(const rtp_plan *plan, size_t j, const rtp_deploy_opts *opts,
+                                rtp_status *st, rtp_diag *diag);
+
+rtp_task *rtp_deploy_bin_tasks(const rtp_plan *plan, size_t j, const rtp_deploy_opts *opts,
+                               rtp_status *st, rtp_diag *diag)
+{
+    return deployed_tasks(plan, j, opts, st, diag);
+}
+
 /* The tasks of bin j as Linux will run them, in a malloc'd array (shallow
  * copies): J' as the jitter; as the execution time the SCHED_DEADLINE
  * runtime (rtp_deploy_runtime) under EDF, C' under FP, with the plan's
@@ -156,6 +166,10 @@ static rtp_status retest_bin(const rtp_plan *plan, size_t j, const rtp_deploy_op
         policy = fp ? RTP_POLICY_GFP : RTP_POLICY_GEDF;
     else
         policy = fp ? RTP_POLICY_FP : RTP_POLICY_EDF;
+    if (plan->n_resources > 0) { /* rtp_deploy_locks_check: every bin at once */
+        *ok = 1;
+        return RTP_OK;
+    }
     rtp_test test = rtp_test_exact(policy, RTP_PRIO_GIVEN, (int)bin->n_cpus, opts->limits);
     rtp_test_result result;
     memset(&result, 0, sizeof result);
@@ -286,6 +300,11 @@ rtp_status rtp_deploy_check(const rtp_plan *plan, const rtp_deploy_opts *opts, i
         if (st != RTP_OK || refused)
             return st;
     }
+    /* shared resources: the whole placement at once (MSRP spins depend on
+     * every CPU), and what Linux can realise of each protocol */
+    if (plan->n_resources > 0 &&
+        ((st = rtp_deploy_locks_check(plan, opts, deployable, diag)) != RTP_OK || !*deployable))
+        return st;
     *deployable = 1;
     return RTP_OK;
 }

@@ -47,6 +47,13 @@ rtp_status rtp_deploy_runtime(const rtp_plan *plan, const rtp_task *task,
  * (runtime << 20) / period, rounded down (as the kernel) or up. */
 int64_t rtp_linux_bw(rtp_ns runtime, rtp_ns period, int round_up);
 
+/* The tasks of bin j as Linux will run them, in a malloc'd array (shallow
+ * copies, the caller frees the array): J' as the jitter; as the execution
+ * time the SCHED_DEADLINE runtime under EDF, C' under FP; the plan's
+ * priorities. NULL with *st and diag set. */
+rtp_task *rtp_deploy_bin_tasks(const rtp_plan *plan, size_t j, const rtp_deploy_opts *opts,
+                               rtp_status *st, rtp_diag *diag);
+
 /* The re-check described above. RTP_OK with *deployable = 1, or
  * *deployable = 0 and diag holding the reason and the fix (path = the
  * offending member). RTP_EINPUT for bad options or task names that are

@@ -118,6 +118,19 @@ static char *bins_doc(const rtp_plan *plan, const rtp_plan *rounded, size_t firs
     if (!threads)
         return NULL;
     int deadline = rtp_deploy_is_deadline(rounded);
+    /* critical sections: each job's, in its requests' order, as whole
+     * microseconds rounded up, before the rest of its run */
+    size_t n_sec = 0;
+    for (size_t j = first; j < last; j++)
+        for (size_t i = 0; i < plan->bins[j].n_tasks; i++)
+            for (size_t q = 0; q < plan->bins[j].tasks[i].task.n_requests; q++)
+                n_sec += (size_t)plan->bins[j].tasks[i].task.requests[q].count;
+    rtp_rtapp_section *sec = calloc(n_sec ? n_sec : 1, sizeof *sec);
+    if (!sec) {
+        free(threads);
+        return NULL;
+    }
+    size_t used = 0;
     for (size_t j = first; j < last; j++) {
         const rtp_plan_bin *bin = &rounded->bins[j];
         for (size_t i = 0; i < bin->n_tasks; i++, k++) {
@@ -134,10 +147,23 @@ static char *bins_doc(const rtp_plan *plan, const rtp_plan *rounded, size_t firs
             /* Deadline threads take their CPUs from the cpuset rt-app runs in. */
             th->cpus = deadline ? NULL : bin->cpus;
             th->n_cpus = deadline ? 0 : bin->n_cpus;
+            const rtp_task *declared = &plan->bins[j].tasks[i].task;
+            th->sections = sec + used;
+            for (size_t q = 0; q < declared->n_requests; q++) {
+                const rtp_request *rq = &declared->requests[q];
+                for (rtp_ns c = 0; c < rq->count; c++) {
+                    sec[used].lock = plan->resources[rq->resource].name;
+                    sec[used].run_us = rtp_ns_to_us_ceil(rq->length_ns);
+                    th->run_us -= th->run_us > sec[used].run_us ? sec[used].run_us : th->run_us;
+                    used++;
+                    th->n_sections++;
+                }
+            }
         }
     }
     char *json = rtp_rtapp_doc_to_json(threads, n, global);
     free(threads);
+    free(sec);
     return json;
 }
 
@@ -157,7 +183,7 @@ rtp_status rtp_deploy_rtapp(const rtp_plan *plan, const rtp_deploy_opts *opts, c
         char basename[48];
         snprintf(basename, sizeof basename, "rtpack-%s", opts->name);
         rtp_rtapp_global global = {opts->duration_s, plan->bins[0].cpus[0], "./", basename,
-                                   RTP_RTAPP_LOG_MB};
+                                   RTP_RTAPP_LOG_MB, plan->n_resources > 0};
         if (!(*json = bins_doc(plan, &rounded, 0, rounded.n_bins, opts, &global)))
             st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
     }
@@ -205,7 +231,7 @@ rtp_status rtp_deploy_rtapp_files(const rtp_plan *plan, const rtp_deploy_opts *o
         }
         snprintf(paths[j], size, "%s/%s", dir, name);
         rtp_rtapp_global global = {opts->duration_s, plan->bins[j].cpus[0], dir, basename,
-                                   RTP_RTAPP_LOG_MB};
+                                   RTP_RTAPP_LOG_MB, plan->n_resources > 0};
         st = add_file(list, &n, name, bins_doc(plan, &rounded, j, j + 1, opts, &global), 0);
     }
     if (list && paths && st == RTP_OK) {

@@ -22,6 +22,8 @@ char *rtp_rtapp_doc_to_json(const rtp_rtapp_thread *threads, size_t n,
     rtp_jw_string(&w, "logdir", g->logdir);
     rtp_jw_string(&w, "log_basename", g->log_basename);
     rtp_jw_int(&w, "log_size", g->log_size_mb);
+    if (g->pi_enabled)
+        rtp_jw_bool(&w, "pi_enabled", 1);
     rtp_jw_close(&w);
     rtp_jw_open(&w, "tasks", 1);
     for (size_t i = 0; i < n; i++) {
@@ -36,6 +38,17 @@ char *rtp_rtapp_doc_to_json(const rtp_rtapp_thread *threads, size_t n,
         }
         if (t->cpus)
             rtp_jw_int_array(&w, "cpus", t->cpus, t->n_cpus);
+        for (size_t k = 0; k < t->n_sections; k++) {
+            /* rt-app matches an event by its key's prefix: numbered keys
+             * keep the object's keys unique */
+            char key[32];
+            snprintf(key, sizeof key, "lock%zu", k);
+            rtp_jw_string(&w, key, t->sections[k].lock);
+            snprintf(key, sizeof key, "run%zu", k);
+            rtp_jw_int(&w, key, t->sections[k].run_us);
+            snprintf(key, sizeof key, "unlock%zu", k);
+            rtp_jw_string(&w, key, t->sections[k].lock);
+        }
         rtp_jw_int(&w, "run", t->run_us);
         rtp_jw_open(&w, "timer", 1);
         rtp_jw_string(&w, "ref", t->name);

@@ -12,6 +12,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* One critical section of a job: "lockK": lock, "runK": run_us,
+ * "unlockK": lock (K counts a thread's sections), before the job's "run". */
+typedef struct rtp_rtapp_section {
+    const char *lock;
+    int64_t run_us;
+} rtp_rtapp_section;
+
 typedef struct rtp_rtapp_thread {
     const char *name;       /* thread name and timer reference */
     int deadline;           /* 1 = SCHED_DEADLINE, 0 = SCHED_FIFO */
@@ -21,6 +28,8 @@ typedef struct rtp_rtapp_thread {
     int64_t dl_runtime_us, dl_deadline_us, dl_period_us; /* SCHED_DEADLINE only */
     const int *cpus;        /* affinity, NULL = none written */
     size_t n_cpus;
+    const rtp_rtapp_section *sections; /* n_sections, in order, or NULL */
+    size_t n_sections;
 } rtp_rtapp_thread;
 
 /* rt-app's "global" object. */
@@ -30,6 +39,8 @@ typedef struct rtp_rtapp_global {
     const char *logdir;       /* "logdir" */
     const char *log_basename; /* "log_basename" */
     int log_size_mb;          /* "log_size": per-thread buffer, written at the end */
+    int pi_enabled;           /* "pi_enabled": true (every mutex PTHREAD_PRIO_INHERIT);
+                               * left out when 0 */
 } rtp_rtapp_global;
 
 /* The rt-app document (pretty-printed, final newline), with "lock_pages":

@@ -27,6 +27,10 @@ rtp_gen_opts rtp_gen_opts_default(void)
     o.constrained_factor = (rtp_ratio){1, 2};
     o.arbitrary_factor = (rtp_ratio){2, 1};
     o.max_attempts = 10000;
+    o.access = (rtp_ratio){1, 2};
+    o.max_requests = 1;
+    o.cs_min_ns = 1000;
+    o.cs_max_ns = 100000;
     return o;
 }
 
@@ -122,6 +126,16 @@ rtp_status rtp_gen_check(const rtp_gen_opts *o, rtp_diag *diag)
         return rtp_diag_set(diag, RTP_EINPUT, "", "the number of tasks must be 1..100000");
     if (o->total_util.den <= 0 || o->total_util.num <= 0)
         return rtp_diag_set(diag, RTP_EINPUT, "", "the total utilization must be positive");
+    if (o->n_resources > 1000)
+        return rtp_diag_set(diag, RTP_EINPUT, "", "the number of resources must be 0..1000");
+    if (o->n_resources > 0 &&
+        (o->access.den <= 0 || o->access.num < 0 || rtp_ratio_cmp(o->access, one) > 0))
+        return rtp_diag_set(diag, RTP_EINPUT, "", "the access probability must be in [0, 1]");
+    if (o->n_resources > 0 && (o->max_requests < 1 || o->max_requests > 1000))
+        return rtp_diag_set(diag, RTP_EINPUT, "", "the requests per job must be 1..1000");
+    if (o->n_resources > 0 && (o->cs_min_ns < 1 || o->cs_max_ns < o->cs_min_ns))
+        return rtp_diag_set(diag, RTP_EINPUT, "",
+                            "critical-section lengths need 1 ns <= MIN <= MAX");
     if (o->max_task_util.den <= 0 || o->max_task_util.num <= 0 ||
         rtp_ratio_cmp(o->max_task_util, one) > 0)
         return rtp_diag_set(diag, RTP_EINPUT, "", "the per-task utilization cap must be in (0, 1]");
@@ -480,6 +494,8 @@ rtp_status rtp_gen_taskset(const rtp_gen_opts *o, uint64_t seed, uint64_t point,
             rtp_diag_set(diag, st, "", "a WCET overflowed");
         goto done;
     }
+    if (o->n_resources > 0 && (st = rtp_gen_requests(o, seed, point, index, &ts, diag)) != RTP_OK)
+        goto done;
     free(util);
     *out = ts;
     return RTP_OK;

@@ -53,6 +53,17 @@ typedef struct rtp_gen_opts {
     rtp_ratio constrained_factor; /* a in [0, 1]; default 1/2 */
     rtp_ratio arbitrary_factor;   /* b >= 1; default 2 */
     uint32_t max_attempts;      /* UUniFast-discard draws per set; default 10000 */
+    /* Shared resources (docs/spec.md "rtpack gen"), drawn after the tasks
+     * from a stream of their own, so a set's tasks are the same bytes with
+     * and without them: each of n_resources resources ("R1".."Rn") is used
+     * by each task with probability `access`, count uniform in
+     * 1..max_requests, length uniform in [cs_min_ns, cs_max_ns], cut so
+     * that a task's count x length sum stays within its wcet (a request that
+     * no longer fits is left out). n_resources 0 (the default): none. */
+    size_t n_resources;
+    rtp_ratio access;           /* in [0, 1]; default 1/2 */
+    int64_t max_requests;       /* >= 1; default 1 */
+    rtp_ns cs_min_ns, cs_max_ns;/* 1 <= min <= max; default 1 us .. 100 us */
 } rtp_gen_opts;
 
 rtp_gen_opts rtp_gen_opts_default(void);
@@ -79,6 +90,11 @@ rtp_status rtp_gen_utilizations(const rtp_gen_opts *opts, rtp_rng *rng,
 rtp_status rtp_gen_taskset(const rtp_gen_opts *opts, uint64_t seed,
                            uint64_t point, uint64_t index, rtp_taskset *out,
                            rtp_diag *diag);
+
+/* The resources and requests of a generated set (gen/gen_locks.c), from
+ * stream (seed ^ a constant, point, index): see rtp_gen_opts. */
+rtp_status rtp_gen_requests(const rtp_gen_opts *opts, uint64_t seed, uint64_t point,
+                            uint64_t index, rtp_taskset *ts, rtp_diag *diag);
 
 /* Deterministic elementary functions from +, -, *, / only (exposed for the
  * tests): natural log (x > 0), exp, and x^y for x > 0. */

@@ -21,6 +21,7 @@
 
 #include "heuristics/pack_sum.h"
 #include "models/effective.h"
+#include "solver/locks.h"
 
 #include <gmp.h>
 #include <omp.h>
@@ -29,14 +30,17 @@
 #include <string.h>
 
 #define NONE RTP_PLAN_UNASSIGNED /* no bin; in gather, no task */
-#define N_CANDIDATES (RTP_N_PLACEMENTS * RTP_N_ORDERS)
+#define N_CANDIDATES ((RTP_N_PLACEMENTS + 1) * RTP_N_ORDERS) /* with sf's */
 #define PROGRESS_STEP 1024 /* placements between progress reports */
 
 rtp_status rtp_pack_check_input(const rtp_taskset *ts, const rtp_part_opts *opts,
                                 rtp_diag *diag)
 {
-    if ((unsigned)opts->placement >= RTP_N_PLACEMENTS || (unsigned)opts->order >= RTP_N_ORDERS)
+    if ((unsigned)opts->placement > RTP_PLACE_SF || (unsigned)opts->order >= RTP_N_ORDERS)
         return rtp_diag_set(diag, RTP_EINPUT, "", "unknown placement or order");
+    if (opts->placement == RTP_PLACE_SF && opts->policy != RTP_POLICY_FP)
+        return rtp_diag_set(diag, RTP_EINPUT, "", "slack fit (Greedy Slacker) places by response "
+                                                  "times: it needs --policy fp");
     if (opts->capacity.num < 0 || opts->capacity.den <= 0)
         return rtp_diag_set(diag, RTP_EINPUT, "", "capacity must be a non-negative ratio");
     int fp = opts->policy == RTP_POLICY_FP || opts->policy == RTP_POLICY_GFP;
@@ -211,6 +215,9 @@ typedef struct packer {
     size_t width;       /* leaves of the tree (a power of 2 >= bins) */
     size_t *rank;       /* best / worst fit: the bins in the order tried */
     int uniform;        /* every bin has as many CPUs */
+    int locks;          /* some task has critical sections (or slack fit):
+                         * every admission checks all bins (pack_locks.c) */
+    struct rtp_locks_task *lk; /* slack fit: n entries of scratch */
 } packer;
 
 static int cmp_index(const void *a, const void *b)
@@ -387,6 +394,14 @@ static rtp_status admits(packer *p, size_t j, size_t i, int *why, rtp_diag *diag
         return RTP_OK;
     }
     *why = TEST_REJECTS;
+    if (p->locks) { /* a placement changes the spin on every CPU: all bins */
+        int sched;
+        rtp_status st = rtp_pack_locks_check(job, p->opts, p->eff, p->where, i, j, &sched, NULL,
+                                             diag);
+        if (st == RTP_OK && sched)
+            *why = FITS;
+        return st;
+    }
     if (size == 1) {
         int v = rtp_pack_sum_verdict(&p->bins[j].sum, task, job->policy, p->opts->priority,
                                      job->bound_admission);
@@ -423,6 +438,37 @@ static size_t first_roomy(packer *p, size_t i)
     return lo;
 }
 
+/* Greedy Slacker [WB13]: task i on the admitting bin (every bin passing,
+ * spins re-checked) with the largest minimum slack D - R over the placed
+ * tasks and i; ties to the first in scan order. */
+static rtp_status slack_fit(packer *p, size_t i, rtp_diag *diag)
+{
+    size_t n = p->job->ts->n_tasks, m = p->job->bins.n, best = NONE;
+    rtp_ns best_slack = 0;
+    for (size_t s = 0; s < m; s++) {
+        size_t j = p->scan[s];
+        int why, sched;
+        rtp_status st = admits(p, j, i, &why, diag);
+        if (st == RTP_OK && why == FITS)
+            st = rtp_pack_locks_check(p->job, p->opts, p->eff, p->where, i, j, &sched, p->lk,
+                                      diag);
+        if (st != RTP_OK)
+            return st;
+        if (why != FITS)
+            continue;
+        rtp_ns slack = INT64_MAX;
+        for (size_t k = 0; k < n; k++)
+            if ((k == i || p->where[k] != NONE) &&
+                p->eff[k].deadline_ns - p->lk[k].response_ns < slack)
+                slack = p->eff[k].deadline_ns - p->lk[k].response_ns;
+        if (best == NONE || slack > best_slack) {
+            best = j;
+            best_slack = slack;
+        }
+    }
+    return best == NONE ? RTP_OK : bin_insert(p, best, i);
+}
+
 /* Places task i by the rules of partition.h: the first admitting bin in
  * scan order (first fit; next fit from *cursor, which it moves), or in rank
  * order (best / worst fit). Full bins are skipped without a test: by the
@@ -449,6 +495,8 @@ static rtp_status place(packer *p, size_t i, size_t *cursor, rtp_diag *diag)
         }
         return st;
     }
+    if (pl == RTP_PLACE_SF)
+        return slack_fit(p, i, diag);
     int by_util = p->uniform && p->opts->fit_measure == RTP_LOAD_UTIL;
     size_t k = by_util && pl == RTP_PLACE_BF ? first_roomy(p, i) : 0;
     for (; k < m; k++) {
@@ -499,16 +547,39 @@ static rtp_status build_plan(packer *p, rtp_plan *plan, rtp_diag *diag)
     rtp_status st = init_plan(plan, is_fp ? RTP_POLICY_FP : RTP_POLICY_EDF, job);
     int *priority = calloc(n ? n : 1, sizeof *priority);
     rtp_ns *response = calloc(n ? n : 1, sizeof *response);
-    if (st != RTP_OK || !priority || !response) {
+    rtp_locks_task *lk = p->locks ? malloc((n ? n : 1) * sizeof *lk) : NULL;
+    if (st != RTP_OK || !priority || !response || (p->locks && !lk)) {
         st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
         goto done;
     }
     snprintf(plan->method, sizeof plan->method, "%sd", rtp_placement_name(opts->placement));
     int feasible = 1;
+    if (p->locks) {
+        if ((st = rtp_pack_locks_check(job, opts, p->eff, p->where, NONE, NONE, &feasible, lk,
+                                       diag)) != RTP_OK ||
+            (st = rtp_plan_set_resources(plan, job->ts)) != RTP_OK)
+            goto done;
+    }
     for (size_t j = 0; j < job->bins.n; j++) {
         const bin *b = &p->bins[j];
         if (b->len == 0)
             continue;
+        if (p->locks) {
+            gather(p, j, NONE, p->scratch); /* sorts b->idx: the plan's input order */
+            for (size_t k = 0; k < b->len; k++) {
+                const rtp_locks_task *t = &lk[b->idx[k]];
+                if ((st = rtp_plan_add_task(plan, j, &job->ts->tasks[b->idx[k]],
+                                            is_fp ? t->priority : 0,
+                                            is_fp ? t->response_ns : -1)) != RTP_OK)
+                    goto done;
+                rtp_plan_task *pt = &plan->bins[j].tasks[plan->bins[j].n_tasks - 1];
+                pt->has_locks = 1;
+                pt->computed_blocking_ns = t->blocking_ns;
+                pt->spin_ns = t->spin_ns;
+                pt->binding = t->binding;
+            }
+            continue;
+        }
         size_t len = gather(p, j, NONE, p->scratch);
         rtp_test test = rtp_test_exact(job->policy, opts->priority, (int)job->bins.len[j],
                                        opts->limits);
@@ -537,6 +608,7 @@ static rtp_status build_plan(packer *p, rtp_plan *plan, rtp_diag *diag)
 done:
     free(priority);
     free(response);
+    free(lk);
     return st;
 }
 
@@ -609,6 +681,7 @@ static void free_packer(packer *p)
     free(p->room);
     free(p->rank);
     free(p->eff);
+    free(p->lk);
 }
 
 rtp_status rtp_pack_run(const rtp_pack_job *job, const rtp_part_opts *opts, rtp_plan *plan,
@@ -629,6 +702,11 @@ rtp_status rtp_pack_run(const rtp_pack_job *job, const rtp_part_opts *opts, rtp_
     if (!(p.eff = rtp_effective_new(job->ts->tasks, n, &job->ts->platform.overheads, job->policy,
                                      &st, diag)))
         goto done;
+    p.locks = rtp_tasks_have_requests(job->ts->tasks, n) || opts->placement == RTP_PLACE_SF;
+    if (opts->placement == RTP_PLACE_SF && !(p.lk = malloc((n ? n : 1) * sizeof *p.lk))) {
+        st = rtp_oom(diag);
+        goto done;
+    }
     for (size_t i = 0; i < n; i++)
         order[i] = i;
     order_ctx oc = {p.eff, opts->order};
@@ -752,10 +830,15 @@ rtp_status rtp_pack_best(const rtp_pack_job *job, const rtp_part_opts *opts, rtp
     rtp_status status[N_CANDIDATES];
     rtp_diag diags[N_CANDIDATES];
     int threads = opts->threads > 0 ? opts->threads : omp_get_max_threads();
+    /* slack fit joins the classic placements for FP sets with critical
+     * sections (docs/spec.md "Shared resources"); other sets keep the 20 */
+    int count = RTP_N_PLACEMENTS * RTP_N_ORDERS;
+    if (job->policy == RTP_POLICY_FP && rtp_tasks_have_requests(job->ts->tasks, job->ts->n_tasks))
+        count = N_CANDIDATES;
     if (opts->progress) /* announced here at once, so the total is known from the start */
-        opts->progress(opts->progress_ctx, (uint64_t)N_CANDIDATES * job->ts->n_tasks, 0);
+        opts->progress(opts->progress_ctx, (uint64_t)count * job->ts->n_tasks, 0);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-    for (int k = 0; k < N_CANDIDATES; k++) {
+    for (int k = 0; k < count; k++) {
         rtp_part_opts o = *opts;
         o.placement = (rtp_placement)(k / RTP_N_ORDERS);
         o.order = (rtp_order)(k % RTP_N_ORDERS);
@@ -769,7 +852,7 @@ rtp_status rtp_pack_best(const rtp_pack_job *job, const rtp_part_opts *opts, rtp
     /* Reduced in index order: the thread count cannot change the answer. */
     int pick;
     memset(plan, 0, sizeof *plan);
-    rtp_status st = rtp_pack_settle(cands, status, diags, N_CANDIDATES, plan, &pick, diag);
+    rtp_status st = rtp_pack_settle(cands, status, diags, count, plan, &pick, diag);
     if (pick >= 0) {
         snprintf(plan->method, sizeof plan->method, "best");
         snprintf(plan->chosen_placement, sizeof plan->chosen_placement, "%s",

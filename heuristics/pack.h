@@ -86,4 +86,16 @@ size_t rtp_pack_gather(const rtp_plan_bin *from, rtp_task *buf);
 int rtp_pack_cmp_bins(const rtp_plan_bin *x, const rtp_plan_bin *y, rtp_task *a,
                       rtp_task *b);
 
+struct rtp_locks_task;
+/* Task sets with critical sections (heuristics/pack_locks.c): the exact test
+ * of job->policy (one CPU per bin; clusters are refused by the test) on
+ * every bin of the placement where[] (input index -> bin, (size_t)-1 =
+ * unplaced), with task `extra` moved to extra_bin when extra < n:
+ * *schedulable = every bin passes; out (n entries or NULL) gets each placed
+ * task's terms, priority and response time (solver/locks.h). */
+rtp_status rtp_pack_locks_check(const rtp_pack_job *job, const rtp_part_opts *opts,
+                                const rtp_task *eff, const size_t *where, size_t extra,
+                                size_t extra_bin, int *schedulable,
+                                struct rtp_locks_task *out, rtp_diag *diag);
+
 #endif

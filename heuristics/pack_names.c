@@ -4,13 +4,13 @@
  * options of heuristics/partition.c without either calling the other. */
 #include "heuristics/partition.h"
 
-static const char *const placement_names[RTP_N_PLACEMENTS] = {"ff", "bf", "wf", "nf"};
+static const char *const placement_names[RTP_N_PLACEMENTS + 1] = {"ff", "bf", "wf", "nf", "sf"};
 static const char *const order_names[RTP_N_ORDERS] = {"util", "density", "deadline",
                                                       "period", "input"};
 
 const char *rtp_placement_name(rtp_placement p)
 {
-    return rtp_enum_name(placement_names, RTP_N_PLACEMENTS, (int)p);
+    return rtp_enum_name(placement_names, RTP_N_PLACEMENTS + 1, (int)p);
 }
 
 const char *rtp_order_name(rtp_order o)
@@ -20,7 +20,7 @@ const char *rtp_order_name(rtp_order o)
 
 int rtp_placement_parse(const char *name, rtp_placement *out)
 {
-    int i = rtp_enum_find(placement_names, RTP_N_PLACEMENTS, name);
+    int i = rtp_enum_find(placement_names, RTP_N_PLACEMENTS + 1, name);
     if (i < 0)
         return -1;
     *out = (rtp_placement)i;

@@ -97,6 +97,9 @@ rtp_status rtp_part_explain(const rtp_plan *plan, const rtp_part_opts *opts, siz
     memset(miss, 0, sizeof *miss);
     miss->reason = RTP_MISS_NO_CPU;
     miss->bin = RTP_PLAN_UNASSIGNED;
+    if (plan->n_resources > 0) /* one CPU's test cannot see the spins: cli/explain_locks.c */
+        return rtp_diag_set(diag, RTP_EINPUT, "resources",
+                            "the per-CPU explanation does not model shared resources");
     if (k >= plan->n_unassigned || plan->clustered)
         return rtp_diag_set(diag, RTP_EINTERNAL, "", "no such unassigned task");
     const rtp_task *task = &plan->unassigned[k].task;

@@ -15,8 +15,12 @@
 #include "models/ratio.h"
 #include "solver/schedtest.h"
 
+/* RTP_PLACE_SF is Greedy Slacker [WB13] for FP: among the CPUs where every
+ * CPU still passes with the task (spins re-checked), the one leaving the
+ * largest minimum slack D - R over all placed tasks (ties: scan order).
+ * It is outside the classic four that `best` always enumerates. */
 typedef enum rtp_placement {
-    RTP_PLACE_FF = 0, RTP_PLACE_BF, RTP_PLACE_WF, RTP_PLACE_NF
+    RTP_PLACE_FF = 0, RTP_PLACE_BF, RTP_PLACE_WF, RTP_PLACE_NF, RTP_PLACE_SF
 } rtp_placement;
 
 typedef enum rtp_order {
@@ -30,7 +34,7 @@ typedef enum rtp_order {
 #define RTP_N_PLACEMENTS 4
 #define RTP_N_ORDERS 5
 
-const char *rtp_placement_name(rtp_placement p); /* "ff", "bf", "wf", "nf" */
+const char *rtp_placement_name(rtp_placement p); /* "ff", "bf", "wf", "nf", "sf" */
 const char *rtp_order_name(rtp_order o);         /* "util", "density", ... */
 int rtp_placement_parse(const char *name, rtp_placement *out);
 int rtp_order_parse(const char *name, rtp_order *out);

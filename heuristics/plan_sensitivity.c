@@ -54,6 +54,9 @@ done:
 
 rtp_status rtp_part_sensitivity(rtp_plan *plan, const rtp_part_opts *opts, rtp_diag *diag)
 {
+    if (plan->n_resources > 0) /* wcet_max would ignore the spins of other CPUs */
+        return rtp_diag_set(diag, RTP_EINPUT, "resources",
+                            "sensitivity does not model shared resources yet");
     rtp_scaling low; /* the minimum; not defined when one bin's is not */
     memset(&low, 0, sizeof low);
     low.unbounded = 1;

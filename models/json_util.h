@@ -163,7 +163,7 @@ void rtp_overheads_write(rtp_json_writer *w, const char *key, const struct rtp_o
 struct rtp_task;
 /* One task object of a task set or plan (models/taskset.c): name, wcet,
  * deadline (default period), period, cmd, affinity, priority, plus the
- * extra allowed keys (a NULL-terminated list, at most 6, or NULL) that the
+ * extra allowed keys (a NULL-terminated list, at most 8, or NULL) that the
  * caller reads itself. On error the task may hold partial allocations: free
  * it with rtp_task_free_fields. */
 rtp_status rtp_task_from_json(const rtp_json *doc, const cJSON *node, const char *path,
@@ -174,6 +174,21 @@ struct rtp_taskset;
 /* The task set of a parsed document (models/taskset.c); on error *out is
  * left zeroed. */
 rtp_status rtp_taskset_from_json(const rtp_json *doc, struct rtp_taskset *out, rtp_diag *diag);
+
+/* Top-level "resources" and one task's "requests" (models/resources.c;
+ * docs/spec.md "Shared resources"): the reading rules of that section, the
+ * first problem as RTP_EINPUT with its path; partial allocations stay in
+ * *list / task for their free. The writers add "resources" / "requests" to
+ * the object the streaming writer is in. */
+struct rtp_resource;
+rtp_status rtp_resources_from_json(const cJSON *node, struct rtp_resource **list,
+                                   size_t *count, rtp_diag *diag);
+rtp_status rtp_requests_from_json(const rtp_json *doc, const cJSON *node, const char *path,
+                                  rtp_ns unit, const struct rtp_resource *res, size_t n_res,
+                                  struct rtp_task *task, rtp_diag *diag);
+void rtp_resources_write(rtp_json_writer *w, const struct rtp_resource *res, size_t n_res);
+void rtp_requests_write(rtp_json_writer *w, const struct rtp_resource *res,
+                        const struct rtp_task *task);
 
 struct rtp_overheads;
 /* "platform.overheads" of a task set or plan (models/taskset.c): an object

@@ -128,10 +128,21 @@ void rtp_plan_free(rtp_plan *plan)
     free_tasks(plan->unassigned, plan->n_unassigned);
     free(plan->platform_cpus);
     free(plan->scaling.exact);
+    rtp_resources_free(plan->resources, plan->n_resources);
     memset(plan, 0, sizeof *plan);
 }
 
 /* ---- writing ---- */
+
+rtp_status rtp_plan_set_resources(rtp_plan *plan, const rtp_taskset *ts)
+{
+    rtp_resources_free(plan->resources, plan->n_resources);
+    plan->n_resources = 0;
+    rtp_status st = rtp_resources_copy(ts->resources, ts->n_resources, &plan->resources);
+    if (st == RTP_OK)
+        plan->n_resources = ts->n_resources;
+    return st;
+}
 
 static void task_object(rtp_json_writer *w, const rtp_plan *plan, const rtp_plan_task *pt,
                         int placed)
@@ -140,11 +151,21 @@ static void task_object(rtp_json_writer *w, const rtp_plan *plan, const rtp_plan
     /* In a plan "priority" is the plan's own ranking (docs/spec.md), never the
      * input's given priority, and appears under FP only. */
     rtp_task_members(w, &pt->task, 0);
+    if (pt->task.n_requests > 0)
+        rtp_requests_write(w, plan->resources, &pt->task);
     if (placed && policy_is_fp(plan->policy)) {
         rtp_jw_int(w, "priority", pt->priority);
         rtp_jw_time_or_null(w, "response_time", pt->response_time_ns);
         if (pt->task.has_priority) /* kept for emit (docs/spec.md "Plan document") */
             rtp_jw_int(w, "given_priority", pt->task.priority);
+    }
+    if (pt->has_locks) {
+        rtp_jw_time(w, "computed_blocking", pt->computed_blocking_ns);
+        rtp_jw_time(w, "spin", pt->spin_ns);
+        if (pt->binding < plan->n_resources)
+            rtp_jw_string(w, "blocking_resource", plan->resources[pt->binding].name);
+        else
+            rtp_jw_null(w, "blocking_resource");
     }
     if (pt->has_wcet_max)
         rtp_jw_time_or_null(w, "wcet_max", pt->wcet_max_ns);
@@ -250,6 +271,8 @@ char *rtp_plan_to_json(const rtp_plan *plan, int pretty)
     if (!rtp_overheads_zero(&plan->overheads))
         rtp_overheads_write(&w, "overheads", &plan->overheads);
     rtp_jw_close(&w);
+    if (plan->n_resources > 0)
+        rtp_resources_write(&w, plan->resources, plan->n_resources);
     rtp_jw_open(&w, plan->clustered ? "clusters" : "cpus", 0);
     for (size_t j = 0; j < plan->n_bins; j++)
         bin_object(&w, plan, &plan->bins[j], &bad);
@@ -288,10 +311,19 @@ static rtp_status read_task_list(const rtp_json *doc, const cJSON *node, const c
         *count = i + 1;
         pt->response_time_ns = -1;
         rtp_json_path_index(item_path, sizeof item_path, path, i);
-        static const char *const extra[] = {"response_time", "given_priority", "wcet_max", NULL};
+        static const char *const extra[] = {"response_time", "given_priority", "wcet_max",
+                                            "requests", "computed_blocking", "spin",
+                                            "blocking_resource", NULL};
         rtp_status st = rtp_task_from_json(doc, c, item_path, 1, extra, &pt->task, diag);
         if (st != RTP_OK)
             return st;
+        const cJSON *req = cJSON_GetObjectItemCaseSensitive(c, "requests");
+        if (req) {
+            rtp_json_path_key(field, sizeof field, item_path, "requests");
+            if ((st = rtp_requests_from_json(doc, req, field, 1, plan->resources,
+                                             plan->n_resources, &pt->task, diag)) != RTP_OK)
+                return st;
+        }
         int fp = placed && policy_is_fp(plan->policy);
         rtp_json_path_key(field, sizeof field, item_path, "priority");
         if (pt->task.has_priority && !fp)
@@ -324,6 +356,19 @@ static rtp_status read_task_list(const rtp_json *doc, const cJSON *node, const c
         if (rt && !cJSON_IsNull(rt) &&
             (st = rtp_json_time(doc, rt, field, 1, 0, &pt->response_time_ns, diag)) != RTP_OK)
             return st;
+        for (size_t k = 0; k < 2; k++) { /* types only: emit analyses again */
+            const char *key = k ? "spin" : "computed_blocking";
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(c, key);
+            rtp_ns ignored;
+            rtp_json_path_key(field, sizeof field, item_path, key);
+            if (v && (st = rtp_json_time(doc, v, field, 1, 1, &ignored, diag)) != RTP_OK)
+                return st;
+        }
+        const cJSON *br = cJSON_GetObjectItemCaseSensitive(c, "blocking_resource");
+        if (br && !cJSON_IsNull(br) && !cJSON_IsString(br)) {
+            rtp_json_path_key(field, sizeof field, item_path, "blocking_resource");
+            return rtp_diag_set(diag, RTP_EINPUT, field, "must be a resource name or null");
+        }
         const cJSON *wm = cJSON_GetObjectItemCaseSensitive(c, "wcet_max");
         rtp_json_path_key(field, sizeof field, item_path, "wcet_max");
         rtp_ns ignored;
@@ -664,7 +709,7 @@ static rtp_status read_plan(const rtp_json *doc, rtp_plan *plan, rtp_diag *diag)
 {
     static const char *const keys[] = {"feasible", "deployable", "deployable_reason", "method",
                                        "policy", "status", "chosen", "platform", "cpus",
-                                       "clusters", "unassigned", "proof",
+                                       "clusters", "unassigned", "proof", "resources",
                                        "critical_scaling_factor",
                                        "critical_scaling_factor_exact", NULL};
     const cJSON *root = doc->root, *item;
@@ -677,6 +722,10 @@ static rtp_status read_plan(const rtp_json *doc, rtp_plan *plan, rtp_diag *diag)
         return rtp_diag_set(diag, RTP_EINPUT, "",
                             "this is a task set, not a plan: give the plan that "
                             "'rtpack partition FILE --json' prints");
+    if ((item = cJSON_GetObjectItemCaseSensitive(root, "resources")) &&
+        (st = rtp_resources_from_json(item, &plan->resources, &plan->n_resources, diag)) !=
+            RTP_OK)
+        return st;
     if ((st = rtp_json_check_keys(root, "", keys, diag)) ||
         (st = scaling_types(root, "", diag)) ||
         (st = read_header(root, plan, diag)) ||

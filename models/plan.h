@@ -20,6 +20,13 @@ typedef struct rtp_plan_task {
     rtp_ns response_time_ns;/* FP only: exact WCRT; -1 = exceeds deadline (null) */
     int has_wcet_max;       /* --sensitivity: "wcet_max" (-1 = null) */
     rtp_ns wcet_max_ns;
+    int has_locks;          /* placed in a plan with resources: written as
+                             * "computed_blocking", "spin", "blocking_resource"
+                             * (docs/spec.md "Shared resources"); read back for
+                             * their types only (analyses run again) */
+    rtp_ns computed_blocking_ns;
+    rtp_ns spin_ns;
+    size_t binding;         /* resource index, (size_t)-1 = null */
 } rtp_plan_task;
 
 /* --sensitivity: the critical scaling factor of a bin or of the plan
@@ -60,7 +67,7 @@ typedef struct rtp_plan {
     rtp_policy policy;      /* EDF or FP per CPU (GEDF/GFP inside clusters) */
     char method[16];        /* "ffd", "bfd", "wfd", "nfd", "ilp", "best" */
     char status[16];        /* ILP only: "optimal", "infeasible", "time_limit"; "" */
-    char chosen_placement[8];  /* --method best: "ff", "bf", "wf", "nf"; "" */
+    char chosen_placement[8];  /* --method best: "ff", "bf", "wf", "nf", "sf"; "" */
     char chosen_order[12];     /* --method best: "util", ...; "" */
     char chosen_layout[16];    /* --layouts: "partitioned", "clustered", "global"; "" */
     int clustered;          /* bins are clusters: JSON has "clusters" not "cpus" */
@@ -81,6 +88,10 @@ typedef struct rtp_plan {
     int deployable;
     char deployable_reason[600];
     rtp_plan_scaling scaling; /* the minimum over the bins */
+    rtp_resource *resources;  /* the task set's shared resources (owned; the
+                               * tasks' requests index them), written as
+                               * "resources" when there are any */
+    size_t n_resources;
 } rtp_plan;
 
 /* Allocates n_bins empty bins (one CPU id each, from cpus[]) and copies the
@@ -96,6 +107,9 @@ rtp_status rtp_plan_init_cpus(rtp_plan *plan, rtp_policy policy,
 rtp_status rtp_plan_add_task(rtp_plan *plan, size_t bin_index,
                              const rtp_task *task, int priority,
                              rtp_ns response_time_ns);
+
+/* Copies ts's resources into the plan (docs/spec.md "Shared resources"). */
+rtp_status rtp_plan_set_resources(rtp_plan *plan, const rtp_taskset *ts);
 
 /* Sets *proof (copies every string; replaces an earlier proof). */
 rtp_status rtp_plan_proof_set(rtp_plan_proof *proof, const char *kind,

@@ -285,7 +285,7 @@ rtp_status rtp_task_from_json(const rtp_json *doc, const cJSON *node, const char
         return rtp_diag_set(diag, RTP_EINPUT, path, "must be an object");
     /* One pass over the members: each to its key's slot, the first unknown
      * key reported (keys are unique: the reader rejects duplicates). The
-     * caller's extra keys (the first 6) are only let through. */
+     * caller's extra keys (the first 8) are only let through. */
     const cJSON *member[TASK_KEYS] = {NULL};
     for (const cJSON *c = node->child; c; c = c->next) {
         size_t k = task_key(c);
@@ -294,7 +294,7 @@ rtp_status rtp_task_from_json(const rtp_json *doc, const cJSON *node, const char
             continue;
         }
         int extra = 0;
-        for (size_t x = 0; !extra && extra_keys && x < 6 && extra_keys[x]; x++)
+        for (size_t x = 0; !extra && extra_keys && x < 8 && extra_keys[x]; x++)
             extra = rtp_same_string(extra_keys[x], c->string);
         if (!extra) {
             rtp_json_path_key(field, sizeof field, path, c->string);
@@ -376,7 +376,8 @@ static void task_path(char *path, size_t i)
 
 static rtp_status read_taskset(const rtp_json *doc, rtp_taskset *ts, rtp_diag *diag)
 {
-    static const char *const keys[] = {"time_unit", "platform", "tasks", NULL};
+    static const char *const keys[] = {"time_unit", "platform", "resources", "tasks", NULL};
+    static const char *const task_extra[] = {"requests", NULL};
     const cJSON *root = doc->root;
     if (!cJSON_IsObject(root))
         return rtp_diag_set(diag, RTP_EINPUT, "", "the document must be a JSON object");
@@ -394,6 +395,10 @@ static rtp_status read_taskset(const rtp_json *doc, rtp_taskset *ts, rtp_diag *d
             return st;
         ts->has_platform = 1;
     }
+    if ((item = cJSON_GetObjectItemCaseSensitive(root, "resources")) &&
+        (st = rtp_resources_from_json(item, &ts->resources, &ts->n_resources, diag)) !=
+            RTP_OK)
+        return st;
     const cJSON *tasks = cJSON_GetObjectItemCaseSensitive(root, "tasks");
     if (!tasks)
         return rtp_diag_set(diag, RTP_EINPUT, "tasks", "missing");
@@ -410,7 +415,14 @@ static rtp_status read_taskset(const rtp_json *doc, rtp_taskset *ts, rtp_diag *d
     for (const cJSON *c = tasks->child; c; c = c->next, i++) {
         task_path(path, i);
         ts->n_tasks = i + 1;
-        st = rtp_task_from_json(doc, c, path, ts->time_unit_ns, NULL, &ts->tasks[i], diag);
+        st = rtp_task_from_json(doc, c, path, ts->time_unit_ns, task_extra, &ts->tasks[i],
+                                diag);
+        const cJSON *req = st == RTP_OK ? cJSON_GetObjectItemCaseSensitive(c, "requests") : NULL;
+        if (req) {
+            rtp_json_path_key(name_path, sizeof name_path, path, "requests");
+            st = rtp_requests_from_json(doc, req, name_path, ts->time_unit_ns, ts->resources,
+                                        ts->n_resources, &ts->tasks[i], diag);
+        }
         if (st == RTP_OK && rtp_nameset_add(&names, ts->tasks[i].name)) {
             rtp_json_path_key(name_path, sizeof name_path, path, "name");
             st = rtp_diag_set(diag, RTP_EINPUT, name_path, "duplicate task name \"%.60s\"",
@@ -524,10 +536,14 @@ char *rtp_taskset_to_json(const rtp_taskset *ts, int pretty)
         }
         rtp_jw_close(&w);
     }
+    if (ts->n_resources > 0)
+        rtp_resources_write(&w, ts->resources, ts->n_resources);
     rtp_jw_open(&w, "tasks", 0);
     for (size_t i = 0; i < ts->n_tasks; i++) {
         rtp_jw_open(&w, NULL, 1);
         rtp_task_members(&w, &ts->tasks[i], 1);
+        if (ts->tasks[i].n_requests > 0)
+            rtp_requests_write(&w, ts->resources, &ts->tasks[i]);
         rtp_jw_close(&w);
     }
     rtp_jw_close(&w);
@@ -546,6 +562,7 @@ static void free_fields(rtp_task *task)
     }
     if (task->affinity)
         free(task->affinity);
+    free(task->requests);
 }
 
 void rtp_task_free_fields(rtp_task *task)
@@ -564,6 +581,8 @@ rtp_status rtp_task_copy(rtp_task *dst, const rtp_task *src)
     dst->affinity = NULL;
     dst->cmd_len = 0;
     dst->affinity_len = 0;
+    dst->requests = NULL;
+    dst->n_requests = 0;
     if (src->name && !(dst->name = dup_string(src->name)))
         goto done;
     if (src->cmd) {
@@ -580,6 +599,12 @@ rtp_status rtp_task_copy(rtp_task *dst, const rtp_task *src)
             goto done;
         memcpy(dst->affinity, src->affinity, src->affinity_len * sizeof *dst->affinity);
         dst->affinity_len = src->affinity_len;
+    }
+    if (src->requests) {
+        if (!(dst->requests = malloc(src->n_requests * sizeof *dst->requests)))
+            goto done;
+        memcpy(dst->requests, src->requests, src->n_requests * sizeof *dst->requests);
+        dst->n_requests = src->n_requests;
     }
     return RTP_OK;
 done:
@@ -599,6 +624,7 @@ void rtp_taskset_free(rtp_taskset *ts)
         free(ts->platform.clusters[k]);
     free(ts->platform.clusters);
     free(ts->platform.cluster_len);
+    rtp_resources_free(ts->resources, ts->n_resources);
     memset(ts, 0, sizeof *ts);
 }
 

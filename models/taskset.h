@@ -31,6 +31,36 @@
 #define RTP_CMD_WORD_MAX 131071
 #define RTP_CMD_ARGV_MAX 131072
 
+/* A resource's protocol (docs/spec.md "Shared resources"): AUTO is a
+ * ceiling protocol (PCP under FP, SRP under EDF) while every user shares one
+ * CPU and MSRP otherwise; CEILING insists on one CPU; MSRP always spins
+ * non-preemptively. */
+typedef enum rtp_lock_protocol {
+    RTP_LOCK_AUTO = 0,
+    RTP_LOCK_CEILING,
+    RTP_LOCK_MSRP
+} rtp_lock_protocol;
+
+typedef struct rtp_resource {
+    char *name;
+    rtp_lock_protocol protocol;
+    int protocol_word;  /* 0, or 1 + the index of the word the input gave
+                         * (auto, pcp, srp, msrp), written back as given */
+} rtp_resource;
+
+/* A task's critical sections on one resource: at most `count` per job,
+ * each at most length_ns, not nested. np and spin_ns are analysis terms
+ * (solver/locks.h): np = the sections run non-preemptively (MSRP), spin_ns =
+ * the longest spin before one of them; as read, np is 1 only for an MSRP
+ * resource and spin_ns is 0 (one CPU: nobody to spin for). */
+typedef struct rtp_request {
+    size_t resource;    /* index into the task set's resources */
+    rtp_ns count;
+    rtp_ns length_ns;
+    int np;
+    rtp_ns spin_ns;
+} rtp_request;
+
 typedef struct rtp_task {
     char *name;
     rtp_ns wcet_ns;
@@ -46,6 +76,8 @@ typedef struct rtp_task {
     size_t affinity_len;
     int has_priority;
     int priority;       /* given priority, larger = more urgent */
+    rtp_request *requests; /* n_requests critical-section declarations, or NULL */
+    size_t n_requests;
 } rtp_task;
 
 /* platform.overheads (times in ns, 0 when absent; docs/spec.md
@@ -77,7 +109,22 @@ typedef struct rtp_taskset {
     rtp_platform platform;
     rtp_task *tasks;
     size_t n_tasks;
+    rtp_resource *resources; /* top-level "resources", or NULL */
+    size_t n_resources;
 } rtp_taskset;
+
+/* The protocol's name in outputs: "pcp" (FP) or "srp" (EDF) for a ceiling
+ * protocol, "msrp", "auto". */
+const char *rtp_lock_protocol_name(rtp_lock_protocol p, rtp_policy policy);
+
+/* Frees n resources and their names (res may be NULL). */
+void rtp_resources_free(rtp_resource *res, size_t n);
+
+/* Deep copy of n resources into *to (NULL when n == 0). RTP_ENOMEM. */
+rtp_status rtp_resources_copy(const rtp_resource *from, size_t n, rtp_resource **to);
+
+/* 1 when some task declares a critical section. */
+int rtp_tasks_have_requests(const rtp_task *tasks, size_t n);
 
 /* Parses a task-set document of `len` bytes (need not be NUL-terminated).
  * On error returns RTP_EINPUT (or RTP_ENOMEM) and leaves *out zeroed. */

@@ -1,5 +1,6 @@
 /* rehearse/rehearse.c — see rehearse.h. */
 #include "rehearse/rehearse.h"
+#include "rehearse/shared_lock.h"
 #include "deploy/script.h"
 #include "deploy/state.h"
 #include "rehearse/dlclock.h"
@@ -21,12 +22,15 @@
 #include <unistd.h>
 
 #define WORDS 16
+#define LOCK_WORDS 32 /* "--locks DIR" and 15 "--lock SPEC" */
 
 /* The workload's command words of every task, and where its result goes. */
 typedef struct workload_ctx {
     const rtp_plan *plan;
-    char (*text)[WORDS][48]; /* per task: the numbers */
-    const char *(*words)[WORDS + 1];
+    char (*text)[WORDS + LOCK_WORDS][48]; /* per task: the numbers */
+    const char *(*words)[WORDS + LOCK_WORDS + 1];
+    const rtp_deploy_lock *locks; /* per resource (plans with resources) */
+    char locks_dir[4200];
     char (*result)[4200];
     size_t *first;           /* first[j] = index of bin j's task 0 */
     int has_offset;          /* SCHED_DEADLINE: the kernel's clock offset is known */
@@ -67,12 +71,27 @@ static rtp_status build_words(workload_ctx *w, size_t n, const rtp_rehearse_opts
             v[7] = "--max-seconds", v[8] = w->text[k][3];
             v[9] = "--out", v[10] = w->result[k];
             v[11] = "--window", v[12] = "1";
-            v[13] = NULL;
+            size_t at = 13;
             if (w->has_offset) {
                 snprintf(w->text[k][4], 48, "%lld", (long long)w->clock.offset_ns);
                 v[13] = "--clock-offset", v[14] = w->text[k][4];
-                v[15] = NULL;
+                at = 15;
             }
+            if (t->n_requests > (LOCK_WORDS - 2) / 2)
+                return RTP_EINPUT;
+            if (t->n_requests > 0)
+                v[at++] = "--locks", v[at++] = w->locks_dir;
+            for (size_t q = 0; q < t->n_requests; q++) {
+                /* each section burns its share of the load, as the job */
+                const rtp_request *rq = &t->requests[q];
+                const rtp_deploy_lock *l = &w->locks[rq->resource];
+                char *spec = w->text[k][WORDS + q];
+                snprintf(spec, 48, "%zu:%d:%d:%lld:%lld", rq->resource, (int)l->kind,
+                         l->ceiling, (long long)rq->count,
+                         (long long)burn_ns(rq->length_ns, o->load));
+                v[at++] = "--lock", v[at++] = spec;
+            }
+            v[at] = NULL;
         }
     }
     (void)n;
@@ -397,6 +416,7 @@ rtp_status rtp_rehearse_run(const rtp_plan *plan, const rtp_rehearse_opts *opts,
     w.result = calloc(n ? n : 1, sizeof *w.result);
     w.first = calloc(plan->n_bins ? plan->n_bins : 1, sizeof *w.first);
     char *before = NULL, *after = NULL, *script = NULL;
+    rtp_deploy_lock *locks = NULL;
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/rtpack-rehearse-XXXXXX", opts->scratch_parent);
     if (!r->tasks || !w.text || !w.words || !w.result || !w.first) {
@@ -429,12 +449,31 @@ rtp_status rtp_rehearse_run(const rtp_plan *plan, const rtp_rehearse_opts *opts,
             snprintf(r->grid_note, sizeof r->grid_note, "the kernel's clock could not be "
                      "placed on CLOCK_MONOTONIC (%s): arrivals from each task's first job", why);
     }
-    build_words(&w, n, opts, dir);
+    /* the locks, as emit --format header tells an application to make them */
+    locks = calloc(plan->n_resources + 1, sizeof *locks);
+    int lock_ok = 1;
+    if (!locks)
+        st = rtp_oom(diag);
+    else if ((st = rtp_deploy_locks(plan, &dopts, locks, &lock_ok, diag)) == RTP_OK && !lock_ok)
+        st = RTP_EINTERNAL; /* rtp_deploy_check refused it already */
+    snprintf(w.locks_dir, sizeof w.locks_dir, "%s/locks", dir);
+    w.locks = locks;
+    if (st == RTP_OK && plan->n_resources > 0 && mkdir(w.locks_dir, 0700) != 0)
+        st = rtp_diag_set(diag, RTP_EINTERNAL, "", "cannot create %s", w.locks_dir);
+    for (size_t q = 0; st == RTP_OK && q < plan->n_resources; q++) {
+        snprintf(path, sizeof path, "%s/locks/%zu", dir, q); /* dir < 4096 bytes: fits */
+        if (locks[q].kind != RTP_LOCK_UNUSED)
+            st = rtp_shared_lock_create(path, locks[q].kind, locks[q].ceiling, diag);
+    }
+    if (st == RTP_OK && build_words(&w, n, opts, dir) != RTP_OK)
+        st = rtp_diag_set(diag, RTP_EINPUT, "", "rehearse takes at most %d critical-section "
+                          "declarations per task", (LOCK_WORDS - 2) / 2);
     dopts.cmd_for = workload_for;
     dopts.cmd_ctx = &w;
     rtp_text warnings;
     rtp_text_init(&warnings);
-    st = rtp_deploy_script(plan, &dopts, &script, &warnings, diag);
+    if (st == RTP_OK)
+        st = rtp_deploy_script(plan, &dopts, &script, &warnings, diag);
     rtp_text_free(&warnings);
     snprintf(path, sizeof path, "%s/results", dir);
     if (st == RTP_OK && mkdir(path, 0700) != 0)
@@ -480,6 +519,7 @@ rtp_status rtp_rehearse_run(const rtp_plan *plan, const rtp_rehearse_opts *opts,
     if (!getenv("RTPACK_REHEARSE_KEEP"))
         nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 done:
+    free(locks);
     free(before);
     free(after);
     free(script);

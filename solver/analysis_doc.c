@@ -21,7 +21,7 @@ static int bare(rtp_ns t)
  * time written as a "<n>ns" string): task_object's generic path then. */
 static int task_compact(rtp_json_writer *w, const rtp_analysis_task *t)
 {
-    if (w->pretty || !bare(t->wcet_ns) || !bare(t->deadline_ns) || !bare(t->period_ns) ||
+    if (w->pretty || t->has_locks || !bare(t->wcet_ns) || !bare(t->deadline_ns) || !bare(t->period_ns) ||
         !bare(t->jitter_ns) || !bare(t->blocking_ns) ||
         (t->has_wcet_max && t->wcet_max_ns >= 0 && !bare(t->wcet_max_ns)))
         return 0;
@@ -80,6 +80,14 @@ static void task_object(rtp_json_writer *w, const rtp_analysis_task *t)
     }
     if (t->has_meets_deadline)
         rtp_jw_bool(w, "meets_deadline", t->meets_deadline);
+    if (t->has_locks) {
+        rtp_jw_time(w, "computed_blocking", t->computed_blocking_ns);
+        rtp_jw_time(w, "spin", t->spin_ns);
+        if (t->blocking_resource)
+            rtp_jw_string(w, "blocking_resource", t->blocking_resource);
+        else
+            rtp_jw_null(w, "blocking_resource");
+    }
     if (t->has_wcet_max) {
         if (t->wcet_max_ns < 0)
             rtp_jw_null(w, "wcet_max");

@@ -26,6 +26,12 @@ typedef struct rtp_analysis_task {
     int meets_deadline;
     int has_wcet_max;         /* --sensitivity: "wcet_max" (null when -1) */
     rtp_ns wcet_max_ns;
+    int has_locks;            /* the set declares critical sections (docs/spec.md
+                               * "Shared resources"): "computed_blocking",
+                               * "spin", "blocking_resource" */
+    rtp_ns computed_blocking_ns;
+    rtp_ns spin_ns;
+    const char *blocking_resource; /* NULL = null (nothing binds) */
 } rtp_analysis_task;
 
 /* The critical scaling factor as written (docs/spec.md "Sensitivity"):

@@ -67,6 +67,7 @@
  * suffice. H past 2^63 ns is RTP_ELIMIT.
  * Sums are 128-bit and saturate at 2^100, so nothing overflows. */
 #include "solver/fp.h"
+#include "solver/locks.h"
 
 #include "models/arith.h"
 #include "models/ratio.h"
@@ -873,8 +874,18 @@ static rtp_status opa(const rtp_task *tasks, size_t n, const size_t *dm,
     const int unassigned = (int)n + 1;
     for (size_t i = 0; i < n; i++)
         trial[i] = unassigned;
+    /* With critical sections a candidate's blocking comes from the tasks
+     * already below it (solver/locks.h), set in a copy before its test. */
+    rtp_task *own = NULL;
+    if (rtp_tasks_have_requests(tasks, n)) {
+        if (!(own = malloc(n * sizeof *own))) {
+            free(trial);
+            return rtp_oom(diag);
+        }
+        memcpy(own, tasks, n * sizeof *own);
+    }
     rta_ctx c;
-    rtp_status st = ctx_init(&c, tasks, n, trial, limits);
+    rtp_status st = ctx_init(&c, own ? own : tasks, n, trial, limits);
     c.verdict = 1; /* a candidate only passes or not */
     *found = 1;
     for (int level = 1; st == RTP_OK && level <= (int)n && *found; level++) {
@@ -886,7 +897,12 @@ static rtp_status opa(const rtp_task *tasks, size_t n, const size_t *dm,
             trial[cand] = level;
             c.first_i = n; /* the priorities changed: interference's cache too */
             rtp_ns r;
-            st = task_wcrt(&c, cand, 0, &r, NULL, diag);
+            if (own && rtp_add(tasks[cand].blocking_ns,
+                               rtp_locks_fp_term(tasks, n, trial, cand, NULL),
+                               &own[cand].blocking_ns) != RTP_OK)
+                st = rtp_diag_set(diag, RTP_ELIMIT, "", "blocking passes 2^62 ns");
+            if (st == RTP_OK)
+                st = task_wcrt(&c, cand, 0, &r, NULL, diag);
             if (st == RTP_OK && r >= 0)
                 *found = 1;
             else
@@ -897,6 +913,7 @@ static rtp_status opa(const rtp_task *tasks, size_t n, const size_t *dm,
         for (size_t i = 0; i < n; i++)
             priority[i] = trial[i];
     ctx_free(&c);
+    free(own);
     free(trial);
     return st;
 }
@@ -904,7 +921,7 @@ static rtp_status opa(const rtp_task *tasks, size_t n, const size_t *dm,
 int rtp_fp_dm_optimal(const rtp_task *tasks, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (tasks[i].jitter_ns != 0 || tasks[i].blocking_ns != 0 ||
+        if (tasks[i].jitter_ns != 0 || tasks[i].blocking_ns != 0 || tasks[i].n_requests != 0 ||
             tasks[i].deadline_ns > tasks[i].period_ns)
             return 0;
     return 1;

@@ -15,6 +15,7 @@
 #include "solver/edf.h"
 #include "solver/fp.h"
 #include "solver/global.h"
+#include "solver/locks.h"
 
 #include <gmp.h>
 #include <stdlib.h>
@@ -24,7 +25,10 @@ static rtp_status run_edf(const rtp_test *test, const rtp_task *tasks, size_t n,
                           rtp_test_result *result, rtp_diag *diag)
 {
     rtp_edf_result r;
-    rtp_status st = rtp_edf_qpa(tasks, n, test->want_first_miss, &test->limits, &r, diag);
+    rtp_status st = rtp_tasks_have_requests(tasks, n)
+                        ? rtp_locks_edf_qpa(tasks, n, test->want_first_miss, &test->limits, &r,
+                                            diag)
+                        : rtp_edf_qpa(tasks, n, test->want_first_miss, &test->limits, &r, diag);
     if (st != RTP_OK)
         return st;
     result->schedulable = r.schedulable;
@@ -65,8 +69,18 @@ static rtp_status run_fp(const rtp_test *test, const rtp_task *tasks, size_t n,
     if (st != RTP_OK)
         return st;
     st = rtp_fp_assign(tasks, n, test->priority, priority, &found, &test->limits, diag);
+    /* critical sections: each task's blocking from the order just found */
+    rtp_task *blocked = NULL;
+    if (st == RTP_OK && rtp_tasks_have_requests(tasks, n)) {
+        if (!(blocked = malloc(n * sizeof *blocked)))
+            st = rtp_oom(diag);
+        else
+            st = rtp_locks_fp_blocking(tasks, n, priority, blocked, diag);
+    }
     if (st == RTP_OK)
-        st = rtp_fp_rta(tasks, n, priority, response, &sched, &test->limits, diag);
+        st = rtp_fp_rta(blocked ? blocked : tasks, n, priority, response, &sched, &test->limits,
+                        diag);
+    free(blocked);
     if (st == RTP_OK) {
         result->assignment_found = found;
         result->schedulable = found && sched;
@@ -327,5 +341,15 @@ rtp_status rtp_test_run(const rtp_test *test, const rtp_task *tasks, size_t n,
         return rtp_diag_set(diag, RTP_EINTERNAL, "", "no schedulability test given");
     if (rtp_limits_check(&test->limits, diag) != RTP_OK)
         return RTP_ELIMIT;
+    /* Critical sections are analysed by the exact uniprocessor tests only
+     * (solver/locks.h): a global test would ignore them, a bound is not
+     * applicable (docs/spec.md "Shared resources"). */
+    if (rtp_tasks_have_requests(tasks, n) && test->cpus > 1)
+        return rtp_diag_set(diag, RTP_EINPUT, "resources",
+                            "shared resources are analysed on one CPU (policy edf or fp), "
+                            "not under global scheduling");
+    if (rtp_tasks_have_requests(tasks, n) && test->run != run_edf && test->run != run_fp &&
+        test->run != rtp_global_edf && test->run != rtp_global_fp)
+        return RTP_OK; /* not applicable: not schedulable */
     return test->run(test, tasks, n, result, diag);
 }

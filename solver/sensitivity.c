@@ -96,6 +96,9 @@ rtp_status rtp_sensitivity_scaling(const rtp_test *test, const rtp_task *tasks, 
                                    const rtp_overheads *ov, rtp_scaling *out,
                                    rtp_diag *diag)
 {
+    if (rtp_tasks_have_requests(tasks, n)) /* docs/spec.md "Shared resources" */
+        return rtp_diag_set(diag, RTP_EINPUT, "resources",
+                            "sensitivity does not model shared resources yet");
     rtp_task *copy;
     rtp_overheads quiet;
     rtp_status st = noise_free(tasks, n, ov, &copy, &quiet, diag);
@@ -112,6 +115,9 @@ rtp_status rtp_sensitivity_wcet_max(const rtp_test *test, const rtp_task *tasks,
                                     const rtp_overheads *ov, rtp_ns *wcet_max_out,
                                     rtp_diag *diag)
 {
+    if (rtp_tasks_have_requests(tasks, n)) /* docs/spec.md "Shared resources" */
+        return rtp_diag_set(diag, RTP_EINPUT, "resources",
+                            "sensitivity does not model shared resources yet");
     rtp_task *copy;
     rtp_overheads quiet;
     rtp_status st = noise_free(tasks, n, ov, &copy, &quiet, diag);

@@ -53,7 +53,7 @@ expect 2 "--write-lp applies only with --method ilp (here --method is ffd)" \
     partition "$Q" --method ffd --write-lp "$TMP/m.lp"
 expect 2 "--time-limit applies only with --method ilp" partition "$Q" --time-limit 5
 expect 2 "--objective applies only with --method ilp" partition "$Q" --method wfd --objective balanced
-expect 2 "--order applies only with --method ffd, bfd, wfd or nfd (here --method is best" \
+expect 2 "--order applies only with --method ffd, bfd, wfd, nfd or sfd (here --method is best" \
     partition "$Q" --order density
 expect 2 "--fit applies only with --method bfd, wfd or best (here --method is ffd)" \
     partition "$Q" --method ffd --fit density

@@ -93,7 +93,7 @@ usage "--cpus is not an option of emit (it is one of: analyze, partition, gen, p
 usage "--cpus is not an option of explore" explore "$E/sweep.json" --out "$TMP/x" --cpus 2
 usage "--cpus is not an option of merge" merge "$TMP/x" --out "$TMP/y" --cpus 2
 usage "--json is not an option of emit" emit "$E/plan_edf.json" --format script --json
-usage "--format script|systemd|rtapp|json is required" emit "$E/plan_edf.json"
+usage "--format script|systemd|rtapp|json|header is required" emit "$E/plan_edf.json"
 usage "--tasks N is required" gen --utilization 1
 usage "takes no operand, got 'x'" gen --tasks 1 --utilization 1 x
 usage "missing FILE (use - for standard input)" partition

@@ -27,8 +27,16 @@
  * counted) and creates OUT.ready once its handlers are in place (before
  * that, SIGUSR1 would end it).
  *
+ * With --locks DIR and one --lock R:KIND:PRIO:COUNT:LENGTH per critical
+ * section declaration (resource R's lock file DIR/R, rehearse/shared_lock.h;
+ * KIND an rtp_deploy_lock_kind, PRIO the spin lock's FIFO priority), each
+ * job first takes each lock COUNT times for LENGTH ns of its work (inside
+ * SPIN ns), then does the rest; a lock that cannot be taken ends the program
+ * with status 3 and no OUT (rehearse then reports the task).
+ *
  * usage: rtpack-workload --period NS --deadline NS --spin NS --out FILE
  *                        [--max-seconds S] [--window 0|1] [--clock-offset NS]
+ *                        [--locks DIR --lock R:KIND:PRIO:COUNT:LENGTH ...]
  * OUT: lines "jobs N", "misses N", "skipped N", "response_max NS",
  * "response_p99 NS" (-1 without jobs), "recorded N", "grid kernel|first_job",
  * "overruns N" (SIGXCPU received: the kernel's budget-overrun signal when
@@ -37,6 +45,7 @@
 #include "rehearse/dlclock.h"
 #include "rehearse/joblog.h"
 #include "models/sched_attr.h"
+#include "rehearse/shared_lock.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -120,6 +129,62 @@ static int touch_ready(const char *out)
     return f && fclose(f) == 0 ? 0 : -1;
 }
 
+#define MAX_LOCKS 64
+
+typedef struct section {
+    rtp_shared_lock *lock;
+    int kind, priority;
+    long long count;
+    rtp_ns length;
+} section;
+
+/* The --lock declarations, their files opened; the count, or -1 (message
+ * printed). */
+static int open_locks(int argc, char **argv, section *sec)
+{
+    const char *dir = NULL;
+    int n = 0;
+    for (int i = 1; i + 1 < argc; i += 2)
+        if (strcmp(argv[i], "--locks") == 0)
+            dir = argv[i + 1];
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (strcmp(argv[i], "--lock") != 0)
+            continue;
+        unsigned r;
+        char path[4200];
+        if (!dir || n == MAX_LOCKS ||
+            sscanf(argv[i + 1], "%u:%d:%d:%lld:%lld", &r, &sec[n].kind, &sec[n].priority,
+                   &sec[n].count, (long long *)&sec[n].length) != 5 ||
+            (size_t)snprintf(path, sizeof path, "%s/%u", dir, r) >= sizeof path)
+            return fprintf(stderr, "rtpack-workload: bad --lock %s\n", argv[i + 1]), -1;
+        if (!(sec[n].lock = rtp_shared_lock_open(path)))
+            return fprintf(stderr, "rtpack-workload: cannot open %s: %s\n", path,
+                           strerror(errno)), -1;
+        n++;
+    }
+    return n;
+}
+
+/* One job's critical sections (each inside its lock); the ns they took
+ * from the job's work, or -1 when a lock failed (message printed). */
+static rtp_ns sections(const section *sec, int n)
+{
+    rtp_ns used = 0;
+    for (int k = 0; k < n; k++)
+        for (long long c = 0; c < sec[k].count; c++) {
+            int restore = 0, e = rtp_shared_lock_take(sec[k].lock, sec[k].kind,
+                                                      sec[k].priority, &restore);
+            if (!e) {
+                work(sec[k].length);
+                e = rtp_shared_lock_give(sec[k].lock, sec[k].kind, restore);
+            }
+            if (e)
+                return fprintf(stderr, "rtpack-workload: a lock failed: %s\n", strerror(e)), -1;
+            used += sec[k].length;
+        }
+    return used;
+}
+
 static long long arg(int argc, char **argv, const char *name, long long def)
 {
     for (int i = 1; i + 1 < argc; i += 2)
@@ -145,6 +210,10 @@ int main(int argc, char **argv)
                         "[--max-seconds S] [--window 0|1] [--clock-offset NS]\n");
         return 2;
     }
+    section sec[MAX_LOCKS];
+    int n_sec = open_locks(argc, argv, sec);
+    if (n_sec < 0)
+        return 3;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal; /* no SA_RESTART: a sleep ends with EINTR */
@@ -192,7 +261,10 @@ int main(int argc, char **argv)
             log.count_from = log.next_slot;
         if (window && frozen && log.count_until == INT64_MAX)
             log.count_until = log.next_slot > log.count_from ? log.next_slot : log.count_from;
-        work(burn);
+        rtp_ns in_sections = n_sec ? sections(sec, n_sec) : 0;
+        if (in_sections < 0)
+            return 3;
+        work(burn > in_sections ? burn - in_sections : 0);
         rtp_joblog_add(&log, start, now(CLOCK_MONOTONIC));
         if (by_start)
             sched_yield(); /* SCHED_DEADLINE: the kernel releases the next job */

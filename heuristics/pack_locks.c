@@ -1,0 +1,45 @@
+/* heuristics/pack_locks.c — the packing engine's admission and plan check
+ * for task sets with critical sections (see pack.h): MSRP's spin on one CPU
+ * depends on where the other users of a resource sit, so placing a task
+ * re-checks every bin (solver/locks.h), and the plan's priorities and
+ * response times come from the same whole-placement analysis. */
+#include "heuristics/pack.h"
+
+#include "solver/locks.h"
+
+#include <stdlib.h>
+
+rtp_status rtp_pack_locks_check(const rtp_pack_job *job, const rtp_part_opts *opts,
+                                const rtp_task *eff, const size_t *where, size_t extra,
+                                size_t extra_bin, int *schedulable, rtp_locks_task *out,
+                                rtp_diag *diag)
+{
+    size_t n = job->ts->n_tasks, m = 0;
+    rtp_task *tasks = malloc((n ? n : 1) * sizeof *tasks);
+    size_t *cpu = malloc((n ? n : 1) * sizeof *cpu), *index = malloc((n ? n : 1) * sizeof *index);
+    rtp_locks_task *got = malloc((n ? n : 1) * sizeof *got);
+    rtp_status st = RTP_OK;
+    if (!tasks || !cpu || !index || !got) {
+        st = rtp_oom(diag);
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++) {
+        size_t b = i == extra ? extra_bin : where[i];
+        if (b == (size_t)-1)
+            continue;
+        tasks[m] = eff[i];
+        cpu[m] = b;
+        index[m++] = i;
+    }
+    rtp_test test = rtp_test_exact(job->policy, opts->priority, 1, opts->limits);
+    st = rtp_locks_partitioned(job->ts->resources, job->ts->n_resources, tasks, m, cpu,
+                               job->bins.n, &test, schedulable, got, diag);
+    for (size_t k = 0; st == RTP_OK && out && k < m; k++)
+        out[index[k]] = got[k];
+done:
+    free(tasks);
+    free(cpu);
+    free(index);
+    free(got);
+    return st;
+}

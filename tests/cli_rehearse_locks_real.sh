@@ -1,0 +1,93 @@
+#!/bin/sh
+# tests/cli_rehearse_locks_real.sh — shared resources rehearsed on this
+# machine, as root (under the machine lock: flock /work/locks/live.lock ctest
+# -R _real): `rtpack probe` for 20 s (its overheads in the set, as
+# cli_plan_holds_real does: without the measured SCHED_DEADLINE charge the
+# jobs of this virtual machine are throttled), two resources each shared by
+# two tasks of one of two CPUs, partitioned and rehearsed for 5 s under FP
+# (SCHED_FIFO, PTHREAD_PRIO_PROTECT mutexes at their ceilings) and under EDF
+# (SCHED_DEADLINE, PTHREAD_PRIO_INHERIT mutexes), every workload taking the
+# process-shared locks for the declared lengths (rehearse/shared_lock.h):
+# 0 misses under both, every EDF response within its bound; an FP response
+# over its (tight) bound without a miss is printed with the reason, not
+# failed (cli_plan_holds_real explains the virtual CPU's stalls); the
+# machine as before. Measured while this was built (3 runs, load 10-18,
+# probed release latency 3-10 ms): FP 0 misses every time; EDF 0 misses in
+# 2 runs, 6 skipped releases (counted as misses; every response within its
+# deadline) in one at load 14.8, on the CPU whose tasks share q: a holder
+# boosted by PTHREAD_PRIO_INHERIT overruns its runtime and is throttled
+# afterwards (the bandwidth emit warns about), or the machine's stalls.
+# Skips (exit 0, message) when not root.
+set -u
+BIN=${RTP_BINARY:?RTP_BINARY must name the built rtpack}
+T=$(mktemp -d /tmp/rtp_rehearse_locks_real.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+FAILS=0
+fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
+ok() { echo "ok: $*"; }
+skip() { echo "SKIP cli_rehearse_locks_real: $*"; exit 0; }
+
+[ "$(id -u)" -eq 0 ] || skip "needs root (cpusets, SCHED_DEADLINE, SCHED_FIFO)"
+[ -d /sys/fs/cgroup/cpuset ] || skip "needs the cgroup v1 cpuset controller"
+command -v python3 > /dev/null || skip "needs python3 to read the JSON"
+
+"$BIN" probe --seconds 20 --json > "$T/probe.json" || fail "probe exited $?"
+python3 - "$T/probe.json" "$T/set.json" <<'PY' || fail "probe document"
+import json, sys
+ov = json.load(open(sys.argv[1]))["platform"].get("overheads", {})
+print("probe:", ov)
+def task(name, c, t, cpu, res, count, length):
+    return {"name": name, "wcet": c, "period": t, "affinity": [cpu], "cmd": "unused",
+            "requests": [{"resource": res, "count": count, "length": length}]}
+json.dump({"platform": {"cpus": 2, "overheads": ov},
+           "resources": [{"name": "q"}, {"name": "r"}],
+           "tasks": [task("a", "1ms", "20ms", 0, "q", 1, "300us"),
+                     task("b", "3ms", "40ms", 0, "q", 2, "500us"),
+                     task("c", "1ms", "20ms", 1, "r", 1, "300us"),
+                     task("d", "4ms", "50ms", 1, "r", 1, "1ms")]}, open(sys.argv[2], "w"))
+PY
+
+for policy in fp edf; do
+    if ! "$BIN" partition "$T/set.json" --policy "$policy" --method ffd --json > "$T/$policy.plan"; then
+        fail "partition $policy could not prove the set with the probed terms"
+        continue
+    fi
+    "$BIN" emit "$T/$policy.plan" --format header > "$T/$policy.h" 2> "$T/$policy.herr" ||
+        fail "emit header $policy: $(cat "$T/$policy.herr")"
+    kind=$([ "$policy" = fp ] && echo PTHREAD_PRIO_PROTECT || echo PTHREAD_PRIO_INHERIT)
+    [ "$(grep -c "PROTOCOL $kind" "$T/$policy.h")" -eq 2 ] && ok "$policy: both resources $kind" ||
+        fail "$policy: the header does not make both resources $kind: $(grep PROTOCOL "$T/$policy.h")"
+    load=$(cut -d' ' -f1 /proc/loadavg)
+    "$BIN" rehearse "$T/$policy.plan" --seconds 5 --json > "$T/$policy.out" 2> "$T/$policy.err"
+    rc=$?
+    if python3 - "$T/$policy.out" "$policy" "$rc" "$load" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1])); policy, rc, load = sys.argv[2], int(sys.argv[3]), sys.argv[4]
+jobs = sum(t["jobs"] for t in doc["tasks"]); misses = sum(t["misses"] for t in doc["tasks"])
+over = [t["name"] for t in doc["tasks"] if t["over_bound"]]
+print("%s: %d jobs, %d misses, over the bound: %s, load average %s" %
+      (policy, jobs, misses, over or "none", load))
+for t in doc["tasks"]:
+    print("  %-3s cpu %d jobs %4d misses %d max %7.3f ms bound %7.3f ms" %
+          (t["name"], t["cpu"], t["jobs"], t["misses"], t["response_max"] / 1e6, t["bound"] / 1e6))
+bad = []
+if misses: bad.append("%d misses" % misses)
+if over and policy == "edf": bad.append("responses over the bound: %s" % over)
+if over and policy == "fp":
+    print("note: fp responses over the analysed bound without a miss: %s (a stall the probe "
+          "did not see; see the header)" % over)
+if rc not in (0, 1) or (rc == 1 and not over and not misses): bad.append("exit %d" % rc)
+if not doc["machine_restored"]: bad.append("machine not restored: %s" % doc.get("left"))
+if jobs < 500: bad.append("only %d jobs" % jobs)
+if bad:
+    sys.exit("; ".join(bad))
+PY
+    then
+        ok "the $policy plan with shared resources held: 0 misses"
+    else
+        fail "rehearse $policy: $(cat "$T/$policy.err")"
+    fi
+done
+
+[ "$FAILS" -eq 0 ] || { echo "$FAILS failure(s)"; exit 1; }
+echo "cli_rehearse_locks_real: all checks passed"
