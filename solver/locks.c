@@ -3,6 +3,7 @@
 
 #include "models/arith.h"
 
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -345,6 +346,24 @@ rtp_status rtp_locks_edf_qpa(const rtp_task *tasks, size_t n, int want_first_mis
                              rtp_diag *diag)
 {
     rtp_status st;
+    /* The bound below (b(t) with the started-jobs term E_k) counts one job
+     * per task on the preemption stack and lets no job of k's own task hold
+     * a section against k. Both hold only while a task's jobs are released
+     * in order, J' <= T: with J' > T two jobs of one task can be on the
+     * stack, and a later job of k's task can hold a resource against k
+     * (counterexamples in docs/spec.md "Shared resources"). Not analysed:
+     * exit 3, never a plain "schedulable" (SPEC's SRP-with-jitter rule). */
+    int any_requests = 0;
+    for (size_t j = 0; j < n; j++)
+        any_requests |= tasks[j].n_requests > 0;
+    for (size_t j = 0; any_requests && j < n; j++)
+        if (tasks[j].jitter_ns > tasks[j].period_ns)
+            return rtp_diag_set(diag, RTP_ELIMIT, "",
+                                "EDF with shared resources: task %s has release jitter J' = "
+                                "%" PRId64 " ns above its period %" PRId64 " ns; the SRP "
+                                "blocking bound is established only for J' <= T",
+                                tasks[j].name ? tasks[j].name : "(unnamed)",
+                                tasks[j].jitter_ns, tasks[j].period_ns);
     /* From t_last = the largest deadline of a task with requests on, no
      * section can block (D_j > t fails for all), and b(t) is the given
      * blocking's: rtp_edf_qpa decides there, and it is a necessary

@@ -72,6 +72,25 @@ has '"name":"k","wcet":1,"deadline":30,"period":200,"jitter":25,"computed_blocki
 sed 's/"name":"q"}/"name":"q","protocol":"msrp"}/' "$TMP/witness.json" >"$TMP/witness_msrp.json"
 expect 0 "the witness under MSRP is analysed" "$B" analyze "$TMP/witness_msrp.json" --json
 
+# Release jitter past the period: two jobs of one task can be on the SRP
+# stack (s below), or a later job of k's own task can hold the resource
+# against k (self below). Both miss in simulation (s: k at 56 > 55; self:
+# the job with deadline 20 ends at 22), so both are not analysed (exit 3).
+cat >"$TMP/two.json" <<'JSON'
+{"resources":[{"name":"R"}],"tasks":[
+ {"name":"H","wcet":2,"period":200,"deadline":100,"requests":[{"resource":"R","count":1,"length":2}]},
+ {"name":"u","wcet":1,"period":200,"deadline":45,"requests":[{"resource":"R","count":1,"length":1}]},
+ {"name":"s","wcet":8,"period":10,"deadline":40,"jitter":15},
+ {"name":"k","wcet":5,"period":200,"deadline":50,"jitter":34}]}
+JSON
+expect 3 "SRP, jitter past the period: two jobs of s stacked" "$B" analyze "$TMP/two.json"
+has "taskshasreleasejitterJ'=15nsaboveitsperiod10ns" "$TMP/err" "the reason names s"
+cat >"$TMP/self.json" <<'JSON'
+{"resources":[{"name":"q"}],"tasks":[
+ {"name":"k","wcet":6,"period":10,"deadline":20,"jitter":12,"requests":[{"resource":"q","count":1,"length":6}]}]}
+JSON
+expect 3 "SRP, jitter past the period: k's own later job holds q" "$B" analyze "$TMP/self.json"
+
 # Reading rules: exit 2 with the path.
 bad() {
     printf '%s' "$2" >"$TMP/bad.json"

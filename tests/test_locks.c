@@ -301,6 +301,13 @@ static void check_sets(rtp_policy policy, size_t cpus, int jitter, uint64_t seed
         rtp_diag diag = {0};
         rtp_status st = rtp_locks_partitioned(x.res, MAXR, x.t, x.n, x.cpu, x.cpus, &test,
                                               &sched, out, &diag);
+        /* EDF with sections and a task whose jitter passes its period is not
+         * analysed (locks.c: two jobs of one task on the stack): exit 3. */
+        int wild = 0;
+        for (size_t i = 0; i < x.n; i++)
+            wild |= x.t[i].jitter_ns > x.t[i].period_ns;
+        if (st == RTP_ELIMIT && policy == RTP_POLICY_EDF && wild)
+            continue;
         assert_int_equal(st, RTP_OK);
         if (policy == RTP_POLICY_EDF && !sched)
             continue;
