@@ -168,15 +168,35 @@ static void sweep_add(sweep *h, const rtp_task *tasks, size_t j)
     }
 }
 
-/* Moves `at` forward to w >= at. */
+/* Moves `at` forward to w >= at, one release at a time while that is
+ * cheap. A far jump (w near 2^62 with short periods would take 2^40 steps
+ * and more) counts every queued task's releases before w in closed form
+ * instead, as sweep_add does (the same sum and queue: only the cost
+ * differs), so one call costs at most 2 len + 64 steps and a rebuild. */
 static void sweep_to(sweep *h, const rtp_task *tasks, rtp_ns w)
 {
-    while (h->len > 0 && h->time[0] < w && h->sum < RTP_I128_SATURATED) {
+    size_t steps = 2 * h->len + 64;
+    while (h->len > 0 && h->time[0] < w && h->sum < RTP_I128_SATURATED && steps-- > 0) {
         const rtp_task *t = &tasks[h->task[0]];
         h->sum += t->wcet_ns;
         h->time[0] = h->time[0] > INT64_MAX - t->period_ns ? INT64_MAX
                                                            : h->time[0] + t->period_ns;
         heap_down(h, 0);
+    }
+    if (h->len > 0 && h->time[0] < w && h->sum < RTP_I128_SATURATED) {
+        size_t len = h->len;
+        h->len = 0;
+        h->sum = 0;
+        h->at = w;
+        for (size_t x = 0; x < len; x++) {
+            size_t j = h->task[x];
+            if (h->sum < RTP_I128_SATURATED) {
+                sweep_add(h, tasks, j); /* each term <= 2^63 2^62: no overflow */
+            } else { /* saturated: the sum stays, the task waits at the end */
+                h->task[h->len] = j;
+                h->time[h->len++] = INT64_MAX;
+            }
+        }
     }
     h->at = w;
 }

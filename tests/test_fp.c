@@ -418,6 +418,18 @@ static void test_large_and_limits(void **state)
     rtp_task over[2] = {tu_task(p / 2 + 1, p, p), tu_task(q / 2 + 1, 5 * q, q)};
     assert_int_equal(rtp_fp_rta(over, 2, prio, resp, &sched, &lim, NULL), RTP_OK);
     assert_int_equal(resp[1], -1);
+    /* A far jump of the release sweep (a fuzzer's hang): 2^50 releases of a
+     * 1 us task below one response, against the textbook fixed point. */
+    const rtp_ns big = (rtp_ns)1 << 60;
+    rtp_task far[2] = {tu_task(1, 1000, 1000), tu_task(big, 2 * big, 2 * big)};
+    lim = rtp_limits_default();
+    assert_int_equal(rtp_fp_rta(far, 2, prio, resp, &sched, &lim, NULL), RTP_OK);
+    rtp_ns r = big, prev = 0;
+    while (r != prev) {
+        prev = r;
+        r = big + (prev + 999) / 1000;
+    }
+    assert_int_equal(resp[1], r);
 }
 
 /* ---- jitter and blocking (docs/spec.md "Real-system terms") ----
