@@ -10,7 +10,9 @@
 # ones (tests/cmake_consumer.sh checks each compiles alone). A module
 # links only the modules below it (PUBLIC: their headers are part of its
 # own) and keeps its third-party libraries PRIVATE, so an upward call is an
-# undefined symbol when the module's tests link it alone. RTP_ROOT (the
+# undefined symbol when the module's tests link it alone. The HEADERS also
+# make up <rtpack/rtpack.h> and are the only API librtpack.so exports
+# (models/api.h). RTP_ROOT (the
 # source root) and RTP_WARNINGS come from the including project.
 include_guard(GLOBAL)
 
@@ -25,5 +27,8 @@ function(rtp_add_module name)
   set_property(GLOBAL APPEND PROPERTY RTP_MODULE_TARGETS ${target})
   if(MOD_HEADERS)
     install(FILES ${MOD_HEADERS} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/rtpack/${name})
+    foreach(header ${MOD_HEADERS})
+      set_property(GLOBAL APPEND PROPERTY RTP_INSTALLED_HEADERS ${name}/${header})
+    endforeach()
   endif()
 endfunction()

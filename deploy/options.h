@@ -11,6 +11,9 @@
 #include "models/plan.h"
 #include "models/ratio.h"
 #include "models/text.h"
+#include "models/api.h"
+
+RTP_API_BEGIN
 
 typedef enum rtp_cgroup_mode {
     RTP_CGROUP_AUTO = 0, /* detected by the script at run time */
@@ -118,4 +121,5 @@ rtp_status rtp_deploy_plain_names(const rtp_plan *plan, const char *need, size_t
 /* "0", "2,3": the bin's CPUs for messages. */
 void rtp_deploy_cpu_words(const rtp_plan_bin *bin, char *buf, size_t size);
 
+RTP_API_END
 #endif

@@ -21,6 +21,9 @@
 
 #include "deploy/options.h"
 #include "models/plan.h"
+#include "models/api.h"
+
+RTP_API_BEGIN
 
 #define RTP_LINUX_DL_RUNTIME_MIN_NS ((rtp_ns)1024)          /* 1 << DL_SCALE */
 #define RTP_LINUX_DL_PERIOD_MIN_NS ((rtp_ns)100 * 1000)     /* default sysctl */
@@ -69,4 +72,5 @@ rtp_status rtp_deploy_check(const rtp_plan *plan, const rtp_deploy_opts *opts,
  * plan is left unjudged. */
 rtp_status rtp_deploy_judge(rtp_plan *plan, const rtp_deploy_opts *opts, rtp_diag *diag);
 
+RTP_API_END
 #endif

@@ -19,6 +19,9 @@
 #include "deploy/recheck.h"
 #include "deploy/systemd.h"
 #include "models/text.h"
+#include "models/api.h"
+
+RTP_API_BEGIN
 
 /* ns -> us, rounded up / down (one named conversion per direction,
  * HACKING.md "Numbers"). */
@@ -46,4 +49,5 @@ rtp_status rtp_deploy_rtapp_files(const rtp_plan *plan, const rtp_deploy_opts *o
                                   const char *dir, rtp_deploy_file **files, size_t *n_files,
                                   int *deployable, rtp_diag *diag);
 
+RTP_API_END
 #endif

@@ -28,6 +28,9 @@
 
 #include "deploy/recheck.h"
 #include "models/text.h"
+#include "models/api.h"
+
+RTP_API_BEGIN
 
 /* The launcher opts->launcher names by default (deploy/launcher/). */
 #define RTP_DEPLOY_LAUNCHER "rtpack-launch"
@@ -87,4 +90,5 @@ rtp_status rtp_deploy_launch_words(const rtp_plan *plan, size_t j, size_t i,
 /* "0" or "2,3": bin j's CPUs as a Linux CPU list. */
 void rtp_deploy_cpu_list(const rtp_plan_bin *bin, rtp_text *out);
 
+RTP_API_END
 #endif

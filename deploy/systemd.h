@@ -15,6 +15,9 @@
 
 #include "deploy/recheck.h"
 #include "models/text.h"
+#include "models/api.h"
+
+RTP_API_BEGIN
 
 typedef struct rtp_deploy_file {
     char *name;     /* file name, no directory part */
@@ -28,4 +31,5 @@ rtp_status rtp_deploy_systemd(const rtp_plan *plan, const rtp_deploy_opts *opts,
 
 void rtp_deploy_files_free(rtp_deploy_file *files, size_t n_files);
 
+RTP_API_END
 #endif

@@ -20,6 +20,9 @@
 
 #include "explore/sweep.h"
 #include "explore/explore_doc.h"
+#include "models/api.h"
+
+RTP_API_BEGIN
 
 /* Outcome of one policy x method over one point's sets. */
 typedef struct rtp_explore_cell {
@@ -92,4 +95,5 @@ rtp_status rtp_explore_merge(const char *const *dirs, size_t n_dirs, const char 
  * rtp_explore_summary_free. */
 rtp_status rtp_explore_summarize(const char *dir, rtp_explore_summary *out, rtp_diag *diag);
 
+RTP_API_END
 #endif

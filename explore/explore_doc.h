@@ -10,6 +10,9 @@
 #define RTP_EXPLORE_DOC_H
 
 #include "models/base.h"
+#include "models/api.h"
+
+RTP_API_BEGIN
 
 /* One policy x method summed over the points the folder holds. */
 typedef struct rtp_explore_total {
@@ -38,4 +41,5 @@ typedef struct rtp_explore_summary {
 char *rtp_explore_summary_to_json(const rtp_explore_summary *s, int pretty);
 void rtp_explore_summary_free(rtp_explore_summary *s);
 
+RTP_API_END
 #endif

@@ -12,6 +12,9 @@
 
 #include "gen/gen.h"
 #include "explore/sweep_doc.h"
+#include "models/api.h"
+
+RTP_API_BEGIN
 
 typedef enum rtp_explore_method {
     RTP_EX_FFD = 0, RTP_EX_BFD, RTP_EX_WFD, RTP_EX_NFD, RTP_EX_BEST, RTP_EX_ILP
@@ -51,4 +54,5 @@ rtp_gen_opts rtp_sweep_gen_opts(const rtp_sweep *sw, size_t point);
 /* "tasks,cpus,utilization,deadlines" of a point, e.g. "20,4,0.65,implicit". */
 void rtp_sweep_point_key(const rtp_sweep *sw, size_t point, char *buf, size_t size);
 
+RTP_API_END
 #endif

@@ -13,6 +13,9 @@
 #define RTP_SWEEP_DOC_H
 
 #include "models/ratio.h"
+#include "models/api.h"
+
+RTP_API_BEGIN
 
 #define RTP_SWEEP_MAX_ITEMS 10000 /* entries of any list, points of a range */
 
@@ -54,4 +57,5 @@ rtp_status rtp_sweep_doc_parse(const char *text, size_t len, rtp_sweep_doc *out,
 
 void rtp_sweep_doc_free(rtp_sweep_doc *doc);
 
+RTP_API_END
 #endif

@@ -24,6 +24,9 @@
 #include "gen/rng.h"
 #include "models/ratio.h"
 #include "models/taskset.h"
+#include "models/api.h"
+
+RTP_API_BEGIN
 
 #define RTP_GEN_VERSION 1
 
@@ -102,4 +105,5 @@ double rtp_gen_log(double x);
 double rtp_gen_exp(double x);
 double rtp_gen_pow(double x, double y);
 
+RTP_API_END
 #endif

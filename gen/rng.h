@@ -11,6 +11,9 @@
 #define RTP_RNG_H
 
 #include <stdint.h>
+#include "models/api.h"
+
+RTP_API_BEGIN
 
 typedef struct rtp_rng {
     uint64_t state;
@@ -58,4 +61,5 @@ static inline int64_t rtp_rng_range(rtp_rng *rng, int64_t lo, int64_t hi)
     return (int64_t)((uint64_t)lo + x % n);
 }
 
+RTP_API_END
 #endif

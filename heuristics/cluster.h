@@ -16,6 +16,9 @@
 #define RTP_CLUSTER_H
 
 #include "heuristics/partition.h"
+#include "models/api.h"
+
+RTP_API_BEGIN
 
 /* Disjoint lists of Linux CPU ids (a view: rtp_platform's clusters /
  * cluster_len / n_clusters can be used as they are). */
@@ -93,4 +96,5 @@ rtp_status rtp_layout_best(const rtp_taskset *ts, const int *cpus, size_t n_cpus
                            const rtp_part_opts *opts, rtp_plan *plan,
                            rtp_layout *chosen, rtp_diag *diag);
 
+RTP_API_END
 #endif

@@ -14,6 +14,9 @@
 #include "models/plan.h"
 #include "models/ratio.h"
 #include "solver/schedtest.h"
+#include "models/api.h"
+
+RTP_API_BEGIN
 
 /* RTP_PLACE_SF is Greedy Slacker [WB13] for FP: among the CPUs where every
  * CPU still passes with the task (spins re-checked), the one leaving the
@@ -165,4 +168,5 @@ rtp_status rtp_part_bounds(const rtp_plan *plan, const rtp_part_opts *opts, size
  * 2+ CPUs is RTP_ELIMIT (solver/sensitivity.h). */
 rtp_status rtp_part_sensitivity(rtp_plan *plan, const rtp_part_opts *opts, rtp_diag *diag);
 
+RTP_API_END
 #endif

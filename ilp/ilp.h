@@ -22,6 +22,9 @@
 #define RTP_ILP_H
 
 #include "heuristics/partition.h"
+#include "models/api.h"
+
+RTP_API_BEGIN
 
 typedef enum rtp_ilp_objective {
     RTP_ILP_FEASIBILITY = 0, /* any feasible partition (default) */
@@ -128,4 +131,5 @@ rtp_status rtp_ilp_precheck(const rtp_taskset *ts, const int *cpus, size_t n_cpu
                             const rtp_ilp_opts *opts, rtp_plan_proof *proof,
                             rtp_ilp_stats *stats, rtp_diag *diag);
 
+RTP_API_END
 #endif

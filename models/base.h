@@ -13,6 +13,9 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "models/api.h"
+
+RTP_API_BEGIN
 
 typedef int64_t rtp_ns;
 
@@ -152,4 +155,5 @@ rtp_ns rtp_monotonic_ns(void);
  * RTP_OK. Reads the clock only when a deadline is set. */
 rtp_status rtp_limits_check(const rtp_limits *limits, rtp_diag *diag);
 
+RTP_API_END
 #endif

@@ -18,6 +18,9 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include "models/api.h"
+
+RTP_API_BEGIN
 
 #define RTP_INPUT_MAX_DEFAULT ((size_t)256 << 20) /* 256 MiB */
 
@@ -91,4 +94,5 @@ rtp_status rtp_lines_open(rtp_lines *r, const char *path, size_t max_line, rtp_d
 rtp_status rtp_lines_next(rtp_lines *r, const char **line, size_t *len, rtp_diag *diag);
 void rtp_lines_close(rtp_lines *r);
 
+RTP_API_END
 #endif

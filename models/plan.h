@@ -11,6 +11,9 @@
 #define RTP_PLAN_H
 
 #include "models/taskset.h"
+#include "models/api.h"
+
+RTP_API_BEGIN
 
 typedef struct rtp_plan_task {
     rtp_task task;          /* deep copy: name, times, cmd, affinity; the
@@ -132,4 +135,5 @@ void rtp_plan_free(rtp_plan *plan);
  * task set): how commands taking FILE or PLAN tell them apart. */
 int rtp_doc_is_plan(const char *text, size_t len);
 
+RTP_API_END
 #endif

@@ -9,6 +9,9 @@
 #define RTP_RATIO_H
 
 #include "models/base.h"
+#include "models/api.h"
+
+RTP_API_BEGIN
 
 typedef struct rtp_ratio {
     int64_t num;
@@ -64,4 +67,5 @@ double rtp_load_double(const struct rtp_task *tasks, size_t n,
 double rtp_load_exact_double(const struct rtp_task *tasks, size_t n,
                              rtp_load_kind kind);
 
+RTP_API_END
 #endif

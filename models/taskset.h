@@ -18,6 +18,9 @@
 
 #include "models/base.h"
 #include "models/fileio.h"
+#include "models/api.h"
+
+RTP_API_BEGIN
 
 /* The longest task name in bytes (UTF-8). */
 #define RTP_TASK_NAME_MAX 255
@@ -151,4 +154,5 @@ void rtp_task_free_fields(rtp_task *task);
 rtp_status rtp_taskset_cpu_ids(const rtp_taskset *ts, int override_cpus,
                                int **cpus, size_t *n_cpus, rtp_diag *diag);
 
+RTP_API_END
 #endif

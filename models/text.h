@@ -11,6 +11,9 @@
 #include <stddef.h>
 
 #include "models/base.h"
+#include "models/api.h"
+
+RTP_API_BEGIN
 
 typedef struct rtp_text {
     char *data;    /* NUL-terminated, or NULL before the first append */
@@ -51,4 +54,5 @@ char *rtp_text_take(rtp_text *t);
  * override), which a terminal does not show as itself"). */
 int rtp_text_check_plain(const char *s, char *why, size_t why_size);
 
+RTP_API_END
 #endif

@@ -17,6 +17,9 @@
 #define RTP_GANTT_H
 
 #include "sim/sim.h"
+#include "models/api.h"
+
+RTP_API_BEGIN
 
 #define RTP_GANTT_MAX_BOXES 1500
 
@@ -66,4 +69,5 @@ char *rtp_gantt_svg(const char *title, const rtp_gantt_task *tasks, size_t n_tas
                     const rtp_gantt_section *sections, size_t n_sections,
                     const rtp_gantt_rec *rec);
 
+RTP_API_END
 #endif

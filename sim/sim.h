@@ -30,6 +30,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "models/api.h"
+
+RTP_API_BEGIN
 
 typedef struct rtp_sim_job {
     size_t task;        /* index of the task (0..n_tasks-1): tie rule, thread */
@@ -117,4 +120,5 @@ rtp_status rtp_sim_periodic(const rtp_task *tasks, size_t n, rtp_policy policy, 
                             const int *priority, const rtp_sim_periodic_opts *opts,
                             rtp_sim_task_stats *stats, rtp_ns *until_out, rtp_diag *diag);
 
+RTP_API_END
 #endif

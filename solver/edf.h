@@ -10,6 +10,9 @@
 #define RTP_EDF_H
 
 #include "models/taskset.h"
+#include "models/api.h"
+
+RTP_API_BEGIN
 
 typedef struct rtp_edf_result {
     int schedulable;
@@ -47,4 +50,5 @@ rtp_status rtp_edf_qpa(const rtp_task *tasks, size_t n, int want_first_miss,
 rtp_status rtp_edf_bound(const rtp_task *tasks, size_t n, const rtp_limits *limits,
                          rtp_ns *bound, rtp_diag *diag);
 
+RTP_API_END
 #endif

@@ -10,6 +10,9 @@
 #define RTP_FP_H
 
 #include "models/taskset.h"
+#include "models/api.h"
+
+RTP_API_BEGIN
 
 /* Worst-case response time of every task under `priority` (n entries).
  * response_time[i] = exact WCRT, or -1 when it exceeds the deadline (the
@@ -44,4 +47,5 @@ rtp_status rtp_fp_assign(const rtp_task *tasks, size_t n, rtp_prio_rule rule,
                          int *priority, int *found, const rtp_limits *limits,
                          rtp_diag *diag);
 
+RTP_API_END
 #endif

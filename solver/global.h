@@ -21,6 +21,9 @@
 #define RTP_GLOBAL_H
 
 #include "solver/schedtest.h"
+#include "models/api.h"
+
+RTP_API_BEGIN
 
 /* Global EDF on test->cpus CPUs: accepted when any enabled test accepts;
  * result->accepted_by names it ("gfb", "bak", "bcl", "rta"), else NULL.
@@ -136,4 +139,5 @@ rtp_status rtp_global_edf_report(const rtp_task *tasks, size_t n, int m,
                                  const rtp_limits *limits,
                                  rtp_global_report *report, rtp_diag *diag);
 
+RTP_API_END
 #endif

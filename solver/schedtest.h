@@ -11,6 +11,9 @@
 #define RTP_SCHEDTEST_H
 
 #include "models/taskset.h"
+#include "models/api.h"
+
+RTP_API_BEGIN
 
 typedef struct rtp_test_result {
     int schedulable;        /* the verdict, meaningful when status == RTP_OK */
@@ -63,4 +66,5 @@ rtp_test rtp_test_hyperbolic(rtp_limits limits);
 rtp_status rtp_test_run(const rtp_test *test, const rtp_task *tasks, size_t n,
                         rtp_test_result *result, rtp_diag *diag);
 
+RTP_API_END
 #endif

@@ -122,6 +122,9 @@
 #define RTP_SENSITIVITY_H
 
 #include "solver/schedtest.h"
+#include "models/api.h"
+
+RTP_API_BEGIN
 
 /* The critical scaling factor of one set. */
 typedef struct rtp_scaling {
@@ -157,4 +160,5 @@ rtp_status rtp_scaling_copy(rtp_scaling *dst, const rtp_scaling *src);
 
 void rtp_scaling_free(rtp_scaling *s);
 
+RTP_API_END
 #endif

@@ -1,7 +1,9 @@
 #!/bin/sh
 # tests/cli_install.sh — `cmake --install` gives a working SDK: the binary,
-# librtpack.a, the headers and a relocatable rtpack.pc with which a small C
-# program compiles, links and runs the exact EDF test.
+# librtpack.so (versioned, with its SONAME) and librtpack.a, the headers and
+# a relocatable rtpack.pc with which a small C program including the umbrella
+# <rtpack/rtpack.h> compiles, links the shared library (and, with --static,
+# the static one) and runs the exact EDF test.
 set -eu
 BIN=${RTP_BINARY:?set RTP_BINARY to the built rtpack}
 BUILD=$(dirname "$BIN")
@@ -12,7 +14,10 @@ fi
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 cmake --install "$BUILD" --prefix "$TMP/prefix" >/dev/null
-for f in bin/rtpack lib/librtpack.a lib/pkgconfig/rtpack.pc \
+ver=$(sed -n 's/^CMAKE_PROJECT_VERSION:[A-Z]*=//p' "$BUILD/CMakeCache.txt")
+soname=librtpack.so.${ver%.*}
+for f in bin/rtpack lib/librtpack.a lib/librtpack.so "lib/$soname" "lib/librtpack.so.$ver" \
+         lib/pkgconfig/rtpack.pc include/rtpack/rtpack.h \
          include/rtpack/models/taskset.h include/rtpack/solver/edf.h \
          include/rtpack/heuristics/partition.h include/rtpack/ilp/ilp.h; do
     [ -e "$TMP/prefix/$f" ] || { echo "FAIL: $f not installed"; exit 1; }
@@ -20,8 +25,7 @@ done
 cat >"$TMP/consumer.c" <<'CEOF'
 #include <stdio.h>
 #include <string.h>
-#include <rtpack/models/taskset.h>
-#include <rtpack/solver/edf.h>
+#include <rtpack/rtpack.h>
 int main(void)
 {
     const char *doc = "{\"tasks\":[{\"name\":\"T1\",\"wcet\":1,\"period\":4},"
@@ -42,8 +46,20 @@ CEOF
 PKG_CONFIG_PATH="$TMP/prefix/lib/pkgconfig"
 export PKG_CONFIG_PATH
 # shellcheck disable=SC2046 # pkg-config prints several words on purpose
-cc -o "$TMP/consumer" "$TMP/consumer.c" $(pkg-config --cflags --libs rtpack)
-out=$("$TMP/consumer")
-[ "$out" = "schedulable=1" ] || { echo "FAIL: consumer printed '$out'"; exit 1; }
+cc -o "$TMP/consumer" "$TMP/consumer.c" $(pkg-config --cflags --libs rtpack) \
+    -Wl,-rpath,"$TMP/prefix/lib"
+readelf -d "$TMP/prefix/lib/librtpack.so" | grep -q "SONAME.*\[$soname\]" ||
+    { echo "FAIL: librtpack.so's SONAME is not $soname"; exit 1; }
+readelf -d "$TMP/consumer" | grep -q "NEEDED.*\[$soname\]" ||
+    { echo "FAIL: the pkg-config consumer does not link $soname"; exit 1; }
+# shellcheck disable=SC2046
+cc -o "$TMP/consumer_static" "$TMP/consumer.c" -Wl,-Bstatic -lrtpack -Wl,-Bdynamic \
+    $(pkg-config --cflags --libs --static rtpack | sed 's/-lrtpack//')
+! readelf -d "$TMP/consumer_static" | grep -q "NEEDED.*librtpack" ||
+    { echo "FAIL: the --static consumer needs librtpack.so"; exit 1; }
+for prog in consumer consumer_static; do
+    out=$("$TMP/$prog")
+    [ "$out" = "schedulable=1" ] || { echo "FAIL: $prog printed '$out'"; exit 1; }
+done
 "$TMP/prefix/bin/rtpack" --version >/dev/null
 echo "cli_install: all passed"
