@@ -39,7 +39,7 @@
  * --sensitivity sections alone, the global one alone, or the 20-task family
  * alone with SETS sets) */
 #include "gen/gen.h"
-#include "solver/analysis_doc.h"
+#include "solver/analyze.h"
 #include "models/effective.h"
 #include "solver/edf.h"
 #include "solver/fp.h"
@@ -83,45 +83,23 @@ static int enumerate_demand(const rtp_task *t, size_t n, rtp_ns bound)
     return 1;
 }
 
-/* One batch line's work, as rtpack analyze --batch does it. */
-static int batch_once(const char *line, size_t len, const rtp_test *test)
+/* One batch line's work, as rtpack analyze --batch does it: the same library
+ * calls (solver/analyze.h). */
+static int batch_once(const char *line, size_t len, const rtp_analyze_opts *opts)
 {
     rtp_taskset ts;
     rtp_diag diag;
     if (rtp_taskset_parse_json(line, len, &ts, &diag) != RTP_OK)
         return -1;
-    size_t n = ts.n_tasks;
-    int *prio = calloc(n, sizeof *prio);
-    rtp_ns *resp = calloc(n, sizeof *resp);
-    rtp_analysis_task *rows = calloc(n, sizeof *rows);
-    rtp_test_result r;
-    memset(&r, 0, sizeof r);
-    r.priority = prio;
-    r.response_time = resp;
-    int ok = rtp_test_run(test, ts.tasks, n, &r, &diag) == RTP_OK;
-    rtp_analysis_doc doc;
-    memset(&doc, 0, sizeof doc);
-    doc.line = 1;
-    doc.policy = test->policy;
-    doc.schedulable = r.schedulable;
-    doc.utilization = rtp_load_double(ts.tasks, n, RTP_LOAD_UTIL);
-    for (size_t i = 0; i < n; i++) {
-        rows[i].name = ts.tasks[i].name;
-        rows[i].wcet_ns = ts.tasks[i].wcet_ns;
-        rows[i].deadline_ns = ts.tasks[i].deadline_ns;
-        rows[i].period_ns = ts.tasks[i].period_ns;
-        rows[i].has_priority = rows[i].has_response = test->policy == RTP_POLICY_FP;
-        rows[i].priority = prio[i];
-        rows[i].response_time_ns = resp[i];
+    rtp_analysis a;
+    int ok = rtp_analyze(&ts, opts, &a, &diag) == RTP_OK;
+    if (ok) {
+        a.doc.line = 1;
+        char *out = rtp_analysis_doc_to_json(&a.doc, 0);
+        ok = out != NULL;
+        free(out);
     }
-    doc.tasks = rows;
-    doc.n_tasks = n;
-    char *out = rtp_analysis_doc_to_json(&doc, 0);
-    ok = ok && out;
-    free(out);
-    free(rows);
-    free(prio);
-    free(resp);
+    rtp_analysis_free(&a);
     rtp_taskset_free(&ts);
     return ok;
 }
@@ -539,11 +517,11 @@ int main(int argc, char **argv)
             rtp_taskset_free(&ts);
         }
         for (int pol = 0; pol < 2; pol++) {
-            rtp_test test = rtp_test_exact(pol ? RTP_POLICY_FP : RTP_POLICY_EDF, RTP_PRIO_OPA, 1, lim);
-            test.want_first_miss = 1;
+            rtp_analyze_opts ao = rtp_analyze_opts_default(pol ? RTP_POLICY_FP : RTP_POLICY_EDF);
+            ao.limits = lim;
             double t0 = now_us();
             for (size_t k = 0; k < lines; k++)
-                if (batch_once(text[k], strlen(text[k]), &test) < 0)
+                if (batch_once(text[k], strlen(text[k]), &ao) < 0)
                     return 3;
             double secs = (now_us() - t0) / 1e6;
             printf("batch n=%zu U=0.80 %s: %.0f sets/s\n", sizes[si], pol ? "fp-opa" : "edf",

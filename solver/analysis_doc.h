@@ -13,6 +13,9 @@
 
 #include "models/base.h"
 #include "models/text.h"
+#include "models/api.h"
+
+RTP_API_BEGIN
 
 typedef struct rtp_analysis_task {
     const char *name;
@@ -77,4 +80,5 @@ rtp_status rtp_analysis_doc_write(rtp_text *out, const rtp_analysis_doc *doc, in
  * line, '\n' ended; RTP_ENOMEM as above. */
 rtp_status rtp_analysis_error_write(rtp_text *out, long line, const char *message);
 
+RTP_API_END
 #endif

@@ -1,0 +1,142 @@
+"""The C API of librtpack.so as cffi sees it (ABI mode: no compiler at
+install time). Every struct here mirrors an installed header field for field;
+python/tests/test_layout.py compiles a C program against those headers and
+fails when a size or an offset differs, so a header change cannot go
+unnoticed. Only what the package calls is declared."""
+import ctypes.util
+import os
+
+from cffi import FFI
+
+SONAME = "librtpack.so.0.1"
+
+CDEF = r"""
+typedef int64_t rtp_ns;
+typedef enum rtp_status { RTP_OK = 0, RTP_EINPUT, RTP_ELIMIT, RTP_ENOMEM,
+                          RTP_EINTERNAL } rtp_status;
+typedef struct rtp_diag { char message[512]; char path[160]; int line; int column; } rtp_diag;
+typedef enum rtp_policy { RTP_POLICY_EDF = 0, RTP_POLICY_FP, RTP_POLICY_GEDF,
+                          RTP_POLICY_GFP } rtp_policy;
+typedef enum rtp_prio_rule { RTP_PRIO_OPA = 0, RTP_PRIO_DM, RTP_PRIO_RM,
+                             RTP_PRIO_GIVEN } rtp_prio_rule;
+typedef struct rtp_limits { uint64_t max_iterations; rtp_ns deadline_ns;
+                            const volatile int *interrupt; } rtp_limits;
+typedef struct rtp_ratio { int64_t num; int64_t den; } rtp_ratio;
+typedef enum rtp_load_kind { RTP_LOAD_UTIL = 0, RTP_LOAD_DENSITY } rtp_load_kind;
+
+typedef struct rtp_task {
+    char *name; rtp_ns wcet_ns; rtp_ns deadline_ns; rtp_ns period_ns; rtp_ns jitter_ns;
+    rtp_ns blocking_ns; char **cmd; size_t cmd_len; int cmd_is_string; int *affinity;
+    size_t affinity_len; int has_priority; int priority;
+} rtp_task;
+typedef struct rtp_overheads { rtp_ns release_latency_ns; rtp_ns context_switch_ns;
+    rtp_ns deadline_charge_ns; rtp_ns noise_per_ms_ns; } rtp_overheads;
+typedef struct rtp_platform { int *cpus; size_t n_cpus; int **clusters; size_t *cluster_len;
+    size_t n_clusters; int cpus_given_as_count; int has_overheads;
+    rtp_overheads overheads; } rtp_platform;
+typedef struct rtp_taskset { rtp_ns time_unit_ns; int has_platform; rtp_platform platform;
+    rtp_task *tasks; size_t n_tasks; } rtp_taskset;
+
+void rtp_diag_clear(rtp_diag *diag);
+int rtp_status_exit_code(rtp_status status);
+rtp_limits rtp_limits_default(void);
+rtp_status rtp_taskset_parse_json(const char *text, size_t len, rtp_taskset *out,
+                                  rtp_diag *diag);
+char *rtp_taskset_to_json(const rtp_taskset *ts, int pretty);
+void rtp_taskset_free(rtp_taskset *ts);
+rtp_status rtp_taskset_cpu_ids(const rtp_taskset *ts, int override_cpus, int **cpus,
+                               size_t *n_cpus, rtp_diag *diag);
+
+typedef struct rtp_analysis_task {
+    const char *name; rtp_ns wcet_ns, deadline_ns, period_ns; rtp_ns jitter_ns, blocking_ns;
+    int has_priority; int priority; int has_response; rtp_ns response_time_ns;
+    int has_meets_deadline; int meets_deadline; int has_wcet_max; rtp_ns wcet_max_ns;
+} rtp_analysis_task;
+typedef struct rtp_scaling_text { int present; const char *decimal; const char *exact; }
+    rtp_scaling_text;
+typedef struct rtp_analysis_doc {
+    long line; rtp_policy policy; int has_priority_rule; rtp_prio_rule priority_rule; int cpus;
+    int schedulable; int has_assignment_found; int assignment_found; int has_test;
+    const char *test; const char *not_applicable; double utilization;
+    int has_effective_utilization; double effective_utilization; int has_first_miss;
+    rtp_ns first_miss_ns; rtp_scaling_text scaling; const rtp_analysis_task *tasks;
+    size_t n_tasks;
+} rtp_analysis_doc;
+typedef struct rtp_scaling { int unbounded; int exists; char *exact; char decimal[64];
+    const char *not_defined; } rtp_scaling;
+typedef struct rtp_analyze_opts { rtp_policy policy; rtp_prio_rule priority;
+    rtp_limits limits; int cpus_override; int sensitivity; } rtp_analyze_opts;
+typedef struct rtp_analysis { rtp_analysis_doc doc; const rtp_task *eff; rtp_task *eff_copy;
+    rtp_analysis_task *rows; int *priority; rtp_ns *response; rtp_ns *wcet_max;
+    rtp_scaling scaling; } rtp_analysis;
+
+rtp_analyze_opts rtp_analyze_opts_default(rtp_policy policy);
+rtp_status rtp_analyze(const rtp_taskset *ts, const rtp_analyze_opts *opts, rtp_analysis *out,
+                       rtp_diag *diag);
+void rtp_analysis_free(rtp_analysis *a);
+char *rtp_analysis_doc_to_json(const rtp_analysis_doc *doc, int pretty);
+
+typedef enum rtp_placement { RTP_PLACE_FF = 0, RTP_PLACE_BF, RTP_PLACE_WF, RTP_PLACE_NF }
+    rtp_placement;
+typedef enum rtp_order { RTP_ORDER_UTIL = 0, RTP_ORDER_DENSITY, RTP_ORDER_DEADLINE,
+    RTP_ORDER_PERIOD, RTP_ORDER_INPUT } rtp_order;
+typedef struct rtp_part_opts { rtp_policy policy; rtp_prio_rule priority;
+    rtp_placement placement; rtp_order order; rtp_ratio capacity; rtp_load_kind fit_measure;
+    int bound_admission; int threads; rtp_limits limits;
+    void (*progress)(void *ctx, uint64_t planned, uint64_t placed); void *progress_ctx;
+} rtp_part_opts;
+
+typedef struct rtp_plan_task { rtp_task task; int priority; rtp_ns response_time_ns;
+    int has_wcet_max; rtp_ns wcet_max_ns; } rtp_plan_task;
+typedef struct rtp_plan_scaling { int present; char *exact; char decimal[64];
+    const char *not_defined; } rtp_plan_scaling;
+typedef struct rtp_plan_bin { int *cpus; size_t n_cpus; char test[24]; rtp_plan_task *tasks;
+    size_t n_tasks; rtp_plan_scaling scaling; } rtp_plan_bin;
+typedef struct rtp_plan_proof { char kind[24]; char **tasks; size_t n_tasks; size_t clique;
+    int *cpus; size_t n_cpus; char *explanation; } rtp_plan_proof;
+typedef struct rtp_plan { int feasible; rtp_policy policy; char method[16]; char status[16];
+    char chosen_placement[8]; char chosen_order[12]; char chosen_layout[16]; int clustered;
+    int *platform_cpus; size_t n_platform_cpus; rtp_overheads overheads; rtp_plan_bin *bins;
+    size_t n_bins; rtp_plan_task *unassigned; size_t n_unassigned; rtp_plan_proof proof;
+    int deploy_judged; int deployable; char deployable_reason[600];
+    rtp_plan_scaling scaling; } rtp_plan;
+
+rtp_part_opts rtp_part_opts_default(void);
+rtp_status rtp_part_pack(const rtp_taskset *ts, const int *cpus, size_t n_cpus,
+                         const rtp_part_opts *opts, rtp_plan *plan, rtp_diag *diag);
+rtp_status rtp_part_best(const rtp_taskset *ts, const int *cpus, size_t n_cpus,
+                         const rtp_part_opts *opts, rtp_plan *plan, rtp_diag *diag);
+rtp_status rtp_part_sensitivity(rtp_plan *plan, const rtp_part_opts *opts, rtp_diag *diag);
+char *rtp_plan_to_json(const rtp_plan *plan, int pretty);
+void rtp_plan_free(rtp_plan *plan);
+
+void free(void *);
+"""
+
+# The structs test_layout.py checks against the C headers.
+STRUCTS = ["rtp_diag", "rtp_limits", "rtp_ratio", "rtp_task", "rtp_overheads", "rtp_platform",
+           "rtp_taskset", "rtp_analysis_task", "rtp_scaling_text", "rtp_analysis_doc",
+           "rtp_scaling", "rtp_analyze_opts", "rtp_analysis", "rtp_part_opts",
+           "rtp_plan_task", "rtp_plan_scaling", "rtp_plan_bin", "rtp_plan_proof", "rtp_plan"]
+
+ffi = FFI()
+ffi.cdef(CDEF)
+
+
+def _open():
+    """RTPACK_LIBRARY (a path) first, then the dynamic linker's search
+    (LD_LIBRARY_PATH, ldconfig), then ctypes' lookup of -lrtpack."""
+    path = os.environ.get("RTPACK_LIBRARY")
+    if path:
+        return ffi.dlopen(path)
+    try:
+        return ffi.dlopen(SONAME)
+    except OSError:
+        found = ctypes.util.find_library("rtpack")
+        if not found:
+            raise
+        return ffi.dlopen(found)
+
+
+lib = _open()
+libc = ffi.dlopen(None)

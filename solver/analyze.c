@@ -1,0 +1,178 @@
+/* solver/analyze.c — rtp_analyze (solver/analyze.h): the exact test of the
+ * policy on the effective tasks, the document's rows, and the sensitivity
+ * when asked. Moved from cli/cmd_analyze.c so that the CLI, bench and the
+ * Python package run the same code. */
+#include "solver/analyze.h"
+
+#include "models/effective.h"
+#include "models/ratio.h"
+#include "solver/locks.h"
+#include "solver/schedtest.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+rtp_analyze_opts rtp_analyze_opts_default(rtp_policy policy)
+{
+    rtp_analyze_opts o;
+    memset(&o, 0, sizeof o);
+    o.policy = policy;
+    o.priority = policy == RTP_POLICY_GFP ? RTP_PRIO_DM : RTP_PRIO_OPA;
+    o.limits = rtp_limits_default();
+    return o;
+}
+
+void rtp_analysis_free(rtp_analysis *a)
+{
+    free(a->wcet_max);
+    rtp_scaling_free(&a->scaling);
+    free(a->eff_copy);
+    free(a->rows);
+    free(a->priority);
+    free(a->response);
+}
+
+static int is_global(rtp_policy p)
+{
+    return p == RTP_POLICY_GEDF || p == RTP_POLICY_GFP;
+}
+
+/* --sensitivity: wcet_max per task and the critical scaling factor into the
+ * document (docs/spec.md "Sensitivity"). */
+static rtp_status sensitivity(const rtp_taskset *ts, const rtp_test *test, rtp_analysis *a,
+                              rtp_diag *diag)
+{
+    size_t n = ts->n_tasks;
+    if (!(a->wcet_max = malloc((n ? n : 1) * sizeof *a->wcet_max)))
+        return RTP_ENOMEM;
+    rtp_status st = rtp_sensitivity_wcet_max(test, ts->tasks, n, &ts->platform.overheads,
+                                             a->wcet_max, diag);
+    if (st == RTP_OK)
+        st = rtp_sensitivity_scaling(test, ts->tasks, n, &ts->platform.overheads, &a->scaling,
+                                     diag);
+    if (st != RTP_OK)
+        return st;
+    for (size_t i = 0; i < n; i++) {
+        a->rows[i].has_wcet_max = 1;
+        a->rows[i].wcet_max_ns = a->wcet_max[i];
+    }
+    a->doc.scaling.present = !a->scaling.unbounded && !a->scaling.not_defined;
+    a->doc.scaling.exact = a->scaling.exact;
+    a->doc.scaling.decimal = a->scaling.decimal;
+    return RTP_OK;
+}
+
+/* Per task the computed blocking, spin and binding resource (docs/spec.md
+ * "Shared resources"): all tasks on one CPU, so every resource is local. */
+static rtp_status lock_terms(const rtp_taskset *ts, rtp_analysis *a, const rtp_test *test,
+                             rtp_diag *diag)
+{
+    size_t n = ts->n_tasks;
+    size_t *cpu = calloc(n ? n : 1, sizeof *cpu);
+    rtp_locks_task *out = malloc((n ? n : 1) * sizeof *out);
+    int sched;
+    rtp_status st = !cpu || !out ? rtp_oom(diag)
+                                 : rtp_locks_partitioned(ts->resources, ts->n_resources, a->eff,
+                                                         n, cpu, 1, test, &sched, out, diag);
+    for (size_t i = 0; st == RTP_OK && i < n; i++) {
+        rtp_analysis_task *r = &a->rows[i];
+        r->has_locks = 1;
+        r->computed_blocking_ns = out[i].blocking_ns;
+        r->spin_ns = out[i].spin_ns;
+        r->blocking_resource =
+            out[i].binding == RTP_LOCKS_NONE ? NULL : ts->resources[out[i].binding].name;
+    }
+    free(cpu);
+    free(out);
+    return st;
+}
+
+rtp_status rtp_analyze(const rtp_taskset *ts, const rtp_analyze_opts *s, rtp_analysis *a,
+                       rtp_diag *diag)
+{
+    size_t n = ts->n_tasks;
+    memset(a, 0, sizeof *a);
+    int cpus = 1;
+    if (is_global(s->policy)) {
+        int *ids = NULL;
+        size_t n_ids = 0;
+        rtp_status st = rtp_taskset_cpu_ids(ts, s->cpus_override, &ids, &n_ids, diag);
+        free(ids);
+        if (st != RTP_OK)
+            return st;
+        cpus = (int)n_ids;
+    }
+    rtp_status st;
+    /* without overheads C' = C and J' = J: no copy (a batch line's tasks
+     * were copied only to be read) */
+    if (rtp_overheads_zero(&ts->platform.overheads))
+        a->eff = ts->tasks;
+    else if (!(a->eff = a->eff_copy =
+                   rtp_effective_new(ts->tasks, n, &ts->platform.overheads, s->policy, &st, diag)))
+        return st;
+    a->rows = calloc(n ? n : 1, sizeof *a->rows);
+    a->priority = calloc(n ? n : 1, sizeof *a->priority);
+    a->response = malloc((n ? n : 1) * sizeof *a->response);
+    if (!a->rows || !a->priority || !a->response)
+        return RTP_ENOMEM;
+    for (size_t i = 0; i < n; i++)
+        a->response[i] = -2; /* "not computed" */
+    rtp_test test = rtp_test_exact(s->policy, s->priority, cpus, s->limits);
+    test.want_first_miss = 1;
+    rtp_test_result res;
+    memset(&res, 0, sizeof res);
+    int fixed = s->policy == RTP_POLICY_FP || s->policy == RTP_POLICY_GFP;
+    if (fixed) {
+        res.priority = a->priority;
+        res.response_time = a->response;
+    }
+    st = rtp_test_run(&test, a->eff, n, &res, diag);
+    if (st != RTP_OK)
+        return st;
+    rtp_analysis_doc *d = &a->doc;
+    d->policy = s->policy;
+    d->has_priority_rule = fixed;
+    d->priority_rule = s->priority;
+    d->cpus = is_global(s->policy) ? cpus : 0;
+    d->schedulable = res.schedulable;
+    d->has_assignment_found = s->policy == RTP_POLICY_FP;
+    d->assignment_found = res.assignment_found;
+    d->has_test = is_global(s->policy);
+    d->test = res.accepted_by;
+    if (is_global(s->policy) && cpus >= 2 && !res.schedulable &&
+        rtp_tasks_have_delays(a->eff, n))
+        d->not_applicable = "the global tests do not model release jitter or blocking";
+    d->utilization = rtp_load_double(ts->tasks, n, RTP_LOAD_UTIL);
+    d->has_effective_utilization = rtp_overheads_stretch(&ts->platform.overheads, s->policy);
+    if (d->has_effective_utilization) /* exact (GMP): only when it is shown */
+        d->effective_utilization = rtp_load_exact_double(a->eff, n, RTP_LOAD_UTIL);
+    d->has_first_miss = res.has_first_miss;
+    d->first_miss_ns = res.first_miss_ns;
+    for (size_t i = 0; i < n; i++) {
+        const rtp_task *t = &ts->tasks[i];
+        rtp_analysis_task *r = &a->rows[i];
+        r->name = t->name;
+        r->wcet_ns = t->wcet_ns;
+        r->deadline_ns = t->deadline_ns;
+        r->period_ns = t->period_ns;
+        r->jitter_ns = t->jitter_ns;
+        r->blocking_ns = t->blocking_ns;
+        r->has_priority = fixed && a->priority[i] > 0;
+        r->priority = a->priority[i];
+        /* not applicable: no response bound is claimed either way */
+        r->has_response = fixed && a->response[i] != -2 && !d->not_applicable;
+        r->response_time_ns = a->response[i];
+        r->has_meets_deadline = r->has_response;
+        r->meets_deadline = a->response[i] >= 0;
+    }
+    d->tasks = a->rows;
+    d->n_tasks = n;
+    if (rtp_tasks_have_requests(ts->tasks, n)) {
+        if (s->sensitivity)
+            return rtp_diag_set(diag, RTP_EINPUT, "resources",
+                                "--sensitivity does not analyse shared resources yet");
+        if ((st = lock_terms(ts, a, &test, diag)) != RTP_OK)
+            return st;
+    }
+    return s->sensitivity ? sensitivity(ts, &test, a, diag) : RTP_OK;
+}
