@@ -110,6 +110,16 @@ rtp_status rtp_part_sensitivity(rtp_plan *plan, const rtp_part_opts *opts, rtp_d
 char *rtp_plan_to_json(const rtp_plan *plan, int pretty);
 void rtp_plan_free(rtp_plan *plan);
 
+typedef enum rtp_cgroup_mode { RTP_CGROUP_AUTO = 0, RTP_CGROUP_V1, RTP_CGROUP_V2 }
+    rtp_cgroup_mode;
+typedef struct rtp_deploy_opts { rtp_ratio budget; int fifo_lo, fifo_hi; const char *name;
+    rtp_cgroup_mode cgroup; const char *cgroup_root; int duration_s; int isolate;
+    rtp_ratio runtime_margin; int reclaim; int overrun_signal; const char *launcher;
+    rtp_limits limits; const char *const *(*cmd_for)(void *ctx, size_t j, size_t i);
+    void *cmd_ctx; } rtp_deploy_opts;
+rtp_deploy_opts rtp_deploy_opts_default(void);
+rtp_status rtp_deploy_judge(rtp_plan *plan, const rtp_deploy_opts *opts, rtp_diag *diag);
+
 void free(void *);
 """
 
@@ -117,7 +127,8 @@ void free(void *);
 STRUCTS = ["rtp_diag", "rtp_limits", "rtp_ratio", "rtp_task", "rtp_overheads", "rtp_platform",
            "rtp_taskset", "rtp_analysis_task", "rtp_scaling_text", "rtp_analysis_doc",
            "rtp_scaling", "rtp_analyze_opts", "rtp_analysis", "rtp_part_opts",
-           "rtp_plan_task", "rtp_plan_scaling", "rtp_plan_bin", "rtp_plan_proof", "rtp_plan"]
+           "rtp_plan_task", "rtp_plan_scaling", "rtp_plan_bin", "rtp_plan_proof", "rtp_plan",
+           "rtp_deploy_opts"]
 
 ffi = FFI()
 ffi.cdef(CDEF)
