@@ -18,7 +18,7 @@ from fractions import Fraction
 from ._capi import ffi, lib, libc
 
 __all__ = ["Task", "TaskSet", "Analysis", "Plan", "RtpackError", "InputError", "LimitError",
-           "analyze", "sensitivity", "partition"]
+           "analyze", "sensitivity", "partition", "gen"]
 
 _POLICIES = {"edf": lib.RTP_POLICY_EDF, "fp": lib.RTP_POLICY_FP, "gedf": lib.RTP_POLICY_GEDF,
              "gfp": lib.RTP_POLICY_GFP}
@@ -145,7 +145,10 @@ class TaskSet:
     TaskSet(tasks, cpus=None) builds one (cpus: a count or a list of Linux
     CPU ids); TaskSet.from_json(text) and TaskSet.load(path) read one."""
 
-    def __init__(self, tasks=(), cpus=None, _text=None):
+    def __init__(self, tasks=(), cpus=None, _text=None, _ts=None):
+        if _ts is not None:
+            self._ts = _ts
+            return
         if _text is None:
             doc = {"tasks": [t._json() for t in tasks]}
             if cpus is not None:
@@ -307,3 +310,33 @@ def partition(ts, policy="edf", method="best", cpus=None, priority=None, capacit
     finally:
         lib.rtp_plan_free(plan)
     return Plan(_document(text), text)
+
+
+def _ratio(value, what):
+    r = Fraction(value)
+    if r <= 0:
+        raise InputError("input", 2, f"{what} must be positive, not {r}")
+    return r.numerator, r.denominator
+
+
+def gen(n_tasks, utilization, seed=1, point=0, index=0, generator="uunifast-discard",
+        periods=(1_000_000, 1_000_000_000), deadlines="implicit", max_task_util=None):
+    """rtpack gen --tasks N --utilization U --seed S [...]: the random set of
+    (seed, point, index), the same bytes as the CLI and `rtpack explore`
+    (utilization and max_task_util exact: Fraction, int or decimal str;
+    periods in int ns)."""
+    opts = ffi.new("rtp_gen_opts *", lib.rtp_gen_opts_default())
+    opts.n_tasks = n_tasks
+    opts.total_util.num, opts.total_util.den = _ratio(utilization, "utilization")
+    if max_task_util is not None:
+        opts.max_task_util.num, opts.max_task_util.den = _ratio(max_task_util, "max_task_util")
+    opts.algo = _choice({"uunifast-discard": lib.RTP_GEN_UUNIFAST_DISCARD,
+                         "randfixedsum": lib.RTP_GEN_RANDFIXEDSUM}, generator, "generator")
+    opts.deadlines = _choice({"implicit": lib.RTP_DL_IMPLICIT,
+                              "constrained": lib.RTP_DL_CONSTRAINED,
+                              "arbitrary": lib.RTP_DL_ARBITRARY}, deadlines, "deadlines")
+    opts.period_min_ns, opts.period_max_ns = periods
+    ts = ffi.new("rtp_taskset *")
+    diag = _diag()
+    _check(lib.rtp_gen_taskset(opts, seed, point, index, ts, diag), diag)
+    return TaskSet(_ts=ffi.gc(ts, lib.rtp_taskset_free))

@@ -120,6 +120,18 @@ typedef struct rtp_deploy_opts { rtp_ratio budget; int fifo_lo, fifo_hi; const c
 rtp_deploy_opts rtp_deploy_opts_default(void);
 rtp_status rtp_deploy_judge(rtp_plan *plan, const rtp_deploy_opts *opts, rtp_diag *diag);
 
+typedef enum rtp_gen_algo { RTP_GEN_UUNIFAST_DISCARD = 0, RTP_GEN_RANDFIXEDSUM } rtp_gen_algo;
+typedef enum rtp_gen_deadlines { RTP_DL_IMPLICIT = 0, RTP_DL_CONSTRAINED, RTP_DL_ARBITRARY }
+    rtp_gen_deadlines;
+typedef struct rtp_gen_opts { size_t n_tasks; rtp_ratio total_util; rtp_ratio max_task_util;
+    rtp_gen_algo algo; rtp_ns period_min_ns; rtp_ns period_max_ns; rtp_ns granularity_ns;
+    int harmonic; const rtp_ns *period_set; size_t n_period_set; rtp_gen_deadlines deadlines;
+    rtp_ratio constrained_factor; rtp_ratio arbitrary_factor; uint32_t max_attempts; }
+    rtp_gen_opts;
+rtp_gen_opts rtp_gen_opts_default(void);
+rtp_status rtp_gen_taskset(const rtp_gen_opts *opts, uint64_t seed, uint64_t point,
+                           uint64_t index, rtp_taskset *out, rtp_diag *diag);
+
 void free(void *);
 """
 
@@ -128,7 +140,7 @@ STRUCTS = ["rtp_diag", "rtp_limits", "rtp_ratio", "rtp_task", "rtp_overheads", "
            "rtp_taskset", "rtp_analysis_task", "rtp_scaling_text", "rtp_analysis_doc",
            "rtp_scaling", "rtp_analyze_opts", "rtp_analysis", "rtp_part_opts",
            "rtp_plan_task", "rtp_plan_scaling", "rtp_plan_bin", "rtp_plan_proof", "rtp_plan",
-           "rtp_deploy_opts"]
+           "rtp_deploy_opts", "rtp_gen_opts"]
 
 ffi = FFI()
 ffi.cdef(CDEF)
