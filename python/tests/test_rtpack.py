@@ -1,0 +1,306 @@
+"""python/tests/test_rtpack.py — the Python package against the CLI
+(CTest python_unittest; env RTP_BINARY, RTP_SOURCE_DIR, RTPACK_LIBRARY):
+the documents equal `rtpack ... --json` on every example and on 1,000
+generated sets per policy, every error class, the cffi layouts equal the C
+headers', two threads give the sequential answers, and 100,000 calls leave
+the resident set flat."""
+import glob
+import json
+import os
+import subprocess
+import tempfile
+import threading
+import unittest
+from fractions import Fraction
+
+import rtpack
+from rtpack import _capi
+
+BIN = os.environ["RTP_BINARY"]
+SRC = os.environ["RTP_SOURCE_DIR"]
+SETS = int(os.environ.get("RTP_PY_SETS", "1000"))
+
+
+def cli(*args):
+    """(exit code, parsed stdout with exact values) of the rtpack program."""
+    p = subprocess.run([BIN, *args], capture_output=True, text=True, check=False)
+    out = rtpack._document(p.stdout) if p.stdout.strip() else None
+    return p.returncode, out
+
+
+def examples():
+    """Every example task set (a document with "tasks")."""
+    for path in sorted(glob.glob(os.path.join(SRC, "examples", "*.json"))):
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+            if isinstance(doc.get("tasks"), list) and "seed" not in doc:  # not a sweep
+                yield path
+
+
+# Sensitivity runs the test once per candidate wcet; these take seconds in
+# C (CLI and Python alike) and are left to tests/cli_sensitivity*.sh.
+SLOW = {("quickstart.json", "edf"), ("plant10.json", "edf"), ("app12.json", "fp")}
+
+
+POLICIES = [("edf", {}), ("fp", {}), ("gedf", {"cpus": 2}), ("gfp", {"cpus": 2})]
+
+
+class Examples(unittest.TestCase):
+    def test_analyze_equals_cli(self):
+        n = 0
+        for path in examples():
+            ts = rtpack.TaskSet.load(path)
+            for policy, kw in POLICIES:
+                for sens in (False, True):
+                    if sens and (os.path.basename(path), policy) in SLOW:
+                        continue
+                    args = ["analyze", path, "--policy", policy, "--json"]
+                    args += ["--cpus", str(kw["cpus"])] if kw else []
+                    args += ["--sensitivity"] if sens else []
+                    rc, doc = cli(*args)
+                    with self.subTest(path=path, policy=policy, sensitivity=sens):
+                        if rc >= 2:
+                            with self.assertRaises(rtpack.RtpackError) as e:
+                                rtpack.analyze(ts, policy, sensitivity=sens, **kw)
+                            self.assertEqual(e.exception.exit_code, rc)
+                            continue
+                        a = rtpack.analyze(ts, policy, sensitivity=sens, **kw)
+                        self.assertEqual(a.document, doc)
+                        self.assertEqual(a.schedulable, rc == 0)
+                        n += 1
+        self.assertGreater(n, 40)
+
+    def test_partition_equals_cli(self):
+        for path in examples():
+            ts = rtpack.TaskSet.load(path)
+            for policy in ("edf", "fp"):
+                sens = (os.path.basename(path), policy) not in SLOW
+                for method in ("best", "ffd", "wfd"):
+                    rc, doc = cli("partition", path, "--policy", policy, "--method", method,
+                                  *(["--sensitivity"] if sens else []), "--json")
+                    with self.subTest(path=path, policy=policy, method=method):
+                        if rc >= 2:
+                            with self.assertRaises(rtpack.RtpackError):
+                                rtpack.partition(ts, policy, method, sensitivity=sens)
+                            continue
+                        p = rtpack.partition(ts, policy, method, sensitivity=sens)
+                        self.assertEqual(p.document, doc)
+                        self.assertEqual(p.feasible, rc == 0)
+
+    def test_taskset_round_trip(self):
+        for path in examples():
+            ts = rtpack.TaskSet.load(path)
+            rc, doc = cli("analyze", path, "--policy", "edf", "--json")
+            if rc >= 2:
+                continue
+            names = [t["name"] for t in doc["tasks"]]
+            self.assertEqual([t.name for t in ts.tasks], names)
+            self.assertEqual([t.wcet for t in ts.tasks], [t["wcet"] for t in doc["tasks"]])
+            again = rtpack.TaskSet.from_json(ts.to_json())
+            self.assertEqual(again.to_json(), ts.to_json())
+
+    def test_built_in_python(self):
+        ts = rtpack.TaskSet([rtpack.Task("T1", 3_000_000, 4_000_000),
+                             rtpack.Task("T2", 2_000_000, 6_000_000),
+                             rtpack.Task("T3", 4_000_000, 8_000_000)], cpus=2)
+        self.assertFalse(rtpack.analyze(ts, "edf").schedulable)
+        self.assertTrue(rtpack.analyze(ts, "gedf").schedulable in (True, False))
+        plan = rtpack.partition(ts, "edf")
+        self.assertTrue(plan.feasible)
+        self.assertEqual(sum(len(c["tasks"]) for c in plan.cpus), 3)
+        s = rtpack.sensitivity(rtpack.TaskSet([rtpack.Task("a", 1, 4), rtpack.Task("b", 1, 4)]))
+        self.assertEqual(s.critical_scaling_factor, Fraction(2))
+        self.assertEqual([t["wcet_max"] for t in s.tasks], [3, 3])
+
+
+class Generated(unittest.TestCase):
+    """SETS random sets per policy (rtpack.gen, itself checked against
+    `rtpack gen`): analyze against `rtpack analyze --batch`, partition
+    against `rtpack partition` on a slice."""
+
+    @classmethod
+    def setUpClass(cls):
+        # utilization 0.70 .. 1.00 per CPU: both verdicts; the global
+        # policies get the same draws scaled to 2 CPUs
+        cls.dir = tempfile.TemporaryDirectory()
+        cls.sets, cls.batch = {}, {}
+        for m in (1, 2):
+            cls.sets[m] = [rtpack.gen(8, Fraction(m * (70 + i % 31), 100), seed=7, index=i,
+                                      deadlines="constrained" if i % 2 else "implicit")
+                           for i in range(SETS)]
+            cls.batch[m] = os.path.join(cls.dir.name, f"sets{m}.jsonl")
+            with open(cls.batch[m], "w", encoding="utf-8") as f:
+                for ts in cls.sets[m]:
+                    f.write(ts.to_json().strip() + "\n")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.dir.cleanup()
+
+    def test_gen_equals_cli(self):
+        for i in range(0, SETS, max(1, SETS // 20)):
+            ts = rtpack.gen(8, "2.5", seed=i)
+            rc, doc = cli("gen", "--tasks", "8", "--utilization", "2.5", "--seed", str(i),
+                          "--json")
+            self.assertEqual(rc, 0)
+            self.assertEqual(rtpack._document(ts.to_json()), doc)
+
+    def test_analyze_batch_equals_cli(self):
+        for policy, kw in POLICIES:
+            m = kw.get("cpus", 1)
+            args = ["analyze", "--batch", self.batch[m], "--policy", policy]
+            args += ["--cpus", str(kw["cpus"])] if kw else []
+            p = subprocess.run([BIN, *args], capture_output=True, text=True, check=False)
+            lines = [rtpack._document(line) for line in p.stdout.splitlines()]
+            self.assertEqual(len(lines), SETS, policy)
+            verdicts = set()
+            for i, ts in enumerate(self.sets[m]):
+                cli_doc = lines[i]
+                self.assertEqual(cli_doc.pop("line"), i + 1)
+                if kw:  # one cluster: the platform of M CPUs
+                    ts = rtpack.TaskSet.from_json(
+                        json.dumps(dict(json.loads(ts.to_json()), platform={"cpus": 2})))
+                doc = rtpack.analyze(ts, policy).document
+                self.assertEqual(doc, cli_doc, (policy, i))
+                verdicts.add(doc["schedulable"])
+            self.assertEqual(verdicts, {True, False}, policy)  # both verdicts exercised
+
+    def test_partition_equals_cli(self):
+        for policy in ("edf", "fp"):
+            for i in range(0, SETS, max(1, SETS // 50)):
+                path = os.path.join(self.dir.name, "one.json")
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write(self.sets[2][i].to_json())
+                rc, doc = cli("partition", path, "--policy", policy, "--cpus", "2", "--json")
+                self.assertEqual(rtpack.partition(self.sets[2][i], policy, cpus=2).document, doc)
+
+
+class Errors(unittest.TestCase):
+    def test_bad_json_has_line_and_column(self):
+        with self.assertRaises(rtpack.InputError) as e:
+            rtpack.TaskSet.from_json('{"tasks": [\n  {"name": }]}')
+        self.assertEqual((e.exception.exit_code, e.exception.status), (2, "input"))
+        self.assertEqual(e.exception.line, 2)
+        self.assertGreater(e.exception.column, 0)
+
+    def test_bad_member_has_path(self):
+        for text, path in [('{"tasks":[{"name":"a","wcet":-1,"period":4}]}', "tasks[0].wcet"),
+                           ('{"tasks":[{"name":"a","wcet":1}]}', "tasks[0]")]:
+            with self.assertRaises(rtpack.InputError) as e:
+                rtpack.TaskSet.from_json(text)
+            if path:
+                self.assertTrue(e.exception.path.startswith(path), e.exception.path)
+            self.assertEqual(e.exception.exit_code, 2)
+
+    def test_python_built_set_is_checked_by_the_c_reader(self):
+        with self.assertRaises(rtpack.InputError) as e:
+            rtpack.TaskSet([rtpack.Task("a", 0, 10)])
+        self.assertEqual(e.exception.path, "tasks[0].wcet")
+        with self.assertRaises(rtpack.InputError):
+            rtpack.TaskSet([rtpack.Task("a", 1.5, 10)])
+
+    def test_usage_errors(self):
+        ts = rtpack.TaskSet([rtpack.Task("a", 1, 10)])
+        for call in (lambda: rtpack.analyze(ts, "llf"), lambda: rtpack.analyze(ts, "fp", cpus=4),
+                     lambda: rtpack.partition(ts, method="xfd"),
+                     lambda: rtpack.partition(ts, capacity="3/2"),
+                     lambda: rtpack.gen(5, 0)):
+            with self.assertRaises(rtpack.InputError) as e:
+                call()
+            self.assertEqual(e.exception.exit_code, 2)
+
+    def test_resource_limit(self):
+        ts = rtpack.gen(20, "0.97", seed=3, deadlines="constrained")
+        with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
+            f.write(ts.to_json())
+            f.flush()
+            rc, _ = cli("analyze", f.name, "--policy", "fp", "--max-iterations", "1")
+        with self.assertRaises(rtpack.LimitError) as e:
+            rtpack.analyze(ts, "fp", max_iterations=1)
+        self.assertEqual((e.exception.exit_code, e.exception.status), (rc, "limit"))
+
+
+class Layout(unittest.TestCase):
+    def test_structs_equal_the_headers(self):
+        """Every size and field offset cffi uses equals the C compiler's on
+        the installed headers (ABI mode would read garbage otherwise)."""
+        ffi = _capi.ffi
+        lines = ["#include <stddef.h>", "#include <stdio.h>", "#include <rtpack/rtpack.h>",
+                 "int main(void) {"]
+        expected = []
+        for name in _capi.STRUCTS:
+            lines.append(f'printf("%zu\\n", sizeof({name}));')
+            expected.append(ffi.sizeof(name))
+            for field, _ in ffi.typeof(name).fields:
+                lines.append(f'printf("%zu\\n", offsetof({name}, {field}));')
+                expected.append(ffi.offsetof(name, field))
+        lines.append("return 0; }")
+        with tempfile.TemporaryDirectory() as d:
+            c = os.path.join(d, "layout.c")
+            with open(c, "w", encoding="utf-8") as f:
+                f.write("\n".join(lines))
+            gen = os.path.join(os.path.dirname(BIN), "generated")
+            subprocess.run(["cc", "-o", os.path.join(d, "layout"), c, "-I", SRC, "-I", gen],
+                           check=True)
+            out = subprocess.run([os.path.join(d, "layout")], capture_output=True, text=True,
+                                 check=True).stdout.split()
+        self.assertEqual([int(x) for x in out], expected)
+
+
+class Threads(unittest.TestCase):
+    def test_two_threads_same_answers(self):
+        sets = [rtpack.gen(30, "0.95", seed=11, index=i, deadlines="constrained")
+                for i in range(60)]
+        want = [rtpack.analyze(ts, p).document for ts in sets for p in ("edf", "fp")]
+        got = [None, None]
+
+        def work(k):
+            got[k] = [rtpack.analyze(ts, p).document for ts in sets for p in ("edf", "fp")]
+
+        threads = [threading.Thread(target=work, args=(k,)) for k in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(got, [want, want])
+
+
+def rss_kib():
+    with open("/proc/self/status", encoding="ascii") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+class Memory(unittest.TestCase):
+    def test_100000_calls_flat_rss(self):
+        """The resident set after 100,000 calls (analyze, sensitivity, a set
+        built and freed, an error) grows by less than 4 MiB over the one
+        after the first 10,000: nothing leaks per call."""
+        ts = rtpack.TaskSet([rtpack.Task("a", 1_000, 4_000), rtpack.Task("b", 2_000, 6_000)])
+
+        def calls(n):
+            for i in range(n):
+                k = i % 4
+                if k == 0:
+                    rtpack.analyze(ts, "edf")
+                elif k == 1:
+                    rtpack.sensitivity(ts, "fp")
+                elif k == 2:
+                    rtpack.TaskSet([rtpack.Task("c", 1, 3)])
+                else:
+                    try:
+                        rtpack.TaskSet.from_json('{"tasks":[{"name":"x"}]}')
+                    except rtpack.InputError:
+                        pass
+        calls(10_000)
+        before = rss_kib()
+        calls(90_000)
+        after = rss_kib()
+        print(f"\nRSS after 10,000 calls {before} KiB, after 100,000 {after} KiB")
+        self.assertLess(after - before, 4096)
+
+
+if __name__ == "__main__":
+    unittest.main()
