@@ -89,22 +89,24 @@ _TIME_KEYS = {"wcet", "deadline", "period", "jitter", "blocking", "response_time
 _RATIO_KEYS = {"critical_scaling_factor_exact"}
 
 
-def _exact(node, key=None):
-    """A parsed document with exact values: times as int ns, "p/q" as Fraction."""
-    if isinstance(node, dict):
-        return {k: _exact(v, k) for k, v in node.items()}
-    if isinstance(node, list):
-        return [_exact(v, key) for v in node]
-    if isinstance(node, str):
-        if key in _TIME_KEYS and _NS.match(node):
-            return int(_NS.match(node).group(1))
-        if key in _RATIO_KEYS:
-            return Fraction(node)
-    return node
+def _exact_members(pairs):
+    """json.loads' object hook: times as int ns, "p/q" as Fraction."""
+    d = {}
+    for k, v in pairs:
+        if v.__class__ is str:
+            if k in _TIME_KEYS:
+                m = _NS.match(v)
+                if m:
+                    v = int(m.group(1))
+            elif k in _RATIO_KEYS:
+                v = Fraction(v)
+        d[k] = v
+    return d
 
 
 def _document(text):
-    return _exact(json.loads(text))
+    """A document with exact values: times as int ns, "p/q" as Fraction."""
+    return json.loads(text, object_pairs_hook=_exact_members)
 
 
 class Task:
