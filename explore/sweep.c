@@ -186,3 +186,37 @@ void rtp_sweep_free(rtp_sweep *sw)
     free(sw->points);
     memset(sw, 0, sizeof *sw);
 }
+
+rtp_sweep *rtp_sweep_open(const char *text, size_t len, rtp_diag *diag)
+{
+    rtp_sweep *sw = malloc(sizeof *sw);
+    if (!sw) {
+        rtp_oom(diag);
+        return NULL;
+    }
+    if (rtp_sweep_parse(text, len, sw, diag) != RTP_OK) {
+        free(sw);
+        return NULL;
+    }
+    return sw;
+}
+
+void rtp_sweep_close(rtp_sweep *sw)
+{
+    rtp_sweep_free(sw);
+    free(sw);
+}
+
+size_t rtp_sweep_n_points(const rtp_sweep *sw)
+{
+    return sw->n_points;
+}
+
+/* The same draw as explore.c's run_set (seed, the point's stream, index). */
+rtp_status rtp_sweep_taskset(const rtp_sweep *sw, size_t point, size_t index,
+                             rtp_taskset *out, rtp_diag *diag)
+{
+    rtp_gen_opts gen = rtp_sweep_gen_opts(sw, point);
+    return rtp_gen_taskset(&gen, (uint64_t)sw->doc.seed, sw->points[point].stream, index, out,
+                           diag);
+}

@@ -54,5 +54,15 @@ rtp_gen_opts rtp_sweep_gen_opts(const rtp_sweep *sw, size_t point);
 /* "tasks,cpus,utilization,deadlines" of a point, e.g. "20,4,0.65,implicit". */
 void rtp_sweep_point_key(const rtp_sweep *sw, size_t point, char *buf, size_t size);
 
+/* For callers that do not see the struct (the Python package): a sweep
+ * parsed into the heap (NULL on error, diag says why; rtp_sweep_close frees
+ * it), its number of points, and the task set `rtpack explore` evaluates as
+ * set `index` (0 .. sets_per_point - 1) of point `point`. */
+rtp_sweep *rtp_sweep_open(const char *text, size_t len, rtp_diag *diag);
+void rtp_sweep_close(rtp_sweep *sw);
+size_t rtp_sweep_n_points(const rtp_sweep *sw);
+rtp_status rtp_sweep_taskset(const rtp_sweep *sw, size_t point, size_t index,
+                             rtp_taskset *out, rtp_diag *diag);
+
 RTP_API_END
 #endif

@@ -18,7 +18,7 @@ from fractions import Fraction
 from ._capi import ffi, lib, libc
 
 __all__ = ["Task", "TaskSet", "Analysis", "Plan", "RtpackError", "InputError", "LimitError",
-           "analyze", "sensitivity", "partition", "gen"]
+           "analyze", "sensitivity", "partition", "gen", "Sweep"]
 
 _POLICIES = {"edf": lib.RTP_POLICY_EDF, "fp": lib.RTP_POLICY_FP, "gedf": lib.RTP_POLICY_GEDF,
              "gfp": lib.RTP_POLICY_GFP}
@@ -342,3 +342,34 @@ def gen(n_tasks, utilization, seed=1, point=0, index=0, generator="uunifast-disc
     diag = _diag()
     _check(lib.rtp_gen_taskset(opts, seed, point, index, ts, diag), diag)
     return TaskSet(_ts=ffi.gc(ts, lib.rtp_taskset_free))
+
+
+class Sweep:
+    """A sweep file of `rtpack explore` (docs/explore.md): `points` lists
+    each point as a dict (tasks, cpus, utilization per CPU as a Fraction,
+    deadlines) in explore's order; taskset(point, index) is the set explore
+    evaluates there, so a script can re-run or extend explore's numbers."""
+
+    def __init__(self, path):
+        with open(path, "rb") as f:
+            raw = f.read()
+        self.document = _document(raw.decode())
+        diag = _diag()
+        sw = lib.rtp_sweep_open(raw, len(raw), diag)
+        if sw == ffi.NULL:
+            _check(lib.RTP_EINPUT if diag.message[0] else lib.RTP_ENOMEM, diag)
+        self._sw = ffi.gc(sw, lib.rtp_sweep_close)
+        key = ffi.new("char[128]")
+        self.points = []
+        for p in range(lib.rtp_sweep_n_points(self._sw)):
+            lib.rtp_sweep_point_key(self._sw, p, key, 128)
+            tasks, cpus, util, deadlines = ffi.string(key).decode().split(",")
+            self.points.append({"tasks": int(tasks), "cpus": int(cpus),
+                                "utilization": Fraction(util), "deadlines": deadlines})
+        self.sets_per_point = self.document["sets_per_point"]
+
+    def taskset(self, point, index):
+        ts = ffi.new("rtp_taskset *")
+        diag = _diag()
+        _check(lib.rtp_sweep_taskset(self._sw, point, index, ts, diag), diag)
+        return TaskSet(_ts=ffi.gc(ts, lib.rtp_taskset_free))

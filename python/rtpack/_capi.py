@@ -132,6 +132,14 @@ rtp_gen_opts rtp_gen_opts_default(void);
 rtp_status rtp_gen_taskset(const rtp_gen_opts *opts, uint64_t seed, uint64_t point,
                            uint64_t index, rtp_taskset *out, rtp_diag *diag);
 
+typedef struct rtp_sweep rtp_sweep;
+rtp_sweep *rtp_sweep_open(const char *text, size_t len, rtp_diag *diag);
+void rtp_sweep_close(rtp_sweep *sw);
+size_t rtp_sweep_n_points(const rtp_sweep *sw);
+rtp_status rtp_sweep_taskset(const rtp_sweep *sw, size_t point, size_t index,
+                             rtp_taskset *out, rtp_diag *diag);
+void rtp_sweep_point_key(const rtp_sweep *sw, size_t point, char *buf, size_t size);
+
 void free(void *);
 """
 

@@ -8,6 +8,7 @@ import glob
 import json
 import os
 import subprocess
+import sys
 import tempfile
 import threading
 import unittest
@@ -173,6 +174,32 @@ class Generated(unittest.TestCase):
                     f.write(self.sets[2][i].to_json())
                 rc, doc = cli("partition", path, "--policy", policy, "--cpus", "2", "--json")
                 self.assertEqual(rtpack.partition(self.sets[2][i], policy, cpus=2).document, doc)
+
+
+class Sweeps(unittest.TestCase):
+    def test_sweep_script_equals_explore(self):
+        """docs/examples/sweep_plot.py's numbers are explore's results.csv."""
+        sys.path.insert(0, os.path.join(SRC, "docs", "examples"))
+        import sweep_plot  # pylint: disable=import-outside-toplevel
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "sweep.json")
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump({"seed": 3, "sets_per_point": 20, "tasks": [8], "cpus": [2],
+                           "utilization": {"from": "0.6", "to": "1.0", "step": "0.1"},
+                           "deadlines": ["implicit", "constrained"],
+                           "policies": ["edf", "fp"], "methods": ["ffd", "wfd", "best"]}, f)
+            subprocess.run([BIN, "explore", path, "--out", os.path.join(d, "out")],
+                           capture_output=True, check=True)
+            with open(os.path.join(d, "out", "results.csv"), encoding="utf-8") as f:
+                want = {tuple(r.split(",")[:8]) for r in f.read().splitlines()[1:]}
+            sweep = rtpack.Sweep(path)
+            got = set()
+            for (policy, method), rows in sweep_plot.acceptance(sweep).items():
+                for pt, ok in rows:
+                    util = str(float(pt["utilization"])).rstrip("0").rstrip(".")
+                    got.add((str(pt["tasks"]), str(pt["cpus"]), util, pt["deadlines"], policy,
+                             method, str(ok), str(sweep.sets_per_point)))
+        self.assertEqual(got, want)
 
 
 class Errors(unittest.TestCase):
