@@ -155,11 +155,16 @@ ffi.cdef(CDEF)
 
 
 def _open():
-    """RTPACK_LIBRARY (a path) first, then the dynamic linker's search
-    (LD_LIBRARY_PATH, ldconfig), then ctypes' lookup of -lrtpack."""
+    """RTPACK_LIBRARY (a path) first; then the library `cmake --install`
+    put beside this package (PREFIX/lib/librtpack.so.0.1 for
+    PREFIX/lib/python3.X/dist-packages/rtpack); then the dynamic linker's
+    search (LD_LIBRARY_PATH, ldconfig), then ctypes' lookup of -lrtpack."""
     path = os.environ.get("RTPACK_LIBRARY")
     if path:
         return ffi.dlopen(path)
+    beside = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", SONAME)
+    if os.path.exists(beside):
+        return ffi.dlopen(os.path.normpath(beside))
     try:
         return ffi.dlopen(SONAME)
     except OSError:
