@@ -50,17 +50,17 @@ def main():
     # the same time: ~1 when cffi releases the GIL around the call, ~0 if not.
     big = rtpack.TaskSet.load(os.path.join(os.path.dirname(__file__), "..", "examples",
                                            "plant10.json"))
-    count, done = [0], [False]
+    count, done = [0], threading.Event()
 
     def spin():
-        while not done[0]:
+        while not done.is_set():
             count[0] += 1
 
     spinner = threading.Thread(target=spin)
     t0 = time.perf_counter()
     spinner.start()
     rtpack.sensitivity(big, "edf")
-    done[0] = True
+    done.set()
     spinner.join()
     during = time.perf_counter() - t0
     alone, t0 = 0, time.perf_counter()

@@ -18,7 +18,7 @@ from fractions import Fraction
 from ._capi import ffi, lib, libc
 
 __all__ = ["Task", "TaskSet", "Analysis", "Plan", "RtpackError", "InputError", "LimitError",
-           "analyze", "sensitivity", "partition", "gen", "Sweep"]
+           "analyze", "sensitivity", "partition", "gen", "Sweep", "emit"]
 
 _POLICIES = {"edf": lib.RTP_POLICY_EDF, "fp": lib.RTP_POLICY_FP, "gedf": lib.RTP_POLICY_GEDF,
              "gfp": lib.RTP_POLICY_GFP}
@@ -373,3 +373,39 @@ class Sweep:
         diag = _diag()
         _check(lib.rtp_sweep_taskset(self._sw, point, index, ts, diag), diag)
         return TaskSet(_ts=ffi.gc(ts, lib.rtp_taskset_free))
+
+
+def emit(plan, name="rtpack", budget=None):
+    """rtpack emit PLAN --format script [--name N] [--budget B]: the launch
+    script as text, after the same re-check (exact tests, Linux's rules).
+    `plan` is a Plan or a plan document's text. Returns (script, warnings);
+    a plan Linux would refuse raises InputError with exit_code 1 and the
+    reason (the CLI's "not deployable", exit 1)."""
+    raw = (plan.to_json() if isinstance(plan, Plan) else plan).encode()
+    opts = ffi.new("rtp_deploy_opts *", lib.rtp_deploy_opts_default())
+    keep = ffi.new("char[]", name.encode())
+    opts.name = keep
+    if budget is not None:
+        opts.budget.num, opts.budget.den = _ratio(budget, "budget")
+    p = ffi.new("rtp_plan *")
+    diag = _diag()
+    deployable = ffi.new("int *")
+    warnings = ffi.new("rtp_text *")
+    lib.rtp_text_init(warnings)
+    script = ffi.new("char **")
+    try:
+        _check(lib.rtp_plan_parse_json(raw, len(raw), p, diag), diag)
+        _check(lib.rtp_deploy_flags_check(p, opts, 0, diag), diag)
+        _check(lib.rtp_deploy_check(p, opts, deployable, diag), diag)
+        if not deployable[0]:
+            raise InputError("not deployable", 1, ffi.string(diag.message).decode(),
+                             ffi.string(diag.path).decode())
+        p.deploy_judged = p.deployable = 1
+        lib.rtp_deploy_priority_warnings(p, opts, warnings)
+        _check(lib.rtp_deploy_script(p, opts, script, warnings, diag), diag)
+        text = _take_text(script[0])
+        notes = ffi.string(warnings.data).decode() if warnings.data != ffi.NULL else ""
+    finally:
+        lib.rtp_text_free(warnings)
+        lib.rtp_plan_free(p)
+    return text, notes

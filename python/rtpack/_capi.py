@@ -140,6 +140,19 @@ rtp_status rtp_sweep_taskset(const rtp_sweep *sw, size_t point, size_t index,
                              rtp_taskset *out, rtp_diag *diag);
 void rtp_sweep_point_key(const rtp_sweep *sw, size_t point, char *buf, size_t size);
 
+typedef struct rtp_text { char *data; size_t len; size_t cap; int failed; } rtp_text;
+void rtp_text_init(rtp_text *t);
+void rtp_text_free(rtp_text *t);
+rtp_status rtp_plan_parse_json(const char *text, size_t len, rtp_plan *out, rtp_diag *diag);
+rtp_status rtp_deploy_flags_check(const rtp_plan *plan, const rtp_deploy_opts *opts, int rtapp,
+                                  rtp_diag *diag);
+rtp_status rtp_deploy_check(const rtp_plan *plan, const rtp_deploy_opts *opts, int *deployable,
+                            rtp_diag *diag);
+void rtp_deploy_priority_warnings(const rtp_plan *plan, const rtp_deploy_opts *opts,
+                                  rtp_text *warnings);
+rtp_status rtp_deploy_script(const rtp_plan *plan, const rtp_deploy_opts *opts, char **script,
+                             rtp_text *warnings, rtp_diag *diag);
+
 void free(void *);
 """
 
@@ -148,7 +161,7 @@ STRUCTS = ["rtp_diag", "rtp_limits", "rtp_ratio", "rtp_task", "rtp_overheads", "
            "rtp_taskset", "rtp_analysis_task", "rtp_scaling_text", "rtp_analysis_doc",
            "rtp_scaling", "rtp_analyze_opts", "rtp_analysis", "rtp_part_opts",
            "rtp_plan_task", "rtp_plan_scaling", "rtp_plan_bin", "rtp_plan_proof", "rtp_plan",
-           "rtp_deploy_opts", "rtp_gen_opts"]
+           "rtp_deploy_opts", "rtp_gen_opts", "rtp_text"]
 
 ffi = FFI()
 ffi.cdef(CDEF)

@@ -88,6 +88,38 @@ class Examples(unittest.TestCase):
                         self.assertEqual(p.document, doc)
                         self.assertEqual(p.feasible, rc == 0)
 
+    def test_emit_equals_cli(self):
+        n = 0
+        for path in sorted(glob.glob(os.path.join(SRC, "examples", "plan_*.json"))):
+            p = subprocess.run([BIN, "emit", path, "--format", "script", "--name", "rtpack"],
+                               capture_output=True, text=True, check=False)
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+            with self.subTest(path=path):
+                if p.returncode != 0:
+                    with self.assertRaises(rtpack.RtpackError) as e:
+                        rtpack.emit(text)
+                    self.assertEqual(e.exception.exit_code, p.returncode)
+                    continue
+                script, warnings = rtpack.emit(text)
+                self.assertEqual(script, p.stdout)
+                self.assertEqual(warnings, p.stderr)
+                n += 1
+        for path in examples():
+            try:
+                plan = rtpack.partition(rtpack.TaskSet.load(path), "edf")
+            except rtpack.InputError:  # no platform: nothing to emit
+                continue
+            with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
+                f.write(plan.to_json())
+                f.flush()
+                p = subprocess.run([BIN, "emit", f.name, "--format", "script", "--name", "rtpack"],
+                                   capture_output=True, text=True, check=False)
+            if p.returncode == 0:
+                self.assertEqual(rtpack.emit(plan)[0], p.stdout)
+                n += 1
+        self.assertGreater(n, 3)
+
     def test_taskset_round_trip(self):
         for path in examples():
             ts = rtpack.TaskSet.load(path)
