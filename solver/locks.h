@@ -37,6 +37,9 @@
 #include "models/taskset.h"
 #include "solver/edf.h"
 #include "solver/schedtest.h"
+#include "models/api.h"
+
+RTP_API_BEGIN
 
 /* No resource binds: the blocking is the given one. */
 #define RTP_LOCKS_NONE ((size_t)-1)
@@ -103,4 +106,5 @@ rtp_status rtp_locks_partitioned(const rtp_resource *resources, size_t n_resourc
                                  size_t n_bins, const rtp_test *test, int *schedulable,
                                  rtp_locks_task *out, rtp_diag *diag);
 
+RTP_API_END
 #endif

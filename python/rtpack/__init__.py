@@ -85,7 +85,7 @@ _NS = re.compile(r"^([0-9]+)ns$")
 # Members whose strings are times ("<n>ns" past 2^53) or exact ratios ("p/q").
 _TIME_KEYS = {"wcet", "deadline", "period", "jitter", "blocking", "response_time", "first_miss",
               "wcet_max", "release_latency", "context_switch", "deadline_charge",
-              "noise_per_ms", "bound", "slack"}
+              "noise_per_ms", "bound", "slack", "computed_blocking", "spin"}
 _RATIO_KEYS = {"critical_scaling_factor_exact"}
 
 

@@ -28,6 +28,7 @@ typedef struct rtp_task {
     char *name; rtp_ns wcet_ns; rtp_ns deadline_ns; rtp_ns period_ns; rtp_ns jitter_ns;
     rtp_ns blocking_ns; char **cmd; size_t cmd_len; int cmd_is_string; int *affinity;
     size_t affinity_len; int has_priority; int priority;
+    void *requests; size_t n_requests;  /* rtp_request *: not read here */
 } rtp_task;
 typedef struct rtp_overheads { rtp_ns release_latency_ns; rtp_ns context_switch_ns;
     rtp_ns deadline_charge_ns; rtp_ns noise_per_ms_ns; } rtp_overheads;
@@ -35,7 +36,9 @@ typedef struct rtp_platform { int *cpus; size_t n_cpus; int **clusters; size_t *
     size_t n_clusters; int cpus_given_as_count; int has_overheads;
     rtp_overheads overheads; } rtp_platform;
 typedef struct rtp_taskset { rtp_ns time_unit_ns; int has_platform; rtp_platform platform;
-    rtp_task *tasks; size_t n_tasks; } rtp_taskset;
+    rtp_task *tasks; size_t n_tasks;
+    void *resources; size_t n_resources;  /* rtp_resource *: not read here */
+} rtp_taskset;
 
 void rtp_diag_clear(rtp_diag *diag);
 int rtp_status_exit_code(rtp_status status);
@@ -51,6 +54,7 @@ typedef struct rtp_analysis_task {
     const char *name; rtp_ns wcet_ns, deadline_ns, period_ns; rtp_ns jitter_ns, blocking_ns;
     int has_priority; int priority; int has_response; rtp_ns response_time_ns;
     int has_meets_deadline; int meets_deadline; int has_wcet_max; rtp_ns wcet_max_ns;
+    int has_locks; rtp_ns computed_blocking_ns; rtp_ns spin_ns; const char *blocking_resource;
 } rtp_analysis_task;
 typedef struct rtp_scaling_text { int present; const char *decimal; const char *exact; }
     rtp_scaling_text;
