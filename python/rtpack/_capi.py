@@ -80,8 +80,8 @@ rtp_status rtp_analyze(const rtp_taskset *ts, const rtp_analyze_opts *opts, rtp_
 void rtp_analysis_free(rtp_analysis *a);
 char *rtp_analysis_doc_to_json(const rtp_analysis_doc *doc, int pretty);
 
-typedef enum rtp_placement { RTP_PLACE_FF = 0, RTP_PLACE_BF, RTP_PLACE_WF, RTP_PLACE_NF }
-    rtp_placement;
+typedef enum rtp_placement { RTP_PLACE_FF = 0, RTP_PLACE_BF, RTP_PLACE_WF, RTP_PLACE_NF,
+    RTP_PLACE_SF } rtp_placement;
 typedef enum rtp_order { RTP_ORDER_UTIL = 0, RTP_ORDER_DENSITY, RTP_ORDER_DEADLINE,
     RTP_ORDER_PERIOD, RTP_ORDER_INPUT } rtp_order;
 typedef struct rtp_part_opts { rtp_policy policy; rtp_prio_rule priority;
@@ -91,7 +91,8 @@ typedef struct rtp_part_opts { rtp_policy policy; rtp_prio_rule priority;
 } rtp_part_opts;
 
 typedef struct rtp_plan_task { rtp_task task; int priority; rtp_ns response_time_ns;
-    int has_wcet_max; rtp_ns wcet_max_ns; } rtp_plan_task;
+    int has_wcet_max; rtp_ns wcet_max_ns; int has_locks; rtp_ns computed_blocking_ns;
+    rtp_ns spin_ns; size_t binding; } rtp_plan_task;
 typedef struct rtp_plan_scaling { int present; char *exact; char decimal[64];
     const char *not_defined; } rtp_plan_scaling;
 typedef struct rtp_plan_bin { int *cpus; size_t n_cpus; char test[24]; rtp_plan_task *tasks;
@@ -103,7 +104,7 @@ typedef struct rtp_plan { int feasible; rtp_policy policy; char method[16]; char
     int *platform_cpus; size_t n_platform_cpus; rtp_overheads overheads; rtp_plan_bin *bins;
     size_t n_bins; rtp_plan_task *unassigned; size_t n_unassigned; rtp_plan_proof proof;
     int deploy_judged; int deployable; char deployable_reason[600];
-    rtp_plan_scaling scaling; } rtp_plan;
+    rtp_plan_scaling scaling; void *resources; size_t n_resources; } rtp_plan;
 
 rtp_part_opts rtp_part_opts_default(void);
 rtp_status rtp_part_pack(const rtp_taskset *ts, const int *cpus, size_t n_cpus,
@@ -130,7 +131,8 @@ typedef enum rtp_gen_deadlines { RTP_DL_IMPLICIT = 0, RTP_DL_CONSTRAINED, RTP_DL
 typedef struct rtp_gen_opts { size_t n_tasks; rtp_ratio total_util; rtp_ratio max_task_util;
     rtp_gen_algo algo; rtp_ns period_min_ns; rtp_ns period_max_ns; rtp_ns granularity_ns;
     int harmonic; const rtp_ns *period_set; size_t n_period_set; rtp_gen_deadlines deadlines;
-    rtp_ratio constrained_factor; rtp_ratio arbitrary_factor; uint32_t max_attempts; }
+    rtp_ratio constrained_factor; rtp_ratio arbitrary_factor; uint32_t max_attempts;
+    size_t n_resources; rtp_ratio access; int64_t max_requests; rtp_ns cs_min_ns, cs_max_ns; }
     rtp_gen_opts;
 rtp_gen_opts rtp_gen_opts_default(void);
 rtp_status rtp_gen_taskset(const rtp_gen_opts *opts, uint64_t seed, uint64_t point,
