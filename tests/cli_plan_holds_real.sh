@@ -14,8 +14,11 @@
 # probe did not see lifts a response past it; measured while this was
 # built: 2 of 6 FP runs had one or two tasks over their bound by such a
 # stall (the probe had seen 0.3 and 0.5 ms), with 0 misses in every run. The set is modest (periods 20-200 ms, U = 0.5 on 2
-# CPUs) so that any probed latency below ~10 ms leaves it schedulable; a
-# plan the probed terms cannot prove is a failure here, never a skip.
+# CPUs) so that any probed latency below ~10 ms leaves it schedulable. A
+# probe that caught a rare stall of several ms in its charge jobs (seen once
+# in a CI run: deadline_charge 5.95 ms from one job, 0.4 ms otherwise) makes
+# the set unprovable, and partition rightly refuses it: the probe is then
+# repeated once, and a set still refused is a failure, never a skip.
 # Prints jobs, misses and the load average of each run.
 # Skips (exit 0, message) when not root or without SCHED_DEADLINE cpusets.
 set -u
@@ -31,8 +34,9 @@ skip() { echo "SKIP cli_plan_holds_real: $*"; exit 0; }
 [ -d /sys/fs/cgroup/cpuset ] || skip "needs the cgroup v1 cpuset controller"
 command -v python3 > /dev/null || skip "needs python3 to read the JSON"
 
-"$BIN" probe --seconds 20 --json > "$T/probe.json" || fail "probe exited $?"
-python3 - "$T/probe.json" "$T/set.json" <<'PY' || fail "probe document"
+probe_and_set() {
+"$BIN" probe --seconds 20 --json > "$T/probe.json" || return 1
+python3 - "$T/probe.json" "$T/set.json" <<'PY' || return 1
 import json, sys
 probe = json.load(open(sys.argv[1]))
 ov = probe["platform"].get("overheads", {})
@@ -49,6 +53,21 @@ json.dump({"platform": {"cpus": 2, "overheads": ov},
            "tasks": [{"name": n, "wcet": ms(c), "period": ms(t), "cmd": "unused"}
                      for n, c, t in tasks]}, open(sys.argv[2], "w"))
 PY
+}
+
+# Both policies must prove the set with the probed terms (one repeat of
+# the probe, see the header).
+proved() {
+    for policy in edf fp; do
+        "$BIN" partition "$T/set.json" --policy "$policy" --capacity 0.9 --json \
+            > "$T/$policy.plan" 2> /dev/null || return 1
+    done
+}
+probe_and_set || fail "probe or its document"
+if ! proved; then
+    echo "note: the probed terms cannot prove the set; probing once more"
+    probe_and_set || fail "probe or its document"
+fi
 
 for policy in edf fp; do
     if ! "$BIN" partition "$T/set.json" --policy "$policy" --capacity 0.9 --json > "$T/$policy.plan"; then
