@@ -12,26 +12,7 @@ TMP=$(mktemp -d) || exit 1
 trap 'rm -rf "$TMP"' EXIT
 fails=0
 
-expect() {
-    code=$1 what=$2
-    shift 2
-    "$@" >"$TMP/out" 2>"$TMP/err"
-    rc=$?
-    if [ "$rc" -ne "$code" ]; then
-        echo "FAIL: $what: exit $rc, expected $code" >&2
-        sed 's/^/  stderr: /' "$TMP/err" >&2
-        fails=$((fails + 1))
-    fi
-}
-
-# has PATTERN FILE DESCRIPTION -- fixed string in the file with blanks removed
-has() {
-    if ! tr -d ' \t\n' <"$2" | grep -F -q -- "$1"; then
-        echo "FAIL: $3: '$1' not in output" >&2
-        sed 's/^/  got: /' "$2" >&2
-        fails=$((fails + 1))
-    fi
-}
+. "$S/tests/support/cli_expect.sh"
 
 hasnt() {
     if tr -d ' \t\n' <"$2" | grep -F -q -- "$1"; then
