@@ -37,20 +37,21 @@ cat > "$T/sweep.json" <<'JSON'
   "deadlines": "implicit", "generator": "uunifast-discard",
   "policies": ["edf", "fp"], "methods": ["ffd", "best"] }
 JSON
-# The command of each case; W is the folder every output file goes to.
+# The command of each case; @W@ is the folder every output file goes to (a
+# marker no path holds: $T itself may end in W).
 command_of() {
     case $1 in
     analyze) echo "analyze $SRC/examples/textbook.json --policy fp --json" ;;
     analyze_batch) echo "analyze --batch $SRC/examples/analysis_mixed.jsonl --policy edf" ;;
     partition) echo "partition $SRC/examples/app12.json --cpus 3 --json" ;;
     partition_ilp) echo "partition $SRC/examples/quickstart.json --cpus 2 --method ilp --json" ;;
-    emit) echo "emit $SRC/examples/plan_fp.json --format script --out W/rt.sh" ;;
-    emit_systemd) echo "emit $SRC/examples/plan_fp.json --format systemd --out W/units" ;;
-    emit_rtapp) echo "emit $SRC/examples/plan_edf.json --format rtapp --out W/rtapp" ;;
+    emit) echo "emit $SRC/examples/plan_fp.json --format script --out @W@/rt.sh" ;;
+    emit_systemd) echo "emit $SRC/examples/plan_fp.json --format systemd --out @W@/units" ;;
+    emit_rtapp) echo "emit $SRC/examples/plan_edf.json --format rtapp --out @W@/rtapp" ;;
     emit_json) echo "emit $SRC/examples/plan_clustered.json --format json" ;;
     gen) echo "gen --tasks 12 --utilization 2.5 --seed 7 --deadlines constrained" ;;
-    explore) echo "explore $T/sweep.json --out W/sweep --threads 1 --resume" ;;
-    report) echo "report $SRC/examples/plan_edf.json --probe $SRC/tests/fixtures/report/app12.probe.json --rehearsal $SRC/tests/fixtures/report/plan_edf.rehearsal.json --out W/r.html" ;;
+    explore) echo "explore $T/sweep.json --out @W@/sweep --threads 1 --resume" ;;
+    report) echo "report $SRC/examples/plan_edf.json --probe $SRC/tests/fixtures/report/app12.probe.json --rehearsal $SRC/tests/fixtures/report/plan_edf.rehearsal.json --out @W@/r.html" ;;
     *) echo "unknown case $1" >&2; exit 2 ;;
     esac
 }
@@ -70,7 +71,7 @@ run() {
     [ $# -eq 3 ] || { rm -rf "$2" && mkdir "$2"; }
     # shellcheck disable=SC2046
     RTP_FAIL_ALLOC=$1 RTP_FAIL_ALLOC_COUNT="$T/count" \
-        "$BIN" $(command_of "$CASE" | sed "s|W/|$2/|g") < /dev/null > "$2.out" 2> "$2.err"
+        "$BIN" $(command_of "$CASE" | sed "s|@W@/|$2/|g") < /dev/null > "$2.out" 2> "$2.err"
     rc=$?
 }
 
