@@ -125,6 +125,24 @@ static void print_global_edf_tests(const rtp_analysis *a, int cpus)
                k + 1 < RTP_GLOBAL_EDF_TESTS ? "," : "\n");
 }
 
+/* Soft real-time under global EDF: each task's tardiness bound and which
+ * bound gave it (solver/tardiness.h). */
+static void print_tardiness(const rtp_analysis *a)
+{
+    const rtp_analysis_doc *d = &a->doc;
+    printf("tardiness bounds (global EDF, utilization <= %d: every job completes at most this "
+           "long after its deadline):\n", d->cpus);
+    for (size_t i = 0; i < d->n_tasks; i++) {
+        const rtp_analysis_task *r = &d->tasks[i];
+        char t[40];
+        rtp_duration_format(r->tardiness_ns, t, sizeof t);
+        const char *by = r->tardiness_by;
+        printf("  %-16s %12s  (%s)\n", r->name, t,
+               !strcmp(by, "cv") ? "compliant vectors" : !strcmp(by, "da") ? "Devi & Anderson"
+                                                                             : "hard test");
+    }
+}
+
 /* A utilization for the table, never reading "1.0000" beside a verdict
  * that says it exceeds 1 (or is below it): 4 decimals, or as many as it
  * takes to read on the same side of 1 as the exact sum of `tasks`. */
@@ -202,6 +220,8 @@ static void print_verdict(const rtp_taskset *ts, const rtp_analysis *a)
                    d->policy == RTP_POLICY_GEDF ? "EDF" : "FP", d->cpus, d->cpus == 1 ? "" : "s");
         if (d->policy == RTP_POLICY_GEDF && d->cpus >= 2)
             print_global_edf_tests(a, d->cpus);
+        if (a->bounded)
+            print_tardiness(a);
         break;
     }
 }

@@ -83,6 +83,9 @@ static const cli_option options[] = {
     {.name = "write-lp", .type = CLI_STRING, CLI_TARGET(part_cli, ilp.write_lp_path),
      .metavar = "FILE", .flags = CLI_FILE | CLI_OUTPUT, .when = "method=ilp",
      .help = "write the final ILP model in CPLEX LP format"},
+    {.name = "soft", .type = CLI_FLAG, CLI_TARGET(part_cli, opts.soft), .when = "policy=edf",
+     .help = "soft real-time: admit a CPU or cluster whose tardiness stays bounded (utilization "
+             "<= its CPUs) when no hard test accepts it; labelled soft"},
     {.name = "explain", .type = CLI_FLAG, CLI_TARGET(part_cli, explain),
      .help = "when infeasible, say which task could not be placed and why"},
     {.name = "sensitivity", .type = CLI_FLAG, CLI_TARGET(part_cli, sensitivity),
@@ -214,11 +217,16 @@ static void print_cpu(const rtp_plan *plan, const rtp_plan_bin *bin, rtp_ratio c
             printf("%s%d", k ? "," : " ", bin->cpus[k]);
         printf(": utilization %.4f%s, room %.4f, %zu task%s, accepted by %s\n", u, eff,
                rtp_ratio_double(capacity) * (double)bin->n_cpus - (eff[0] ? ue : u),
-               bin->n_tasks, bin->n_tasks == 1 ? "" : "s", bin->test[0] ? bin->test : "no test");
+               bin->n_tasks, bin->n_tasks == 1 ? "" : "s",
+               !strcmp(bin->test, "soft") ? "soft (bounded tardiness: rtpack analyze --policy "
+                                            "gedf gives each task's bound)"
+               : bin->test[0]             ? bin->test
+                                          : "no test");
     } else {
-        printf("CPU %d: utilization %.4f%s, room %.4f, %zu task%s\n", bin->cpus[0], u, eff,
+        printf("CPU %d: utilization %.4f%s, room %.4f, %zu task%s%s\n", bin->cpus[0], u, eff,
                rtp_ratio_double(capacity) - (eff[0] ? ue : u), bin->n_tasks,
-               bin->n_tasks == 1 ? "" : "s");
+               bin->n_tasks == 1 ? "" : "s",
+               !strcmp(bin->test, "soft") ? ", soft (bounded tardiness)" : "");
     }
     if (bin->n_tasks == 0)
         return;

@@ -255,10 +255,25 @@ static void print_human(const world *w, const rtp_sim_doc *d, const settings *s)
     }
     for (size_t k = 0; k < w->n_unassigned; k++)
         printf("not simulated: %s is not placed by the plan\n", w->unassigned[k]);
-    if (d->not_simulated[0])
+    int terms = 0, rr = 0, affinity = 0;
+    for (size_t k = 0; k < 5 && d->not_simulated[k]; k++) {
+        int is_rr = !strcmp(d->not_simulated[k], "sched_rr");
+        int is_affinity = !strcmp(d->not_simulated[k], "affinity");
+        rr |= is_rr;
+        affinity |= is_affinity;
+        terms |= !is_rr && !is_affinity;
+    }
+    if (terms)
         printf("note: jitter, blocking and overheads are not simulated (every job is released "
                "at its arrival and runs its wcet): a miss shows the set unschedulable, no miss "
                "proves nothing here\n");
+    if (rr)
+        printf("note: SCHED_RR is simulated as SCHED_FIFO (equal priorities first-in "
+               "first-out); the SCHED_RR analysis is checked against the kernel's rules in "
+               "tests/test_rr.c\n");
+    if (affinity)
+        printf("note: affinities are not simulated under gfp (every task may run on every CPU "
+               "of its cluster)\n");
     printf("%s\n", d->schedulable ? "no deadline missed" : "deadlines missed");
 }
 
@@ -414,12 +429,17 @@ sim_done:
     } else {
         rtp_sim_doc doc = {.until_ns = until, .tasks = rows, .n_tasks = w.n, .schedulable = 1};
         size_t k = 0;
-        int jitter = 0, blocking = 0;
+        int jitter = 0, blocking = 0, rr = 0, affinity = 0;
         for (size_t i = 0; i < w.n; i++) {
             doc.schedulable &= rows[i].misses == 0;
             jitter |= w.all[i].jitter_ns != 0;
             blocking |= w.all[i].blocking_ns != 0;
+            rr |= w.all[i].rr;
         }
+        /* a cluster under gfp runs every task on every CPU of it here */
+        for (size_t b = 0; b < w.n_bins; b++)
+            for (size_t t = 0; w.bins[b].policy == RTP_POLICY_GFP && t < w.bins[b].n; t++)
+                affinity |= w.bins[b].tasks[t].affinity != NULL;
         const rtp_overheads *ov = is_plan ? &w.plan.overheads : &w.ts.platform.overheads;
         if (jitter)
             doc.not_simulated[k++] = "jitter";
@@ -427,6 +447,10 @@ sim_done:
             doc.not_simulated[k++] = "blocking";
         if (!rtp_overheads_zero(ov))
             doc.not_simulated[k++] = "overheads";
+        if (rr)
+            doc.not_simulated[k++] = "sched_rr";
+        if (affinity)
+            doc.not_simulated[k++] = "affinity";
         if (s->svg)
             rc = write_svg(args, &w, s, &rec, overrun_task, overrun_ns);
         if (rc == CLI_EXIT_OK) {

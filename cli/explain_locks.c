@@ -10,6 +10,7 @@
 #include "models/duration.h"
 #include "models/effective.h"
 #include "solver/locks.h"
+#include "solver/rr.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,7 @@ static rtp_status analyse(const rtp_plan *plan, const rtp_part_opts *opts,
     if (st != RTP_OK)
         return st;
     rtp_test test = rtp_test_exact(plan->policy, opts->priority, 1, opts->limits);
+    test.rr = rtp_rr_params_of(plan->rr_quantum_ns, plan->tick_ns, &plan->overheads);
     return rtp_locks_partitioned(plan->resources, plan->n_resources, tasks, m, cpu, plan->n_bins,
                                  &test, sched, out, diag);
 }

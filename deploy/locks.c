@@ -2,6 +2,7 @@
 #include "deploy/locks.h"
 
 #include "solver/locks.h"
+#include "solver/rr.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,6 +99,7 @@ rtp_status rtp_deploy_locks_check(const rtp_plan *plan, const rtp_deploy_opts *o
     int fp = !rtp_deploy_is_deadline(plan);
     rtp_test test = rtp_test_exact(fp ? RTP_POLICY_FP : RTP_POLICY_EDF, RTP_PRIO_GIVEN, 1,
                                    opts->limits);
+    test.rr = rtp_rr_params_of(plan->rr_quantum_ns, plan->tick_ns, &plan->overheads);
     if ((st = rtp_locks_partitioned(plan->resources, plan->n_resources, all, m, cpu,
                                     plan->n_bins, &test, ok, out, diag)) == RTP_OK && !*ok)
         rtp_diag_set(diag, RTP_OK, "resources",

@@ -3,7 +3,9 @@
 #include "deploy/locks.h"
 #include "models/effective.h"
 #include "deploy/quote.h"
+#include "solver/rr.h"
 #include "solver/schedtest.h"
+#include "solver/tardiness.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -170,7 +172,10 @@ static rtp_status retest_bin(const rtp_plan *plan, size_t j, const rtp_deploy_op
         *ok = 1;
         return RTP_OK;
     }
-    rtp_test test = rtp_test_exact(policy, RTP_PRIO_GIVEN, (int)bin->n_cpus, opts->limits);
+    rtp_test test = plan->soft && !fp ? rtp_test_soft((int)bin->n_cpus, opts->limits)
+                                      : rtp_test_exact(policy, RTP_PRIO_GIVEN, (int)bin->n_cpus,
+                                                       opts->limits);
+    test.rr = rtp_rr_params_of(plan->rr_quantum_ns, plan->tick_ns, &plan->overheads);
     rtp_test_result result;
     memset(&result, 0, sizeof result);
     rtp_status st = rtp_test_run(&test, tasks, bin->n_tasks, &result, diag);

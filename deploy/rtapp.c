@@ -138,6 +138,7 @@ static char *bins_doc(const rtp_plan *plan, const rtp_plan *rounded, size_t firs
             rtp_rtapp_thread *th = &threads[k];
             th->name = t->name;
             th->deadline = deadline;
+            th->rr = !deadline && t->rr;
             th->priority = deadline ? 0 : rtp_deploy_fifo_priority(bin, i, opts);
             th->run_us = rtp_ns_to_us_ceil(plan->bins[j].tasks[i].task.wcet_ns);
             th->period_us = t->period_ns / 1000;

@@ -29,7 +29,9 @@ char *rtp_rtapp_doc_to_json(const rtp_rtapp_thread *threads, size_t n,
     for (size_t i = 0; i < n; i++) {
         const rtp_rtapp_thread *t = &threads[i];
         rtp_jw_open(&w, t->name, 1);
-        rtp_jw_string(&w, "policy", t->deadline ? "SCHED_DEADLINE" : "SCHED_FIFO");
+        rtp_jw_string(&w, "policy", t->deadline ? "SCHED_DEADLINE"
+                                     : t->rr     ? "SCHED_RR"
+                                                 : "SCHED_FIFO");
         rtp_jw_int(&w, "priority", t->priority);
         if (t->deadline) {
             rtp_jw_int(&w, "dl-runtime", t->dl_runtime_us);

@@ -21,7 +21,8 @@ typedef struct rtp_rtapp_section {
 
 typedef struct rtp_rtapp_thread {
     const char *name;       /* thread name and timer reference */
-    int deadline;           /* 1 = SCHED_DEADLINE, 0 = SCHED_FIFO */
+    int deadline;           /* 1 = SCHED_DEADLINE, 0 = SCHED_FIFO or SCHED_RR */
+    int rr;                 /* not deadline: SCHED_RR */
     int priority;           /* SCHED_FIFO priority (0 under SCHED_DEADLINE) */
     int64_t run_us;         /* execution per job ("run") */
     int64_t period_us;      /* job release period ("timer") */

@@ -124,7 +124,9 @@ rtp_status rtp_deploy_launch_words(const rtp_plan *plan, size_t j, size_t i,
     } else {
         rtp_text_append(out, "taskset -c ");
         rtp_deploy_cpu_list(bin, out);
-        rtp_text_printf(out, " chrt -f %d ", rtp_deploy_fifo_priority(bin, i, opts));
+        /* SCHED_RR where the task asks for it (docs/spec.md "SCHED_RR") */
+        rtp_text_printf(out, " chrt -%c %d ", pt->task.rr ? 'r' : 'f',
+                        rtp_deploy_fifo_priority(bin, i, opts));
     }
     return rtp_deploy_cmd_words(plan, j, i, opts, quote, out, diag);
 }
@@ -290,11 +292,13 @@ static void write_header(const rtp_plan *plan, const rtp_deploy_opts *opts, rtp_
 static rtp_status write_rows(const rtp_plan *plan, const rtp_deploy_opts *opts, rtp_text *out,
                              size_t *n_tasks, rtp_diag *diag)
 {
-    const char *want = rtp_deploy_is_deadline(plan) ? "SCHED_DEADLINE" : "SCHED_FIFO";
+    int deadline = rtp_deploy_is_deadline(plan);
     *n_tasks = 0;
     for (size_t j = 0; j < plan->n_bins; j++) {
         for (size_t i = 0; i < plan->bins[j].n_tasks; i++, ++*n_tasks) {
             const char *name = plan->bins[j].tasks[i].task.name;
+            const char *want = deadline ? "SCHED_DEADLINE"
+                               : plan->bins[j].tasks[i].task.rr ? "SCHED_RR" : "SCHED_FIFO";
             rtp_text_printf(out, "    \"$1\" %zu %s ", j, want);
             rtp_quote_sh(out, name);
             if (rtp_quote_is_plain_name(name)) {

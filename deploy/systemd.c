@@ -97,8 +97,9 @@ static rtp_status write_task(const rtp_plan *plan, size_t j, size_t i,
     } else {
         rtp_text_append(out, "CPUAffinity=");
         rtp_deploy_cpu_list(bin, out);
-        rtp_text_printf(out, "\nCPUSchedulingPolicy=fifo\nCPUSchedulingPriority=%d\n"
+        rtp_text_printf(out, "\nCPUSchedulingPolicy=%s\nCPUSchedulingPriority=%d\n"
                              "ExecStart=",
+                        bin->tasks[i].task.rr ? "rr" : "fifo",
                         rtp_deploy_fifo_priority(bin, i, opts));
     }
     /* Under FP systemd sets affinity and policy itself: the command alone. */

@@ -22,12 +22,21 @@
 #include "heuristics/pack_sum.h"
 #include "models/effective.h"
 #include "solver/locks.h"
+#include "solver/rr.h"
+#include "solver/tardiness.h"
 
 #include <gmp.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The task set's SCHED_RR terms for every test the packing runs. */
+static rtp_rr_params rr_of(const rtp_taskset *ts)
+{
+    return rtp_rr_params_of(ts->platform.rr_quantum_ns, ts->platform.tick_ns,
+                            &ts->platform.overheads);
+}
 
 #define NONE RTP_PLAN_UNASSIGNED /* no bin; in gather, no task */
 #define N_CANDIDATES ((RTP_N_PLACEMENTS + 1) * RTP_N_ORDERS) /* with sf's */
@@ -402,7 +411,7 @@ static rtp_status admits(packer *p, size_t j, size_t i, int *why, rtp_diag *diag
             *why = FITS;
         return st;
     }
-    if (size == 1) {
+    if (size == 1 && !p->opts->soft) {
         int v = rtp_pack_sum_verdict(&p->bins[j].sum, task, job->policy, p->opts->priority,
                                      job->bound_admission);
         if (v != RTP_SUM_UNKNOWN) {
@@ -415,6 +424,9 @@ static rtp_status admits(packer *p, size_t j, size_t i, int *why, rtp_diag *diag
                         ? rtp_test_bound(job->policy, p->opts->limits)
                         : rtp_test_exact(job->policy, p->opts->priority, (int)size,
                                          p->opts->limits);
+    if (p->opts->soft)
+        test = rtp_test_soft((int)size, p->opts->limits);
+    test.rr = rr_of(job->ts);
     rtp_test_result res;
     memset(&res, 0, sizeof res);
     rtp_status st = rtp_test_run(&test, p->scratch, n, &res, diag);
@@ -518,6 +530,8 @@ static rtp_status init_plan(rtp_plan *plan, rtp_policy policy, const rtp_pack_jo
     plan->policy = policy;
     plan->clustered = job->clustered;
     plan->overheads = job->ts->platform.overheads;
+    plan->rr_quantum_ns = job->ts->platform.rr_quantum_ns;
+    plan->tick_ns = job->ts->platform.tick_ns;
     plan->platform_cpus = malloc((job->n_platform ? job->n_platform : 1) * sizeof(int));
     plan->bins = calloc(bins->n ? bins->n : 1, sizeof *plan->bins);
     if (!plan->platform_cpus || !plan->bins)
@@ -545,6 +559,7 @@ static rtp_status build_plan(packer *p, rtp_plan *plan, rtp_diag *diag)
     size_t n = job->ts->n_tasks;
     int is_fp = job->policy == RTP_POLICY_FP || job->policy == RTP_POLICY_GFP;
     rtp_status st = init_plan(plan, is_fp ? RTP_POLICY_FP : RTP_POLICY_EDF, job);
+    plan->soft = opts->soft;
     int *priority = calloc(n ? n : 1, sizeof *priority);
     rtp_ns *response = calloc(n ? n : 1, sizeof *response);
     rtp_locks_task *lk = p->locks ? malloc((n ? n : 1) * sizeof *lk) : NULL;
@@ -581,8 +596,10 @@ static rtp_status build_plan(packer *p, rtp_plan *plan, rtp_diag *diag)
             continue;
         }
         size_t len = gather(p, j, NONE, p->scratch);
-        rtp_test test = rtp_test_exact(job->policy, opts->priority, (int)job->bins.len[j],
-                                       opts->limits);
+        rtp_test test = opts->soft ? rtp_test_soft((int)job->bins.len[j], opts->limits)
+                                   : rtp_test_exact(job->policy, opts->priority,
+                                                    (int)job->bins.len[j], opts->limits);
+        test.rr = rr_of(job->ts);
         rtp_test_result res;
         memset(&res, 0, sizeof res);
         res.priority = priority;

@@ -6,6 +6,7 @@
 #include "heuristics/pack.h"
 
 #include "solver/locks.h"
+#include "solver/rr.h"
 
 #include <stdlib.h>
 
@@ -32,6 +33,8 @@ rtp_status rtp_pack_locks_check(const rtp_pack_job *job, const rtp_part_opts *op
         index[m++] = i;
     }
     rtp_test test = rtp_test_exact(job->policy, opts->priority, 1, opts->limits);
+    test.rr = rtp_rr_params_of(job->ts->platform.rr_quantum_ns, job->ts->platform.tick_ns,
+                               &job->ts->platform.overheads);
     st = rtp_locks_partitioned(job->ts->resources, job->ts->n_resources, tasks, m, cpu,
                                job->bins.n, &test, schedulable, got, diag);
     for (size_t k = 0; st == RTP_OK && out && k < m; k++)

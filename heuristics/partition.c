@@ -11,6 +11,7 @@
 #include "heuristics/pack.h"
 #include "models/effective.h"
 #include "solver/fp.h"
+#include "solver/rr.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -121,6 +122,7 @@ rtp_status rtp_part_explain(const rtp_plan *plan, const rtp_part_opts *opts, siz
         RTP_OK)
         return st0;
     rtp_test exact1 = rtp_test_exact(opts->policy, opts->priority, 1, opts->limits);
+    exact1.rr = rtp_rr_params_of(plan->rr_quantum_ns, plan->tick_ns, &plan->overheads);
     rtp_test_result r1;
     memset(&r1, 0, sizeof r1);
     if ((st0 = rtp_test_run(&exact1, &alone, 1, &r1, diag)) != RTP_OK)
@@ -170,6 +172,7 @@ rtp_status rtp_part_explain(const rtp_plan *plan, const rtp_part_opts *opts, siz
     }
     rtp_test exact = rtp_test_exact(opts->policy, opts->priority, 1, opts->limits);
     exact.want_first_miss = 1;
+    exact.rr = rtp_rr_params_of(plan->rr_quantum_ns, plan->tick_ns, &plan->overheads);
     rtp_test_result res;
     memset(&res, 0, sizeof res);
     if ((st = rtp_test_run(&exact, a, n, &res, diag)) != RTP_OK)

@@ -50,6 +50,7 @@ typedef struct rtp_part_opts {
     rtp_ratio capacity;       /* per-CPU utilization cap (default 1/1) */
     rtp_load_kind fit_measure;/* best/worst fit: room by utilization or density */
     int bound_admission;      /* 1: utilization-bound test instead of exact */
+    int soft;                 /* EDF: admit by rtp_test_soft (bounded tardiness) */
     int threads;              /* rtp_part_best: 0 = OpenMP default */
     rtp_limits limits;
     /* Progress of long runs (optional, NULL = none), in placements, as

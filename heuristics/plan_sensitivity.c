@@ -3,6 +3,7 @@
 #include "heuristics/partition.h"
 
 #include "models/effective.h"
+#include "solver/rr.h"
 
 #include "solver/sensitivity.h"
 
@@ -39,6 +40,7 @@ static rtp_status bin_sensitivity(const rtp_plan *plan, rtp_plan_bin *bin,
         policy = policy == RTP_POLICY_FP || policy == RTP_POLICY_GFP ? RTP_POLICY_GFP
                                                                      : RTP_POLICY_GEDF;
     rtp_test test = rtp_test_exact(policy, opts->priority, (int)bin->n_cpus, opts->limits);
+    test.rr = rtp_rr_params_of(plan->rr_quantum_ns, plan->tick_ns, &plan->overheads);
     st = rtp_sensitivity_wcet_max(&test, tasks, n, &plan->overheads, wmax, diag);
     if (st == RTP_OK)
         st = rtp_sensitivity_scaling(&test, tasks, n, &plan->overheads, sc, diag);

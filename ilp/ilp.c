@@ -36,6 +36,7 @@
  * bench/bench_ilp_scale.c (part B); rtp_ilp_opts.glpk_cuts selects them. */
 #include "ilp/ilp.h"
 #include "models/effective.h"
+#include "solver/rr.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,6 +112,8 @@ static rtp_status ctx_init(ilp_ctx *c, const rtp_taskset *ts, const int *cpus,
     c->opts = opts;
     c->zcol = -1;
     c->test = rtp_test_exact(opts->part.policy, opts->part.priority, 1, opts->part.limits);
+    c->test.rr = rtp_rr_params_of(ts->platform.rr_quantum_ns, ts->platform.tick_ns,
+                                  &ts->platform.overheads);
     c->edf = rtp_test_exact(RTP_POLICY_EDF, RTP_PRIO_OPA, 1, opts->part.limits);
     c->edf.want_first_miss = 1;
     size_t n1 = c->n + 1, nm = (c->n ? c->n : 1) * (m ? m : 1);
@@ -401,8 +404,11 @@ rtp_status rtp_ilp_solve(const rtp_taskset *ts, const int *cpus, size_t n_cpus,
     }
     if (st == RTP_OK && opts->write_lp_path)
         st = rtp_glpk_write_lp(c.g, opts->write_lp_path, diag);
-    if (st == RTP_OK && (st = rtp_plan_init_cpus(plan, opts->part.policy, cpus, n_cpus)) == RTP_OK)
+    if (st == RTP_OK && (st = rtp_plan_init_cpus(plan, opts->part.policy, cpus, n_cpus)) == RTP_OK) {
         plan->overheads = ts->platform.overheads;
+        plan->rr_quantum_ns = ts->platform.rr_quantum_ns;
+        plan->tick_ns = ts->platform.tick_ns;
+    }
     if (st == RTP_OK && have_plan) {
         st = ilp_plan(&c, best, plan);
     } else {

@@ -252,6 +252,8 @@ char *rtp_plan_to_json(const rtp_plan *plan, int pretty)
             rtp_jw_string(&w, "deployable_reason", plan->deployable_reason);
     }
     rtp_jw_string(&w, "method", plan->method);
+    if (plan->soft)
+        rtp_jw_bool(&w, "soft", 1);
     rtp_jw_string(&w, "policy", rtp_policy_name(plan->policy));
     if (plan->status[0])
         rtp_jw_string(&w, "status", plan->status);
@@ -270,6 +272,10 @@ char *rtp_plan_to_json(const rtp_plan *plan, int pretty)
     rtp_jw_int_array(&w, "cpus", plan->platform_cpus, plan->n_platform_cpus);
     if (!rtp_overheads_zero(&plan->overheads))
         rtp_overheads_write(&w, "overheads", &plan->overheads);
+    if (plan->rr_quantum_ns)
+        rtp_jw_time(&w, "rr_quantum", plan->rr_quantum_ns);
+    if (plan->tick_ns)
+        rtp_jw_time(&w, "tick", plan->tick_ns);
     rtp_jw_close(&w);
     if (plan->n_resources > 0)
         rtp_resources_write(&w, plan->resources, plan->n_resources);
@@ -562,6 +568,10 @@ static rtp_status read_header(const cJSON *root, rtp_plan *plan, rtp_diag *diag)
     item = cJSON_GetObjectItemCaseSensitive(root, "deployable");
     if (item && !cJSON_IsBool(item))
         return rtp_diag_set(diag, RTP_EINPUT, "deployable", "must be true or false");
+    item = cJSON_GetObjectItemCaseSensitive(root, "soft");
+    if (item && !cJSON_IsBool(item))
+        return rtp_diag_set(diag, RTP_EINPUT, "soft", "must be true or false");
+    plan->soft = item && cJSON_IsTrue(item);
     item = cJSON_GetObjectItemCaseSensitive(root, "deployable_reason");
     if (item && !cJSON_IsString(item))
         return rtp_diag_set(diag, RTP_EINPUT, "deployable_reason", "must be a string");
@@ -619,7 +629,7 @@ static rtp_status read_bins(const rtp_json *doc, const cJSON *root, rtp_plan *pl
 static rtp_status read_platform(const rtp_json *doc, const cJSON *root, rtp_plan *plan,
                                 rtp_diag *diag)
 {
-    static const char *const platform_keys[] = {"cpus", "overheads", NULL};
+    static const char *const platform_keys[] = {"cpus", "overheads", "rr_quantum", "tick", NULL};
     const cJSON *item = cJSON_GetObjectItemCaseSensitive(root, "platform"), *list;
     rtp_status st;
     if (!item) {
@@ -643,6 +653,13 @@ static rtp_status read_platform(const rtp_json *doc, const cJSON *root, rtp_plan
     st = rtp_json_cpu_list(doc, list, "platform.cpus", RTP_CPUS_DISTINCT, &plan->platform_cpus,
                            &plan->n_platform_cpus, diag);
     if (st != RTP_OK)
+        return st;
+    const cJSON *q = cJSON_GetObjectItemCaseSensitive(item, "rr_quantum");
+    if (q && (st = rtp_json_time(doc, q, "platform.rr_quantum", 1, 0, &plan->rr_quantum_ns,
+                                 diag)) != RTP_OK)
+        return st;
+    q = cJSON_GetObjectItemCaseSensitive(item, "tick");
+    if (q && (st = rtp_json_time(doc, q, "platform.tick", 1, 0, &plan->tick_ns, diag)) != RTP_OK)
         return st;
     const cJSON *ov = cJSON_GetObjectItemCaseSensitive(item, "overheads");
     return ov ? rtp_overheads_from_json(doc, ov, 1, &plan->overheads, diag) : RTP_OK;
@@ -708,7 +725,7 @@ done:
 static rtp_status read_plan(const rtp_json *doc, rtp_plan *plan, rtp_diag *diag)
 {
     static const char *const keys[] = {"feasible", "deployable", "deployable_reason", "method",
-                                       "policy", "status", "chosen", "platform", "cpus",
+                                       "soft", "policy", "status", "chosen", "platform", "cpus",
                                        "clusters", "unassigned", "proof", "resources",
                                        "critical_scaling_factor",
                                        "critical_scaling_factor_exact", NULL};

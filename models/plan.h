@@ -78,6 +78,10 @@ typedef struct rtp_plan {
     size_t n_platform_cpus;
     rtp_overheads overheads;/* the task set's platform.overheads (written when
                              * non-zero): emit re-checks with the same C', J' */
+    int soft;               /* partition --soft: bins admitted by bounded tardiness
+                             * ("soft": true; solver/tardiness.h) */
+    rtp_ns rr_quantum_ns;   /* the task set's platform.rr_quantum and tick (0 = */
+    rtp_ns tick_ns;         /* not given; written when non-zero): SCHED_RR */
     rtp_plan_bin *bins;     /* every CPU (or cluster) of the platform, empty too */
     size_t n_bins;
     rtp_plan_task *unassigned;

@@ -73,11 +73,21 @@ rtp_status rtp_overheads_from_json(const rtp_json *doc, const cJSON *node, rtp_n
 static rtp_status read_platform(const rtp_json *doc, const cJSON *node, rtp_ns unit,
                                 rtp_platform *pf, rtp_diag *diag)
 {
-    static const char *const keys[] = {"cpus", "clusters", "overheads", NULL};
+    static const char *const keys[] = {"cpus", "clusters", "overheads", "rr_quantum", "tick",
+                                       NULL};
     if (!cJSON_IsObject(node))
         return rtp_diag_set(diag, RTP_EINPUT, "platform", "must be an object");
     rtp_status st = rtp_json_check_keys(node, "platform", keys, diag);
     if (st != RTP_OK)
+        return st;
+    /* SCHED_RR's terms (solver/rr.h): times > 0 */
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(node, "rr_quantum");
+    if (item && (st = rtp_json_time(doc, item, "platform.rr_quantum", unit, 0, &pf->rr_quantum_ns,
+                                    diag)) != RTP_OK)
+        return st;
+    item = cJSON_GetObjectItemCaseSensitive(node, "tick");
+    if (item && (st = rtp_json_time(doc, item, "platform.tick", unit, 0, &pf->tick_ns, diag)) !=
+                    RTP_OK)
         return st;
     /* platform.cpus is optional (docs/spec.md: a command that needs CPUs and has
      * neither it nor --cpus is a usage error, decided by rtp_taskset_cpu_ids);
@@ -255,7 +265,7 @@ static inline rtp_status read_time(const rtp_json *doc, const cJSON *item, rtp_n
  * wcet, deadline, period, jitter, blocking, cmd, affinity, priority), by its
  * first byte and one comparison: of the bytes as a word when the reader
  * kept the key's length, else of the C strings; TASK_KEYS for no task key. */
-enum { TASK_KEYS = 9 };
+enum { TASK_KEYS = 10 };
 static size_t task_key(const cJSON *member)
 {
     const char *key = member->string;
@@ -266,7 +276,7 @@ static size_t task_key(const cJSON *member)
     case 'n': return IS("name") ? 0 : TASK_KEYS;
     case 'w': return IS("wcet") ? 1 : TASK_KEYS;
     case 'd': return IS("deadline") ? 2 : TASK_KEYS;
-    case 'p': return IS("period") ? 3 : IS("priority") ? 8 : TASK_KEYS;
+    case 'p': return IS("period") ? 3 : IS("priority") ? 8 : IS("policy") ? 9 : TASK_KEYS;
     case 'j': return IS("jitter") ? 4 : TASK_KEYS;
     case 'b': return IS("blocking") ? 5 : TASK_KEYS;
     case 'c': return IS("cmd") ? 6 : TASK_KEYS;
@@ -361,6 +371,14 @@ rtp_status rtp_task_from_json(const rtp_json *doc, const cJSON *node, const char
             return st;
         task->has_priority = 1;
         task->priority = (int)prio;
+    }
+    if ((item = member[9])) {
+        rtp_json_path_key(field, sizeof field, path, "policy");
+        const char *policy = cJSON_IsString(item) ? item->valuestring : NULL;
+        if (!policy || (strcmp(policy, "fifo") != 0 && strcmp(policy, "rr") != 0))
+            return rtp_diag_set(diag, RTP_EINPUT, field,
+                                "must be \"fifo\" (SCHED_FIFO) or \"rr\" (SCHED_RR)");
+        task->rr = policy[1] == 'r';
     }
     return RTP_OK;
 }
@@ -497,6 +515,8 @@ void rtp_task_members(rtp_json_writer *w, const rtp_task *task, int with_priorit
         rtp_jw_int_array(w, "affinity", task->affinity, task->affinity_len);
     if (with_priority && task->has_priority)
         rtp_jw_int(w, "priority", task->priority);
+    if (task->rr)
+        rtp_jw_string(w, "policy", "rr");
 }
 
 void rtp_overheads_write(rtp_json_writer *w, const char *key, const rtp_overheads *ov)
@@ -528,6 +548,10 @@ char *rtp_taskset_to_json(const rtp_taskset *ts, int pretty)
             rtp_jw_int_array(&w, "cpus", pf->cpus, pf->n_cpus);
         if (pf->has_overheads)
             rtp_overheads_write(&w, "overheads", &pf->overheads);
+        if (pf->rr_quantum_ns)
+            rtp_jw_time(&w, "rr_quantum", pf->rr_quantum_ns);
+        if (pf->tick_ns)
+            rtp_jw_time(&w, "tick", pf->tick_ns);
         if (pf->n_clusters > 0) {
             rtp_jw_open(&w, "clusters", 0);
             for (size_t k = 0; k < pf->n_clusters; k++)

@@ -81,6 +81,8 @@ typedef struct rtp_task {
     int priority;       /* given priority, larger = more urgent */
     rtp_request *requests; /* n_requests critical-section declarations, or NULL */
     size_t n_requests;
+    int rr;             /* "policy": "rr": SCHED_RR among equal priorities
+                         * (solver/rr.h), else SCHED_FIFO */
 } rtp_task;
 
 /* platform.overheads (times in ns, 0 when absent; docs/spec.md
@@ -104,7 +106,13 @@ typedef struct rtp_platform {
     int cpus_given_as_count; /* input said "cpus": M */
     int has_overheads;       /* input had "overheads" (written back as given) */
     rtp_overheads overheads;
+    rtp_ns rr_quantum_ns;    /* "rr_quantum": SCHED_RR quantum, 0 = not given
+                              * (Linux's default, RTP_RR_QUANTUM_DEFAULT_NS) */
+    rtp_ns tick_ns;          /* "tick": the scheduler tick period, 0 = not given */
 } rtp_platform;
+
+/* Linux's default SCHED_RR quantum, RR_TIMESLICE: 100 ms. */
+#define RTP_RR_QUANTUM_DEFAULT_NS 100000000LL
 
 typedef struct rtp_taskset {
     rtp_ns time_unit_ns;  /* unit of bare integers; 1 = ns */

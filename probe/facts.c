@@ -611,6 +611,7 @@ void rtp_probe_read_kernel(const char *root, int live, rtp_probe_kernel *k, rtp_
     read_lockdown(root, config, cmdline, k);
     read_preempt(root, config, cmdline, k, skipped);
     read_hrtick(root, config, major, minor, k, skipped);
+    read_int(root, "/proc/sys/kernel/sched_rr_timeslice_ms", &k->rr_timeslice_ms);
     read_int(root, "/proc/sys/kernel/sched_rt_runtime_us", &k->rt_runtime_us);
     read_int(root, "/proc/sys/kernel/sched_rt_period_us", &k->rt_period_us);
     read_fair_server(root, major, minor, k);

@@ -150,6 +150,20 @@ static void ns_string(rtp_json_writer *w, const char *key, rtp_ns ns)
     rtp_jw_string(w, key, text);
 }
 
+int rtp_probe_rr_quantum(const rtp_probe_kernel *k, rtp_ns *quantum_ns, rtp_ns *tick_ns)
+{
+    if (!k->hz.known || k->hz.value <= 0 || k->hz.value > 100000 || !k->rr_timeslice_ms.known ||
+        1000000000 % k->hz.value != 0 || k->rr_timeslice_ms.value > 1000000000)
+        return 0;
+    int64_t hz = k->hz.value, ms = k->rr_timeslice_ms.value;
+    int64_t ticks = ms <= 0 ? 100 * hz / 1000 : (ms * hz + 999) / 1000;
+    if (ticks < 1)
+        return 0;
+    *tick_ns = 1000000000 / hz;
+    *quantum_ns = ticks * *tick_ns;
+    return 1;
+}
+
 static void kernel_object(rtp_json_writer *w, const rtp_probe_kernel *k)
 {
     rtp_jw_open(w, "kernel", 1);
@@ -161,6 +175,18 @@ static void kernel_object(rtp_json_writer *w, const rtp_probe_kernel *k)
     str_or_null(w, "lockdown", k->lockdown);
     tri(w, "virtualized", k->virtualized);
     str_or_null(w, "hypervisor", k->hypervisor);
+    if (k->rr_timeslice_ms.known) { /* documents recorded before SCHED_RR's terms lack it */
+        rtp_ns quantum, tick;
+        int rr = rtp_probe_rr_quantum(k, &quantum, &tick);
+        fact(w, "rr_timeslice_ms", k->rr_timeslice_ms);
+        if (rr) {
+            rtp_jw_int(w, "rr_quantum", quantum);
+            rtp_jw_int(w, "tick", tick);
+        } else {
+            rtp_jw_null(w, "rr_quantum");
+            rtp_jw_null(w, "tick");
+        }
+    }
     fact(w, "rt_runtime_us", k->rt_runtime_us);
     fact(w, "rt_period_us", k->rt_period_us);
     tri(w, "dl_fair_server", k->dl_fair_server);
@@ -305,6 +331,12 @@ static void platform_object(rtp_json_writer *w, const char *key, const rtp_probe
         if (r->noise_per_ms_ns != 0)
             ns_string(w, "noise_per_ms", r->noise_per_ms_ns);
         rtp_jw_close(w);
+    }
+    /* SCHED_RR's terms for the analysis (docs/spec.md "SCHED_RR") */
+    rtp_ns quantum, tick;
+    if (rtp_probe_rr_quantum(&r->kernel, &quantum, &tick)) {
+        ns_string(w, "rr_quantum", quantum);
+        ns_string(w, "tick", tick);
     }
     rtp_jw_close(w);
 }

@@ -45,6 +45,7 @@ typedef struct rtp_probe_kernel {
     rtp_tri hrtick, hrtick_dl; /* scheduler features HRTICK, HRTICK_DL */
     char hrtick_source[160];
     char lockdown[32];         /* none|integrity|confidentiality, "" unknown */
+    rtp_fact rr_timeslice_ms;  /* /proc/sys/kernel/sched_rr_timeslice_ms */
     rtp_fact rt_runtime_us;    /* -1 = RT throttling off */
     rtp_fact rt_period_us;
     rtp_tri dl_fair_server;    /* Linux >= 6.12 */
@@ -61,6 +62,14 @@ typedef struct rtp_probe_kernel {
     char cmdline_isolation[160]; /* isolcpus=/nohz_full=/irqaffinity= words */
     char cpuset[8];            /* "v1", "v2", "" none found */
 } rtp_probe_kernel;
+
+/* The SCHED_RR quantum as Linux applies it (kernel/sched/rt.c,
+ * sched_rr_handler): K = ceil(ms x HZ / 1000) ticks (msecs_to_jiffies rounds
+ * up; the file reads back the value written), RR_TIMESLICE = 100 x HZ / 1000
+ * ticks when ms <= 0; *tick_ns = 10^9 / HZ and *quantum_ns = K x *tick_ns.
+ * 0 when HZ or the sysctl is unknown, or 10^9 / HZ is not a whole number of
+ * ns (then no exact tick exists): both left untouched. */
+int rtp_probe_rr_quantum(const rtp_probe_kernel *k, rtp_ns *quantum_ns, rtp_ns *tick_ns);
 
 /* Wake-up (release-to-run) latency of one CPU under one policy. */
 typedef struct rtp_probe_latency {

@@ -141,6 +141,9 @@ static rtp_status probe_kernel(const rtp_json *doc, const cJSON *node, rtp_probe
                                        "cmdline_isolation",
                                        "cpuset",
                                        "sources",
+                                       "rr_timeslice_ms",
+                                       "rr_quantum",
+                                       "tick",
                                        NULL};
     static const char *const fair_keys[] = {"runtime", "period", NULL};
     static const char *const source_keys[] = {"hz", "preempt", "hrtick", NULL};
@@ -168,6 +171,18 @@ static rtp_status probe_kernel(const rtp_json *doc, const cJSON *node, rtp_probe
                            sizeof k->cmdline_isolation, diag)) ||
         (st = rtp_doc_text(node, p, "cpuset", 1, k->cpuset, sizeof k->cpuset, diag)) ||
         (st = rtp_doc_need(node, p, "fair_server", &item, field, diag)))
+        return st;
+    /* documents written before SCHED_RR's terms lack it; rr_quantum and
+     * tick are derived from it and hz, so only checked for shape */
+    if (cJSON_GetObjectItemCaseSensitive(node, "rr_timeslice_ms") &&
+        (st = get_fact(doc, node, p, "rr_timeslice_ms", -1000000000, &k->rr_timeslice_ms,
+                       diag)))
+        return st;
+    rtp_fact unused;
+    if ((cJSON_GetObjectItemCaseSensitive(node, "rr_quantum") &&
+         (st = get_fact(doc, node, p, "rr_quantum", 1, &unused, diag))) ||
+        (cJSON_GetObjectItemCaseSensitive(node, "tick") &&
+         (st = get_fact(doc, node, p, "tick", 1, &unused, diag))))
         return st;
     if (!cJSON_IsNull(item) &&
         ((st = rtp_doc_keys(item, field, fair_keys, diag)) ||
@@ -349,7 +364,7 @@ static rtp_status probe_cpu(const rtp_json *doc, const cJSON *node, const char *
 static rtp_status probe_platform(const rtp_json *doc, const cJSON *node, rtp_probe_report *r,
                                  rtp_diag *diag)
 {
-    static const char *const keys[] = {"cpus", "overheads", NULL};
+    static const char *const keys[] = {"cpus", "overheads", "rr_quantum", "tick", NULL};
     static const char *const ov_keys[] = {"release_latency", "context_switch", "deadline_charge",
                                           "noise_per_ms", NULL};
     char field[RTP_DIAG_PATH_SIZE];

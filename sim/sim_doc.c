@@ -31,7 +31,7 @@ char *rtp_sim_doc_to_json(const rtp_sim_doc *d, int pretty)
     rtp_jw_bool(&w, "schedulable_in_simulation", d->schedulable);
     if (d->not_simulated[0]) {
         rtp_jw_open(&w, "not_simulated", 0);
-        for (size_t k = 0; k < 3 && d->not_simulated[k]; k++)
+        for (size_t k = 0; k < 5 && d->not_simulated[k]; k++)
             rtp_jw_string(&w, NULL, d->not_simulated[k]);
         rtp_jw_close(&w);
     }

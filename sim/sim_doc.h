@@ -32,7 +32,8 @@ typedef struct rtp_sim_doc {
     const rtp_sim_doc_task *tasks;
     size_t n_tasks;
     int schedulable;           /* no job missed */
-    const char *not_simulated[3]; /* "jitter", "blocking", "overheads"; NULL-padded */
+    const char *not_simulated[5]; /* "jitter", "blocking", "overheads", "sched_rr",
+                                   * "affinity"; NULL-padded */
 } rtp_sim_doc;
 
 /* The document, malloc'd with a final newline; NULL when out of memory. */

@@ -23,7 +23,7 @@ static int task_compact(rtp_json_writer *w, const rtp_analysis_task *t)
 {
     if (w->pretty || t->has_locks || !bare(t->wcet_ns) || !bare(t->deadline_ns) || !bare(t->period_ns) ||
         !bare(t->jitter_ns) || !bare(t->blocking_ns) ||
-        (t->has_wcet_max && t->wcet_max_ns >= 0 && !bare(t->wcet_max_ns)))
+        (t->has_wcet_max && t->wcet_max_ns >= 0 && !bare(t->wcet_max_ns)) || t->has_tardiness)
         return 0;
     const char *name = t->name ? t->name : "";
     size_t n = strlen(name);
@@ -93,6 +93,13 @@ static void task_object(rtp_json_writer *w, const rtp_analysis_task *t)
             rtp_jw_null(w, "wcet_max");
         else
             rtp_jw_time(w, "wcet_max", t->wcet_max_ns);
+    }
+    if (t->has_tardiness) {
+        rtp_jw_int(w, "tardiness_bound", t->tardiness_ns);
+        rtp_jw_string(w, "tardiness_bound_by", t->tardiness_by);
+        if (t->tardiness_da_ns >= 0)
+            rtp_jw_int(w, "tardiness_bound_da", t->tardiness_da_ns);
+        rtp_jw_int(w, "tardiness_bound_cv", t->tardiness_cv_ns);
     }
     rtp_jw_close(w);
 }

@@ -35,6 +35,13 @@ typedef struct rtp_analysis_task {
     rtp_ns computed_blocking_ns;
     rtp_ns spin_ns;
     const char *blocking_resource; /* NULL = null (nothing binds) */
+    int has_tardiness;        /* global EDF, U <= M: "tardiness_bound",
+                               * "tardiness_bound_by" (what gave it: "da",
+                               * "cv" or the accepting hard test),
+                               * "tardiness_bound_da" (left out when -1),
+                               * "tardiness_bound_cv" (solver/tardiness.h) */
+    rtp_ns tardiness_ns, tardiness_da_ns, tardiness_cv_ns;
+    const char *tardiness_by;
 } rtp_analysis_task;
 
 /* The critical scaling factor as written (docs/spec.md "Sensitivity"):

@@ -6,8 +6,12 @@
 
 #include "models/effective.h"
 #include "models/ratio.h"
+#include "solver/apa.h"
 #include "solver/locks.h"
+#include "solver/rr.h"
 #include "solver/schedtest.h"
+#include "solver/tardiness.h"
+#include <stdio.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +29,8 @@ rtp_analyze_opts rtp_analyze_opts_default(rtp_policy policy)
 void rtp_analysis_free(rtp_analysis *a)
 {
     free(a->wcet_max);
+    free(a->tardiness);
+    free(a->mask);
     rtp_scaling_free(&a->scaling);
     free(a->eff_copy);
     free(a->rows);
@@ -87,16 +93,78 @@ static rtp_status lock_terms(const rtp_taskset *ts, rtp_analysis *a, const rtp_t
     return st;
 }
 
+/* Each task's mask over the cluster's CPUs; *restricted = some mask is not
+ * the whole cluster. */
+static rtp_status apa_masks(const rtp_taskset *ts, const int *ids, size_t n_ids, rtp_analysis *a,
+                            int *restricted, rtp_diag *diag)
+{
+    size_t n = ts->n_tasks;
+    if (!(a->mask = malloc((n ? n : 1) * sizeof *a->mask)))
+        return RTP_ENOMEM;
+    uint64_t full = n_ids >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << n_ids) - 1;
+    for (size_t i = 0; i < n; i++) {
+        if (!ts->tasks[i].affinity)
+            a->mask[i] = full;
+        else if (n_ids > 64)
+            return rtp_diag_set(diag, RTP_EINPUT, "platform.cpus",
+                                "arbitrary affinities are analysed on clusters of at most 64 "
+                                "CPUs");
+        else {
+            rtp_status st = rtp_apa_mask(&ts->tasks[i], ids, n_ids, &a->mask[i], diag);
+            if (st != RTP_OK)
+                return st;
+        }
+        *restricted |= a->mask[i] != full;
+    }
+    return RTP_OK;
+}
+
+/* gfp with restricted masks: the APA bounds under the order the global
+ * analysis chose (any strict order is analysed soundly); "apa" when every
+ * task has one. Not applicable when push/pull may strand a task (masks not
+ * nested by priority) or outside the tests' preconditions. */
+static rtp_status apa(rtp_analysis *a, size_t n, const rtp_analyze_opts *s, rtp_test_result *res,
+                      rtp_diag *diag)
+{
+    size_t x, y;
+    res->accepted_by = NULL;
+    res->schedulable = 0;
+    for (size_t i = 0; i < n; i++)
+        a->response[i] = -1;
+    if (!rtp_apa_nested(a->mask, n, a->priority, &x, &y)) {
+        snprintf(a->why, sizeof a->why,
+                 "Linux's push/pull may strand %s: its CPUs are not within those of the more "
+                 "urgent %s (arbitrary affinities are analysed when the masks of migrating "
+                 "tasks are nested by priority)", a->eff[y].name, a->eff[x].name);
+        return RTP_OK;
+    }
+    rtp_global_verdict v;
+    rtp_status st = rtp_apa_rta(a->eff, n, a->mask, a->priority, &s->limits, a->response, &v,
+                                diag);
+    if (st != RTP_OK)
+        return st;
+    if (v == RTP_GLOBAL_NA)
+        snprintf(a->why, sizeof a->why, "the arbitrary-affinity analysis does not model release "
+                 "jitter or blocking, and needs every affinity to name a CPU of the cluster");
+    res->schedulable = v == RTP_GLOBAL_ACCEPT;
+    res->accepted_by = res->schedulable ? "apa" : NULL;
+    return RTP_OK;
+}
+
 rtp_status rtp_analyze(const rtp_taskset *ts, const rtp_analyze_opts *s, rtp_analysis *a,
                        rtp_diag *diag)
 {
     size_t n = ts->n_tasks;
     memset(a, 0, sizeof *a);
-    int cpus = 1;
+    int cpus = 1, restricted = 0;
     if (is_global(s->policy)) {
         int *ids = NULL;
         size_t n_ids = 0;
         rtp_status st = rtp_taskset_cpu_ids(ts, s->cpus_override, &ids, &n_ids, diag);
+        /* gfp with an affinity narrower than the cluster: Linux's push/pull
+         * runs the tasks on their masks (solver/apa.h) */
+        if (st == RTP_OK && s->policy == RTP_POLICY_GFP && n_ids >= 2)
+            st = apa_masks(ts, ids, n_ids, a, &restricted, diag);
         free(ids);
         if (st != RTP_OK)
             return st;
@@ -119,6 +187,8 @@ rtp_status rtp_analyze(const rtp_taskset *ts, const rtp_analyze_opts *s, rtp_ana
         a->response[i] = -2; /* "not computed" */
     rtp_test test = rtp_test_exact(s->policy, s->priority, cpus, s->limits);
     test.want_first_miss = 1;
+    test.rr = rtp_rr_params_of(ts->platform.rr_quantum_ns, ts->platform.tick_ns,
+                               &ts->platform.overheads);
     rtp_test_result res;
     memset(&res, 0, sizeof res);
     int fixed = s->policy == RTP_POLICY_FP || s->policy == RTP_POLICY_GFP;
@@ -127,8 +197,20 @@ rtp_status rtp_analyze(const rtp_taskset *ts, const rtp_analyze_opts *s, rtp_ana
         res.response_time = a->response;
     }
     st = rtp_test_run(&test, a->eff, n, &res, diag);
+    if (st == RTP_OK && restricted)
+        st = apa(a, n, s, &res, diag);
     if (st != RTP_OK)
         return st;
+    /* soft real-time: tardiness bounds whenever U <= M, whatever the hard
+     * tests said (docs/spec.md "analyze --json") */
+    if (s->policy == RTP_POLICY_GEDF) {
+        if (!(a->tardiness = malloc((n ? n : 1) * sizeof *a->tardiness)))
+            return RTP_ENOMEM;
+        st = rtp_tardiness_bounds(a->eff, n, cpus, &s->limits, a->tardiness, &a->bounded,
+                                  diag);
+        if (st != RTP_OK)
+            return st;
+    }
     rtp_analysis_doc *d = &a->doc;
     d->policy = s->policy;
     d->has_priority_rule = fixed;
@@ -142,6 +224,8 @@ rtp_status rtp_analyze(const rtp_taskset *ts, const rtp_analyze_opts *s, rtp_ana
     if (is_global(s->policy) && cpus >= 2 && !res.schedulable &&
         rtp_tasks_have_delays(a->eff, n))
         d->not_applicable = "the global tests do not model release jitter or blocking";
+    if (a->why[0])
+        d->not_applicable = a->why;
     d->utilization = rtp_load_double(ts->tasks, n, RTP_LOAD_UTIL);
     d->has_effective_utilization = rtp_overheads_stretch(&ts->platform.overheads, s->policy);
     if (d->has_effective_utilization) /* exact (GMP): only when it is shown */
@@ -164,6 +248,15 @@ rtp_status rtp_analyze(const rtp_taskset *ts, const rtp_analyze_opts *s, rtp_ana
         r->response_time_ns = a->response[i];
         r->has_meets_deadline = r->has_response;
         r->meets_deadline = a->response[i] >= 0;
+        r->has_tardiness = a->bounded;
+        if (a->bounded) {
+            /* a hard test's acceptance is the tighter statement: 0 */
+            r->tardiness_ns = res.schedulable ? 0 : a->tardiness[i].bound_ns;
+            r->tardiness_by = res.schedulable ? res.accepted_by
+                              : r->tardiness_ns == a->tardiness[i].cv_ns ? "cv" : "da";
+            r->tardiness_da_ns = a->tardiness[i].da_ns;
+            r->tardiness_cv_ns = a->tardiness[i].cv_ns;
+        }
     }
     d->tasks = a->rows;
     d->n_tasks = n;

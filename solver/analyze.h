@@ -17,6 +17,7 @@
 #include "models/taskset.h"
 #include "solver/analysis_doc.h"
 #include "solver/sensitivity.h"
+#include "solver/tardiness.h"
 #include "models/api.h"
 
 RTP_API_BEGIN
@@ -43,6 +44,10 @@ typedef struct rtp_analysis {
     rtp_ns *response;
     rtp_ns *wcet_max;          /* sensitivity only */
     rtp_scaling scaling;       /* sensitivity only */
+    uint64_t *mask;            /* gfp: each task's CPUs (solver/apa.h), or NULL */
+    char why[320];             /* not applicable: the APA reason, "" when none */
+    rtp_tardiness *tardiness;  /* gedf: per task, NULL otherwise */
+    int bounded;               /* gedf: the tardiness bounds apply */
 } rtp_analysis;
 
 /* Analyses ts into *out. RTP_OK: out->doc.schedulable is the verdict;

@@ -51,17 +51,8 @@ rtp_status rtp_global_fp_rta(const rtp_task *tasks, size_t n, int m,
         st = nomem(diag);
         goto done;
     }
-    /* order[p] = the task with priority n - p (most urgent first). */
-    for (size_t i = 0; i < n; i++)
-        order[i] = (size_t)-1;
-    for (size_t i = 0; i < n; i++) {
-        if (priority[i] < 1 || (size_t)priority[i] > n || order[n - priority[i]] != (size_t)-1) {
-            st = rtp_diag_set(diag, RTP_EINPUT, "",
-                              "global FP analysis needs distinct priorities 1..n");
-            goto done;
-        }
-        order[n - priority[i]] = i;
-    }
+    if ((st = gw_priority_order(priority, n, order, "global FP analysis", diag)) != RTP_OK)
+        goto done;
     uint64_t steps = 0;
     int all_fit = 1;
     for (size_t p = 0; p < n; p++) {

@@ -118,6 +118,22 @@ static inline rtp_status gw_begin(int m, size_t n, rtp_ns *response_time, rtp_di
     return st;
 }
 
+/* order[p] = the task of priority n - p (most urgent first) from
+ * priority[] (1..n, distinct); RTP_EINPUT naming `what` otherwise. */
+static inline rtp_status gw_priority_order(const int *priority, size_t n, size_t *order,
+                                           const char *what, rtp_diag *diag)
+{
+    for (size_t i = 0; i < n; i++)
+        order[i] = (size_t)-1;
+    for (size_t i = 0; i < n; i++) {
+        if (priority[i] < 1 || (size_t)priority[i] > n || order[n - priority[i]] != (size_t)-1)
+            return rtp_diag_set(diag, RTP_EINPUT, "", "%s needs distinct priorities 1..n",
+                                what);
+        order[n - priority[i]] = i;
+    }
+    return RTP_OK;
+}
+
 /* The shared precondition: constrained deadlines (D <= T for every task)
  * and no release jitter or blocking (these tests do not model them; the
  * tasks are effective ones, so J' includes the platform's release latency). */

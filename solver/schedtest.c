@@ -16,6 +16,7 @@
 #include "solver/fp.h"
 #include "solver/global.h"
 #include "solver/locks.h"
+#include "solver/rr.h"
 
 #include <gmp.h>
 #include <stdlib.h>
@@ -80,6 +81,10 @@ static rtp_status run_fp(const rtp_test *test, const rtp_task *tasks, size_t n,
     if (st == RTP_OK)
         st = rtp_fp_rta(blocked ? blocked : tasks, n, priority, response, &sched, &test->limits,
                         diag);
+    /* ties with SCHED_RR threads: the FIFO analysis does not hold there */
+    if (st == RTP_OK && rtp_rr_present(tasks, n, priority))
+        st = rtp_rr_rta(blocked ? blocked : tasks, n, priority, &test->rr, response, &sched,
+                        &test->limits, diag);
     free(blocked);
     if (st == RTP_OK) {
         result->assignment_found = found;

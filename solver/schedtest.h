@@ -30,6 +30,14 @@ typedef rtp_status (*rtp_test_fn)(const struct rtp_test *test,
                                   const rtp_task *tasks, size_t n,
                                   rtp_test_result *result, rtp_diag *diag);
 
+/* SCHED_RR's platform terms (solver/rr.h): the quantum, the scheduler tick
+ * that counts it (0 = not given), the context switch charged per turn. */
+typedef struct rtp_rr_params {
+    rtp_ns quantum_ns;
+    rtp_ns tick_ns;
+    rtp_ns context_switch_ns;
+} rtp_rr_params;
+
 typedef struct rtp_test {
     const char *name;        /* "edf", "fp-opa", "fp-dm", "ll-bound", "gedf", ... */
     rtp_test_fn run;
@@ -38,6 +46,7 @@ typedef struct rtp_test {
     int cpus;                /* processors the tasks share (1 = uniprocessor) */
     int want_first_miss;     /* EDF: compute first_miss when unschedulable */
     rtp_limits limits;
+    rtp_rr_params rr;        /* FP on one CPU with SCHED_RR ties (solver/rr.h) */
 } rtp_test;
 
 /* The exact test of `policy` on `cpus` processors (cpus > 1 only for the

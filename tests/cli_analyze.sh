@@ -147,5 +147,63 @@ printf '%s\n' '{"platform":{"overheads":{"context_switch":"1ns"}},"tasks":[{"nam
 expect 1 "effective just above 1" "$B" analyze "$TMP/u3.json"
 has 'effectiveutilization(wcet+2xcontextswitch):1.000000001' "$TMP/out" "effective just above 1"
 
+# Soft real-time under gedf (docs/spec.md "Global scheduling", tardiness):
+# three tasks 5.5/10 ms on 2 CPUs, U = 1.65: no hard test accepts, every task
+# still has a tardiness bound (compliant vectors 3.086207 ms, Devi & Anderson
+# 5.5 ms; tests/test_tardiness.c shows the arithmetic); none at U > M.
+printf '%s\n' '{"platform":{"cpus":2},"tasks":[{"name":"a","wcet":"5.5ms","period":"10ms"},{"name":"b","wcet":"5.5ms","period":"10ms"},{"name":"c","wcet":"5.5ms","period":"10ms"}]}' >"$TMP/soft.json"
+expect 1 "soft gedf" "$B" analyze "$TMP/soft.json" --policy gedf --json
+has '"name":"c","wcet":5500000,"deadline":10000000,"period":10000000,"tardiness_bound":3086207,"tardiness_bound_by":"cv","tardiness_bound_da":5500000,"tardiness_bound_cv":3086207}' "$TMP/out" "soft gedf json"
+expect 1 "soft gedf human" "$B" analyze "$TMP/soft.json" --policy gedf
+has 'tardinessbounds(globalEDF,utilization<=2:everyjobcompletesatmostthislongafteritsdeadline):a3.086207ms(compliantvectors)' "$TMP/out" "soft gedf human"
+expect 1 "soft gedf overloaded" "$B" analyze "$TMP/soft.json" --policy gedf --cpus 1 --json
+if grep -q tardiness "$TMP/out"; then
+    echo "FAIL: tardiness bound at U > M" >&2
+    fails=$((fails + 1))
+fi
+
+# SCHED_RR among equal priorities (docs/spec.md "SCHED_RR"): control, tied
+# with a 30 ms logger, misses as SCHED_FIFO but meets its deadline as
+# SCHED_RR with a 4 ms quantum counted by a 1 ms tick (N = 3 turns, each
+# logger turn at most 5 ms, 1 ms per sensor preemption: 2 + 3 + 15 + 3 = 23).
+expect 0 "rr tied" "$B" analyze "$S/examples/rr-tied.json" --policy fp --priority given --json
+has '"name":"control","wcet":2000000,"deadline":25000000,"period":25000000,"priority":1,"response_time":23000000' "$TMP/out" "rr control"
+sed 's/, "policy": "rr"//' "$S/examples/rr-tied.json" >"$TMP/fifo.json"
+expect 1 "fifo tied" "$B" analyze "$TMP/fifo.json" --policy fp --priority given --json
+has '"name":"control","wcet":2000000,"deadline":25000000,"period":25000000,"priority":1,"response_time":null' "$TMP/out" "fifo control"
+sed 's/"policy": "rr"/"policy": "RR"/' "$S/examples/rr-tied.json" >"$TMP/bad.json"
+expect 2 "bad policy" "$B" analyze "$TMP/bad.json" --policy fp --priority given
+has 'tasks[1].policy:mustbe"fifo"(SCHED_FIFO)or"rr"(SCHED_RR)' "$TMP/err" "bad policy message"
+sed 's/"tick": "1ms"/"tick": "3ms"/' "$S/examples/rr-tied.json" >"$TMP/bad.json"
+expect 2 "tick not dividing" "$B" analyze "$TMP/bad.json" --policy fp --priority given
+has 'platform.tick:' "$TMP/err" "tick not dividing message"
+sed 's/"tick": "1ms"/"overheads": {"release_latency": 0, "context_switch": "10us"}/' "$S/examples/rr-tied.json" >"$TMP/bad.json"
+expect 2 "cs without tick" "$B" analyze "$TMP/bad.json" --policy fp --priority given
+has 'platform.tick:missing' "$TMP/err" "cs without tick message"
+
+# ... and through partition and emit: the plan keeps the ties and the
+# quantum, the script starts the tied tasks with chrt -r.
+sed 's/"priority": 90 }/"priority": 90, "cmd": "true" }/; s/"policy": "rr" }/"policy": "rr", "cmd": "true" }/' "$S/examples/rr-tied.json" >"$TMP/rrc.json"
+expect 0 "rr partition" "$B" partition "$TMP/rrc.json" --cpus 1 --policy fp --priority given --json
+cp "$TMP/out" "$TMP/rrplan.json"
+has '"rr_quantum":4000000,"tick":1000000' "$TMP/rrplan.json" "rr plan platform"
+has '"name":"control","wcet":2000000,"deadline":25000000,"period":25000000,"cmd":"true","policy":"rr","priority":1,"response_time":23000000,"given_priority":50' "$TMP/rrplan.json" "rr plan task"
+expect 0 "rr emit" "$B" emit "$TMP/rrplan.json" --format script --out "$TMP/rr.sh"
+has 'SCHED_RR'"'"'control'"'"''"'"'control'"'"'taskset-c0chrt-r51'"'"'true'"'"'' "$TMP/rr.sh" "rr emit chrt -r"
+has 'SCHED_FIFO'"'"'sensor'"'"''"'"'sensor'"'"'taskset-c0chrt-f52' "$TMP/rr.sh" "fifo emit chrt -f"
+expect 0 "rr emit rtapp" "$B" emit "$TMP/rrplan.json" --format rtapp --out "$TMP/rr-app.json"
+has '"policy":"SCHED_RR"' "$TMP/rr-app.json" "rr rt-app"
+
+# Arbitrary affinities under gfp (docs/spec.md "Global scheduling"): a on
+# CPU 0, b on CPU 1, c on both; c's bound from S = {1}: 9 + 2 x 5 = 19.
+printf '%s\n' '{"platform":{"cpus":2},"tasks":[{"name":"a","wcet":6,"period":10,"affinity":[0],"priority":3},{"name":"b","wcet":5,"period":10,"affinity":[1],"priority":2},{"name":"c","wcet":9,"period":20,"priority":1}]}' >"$TMP/apa.json"
+expect 0 "apa" "$B" analyze "$TMP/apa.json" --policy gfp --priority given --json
+has '"test":"apa"' "$TMP/out" "apa test"
+has '"name":"c","wcet":9,"deadline":20,"period":20,"priority":1,"response_time":19' "$TMP/out" "apa c"
+# three CPUs, masks not nested: not applicable, with the pair named
+printf '%s\n' '{"platform":{"cpus":3},"tasks":[{"name":"x","wcet":1,"period":10,"affinity":[0,1],"priority":2},{"name":"y","wcet":1,"period":10,"affinity":[1,2],"priority":1}]}' >"$TMP/apa3.json"
+expect 1 "apa not nested" "$B" analyze "$TMP/apa3.json" --policy gfp --priority given --json
+has 'push/pullmaystrandy:itsCPUsarenotwithinthoseofthemoreurgentx' "$TMP/out" "apa not nested"
+
 [ "$fails" -eq 0 ] && echo "cli_analyze: all checks passed"
 exit "$fails"

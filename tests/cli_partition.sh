@@ -246,6 +246,29 @@ done
 expect 0 "$SRC/examples/quickstart.json" --explain --policy fp
 grep -q "its worst-case response time" "$TMP/out" || fail "FP explain: $(cat "$TMP/out")"
 
+# --soft (docs/spec.md "rtpack partition"): three tasks 5.5/10 ms on a cluster
+# of 2 CPUs pass no hard test, but their tardiness is bounded (U = 1.65 <= 2):
+# accepted as soft, and emit takes the plan (one cpuset of both CPUs).
+printf '%s\n' '{"platform":{"cpus":2},"tasks":[{"name":"a","wcet":"5.5ms","period":"10ms","cmd":"true"},{"name":"b","wcet":"5.5ms","period":"10ms","cmd":"true"},{"name":"c","wcet":"5.5ms","period":"10ms","cmd":"true"}]}' >"$TMP/soft.json"
+"$BIN" partition "$TMP/soft.json" --clusters 2 >"$TMP/out" 2>&1
+[ $? -eq 1 ] || fail "hard cluster should fail"
+"$BIN" partition "$TMP/soft.json" --clusters 2 --soft --json >"$TMP/softplan.json" 2>"$TMP/err" ||
+    fail "soft cluster"
+tr -d ' \t\n' <"$TMP/softplan.json" | grep -q '"feasible":true,"deployable":true,"method":"best","soft":true' ||
+    fail "soft plan label"
+tr -d ' \t\n' <"$TMP/softplan.json" | grep -q '"test":"soft"' || fail "soft cluster test"
+"$BIN" emit "$TMP/softplan.json" --format script --out "$TMP/soft.sh" 2>"$TMP/err" ||
+    fail "emit soft plan: $(cat "$TMP/err")"
+grep -q "^BINS='0:0,1:2:" "$TMP/soft.sh" || fail "soft cluster cpuset"
+"$BIN" partition "$TMP/soft.json" --clusters 2 --soft | grep -q 'accepted by soft (bounded tardiness' ||
+    fail "soft table"
+"$BIN" partition "$TMP/soft.json" --policy fp --soft >"$TMP/out" 2>&1
+[ $? -eq 2 ] || fail "--soft under fp should be a usage error"
+# overloaded (U > M): not even soft
+printf '%s\n' '{"platform":{"cpus":2},"tasks":[{"name":"a","wcet":"9ms","period":"10ms"},{"name":"b","wcet":"9ms","period":"10ms"},{"name":"c","wcet":"9ms","period":"10ms"}]}' >"$TMP/over.json"
+"$BIN" partition "$TMP/over.json" --clusters 2 --soft >"$TMP/out" 2>&1
+[ $? -eq 1 ] || fail "overloaded soft cluster"
+
 if [ "$FAILS" -ne 0 ]; then
     echo "$FAILS failure(s)"
     exit 1

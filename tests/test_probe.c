@@ -224,6 +224,7 @@ static char *vm_tree(void)
     put(root, "/proc/cpuinfo", "processor\t: 0\nflags\t\t: fpu vme de pse tsc msr hypervisor lahf_lm\n");
     put(root, "/proc/sys/kernel/sched_rt_runtime_us", "950000\n");
     put(root, "/proc/sys/kernel/sched_rt_period_us", "1000000\n");
+    put(root, "/proc/sys/kernel/sched_rr_timeslice_ms", "100\n");
     put(root, "/sys/devices/system/cpu/online", "0-1\n");
     put(root, "/sys/devices/system/cpu/isolated", "\n");
     put(root, "/sys/devices/system/cpu/cpu0/topology/thread_siblings_list", "0\n");
@@ -289,6 +290,37 @@ static void probe_tree(const char *root, const int *cpus, size_t n, rtp_probe_re
     assert_int_equal(rtp_probe_run(&o, r, &diag), RTP_OK);
 }
 
+/* Linux's rounding of sched_rr_timeslice_ms (kernel/sched/rt.c,
+ * sched_rr_handler): msecs_to_jiffies rounds up, <= 0 is RR_TIMESLICE
+ * (100 x HZ / 1000 ticks); no exact tick at HZ = 300. */
+static void test_rr_quantum(void **state)
+{
+    (void)state;
+    rtp_probe_kernel k;
+    memset(&k, 0, sizeof k);
+    rtp_ns q = -1, t = -1;
+    assert_false(rtp_probe_rr_quantum(&k, &q, &t)); /* unknown */
+    k.hz = (rtp_fact){1, 250};
+    k.rr_timeslice_ms = (rtp_fact){1, 1};
+    assert_true(rtp_probe_rr_quantum(&k, &q, &t));
+    assert_int_equal(q, 4000000); /* 1 ms -> 1 tick = 4 ms */
+    k.rr_timeslice_ms.value = 9;
+    assert_true(rtp_probe_rr_quantum(&k, &q, &t));
+    assert_int_equal(q, 12000000); /* ceil(9 x 250 / 1000) = 3 ticks */
+    k.rr_timeslice_ms.value = 0;
+    assert_true(rtp_probe_rr_quantum(&k, &q, &t));
+    assert_int_equal(q, 100000000);
+    k.hz.value = 1000;
+    k.rr_timeslice_ms.value = -5;
+    assert_true(rtp_probe_rr_quantum(&k, &q, &t));
+    assert_int_equal(q, 100000000);
+    assert_int_equal(t, 1000000);
+    k.hz.value = 300;
+    q = t = -1;
+    assert_false(rtp_probe_rr_quantum(&k, &q, &t));
+    assert_int_equal(q, -1);
+}
+
 static void test_config_gz(void **state)
 {
     (void)state;
@@ -325,6 +357,15 @@ static void test_vm_tree(void **state)
     assert_true(k->has_isolated);
     assert_int_equal(rtp_cpumask_count(&k->isolated), 0);
     assert_string_equal(k->cpuset, "v1");
+    /* SCHED_RR: 100 ms = 25 ticks of 4 ms at HZ = 250 */
+    rtp_ns quantum = 0, tick = 0;
+    assert_int_equal(k->rr_timeslice_ms.value, 100);
+    assert_true(rtp_probe_rr_quantum(k, &quantum, &tick));
+    assert_int_equal(quantum, 100000000);
+    assert_int_equal(tick, 4000000);
+    char *platform = rtp_probe_platform_to_json(&r);
+    assert_non_null(strstr(platform, "\"rr_quantum\":\"100000000ns\",\"tick\":\"4000000ns\""));
+    free(platform);
     assert_int_equal(r.n_cpus, 2);
     assert_true(r.has_loadavg);
     assert_false(r.has_overheads); /* nothing measured on a recorded tree */
@@ -582,6 +623,7 @@ int main(void)
         cmocka_unit_test(test_features),
         cmocka_unit_test(test_choice_cmdline_release_stat),
         cmocka_unit_test(test_percentile),
+        cmocka_unit_test(test_rr_quantum),
         cmocka_unit_test(test_config_gz),
         cmocka_unit_test(test_vm_tree),
         cmocka_unit_test(test_tuned_tree),

@@ -29,12 +29,13 @@ typedef struct rtp_task {
     rtp_ns blocking_ns; char **cmd; size_t cmd_len; int cmd_is_string; int *affinity;
     size_t affinity_len; int has_priority; int priority;
     void *requests; size_t n_requests;  /* rtp_request *: not read here */
+    int rr;
 } rtp_task;
 typedef struct rtp_overheads { rtp_ns release_latency_ns; rtp_ns context_switch_ns;
     rtp_ns deadline_charge_ns; rtp_ns noise_per_ms_ns; } rtp_overheads;
 typedef struct rtp_platform { int *cpus; size_t n_cpus; int **clusters; size_t *cluster_len;
     size_t n_clusters; int cpus_given_as_count; int has_overheads;
-    rtp_overheads overheads; } rtp_platform;
+    rtp_overheads overheads; rtp_ns rr_quantum_ns; rtp_ns tick_ns; } rtp_platform;
 typedef struct rtp_taskset { rtp_ns time_unit_ns; int has_platform; rtp_platform platform;
     rtp_task *tasks; size_t n_tasks;
     void *resources; size_t n_resources;  /* rtp_resource *: not read here */
@@ -55,6 +56,8 @@ typedef struct rtp_analysis_task {
     int has_priority; int priority; int has_response; rtp_ns response_time_ns;
     int has_meets_deadline; int meets_deadline; int has_wcet_max; rtp_ns wcet_max_ns;
     int has_locks; rtp_ns computed_blocking_ns; rtp_ns spin_ns; const char *blocking_resource;
+    int has_tardiness; rtp_ns tardiness_ns, tardiness_da_ns, tardiness_cv_ns;
+    const char *tardiness_by;
 } rtp_analysis_task;
 typedef struct rtp_scaling_text { int present; const char *decimal; const char *exact; }
     rtp_scaling_text;
@@ -68,11 +71,13 @@ typedef struct rtp_analysis_doc {
 } rtp_analysis_doc;
 typedef struct rtp_scaling { int unbounded; int exists; char *exact; char decimal[64];
     const char *not_defined; } rtp_scaling;
+typedef struct rtp_tardiness { rtp_ns bound_ns; rtp_ns da_ns; rtp_ns cv_ns; } rtp_tardiness;
 typedef struct rtp_analyze_opts { rtp_policy policy; rtp_prio_rule priority;
     rtp_limits limits; int cpus_override; int sensitivity; } rtp_analyze_opts;
 typedef struct rtp_analysis { rtp_analysis_doc doc; const rtp_task *eff; rtp_task *eff_copy;
     rtp_analysis_task *rows; int *priority; rtp_ns *response; rtp_ns *wcet_max;
-    rtp_scaling scaling; } rtp_analysis;
+    rtp_scaling scaling; uint64_t *mask; char why[320]; rtp_tardiness *tardiness;
+    int bounded; } rtp_analysis;
 
 rtp_analyze_opts rtp_analyze_opts_default(rtp_policy policy);
 rtp_status rtp_analyze(const rtp_taskset *ts, const rtp_analyze_opts *opts, rtp_analysis *out,
@@ -86,7 +91,7 @@ typedef enum rtp_order { RTP_ORDER_UTIL = 0, RTP_ORDER_DENSITY, RTP_ORDER_DEADLI
     RTP_ORDER_PERIOD, RTP_ORDER_INPUT } rtp_order;
 typedef struct rtp_part_opts { rtp_policy policy; rtp_prio_rule priority;
     rtp_placement placement; rtp_order order; rtp_ratio capacity; rtp_load_kind fit_measure;
-    int bound_admission; int threads; rtp_limits limits;
+    int bound_admission; int soft; int threads; rtp_limits limits;
     void (*progress)(void *ctx, uint64_t planned, uint64_t placed); void *progress_ctx;
 } rtp_part_opts;
 
@@ -101,7 +106,8 @@ typedef struct rtp_plan_proof { char kind[24]; char **tasks; size_t n_tasks; siz
     int *cpus; size_t n_cpus; char *explanation; } rtp_plan_proof;
 typedef struct rtp_plan { int feasible; rtp_policy policy; char method[16]; char status[16];
     char chosen_placement[8]; char chosen_order[12]; char chosen_layout[16]; int clustered;
-    int *platform_cpus; size_t n_platform_cpus; rtp_overheads overheads; rtp_plan_bin *bins;
+    int *platform_cpus; size_t n_platform_cpus; rtp_overheads overheads; int soft;
+    rtp_ns rr_quantum_ns; rtp_ns tick_ns; rtp_plan_bin *bins;
     size_t n_bins; rtp_plan_task *unassigned; size_t n_unassigned; rtp_plan_proof proof;
     int deploy_judged; int deployable; char deployable_reason[600];
     rtp_plan_scaling scaling; void *resources; size_t n_resources; } rtp_plan;

@@ -1,0 +1,94 @@
+#!/bin/sh
+# tests/cli_rr_soft_real.sh — the SCHED_RR and soft plans rehearsed on this machine, as
+# root (run it under the machine lock: flock /work/locks/live.lock ctest -R
+# _real):
+# - a SCHED_RR plan with tied priorities (docs/spec.md "SCHED_RR"), the
+#   machine's own quantum and tick from `rtpack probe`'s kernel facts: the
+#   emitted script starts the tied tasks with chrt -r (its status check
+#   expects SCHED_RR), the tied tasks run their jobs, and their observed
+#   responses are printed beside the analysed bounds (with the platform's
+#   overheads of this VM's order: release latency 3 ms, context switch 50 us);
+#   a response over its bound is reported with the reason, not failed: on the
+#   shared VM a wake-up has been seen 28 ms late, as cli_plan_holds_real
+#   reports its FP responses;
+# - a soft global-EDF cluster (partition --soft) runs and the machine is
+#   restored; its tardiness is reported, not asserted (docs/spec.md
+#   "rtpack partition", --soft: the bound leaves out the platform's
+#   overheads).
+# Skips (exit 0, message) when not root or when HZ or the quantum is unknown.
+set -u
+BIN=${RTP_BINARY:?RTP_BINARY must name the built rtpack}
+T=$(mktemp -d /tmp/rtp_rr_soft_real.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+FAILS=0
+fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
+ok() { echo "ok: $*"; }
+skip() { echo "SKIP cli_rr_soft_real: $*"; exit 0; }
+
+[ "$(id -u)" -eq 0 ] || skip "needs root (cpusets, SCHED_RR, SCHED_DEADLINE)"
+command -v python3 > /dev/null || skip "needs python3 to read the JSON"
+ms=$(cat /proc/sys/kernel/sched_rr_timeslice_ms 2>/dev/null) || skip "no sched_rr_timeslice_ms"
+hz=$(zcat /proc/config.gz 2>/dev/null | sed -n 's/^CONFIG_HZ=//p')
+[ -n "$hz" ] || hz=$(sed -n 's/^CONFIG_HZ=//p' "/boot/config-$(uname -r)" 2>/dev/null)
+[ -n "$hz" ] || skip "HZ unknown"
+tick=$((1000000000 / hz))
+if [ "$ms" -le 0 ]; then k=$((100 * hz / 1000)); else k=$(((ms * hz + 999) / 1000)); fi
+quantum=$((k * tick))
+
+# SCHED_RR: control and logger tied at 50, a sensor above them.
+cat > "$T/rr.json" <<JSON
+{ "platform": { "cpus": 1, "rr_quantum": $quantum, "tick": $tick,
+                "overheads": { "release_latency": "3ms", "context_switch": "50us" } },
+  "tasks": [
+    { "name": "sensor", "wcet": "1ms", "period": "10ms", "priority": 90, "cmd": "true" },
+    { "name": "control", "wcet": "2ms", "period": "50ms", "priority": 50, "policy": "rr",
+      "cmd": "true" },
+    { "name": "logger", "wcet": "8ms", "period": "100ms", "priority": 50, "policy": "rr",
+      "cmd": "true" } ] }
+JSON
+"$BIN" partition "$T/rr.json" --policy fp --priority given --json > "$T/rr-plan.json" ||
+    fail "rr plan"
+"$BIN" emit "$T/rr-plan.json" --format script --out "$T/rr.sh" 2> /dev/null || fail "rr emit"
+grep -q "SCHED_RR 'control' 'control' taskset -c 0 chrt -r" "$T/rr.sh" || fail "chrt -r"
+grep -q "SCHED_RR 'logger' 'logger' taskset -c 0 chrt -r" "$T/rr.sh" || fail "chrt -r logger"
+"$BIN" rehearse "$T/rr-plan.json" --seconds 3 --json > "$T/rr-reh.json"
+rc=$?
+[ "$rc" -le 1 ] || fail "rr rehearse exit $rc"
+python3 - "$T/rr-reh.json" <<'PY' || FAILS=$((FAILS + 1))
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["machine_restored"], "machine not restored"
+for t in d["tasks"]:
+    print("rr: %s jobs %d response_max %d bound %d" % (t["name"], t["jobs"], t["response_max"], t["bound"]))
+    assert t["jobs"] > 0, t
+    if t["name"] in ("control", "logger") and t["response_max"] > t["bound"]:
+        print("  over its bound by %d ns: a stall past the platform's overheads"
+              % (t["response_max"] - t["bound"]))
+PY
+[ "$FAILS" -eq 0 ] && ok "SCHED_RR rehearsal (chrt -r, jobs run, responses printed)"
+
+# A soft global-EDF cluster of both CPUs (U = 1.65 <= 2, no hard test
+# accepts; tardiness bound 3.086207 ms without overheads).
+cat > "$T/soft.json" <<'JSON'
+{ "platform": { "cpus": 2 },
+  "tasks": [
+    { "name": "a", "wcet": "5.5ms", "period": "10ms" },
+    { "name": "b", "wcet": "5.5ms", "period": "10ms" },
+    { "name": "c", "wcet": "5.5ms", "period": "10ms" } ] }
+JSON
+"$BIN" partition "$T/soft.json" --clusters 2 --soft --json > "$T/soft-plan.json" ||
+    fail "soft plan"
+grep -q '"test":.*"soft"' "$T/soft-plan.json" || fail "the cluster is not the soft one"
+"$BIN" rehearse "$T/soft-plan.json" --seconds 3 --json > "$T/soft-reh.json"
+rc=$?
+[ "$rc" -le 1 ] || fail "soft rehearse exit $rc"
+python3 - "$T/soft-reh.json" <<'PY' || FAILS=$((FAILS + 1))
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["machine_restored"], "machine not restored"
+for t in d["tasks"]:
+    print("soft: %s jobs %d misses %d response_max %d" % (t["name"], t["jobs"], t["misses"], t["response_max"]))
+    assert t["jobs"] > 0, t
+PY
+[ "$FAILS" -eq 0 ] && ok "soft cluster rehearsed, machine restored"
+exit "$FAILS"
