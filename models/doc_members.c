@@ -12,6 +12,15 @@ rtp_status rtp_doc_need(const cJSON *obj, const char *path, const char *key, con
     return *item ? RTP_OK : rtp_diag_set(diag, RTP_EINPUT, field, "missing");
 }
 
+rtp_status rtp_doc_need_nullable(const cJSON *obj, const char *path, const char *key,
+                                 int nullable, const cJSON **item, char *field, rtp_diag *diag)
+{
+    rtp_status st = rtp_doc_need(obj, path, key, item, field, diag);
+    if (st == RTP_OK && nullable && cJSON_IsNull(*item))
+        *item = NULL;
+    return st;
+}
+
 /* An object with exactly the keys `keys` (NULL-ended); optional ones may be
  * absent, the others must be there (read by the caller). */
 rtp_status rtp_doc_keys(const cJSON *node, const char *path, const char *const *keys,
@@ -47,10 +56,10 @@ rtp_status rtp_doc_time(const rtp_json *doc, const cJSON *obj, const char *path,
 {
     char field[RTP_DIAG_PATH_SIZE];
     const cJSON *item;
-    rtp_status st = rtp_doc_need(obj, path, key, &item, field, diag);
+    rtp_status st = rtp_doc_need_nullable(obj, path, key, nullable, &item, field, diag);
     if (st != RTP_OK)
         return st;
-    if (nullable && cJSON_IsNull(item)) {
+    if (!item) {
         *out = -1;
         return RTP_OK;
     }
@@ -78,10 +87,10 @@ rtp_status rtp_doc_text(const cJSON *obj, const char *path, const char *key, int
     char field[RTP_DIAG_PATH_SIZE];
     const cJSON *item;
     const char *s;
-    rtp_status st = rtp_doc_need(obj, path, key, &item, field, diag);
+    rtp_status st = rtp_doc_need_nullable(obj, path, key, nullable, &item, field, diag);
     if (st != RTP_OK)
         return st;
-    if (nullable && cJSON_IsNull(item)) {
+    if (!item) {
         buf[0] = '\0';
         return RTP_OK;
     }
@@ -100,10 +109,10 @@ rtp_status rtp_doc_choice(const cJSON *obj, const char *path, const char *key, i
 {
     char field[RTP_DIAG_PATH_SIZE];
     const cJSON *item;
-    rtp_status st = rtp_doc_need(obj, path, key, &item, field, diag);
+    rtp_status st = rtp_doc_need_nullable(obj, path, key, nullable, &item, field, diag);
     if (st != RTP_OK)
         return st;
-    if (nullable && cJSON_IsNull(item)) {
+    if (!item) {
         *out = NULL;
         return RTP_OK;
     }
@@ -129,11 +138,11 @@ rtp_status rtp_doc_ratio(const rtp_json *doc, const cJSON *obj, const char *path
 {
     char field[RTP_DIAG_PATH_SIZE], text[64];
     const cJSON *item;
-    rtp_status st = rtp_doc_need(obj, path, key, &item, field, diag);
+    rtp_status st = rtp_doc_need_nullable(obj, path, key, nullable, &item, field, diag);
     if (st != RTP_OK)
         return st;
     *has = 0;
-    if (nullable && cJSON_IsNull(item))
+    if (!item)
         return RTP_OK;
     size_t len = 0;
     const char *num = rtp_json_number_text(doc, item, &len);

@@ -12,6 +12,10 @@
 
 rtp_status rtp_doc_need(const cJSON *obj, const char *path, const char *key, const cJSON **item,
                         char *field, rtp_diag *diag);
+/* rtp_doc_need, then *item = NULL when the member is null and `nullable`:
+ * the one place a nullable member's null is recognised. */
+rtp_status rtp_doc_need_nullable(const cJSON *obj, const char *path, const char *key,
+                                 int nullable, const cJSON **item, char *field, rtp_diag *diag);
 /* An object with exactly the keys `keys` (NULL-ended); optional ones may be
  * absent, the others must be there (read by the caller). */
 rtp_status rtp_doc_keys(const cJSON *node, const char *path, const char *const *keys,

@@ -22,10 +22,10 @@ static rtp_status get_tri(const cJSON *obj, const char *path, const char *key, r
 {
     char field[RTP_DIAG_PATH_SIZE];
     const cJSON *item;
-    rtp_status st = rtp_doc_need(obj, path, key, &item, field, diag);
+    rtp_status st = rtp_doc_need_nullable(obj, path, key, 1, &item, field, diag);
     if (st != RTP_OK)
         return st;
-    if (cJSON_IsNull(item)) {
+    if (!item) {
         *out = RTP_TRI_UNKNOWN;
         return RTP_OK;
     }
@@ -42,10 +42,10 @@ static rtp_status get_display(const cJSON *obj, const char *path, const char *ke
 {
     char field[RTP_DIAG_PATH_SIZE];
     const cJSON *item;
-    rtp_status st = rtp_doc_need(obj, path, key, &item, field, diag);
+    rtp_status st = rtp_doc_need_nullable(obj, path, key, nullable, &item, field, diag);
     if (st != RTP_OK)
         return st;
-    if (nullable && cJSON_IsNull(item)) {
+    if (!item) {
         *out = -1;
         return RTP_OK;
     }
@@ -61,12 +61,12 @@ static rtp_status get_mask(const rtp_json *doc, const cJSON *obj, const char *pa
 {
     char field[RTP_DIAG_PATH_SIZE];
     const cJSON *item;
-    rtp_status st = rtp_doc_need(obj, path, key, &item, field, diag);
+    rtp_status st = rtp_doc_need_nullable(obj, path, key, nullable, &item, field, diag);
     if (st != RTP_OK)
         return st;
     memset(out, 0, sizeof *out);
     *has = 0;
-    if (nullable && cJSON_IsNull(item))
+    if (!item)
         return RTP_OK;
     int *ids = NULL;
     size_t n = 0;
@@ -112,9 +112,9 @@ static rtp_status get_fact(const rtp_json *doc, const cJSON *obj, const char *pa
 {
     char field[RTP_DIAG_PATH_SIZE];
     const cJSON *item;
-    rtp_status st = rtp_doc_need(obj, path, key, &item, field, diag);
+    rtp_status st = rtp_doc_need_nullable(obj, path, key, 1, &item, field, diag);
     out->known = 0;
-    if (st != RTP_OK || cJSON_IsNull(item))
+    if (st != RTP_OK || !item)
         return st;
     out->known = 1;
     return rtp_json_int(doc, item, field, min, RTP_NS_LIMIT, &out->value, diag);
@@ -240,8 +240,8 @@ static rtp_status probe_latency(const rtp_json *doc, const cJSON *obj, const cha
     static const char *const keys[] = {"max", "p99", "median", "samples", "overruns", NULL};
     char field[RTP_DIAG_PATH_SIZE];
     const cJSON *item;
-    rtp_status st = rtp_doc_need(obj, path, key, &item, field, diag);
-    if (st != RTP_OK || cJSON_IsNull(item))
+    rtp_status st = rtp_doc_need_nullable(obj, path, key, 1, &item, field, diag);
+    if (st != RTP_OK || !item)
         return st;
     l->measured = 1;
     if ((st = rtp_doc_keys(item, field, keys, diag)) ||
@@ -297,8 +297,8 @@ static rtp_status probe_charge(const rtp_json *doc, const cJSON *obj, const char
     char field[RTP_DIAG_PATH_SIZE], lens_path[RTP_DIAG_PATH_SIZE], at[RTP_DIAG_PATH_SIZE];
     char sub[RTP_DIAG_PATH_SIZE];
     const cJSON *item, *lens, *x;
-    rtp_status st = rtp_doc_need(obj, path, "deadline_charge", &item, field, diag);
-    if (st != RTP_OK || cJSON_IsNull(item))
+    rtp_status st = rtp_doc_need_nullable(obj, path, "deadline_charge", 1, &item, field, diag);
+    if (st != RTP_OK || !item)
         return st;
     c->measured = 1;
     if ((st = rtp_doc_keys(item, field, keys, diag)) ||
