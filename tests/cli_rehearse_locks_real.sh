@@ -20,12 +20,8 @@
 # Skips (exit 0, message) when not root.
 set -u
 BIN=${RTP_BINARY:?RTP_BINARY must name the built rtpack}
-T=$(mktemp -d /tmp/rtp_rehearse_locks_real.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-FAILS=0
-fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
-ok() { echo "ok: $*"; }
-skip() { echo "SKIP cli_rehearse_locks_real: $*"; exit 0; }
+. "${RTP_SOURCE_DIR:?RTP_SOURCE_DIR must name the source tree}/tests/support/live.sh"
+live_begin cli_rehearse_locks_real
 
 [ "$(id -u)" -eq 0 ] || skip "needs root (cpusets, SCHED_DEADLINE, SCHED_FIFO)"
 [ -d /sys/fs/cgroup/cpuset ] || skip "needs the cgroup v1 cpuset controller"
@@ -60,28 +56,7 @@ for policy in fp edf; do
     load=$(cut -d' ' -f1 /proc/loadavg)
     "$BIN" rehearse "$T/$policy.plan" --seconds 5 --json > "$T/$policy.out" 2> "$T/$policy.err"
     rc=$?
-    if python3 - "$T/$policy.out" "$policy" "$rc" "$load" <<'PY'
-import json, sys
-doc = json.load(open(sys.argv[1])); policy, rc, load = sys.argv[2], int(sys.argv[3]), sys.argv[4]
-jobs = sum(t["jobs"] for t in doc["tasks"]); misses = sum(t["misses"] for t in doc["tasks"])
-over = [t["name"] for t in doc["tasks"] if t["over_bound"]]
-print("%s: %d jobs, %d misses, over the bound: %s, load average %s" %
-      (policy, jobs, misses, over or "none", load))
-for t in doc["tasks"]:
-    print("  %-3s cpu %d jobs %4d misses %d max %7.3f ms bound %7.3f ms" %
-          (t["name"], t["cpu"], t["jobs"], t["misses"], t["response_max"] / 1e6, t["bound"] / 1e6))
-bad = []
-if misses: bad.append("%d misses" % misses)
-if over and policy == "edf": bad.append("responses over the bound: %s" % over)
-if over and policy == "fp":
-    print("note: fp responses over the analysed bound without a miss: %s (a stall the probe "
-          "did not see; see the header)" % over)
-if rc not in (0, 1) or (rc == 1 and not over and not misses): bad.append("exit %d" % rc)
-if not doc["machine_restored"]: bad.append("machine not restored: %s" % doc.get("left"))
-if jobs < 500: bad.append("only %d jobs" % jobs)
-if bad:
-    sys.exit("; ".join(bad))
-PY
+    if live_judge "$T/$policy.out" "$policy" "$rc" "$load" 500
     then
         ok "the $policy plan with shared resources held: 0 misses"
     else

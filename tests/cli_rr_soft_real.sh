@@ -18,12 +18,8 @@
 # Skips (exit 0, message) when not root or when HZ or the quantum is unknown.
 set -u
 BIN=${RTP_BINARY:?RTP_BINARY must name the built rtpack}
-T=$(mktemp -d /tmp/rtp_rr_soft_real.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-FAILS=0
-fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
-ok() { echo "ok: $*"; }
-skip() { echo "SKIP cli_rr_soft_real: $*"; exit 0; }
+. "${RTP_SOURCE_DIR:?RTP_SOURCE_DIR must name the source tree}/tests/support/live.sh"
+live_begin cli_rr_soft_real
 
 [ "$(id -u)" -eq 0 ] || skip "needs root (cpusets, SCHED_RR, SCHED_DEADLINE)"
 command -v python3 > /dev/null || skip "needs python3 to read the JSON"
@@ -54,17 +50,7 @@ grep -q "SCHED_RR 'logger' 'logger' taskset -c 0 chrt -r" "$T/rr.sh" || fail "ch
 "$BIN" rehearse "$T/rr-plan.json" --seconds 3 --json > "$T/rr-reh.json"
 rc=$?
 [ "$rc" -le 1 ] || fail "rr rehearse exit $rc"
-python3 - "$T/rr-reh.json" <<'PY' || FAILS=$((FAILS + 1))
-import json, sys
-d = json.load(open(sys.argv[1]))
-assert d["machine_restored"], "machine not restored"
-for t in d["tasks"]:
-    print("rr: %s jobs %d response_max %d bound %d" % (t["name"], t["jobs"], t["response_max"], t["bound"]))
-    assert t["jobs"] > 0, t
-    if t["name"] in ("control", "logger") and t["response_max"] > t["bound"]:
-        print("  over its bound by %d ns: a stall past the platform's overheads"
-              % (t["response_max"] - t["bound"]))
-PY
+live_show rr "$T/rr-reh.json" || FAILS=$((FAILS + 1))
 [ "$FAILS" -eq 0 ] && ok "SCHED_RR rehearsal (chrt -r, jobs run, responses printed)"
 
 # A soft global-EDF cluster of both CPUs (U = 1.65 <= 2, no hard test
@@ -82,13 +68,6 @@ grep -q '"test":.*"soft"' "$T/soft-plan.json" || fail "the cluster is not the so
 "$BIN" rehearse "$T/soft-plan.json" --seconds 3 --json > "$T/soft-reh.json"
 rc=$?
 [ "$rc" -le 1 ] || fail "soft rehearse exit $rc"
-python3 - "$T/soft-reh.json" <<'PY' || FAILS=$((FAILS + 1))
-import json, sys
-d = json.load(open(sys.argv[1]))
-assert d["machine_restored"], "machine not restored"
-for t in d["tasks"]:
-    print("soft: %s jobs %d misses %d response_max %d" % (t["name"], t["jobs"], t["misses"], t["response_max"]))
-    assert t["jobs"] > 0, t
-PY
+live_show soft "$T/soft-reh.json" || FAILS=$((FAILS + 1))
 [ "$FAILS" -eq 0 ] && ok "soft cluster rehearsed, machine restored"
 exit "$FAILS"
