@@ -6,6 +6,8 @@
 #include "rehearse/dlclock.h"
 #include "rehearse/guard.h"
 #include "rehearse/machine.h"
+#include "models/effective.h"
+#include "solver/tardiness.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -199,21 +201,67 @@ static int rm_entry(const char *path, const struct stat *st, int flag, struct FT
     return remove(path);
 }
 
-static void fill_tasks(const rtp_plan *plan, rtp_rehearse_report *r)
+/* A soft bin's bounds (rtp_rehearse_bounds): deadline + tardiness bound. */
+static rtp_status soft_bounds(const rtp_plan *plan, const rtp_plan_bin *bin,
+                              const rtp_limits *limits, rtp_ns *out, rtp_diag *diag)
 {
-    size_t k = 0;
-    for (size_t j = 0; j < plan->n_bins; j++) {
-        const rtp_plan_bin *bin = &plan->bins[j];
-        for (size_t i = 0; i < bin->n_tasks; i++, k++) {
-            rtp_rehearse_task *t = &r->tasks[k];
-            const rtp_plan_task *pt = &bin->tasks[i];
-            snprintf(t->name, sizeof t->name, "%s", pt->task.name);
-            t->cpu = bin->n_cpus ? bin->cpus[0] : -1;
-            t->response_max_ns = t->response_p99_ns = -1;
-            int fp = plan->policy == RTP_POLICY_FP || plan->policy == RTP_POLICY_GFP;
-            t->bound_ns = fp ? pt->response_time_ns : pt->task.deadline_ns;
-        }
+    size_t n = bin->n_tasks;
+    rtp_task *eff = calloc(n ? n : 1, sizeof *eff);
+    rtp_tardiness *tard = calloc(n ? n : 1, sizeof *tard);
+    rtp_status st = RTP_ENOMEM;
+    int bounded = 0;
+    if (!eff || !tard) {
+        rtp_diag_set(diag, st, "", "out of memory");
+        goto done;
     }
+    for (size_t i = 0; i < n; i++)
+        eff[i] = bin->tasks[i].task;
+    if ((st = rtp_effective_tasks(eff, n, &plan->overheads, RTP_POLICY_GEDF, eff, diag)) ||
+        (st = rtp_tardiness_bounds(eff, n, (int)bin->n_cpus, limits, tard, &bounded, diag)))
+        goto done;
+    for (size_t i = 0; i < n && bounded; i++)
+        if (__builtin_add_overflow(out[i], tard[i].bound_ns, &out[i]))
+            st = rtp_diag_set(diag, RTP_ELIMIT, "", "%s: its deadline plus its tardiness "
+                              "bound passes 2^63 ns", bin->tasks[i].task.name);
+done:
+    free(eff);
+    free(tard);
+    return st;
+}
+
+rtp_status rtp_rehearse_bounds(const rtp_plan *plan, const rtp_limits *limits, rtp_ns *out,
+                               rtp_diag *diag)
+{
+    int fp = plan->policy == RTP_POLICY_FP || plan->policy == RTP_POLICY_GFP;
+    for (size_t j = 0, k = 0; j < plan->n_bins; k += plan->bins[j].n_tasks, j++) {
+        const rtp_plan_bin *bin = &plan->bins[j];
+        for (size_t i = 0; i < bin->n_tasks; i++)
+            out[k + i] = fp ? bin->tasks[i].response_time_ns : bin->tasks[i].task.deadline_ns;
+        rtp_status st = plan->soft && !fp ? soft_bounds(plan, bin, limits, &out[k], diag)
+                                          : RTP_OK;
+        if (st != RTP_OK)
+            return st;
+    }
+    return RTP_OK;
+}
+
+static rtp_status fill_tasks(const rtp_plan *plan, const rtp_limits *limits,
+                             rtp_rehearse_report *r, rtp_diag *diag)
+{
+    rtp_ns *bounds = calloc(r->n_tasks ? r->n_tasks : 1, sizeof *bounds);
+    if (!bounds)
+        return rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
+    rtp_status st = rtp_rehearse_bounds(plan, limits, bounds, diag);
+    for (size_t j = 0, k = 0; j < plan->n_bins; j++)
+        for (size_t i = 0; i < plan->bins[j].n_tasks; i++, k++) {
+            rtp_rehearse_task *t = &r->tasks[k];
+            snprintf(t->name, sizeof t->name, "%s", plan->bins[j].tasks[i].task.name);
+            t->cpu = plan->bins[j].n_cpus ? plan->bins[j].cpus[0] : -1;
+            t->response_max_ns = t->response_p99_ns = -1;
+            t->bound_ns = bounds[k];
+        }
+    free(bounds);
+    return st;
 }
 
 /* The PIDs start recorded (deploy/state.h), at most max. */
@@ -423,7 +471,8 @@ rtp_status rtp_rehearse_run(const rtp_plan *plan, const rtp_rehearse_opts *opts,
         st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
         goto done;
     }
-    fill_tasks(plan, r);
+    if ((st = fill_tasks(plan, &dopts.limits, r, diag)) != RTP_OK)
+        goto done;
     r->deadline_policy = rtp_deploy_is_deadline(plan);
     const char *state_dir = opts->state_dir ? opts->state_dir : RTP_DEPLOY_STATE_DIR;
     if ((st = rtp_rehearse_leftovers(state_dir, r->leftovers, sizeof r->leftovers, diag)) !=

@@ -70,5 +70,14 @@ typedef struct rtp_rehearse_opts {
 rtp_status rtp_rehearse_run(const rtp_plan *plan, const rtp_rehearse_opts *opts,
                             rtp_rehearse_report *report, rtp_diag *diag);
 
+/* The bound rehearse holds each placed task to, out[k] for the k-th task in
+ * the plan's bin order: under FP its response_time (-1: none); under EDF
+ * its deadline, and in a soft plan's bins (partition --soft) its deadline
+ * plus its tardiness bound on the bin's effective tasks (solver/tardiness.h;
+ * the deadline alone where the bounds do not apply). `report` checks a
+ * rehearsal against the same numbers. Pure. RTP_ENOMEM, RTP_ELIMIT. */
+rtp_status rtp_rehearse_bounds(const rtp_plan *plan, const rtp_limits *limits, rtp_ns *out,
+                               rtp_diag *diag);
+
 
 #endif

@@ -11,10 +11,9 @@
 #   a response over its bound is reported with the reason, not failed: on the
 #   shared VM a wake-up has been seen 28 ms late, as cli_plan_holds_real
 #   reports its FP responses;
-# - a soft global-EDF cluster (partition --soft) runs and the machine is
-#   restored; its tardiness is reported, not asserted (docs/spec.md
-#   "rtpack partition", --soft: the bound leaves out the platform's
-#   overheads).
+# - a soft global-EDF cluster (partition --soft) with the probed overheads:
+#   every observed response within its deadline plus its tardiness bound
+#   (asserted), and the machine restored.
 # Skips (exit 0, message) when not root or when HZ or the quantum is unknown.
 set -u
 BIN=${RTP_BINARY:?RTP_BINARY must name the built rtpack}
@@ -53,21 +52,27 @@ rc=$?
 live_show rr "$T/rr-reh.json" || FAILS=$((FAILS + 1))
 [ "$FAILS" -eq 0 ] && ok "SCHED_RR rehearsal (chrt -r, jobs run, responses printed)"
 
-# A soft global-EDF cluster of both CPUs (U = 1.65 <= 2, no hard test
-# accepts; tardiness bound 3.086207 ms without overheads).
-cat > "$T/soft.json" <<'JSON'
-{ "platform": { "cpus": 2 },
-  "tasks": [
-    { "name": "a", "wcet": "5.5ms", "period": "10ms" },
-    { "name": "b", "wcet": "5.5ms", "period": "10ms" },
-    { "name": "c", "wcet": "5.5ms", "period": "10ms" } ] }
-JSON
+# A soft global-EDF cluster of both CPUs with the machine's probed terms
+# (U = 1.5; with the overheads past what any hard test admits): rehearse
+# holds each task to its deadline plus its tardiness bound (docs/spec.md
+# "rtpack rehearse"), and every observed response must be within it.
+"$BIN" probe --seconds 10 --json > "$T/probe.json" || fail "probe exited $?"
+python3 - "$T/probe.json" "$T/soft.json" <<'PY' || fail "probe document"
+import json, sys
+ov = json.load(open(sys.argv[1]))["platform"].get("overheads", {})
+print("probe:", ov)
+json.dump({"platform": {"cpus": 2, "overheads": ov},
+           "tasks": [{"name": n, "wcet": "10ms", "period": "20ms"} for n in "abc"]},
+          open(sys.argv[2], "w"))
+PY
 "$BIN" partition "$T/soft.json" --clusters 2 --soft --json > "$T/soft-plan.json" ||
-    fail "soft plan"
-grep -q '"test":.*"soft"' "$T/soft-plan.json" || fail "the cluster is not the soft one"
-"$BIN" rehearse "$T/soft-plan.json" --seconds 3 --json > "$T/soft-reh.json"
+    fail "soft plan: $("$BIN" partition "$T/soft.json" --clusters 2 --soft --explain 2>&1 | tail -3)"
+grep -q '"soft":[[:space:]]*true' "$T/soft-plan.json" || fail "the plan is not labelled soft"
+load=$(cut -d' ' -f1 /proc/loadavg)
+"$BIN" rehearse "$T/soft-plan.json" --seconds 5 --json > "$T/soft-reh.json"
 rc=$?
 [ "$rc" -le 1 ] || fail "soft rehearse exit $rc"
-live_show soft "$T/soft-reh.json" || FAILS=$((FAILS + 1))
-[ "$FAILS" -eq 0 ] && ok "soft cluster rehearsed, machine restored"
+echo "soft: load average $load"
+live_show soft "$T/soft-reh.json" strict || FAILS=$((FAILS + 1))
+[ "$FAILS" -eq 0 ] && ok "soft cluster held its tardiness bounds, machine restored"
 exit "$FAILS"

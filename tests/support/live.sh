@@ -2,19 +2,22 @@
 # share, sourced after they set BIN (the built rtpack):
 #   live_begin NAME         a scratch folder $T removed on exit, FAILS=0, and
 #                           fail/ok/skip (skip exits 0 with NAME's message)
-#   live_judge OUT POLICY RC LOAD MIN_JOBS [GRID]
+#   live_judge OUT POLICY RC LOAD MIN_JOBS GRID?
 #                           prints the rehearsal document OUT (rehearse --json,
 #                           exit RC, the load average LOAD before it) per task
 #                           and fails (non-zero) on a miss, an edf response over
 #                           its bound, an exit other than 0/1 (1 only with
 #                           a miss or a response over a bound), fewer than
-#                           MIN_JOBS jobs or a machine not restored. An fp
+#                           MIN_JOBS jobs, a machine not restored, or (GRID
+#                           given, e.g. kernel) an edf rehearsal whose
+#                           arrivals were not on GRID. An fp
 #                           response over its tight bound without a miss is
 #                           printed, not failed (cli_plan_holds_real's header).
-#   live_show TAG OUT       prints each task's jobs, misses and worst response
+#   live_show TAG OUT strict?
+#                           prints each task's jobs, misses and worst response
 #                           and fails when a task ran no job or the machine was
-#                           not restored (rehearsals whose bounds are reported,
-#                           not asserted).
+#                           not restored; with strict also when a task has no
+#                           bound or a response passed it (else reported only).
 # shellcheck shell=sh
 live_begin() {
     LIVE_NAME=$1
@@ -60,12 +63,18 @@ live_show() {
     python3 - "$@" <<'PY'
 import json, sys
 tag, d = sys.argv[1], json.load(open(sys.argv[2]))
+strict = len(sys.argv) > 3 and sys.argv[3] == "strict"
+over = []
 for t in d["tasks"]:
     print("%s: %s jobs %d misses %d response_max %d bound %s" %
           (tag, t["name"], t["jobs"], t["misses"], t["response_max"], t["bound"]))
     if t["bound"] is not None and t["response_max"] > t["bound"]:
         print("  over its bound by %d ns" % (t["response_max"] - t["bound"]))
+        over.append(t["name"])
+    elif t["bound"] is None and strict:
+        over.append(t["name"] + " (no bound)")
 assert d["machine_restored"], "machine not restored: %s" % d.get("left")
 assert all(t["jobs"] > 0 for t in d["tasks"]), "a task ran no job"
+assert not (strict and over), "over their bounds: %s" % over
 PY
 }
