@@ -146,6 +146,29 @@ R=$F/app12_fp.rehearsal.json
 refused "a rehearsal of another plan" "app12_fp.rehearsal.json: tasks[0].bound: 170000 ns for ctrl_pitch; the plan's bound (its deadline) is 1000000 ns" \
     -- "$P" --rehearsal "$R"
 head -c 1500 "$R" >"$TMP/cut.json"
+# A soft plan's tasks are held to deadline + tardiness bound (rehearse and
+# report agree: rtp_rehearse_bounds): 3 x 5.5/10 ms on 2 CPUs, 3.086207 ms.
+printf '%s' '{"platform":{"cpus":2},"tasks":[{"name":"a","wcet":"5.5ms","period":"10ms"},
+ {"name":"b","wcet":"5.5ms","period":"10ms"},{"name":"c","wcet":"5.5ms","period":"10ms"}]}' \
+    >"$TMP/soft.json"
+"$B" partition "$TMP/soft.json" --clusters 2 --soft --json >"$TMP/soft.plan" || fail "soft plan"
+soft_rehearsal() {
+    python3 - "$1" >"$TMP/soft.rehearsal" <<'PY'
+import json, sys
+task = lambda n: {"name": n, "cpu": 0, "jobs": 10, "misses": 0, "response_max": 9000000,
+                  "response_p99": 9000000, "bound": int(sys.argv[1]), "over_bound": False}
+print(json.dumps({"seconds": 1, "load": 1, "runtime_margin": 0, "hog": False,
+                  "arrival_grid": "kernel", "tasks": [task(n) for n in "abc"],
+                  "machine_restored": True}))
+PY
+}
+soft_rehearsal 10000000
+refused "a soft rehearsal held to the deadlines" "tasks[0].bound: 10000000 ns for a; the plan's bound (its deadline plus its tardiness bound) is 13086207 ns" \
+    -- "$TMP/soft.plan" --rehearsal "$TMP/soft.rehearsal"
+soft_rehearsal 13086207
+expect 0 "a soft rehearsal held to deadline + tardiness" "$B" report "$TMP/soft.plan" \
+    --rehearsal "$TMP/soft.rehearsal" --out "$TMP/soft.html"
+rm -f "$TMP/soft.json" "$TMP/soft.plan" "$TMP/soft.rehearsal" "$TMP/soft.html"
 refused "a truncated rehearsal" "cut.json: not valid JSON (line" -- "$FP_PLAN" --rehearsal "$TMP/cut.json"
 refused "a probe given as the rehearsal" "app12.probe.json: kernel: unknown key" \
     -- "$FP_PLAN" --rehearsal "$F/app12.probe.json"
