@@ -14,6 +14,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "models/api.h"
+
+RTP_API_BEGIN
 
 typedef struct rtp_sim_doc_task {
     const char *name;
@@ -39,4 +42,5 @@ typedef struct rtp_sim_doc {
 /* The document, malloc'd with a final newline; NULL when out of memory. */
 char *rtp_sim_doc_to_json(const rtp_sim_doc *doc, int pretty);
 
+RTP_API_END
 #endif

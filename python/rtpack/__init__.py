@@ -3,9 +3,10 @@ real-time task sets, over librtpack.so's public C API (cffi, ABI mode).
 
 Exact values stay exact: times are int nanoseconds, ratios (capacity, the
 critical scaling factor) fractions.Fraction. Results are the documents
-`rtpack analyze --json` and `rtpack partition --json` print, as Python dicts
-(the same library calls make them), with convenience attributes. Errors are
-exceptions carrying the JSON path and the CLI's exit-code class.
+`rtpack analyze --json`, `rtpack partition --json` and `rtpack simulate --json`
+print, as Python dicts (the same library calls make them), with convenience
+attributes. Errors are exceptions carrying the JSON path and the CLI's
+exit-code class.
 
 Threads: every call works on its own C objects and the library has no
 global mutable state, so Python threads may analyse at once; cffi releases
@@ -18,7 +19,8 @@ from fractions import Fraction
 from ._capi import ffi, lib, libc
 
 __all__ = ["Task", "TaskSet", "Analysis", "Plan", "RtpackError", "InputError", "LimitError",
-           "analyze", "sensitivity", "partition", "gen", "Sweep", "emit"]
+           "analyze", "sensitivity", "partition", "gen", "Sweep", "emit", "Simulation",
+           "simulate"]
 
 _POLICIES = {"edf": lib.RTP_POLICY_EDF, "fp": lib.RTP_POLICY_FP, "gedf": lib.RTP_POLICY_GEDF,
              "gfp": lib.RTP_POLICY_GFP}
@@ -85,7 +87,8 @@ _NS = re.compile(r"^([0-9]+)ns$")
 # Members whose strings are times ("<n>ns" past 2^53) or exact ratios ("p/q").
 _TIME_KEYS = {"wcet", "deadline", "period", "jitter", "blocking", "response_time", "first_miss",
               "wcet_max", "release_latency", "context_switch", "deadline_charge",
-              "noise_per_ms", "bound", "slack", "computed_blocking", "spin"}
+              "noise_per_ms", "bound", "slack", "computed_blocking", "spin", "until",
+              "response_max"}
 _RATIO_KEYS = {"critical_scaling_factor_exact"}
 
 
@@ -409,3 +412,69 @@ def emit(plan, name="rtpack", budget=None):
         lib.rtp_text_free(warnings)
         lib.rtp_plan_free(p)
     return text, notes
+
+
+class Simulation:
+    """`rtpack simulate --json`'s document (`document`, exact values): per
+    task jobs, misses, first_miss and response_max (int ns, None when no
+    job missed / completed), until, schedulable_in_simulation; `svg` the
+    Gantt chart when asked for."""
+
+    def __init__(self, document, svg=None):
+        self.document, self.svg = document, svg
+        self.schedulable = document["schedulable_in_simulation"]
+        self.until = document["until"]
+        self.tasks = document["tasks"]
+
+    def __repr__(self):
+        return f"Simulation(schedulable={self.schedulable}, until={self.until})"
+
+
+def simulate(what, policy=None, priority=None, cpus=None, until=None, overrun=None,
+             gantt=False, gantt_from=0, max_iterations=None):
+    """rtpack simulate FILE|PLAN [--policy P] [--priority R] [--cpus M]
+    [--until T] [--overrun NAME:T]: `what` is a TaskSet (one CPU under edf,
+    fp; one cluster under gedf, gfp) or a Plan or a plan document's text
+    (CPU by CPU with its own policy and priorities; then policy, priority
+    and cpus are refused as the CLI refuses them). until and the overrun's
+    time (overrun=(name, ns)) in int ns. gantt=True also draws the chart of
+    [gantt_from, until] (Simulation.svg)."""
+    is_plan = not isinstance(what, TaskSet)
+    if is_plan and (policy is not None or priority is not None or cpus is not None):
+        raise InputError("input", 2, "a plan carries its own CPUs, policy and priorities "
+                         "(policy, priority and cpus are for task sets)")
+    pol = _choice(_POLICIES, policy or "edf", "policy")
+    opts = ffi.new("rtp_simulate_opts *", lib.rtp_simulate_opts_default(pol))
+    if priority is not None:
+        opts.priority = _choice(_PRIORITIES, priority, "priority")
+    opts.cpus_override = cpus or 0
+    if until is not None:
+        if until < 1:
+            raise InputError("input", 2, f"until must be positive, not {until}")
+        opts.until_ns = until
+    keep = None
+    if overrun is not None:
+        name, ns = overrun
+        keep = ffi.new("char[]", name.encode())
+        opts.overrun_task, opts.overrun_ns = keep, ns
+    opts.gantt, opts.gantt_from_ns = (1 if gantt else 0), gantt_from
+    opts.limits = _limits(max_iterations)
+    diag = _diag()
+    r = ffi.new("rtp_simulation *")
+    p = ffi.new("rtp_plan *")
+    svg = None
+    try:
+        if is_plan:
+            raw = (what.to_json() if isinstance(what, Plan) else what).encode()
+            _check(lib.rtp_plan_parse_json(raw, len(raw), p, diag), diag)
+            _check(lib.rtp_simulate_plan(p, opts, r, diag), diag)
+        else:
+            _check(lib.rtp_simulate(what._ts, opts, r, diag), diag)
+        text = _take_text(lib.rtp_sim_doc_to_json(ffi.addressof(r, "doc"), 0))
+        if gantt:
+            svg = _take_text(lib.rtp_simulation_svg(r, b"simulated schedule"))
+    finally:
+        lib.rtp_simulation_free(r)
+        lib.rtp_plan_free(p)
+    del keep
+    return Simulation(_document(text), svg)

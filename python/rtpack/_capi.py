@@ -165,6 +165,33 @@ void rtp_deploy_priority_warnings(const rtp_plan *plan, const rtp_deploy_opts *o
 rtp_status rtp_deploy_script(const rtp_plan *plan, const rtp_deploy_opts *opts, char **script,
                              rtp_text *warnings, rtp_diag *diag);
 
+typedef struct rtp_sim_doc_task { const char *name; int cpu; const int *cpus; size_t n_cpus;
+    rtp_policy policy; int priority; uint64_t jobs, misses; rtp_ns first_miss_ns;
+    rtp_ns response_max_ns; } rtp_sim_doc_task;
+typedef struct rtp_sim_doc { rtp_ns until_ns; const rtp_sim_doc_task *tasks; size_t n_tasks;
+    int schedulable; const char *not_simulated[5]; } rtp_sim_doc;
+typedef struct rtp_simulate_opts { rtp_policy policy; rtp_prio_rule priority;
+    int cpus_override; rtp_ns until_ns; const char *overrun_task; rtp_ns overrun_ns;
+    int gantt; rtp_ns gantt_from_ns; rtp_limits limits; } rtp_simulate_opts;
+typedef struct rtp_sim_bin { rtp_policy policy; const int *cpus; size_t n_cpus; size_t first, n;
+    const int *priority; } rtp_sim_bin;
+typedef struct rtp_gantt_rec { rtp_ns from, until; int truncated; size_t task_offset;
+    const int *cpu_ids; void *boxes; size_t n_boxes, cap_boxes; void *misses;
+    size_t n_misses, cap_misses; int failed; } rtp_gantt_rec;
+typedef struct rtp_simulation { rtp_sim_doc doc; rtp_sim_doc_task *rows; rtp_sim_bin *bins;
+    size_t n_bins; const rtp_task *tasks; size_t n_tasks; const char **unassigned;
+    size_t n_unassigned; long overrun_index; rtp_ns overrun_ns; int until_default;
+    int option_error; rtp_gantt_rec gantt; rtp_task *task_copy; int *prio_store;
+    int *cpu_store; } rtp_simulation;
+rtp_simulate_opts rtp_simulate_opts_default(rtp_policy policy);
+rtp_status rtp_simulate(const rtp_taskset *ts, const rtp_simulate_opts *opts,
+                        rtp_simulation *out, rtp_diag *diag);
+rtp_status rtp_simulate_plan(const rtp_plan *plan, const rtp_simulate_opts *opts,
+                             rtp_simulation *out, rtp_diag *diag);
+char *rtp_simulation_svg(const rtp_simulation *sim, const char *title);
+void rtp_simulation_free(rtp_simulation *sim);
+char *rtp_sim_doc_to_json(const rtp_sim_doc *doc, int pretty);
+
 void free(void *);
 """
 
@@ -173,7 +200,8 @@ STRUCTS = ["rtp_diag", "rtp_limits", "rtp_ratio", "rtp_task", "rtp_overheads", "
            "rtp_taskset", "rtp_analysis_task", "rtp_scaling_text", "rtp_analysis_doc",
            "rtp_scaling", "rtp_analyze_opts", "rtp_analysis", "rtp_part_opts",
            "rtp_plan_task", "rtp_plan_scaling", "rtp_plan_bin", "rtp_plan_proof", "rtp_plan",
-           "rtp_deploy_opts", "rtp_gen_opts", "rtp_text"]
+           "rtp_deploy_opts", "rtp_gen_opts", "rtp_text", "rtp_sim_doc_task", "rtp_sim_doc",
+           "rtp_simulate_opts", "rtp_sim_bin", "rtp_gantt_rec", "rtp_simulation"]
 
 ffi = FFI()
 ffi.cdef(CDEF)

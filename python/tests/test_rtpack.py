@@ -88,6 +88,42 @@ class Examples(unittest.TestCase):
                         self.assertEqual(p.document, doc)
                         self.assertEqual(p.feasible, rc == 0)
 
+    def test_simulate_equals_cli(self):
+        """simulate: every example set under each policy (and one with an
+        overrun and a window), every example plan, their exit classes."""
+        n = 0
+        cases = []
+        for path in examples():
+            for policy, kw in POLICIES:
+                cases.append((path, policy, kw, None))
+            cases.append((path, "fp", {"until": 50_000_000, "overrun": ("T2", 7_000_000)},
+                          ["--until", "50ms", "--overrun", "T2:7ms"]))
+        for path in sorted(glob.glob(os.path.join(SRC, "examples", "plan_*.json"))):
+            cases.append((path, None, {}, None))
+        for path, policy, kw, extra in cases:
+            args = ["simulate", path, "--json"]
+            args += ["--policy", policy] if policy else []
+            args += ["--cpus", str(kw["cpus"])] if "cpus" in kw else []
+            args += extra or []
+            rc, doc = cli(*args)
+            what = rtpack.TaskSet.load(path) if policy else open(path, encoding="utf-8").read()
+            with self.subTest(path=path, policy=policy, extra=extra):
+                if rc >= 2:
+                    with self.assertRaises(rtpack.RtpackError) as e:
+                        rtpack.simulate(what, policy, **kw)
+                    self.assertEqual(e.exception.exit_code, rc)
+                    continue
+                r = rtpack.simulate(what, policy, **kw)
+                self.assertEqual(r.document, doc)
+                self.assertEqual(r.schedulable, rc == 0)
+                n += 1
+        self.assertGreater(len(cases), 50)
+        self.assertGreater(n, 20)
+        r = rtpack.simulate(rtpack.TaskSet.load(os.path.join(SRC, "examples", "domino.json")),
+                            gantt=True)
+        self.assertTrue(r.svg.startswith("<svg") or r.svg.startswith("<?xml"))
+        self.assertIsInstance(r.tasks[0]["response_max"], int)
+
     def test_emit_equals_cli(self):
         n = 0
         for path in sorted(glob.glob(os.path.join(SRC, "examples", "plan_*.json"))):

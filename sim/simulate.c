@@ -1,0 +1,321 @@
+/* sim/simulate.c — see simulate.h: which tasks run where (a task set's one
+ * bin, a plan's bins), the one horizon, the periodic model bin by bin, and
+ * the document's rows and notes. */
+#include "sim/simulate.h"
+
+#include "models/effective.h"
+#include "sim/sim.h"
+#include "solver/fp.h"
+#include "solver/global.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+rtp_simulate_opts rtp_simulate_opts_default(rtp_policy policy)
+{
+    return (rtp_simulate_opts){
+        .policy = policy,
+        .priority = policy == RTP_POLICY_GFP ? RTP_PRIO_DM : RTP_PRIO_OPA,
+        .limits = rtp_limits_default(),
+    };
+}
+
+static int fixed(rtp_policy p)
+{
+    return p == RTP_POLICY_FP || p == RTP_POLICY_GFP;
+}
+
+static rtp_status option_error(rtp_simulation *out, rtp_diag *diag, const char *message)
+{
+    out->option_error = 1;
+    return rtp_diag_set(diag, RTP_EINPUT, "", "%s", message);
+}
+
+/* A task set: one bin with the priorities analyze gives (computed on the
+ * effective tasks, as analyze does). */
+static rtp_status from_taskset(const rtp_taskset *ts, const rtp_simulate_opts *o,
+                               rtp_simulation *out, rtp_diag *diag)
+{
+    size_t n = ts->n_tasks;
+    int global = o->policy == RTP_POLICY_GEDF || o->policy == RTP_POLICY_GFP;
+    rtp_status st = RTP_OK;
+    if (o->cpus_override > 1 && !global) {
+        char why[200];
+        snprintf(why, sizeof why, "--cpus %d with --policy %s: one CPU is simulated; use "
+                                  "--policy gedf|gfp for one cluster, or simulate a partition "
+                                  "plan", o->cpus_override, rtp_policy_name(o->policy));
+        return option_error(out, diag, why);
+    }
+    if (!(out->bins = calloc(1, sizeof *out->bins)))
+        return rtp_oom(diag);
+    out->n_bins = 1;
+    rtp_sim_bin *b = &out->bins[0];
+    if (global) {
+        st = rtp_taskset_cpu_ids(ts, o->cpus_override, &out->cpu_store, &b->n_cpus, diag);
+        if (st != RTP_OK)
+            return st;
+    } else {
+        if (!(out->cpu_store = malloc(sizeof *out->cpu_store)))
+            return rtp_oom(diag);
+        out->cpu_store[0] = ts->has_platform && ts->platform.n_cpus ? ts->platform.cpus[0] : 0;
+        b->n_cpus = 1;
+    }
+    b->cpus = out->cpu_store;
+    b->policy = o->policy;
+    b->n = n;
+    out->tasks = ts->tasks;
+    out->n_tasks = n;
+    if (!fixed(o->policy))
+        return RTP_OK;
+    out->prio_store = calloc(n ? n : 1, sizeof *out->prio_store);
+    rtp_task *eff = out->prio_store ? rtp_effective_new(ts->tasks, n, &ts->platform.overheads,
+                                                        o->policy, &st, diag)
+                                    : NULL;
+    if (!eff)
+        return out->prio_store ? st : rtp_oom(diag);
+    b->priority = out->prio_store;
+    int found = 1;
+    if (o->policy == RTP_POLICY_GFP && b->n_cpus > 1 && o->priority == RTP_PRIO_OPA)
+        st = rtp_global_fp_opa(eff, n, (int)b->n_cpus, out->prio_store, &found, diag);
+    else if (o->policy == RTP_POLICY_GFP && b->n_cpus > 1 && o->priority != RTP_PRIO_GIVEN)
+        rtp_global_monotonic(eff, n, o->priority, out->prio_store);
+    else
+        st = rtp_fp_assign(eff, n, o->priority, out->prio_store, &found, &o->limits, diag);
+    free(eff);
+    return st;
+}
+
+/* A plan: one bin per CPU or cluster that has tasks. */
+static rtp_status from_plan(const rtp_plan *p, rtp_simulation *out, rtp_diag *diag)
+{
+    size_t n = 0;
+    for (size_t b = 0; b < p->n_bins; b++)
+        n += p->bins[b].n_tasks;
+    out->task_copy = calloc(n ? n : 1, sizeof *out->task_copy);
+    out->prio_store = calloc(n ? n : 1, sizeof *out->prio_store);
+    out->bins = calloc(p->n_bins ? p->n_bins : 1, sizeof *out->bins);
+    out->unassigned = calloc(p->n_unassigned ? p->n_unassigned : 1, sizeof *out->unassigned);
+    if (!out->task_copy || !out->prio_store || !out->bins || !out->unassigned)
+        return rtp_oom(diag);
+    for (size_t k = 0; k < p->n_unassigned; k++)
+        out->unassigned[out->n_unassigned++] = p->unassigned[k].task.name;
+    int edf = p->policy == RTP_POLICY_EDF || p->policy == RTP_POLICY_GEDF;
+    for (size_t b = 0; b < p->n_bins; b++) {
+        const rtp_plan_bin *pb = &p->bins[b];
+        if (pb->n_tasks == 0)
+            continue;
+        rtp_sim_bin *x = &out->bins[out->n_bins++];
+        x->policy = pb->n_cpus > 1 ? (edf ? RTP_POLICY_GEDF : RTP_POLICY_GFP)
+                                   : (edf ? RTP_POLICY_EDF : RTP_POLICY_FP);
+        x->cpus = pb->cpus;
+        x->n_cpus = pb->n_cpus;
+        x->first = out->n_tasks;
+        x->n = pb->n_tasks;
+        x->priority = edf ? NULL : &out->prio_store[x->first];
+        for (size_t k = 0; k < pb->n_tasks; k++) {
+            out->task_copy[out->n_tasks] = pb->tasks[k].task; /* shallow: the plan owns it */
+            out->prio_store[out->n_tasks++] = pb->tasks[k].priority;
+        }
+    }
+    out->tasks = out->task_copy;
+    return RTP_OK;
+}
+
+static rtp_status find_overrun(const rtp_simulate_opts *o, rtp_simulation *out, rtp_diag *diag)
+{
+    out->overrun_index = -1;
+    if (!o->overrun_task)
+        return RTP_OK;
+    for (size_t i = 0; i < out->n_tasks; i++)
+        if (strcmp(out->tasks[i].name, o->overrun_task) == 0) {
+            out->overrun_index = (long)i;
+            out->overrun_ns = o->overrun_ns;
+            return RTP_OK;
+        }
+    out->option_error = 1;
+    return rtp_diag_set(diag, RTP_EINPUT, "", "--overrun: no task named '%s'%s",
+                        o->overrun_task,
+                        out->n_unassigned ? " among the plan's placed tasks" : "");
+}
+
+/* What the periodic model leaves out, in the document's order. */
+static void notes(rtp_simulation *out, const rtp_overheads *ov)
+{
+    int jitter = 0, blocking = 0, rr = 0, affinity = 0;
+    size_t k = 0;
+    for (size_t i = 0; i < out->n_tasks; i++) {
+        jitter |= out->tasks[i].jitter_ns != 0;
+        blocking |= out->tasks[i].blocking_ns != 0;
+        rr |= out->tasks[i].rr;
+    }
+    /* a cluster under gfp runs every task on every CPU of it here */
+    for (size_t b = 0; b < out->n_bins; b++)
+        for (size_t t = 0; out->bins[b].policy == RTP_POLICY_GFP && t < out->bins[b].n; t++)
+            affinity |= out->tasks[out->bins[b].first + t].affinity != NULL;
+    if (jitter)
+        out->doc.not_simulated[k++] = "jitter";
+    if (blocking)
+        out->doc.not_simulated[k++] = "blocking";
+    if (!rtp_overheads_zero(ov))
+        out->doc.not_simulated[k++] = "overheads";
+    if (rr)
+        out->doc.not_simulated[k++] = "sched_rr";
+    if (affinity)
+        out->doc.not_simulated[k++] = "affinity";
+}
+
+/* The horizon, then every bin over it. */
+static rtp_status run(const rtp_simulate_opts *o, const rtp_overheads *ov, rtp_simulation *out,
+                      rtp_diag *diag)
+{
+    rtp_status st = find_overrun(o, out, diag);
+    rtp_ns until = o->until_ns;
+    uint64_t jobs = 0;
+    out->until_default = until <= 0;
+    if (st == RTP_OK && until <= 0)
+        st = rtp_sim_default_until(out->tasks, out->n_tasks, &until, diag);
+    if (st == RTP_OK)
+        st = rtp_sim_count_jobs(out->tasks, out->n_tasks, until, &jobs, diag);
+    if (st != RTP_OK)
+        return st;
+    if (o->gantt && o->gantt_from_ns >= until) {
+        char why[120];
+        snprintf(why, sizeof why, "--from must lie before the end of the simulation (%lld ns)",
+                 (long long)until);
+        return option_error(out, diag, why);
+    }
+    size_t n = out->n_tasks;
+    rtp_sim_task_stats *stats = calloc(n ? n : 1, sizeof *stats);
+    out->rows = calloc(n ? n : 1, sizeof *out->rows);
+    if (!stats || !out->rows) {
+        free(stats);
+        return rtp_oom(diag);
+    }
+    if (o->gantt)
+        rtp_gantt_rec_init(&out->gantt, o->gantt_from_ns, until);
+    for (size_t b = 0; b < out->n_bins && st == RTP_OK; b++) {
+        const rtp_sim_bin *x = &out->bins[b];
+        long local = out->overrun_index >= (long)x->first &&
+                             out->overrun_index < (long)(x->first + x->n)
+                         ? out->overrun_index - (long)x->first : -1;
+        rtp_sim_periodic_opts po = {.until_ns = until, .overrun_task = local,
+                                    .overrun_ns = o->overrun_ns};
+        if (o->gantt)
+            po.hooks = rtp_gantt_rec_hooks(&out->gantt, x->first, x->cpus);
+        rtp_ns used;
+        st = rtp_sim_periodic(&out->tasks[x->first], x->n, x->policy, (int)x->n_cpus,
+                              x->priority, &po, &stats[x->first], &used, diag);
+        for (size_t k = 0; k < x->n && st == RTP_OK; k++) {
+            const rtp_sim_task_stats *t = &stats[x->first + k];
+            out->rows[x->first + k] = (rtp_sim_doc_task){
+                .name = out->tasks[x->first + k].name, .cpu = x->cpus[0],
+                .cpus = x->n_cpus > 1 ? x->cpus : NULL, .n_cpus = x->n_cpus,
+                .policy = x->policy, .priority = x->priority ? x->priority[k] : 0,
+                .jobs = t->jobs, .misses = t->misses, .first_miss_ns = t->first_miss_ns,
+                .response_max_ns = t->response_max_ns};
+        }
+    }
+    free(stats);
+    if (st != RTP_OK)
+        return st;
+    out->doc = (rtp_sim_doc){.until_ns = until, .tasks = out->rows, .n_tasks = n,
+                             .schedulable = 1};
+    for (size_t i = 0; i < n; i++)
+        out->doc.schedulable &= out->rows[i].misses == 0;
+    notes(out, ov);
+    return RTP_OK;
+}
+
+rtp_status rtp_simulate(const rtp_taskset *ts, const rtp_simulate_opts *opts,
+                        rtp_simulation *out, rtp_diag *diag)
+{
+    memset(out, 0, sizeof *out);
+    out->overrun_index = -1;
+    for (size_t i = 0; i < ts->n_tasks; i++)
+        if (ts->tasks[i].n_requests > 0) {
+            char path[48];
+            snprintf(path, sizeof path, "tasks[%zu].requests", i);
+            return rtp_diag_set(diag, RTP_EINPUT, path,
+                                "shared resources are analysed by `rtpack analyze --policy "
+                                "fp|edf` only so far; simulate does not model them");
+        }
+    rtp_status st = from_taskset(ts, opts, out, diag);
+    return st == RTP_OK ? run(opts, &ts->platform.overheads, out, diag) : st;
+}
+
+rtp_status rtp_simulate_plan(const rtp_plan *plan, const rtp_simulate_opts *opts,
+                             rtp_simulation *out, rtp_diag *diag)
+{
+    memset(out, 0, sizeof *out);
+    out->overrun_index = -1;
+    if (plan->n_resources > 0)
+        return rtp_diag_set(diag, RTP_EINPUT, "resources",
+                            "the plan's tasks share resources, which simulate does not model "
+                            "yet (docs/spec.md \"Shared resources\")");
+    rtp_status st = from_plan(plan, out, diag);
+    return st == RTP_OK ? run(opts, &plan->overheads, out, diag) : st;
+}
+
+static const char *policy_words(rtp_policy p)
+{
+    switch (p) {
+    case RTP_POLICY_EDF: return "EDF";
+    case RTP_POLICY_FP: return "fixed priority";
+    case RTP_POLICY_GEDF: return "global EDF";
+    default: return "global fixed priority";
+    }
+}
+
+void rtp_sim_bin_title(const rtp_sim_bin *b, char *buf, size_t size)
+{
+    if (b->n_cpus == 1)
+        snprintf(buf, size, "CPU %d: %s", b->cpus[0], policy_words(b->policy));
+    else
+        snprintf(buf, size, "CPUs %d..%d (%zu): %s", b->cpus[0], b->cpus[b->n_cpus - 1],
+                 b->n_cpus, policy_words(b->policy));
+}
+
+char *rtp_simulation_svg(const rtp_simulation *s, const char *title)
+{
+    rtp_gantt_task *gt = calloc(s->n_tasks ? s->n_tasks : 1, sizeof *gt);
+    rtp_gantt_section *sec = calloc(s->n_bins ? s->n_bins : 1, sizeof *sec);
+    char *svg = NULL;
+    if (!gt || !sec)
+        goto done;
+    for (size_t b = 0; b < s->n_bins; b++) {
+        const rtp_sim_bin *x = &s->bins[b];
+        rtp_sim_bin_title(x, sec[b].title, sizeof sec[b].title);
+        sec[b].first = x->first;
+        sec[b].n = x->n;
+        sec[b].cpu_ids = x->cpus;
+        sec[b].n_cpus = (int)x->n_cpus;
+        for (size_t k = 0; k < x->n; k++) {
+            const rtp_task *t = &s->tasks[x->first + k];
+            gt[x->first + k] = (rtp_gantt_task){t->name, t->wcet_ns, t->deadline_ns,
+                                                t->period_ns, 0,
+                                                x->priority ? x->priority[k] : 0};
+        }
+    }
+    if (s->overrun_index >= 0)
+        gt[s->overrun_index].overrun_ns = s->overrun_ns;
+    svg = rtp_gantt_svg(title, gt, s->n_tasks, sec, s->n_bins, &s->gantt);
+done:
+    free(gt);
+    free(sec);
+    return svg;
+}
+
+void rtp_simulation_free(rtp_simulation *s)
+{
+    if (!s)
+        return;
+    rtp_gantt_rec_free(&s->gantt);
+    free(s->rows);
+    free(s->bins);
+    free(s->unassigned);
+    free(s->task_copy);
+    free(s->prio_store);
+    free(s->cpu_store);
+    memset(s, 0, sizeof *s);
+}
