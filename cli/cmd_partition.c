@@ -1,33 +1,23 @@
 /* cli/cmd_partition.c — `rtpack partition`: assign the tasks of FILE to CPUs
  * (or clusters), order priorities, print the plan (docs/spec.md "Plan
- * document"). Parses options, calls heuristics/partition or ilp/, prints, and
- * maps the verdict to the exit code: 0 feasible, 1 not, 2 bad input, 3 limit. */
+ * document"). Parses options, calls partition/partition.h's one call, prints
+ * (--explain: heuristics/partition.h's explanations), and maps the verdict to
+ * the exit code: 0 feasible, 1 not, 2 bad input, 3 limit. */
 #include "cli/cli.h"
 #include "cli/progress.h"
 #include "cli/explain_locks.h"
-#include "deploy/recheck.h"
-#include "heuristics/cluster.h"
-#include "heuristics/partition.h"
-#include "ilp/ilp.h"
 #include "models/duration.h"
 #include "models/effective.h"
+#include "partition/partition.h"
 #include "solver/sensitivity.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* --method: one placement with decreasing order, the exact ILP, or all of them. */
-enum { METHOD_BEST = -2, METHOD_ILP = -1 };
-
 typedef struct part_cli {
-    rtp_part_opts opts;
-    rtp_ilp_opts ilp;
-    int method;               /* METHOD_BEST, METHOD_ILP or an rtp_placement */
+    rtp_partition_opts run;   /* what the library call takes (partition/partition.h) */
     int explain;
-    int sensitivity;          /* --sensitivity */
-    const char *clusters;     /* --clusters SHAPE */
-    unsigned layouts;         /* --layouts: mask of 1u << rtp_layout */
     double progress_s;        /* --progress-every S, 0 = default */
 } part_cli;
 
@@ -38,7 +28,7 @@ static const cli_choice priorities[] = {
 };
 static const cli_choice methods[] = {
     {"ffd", RTP_PLACE_FF}, {"bfd", RTP_PLACE_BF}, {"wfd", RTP_PLACE_WF}, {"nfd", RTP_PLACE_NF},
-    {"sfd", RTP_PLACE_SF}, {"ilp", METHOD_ILP},   {"best", METHOD_BEST}, {NULL, 0},
+    {"sfd", RTP_PLACE_SF}, {"ilp", RTP_METHOD_ILP},   {"best", RTP_METHOD_BEST}, {NULL, 0},
 };
 static const cli_choice orders[] = {
     {"util", RTP_ORDER_UTIL},     {"density", RTP_ORDER_DENSITY}, {"deadline", RTP_ORDER_DEADLINE},
@@ -59,46 +49,46 @@ static int parse_layouts(const char *text, void *field, char *why, size_t why_si
 }
 
 static const cli_option options[] = {
-    {.name = "policy", .type = CLI_ENUM, CLI_TARGET(part_cli, opts.policy), .choices = policies,
+    {.name = "policy", .type = CLI_ENUM, CLI_TARGET(part_cli, run.part.policy), .choices = policies,
      .def = "edf", .help = "scheduling policy on each CPU"},
-    {.name = "priority", .type = CLI_ENUM, CLI_TARGET(part_cli, opts.priority),
+    {.name = "priority", .type = CLI_ENUM, CLI_TARGET(part_cli, run.part.priority),
      .choices = priorities, .def = "opa", .when = "policy=fp",
      .help = "fixed-priority order on each CPU"},
-    {.name = "method", .type = CLI_ENUM, CLI_TARGET(part_cli, method), .choices = methods,
+    {.name = "method", .type = CLI_ENUM, CLI_TARGET(part_cli, run.method), .choices = methods,
      .def = "best",
      .help = "first/best/worst/next fit decreasing, slack fit (Greedy Slacker, fp), the exact "
              "ILP, or the best of every "
              "fit x order"},
-    {.name = "order", .type = CLI_ENUM, CLI_TARGET(part_cli, opts.order), .choices = orders,
+    {.name = "order", .type = CLI_ENUM, CLI_TARGET(part_cli, run.part.order), .choices = orders,
      .def = "util", .when = "method=ffd,bfd,wfd,nfd,sfd",
      .help = "task order of the fits: decreasing utilization or density, increasing deadline "
              "or period, or input order"},
-    {.name = "capacity", .type = CLI_DECIMAL, CLI_TARGET(part_cli, opts.capacity),
+    {.name = "capacity", .type = CLI_DECIMAL, CLI_TARGET(part_cli, run.part.capacity),
      .range = "(0, 1]", .def = "1", .help = "per-CPU utilization cap, e.g. 0.9"},
-    {.name = "time-limit", .type = CLI_SECONDS, CLI_TARGET(part_cli, ilp.time_limit_s),
+    {.name = "time-limit", .type = CLI_SECONDS, CLI_TARGET(part_cli, run.ilp.time_limit_s),
      .def = "60", .when = "method=ilp", .help = "ILP time limit in seconds"},
-    {.name = "objective", .type = CLI_ENUM, CLI_TARGET(part_cli, ilp.objective),
+    {.name = "objective", .type = CLI_ENUM, CLI_TARGET(part_cli, run.ilp.objective),
      .choices = objectives, .def = "feasibility", .when = "method=ilp",
      .help = "what the ILP optimises"},
-    {.name = "write-lp", .type = CLI_STRING, CLI_TARGET(part_cli, ilp.write_lp_path),
+    {.name = "write-lp", .type = CLI_STRING, CLI_TARGET(part_cli, run.ilp.write_lp_path),
      .metavar = "FILE", .flags = CLI_FILE | CLI_OUTPUT, .when = "method=ilp",
      .help = "write the final ILP model in CPLEX LP format"},
-    {.name = "soft", .type = CLI_FLAG, CLI_TARGET(part_cli, opts.soft), .when = "policy=edf",
+    {.name = "soft", .type = CLI_FLAG, CLI_TARGET(part_cli, run.part.soft), .when = "policy=edf",
      .help = "soft real-time: admit a CPU or cluster whose tardiness stays bounded (utilization "
              "<= its CPUs) when no hard test accepts it; labelled soft"},
     {.name = "explain", .type = CLI_FLAG, CLI_TARGET(part_cli, explain),
      .help = "when infeasible, say which task could not be placed and why"},
-    {.name = "sensitivity", .type = CLI_FLAG, CLI_TARGET(part_cli, sensitivity),
+    {.name = "sensitivity", .type = CLI_FLAG, CLI_TARGET(part_cli, run.sensitivity),
      .help = "also per placed task its wcet_max and per CPU (and for the plan, the minimum) "
              "the critical scaling factor of the wcets"},
-    {.name = "fit", .type = CLI_ENUM, CLI_TARGET(part_cli, opts.fit_measure), .choices = fits,
+    {.name = "fit", .type = CLI_ENUM, CLI_TARGET(part_cli, run.part.fit_measure), .choices = fits,
      .def = "util", .when = "method=bfd,wfd,best", .help = "room measure of best and worst fit"},
-    {.name = "admission", .type = CLI_ENUM, CLI_TARGET(part_cli, opts.bound_admission),
+    {.name = "admission", .type = CLI_ENUM, CLI_TARGET(part_cli, run.part.bound_admission),
      .choices = admissions, .def = "exact", .when = "method=ffd,bfd,wfd,nfd,best",
      .help = "admission test of the fits: the exact test or a utilization bound"},
-    {.name = "clusters", .type = CLI_STRING, CLI_TARGET(part_cli, clusters), .metavar = "SHAPE",
+    {.name = "clusters", .type = CLI_STRING, CLI_TARGET(part_cli, run.clusters), .metavar = "SHAPE",
      .help = "clusters of the CPUs, \"2x2\" or \"3,1\" (a global test per cluster)"},
-    {.name = "layouts", .type = CLI_CUSTOM, CLI_TARGET(part_cli, layouts), .metavar = "L,...",
+    {.name = "layouts", .type = CLI_CUSTOM, CLI_TARGET(part_cli, run.layouts), .metavar = "L,...",
      .parse = parse_layouts, .wants = "a list of partitioned, clustered, global",
      .help = "with --method best, compare whole layouts: partitioned, clustered, global"},
     {.name = "progress-every", .type = CLI_SECONDS, CLI_TARGET(part_cli, progress_s),
@@ -111,10 +101,24 @@ static const cli_option options[] = {
     CLI_END,
 };
 
-/* Progress of the fits (cli/progress.h): the library's increments. */
+/* Progress of the fits (cli/progress.h): the library's increments, until
+ * the packing is over. */
+typedef struct part_progress {
+    cli_progress p;
+    int running;
+} part_progress;
+
 static void on_progress(void *ctx, uint64_t planned, uint64_t placed)
 {
-    cli_progress_add(ctx, planned, placed);
+    cli_progress_add(&((part_progress *)ctx)->p, planned, placed);
+}
+
+static void progress_stop(void *ctx)
+{
+    part_progress *progress = ctx;
+    if (progress->running)
+        cli_progress_stop(&progress->p, 1);
+    progress->running = 0;
 }
 
 static void detail(const void *ctx, double rate, char *buf, size_t size)
@@ -125,38 +129,10 @@ static void detail(const void *ctx, double rate, char *buf, size_t size)
     snprintf(buf, size, "%s placements/s", r);
 }
 
-/* Progress lines while the fits run (never for the ILP), stopped before
- * anything else is printed, so an error never lands on a progress line. */
-static void progress_begin(part_cli *pc, cli_progress *p)
-{
-    cli_progress_start(p, "partition", "placements", pc->progress_s, detail, NULL);
-    pc->opts.progress = on_progress;
-    pc->opts.progress_ctx = p;
-}
-
-static void progress_end(part_cli *pc, cli_progress *p)
-{
-    cli_progress_stop(p, 1);
-    pc->opts.progress = NULL;
-    pc->opts.progress_ctx = NULL;
-}
-
 static void init(void *opaque)
 {
     part_cli *pc = opaque;
-    pc->opts = rtp_part_opts_default();
-    pc->ilp = rtp_ilp_opts_default();
-    pc->method = METHOD_BEST;
-}
-
-/* Rules between options, before the file is read. */
-static int check(const cli_args *args, part_cli *pc)
-{
-    if (pc->method >= 0)
-        pc->opts.placement = (rtp_placement)pc->method;
-    if (CLI_GIVEN(args, part_cli, layouts) && pc->method != METHOD_BEST)
-        return cli_usage_error(args, "--layouts compares layouts under --method best");
-    return 0;
+    pc->run = rtp_partition_opts_default();
 }
 
 /* ---- human output ---- */
@@ -284,12 +260,12 @@ static void print_human(const rtp_plan *plan, const part_cli *pc)
         printf(", %s", plan->status);
     printf("; policy %s", rtp_policy_name(plan->policy));
     if (plan->policy == RTP_POLICY_FP)
-        printf(", priorities %s per CPU", rtp_prio_rule_name(pc->opts.priority));
+        printf(", priorities %s per CPU", rtp_prio_rule_name(pc->run.part.priority));
     printf(")\n");
     cli_print_overheads(&plan->overheads, plan->policy);
     int delays = plan_has_delays(plan);
     for (size_t j = 0; j < plan->n_bins; j++)
-        print_cpu(plan, &plan->bins[j], pc->opts.capacity, delays);
+        print_cpu(plan, &plan->bins[j], pc->run.part.capacity, delays);
     printf("unassigned:");
     for (size_t k = 0; k < plan->n_unassigned; k++)
         printf(" %s", plan->unassigned[k].task.name);
@@ -385,7 +361,7 @@ static int print_explain(FILE *out, const cli_args *args, const rtp_plan *plan,
         rtp_part_miss miss;
         rtp_diag diag;
         rtp_diag_clear(&diag);
-        rtp_status st = rtp_part_explain(plan, &pc->opts, k, &miss, &diag);
+        rtp_status st = rtp_part_explain(plan, &pc->run.part, k, &miss, &diag);
         if (st != RTP_OK)
             return cli_fail(args, "", st, &diag);
         const rtp_task *task = &plan->unassigned[k].task;
@@ -401,8 +377,8 @@ static int print_explain(FILE *out, const cli_args *args, const rtp_plan *plan,
         }
         if (miss.reason == RTP_MISS_CAPACITY_ALONE) {
             char load[48], cap[48];
-            rtp_ratio_format_above(miss.load_after, pc->opts.capacity, load, sizeof load);
-            rtp_ratio_format(pc->opts.capacity, cap, sizeof cap);
+            rtp_ratio_format_above(miss.load_after, pc->run.part.capacity, load, sizeof load);
+            rtp_ratio_format(pc->run.part.capacity, cap, sizeof cap);
             fprintf(out, "its own utilization %s passes --capacity %s: no CPU takes it, "
                          "however many; fix: raise --capacity (at most 1), or lower its "
                          "wcet\n", load, cap);
@@ -410,7 +386,7 @@ static int print_explain(FILE *out, const cli_args *args, const rtp_plan *plan,
         }
         char load[48];
         if (miss.reason == RTP_MISS_CAPACITY)
-            rtp_ratio_format_above(miss.load_after, pc->opts.capacity, load, sizeof load);
+            rtp_ratio_format_above(miss.load_after, pc->run.part.capacity, load, sizeof load);
         else
             snprintf(load, sizeof load, "%.4f", miss.load_after);
         fprintf(out, "closest is CPU %d, utilization %s with it: ", plan->bins[miss.bin].cpus[0],
@@ -422,7 +398,7 @@ static int print_explain(FILE *out, const cli_args *args, const rtp_plan *plan,
                           "--method ilp, which finds a placement whenever one exists\n";
         if (miss.reason == RTP_MISS_CAPACITY) {
             char cap[48];
-            rtp_ratio_format(pc->opts.capacity, cap, sizeof cap);
+            rtp_ratio_format(pc->run.part.capacity, cap, sizeof cap);
             fprintf(out, "over the capacity %s%s", cap, fix);
         } else if (miss.reason == RTP_MISS_HEURISTIC) {
             fprintf(out, "the exact test accepts it there, but %s%s did not place it "
@@ -454,9 +430,9 @@ static int print_bounds(FILE *out, const cli_args *args, rtp_plan *plan, const p
 {
     rtp_diag diag;
     rtp_diag_clear(&diag);
-    int margins = pc->sensitivity;
+    int margins = pc->run.sensitivity;
     if (!margins && !plan->clustered) {
-        rtp_status st = rtp_part_sensitivity(plan, &pc->opts, &diag);
+        rtp_status st = rtp_part_sensitivity(plan, &pc->run.part, &diag);
         if (st == RTP_ELIMIT)
             fprintf(out, "(margins left out: %s)\n", diag.message);
         else if (st != RTP_OK)
@@ -483,7 +459,7 @@ static int print_bounds(FILE *out, const cli_args *args, rtp_plan *plan, const p
         if (!bound)
             return cli_out_of_memory(args);
         rtp_diag_clear(&diag);
-        rtp_status st = rtp_part_bounds(plan, &pc->opts, j, bound, &diag);
+        rtp_status st = rtp_part_bounds(plan, &pc->run.part, j, bound, &diag);
         if (st != RTP_OK) {
             free(bound);
             return cli_fail(args, "", st, &diag);
@@ -513,181 +489,63 @@ static int print_bounds(FILE *out, const cli_args *args, rtp_plan *plan, const p
 
 /* ---- running ---- */
 
-/* Clustered partitioning (docs/spec.md "rtpack partition"): bins are the
- * platform's clusters or --clusters SHAPE, admission is the global test of
- * each cluster's size; --layouts compares whole layouts of the platform. */
-static int solve_clusters(const cli_args *args, const char *file, const rtp_taskset *ts,
-                          part_cli *pc, const int *cpus, size_t n_cpus, rtp_plan *plan)
-{
-    const char *shape = pc->clusters;
-    int layouts = CLI_GIVEN(args, part_cli, layouts);
-    rtp_cluster_list cl = {NULL, NULL, 0};
-    int owned = 0, have = 0;
-    rtp_diag diag;
-    rtp_diag_clear(&diag);
-    rtp_status st = RTP_OK;
-    if (pc->method == METHOD_ILP)
-        return cli_usage_error(args, "--method ilp partitions onto single CPUs; it takes no "
-                                     "--clusters, --layouts or platform.clusters (use --cpus M)");
-    if (CLI_GIVEN(args, part_cli, opts.bound_admission) && !layouts)
-        return cli_usage_error(args, "--admission applies to partitioned CPUs; clusters are "
-                                     "admitted by their global test");
-    if (shape) {
-        if ((st = rtp_cluster_shape(cpus, n_cpus, shape, &cl, &diag)) != RTP_OK)
-            return cli_fail(args, "", st, &diag);
-        owned = have = 1;
-    } else if (args->cpus == 0 && ts->platform.n_clusters > 0) {
-        cl.cpus = ts->platform.clusters;
-        cl.len = ts->platform.cluster_len;
-        cl.n = ts->platform.n_clusters;
-        have = 1;
-    }
-    cli_progress progress;
-    progress_begin(pc, &progress);
-    if (layouts) {
-        rtp_layout chosen = RTP_LAYOUT_PARTITIONED;
-        st = rtp_layout_best(ts, cpus, n_cpus, have ? &cl : NULL, pc->layouts, &pc->opts, plan,
-                             &chosen, &diag);
-        if (st == RTP_OK)
-            snprintf(plan->chosen_layout, sizeof plan->chosen_layout, "%s",
-                     rtp_layout_name(chosen));
-    } else if (!have) {
-        st = rtp_diag_set(&diag, RTP_EINPUT, "--clusters", "no clusters given");
-    } else if (pc->method == METHOD_BEST) {
-        st = rtp_cluster_best(ts, cpus, n_cpus, &cl, &pc->opts, plan, &diag);
-    } else {
-        st = rtp_cluster_pack(ts, cpus, n_cpus, &cl, &pc->opts, plan, &diag);
-    }
-    progress_end(pc, &progress);
-    if (owned)
-        rtp_cluster_list_free(&cl);
-    if (st != RTP_OK) {
-        rtp_plan_free(plan);
-        return cli_fail(args, file, st, &diag);
-    }
-    return plan->feasible ? CLI_EXIT_OK : CLI_EXIT_NO;
-}
-
-static int solve(const cli_args *args, const char *file, const rtp_taskset *ts,
-                 part_cli *pc, rtp_plan *plan)
-{
-    int *cpus = NULL;
-    size_t n_cpus = 0;
-    rtp_diag diag;
-    rtp_diag_clear(&diag);
-    rtp_status st = rtp_taskset_cpu_ids(ts, args->cpus, &cpus, &n_cpus, &diag);
-    if (st != RTP_OK)
-        return cli_fail(args, file, st, &diag);
-    int rc = 0;
-    if (pc->clusters || CLI_GIVEN(args, part_cli, layouts) ||
-        (args->cpus == 0 && ts->platform.n_clusters > 0)) {
-        rc = solve_clusters(args, file, ts, pc, cpus, n_cpus, plan);
-        free(cpus);
-        return rc;
-    }
-    if (pc->method == METHOD_ILP) {
-        rtp_ilp_status ilp_status = RTP_ILP_TIME_LIMIT;
-        rtp_ilp_stats stats;
-        memset(&stats, 0, sizeof stats);
-        pc->ilp.part = pc->opts;
-        st = rtp_ilp_solve(ts, cpus, n_cpus, &pc->ilp, plan, &ilp_status, &stats, &diag);
-        if (st == RTP_OK && ilp_status != RTP_ILP_INFEASIBLE && !plan->feasible)
-            rc = CLI_EXIT_LIMIT; /* optimal must come with a plan; time_limit may not */
-    } else {
-        cli_progress progress;
-        progress_begin(pc, &progress);
-        st = pc->method == METHOD_BEST ? rtp_part_best(ts, cpus, n_cpus, &pc->opts, plan, &diag)
-                                       : rtp_part_pack(ts, cpus, n_cpus, &pc->opts, plan, &diag);
-        progress_end(pc, &progress);
-    }
-    free(cpus);
-    if (st != RTP_OK) {
-        rtp_plan_free(plan);
-        return cli_fail(args, file, st, &diag);
-    }
-    return rc ? rc : plan->feasible ? CLI_EXIT_OK : CLI_EXIT_NO;
-}
-
 static int run(const cli_args *args, void *settings)
 {
     part_cli *pc = settings;
     const char *file = args->positional[0];
-    int rc = check(args, pc);
+    rtp_diag diag;
+    rtp_diag_clear(&diag);
+    pc->run.override_cpus = args->cpus;
+    /* The rules between options come before the file is read. */
+    if (rtp_partition_check_opts(&pc->run, &diag) != RTP_OK)
+        return cli_fail(args, "", RTP_EINPUT, &diag);
+    rtp_taskset ts;
+    int rc = cli_load_taskset(args, file, &ts);
     if (rc)
         return rc;
-    rtp_taskset ts;
-    if ((rc = cli_load_taskset(args, file, &ts)) != 0)
-        return rc;
-    if (rtp_tasks_have_requests(ts.tasks, ts.n_tasks)) {
-        /* docs/spec.md "Shared resources": what partition models of them */
-        const char *which = pc->method == METHOD_ILP ? "--method ilp"
-                            : pc->clusters || CLI_GIVEN(args, part_cli, layouts) ||
-                                    (ts.has_platform && ts.platform.n_clusters > 0 && !args->cpus)
-                                ? "clusters and layouts"
-                            : pc->sensitivity                                  ? "--sensitivity"
-                            : CLI_GIVEN(args, part_cli, opts.bound_admission) ? "--admission"
-                                                                               : NULL;
-        if (which) {
-            rtp_taskset_free(&ts);
-            return cli_usage_error(args, "%s does not model shared resources yet (the set "
-                                         "has requests): use --method ffd|bfd|wfd|nfd|best "
-                                         "onto single CPUs",
-                                   which);
-        }
-    }
     rtp_plan plan;
-    memset(&plan, 0, sizeof plan);
-    rc = solve(args, cli_shown_name(file), &ts, pc, &plan);
-    if (pc->sensitivity && (rc == CLI_EXIT_OK || rc == CLI_EXIT_NO)) {
-        rtp_diag diag;
-        rtp_diag_clear(&diag);
-        rtp_status st = rtp_part_sensitivity(&plan, &pc->opts, &diag);
-        if (st != RTP_OK) {
-            rc = cli_fail(args, cli_shown_name(file), st, &diag);
-            rtp_plan_free(&plan);
-            rtp_taskset_free(&ts);
-            return rc;
-        }
+    rtp_partition_info info;
+    /* Progress lines while the fits run (never for the ILP), stopped before
+     * anything else is printed, so an error never lands on a progress line. */
+    part_progress progress = {.running = pc->run.method != RTP_METHOD_ILP};
+    if (progress.running) {
+        cli_progress_start(&progress.p, "partition", "placements", pc->progress_s, detail, NULL);
+        pc->run.part.progress = on_progress;
+        pc->run.part.progress_ctx = &progress;
+        pc->run.packing_done = progress_stop;
     }
-    if (rc == CLI_EXIT_OK || rc == CLI_EXIT_NO || plan.n_bins > 0) {
-        /* Whether emit, with its defaults, would take this plan. */
-        rtp_deploy_opts deploy = rtp_deploy_opts_default();
-        deploy.limits = pc->opts.limits;
-        rtp_diag diag;
-        rtp_diag_clear(&diag);
-        rtp_status st = rtp_deploy_judge(&plan, &deploy, &diag);
-        if (st != RTP_OK) {
+    rtp_status st = rtp_partition(&ts, &pc->run, &plan, &info, &diag);
+    progress_stop(&progress);
+    pc->run.part.progress = NULL; /* --explain's calls below report nothing */
+    pc->run.part.progress_ctx = NULL;
+    rtp_taskset_free(&ts);
+    if (st != RTP_OK)
+        return cli_fail(args, info.options_error ? "" : cli_shown_name(file), st, &diag);
+    rc = info.undecided ? CLI_EXIT_LIMIT : plan.feasible ? CLI_EXIT_OK : CLI_EXIT_NO;
+    if (args->json) {
+        char *text = rtp_plan_to_json(&plan, 1);
+        if (!text) {
             rtp_plan_free(&plan);
-            rtp_taskset_free(&ts);
-            return cli_fail(args, cli_shown_name(file), st, &diag);
+            return cli_out_of_memory(args);
         }
-        if (args->json) {
-            char *text = rtp_plan_to_json(&plan, 1);
-            if (!text) {
-                rtp_plan_free(&plan);
-                rtp_taskset_free(&ts);
-                return cli_out_of_memory(args);
-            }
-            printf("%s\n", text);
-            free(text);
-        } else {
-            print_human(&plan, pc);
-        }
-        if (rc == CLI_EXIT_LIMIT)
-            fprintf(stderr, "rtpack partition: %s\n",
-                    strcmp(plan.status, "time_limit") == 0
-                        ? "resource limit: the ILP time limit passed before a verified plan"
-                        : "internal error: the ILP reported a solution without a verified plan");
-        if (pc->explain) {
-            FILE *out = args->json ? stderr : stdout;
-            int erc = plan.n_resources > 0 ? rtp_cli_explain_locks(out, args, &plan, &pc->opts)
-                      : plan.feasible     ? print_bounds(out, args, &plan, pc)
-                                          : print_explain(out, args, &plan, pc);
-            rc = erc ? erc : rc;
-        }
+        printf("%s\n", text);
+        free(text);
+    } else {
+        print_human(&plan, pc);
+    }
+    if (info.undecided)
+        fprintf(stderr, "rtpack partition: %s\n",
+                strcmp(plan.status, "time_limit") == 0
+                    ? "resource limit: the ILP time limit passed before a verified plan"
+                    : "internal error: the ILP reported a solution without a verified plan");
+    if (pc->explain) {
+        FILE *out = args->json ? stderr : stdout;
+        int erc = plan.n_resources > 0 ? rtp_cli_explain_locks(out, args, &plan, &pc->run.part)
+                  : plan.feasible     ? print_bounds(out, args, &plan, pc)
+                                      : print_explain(out, args, &plan, pc);
+        rc = erc ? erc : rc;
     }
     rtp_plan_free(&plan);
-    rtp_taskset_free(&ts);
     return rc;
 }
 
