@@ -583,62 +583,71 @@ static rtp_ns due(const rtp_task *k, rtp_ns t)
     return t < d ? 0 : (t - d) / k->period_ns + 1;
 }
 
-/* An integer L such that no t >= L has h(t) + max_{k in set} delta_k n_k(t)
- * > t: that function is at most U t + K0 + t s + c with s = max delta_k /
- * T_k and c = max delta_k (T_k - D*_k)^+ / T_k (dbf_i(t) <= U_i (t + T_i -
- * D*_i)^+, b <= B), so L = (K0 + c) / (1 - U - s) when 1 - U > s, rounded
- * up (exact, GMP). 0 when it does not exist or passes 2^62. */
-static rtp_ns combined_bound(const rtp_task *e, size_t n, const rtp_ns *delta, const char *in)
+/* The linear envelope of the set as given: h(t) <= (1 - eps) t + k0 for
+ * every t >= 0, with eps = 1 - U and k0 = B + sum U_i (T_i - D*_i)^+
+ * (dbf_i(t) <= U_i (t + (T_i - D*_i)^+), b <= B), both exact rationals
+ * converted once to doubles (mpq_get_d truncates: within one ulp). */
+typedef struct wm_lin {
+    double k0, eps;
+} wm_lin;
+
+static wm_lin lin_terms(const rtp_task *e, size_t n)
 {
-    mpq_t k0, one, x, y, s, c;
-    mpq_inits(k0, one, x, y, s, c, NULL);
-    mpq_set_ui(one, 1, 1);
+    mpq_t k0, eps, x, y;
+    mpq_inits(k0, eps, x, y, NULL);
+    mpq_set_ui(eps, 1, 1);
     rtp_ns bmax = 0;
     for (size_t i = 0; i < n; i++) {
-        const rtp_task *t = &e[i];
-        mpq_set_si(x, t->wcet_ns, (unsigned long)t->period_ns);
+        mpq_set_si(x, e[i].wcet_ns, (unsigned long)e[i].period_ns);
         mpq_canonicalize(x);
-        mpq_sub(one, one, x);
-        if (dstar(t) < t->period_ns) {
-            mpq_set_si(y, t->period_ns - dstar(t), 1);
+        mpq_sub(eps, eps, x);
+        if (dstar(&e[i]) < e[i].period_ns) {
+            mpq_set_si(y, e[i].period_ns - dstar(&e[i]), 1);
             mpq_mul(y, y, x);
             mpq_add(k0, k0, y);
         }
-        if (t->blocking_ns > bmax)
-            bmax = t->blocking_ns;
-        if (!in[i])
-            continue;
-        mpq_set_si(x, delta[i], (unsigned long)t->period_ns);
-        mpq_canonicalize(x);
-        if (mpq_cmp(x, s) > 0)
-            mpq_set(s, x);
-        if (dstar(t) < t->period_ns) {
-            mpq_set_si(y, t->period_ns - dstar(t), 1);
-            mpq_mul(y, y, x);
-            if (mpq_cmp(y, c) > 0)
-                mpq_set(c, y);
-        }
+        if (e[i].blocking_ns > bmax)
+            bmax = e[i].blocking_ns;
     }
     mpq_set_si(x, bmax, 1);
     mpq_add(k0, k0, x);
-    mpq_add(k0, k0, c);
-    mpq_sub(one, one, s);
-    rtp_ns out = 0;
-    if (mpq_sgn(one) > 0) {
-        mpq_div(k0, k0, one);
-        mpz_t z;
-        mpz_init(z);
-        mpz_cdiv_q(z, mpq_numref(k0), mpq_denref(k0));
-        rtp_ns max_d = 0;
-        for (size_t i = 0; i < n; i++)
-            if (dstar(&e[i]) > max_d)
-                max_d = dstar(&e[i]);
-        if (mpz_cmp_si(z, RTP_NS_LIMIT) <= 0)
-            out = mpz_get_si(z) > max_d ? mpz_get_si(z) : max_d; /* past every D* too */
-        mpz_clear(z);
+    wm_lin l = {mpq_get_d(k0), mpq_get_d(eps)};
+    mpq_clears(k0, eps, x, y, NULL);
+    return l;
+}
+
+/* reach_k: no t >= reach_k has h(t) + delta n_k(t) > t (task k, raised by
+ * delta, fails nowhere there). A failure needs t >= D*_k, where n_k(t) <=
+ * (t + (T_k - D*_k)^+) / T_k, so with x = delta / T_k it needs
+ * (eps - x) t < k0 + x (T_k - D*_k)^+: reach_k = that bound rounded up
+ * when eps > x, else RTP_NS_LIMIT (none below 2^62). delta = 0: the set's
+ * own testing bound La [ZB09]. Computed in doubles as an upper bound with
+ * margins of 1e-9 relative (each operation rounds by 2^-53 relative, the
+ * inputs are within an ulp: a million times smaller), so a reach is never
+ * below the exact bound; it only limits where the walks look. */
+static rtp_ns task_reach(const wm_lin *l, const rtp_task *t, rtp_ns delta)
+{
+    double x = (double)delta / (double)t->period_ns;
+    double c = dstar(t) < t->period_ns ? (double)(t->period_ns - dstar(t)) * x : 0;
+    double den = (l->eps - x) - 1e-9 * (l->eps + x);
+    if (!(den > 0))
+        return RTP_NS_LIMIT;
+    double q = ((l->k0 + c) * (1 + 1e-9) + 1) / den * (1 + 1e-9) + 1;
+    return q < 0x1p62 ? (rtp_ns)ceil(q) : RTP_NS_LIMIT;
+}
+
+/* reach[k] of every task (0 where delta_k = 0: it cannot fail); the
+ * largest of them. */
+static rtp_ns all_reach(const wm_lin *l, const rtp_task *e, size_t n, const rtp_ns *delta,
+                        rtp_ns *reach)
+{
+    rtp_ns top = 0;
+    for (size_t k = 0; k < n; k++) {
+        reach[k] = delta[k] > 0 ? task_reach(l, &e[k], delta[k]) : 0;
+        if (reach[k] > top)
+            top = reach[k];
     }
-    mpq_clears(k0, one, x, y, s, c, NULL);
-    return out;
+    return top;
 }
 
 /* h(t) = dbf(t) + b(t) (b when with_b) as rtp_edf_load, saturated at
@@ -675,9 +684,16 @@ static rtp_i128 load_jobs(const rtp_task *e, size_t n, rtp_ns t, int with_b, rtp
  * delta_k n_k(t), a non-decreasing step function stepping only at demand
  * step points (a maximum of such), lowering each delta_k violated at a
  * failing t to floor((t - h(t)) / n_k(t)): that lowers h* everywhere, so
- * every point already passed stays passed, and the walk goes on from t. */
+ * every point already passed stays passed, and the walk goes on from t.
+ * With reach (task_reach of each delta, or larger; NULL: none known), the
+ * jump from t leaves out the tasks with reach_k <= h(t): every t' in [j, t],
+ * j = h(t) + the largest delta_k n_k(t) of the others, passes, as a task
+ * left out fails nowhere at t' >= h(t) and every other has h(t') + delta_k
+ * n_k(t') <= h(t) + delta_k n_k(t) <= j <= t'. Lowered deltas keep their
+ * reach valid (reach_k only grows with delta_k). */
 static rtp_status combined_walk(const rtp_task *e, size_t n, rtp_ns *delta, const char *in,
-                                rtp_ns lo, rtp_ns bound, rtp_edf_budget *bud, rtp_diag *diag)
+                                const rtp_ns *reach, rtp_ns lo, rtp_ns bound,
+                                rtp_edf_budget *bud, rtp_diag *diag)
 {
     rtp_ns b = 0, d_min = INT64_MAX;
     for (size_t i = 0; i < n; i++) {
@@ -704,7 +720,7 @@ static rtp_status combined_walk(const rtp_task *e, size_t n, rtp_ns *delta, cons
             if (h + need > t) /* h(t) <= t: the set as given passes */
                 delta[k] = (rtp_ns)((t - h) / jobs[k]);
             need = (rtp_i128)delta[k] * jobs[k];
-            if (need > extra)
+            if (need > extra && (!reach || reach[k] > h))
                 extra = need;
         }
         h += extra;
@@ -807,7 +823,7 @@ static rtp_status wm_check(void *ctx, rtp_ns lo, rtp_ns hi, int want_first, rtp_
         return RTP_OK;
     for (size_t k = 0; k < w->n; k++)
         w->in[k] = w->delta[k] > 0;
-    return combined_walk(w->e, w->n, w->delta, w->in, lo, hi, w->b, w->diag);
+    return combined_walk(w->e, w->n, w->delta, w->in, NULL, lo, hi, w->b, w->diag);
 }
 
 /* Past L0, when some delta keeps U' within a hair of 1: every t at once by
@@ -864,11 +880,12 @@ static rtp_status wm_near(const rtp_task *e, size_t n, rtp_ns *delta, rtp_ns fro
 rtp_status rtp_sens_edf_wcet_max(const rtp_task *e, size_t n, const rtp_limits *lim,
                                  rtp_ns *delta, rtp_diag *diag)
 {
-    char *in = calloc(n ? n : 1, 1), *none = calloc(n ? n : 1, 1);
+    char *in = calloc(n ? n : 1, 1);
+    rtp_ns *reach = malloc((n ? n : 1) * sizeof *reach);
     rtp_task *m = malloc((n ? n : 1) * sizeof *m);
-    if (!in || !none || !m) {
+    if (!in || !reach || !m) {
         free(in);
-        free(none);
+        free(reach);
         free(m);
         return rtp_oom(diag);
     }
@@ -900,14 +917,17 @@ rtp_status rtp_sens_edf_wcet_max(const rtp_task *e, size_t n, const rtp_limits *
         in[k] = delta[k] > 0; /* 0: nothing to add, the set as given passes */
     }
     /* Every t up to L0 (4 La of the set as given or 64 periods, at most
-     * 2^13 periods) by one QPA walk; past it, when the deltas still need
-     * more, the lattice search; tasks it cannot settle one by one. */
-    rtp_ns plain = 0, longest = 1;
+     * 2^13 periods) by QPA walks: first up to L1 = 2 longest periods (most
+     * binding points lie early), then, with the deltas that walk left,
+     * only up to the largest reach (task_reach), each task dropping out of
+     * the jumps past its own; past L0, when the deltas still need more,
+     * the lattice search; tasks it cannot settle one by one. */
+    wm_lin lin = lin_terms(e, n);
+    rtp_ns longest = 1;
     for (size_t k = 0; k < n; k++)
         if (e[k].period_ns > longest)
             longest = e[k].period_ns;
-    plain = combined_bound(e, n, delta, none); /* the set's own La */
-    free(none);
+    rtp_ns plain = n ? task_reach(&lin, &e[0], 0) : 0; /* the set's own La */
     rtp_ns l0 = plain / 2 > 32 * longest ? plain / 2 : 32 * longest;
     if (l0 > ((rtp_ns)1 << 12) * longest)
         l0 = ((rtp_ns)1 << 12) * longest;
@@ -916,16 +936,23 @@ rtp_status rtp_sens_edf_wcet_max(const rtp_task *e, size_t n, const rtp_limits *
     rtp_ns hb = hyper_bound(e, n);
     if (hb > 0 && hb < l0)
         l0 = hb;
-    rtp_ns bound = combined_bound(e, n, delta, in);
+    rtp_ns l1 = 2 * longest < l0 ? 2 * longest : l0;
+    rtp_ns top = all_reach(&lin, e, n, delta, reach), covered = top < l1 ? top : l1;
     rtp_edf_budget bud = {0, (lim ? *lim : rtp_limits_default()).max_iterations, lim};
     if (st == RTP_OK)
-        st = combined_walk(e, n, delta, in, 1, bound > 0 && bound < l0 ? bound : l0, &bud, diag);
-    for (size_t k = 0; k < n; k++)
-        in[k] = delta[k] > 0;
-    bound = combined_bound(e, n, delta, in);
-    int done = (bound > 0 && bound <= l0) || l0 == hb;
+        st = combined_walk(e, n, delta, in, reach, 1, covered, &bud, diag);
+    top = all_reach(&lin, e, n, delta, reach);
+    if (st == RTP_OK && top > covered) {
+        rtp_ns hi = top < l0 ? top : l0;
+        for (size_t k = 0; k < n; k++)
+            in[k] = delta[k] > 0;
+        st = combined_walk(e, n, delta, in, reach, covered + 1, hi, &bud, diag);
+        covered = hi;
+        top = all_reach(&lin, e, n, delta, reach);
+    }
+    int done = top <= covered || covered == hb;
     if (st == RTP_OK && !done)
-        st = wm_near(e, n, delta, l0, n, lim, &done, diag);
+        st = wm_near(e, n, delta, covered, n, lim, &done, diag);
     /* the rest one by one: the search on each task's own relaxation, else
      * Dinkelbach [Din67] on the exact test, each failure t lowering delta_k
      * to its own floor((t - h(t)) / n_k(t)) */
@@ -933,11 +960,8 @@ rtp_status rtp_sens_edf_wcet_max(const rtp_task *e, size_t n, const rtp_limits *
     for (size_t k = 0; k < n && st == RTP_OK && !done; k++) {
         if (delta[k] == 0)
             continue;
-        memset(in, 0, n);
-        in[k] = 1;
-        bound = combined_bound(e, n, delta, in);
-        int own = bound > 0 && bound <= l0;
-        if (!own && (st = wm_near(e, n, delta, l0, k, lim, &own, diag)) != RTP_OK)
+        int own = task_reach(&lin, &e[k], delta[k]) <= covered;
+        if (!own && (st = wm_near(e, n, delta, covered, k, lim, &own, diag)) != RTP_OK)
             break;
         if (own || delta[k] == 0)
             continue;
@@ -953,6 +977,7 @@ rtp_status rtp_sens_edf_wcet_max(const rtp_task *e, size_t n, const rtp_limits *
     }
     mpq_clears(free_u, x, NULL);
     free(in);
+    free(reach);
     free(m);
     return st;
 }

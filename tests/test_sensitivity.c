@@ -402,6 +402,65 @@ static void test_edf_at_one(void **state)
     assert_true(at_u > 200);
 }
 
+/* wcet_max under EDF on mid-size sets whose binding demand points can lie
+ * deep (sensitivity_edf.c: the walk up to two longest periods, then up to
+ * each task's reach, then the lattice search): 5 to 8 tasks, periods 50 to
+ * 5,000 ns (hyperperiods far past the walks), deadlines in [C + (T - C) / 2,
+ * T], U from 0.60 to 0.97, blocking on some; every answer equal to the ns to
+ * a bisection over the exact test between the declared wcet (passes) and
+ * min(D*, T) + 1 (fails: C' > D* misses at D*, C' > T overloads). */
+static void test_edf_deep(void **state)
+{
+    (void)state;
+    tu_rng rng = {15};
+    kind edf = {RTP_POLICY_EDF, RTP_PRIO_OPA};
+    rtp_test t = exact(edf);
+    int answered = 0, below_u = 0;
+    for (int s = 0; s < 1500; s++) {
+        rtp_task ts[8];
+        size_t n = (size_t)tu_range(&rng, 5, 8);
+        int64_t w[8], sum = 0, u = tu_range(&rng, 60, 97);
+        for (size_t i = 0; i < n; i++)
+            sum += w[i] = tu_range(&rng, 1, 100);
+        for (size_t i = 0; i < n; i++) {
+            rtp_ns p = tu_range(&rng, 50, 5000), c = p * u * w[i] / (100 * sum);
+            c = c < 1 ? 1 : c;
+            ts[i] = tu_task(c, tu_range(&rng, c + (p - c) / 2, p), p);
+            if (i % 3 == 0 && tu_range(&rng, 0, 1))
+                ts[i].blocking_ns = tu_range(&rng, 1, c);
+        }
+        rtp_ns wmax[8];
+        assert_int_equal(rtp_sensitivity_wcet_max(&t, ts, n, NULL, wmax, NULL), RTP_OK);
+        if (!passes(edf, ts, n)) {
+            for (size_t i = 0; i < n; i++)
+                assert_int_equal(wmax[i], -1);
+            continue;
+        }
+        for (size_t i = 0; i < n; i++) {
+            rtp_ns keep = ts[i].wcet_ns, lo = keep, hi = ts[i].deadline_ns + 1;
+            if (ts[i].period_ns + 1 < hi)
+                hi = ts[i].period_ns + 1;
+            while (hi - lo > 1) {
+                ts[i].wcet_ns = lo + (hi - lo) / 2;
+                if (passes(edf, ts, n))
+                    lo = ts[i].wcet_ns;
+                else
+                    hi = ts[i].wcet_ns;
+            }
+            ts[i].wcet_ns = keep;
+            assert_int_equal(wmax[i], lo);
+            /* a demand point binds, not U' <= 1 (a count, in doubles) */
+            double util = (double)(lo + 1 - keep) / (double)ts[i].period_ns;
+            for (size_t j = 0; j < n; j++)
+                util += (double)ts[j].wcet_ns / (double)ts[j].period_ns;
+            below_u += util < 0.999999;
+            answered++;
+        }
+    }
+    assert_true(answered > 3000);
+    assert_true(below_u > answered / 2);
+}
+
 /* Hand-worked values. */
 static void expect(kind k, const rtp_task *ts, size_t n, const rtp_overheads *ov,
                    const char *exact_text, const char *decimal)
@@ -579,6 +638,7 @@ int main(void)
         cmocka_unit_test(test_random_given_ties),
         cmocka_unit_test(test_ties_scaling),
         cmocka_unit_test(test_edf_at_one),
+        cmocka_unit_test(test_edf_deep),
         cmocka_unit_test(test_harmonic_breakdown),
         cmocka_unit_test(test_work_max),
     };
