@@ -917,11 +917,13 @@ rtp_status rtp_sens_edf_wcet_max(const rtp_task *e, size_t n, const rtp_limits *
         in[k] = delta[k] > 0; /* 0: nothing to add, the set as given passes */
     }
     /* Every t up to L0 (4 La of the set as given or 64 periods, at most
-     * 2^13 periods) by QPA walks: first up to L1 = 2 longest periods (most
-     * binding points lie early), then, with the deltas that walk left,
-     * only up to the largest reach (task_reach), each task dropping out of
-     * the jumps past its own; past L0, when the deltas still need more,
-     * the lattice search; tasks it cannot settle one by one. */
+     * 2^13 periods) by QPA walks over doubling ranges: [1, L1] with L1 = 2
+     * longest periods (most binding points lie early), then (L, 2 L] while
+     * the largest reach (task_reach) of the deltas the last walk left lies
+     * past L, each task dropping out of the jumps past its own reach, so a
+     * delta lowered by an early point shortens the later walks; past L0,
+     * when the deltas still need more, the lattice search; tasks it cannot
+     * settle one by one. */
     wm_lin lin = lin_terms(e, n);
     rtp_ns longest = 1;
     for (size_t k = 0; k < n; k++)
@@ -942,8 +944,10 @@ rtp_status rtp_sens_edf_wcet_max(const rtp_task *e, size_t n, const rtp_limits *
     if (st == RTP_OK)
         st = combined_walk(e, n, delta, in, reach, 1, covered, &bud, diag);
     top = all_reach(&lin, e, n, delta, reach);
-    if (st == RTP_OK && top > covered) {
+    while (st == RTP_OK && top > covered && covered < l0) {
         rtp_ns hi = top < l0 ? top : l0;
+        if (covered <= l0 / 2 && hi > 2 * covered)
+            hi = 2 * covered;
         for (size_t k = 0; k < n; k++)
             in[k] = delta[k] > 0;
         st = combined_walk(e, n, delta, in, reach, covered + 1, hi, &bud, diag);
