@@ -74,9 +74,11 @@
  *    sets against these claims.
  * Hence wcet_max is the largest integer every condition allows. EDF: from
  * the demand points, x_k <= (t - h(t)) / n_k(t) at every step point t and
- * x_k <= (1 - U') T_k, for every task at once by one QPA walk of h(t) +
- * max_k x_k n_k(t) lowering each x_k where it fails, then the lattice
- * search of solver/edf_near.c (sensitivity_edf.c). FP with a fixed order,
+ * x_k <= (1 - U') T_k, for every task at once by QPA walks of h(t) +
+ * max_k x_k n_k(t) lowering each x_k where it fails (over doubling ranges,
+ * each task only up to where its raised demand's linear envelope can
+ * exceed t), then the lattice search of solver/edf_near.c
+ * (sensitivity_edf.c). FP with a fixed order,
  * every D <= T and no equal priorities: from Lehoczky's scheduling points
  * between each task's completion and deadline (sensitivity_fp.c); OPA where
  * DM is optimal the same with DM. Otherwise binary search on integers
