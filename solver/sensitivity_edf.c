@@ -511,6 +511,81 @@ static rtp_status edf_at_one(sctx *s, const mpq_t a, int quick, int *decided, rt
     return st;
 }
 
+/* An upper bound of La at alpha = a: when U'(a) < 1 every failing t lies
+ * below (B + sum U'_i (T_i - D*_i)^+) / (1 - U'(a)) [ZB09] (edf_bound's La),
+ * here in doubles with margins of 1e-9 relative (a rounded up, each sum
+ * within n x 2^-53 of its value), so never below it; RTP_NS_LIMIT when
+ * U'(a) may reach 1 or the bound passes 2^62. */
+static rtp_ns la_upper(const sctx *s, const mpq_t a)
+{
+    double ad = mpq_get_d(a) * (1 + 1e-12), u = 0, k0 = 0, b = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        const rtp_task *k = &s->e[i];
+        double t = (double)k->period_ns, ui = (ad * (double)k->wcet_ns + (double)s->c) / t;
+        u += ui;
+        if (dstar(k) < k->period_ns)
+            k0 += ui * (double)(k->period_ns - dstar(k));
+        if ((double)k->blocking_ns > b)
+            b = (double)k->blocking_ns;
+    }
+    double den = (1 - u) - 1e-9 * (1 + u);
+    if (!(den > 0))
+        return RTP_NS_LIMIT;
+    double q = ((b + k0) * (1 + 1e-9) + 1) / den * (1 + 1e-9) + 2;
+    return q < 0x1p62 ? (rtp_ns)ceil(q) : RTP_NS_LIMIT;
+}
+
+/* Below alpha_U, before the lattice search: the lowering walk over [1, 2
+ * T_max] and then doubling ranges (L, 2 L], each only as far as La at the
+ * candidate it leaves (la_upper: a failure lowers the candidate, and La
+ * with it), up to 64 longest periods, the hyperperiod bound and 2^14
+ * steps. *decided = 1 when every t below La (or the hyperperiod bound) was
+ * walked: the candidate is alpha* (*failed = 0), or no alpha > 0 passes
+ * (*failed = -1); else the candidate is still an upper bound of alpha*
+ * and the caller goes on. Family of bench_analysis (300 sets): the factor's
+ * median 194 -> 72-88 us, the same factors. */
+static rtp_status edf_doubling(sctx *s, mpq_t a, int *decided, rtp_ns *failed, rtp_i128 *fa,
+                               rtp_i128 *fk)
+{
+    rtp_ns longest = 1, covered = 0, hb = hyper_bound(s->e, s->n);
+    for (size_t i = 0; i < s->n; i++)
+        if (s->e[i].period_ns > longest)
+            longest = s->e[i].period_ns;
+    rtp_ns cap = longest < RTP_NS_LIMIT / 64 ? 64 * longest : RTP_NS_LIMIT;
+    if (hb > 0 && hb < cap)
+        cap = hb;
+    const uint64_t max = s->max;
+    if (s->used + ((uint64_t)1 << 14) < max)
+        s->max = s->used + ((uint64_t)1 << 14);
+    rtp_status st = RTP_OK;
+    *decided = 0;
+    *failed = 0;
+    for (;;) {
+        rtp_ns la = la_upper(s, a);
+        if (la - 1 <= covered || (hb > 0 && hb - 1 <= covered)) {
+            *decided = 1;
+            break;
+        }
+        rtp_ns hi = covered == 0 ? 2 * longest : 2 * covered;
+        if (hi > la - 1)
+            hi = la - 1;
+        if (hi > cap || (st = edf_walk(s, a, 1, covered + 1, hi + 1, failed, fa, fk)) != RTP_OK)
+            break;
+        covered = hi;
+        if (*failed < 0) {
+            *decided = 1;
+            break;
+        }
+    }
+    s->max = max;
+    if (st == RTP_ELIMIT && s->used <= max) {
+        st = RTP_OK; /* only the share was spent: the candidate stays an upper bound */
+        *failed = 0;
+        rtp_diag_clear(s->diag);
+    }
+    return st;
+}
+
 rtp_status rtp_sens_edf(sctx *s, mpq_t out, int *exists)
 {
     *exists = 0;
@@ -562,10 +637,14 @@ rtp_status rtp_sens_edf(sctx *s, mpq_t out, int *exists)
     if (failed - K <= 0)
         return RTP_OK; /* alpha A(t) + K(t) <= t needs alpha <= 0 */
     rtp_sens_qset(out, failed - K, A); /* f(t) < alpha_U */
-    /* Below alpha_U, one pass that lowers the candidate at every failing t
-     * it meets (edf_walk): the lattice search where the testing bound is
-     * past 16 periods or 2^62, QPA below the bound otherwise. */
-    decided = 0;
+    /* Below alpha_U, passes that lower the candidate at every failing t
+     * they meet (edf_walk): the walks over doubling ranges, then the
+     * lattice search where the testing bound is past 16 periods or 2^62,
+     * QPA below the bound otherwise. */
+    if ((st = edf_doubling(s, out, &decided, &failed, &A, &K)) != RTP_OK || decided) {
+        *exists = st == RTP_OK && failed >= 0;
+        return st;
+    }
     if ((st = edf_bound(s, out, 0, &bound)) == RTP_OK && (bound == 0 || near_one(s, bound)))
         st = edf_near(s, out, 1, RTP_NS_LIMIT, s->max / 2, &decided, &failed, &A, &K);
     if (st == RTP_OK && !decided && (st = edf_bound(s, out, 1, &bound)) == RTP_OK)

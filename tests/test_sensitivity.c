@@ -15,6 +15,9 @@
  *    the slow demand enumeration of tests/support/reference.h where the
  *    scaled hyperperiod is small; OPA against every priority permutation;
  *  - hand-worked values and the decimal rounding;
+ *  - EDF on mid-size sets (5-8 tasks, periods 50-5,000 ns, hyperperiods
+ *    far past the walks): wcet_max equal to a bisection over the exact
+ *    test, alpha* checked by demand enumeration up to La(alpha*);
  *  - rtp_sens_work_max (the scheduling-point maxima every FP factor rests
  *    on) against the largest (t - b - c N(t)) / A(t) over every integer t
  *    of the window, A and N counted job by job. */
@@ -461,6 +464,90 @@ static void test_edf_deep(void **state)
     assert_true(below_u > answered / 2);
 }
 
+/* alpha* under EDF on mid-size sets (no jitter, blocking or overheads:
+ * h(t) = dbf(t)), checked by demand enumeration: alpha* <= alpha_U = 1 / U;
+ * when U' = alpha* U < 1, every step point t below La(alpha*) = sum U'_i
+ * (T_i - D_i) / (1 - U') [ZB09] has alpha* dbf(t) <= t (so alpha* passes),
+ * and alpha* is alpha_U or some t / dbf(t) among them (so nothing above
+ * passes). Sets whose enumeration would pass 2^17 points are counted out. */
+static int factor_enumerated(const rtp_task *ts, size_t n, const char *exact)
+{
+    mpq_t a, u, x, la, lhs;
+    mpq_inits(a, u, x, la, lhs, NULL);
+    mpq_set_str(a, exact, 10);
+    mpq_canonicalize(a);
+    for (size_t i = 0; i < n; i++) {
+        mpq_set_si(x, ts[i].wcet_ns, (unsigned long)ts[i].period_ns);
+        mpq_canonicalize(x);
+        mpq_add(u, u, x);
+        mpq_set_si(lhs, ts[i].period_ns - ts[i].deadline_ns, 1);
+        mpq_mul(x, x, lhs);
+        mpq_add(la, la, x);
+    }
+    mpq_mul(la, la, a);      /* sum U'_i (T_i - D_i) */
+    mpq_mul(u, u, a);        /* U' */
+    assert_true(mpq_cmp_ui(u, 1, 1) <= 0); /* alpha* <= alpha_U */
+    int tight = mpq_cmp_ui(u, 1, 1) == 0, checked = 0;
+    if (!tight) {
+        mpq_set_ui(x, 1, 1);
+        mpq_sub(x, x, u);
+        mpq_div(la, la, x);
+        double bound = mpq_get_d(la) + 1, points = 0;
+        rtp_ns lmax = 1, pmin = INT64_MAX;
+        for (size_t i = 0; i < n; i++)
+            pmin = ts[i].period_ns < pmin ? ts[i].period_ns : pmin;
+        points = (double)n * bound / (double)pmin;
+        if (points < (double)(1 << 17)) {
+            lmax = (rtp_ns)bound + 1;
+            for (size_t i = 0; i < n; i++)
+                for (rtp_ns t = ts[i].deadline_ns; t < lmax; t += ts[i].period_ns) {
+                    rtp_ns dbf = 0;
+                    for (size_t j = 0; j < n; j++)
+                        if (t >= ts[j].deadline_ns)
+                            dbf += ((t - ts[j].deadline_ns) / ts[j].period_ns + 1) *
+                                   ts[j].wcet_ns;
+                    mpq_set_si(lhs, dbf, 1);
+                    mpq_mul(lhs, lhs, a);
+                    mpq_set_si(x, t, 1);
+                    int c = mpq_cmp(lhs, x);
+                    assert_true(c <= 0);
+                    tight = tight || c == 0;
+                }
+            assert_true(tight);
+            checked = 1;
+        }
+    }
+    mpq_clears(a, u, x, la, lhs, NULL);
+    return checked;
+}
+
+static void test_edf_factor_deep(void **state)
+{
+    (void)state;
+    tu_rng rng = {16};
+    kind edf = {RTP_POLICY_EDF, RTP_PRIO_OPA};
+    rtp_test t = exact(edf);
+    int checked = 0;
+    for (int s = 0; s < 1500; s++) {
+        rtp_task ts[7];
+        size_t n = (size_t)tu_range(&rng, 4, 7);
+        int64_t w[7], sum = 0, u = tu_range(&rng, 50, 95);
+        for (size_t i = 0; i < n; i++)
+            sum += w[i] = tu_range(&rng, 1, 100);
+        for (size_t i = 0; i < n; i++) {
+            rtp_ns p = tu_range(&rng, 50, 2000), c = p * u * w[i] / (100 * sum);
+            c = c < 1 ? 1 : c;
+            ts[i] = tu_task(c, tu_range(&rng, c + (p - c) / 3, p), p);
+        }
+        rtp_scaling sc;
+        assert_int_equal(rtp_sensitivity_scaling(&t, ts, n, NULL, &sc, NULL), RTP_OK);
+        assert_true(sc.exists);
+        checked += factor_enumerated(ts, n, sc.exact);
+        rtp_scaling_free(&sc);
+    }
+    assert_true(checked > 1000);
+}
+
 /* Hand-worked values. */
 static void expect(kind k, const rtp_task *ts, size_t n, const rtp_overheads *ov,
                    const char *exact_text, const char *decimal)
@@ -639,6 +726,7 @@ int main(void)
         cmocka_unit_test(test_ties_scaling),
         cmocka_unit_test(test_edf_at_one),
         cmocka_unit_test(test_edf_deep),
+        cmocka_unit_test(test_edf_factor_deep),
         cmocka_unit_test(test_harmonic_breakdown),
         cmocka_unit_test(test_work_max),
     };
