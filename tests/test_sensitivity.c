@@ -418,7 +418,7 @@ static void test_edf_deep(void **state)
     tu_rng rng = {15};
     kind edf = {RTP_POLICY_EDF, RTP_PRIO_OPA};
     rtp_test t = exact(edf);
-    int answered = 0, below_u = 0;
+    int answered = 0, below_u = 0, budgeted = 0;
     for (int s = 0; s < 1500; s++) {
         rtp_task ts[8];
         size_t n = (size_t)tu_range(&rng, 5, 8);
@@ -432,8 +432,17 @@ static void test_edf_deep(void **state)
             if (i % 3 == 0 && tu_range(&rng, 0, 1))
                 ts[i].blocking_ns = tu_range(&rng, 1, c);
         }
-        rtp_ns wmax[8];
+        rtp_ns wmax[8], small[8];
         assert_int_equal(rtp_sensitivity_wcet_max(&t, ts, n, NULL, wmax, NULL), RTP_OK);
+        /* a small budget: the walks stop early and the lattice search and
+         * the tasks one by one take over, with the same answers or exit 3 */
+        rtp_test tight = t;
+        tight.limits.max_iterations = 4000;
+        if (rtp_sensitivity_wcet_max(&tight, ts, n, NULL, small, NULL) == RTP_OK) {
+            for (size_t i = 0; i < n; i++)
+                assert_int_equal(small[i], wmax[i]);
+            budgeted++;
+        }
         if (!passes(edf, ts, n)) {
             for (size_t i = 0; i < n; i++)
                 assert_int_equal(wmax[i], -1);
@@ -462,6 +471,7 @@ static void test_edf_deep(void **state)
     }
     assert_true(answered > 3000);
     assert_true(below_u > answered / 2);
+    assert_true(budgeted > 500);
 }
 
 /* alpha* under EDF on mid-size sets (no jitter, blocking or overheads:
