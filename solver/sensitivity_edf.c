@@ -19,10 +19,11 @@
  * point t with h(t) < t, the largest step point <= h(t), which skips no
  * failure, as in solver/edf.c).
  * The first round, at alpha_U itself (U' = 1, where no La exists and the
- * busy period can be the hyperperiod): QPA over short prefixes (most
- * failures are early), then QPA below T0 = max D* and every t >= T0 at once
- * by the residue decomposition of solver/edf_tail.c; its failing t
- * (rebuilt by the Chinese remainder theorem) starts the descent.
+ * busy period can be the hyperperiod): the descent's own walks over
+ * growing prefixes (edf_doubling: most failures are early); when they find
+ * none, QPA over short prefixes, then QPA below T0 = max D* and every t >=
+ * T0 at once by the residue decomposition of solver/edf_tail.c; its
+ * failing t (rebuilt by the Chinese remainder theorem) starts the descent.
  */
 #include "solver/sensitivity_internal.h"
 #include "solver/edf_internal.h"
@@ -535,15 +536,17 @@ static rtp_ns la_upper(const sctx *s, const mpq_t a)
     return q < 0x1p62 ? (rtp_ns)ceil(q) : RTP_NS_LIMIT;
 }
 
-/* Below alpha_U, before the lattice search: the lowering walk over [1, 2
- * T_max] and then doubling ranges (L, 2 L], each only as far as La at the
- * candidate it leaves (la_upper: a failure lowers the candidate, and La
+/* From a candidate a >= alpha* (alpha_U or a failure's own factor), before
+ * the lattice search: the lowering walk over [1, 2 T_max] and then
+ * doubling ranges (L, 2 L], each only as far as La at the candidate it
+ * leaves (la_upper: none at U' = 1; a failure lowers the candidate, and La
  * with it), up to 64 longest periods, the hyperperiod bound and 2^14
  * steps. *decided = 1 when every t below La (or the hyperperiod bound) was
  * walked: the candidate is alpha* (*failed = 0), or no alpha > 0 passes
  * (*failed = -1); else the candidate is still an upper bound of alpha*
- * and the caller goes on. Family of bench_analysis (300 sets): the factor's
- * median 194 -> 72-88 us, the same factors. */
+ * and the caller goes on. Family of bench_analysis (300 sets), against
+ * the probes at alpha_U and the lattice search below it: the factor's
+ * median 185 -> 54-65 us, the same factors. */
 static rtp_status edf_doubling(sctx *s, mpq_t a, int *decided, rtp_ns *failed, rtp_i128 *fa,
                                rtp_i128 *fk)
 {
@@ -586,6 +589,42 @@ static rtp_status edf_doubling(sctx *s, mpq_t a, int *decided, rtp_ns *failed, r
     return st;
 }
 
+/* At alpha_U (U' = 1) when the walks found no failure: short prefixes, the
+ * residues when cheap, the lattice search below 2^62 ns, long prefixes,
+ * the residues with the whole budget, the far end of the hyperperiod, the
+ * busy period. *failed = a failing point (its A, K), or 0: none at all. */
+static rtp_status edf_at_u(sctx *s, mpq_t out, rtp_ns *failed, rtp_i128 *A, rtp_i128 *K)
+{
+    rtp_ns bound = 0;
+    int decided = 0;
+    *failed = 0;
+    rtp_status st = edf_probe(s, out, 0, failed, A, K);
+    if (st == RTP_OK && !*failed)
+        st = edf_at_one(s, out, 1, &decided, failed, A, K);
+    if (st == RTP_OK && !*failed && !decided)
+        st = edf_near(s, out, 0, RTP_NS_LIMIT, (uint64_t)1 << 20, &decided, failed, A, K);
+    if (st == RTP_OK && !*failed && !decided)
+        st = edf_probe(s, out, 2, failed, A, K);
+    if (st == RTP_OK && !*failed && !decided)
+        st = edf_at_one(s, out, 0, &decided, failed, A, K);
+    if (st == RTP_OK && !*failed && !decided)
+        st = edf_probe(s, out, 1, failed, A, K);
+    if (st == RTP_OK && !*failed && !decided) {
+        if ((st = edf_bound(s, out, 1, &bound)) == RTP_ELIMIT) {
+            char dec[64];
+            rtp_sens_format_decimal(out, dec, sizeof dec);
+            return rtp_diag_set(s->diag, RTP_ELIMIT, "",
+                                "critical scaling factor: no deadline fails below 2^62 ns at "
+                                "%s (the factor giving U' = 1, an upper bound), and the busy "
+                                "period at U' = 1 that would confirm it is past %llu steps "
+                                "(--max-iterations)", dec, (unsigned long long)s->max);
+        }
+        if (st == RTP_OK)
+            st = edf_qpa(s, out, bound, failed, A, K);
+    }
+    return st;
+}
+
 rtp_status rtp_sens_edf(sctx *s, mpq_t out, int *exists)
 {
     *exists = 0;
@@ -600,51 +639,37 @@ rtp_status rtp_sens_edf(sctx *s, mpq_t out, int *exists)
     *exists = loose; /* every D* >= T, no blocking: alpha* = alpha_U */
     if (loose)
         return RTP_OK;
-    /* At alpha_U (U' = 1): short prefixes, the residues when cheap, the
-     * lattice search below 2^62 ns, long prefixes, the residues with the
-     * whole budget, the far end of the hyperperiod, the busy period. */
+    /* First the lowering walks over doubling ranges at alpha_U itself: at
+     * U' = 1 most sets fail within a few longest periods, and the walk
+     * lowers the candidate there and goes on below alpha_U. */
     rtp_ns bound = 0, failed = 0;
     rtp_i128 A = 0, K = 0;
     int decided = 0;
-    rtp_status st = edf_probe(s, out, 0, &failed, &A, &K);
-    if (st == RTP_OK && !failed)
-        st = edf_at_one(s, out, 1, &decided, &failed, &A, &K);
-    if (st == RTP_OK && !failed && !decided)
-        st = edf_near(s, out, 0, RTP_NS_LIMIT, (uint64_t)1 << 20, &decided, &failed, &A, &K);
-    if (st == RTP_OK && !failed && !decided)
-        st = edf_probe(s, out, 2, &failed, &A, &K);
-    if (st == RTP_OK && !failed && !decided)
-        st = edf_at_one(s, out, 0, &decided, &failed, &A, &K);
-    if (st == RTP_OK && !failed && !decided)
-        st = edf_probe(s, out, 1, &failed, &A, &K);
-    if (st == RTP_OK && !failed && !decided) {
-        if ((st = edf_bound(s, out, 1, &bound)) == RTP_ELIMIT) {
-            char dec[64];
-            rtp_sens_format_decimal(out, dec, sizeof dec);
-            return rtp_diag_set(s->diag, RTP_ELIMIT, "",
-                                "critical scaling factor: no deadline fails below 2^62 ns at "
-                                "%s (the factor giving U' = 1, an upper bound), and the busy "
-                                "period at U' = 1 that would confirm it is past %llu steps "
-                                "(--max-iterations)", dec, (unsigned long long)s->max);
+    mpq_t alpha_u;
+    mpq_init(alpha_u);
+    mpq_set(alpha_u, out);
+    rtp_status st = edf_doubling(s, out, &decided, &failed, &A, &K);
+    int lowered = mpq_cmp(out, alpha_u) < 0;
+    mpq_clear(alpha_u);
+    if (st == RTP_OK && !decided && !lowered) {
+        /* nothing failed there: alpha_U's own search, then the walks from
+         * the first failure's factor */
+        if ((st = edf_at_u(s, out, &failed, &A, &K)) != RTP_OK || failed == 0) {
+            *exists = st == RTP_OK;
+            return st; /* no failure: alpha* = alpha_U */
         }
-        if (st == RTP_OK)
-            st = edf_qpa(s, out, bound, &failed, &A, &K);
+        if (failed - K <= 0)
+            return RTP_OK; /* alpha A(t) + K(t) <= t needs alpha <= 0 */
+        rtp_sens_qset(out, failed - K, A); /* f(t) < alpha_U */
+        st = edf_doubling(s, out, &decided, &failed, &A, &K);
     }
-    if (st != RTP_OK || failed == 0) {
-        *exists = st == RTP_OK;
-        return st; /* no failure: alpha* = alpha_U */
-    }
-    if (failed - K <= 0)
-        return RTP_OK; /* alpha A(t) + K(t) <= t needs alpha <= 0 */
-    rtp_sens_qset(out, failed - K, A); /* f(t) < alpha_U */
-    /* Below alpha_U, passes that lower the candidate at every failing t
-     * they meet (edf_walk): the walks over doubling ranges, then the
-     * lattice search where the testing bound is past 16 periods or 2^62,
-     * QPA below the bound otherwise. */
-    if ((st = edf_doubling(s, out, &decided, &failed, &A, &K)) != RTP_OK || decided) {
+    if (st != RTP_OK || decided) {
         *exists = st == RTP_OK && failed >= 0;
         return st;
     }
+    /* Below alpha_U, past the walks: the lattice search where the testing
+     * bound is past 16 periods or 2^62, QPA below the bound otherwise, both
+     * lowering the candidate at every failing t they meet. */
     if ((st = edf_bound(s, out, 0, &bound)) == RTP_OK && (bound == 0 || near_one(s, bound)))
         st = edf_near(s, out, 1, RTP_NS_LIMIT, s->max / 2, &decided, &failed, &A, &K);
     if (st == RTP_OK && !decided && (st = edf_bound(s, out, 1, &bound)) == RTP_OK)
