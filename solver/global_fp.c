@@ -33,6 +33,38 @@ void rtp_global_monotonic(const rtp_task *tasks, size_t n, rtp_prio_rule rule,
     }
 }
 
+rtp_status rtp_gw_fp_rta_from(const rtp_task *tasks, size_t n, int m, const size_t *order,
+                              size_t from, int limited_carry_in, const rtp_ns *start,
+                              const rtp_limits *limits, rtp_ns *r, int *all_fit, rtp_diag *diag)
+{
+    gw_term *scratch = malloc((n ? n : 1) * sizeof *scratch);
+    if (!scratch)
+        return nomem(diag);
+    rtp_status st = RTP_OK;
+    uint64_t steps = 0;
+    *all_fit = 1;
+    for (size_t p = from; p < n; p++) {
+        size_t k = order[p];
+        r[k] = -1;
+        if (!*all_fit)
+            continue; /* a more urgent task has no bound: none for k either */
+        gw_ctx ctx = {tasks, order, p, r, &tasks[k], m, GW_FP_BC, scratch, NULL,
+                      start ? start[k] : 0, 0};
+        rtp_ns bc, lc = -1;
+        if ((st = rtp_gw_fixed_point(&ctx, &steps, limits, &bc, diag)))
+            break;
+        ctx.kind = GW_FP_LC;
+        if (limited_carry_in && (st = rtp_gw_fixed_point(&ctx, &steps, limits, &lc, diag)))
+            break;
+        /* Both are valid upper bounds given valid bounds r[] of the more
+         * urgent tasks, so their minimum is one too. */
+        r[k] = bc < 0 ? lc : (lc < 0 ? bc : (bc < lc ? bc : lc));
+        *all_fit = r[k] >= 0;
+    }
+    free(scratch);
+    return st;
+}
+
 rtp_status rtp_global_fp_rta(const rtp_task *tasks, size_t n, int m,
                              const int *priority, int limited_carry_in,
                              const rtp_limits *limits, rtp_ns *response_time,
@@ -46,39 +78,19 @@ rtp_status rtp_global_fp_rta(const rtp_task *tasks, size_t n, int m,
         return RTP_OK;
     size_t *order = malloc((n ? n : 1) * sizeof *order);
     rtp_ns *r = malloc((n ? n : 1) * sizeof *r);
-    gw_term *scratch = malloc((n ? n : 1) * sizeof *scratch);
-    if (!order || !r || !scratch) {
+    int all_fit = 0;
+    if (!order || !r)
         st = nomem(diag);
-        goto done;
+    else if ((st = gw_priority_order(priority, n, order, "global FP analysis", diag)) == RTP_OK)
+        st = rtp_gw_fp_rta_from(tasks, n, m, order, 0, limited_carry_in, NULL, limits, r,
+                                &all_fit, diag);
+    if (st == RTP_OK) {
+        *verdict = all_fit ? RTP_GLOBAL_ACCEPT : RTP_GLOBAL_REJECT;
+        for (size_t i = 0; response_time && i < n; i++)
+            response_time[i] = r[i];
     }
-    if ((st = gw_priority_order(priority, n, order, "global FP analysis", diag)) != RTP_OK)
-        goto done;
-    uint64_t steps = 0;
-    int all_fit = 1;
-    for (size_t p = 0; p < n; p++) {
-        size_t k = order[p];
-        r[k] = -1;
-        if (!all_fit)
-            continue; /* a more urgent task has no bound: none for k either */
-        gw_ctx ctx = {tasks, order, p, r, &tasks[k], m, GW_FP_BC, scratch, NULL, 0, 0};
-        rtp_ns bc, lc = -1;
-        if ((st = rtp_gw_fixed_point(&ctx, &steps, limits, &bc, diag)))
-            goto done;
-        ctx.kind = GW_FP_LC;
-        if (limited_carry_in && (st = rtp_gw_fixed_point(&ctx, &steps, limits, &lc, diag)))
-            goto done;
-        /* Both are valid upper bounds given valid bounds r[] of the more
-         * urgent tasks, so their minimum is one too. */
-        r[k] = bc < 0 ? lc : (lc < 0 ? bc : (bc < lc ? bc : lc));
-        all_fit = r[k] >= 0;
-    }
-    *verdict = all_fit ? RTP_GLOBAL_ACCEPT : RTP_GLOBAL_REJECT;
-    for (size_t i = 0; response_time && i < n; i++)
-        response_time[i] = r[i];
-done:
     free(order);
     free(r);
-    free(scratch);
     return st;
 }
 

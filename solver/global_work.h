@@ -101,6 +101,19 @@ rtp_status rtp_gw_edf_rta_from(const rtp_task *tasks, size_t n, int m,
                                const rtp_limits *limits, rtp_ns *warm, rtp_ns *response_time,
                                rtp_global_verdict *verdict, rtp_diag *diag);
 
+/* Global FP response-time bounds ([BC07]; with limited_carry_in also
+ * [GSYY09]'s, the smaller of the two per task) of the tasks at positions
+ * from..n-1 of order[] (task indices, most urgent first), given the bounds
+ * r[] of the more urgent ones; each search starts at start[k] when start
+ * is not NULL (a lower bound of its least fixed point, rtp_gw_fixed_point's
+ * from). Writes r[] of those tasks (-1: none, and none for every later
+ * one) and *all_fit (every one has a bound). rtp_global_fp_rta runs it
+ * from 0; solver/sensitivity_global.c from the task whose wcet it raises
+ * (the more urgent tasks' bounds do not depend on it). */
+rtp_status rtp_gw_fp_rta_from(const rtp_task *tasks, size_t n, int m, const size_t *order,
+                              size_t from, int limited_carry_in, const rtp_ns *start,
+                              const rtp_limits *limits, rtp_ns *r, int *all_fit, rtp_diag *diag);
+
 /* RTP_EINPUT unless the cluster has a CPU (m >= 1). */
 static inline rtp_status gw_check_cpus(int m, rtp_diag *diag)
 {
