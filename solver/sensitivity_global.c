@@ -30,6 +30,7 @@
 #include "solver/global_work.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* ------------------------------------------ GFB, BCL, RTA one by one */
 
@@ -308,5 +309,78 @@ rtp_status rtp_sens_bak_max(const rtp_task *e, size_t n, int m, size_t j, rtp_ns
     for (size_t k = 0; k < n; k++)
         mpq_clear(b.slack[k]);
     free(b.slack);
+    return st;
+}
+
+/* Global FP with a monotonic order. The test accepts iff the RTA with
+ * limited carry-in accepts (rtp_global_fp: the RTA, else the RTA-LC, whose
+ * bound per task is the smaller of both given the more urgent tasks'
+ * bounds, so each of its bounds is at most the RTA's: it accepts whatever
+ * the RTA accepts). Raising C'_k leaves the bounds of the more urgent tasks
+ * as they are, so each bisection step re-bounds the tasks from k's
+ * position on, each search starting at its bound under the last accepted
+ * wcet (every least fixed point is non-decreasing in every C and every
+ * bound it uses, solver/sensitivity.h, so those are lower bounds), and an
+ * accepted x caps the answer at x + D_k - r_k(x) (in y = L - C_k every
+ * term only grows with C_k, so r_k grows by at least what C_k does).
+ * Same answers as bisection over the whole test (test_sensitivity_global). */
+rtp_status rtp_sens_gfp_max(const rtp_task *e, size_t n, int m, rtp_prio_rule rule,
+                            const rtp_limits *lim, rtp_ns *cmax, rtp_diag *diag)
+{
+    size_t cells = n ? n : 1;
+    int *prio = malloc(cells * sizeof *prio);
+    size_t *order = malloc(cells * sizeof *order);
+    rtp_ns *base = malloc(cells * sizeof *base), *r = malloc(cells * sizeof *r);
+    rtp_ns *low = malloc(cells * sizeof *low);
+    rtp_task *t = malloc(cells * sizeof *t);
+    rtp_status st = RTP_OK;
+    int fit = 0;
+    if (!prio || !order || !base || !r || !low || !t) {
+        st = rtp_oom(diag);
+        goto done;
+    }
+    memcpy(t, e, n * sizeof *t);
+    rtp_global_monotonic(e, n, rule, prio);
+    if ((st = gw_priority_order(prio, n, order, "global FP analysis", diag)) != RTP_OK ||
+        (st = rtp_gw_fp_rta_from(e, n, m, order, 0, 1, NULL, lim, base, &fit, diag)) != RTP_OK)
+        goto done;
+    for (size_t p = 0; p < n && st == RTP_OK; p++) {
+        size_t k = order[p];
+        rtp_ns lo = e[k].wcet_ns, hi = e[k].deadline_ns < e[k].period_ns ? e[k].deadline_ns
+                                                                         : e[k].period_ns;
+        hi++; /* C' > min(D, T) misses (J' = 0 here) */
+        if (!fit) {
+            cmax[k] = -1; /* not reached: e is accepted */
+            continue;
+        }
+        memcpy(low, base, n * sizeof *low);
+        if (lo + e[k].deadline_ns - base[k] + 1 < hi)
+            hi = lo + e[k].deadline_ns - base[k] + 1;
+        while (hi - lo > 1) {
+            int ok = 0;
+            t[k].wcet_ns = lo + (hi - lo) / 2;
+            memcpy(r, base, n * sizeof *r); /* the more urgent tasks' bounds */
+            if ((st = rtp_limits_check(lim, diag)) != RTP_OK ||
+                (st = rtp_gw_fp_rta_from(t, n, m, order, p, 1, low, lim, r, &ok, diag)) != RTP_OK)
+                break;
+            if (!ok) {
+                hi = t[k].wcet_ns;
+                continue;
+            }
+            lo = t[k].wcet_ns;
+            memcpy(low, r, n * sizeof *low);
+            if (lo + e[k].deadline_ns - r[k] + 1 < hi)
+                hi = lo + e[k].deadline_ns - r[k] + 1;
+        }
+        t[k].wcet_ns = e[k].wcet_ns;
+        cmax[k] = lo;
+    }
+done:
+    free(prio);
+    free(order);
+    free(base);
+    free(r);
+    free(low);
+    free(t);
     return st;
 }
