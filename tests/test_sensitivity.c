@@ -405,6 +405,27 @@ static void test_edf_at_one(void **state)
     assert_true(at_u > 200);
 }
 
+/* A mid-size EDF set (at most 8 tasks) for the deep tests below: n_lo..n_hi
+ * tasks, U from u_lo to u_hi percent split by random weights, periods 50
+ * to p_max ns, deadlines in [C + (T - C) / div, T], with `blocking` some
+ * on every third task. */
+static size_t mid_set(tu_rng *rng, int64_t n_lo, int64_t n_hi, int64_t u_lo, int64_t u_hi,
+                      rtp_ns p_max, rtp_ns div, int blocking, rtp_task *ts)
+{
+    size_t n = (size_t)tu_range(rng, n_lo, n_hi);
+    int64_t w[8], sum = 0, u = tu_range(rng, u_lo, u_hi);
+    for (size_t i = 0; i < n; i++)
+        sum += w[i] = tu_range(rng, 1, 100);
+    for (size_t i = 0; i < n; i++) {
+        rtp_ns p = tu_range(rng, 50, p_max), c = p * u * w[i] / (100 * sum);
+        c = c < 1 ? 1 : c;
+        ts[i] = tu_task(c, tu_range(rng, c + (p - c) / div, p), p);
+        if (blocking && i % 3 == 0 && tu_range(rng, 0, 1))
+            ts[i].blocking_ns = tu_range(rng, 1, c);
+    }
+    return n;
+}
+
 /* wcet_max under EDF on mid-size sets whose binding demand points can lie
  * deep (sensitivity_edf.c: the walk up to two longest periods, then up to
  * each task's reach, then the lattice search): 5 to 8 tasks, periods 50 to
@@ -421,17 +442,7 @@ static void test_edf_deep(void **state)
     int answered = 0, below_u = 0, budgeted = 0;
     for (int s = 0; s < 1500; s++) {
         rtp_task ts[8];
-        size_t n = (size_t)tu_range(&rng, 5, 8);
-        int64_t w[8], sum = 0, u = tu_range(&rng, 60, 97);
-        for (size_t i = 0; i < n; i++)
-            sum += w[i] = tu_range(&rng, 1, 100);
-        for (size_t i = 0; i < n; i++) {
-            rtp_ns p = tu_range(&rng, 50, 5000), c = p * u * w[i] / (100 * sum);
-            c = c < 1 ? 1 : c;
-            ts[i] = tu_task(c, tu_range(&rng, c + (p - c) / 2, p), p);
-            if (i % 3 == 0 && tu_range(&rng, 0, 1))
-                ts[i].blocking_ns = tu_range(&rng, 1, c);
-        }
+        size_t n = mid_set(&rng, 5, 8, 60, 97, 5000, 2, 1, ts);
         rtp_ns wmax[8], small[8];
         assert_int_equal(rtp_sensitivity_wcet_max(&t, ts, n, NULL, wmax, NULL), RTP_OK);
         /* a small budget: the walks stop early and the lattice search and
@@ -540,15 +551,7 @@ static void test_edf_factor_deep(void **state)
     int checked = 0;
     for (int s = 0; s < 1500; s++) {
         rtp_task ts[7];
-        size_t n = (size_t)tu_range(&rng, 4, 7);
-        int64_t w[7], sum = 0, u = tu_range(&rng, 50, 95);
-        for (size_t i = 0; i < n; i++)
-            sum += w[i] = tu_range(&rng, 1, 100);
-        for (size_t i = 0; i < n; i++) {
-            rtp_ns p = tu_range(&rng, 50, 2000), c = p * u * w[i] / (100 * sum);
-            c = c < 1 ? 1 : c;
-            ts[i] = tu_task(c, tu_range(&rng, c + (p - c) / 3, p), p);
-        }
+        size_t n = mid_set(&rng, 4, 7, 50, 95, 2000, 3, 0, ts);
         rtp_scaling sc;
         assert_int_equal(rtp_sensitivity_scaling(&t, ts, n, NULL, &sc, NULL), RTP_OK);
         assert_true(sc.exists);
