@@ -1,14 +1,12 @@
 /* cli/cmd_emit.c — `rtpack emit`: turn a partition plan into deployable
- * files (docs/spec.md "rtpack emit"). Reads the plan, re-checks it
- * (deploy/recheck.h: exit 1 with the reason when infeasible or refused
- * by Linux), then writes the chosen format to standard output or --out. */
+ * files (docs/spec.md "rtpack emit"). Reads the plan, makes the format in
+ * memory with one call (deploy/emit.h: the re-check, exit 1 with the reason
+ * when infeasible or refused by Linux), then writes it to standard output
+ * or --out (all or nothing; folders with their list of files). */
 #include "cli/cli.h"
-#include "deploy/locks.h"
-#include "deploy/recheck.h"
-#include "deploy/rtapp.h"
+#include "deploy/emit.h"
 #include "deploy/script.h"
 #include "deploy/state.h"
-#include "deploy/systemd.h"
 #include "models/fileio.h"
 #include "models/plan.h"
 
@@ -19,10 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum { FORMAT_SCRIPT, FORMAT_SYSTEMD, FORMAT_RTAPP, FORMAT_JSON, FORMAT_HEADER };
-
 typedef struct emit_settings {
-    int format;
+    rtp_emit_format format;
     const char *out;
     rtp_deploy_opts deploy;
     int fifo_range[2];        /* --fifo-range LO:HI, copied into deploy */
@@ -30,8 +26,8 @@ typedef struct emit_settings {
 } emit_settings;
 
 static const cli_choice formats[] = {
-    {"script", FORMAT_SCRIPT}, {"systemd", FORMAT_SYSTEMD}, {"rtapp", FORMAT_RTAPP},
-    {"json", FORMAT_JSON},     {"header", FORMAT_HEADER}, {NULL, 0},
+    {"script", RTP_EMIT_SCRIPT}, {"systemd", RTP_EMIT_SYSTEMD}, {"rtapp", RTP_EMIT_RTAPP},
+    {"json", RTP_EMIT_JSON},     {"header", RTP_EMIT_HEADER}, {NULL, 0},
 };
 static const cli_choice cgroups[] = {
     {"v1", RTP_CGROUP_V1}, {"v2", RTP_CGROUP_V2}, {"auto", RTP_CGROUP_AUTO}, {NULL, 0},
@@ -297,138 +293,79 @@ static int not_deployable(const cli_args *args, const char *file, const rtp_diag
     return CLI_EXIT_NO;
 }
 
-/* The folder formats: systemd units, or an EDF plan's rt-app files and
- * script. The folder is created when missing; rt-app files name it by its
- * absolute path. */
-static int write_folder(const cli_args *args, const rtp_plan *plan, const emit_settings *s,
-                        const char *file, rtp_text *warnings)
+/* The library's verdict as an exit code (0: write the result). */
+static int verdict(const cli_args *args, const char *file, rtp_status st,
+                   const rtp_emit_result *res, const rtp_diag *diag)
 {
-    const char *dir = s->out;
-    int created = mkdir(dir, 0755) == 0;
-    if (!created && errno != EEXIST) {
+    if (st != RTP_OK)
+        return res->options_error ? cli_usage_error(args, "%s", diag->message)
+                                  : cli_fail(args, file, st, diag);
+    return res->deployable ? 0 : not_deployable(args, file, diag);
+}
+
+/* The folder of a folder format, created when missing; *abs its absolute
+ * path (malloc'd), which rt-app files name. 0 or an exit code. */
+static int make_folder(const cli_args *args, const char *dir, int *created, char **abs)
+{
+    *created = mkdir(dir, 0755) == 0;
+    if (!*created && errno != EEXIST) {
         fprintf(stderr, "rtpack %s: cannot create %s: %s\n", args->command, dir, strerror(errno));
         return CLI_EXIT_USAGE;
     }
-    char *abs = realpath(dir, NULL);
-    if (!abs) {
-        int rc = errno == ENOMEM ? cli_out_of_memory(args)
-                                 : cli_usage_error(args, "cannot use %s: %s", dir, strerror(errno));
-        if (created)
-            rmdir(dir);
-        return rc;
-    }
-    char list[96];
-    snprintf(list, sizeof list, "rtpack-%s%s.files", s->deploy.name,
-             s->format == FORMAT_SYSTEMD ? "" : "-rtapp");
-    rtp_deploy_file *files = NULL;
-    size_t n = 0;
-    int deployable = 1;
-    rtp_diag diag;
-    rtp_diag_clear(&diag);
-    rtp_status st = s->format == FORMAT_SYSTEMD
-                        ? rtp_deploy_systemd(plan, &s->deploy, &files, &n, warnings, &diag)
-                        : rtp_deploy_rtapp_files(plan, &s->deploy, abs, &files, &n, &deployable,
-                                                 &diag);
-    free(abs);
-    int rc = st != RTP_OK ? cli_fail(args, file, st, &diag)
-             : !deployable ? not_deployable(args, file, &diag)
-                           : write_set(args, dir, list, files, n);
-    rtp_deploy_files_free(files, n);
-    if (rc && created)
-        rmdir(dir); /* the folder this run made, when nothing went into it */
-    return rc;
-}
-
-/* rt-app has mutexes (one process: the threads of its file) with one
- * global PTHREAD_PRIO_INHERIT switch, no ceiling and no spin lock: an MSRP
- * resource cannot be replayed, and a local one is an inheritance mutex
- * (warned about: not the ceiling protocol analysed). */
-static int rtapp_locks_refused(const cli_args *args, const rtp_plan *plan,
-                               const emit_settings *s, const char *shown)
-{
-    if (plan->n_resources == 0)
+    if ((*abs = realpath(dir, NULL)) != NULL)
         return 0;
-    rtp_deploy_lock *locks = calloc(plan->n_resources, sizeof *locks);
-    int ok = 0, rc = 0;
-    rtp_diag diag;
-    rtp_diag_clear(&diag);
-    if (!locks)
-        return cli_out_of_memory(args);
-    if (rtp_deploy_locks(plan, &s->deploy, locks, &ok, &diag) != RTP_OK || !ok)
-        ok = 0; /* the re-check says why; nothing to add here */
-    for (size_t r = 0; ok && rc == 0 && r < plan->n_resources; r++)
-        if (locks[r].kind == RTP_LOCK_SPIN)
-            rc = cli_usage_error(args, "%s: resource \"%s\" is an MSRP spin lock, which rt-app "
-                                       "cannot replay (its mutexes suspend); emit --format "
-                                       "header gives the application the lock instead", shown,
-                                 plan->resources[r].name);
-    if (ok && rc == 0 && !rtp_deploy_is_deadline(plan))
-        fprintf(stderr, "warning: rt-app has no ceiling mutexes: its locks are "
-                        "PTHREAD_PRIO_INHERIT (\"pi_enabled\"), not the immediate ceiling "
-                        "protocol the analysis assumes\n");
-    free(locks);
+    int rc = errno == ENOMEM ? cli_out_of_memory(args)
+                             : cli_usage_error(args, "cannot use %s: %s", dir, strerror(errno));
+    if (*created)
+        rmdir(dir);
     return rc;
 }
 
-/* --format header: the plan's locks as a C header (deploy/locks.h). */
-static rtp_status lock_header(const rtp_plan *plan, const rtp_deploy_opts *opts, char **text,
-                              rtp_diag *diag)
-{
-    rtp_deploy_lock *locks = calloc(plan->n_resources + 1, sizeof *locks);
-    int ok;
-    rtp_status st = !locks ? rtp_oom(diag) : rtp_deploy_locks(plan, opts, locks, &ok, diag);
-    if (st == RTP_OK) {
-        rtp_text out;
-        rtp_text_init(&out);
-        rtp_deploy_lock_header(plan, opts, locks, &out);
-        if ((st = rtp_text_status(&out)) == RTP_OK)
-            *text = rtp_text_take(&out);
-        else
-            st = rtp_oom(diag);
-        rtp_text_free(&out);
-    }
-    free(locks);
-    return st;
-}
-
+/* Emits into memory (deploy/emit.h) and writes: one text to --out or
+ * standard output; the folder formats (systemd units, an EDF plan's rt-app
+ * files and script) into --out DIR with their list. An EDF plan's rt-app
+ * files name their folder, so it is made before the call; a folder this
+ * run made is removed again when nothing went into it. */
 static int emit(const cli_args *args, const emit_settings *s, const rtp_plan *plan,
-                const char *file, rtp_text *warnings)
+                const char *file)
 {
-    const rtp_deploy_opts *opts = &s->deploy;
+    int files_named = s->format == RTP_EMIT_RTAPP && rtp_deploy_is_deadline(plan) && s->out;
+    int folder = s->format == RTP_EMIT_SYSTEMD || files_named;
+    int created = 0, rc = 0;
+    char *abs = NULL;
+    rtp_emit_result res;
     rtp_diag diag;
     rtp_diag_clear(&diag);
-    if (s->format == FORMAT_SCRIPT || s->format == FORMAT_SYSTEMD) {
-        int present;
-        rtp_deploy_cmds_present(plan, opts, &present, &diag);
-        if (!present)
-            return not_deployable(args, file, &diag);
+    rtp_text_init(&res.warnings);
+    res.text = NULL;
+    res.files = NULL;
+    res.n_files = 0;
+    if (files_named) {
+        if (rtp_output_check(s->out, 1, &diag) != RTP_OK)
+            return cli_usage_error(args, "--out: %s", diag.message);
+        if ((rc = make_folder(args, s->out, &created, &abs)) != 0)
+            return rc;
     }
-    char *text = NULL;
-    rtp_status st = RTP_OK;
-    int deployable = 1, edf = rtp_deploy_is_deadline(plan);
-    if (s->format == FORMAT_RTAPP && edf && !s->out)
-        return cli_usage_error(args, "--format rtapp writes one file per CPU (cluster) of an EDF "
-                                     "plan and the script that starts each in its cpuset: give "
-                                     "--out DIR");
-    int folder = s->format == FORMAT_SYSTEMD || (s->format == FORMAT_RTAPP && edf);
-    if (s->out && rtp_output_check(s->out, folder, &diag) != RTP_OK)
-        return cli_usage_error(args, "--out: %s", diag.message);
-    if (folder)
-        return write_folder(args, plan, s, file, warnings);
-    if (s->format == FORMAT_HEADER)
-        st = lock_header(plan, opts, &text, &diag);
-    else if (s->format == FORMAT_SCRIPT)
-        st = rtp_deploy_script(plan, opts, &text, warnings, &diag);
-    else if (s->format == FORMAT_RTAPP)
-        st = rtp_deploy_rtapp(plan, opts, &text, &deployable, &diag);
-    else if (!(text = rtp_plan_to_json(plan, 1)))
-        st = rtp_diag_set(&diag, RTP_ENOMEM, "", "out of memory");
-    if (st != RTP_OK)
-        return cli_fail(args, file, st, &diag);
-    if (!deployable)
-        return not_deployable(args, file, &diag);
-    int rc = write_one(args, s->out, text, s->format == FORMAT_SCRIPT);
-    free(text);
+    rtp_status st = rtp_deploy_emit(plan, s->format, &s->deploy, file, abs, &res, &diag);
+    rc = verdict(args, file, st, &res, &diag);
+    if (rc == 0 && !files_named && s->out && rtp_output_check(s->out, folder, &diag) != RTP_OK)
+        rc = cli_usage_error(args, "--out: %s", diag.message);
+    if (rc == 0 && folder && !abs)
+        rc = make_folder(args, s->out, &created, &abs);
+    if (rc == 0 && folder) {
+        char list[96];
+        snprintf(list, sizeof list, "rtpack-%s%s.files", s->deploy.name,
+                 s->format == RTP_EMIT_SYSTEMD ? "" : "-rtapp");
+        rc = write_set(args, s->out, list, res.files, res.n_files);
+    } else if (rc == 0) {
+        rc = write_one(args, s->out, res.text, s->format == RTP_EMIT_SCRIPT);
+    }
+    if (rc == 0 && res.warnings.data)
+        fprintf(stderr, "%s", res.warnings.data);
+    rtp_emit_result_free(&res);
+    free(abs);
+    if (rc && created)
+        rmdir(s->out);
     return rc;
 }
 
@@ -437,7 +374,7 @@ static int check(const cli_args *args, emit_settings *s)
 {
     s->deploy.fifo_lo = s->fifo_range[0];
     s->deploy.fifo_hi = s->fifo_range[1];
-    if (s->format == FORMAT_SYSTEMD && !s->out)
+    if (s->format == RTP_EMIT_SYSTEMD && !s->out)
         return cli_usage_error(args, "--format systemd writes several files: give --out DIR");
     if (s->no_reclaim && s->deploy.reclaim == 1)
         return cli_usage_error(args, "--reclaim and --no-reclaim say opposite things: give one");
@@ -451,10 +388,10 @@ static int check(const cli_args *args, emit_settings *s)
                                   : s->deploy.overrun_signal ? "--overrun-signal"
                                   : launcher                 ? "--launcher"
                                                              : NULL;
-    if (deadline_option && (s->format == FORMAT_JSON || s->format == FORMAT_HEADER))
+    if (deadline_option && (s->format == RTP_EMIT_JSON || s->format == RTP_EMIT_HEADER))
         return cli_usage_error(args, "%s applies only with --format script or systemd (here "
                                      "--format is %s)",
-                               deadline_option, s->format == FORMAT_JSON ? "json" : "header");
+                               deadline_option, s->format == RTP_EMIT_JSON ? "json" : "header");
     if (launcher && !flags)
         return cli_usage_error(args, "--launcher means nothing with --no-reclaim and without "
                                      "--overrun-signal (deadline tasks then start with chrt)");
@@ -472,50 +409,10 @@ static int run(const cli_args *args, void *settings)
     int rc = check(args, s);
     if (rc)
         return rc;
-    const char *shown = cli_shown_name(file);
-    rtp_diag diag;
-    rtp_diag_clear(&diag);
     rtp_plan plan;
     if ((rc = cli_load_plan(args, file, &plan)) != 0)
         return rc;
-    if (s->format == FORMAT_HEADER && plan.n_resources == 0) {
-        rtp_plan_free(&plan);
-        return cli_usage_error(args, "--format header writes the locks of a plan with shared "
-                                     "resources; %s has none", shown);
-    }
-    if (s->format == FORMAT_RTAPP && (rc = rtapp_locks_refused(args, &plan, s, shown)) != 0) {
-        rtp_plan_free(&plan);
-        return rc;
-    }
-    int deployable = 0;
-    rtp_status st;
-    if (rtp_deploy_flags_check(&plan, &s->deploy, s->format == FORMAT_RTAPP, &diag) != RTP_OK) {
-        rc = cli_usage_error(args, "%s", diag.message); /* a flag this plan or format cannot use */
-    } else if (CLI_GIVEN(args, emit_settings, deploy.launcher) &&
-               !rtp_deploy_uses_launcher(&plan, &s->deploy)) {
-        rc = cli_usage_error(args, "--launcher means nothing for this plan: its tasks do not "
-                                   "start through a launcher (it is not SCHED_DEADLINE, or it "
-                                   "has no --reclaim, no measured deadline_charge and no "
-                                   "--overrun-signal)");
-    } else if ((st = rtp_deploy_check(&plan, &s->deploy, &deployable, &diag)) != RTP_OK) {
-        rc = cli_fail(args, shown, st, &diag);
-    } else if (!deployable) {
-        rc = not_deployable(args, shown, &diag);
-    } else {
-        rtp_text warnings;
-        rtp_text_init(&warnings);
-        plan.deploy_judged = plan.deployable = 1; /* the json format says so */
-        rtp_deploy_priority_warnings(&plan, &s->deploy, &warnings);
-        rtp_deploy_lock *locks = calloc(plan.n_resources + 1, sizeof *locks);
-        int ok;
-        if (locks && rtp_deploy_locks(&plan, &s->deploy, locks, &ok, &diag) == RTP_OK)
-            rtp_deploy_lock_warnings(&plan, locks, &warnings);
-        free(locks);
-        rc = emit(args, s, &plan, shown, &warnings);
-        if (rc == 0 && warnings.data)
-            fprintf(stderr, "%s", warnings.data);
-        rtp_text_free(&warnings);
-    }
+    rc = emit(args, s, &plan, cli_shown_name(file));
     rtp_plan_free(&plan);
     return rc;
 }
