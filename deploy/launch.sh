@@ -19,6 +19,9 @@
 # shellcheck shell=sh
 # ---- end of preamble: the emitted script holds the lines below ----
 PREFIX="rtpack-$NAME"
+# The proc file system every /proc path below is under: RTPACK_PROC_ROOT, a
+# test seam (docs/deploy.md), points `check` at a recorded tree.
+PROC=${RTPACK_PROC_ROOT:-/proc}
 DEP="$STATE_DIR/$NAME"
 STATE="$DEP/state"
 DEP_LOG="$LOG_DIR/$NAME"
@@ -160,9 +163,9 @@ bin_fields() {
 # root domain's rt_runtime/rt_period minus the fair server's share (Linux
 # >= 6.12; read from debugfs when possible, else its default 50 ms / 1 s).
 kernel_bw() {
-    get /proc/sys/kernel/sched_rt_runtime_us
+    get "$PROC/sys/kernel/sched_rt_runtime_us"
     k_runtime=${VAL:-950000}
-    get /proc/sys/kernel/sched_rt_period_us
+    get "$PROC/sys/kernel/sched_rt_period_us"
     k_period=${VAL:-1000000}
     if [ "$k_runtime" -lt 0 ]; then
         RT_BW=1048576
@@ -300,11 +303,11 @@ preflight() {
         die "cgroup v2 needs a housekeeping CPU left to the root cgroup (it always holds kernel threads), but the plan takes every CPU of $ROOT ($ROOT_CPUS); partition onto fewer CPUs"
     fi
     if [ "$POLICY" = edf ]; then
-        get /proc/sys/kernel/sched_deadline_period_min_us
+        get "$PROC/sys/kernel/sched_deadline_period_min_us"
         if [ -n "$VAL" ] && [ "$DL_PERIOD_MIN_NS" -lt $((VAL * 1000)) ]; then
             die "a period of $DL_PERIOD_MIN_NS ns is below sched_deadline_period_min_us=$VAL"
         fi
-        get /proc/sys/kernel/sched_deadline_period_max_us
+        get "$PROC/sys/kernel/sched_deadline_period_max_us"
         if [ -n "$VAL" ] && [ "$DL_PERIOD_MAX_NS" -gt $((VAL * 1000)) ]; then
             die "a period of $DL_PERIOD_MAX_NS ns is above sched_deadline_period_max_us=$VAL"
         fi
@@ -338,7 +341,7 @@ record() {
 # process: a PID the kernel hands out again has another start time.
 proc_start() {
     VAL=''
-    { read -r p_stat < "/proc/$1/stat"; } 2>/dev/null || return 1
+    { read -r p_stat < "$PROC/$1/stat"; } 2>/dev/null || return 1
     p_stat=${p_stat##*) }
     # shellcheck disable=SC2086 # the fields after the command name split at blanks
     set -- $p_stat
@@ -348,7 +351,7 @@ proc_start() {
 # alive PID START: that process runs and is not a zombie (and, unless
 # START is empty or -, started at START).
 alive() {
-    a_state=$(grep '^State:' "/proc/$1/status" 2>/dev/null) || return 1
+    a_state=$(grep '^State:' "$PROC/$1/status" 2>/dev/null) || return 1
     case $a_state in
     *Z*) return 1 ;;
     esac
@@ -438,7 +441,7 @@ isolate() {
         done
     fi
     i_irqs=0
-    for i_file in /proc/irq/*/smp_affinity_list; do
+    for i_file in "$PROC"/irq/*/smp_affinity_list; do
         [ -f "$i_file" ] || continue
         get "$i_file"
         if [ -z "$VAL" ] || [ "$VAL" = "$HK" ]; then
@@ -451,10 +454,10 @@ isolate() {
     done
     cpu_mask "$HK"
     i_mask=$VAL
-    get /proc/irq/default_smp_affinity
-    if [ -n "$i_mask" ] && [ -n "$VAL" ] && [ -w /proc/irq/default_smp_affinity ]; then
-        record set "$VAL" /proc/irq/default_smp_affinity
-        { printf '%s\n' "$i_mask" > /proc/irq/default_smp_affinity; } 2>/dev/null || true
+    get "$PROC/irq/default_smp_affinity"
+    if [ -n "$i_mask" ] && [ -n "$VAL" ] && [ -w "$PROC/irq/default_smp_affinity" ]; then
+        record set "$VAL" "$PROC/irq/default_smp_affinity"
+        { printf '%s\n' "$i_mask" > "$PROC/irq/default_smp_affinity"; } 2>/dev/null || true
     fi
     msg "isolated: $i_moved processes moved to the housekeeping CPUs $HK, $i_irqs IRQs steered there"
 }
@@ -836,7 +839,7 @@ phase_line() {
 rt_others() {
     o_list=''
     o_count=0
-    for o_task in /proc/[0-9]*/task/[0-9]*; do
+    for o_task in "$PROC"/[0-9]*/task/[0-9]*; do
         { read -r o_stat < "$o_task/stat"; } 2>/dev/null || continue
         o_comm=${o_stat#*(}
         o_comm=${o_comm%)*}
@@ -933,7 +936,7 @@ status() {
         elif ! alive "$T_PID" "$T_START"; then
             printf '%s: pid %s dead (log %s)\n' "$a_name" "$T_PID" "$T_LOG"
         else
-            a_cpus=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "/proc/$T_PID/status" 2>/dev/null)
+            a_cpus=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "$PROC/$T_PID/status" 2>/dev/null)
             a_chrt=$(chrt -p "$T_PID" 2>/dev/null |
                 sed -n "s/^pid [0-9]*'s current \(scheduling \)\{0,1\}\([^:]*\): \(.*\)/\2 \3/p" |
                 sed 's/ parameters / /' | tr '\n' ',' | sed 's/,$//; s/,/, /g')
@@ -941,7 +944,7 @@ status() {
             -:* | *:*"$a_want"*) a_note='' ;;
             *) a_note=" (planned $a_want)" ;;
             esac
-            { read -r a_stat < "/proc/$T_PID/stat"; } 2>/dev/null || a_stat=''
+            { read -r a_stat < "$PROC/$T_PID/stat"; } 2>/dev/null || a_stat=''
             a_stat=${a_stat##*) }
             # shellcheck disable=SC2086 # the fields after the command name split at blanks
             set -- $a_stat

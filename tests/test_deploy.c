@@ -1112,34 +1112,42 @@ static void test_script_cmd_for_and_logs(void **state)
 }
 
 /* --isolate needs a CPU the plan leaves free (check refuses, exit 1), and
- * check describes what it would move; a fake cgroup v1 folder stands in. */
+ * check describes what it would move; a fake cgroup v1 folder stands in,
+ * and a recorded /proc (RTPACK_PROC_ROOT) for the live one, so the other
+ * real-time threads it lists are the fixture's one FIFO thread. */
 static void test_isolate_check(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/rtp_isolate_XXXXXX", cmd[1024], path[600];
+    char dir[] = "/tmp/rtp_isolate_XXXXXX", cmd[2048], path[600], proc[600];
     assert_non_null(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/s.sh", dir);
+    snprintf(proc, sizeof proc, "%s", tu_source_path("tests/fixtures/deploy/proc"));
     snprintf(cmd, sizeof cmd, "emit '%s' --format script --isolate --out %s",
              tu_source_path("examples/plan_edf.json"), path);
     assert_int_equal(tu_run_cli(cmd, NULL, NULL, NULL), 0);
     snprintf(cmd, sizeof cmd, "cd %s && mkdir cg && echo 0 > cg/cpuset.cpu_exclusive && "
                               "echo 0-1 > cg/cpuset.cpus && echo 0 > cg/cpuset.mems && "
                               "printf '1\\n2\\n' > cg/cgroup.procs && "
-                              "RTPACK_CGROUP_ROOT=%s/cg dash s.sh check > out 2>&1",
-             dir, dir);
+                              "RTPACK_PROC_ROOT='%s' RTPACK_CGROUP_ROOT=%s/cg dash s.sh check "
+                              "> out 2>&1",
+             dir, proc, dir);
     assert_int_not_equal(system(cmd), 0);
     snprintf(path, sizeof path, "%s/out", dir);
     char *out = slurp(path);
     assert_non_null(strstr(out, "--isolate needs a housekeeping CPU"));
     free(out);
-    snprintf(cmd, sizeof cmd, "cd %s && echo 0-2 > cg/cpuset.cpus && "
+    snprintf(cmd, sizeof cmd, "cd %s && echo 0-2 > cg/cpuset.cpus && export "
+                              "RTPACK_PROC_ROOT='%s' && "
                               "RTPACK_CGROUP_ROOT=%s/cg dash s.sh check > out 2>&1 && "
                               "RTPACK_ISOLATE=0 RTPACK_CGROUP_ROOT=%s/cg dash s.sh check > out0 2>&1",
-             dir, dir, dir);
+             dir, proc, dir, dir);
     assert_int_equal(system(cmd), 0);
     out = slurp(path);
     assert_non_null(strstr(out, "isolate: the 2 processes of the root cpuset move to the "
                                 "housekeeping CPUs 2"));
+    assert_non_null(strstr(out, "other real-time threads on the planned CPUs (1; they take CPU "
+                                "time the analysis does not count): migration/0 (tid 18, "
+                                "SCHED_FIFO 99, CPUs 0)"));
     free(out);
     snprintf(path, sizeof path, "%s/out0", dir);
     out = slurp(path);
