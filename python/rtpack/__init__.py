@@ -13,6 +13,7 @@ global mutable state, so Python threads may analyse at once; cffi releases
 the GIL around each C call, so they run in parallel. A TaskSet is immutable
 once built and may be shared between threads."""
 import json
+import os
 import re
 from fractions import Fraction
 
@@ -26,13 +27,22 @@ _POLICIES = {"edf": lib.RTP_POLICY_EDF, "fp": lib.RTP_POLICY_FP, "gedf": lib.RTP
              "gfp": lib.RTP_POLICY_GFP}
 _PRIORITIES = {"opa": lib.RTP_PRIO_OPA, "dm": lib.RTP_PRIO_DM, "rm": lib.RTP_PRIO_RM,
                "given": lib.RTP_PRIO_GIVEN}
-_PLACEMENTS = {"ff": lib.RTP_PLACE_FF, "bf": lib.RTP_PLACE_BF, "wf": lib.RTP_PLACE_WF,
-               "nf": lib.RTP_PLACE_NF}
 _ORDERS = {"util": lib.RTP_ORDER_UTIL, "density": lib.RTP_ORDER_DENSITY,
            "deadline": lib.RTP_ORDER_DEADLINE, "period": lib.RTP_ORDER_PERIOD,
            "input": lib.RTP_ORDER_INPUT}
-# --method: one placement in decreasing-utilization order, or every one.
-_METHODS = {"ffd": "ff", "bfd": "bf", "wfd": "wf", "nfd": "nf", "best": None}
+# --method: one placement (in `order`), the exact ILP, or every placement x order
+# (partition/partition.h RTP_METHOD_ILP, RTP_METHOD_BEST).
+_METHODS = {"ffd": lib.RTP_PLACE_FF, "bfd": lib.RTP_PLACE_BF, "wfd": lib.RTP_PLACE_WF,
+            "nfd": lib.RTP_PLACE_NF, "sfd": lib.RTP_PLACE_SF, "ilp": -1, "best": -2}
+_FITS = {"util": lib.RTP_LOAD_UTIL, "density": lib.RTP_LOAD_DENSITY}
+_ADMISSIONS = {"exact": 0, "bound": 1}
+_OBJECTIVES = {"feasibility": lib.RTP_ILP_FEASIBILITY, "min-cpus": lib.RTP_ILP_MIN_CPUS,
+               "balanced": lib.RTP_ILP_BALANCED}
+_LAYOUTS = {"partitioned": 0, "clustered": 1, "global": 2}  # heuristics/cluster.h rtp_layout
+_FORMATS = {"script": lib.RTP_EMIT_SCRIPT, "systemd": lib.RTP_EMIT_SYSTEMD,
+            "rtapp": lib.RTP_EMIT_RTAPP, "json": lib.RTP_EMIT_JSON,
+            "header": lib.RTP_EMIT_HEADER}
+_CGROUPS = {"auto": lib.RTP_CGROUP_AUTO, "v1": lib.RTP_CGROUP_V1, "v2": lib.RTP_CGROUP_V2}
 
 
 class RtpackError(Exception):
@@ -261,13 +271,19 @@ def sensitivity(ts, policy="edf", **kw):
 
 class Plan:
     """`rtpack partition --json`'s plan document (`document`, exact values):
-    feasible, per CPU its tasks; `to_json()` is the text `rtpack emit` reads."""
+    feasible, per CPU (or cluster) its tasks; `to_json()` is the text
+    `rtpack emit` reads. `undecided` is True when the ILP stopped at its
+    time limit without a verified plan (the CLI prints the plan and exits 3);
+    `exit_code` is the CLI's: 0 feasible, 1 not, 3 undecided."""
 
-    def __init__(self, document, text):
+    def __init__(self, document, text, undecided=False):
         self.document, self._text = document, text
         self.feasible = document["feasible"]
         self.cpus = document.get("cpus", [])
+        self.clusters = document.get("clusters", [])
         self.unassigned = [t["name"] for t in document.get("unassigned", [])]
+        self.undecided = undecided
+        self.exit_code = 3 if undecided else 0 if self.feasible else 1
 
     def to_json(self):
         return self._text
@@ -276,45 +292,69 @@ class Plan:
         return f"Plan(feasible={self.feasible}, cpus={len(self.cpus)})"
 
 
+def _fraction_in(value, lo_open, hi, what):
+    c = Fraction(value)
+    if c <= lo_open or c > hi:
+        raise InputError("input", 2, f"{what} must be in ({lo_open}, {hi}], not {c}")
+    return c.numerator, c.denominator
+
+
 def partition(ts, policy="edf", method="best", cpus=None, priority=None, capacity=None,
-              sensitivity=False, max_iterations=None):
-    """rtpack partition FILE --policy POLICY --method METHOD [--cpus M]
-    [--priority P] [--capacity C] [--sensitivity] onto single CPUs (methods
-    ffd, bfd, wfd, nfd, best; capacity a Fraction/int/str like "9/10")."""
-    opts = ffi.new("rtp_part_opts *", lib.rtp_part_opts_default())
-    opts.policy = _choice({"edf": lib.RTP_POLICY_EDF, "fp": lib.RTP_POLICY_FP}, policy,
+              sensitivity=False, max_iterations=None, order=None, fit=None, admission=None,
+              soft=False, clusters=None, layouts=None, objective=None, time_limit=None,
+              write_lp=None):
+    """rtpack partition FILE with the same options, by name: policy (edf,
+    fp), method (ffd, bfd, wfd, nfd, sfd, ilp, best), cpus (--cpus M),
+    priority, capacity (a Fraction/int/str like "9/10"), sensitivity, order,
+    fit, admission, soft, clusters ("2x2", "3,1"), layouts (names, e.g.
+    ["partitioned", "global"], with method best), objective, time_limit
+    (seconds) and write_lp (a path) of the ILP. One library call
+    (partition/partition.h), so the plan is the CLI's."""
+    opts = ffi.new("rtp_partition_opts *", lib.rtp_partition_opts_default())
+    part = opts.part
+    part.policy = _choice({"edf": lib.RTP_POLICY_EDF, "fp": lib.RTP_POLICY_FP}, policy,
                           "policy")
-    place = _choice(_METHODS, method, "method")
+    opts.method = _choice(_METHODS, method, "method")
     if priority is not None:
-        opts.priority = _choice(_PRIORITIES, priority, "priority")
+        part.priority = _choice(_PRIORITIES, priority, "priority")
     if capacity is not None:
-        c = Fraction(capacity)
-        if c <= 0 or c > 1:
-            raise InputError("input", 2, f"capacity must be in (0, 1], not {c}")
-        opts.capacity.num, opts.capacity.den = c.numerator, c.denominator
-    opts.limits = _limits(max_iterations)
-    diag = _diag()
-    ids, n_ids = ffi.new("int **"), ffi.new("size_t *")
-    _check(lib.rtp_taskset_cpu_ids(ts._ts, cpus or 0, ids, n_ids, diag), diag)
-    ids_owned = ffi.gc(ids[0], libc.free)
+        part.capacity.num, part.capacity.den = _fraction_in(capacity, 0, 1, "capacity")
+    if order is not None:
+        part.order = _choice(_ORDERS, order, "order")
+    if fit is not None:
+        part.fit_measure = _choice(_FITS, fit, "fit")
+    if admission is not None:
+        part.bound_admission = _choice(_ADMISSIONS, admission, "admission")
+    part.soft = 1 if soft else 0
+    part.limits = _limits(max_iterations)
+    if objective is not None:
+        opts.ilp.objective = _choice(_OBJECTIVES, objective, "objective")
+    if time_limit is not None:
+        if not time_limit > 0:
+            raise InputError("input", 2, f"time_limit must be positive, not {time_limit}")
+        opts.ilp.time_limit_s = time_limit
+    keep = []  # C strings the options borrow, alive through the call
+    if write_lp is not None:
+        keep.append(ffi.new("char[]", os.fsencode(write_lp)))
+        opts.ilp.write_lp_path = keep[-1]
+    if clusters is not None:
+        keep.append(ffi.new("char[]", clusters.encode()))
+        opts.clusters = keep[-1]
+    if layouts:
+        names = layouts.split(",") if isinstance(layouts, str) else list(layouts)
+        for name in names:
+            opts.layouts |= 1 << _choice(_LAYOUTS, name, "layout")
+    opts.override_cpus = cpus or 0
+    opts.sensitivity = 1 if sensitivity else 0
     plan = ffi.new("rtp_plan *")
+    info = ffi.new("rtp_partition_info *")
+    diag = _diag()
     try:
-        if place is None:
-            st = lib.rtp_part_best(ts._ts, ids_owned, n_ids[0], opts, plan, diag)
-        else:
-            opts.placement = _PLACEMENTS[place]
-            st = lib.rtp_part_pack(ts._ts, ids_owned, n_ids[0], opts, plan, diag)
-        _check(st, diag)
-        if sensitivity:
-            _check(lib.rtp_part_sensitivity(plan, opts, diag), diag)
-        # Whether emit, with its defaults, would take the plan ("deployable").
-        deploy = ffi.new("rtp_deploy_opts *", lib.rtp_deploy_opts_default())
-        deploy.limits = opts.limits
-        _check(lib.rtp_deploy_judge(plan, deploy, diag), diag)
+        _check(lib.rtp_partition(ts._ts, opts, plan, info, diag), diag)
         text = _take_text(lib.rtp_plan_to_json(plan, 1))
     finally:
         lib.rtp_plan_free(plan)
-    return Plan(_document(text), text)
+    return Plan(_document(text), text, bool(info.undecided))
 
 
 def _ratio(value, what):
@@ -378,40 +418,69 @@ class Sweep:
         return TaskSet(_ts=ffi.gc(ts, lib.rtp_taskset_free))
 
 
-def emit(plan, name="rtpack", budget=None):
-    """rtpack emit PLAN --format script [--name N] [--budget B]: the launch
-    script as text, after the same re-check (exact tests, Linux's rules).
-    `plan` is a Plan or a plan document's text. Returns (script, warnings);
-    a plan Linux would refuse raises InputError with exit_code 1 and the
-    reason (the CLI's "not deployable", exit 1)."""
+def emit(plan, format="script", name="rtpack", budget=None, fifo_range=None, cgroup=None,
+         cgroup_root=None, duration=None, isolate=False, runtime_margin=None, reclaim=None,
+         overrun_signal=False, launcher=None, dir=None):
+    """rtpack emit PLAN --format FORMAT with the same options, by name
+    (fifo_range a pair (lo, hi); reclaim True/False, None = the plan's
+    default; duration in s), after the same re-check (exact tests, Linux's
+    rules): one library call (deploy/emit.h). `plan` is a Plan or a plan
+    document's text. Returns (output, warnings): output is the text for
+    script, json, header and an FP plan's rtapp; for systemd and an EDF
+    plan's rtapp, a dict {file name: text} of what `--out DIR` writes (the
+    rt-app files name `dir`, an absolute folder, which they need). A plan
+    Linux would refuse raises InputError with exit_code 1 and the reason
+    (the CLI's "not deployable", exit 1); an option or format that does not
+    apply, InputError with exit_code 2."""
     raw = (plan.to_json() if isinstance(plan, Plan) else plan).encode()
     opts = ffi.new("rtp_deploy_opts *", lib.rtp_deploy_opts_default())
-    keep = ffi.new("char[]", name.encode())
-    opts.name = keep
+    keep = [ffi.new("char[]", name.encode())]
+    opts.name = keep[-1]
     if budget is not None:
         opts.budget.num, opts.budget.den = _ratio(budget, "budget")
+    if fifo_range is not None:
+        opts.fifo_lo, opts.fifo_hi = fifo_range
+    if cgroup is not None:
+        opts.cgroup = _choice(_CGROUPS, cgroup, "cgroup")
+    if cgroup_root is not None:
+        keep.append(ffi.new("char[]", os.fsencode(cgroup_root)))
+        opts.cgroup_root = keep[-1]
+    if duration is not None:
+        opts.duration_s = duration
+    opts.isolate = 1 if isolate else 0
+    if runtime_margin is not None:
+        m = Fraction(runtime_margin)
+        opts.runtime_margin.num, opts.runtime_margin.den = m.numerator, m.denominator
+    if reclaim is not None:
+        opts.reclaim = 1 if reclaim else 0
+    opts.overrun_signal = 1 if overrun_signal else 0
+    if launcher is not None:
+        keep.append(ffi.new("char[]", os.fsencode(launcher)))
+        opts.launcher = keep[-1]
+    c_dir = ffi.NULL
+    if dir is not None:
+        keep.append(ffi.new("char[]", os.fsencode(dir)))
+        c_dir = keep[-1]
+    fmt = _choice(_FORMATS, format, "format")
     p = ffi.new("rtp_plan *")
+    res = ffi.new("rtp_emit_result *")
     diag = _diag()
-    deployable = ffi.new("int *")
-    warnings = ffi.new("rtp_text *")
-    lib.rtp_text_init(warnings)
-    script = ffi.new("char **")
     try:
         _check(lib.rtp_plan_parse_json(raw, len(raw), p, diag), diag)
-        _check(lib.rtp_deploy_flags_check(p, opts, 0, diag), diag)
-        _check(lib.rtp_deploy_check(p, opts, deployable, diag), diag)
-        if not deployable[0]:
+        _check(lib.rtp_deploy_emit(p, fmt, opts, ffi.NULL, c_dir, res, diag), diag)
+        if not res.deployable:
             raise InputError("not deployable", 1, ffi.string(diag.message).decode(),
                              ffi.string(diag.path).decode())
-        p.deploy_judged = p.deployable = 1
-        lib.rtp_deploy_priority_warnings(p, opts, warnings)
-        _check(lib.rtp_deploy_script(p, opts, script, warnings, diag), diag)
-        text = _take_text(script[0])
-        notes = ffi.string(warnings.data).decode() if warnings.data != ffi.NULL else ""
+        if res.text != ffi.NULL:
+            out = ffi.string(res.text).decode()
+        else:
+            out = {ffi.string(res.files[k].name).decode(): ffi.string(res.files[k].content).decode()
+                   for k in range(res.n_files)}
+        notes = ffi.string(res.warnings.data).decode() if res.warnings.data != ffi.NULL else ""
     finally:
-        lib.rtp_text_free(warnings)
+        lib.rtp_emit_result_free(res)
         lib.rtp_plan_free(p)
-    return text, notes
+    return out, notes
 
 
 class Simulation:

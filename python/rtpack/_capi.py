@@ -118,6 +118,20 @@ rtp_status rtp_part_pack(const rtp_taskset *ts, const int *cpus, size_t n_cpus,
 rtp_status rtp_part_best(const rtp_taskset *ts, const int *cpus, size_t n_cpus,
                          const rtp_part_opts *opts, rtp_plan *plan, rtp_diag *diag);
 rtp_status rtp_part_sensitivity(rtp_plan *plan, const rtp_part_opts *opts, rtp_diag *diag);
+
+typedef enum rtp_ilp_objective { RTP_ILP_FEASIBILITY = 0, RTP_ILP_MIN_CPUS, RTP_ILP_BALANCED }
+    rtp_ilp_objective;
+typedef struct rtp_ilp_opts { rtp_part_opts part; rtp_ilp_objective objective;
+    double time_limit_s; const char *write_lp_path; int symmetry_breaking; int warm_start;
+    int lp_rounding; unsigned prechecks; int conflict_rows; int exact_nodes;
+    unsigned glpk_cuts; } rtp_ilp_opts;
+typedef struct rtp_partition_opts { rtp_part_opts part; rtp_ilp_opts ilp; int method;
+    int override_cpus; const char *clusters; unsigned layouts; int sensitivity;
+    void (*packing_done)(void *ctx); } rtp_partition_opts;
+typedef struct rtp_partition_info { int undecided; int options_error; } rtp_partition_info;
+rtp_partition_opts rtp_partition_opts_default(void);
+rtp_status rtp_partition(const rtp_taskset *ts, const rtp_partition_opts *opts, rtp_plan *plan,
+                         rtp_partition_info *info, rtp_diag *diag);
 char *rtp_plan_to_json(const rtp_plan *plan, int pretty);
 void rtp_plan_free(rtp_plan *plan);
 
@@ -164,6 +178,15 @@ void rtp_deploy_priority_warnings(const rtp_plan *plan, const rtp_deploy_opts *o
                                   rtp_text *warnings);
 rtp_status rtp_deploy_script(const rtp_plan *plan, const rtp_deploy_opts *opts, char **script,
                              rtp_text *warnings, rtp_diag *diag);
+typedef enum rtp_emit_format { RTP_EMIT_SCRIPT = 0, RTP_EMIT_SYSTEMD, RTP_EMIT_RTAPP,
+    RTP_EMIT_JSON, RTP_EMIT_HEADER } rtp_emit_format;
+typedef struct rtp_deploy_file { char *name; char *content; int executable; } rtp_deploy_file;
+typedef struct rtp_emit_result { int deployable; int options_error; char *text;
+    rtp_deploy_file *files; size_t n_files; rtp_text warnings; } rtp_emit_result;
+void rtp_emit_result_free(rtp_emit_result *out);
+rtp_status rtp_deploy_emit(const rtp_plan *plan, rtp_emit_format format,
+                           const rtp_deploy_opts *opts, const char *plan_name, const char *dir,
+                           rtp_emit_result *out, rtp_diag *diag);
 
 typedef struct rtp_sim_doc_task { const char *name; int cpu; const int *cpus; size_t n_cpus;
     rtp_policy policy; int priority; uint64_t jobs, misses; rtp_ns first_miss_ns;
@@ -201,7 +224,9 @@ STRUCTS = ["rtp_diag", "rtp_limits", "rtp_ratio", "rtp_task", "rtp_overheads", "
            "rtp_scaling", "rtp_analyze_opts", "rtp_analysis", "rtp_part_opts",
            "rtp_plan_task", "rtp_plan_scaling", "rtp_plan_bin", "rtp_plan_proof", "rtp_plan",
            "rtp_deploy_opts", "rtp_gen_opts", "rtp_text", "rtp_sim_doc_task", "rtp_sim_doc",
-           "rtp_simulate_opts", "rtp_sim_bin", "rtp_gantt_rec", "rtp_simulation"]
+           "rtp_simulate_opts", "rtp_sim_bin", "rtp_gantt_rec", "rtp_simulation",
+           "rtp_ilp_opts", "rtp_partition_opts", "rtp_partition_info", "rtp_deploy_file",
+           "rtp_emit_result"]
 
 ffi = FFI()
 ffi.cdef(CDEF)

@@ -7,6 +7,7 @@ the resident set flat."""
 import glob
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -44,6 +45,18 @@ SLOW = {("quickstart.json", "edf"), ("plant10.json", "edf"), ("app12.json", "fp"
 
 
 POLICIES = [("edf", {}), ("fp", {}), ("gedf", {"cpus": 2}), ("gfp", {"cpus": 2})]
+METHODS = ("best", "ffd", "bfd", "wfd", "nfd", "sfd", "ilp")
+FORMATS = ("script", "systemd", "rtapp", "json", "header")
+
+
+def cli_files(folder):
+    """{name: text} of the files `emit --out DIR` wrote, its list left out."""
+    out = {}
+    for name in sorted(os.listdir(folder)):
+        if not name.endswith(".files"):
+            with open(os.path.join(folder, name), encoding="utf-8") as f:
+                out[name] = f.read()
+    return out
 
 
 class Examples(unittest.TestCase):
@@ -72,21 +85,53 @@ class Examples(unittest.TestCase):
         self.assertGreater(n, 40)
 
     def test_partition_equals_cli(self):
+        n = 0
         for path in examples():
             ts = rtpack.TaskSet.load(path)
             for policy in ("edf", "fp"):
                 sens = (os.path.basename(path), policy) not in SLOW
-                for method in ("best", "ffd", "wfd"):
-                    rc, doc = cli("partition", path, "--policy", policy, "--method", method,
-                                  *(["--sensitivity"] if sens else []), "--json")
-                    with self.subTest(path=path, policy=policy, method=method):
-                        if rc >= 2:
-                            with self.assertRaises(rtpack.RtpackError):
-                                rtpack.partition(ts, policy, method, sensitivity=sens)
-                            continue
-                        p = rtpack.partition(ts, policy, method, sensitivity=sens)
-                        self.assertEqual(p.document, doc)
-                        self.assertEqual(p.feasible, rc == 0)
+                for method in METHODS:
+                    kw = {"sensitivity": sens and method in ("best", "ffd", "wfd")}
+                    n += self.same_as_cli(path, ts, policy, method, **kw)
+                # clusters and layouts as the CLI has them, and the options of the fits
+                for kw in ({"cpus": 4, "clusters": "2x2"},
+                           {"cpus": 4, "clusters": "3,1", "method": "ffd"},
+                           {"cpus": 4, "clusters": "2x2", "layouts": ["partitioned",
+                                                                      "clustered", "global"]},
+                           {"cpus": 2, "layouts": ["partitioned", "global"]},
+                           {"cpus": 2, "method": "bfd", "fit": "density", "order": "density"},
+                           {"cpus": 2, "method": "ffd", "admission": "bound"},
+                           {"cpus": 2, "method": "ilp", "objective": "min-cpus"},
+                           {"cpus": 2, "capacity": "0.9", "priority": "rm"},
+                           {"cpus": 2, "soft": True}):
+                    kw = dict(kw)
+                    method = kw.pop("method", "best")
+                    if (kw.get("soft") and policy == "fp") or \
+                            (kw.get("priority") and policy == "edf"):
+                        continue
+                    n += self.same_as_cli(path, ts, policy, method, **kw)
+        self.assertGreater(n, 150)
+
+    def same_as_cli(self, path, ts, policy, method, **kw):
+        """rtpack.partition(ts, policy, method, **kw) against the CLI with
+        the same options; 1 when a plan was compared."""
+        args = ["partition", path, "--policy", policy, "--method", method, "--json"]
+        for k, v in kw.items():
+            if v is True:
+                args.append("--" + k)
+            elif v:
+                args += ["--" + k, ",".join(v) if isinstance(v, list) else str(v)]
+        rc, doc = cli(*args)
+        with self.subTest(args=args[1:]):
+            if rc == 2 or (rc == 3 and doc is None):
+                with self.assertRaises(rtpack.RtpackError) as e:
+                    rtpack.partition(ts, policy, method, **kw)
+                self.assertEqual(e.exception.exit_code, rc)
+                return 0
+            p = rtpack.partition(ts, policy, method, **kw)
+            self.assertEqual(p.document, doc)
+            self.assertEqual(p.exit_code, rc)
+        return 1
 
     def test_simulate_equals_cli(self):
         """simulate: every example set under each policy (and one with an
@@ -125,36 +170,47 @@ class Examples(unittest.TestCase):
         self.assertIsInstance(r.tasks[0]["response_max"], int)
 
     def test_emit_equals_cli(self):
+        """Every format of every example plan and of a plan of every
+        example (EDF and FP, 2 CPUs) equals `rtpack emit`'s output."""
         n = 0
-        for path in sorted(glob.glob(os.path.join(SRC, "examples", "plan_*.json"))):
-            p = subprocess.run([BIN, "emit", path, "--format", "script", "--name", "rtpack"],
-                               capture_output=True, text=True, check=False)
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-            with self.subTest(path=path):
-                if p.returncode != 0:
-                    with self.assertRaises(rtpack.RtpackError) as e:
-                        rtpack.emit(text)
-                    self.assertEqual(e.exception.exit_code, p.returncode)
-                    continue
-                script, warnings = rtpack.emit(text)
-                self.assertEqual(script, p.stdout)
-                self.assertEqual(warnings, p.stderr)
-                n += 1
-        for path in examples():
-            try:
-                plan = rtpack.partition(rtpack.TaskSet.load(path), "edf")
-            except rtpack.InputError:  # no platform: nothing to emit
-                continue
-            with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
-                f.write(plan.to_json())
-                f.flush()
-                p = subprocess.run([BIN, "emit", f.name, "--format", "script", "--name", "rtpack"],
-                                   capture_output=True, text=True, check=False)
-            if p.returncode == 0:
-                self.assertEqual(rtpack.emit(plan)[0], p.stdout)
-                n += 1
-        self.assertGreater(n, 3)
+        with tempfile.TemporaryDirectory() as d:
+            plans = sorted(glob.glob(os.path.join(SRC, "examples", "plan_*.json")))
+            for path in examples():
+                for policy in ("edf", "fp"):
+                    p = subprocess.run([BIN, "partition", path, "--policy", policy, "--cpus", "2",
+                                        "--json"], capture_output=True, text=True, check=False)
+                    if p.stdout:
+                        plans.append(os.path.join(d, f"{os.path.basename(path)}-{policy}"))
+                        with open(plans[-1], "w", encoding="utf-8") as f:
+                            f.write(p.stdout)
+            for path in plans:
+                with open(path, encoding="utf-8") as f:
+                    text = f.read()
+                for fmt in FORMATS:
+                    n += self.emit_same_as_cli(path, text, fmt, d)
+        self.assertGreater(n, 40)
+
+    def emit_same_as_cli(self, path, text, fmt, scratch):
+        """rtpack.emit(text, fmt) against `rtpack emit`; 1 when compared."""
+        out = os.path.join(scratch, "out")
+        shutil.rmtree(out, ignore_errors=True)
+        args = [BIN, "emit", path, "--format", fmt]
+        args += ["--name", "rtpack"] if fmt in ("script", "systemd", "rtapp") else []
+        p = subprocess.run(args, capture_output=True, text=True, check=False)
+        if p.returncode == 2 and "give --out DIR" in p.stderr:
+            p = subprocess.run(args + ["--out", out], capture_output=True, text=True,
+                               check=False)
+        with self.subTest(path=path, format=fmt):
+            kw = {"dir": out} if os.path.isdir(out) else {}
+            if p.returncode != 0:
+                with self.assertRaises(rtpack.RtpackError) as e:
+                    rtpack.emit(text, fmt, **kw)
+                self.assertEqual(e.exception.exit_code, p.returncode)
+                return 0
+            got, warnings = rtpack.emit(text, fmt, **kw)
+            self.assertEqual(got, cli_files(out) if kw else p.stdout)
+            self.assertEqual(warnings, p.stderr)
+        return 1
 
     def test_taskset_round_trip(self):
         for path in examples():
@@ -242,6 +298,12 @@ class Generated(unittest.TestCase):
                     f.write(self.sets[2][i].to_json())
                 rc, doc = cli("partition", path, "--policy", policy, "--cpus", "2", "--json")
                 self.assertEqual(rtpack.partition(self.sets[2][i], policy, cpus=2).document, doc)
+                if i % max(1, SETS // 10) == 0:  # every method on a tenth of the slice
+                    for method in [m for m in METHODS if m != "sfd" or policy == "fp"]:
+                        rc, doc = cli("partition", path, "--policy", policy, "--cpus", "2",
+                                      "--method", method, "--json")
+                        p = rtpack.partition(self.sets[2][i], policy, method, cpus=2)
+                        self.assertEqual((p.document, p.exit_code), (doc, rc))
 
 
 class Sweeps(unittest.TestCase):
