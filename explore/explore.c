@@ -66,23 +66,14 @@ static rtp_status run_method(const rtp_sweep *sw, const rtp_explore_opts *o,
     return st == RTP_ELIMIT ? RTP_OK : st;
 }
 
-/* One set: generate, then (when analyse) every policy x method
- * (policy-major). */
+/* One set: draw it (rtp_sweep_taskset, the one draw Python's Sweep makes
+ * too), then (when analyse) every policy x method (policy-major). */
 static rtp_status run_set(const rtp_sweep *sw, const rtp_explore_opts *o, size_t point,
-                          const rtp_gen_opts *gen, const int *cpus, size_t index, int analyse,
-                          unsigned char *outcome, int64_t *time_ns, size_t stride, char **json,
-                          rtp_diag *diag)
+                          const int *cpus, size_t index, int analyse, unsigned char *outcome,
+                          int64_t *time_ns, size_t stride, char **json, rtp_diag *diag)
 {
     rtp_taskset ts;
-    rtp_status st = rtp_gen_taskset(gen, (uint64_t)sw->doc.seed, sw->points[point].stream,
-                                    index, &ts, diag);
-    if (st == RTP_EINPUT) { /* a draw the point cannot have: say which */
-        char key[128], why[sizeof diag->message];
-        rtp_sweep_point_key(sw, point, key, sizeof key);
-        snprintf(why, sizeof why, "%s", diag ? diag->message : "");
-        return rtp_diag_set(diag, st, "", "point %s (tasks,cpus,utilization,deadlines), set %zu: %s",
-                            key, index, why);
-    }
+    rtp_status st = rtp_sweep_taskset(sw, point, index, &ts, diag);
     if (st != RTP_OK)
         return st;
     size_t m = (size_t)sw->points[point].cpus;
@@ -170,7 +161,6 @@ rtp_status explore_point_run(const rtp_sweep *sw, size_t point, const rtp_explor
 {
     size_t sets = (size_t)sw->doc.sets_per_point, stride = sw->n_policies * sw->n_methods;
     size_t m = (size_t)sw->points[point].cpus, n_done = 0;
-    rtp_gen_opts gen = rtp_sweep_gen_opts(sw, point);
     unsigned char *outcome = calloc(sets * stride, 1), *done = calloc(sets, 1);
     int64_t *time_ns = calloc(sets * stride, sizeof *time_ns);
     char **json = jsonl ? calloc(sets, sizeof *json) : NULL;
@@ -205,8 +195,8 @@ rtp_status explore_point_run(const rtp_sweep *sw, size_t point, const rtp_explor
             continue;
         rtp_diag local;
         rtp_diag_clear(&local);
-        rtp_status set_status = run_set(sw, o, point, &gen, cpus, i, !done[i], outcome, time_ns,
-                                        stride, json ? &json[i] : NULL, &local);
+        rtp_status set_status = run_set(sw, o, point, cpus, i, !done[i], outcome, time_ns, stride,
+                                        json ? &json[i] : NULL, &local);
         if (set_status != RTP_OK) {
 #pragma omp critical(rtp_explore_failure)
             if (i < first_failure) {

@@ -212,11 +212,20 @@ size_t rtp_sweep_n_points(const rtp_sweep *sw)
     return sw->n_points;
 }
 
-/* The same draw as explore.c's run_set (seed, the point's stream, index). */
+/* The one draw of a sweep's set (seed, the point's stream, index): explore's
+ * run_set and Python's Sweep both make it here. */
 rtp_status rtp_sweep_taskset(const rtp_sweep *sw, size_t point, size_t index,
                              rtp_taskset *out, rtp_diag *diag)
 {
     rtp_gen_opts gen = rtp_sweep_gen_opts(sw, point);
-    return rtp_gen_taskset(&gen, (uint64_t)sw->doc.seed, sw->points[point].stream, index, out,
-                           diag);
+    rtp_status st = rtp_gen_taskset(&gen, (uint64_t)sw->doc.seed, sw->points[point].stream,
+                                    index, out, diag);
+    if (st == RTP_EINPUT) { /* a draw the point cannot have: say which */
+        char key[128], why[sizeof diag->message];
+        rtp_sweep_point_key(sw, point, key, sizeof key);
+        snprintf(why, sizeof why, "%s", diag ? diag->message : "");
+        return rtp_diag_set(diag, st, "", "point %s (tasks,cpus,utilization,deadlines), set %zu: %s",
+                            key, index, why);
+    }
+    return st;
 }

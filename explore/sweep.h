@@ -57,7 +57,9 @@ void rtp_sweep_point_key(const rtp_sweep *sw, size_t point, char *buf, size_t si
 /* For callers that do not see the struct (the Python package): a sweep
  * parsed into the heap (NULL on error, diag says why; rtp_sweep_close frees
  * it), its number of points, and the task set `rtpack explore` evaluates as
- * set `index` (0 .. sets_per_point - 1) of point `point`. */
+ * set `index` (0 .. sets_per_point - 1) of point `point` (explore draws it
+ * with this call too; RTP_EINPUT naming the point and the set when the
+ * generator cannot meet it). */
 rtp_sweep *rtp_sweep_open(const char *text, size_t len, rtp_diag *diag);
 void rtp_sweep_close(rtp_sweep *sw);
 size_t rtp_sweep_n_points(const rtp_sweep *sw);
