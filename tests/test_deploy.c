@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "deploy/emit.h"
 #include "deploy/recheck.h"
 #include "deploy/quote.h"
 #include "deploy/rtapp.h"
@@ -1156,6 +1157,87 @@ static void test_isolate_check(void **state)
     remove_tree(dir);
 }
 
+/* rtp_deploy_emit, `rtpack emit` as one call, against the emitters it
+ * composes on the example plans: the script and rt-app text and the
+ * systemd files are theirs, the json format says the plan was judged, and
+ * the rules between format and plan are options errors. */
+static void test_emit_call(void **state)
+{
+    (void)state;
+    static const char *plans[] = {"examples/plan_edf.json", "examples/plan_fp.json",
+                                  "examples/plan_clustered.json"};
+    for (size_t p = 0; p < sizeof plans / sizeof plans[0]; p++) {
+        char *text = NULL;
+        size_t len = 0;
+        rtp_diag diag;
+        rtp_diag_clear(&diag);
+        assert_int_equal(rtp_read_file(tu_source_path(plans[p]), &text, &len, &diag), RTP_OK);
+        rtp_plan plan;
+        assert_int_equal(rtp_plan_parse_json(text, len, &plan, &diag), RTP_OK);
+        free(text);
+        rtp_deploy_opts opts = rtp_deploy_opts_default();
+        rtp_emit_result res;
+        /* the script: rtp_deploy_script's text and warnings */
+        assert_int_equal(rtp_deploy_emit(&plan, RTP_EMIT_SCRIPT, &opts, "p", NULL, &res, &diag),
+                         RTP_OK);
+        assert_int_equal(res.deployable, 1);
+        char *script = NULL;
+        rtp_text warnings;
+        rtp_text_init(&warnings);
+        rtp_deploy_priority_warnings(&plan, &opts, &warnings);
+        assert_int_equal(rtp_deploy_script(&plan, &opts, &script, &warnings, &diag), RTP_OK);
+        assert_string_equal(res.text, script);
+        assert_string_equal(res.warnings.data ? res.warnings.data : "",
+                            warnings.data ? warnings.data : "");
+        free(script);
+        rtp_text_free(&warnings);
+        rtp_emit_result_free(&res);
+        /* systemd: rtp_deploy_systemd's files */
+        assert_int_equal(rtp_deploy_emit(&plan, RTP_EMIT_SYSTEMD, &opts, "p", NULL, &res, &diag),
+                         RTP_OK);
+        rtp_deploy_file *files = NULL;
+        size_t n = 0;
+        rtp_text_init(&warnings);
+        assert_int_equal(rtp_deploy_systemd(&plan, &opts, &files, &n, &warnings, &diag), RTP_OK);
+        assert_int_equal(res.n_files, n);
+        assert_null(res.text);
+        for (size_t k = 0; k < n; k++) {
+            assert_string_equal(res.files[k].name, files[k].name);
+            assert_string_equal(res.files[k].content, files[k].content);
+        }
+        rtp_deploy_files_free(files, n);
+        rtp_text_free(&warnings);
+        rtp_emit_result_free(&res);
+        /* rt-app: an EDF plan's files name their folder, which it needs */
+        int edf = rtp_deploy_is_deadline(&plan);
+        rtp_status st = rtp_deploy_emit(&plan, RTP_EMIT_RTAPP, &opts, "p", NULL, &res, &diag);
+        assert_int_equal(st, edf ? RTP_EINPUT : RTP_OK);
+        assert_int_equal(res.options_error, edf);
+        assert_true(edf ? res.text == NULL : strstr(res.text, "\"global\"") != NULL);
+        rtp_emit_result_free(&res);
+        /* json: judged deployable; header: only for a plan with resources */
+        assert_int_equal(rtp_deploy_emit(&plan, RTP_EMIT_JSON, &opts, "p", NULL, &res, &diag),
+                         RTP_OK);
+        assert_non_null(strstr(res.text, "\"deployable\":\ttrue"));
+        rtp_emit_result_free(&res);
+        assert_int_equal(rtp_deploy_emit(&plan, RTP_EMIT_HEADER, &opts, "p", NULL, &res, &diag),
+                         RTP_EINPUT);
+        assert_int_equal(res.options_error, 1);
+        assert_string_equal(diag.message, "--format header writes the locks of a plan with "
+                                          "shared resources; p has none");
+        rtp_emit_result_free(&res);
+        /* not deployable: the reason in diag, no output */
+        opts.budget = (rtp_ratio){1, 100};
+        assert_int_equal(rtp_deploy_emit(&plan, RTP_EMIT_SCRIPT, &opts, "p", NULL, &res, &diag),
+                         RTP_OK);
+        assert_int_equal(res.deployable, 0);
+        assert_null(res.text);
+        assert_true(diag.message[0] != '\0');
+        rtp_emit_result_free(&res);
+        rtp_plan_free(&plan);
+    }
+}
+
 /* SCHED_FIFO priorities: ranks go to 51.. (above the kernel's IRQ threads
  * at 50); a bin keeps its given priorities when they all fit the range and
  * order the tasks as the plan's ranks do, else ranks and a warning. */
@@ -1439,6 +1521,7 @@ int main(void)
         cmocka_unit_test(test_emit_refuses_live_script),
         cmocka_unit_test(test_script_cmd_for_and_logs),
         cmocka_unit_test(test_isolate_check),
+        cmocka_unit_test(test_emit_call),
         cmocka_unit_test(test_fifo_priorities),
         cmocka_unit_test(test_partition_emit_agree),
         cmocka_unit_test(test_cmds_present),
