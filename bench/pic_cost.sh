@@ -19,10 +19,15 @@ trap 'rm -rf "$W"' EXIT
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 i=0
 while [ $i -lt 500 ]; do
-    "$PIC" gen --tasks 50 --utilization 0.95 --seed $i --deadlines constrained |
-        python3 -c 'import json, sys; print(json.dumps(json.load(sys.stdin)))'
+    "$PIC" gen --tasks 50 --utilization 0.95 --seed $i --deadlines constrained
     i=$((i + 1))
-done > "$W/sets.jsonl"
+done | python3 -c '
+import json, sys
+text, at, dec = sys.stdin.read(), 0, json.JSONDecoder()
+while text[at:].strip():
+    doc, end = dec.raw_decode(text, at + len(text[at:]) - len(text[at:].lstrip()))
+    print(json.dumps(doc))
+    at = end' > "$W/sets.jsonl"
 i=0
 while [ $i -lt 100 ]; do
     "$PIC" gen --tasks 20 --utilization 3.2 --seed $i --cpus 4 > "$W/p$i.json"
