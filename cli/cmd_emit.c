@@ -336,10 +336,6 @@ static int emit(const cli_args *args, const emit_settings *s, const rtp_plan *pl
     rtp_emit_result res;
     rtp_diag diag;
     rtp_diag_clear(&diag);
-    rtp_text_init(&res.warnings);
-    res.text = NULL;
-    res.files = NULL;
-    res.n_files = 0;
     if (files_named) {
         if (rtp_output_check(s->out, 1, &diag) != RTP_OK)
             return cli_usage_error(args, "--out: %s", diag.message);
