@@ -108,12 +108,11 @@ static void print_human(const rtp_simulation *r)
                "at its arrival and runs its wcet): a miss shows the set unschedulable, no miss "
                "proves nothing here\n");
     if (rr)
-        printf("note: SCHED_RR is simulated as SCHED_FIFO (equal priorities first-in "
-               "first-out); the SCHED_RR analysis is checked against the kernel's rules in "
-               "tests/test_rr.c\n");
+        printf("note: SCHED_RR in a global cluster or under EDF is simulated as SCHED_FIFO "
+               "(equal priorities first-in first-out); on one CPU under fp it is simulated\n");
     if (affinity)
-        printf("note: affinities are not simulated under gfp (every task may run on every CPU "
-               "of its cluster)\n");
+        printf("note: an affinity naming no CPU of its cluster is not simulated (the task may "
+               "run on every CPU of the cluster)\n");
     printf("%s\n", d->schedulable ? "no deadline missed" : "deadlines missed");
 }
 
@@ -228,7 +227,10 @@ const cli_command cli_cmd_simulate = {
         "priorities: first-in first-out among equal priorities). A task set runs on one CPU "
         "(edf, fp) or on one cluster of --cpus M CPUs (gedf, gfp) with the priorities "
         "analyze computes; a partition plan runs CPU by CPU (cluster by cluster) with its "
-        "own policy and priorities. Jitter, blocking and overheads are not simulated. The "
+        "own policy and priorities. SCHED_RR ties on one CPU run Linux's run lists with "
+        "the platform's quantum and tick; affinities in a gfp cluster are kept (a job "
+        "waits only while every CPU of its mask runs a more urgent one). Jitter, blocking "
+        "and overheads are not simulated. The "
         "horizon is [0, --until), by default the hyperperiod plus the largest deadline "
         "(refused past 2^62 ns or 10^7 jobs: exit 3). --svg draws the Gantt chart of "
         "[--from, --until]; past 1500 execution boxes the chart stops at the first box left "

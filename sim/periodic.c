@@ -127,6 +127,10 @@ rtp_status rtp_sim_periodic(const rtp_task *tasks, size_t n, rtp_policy policy, 
     if (!next)
         return rtp_oom(diag);
     st = rtp_sim_create(policy, cpus, priority, n, &hooks, &sim, diag);
+    if (st == RTP_OK && opts->rr)
+        st = rtp_sim_set_rr(sim, opts->rr, opts->rr_quantum_ns, opts->tick_ns, diag);
+    if (st == RTP_OK && opts->mask)
+        st = rtp_sim_set_masks(sim, opts->mask, diag);
     /* Release instants in order; at each, the tasks in input order. */
     for (rtp_ns now = 0; st == RTP_OK && now < until;) {
         st = rtp_sim_run(sim, now, diag);

@@ -9,6 +9,7 @@
 #include "sim/sim.h"
 #include "models/grow.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,6 +44,19 @@ struct rtp_sim {
     rtp_ns *since;     /* start of the open segment of each slot */
     rtp_ns now;
     uint64_t next_seq;
+    /* SCHED_RR (rtp_sim_set_rr): run-list order, quanta */
+    int lists;
+    uint64_t *stamp;   /* per task: its place in its priority's list (smaller first) */
+    uint64_t next_stamp;
+    int *rr;
+    rtp_ns quantum, tick;
+    rtp_ns *qleft;     /* per task: quantum left, in ticks (tick > 0) or ns */
+    /* arbitrary affinities (rtp_sim_set_masks) */
+    uint64_t *mask;
+    size_t *last_task; /* per slot: the task that ran there just before the clock */
+    size_t *newrun;    /* per slot: scratch of dispatch_apa */
+    size_t *order;     /* the eligible jobs, best first: scratch of dispatch_apa */
+    size_t cap_order;
 };
 
 /* Does job a run before job b? (sim.h states the rule.) */
@@ -57,6 +71,8 @@ static int better(const rtp_sim *s, size_t a, size_t b)
     } else {
         if (s->prio[x->task] != s->prio[y->task])
             return s->prio[x->task] > s->prio[y->task];
+        if (s->lists && x->task != y->task)
+            return s->stamp[x->task] < s->stamp[y->task];
         if (x->release_ns != y->release_ns)
             return x->release_ns < y->release_ns;
     }
@@ -105,6 +121,19 @@ static size_t heap_pop(const rtp_sim *s, heap *h, order_fn first)
     return top;
 }
 
+/* Restores the heap order of every element (after keys changed). */
+static void heap_fix(const rtp_sim *s, heap *h, order_fn first)
+{
+    for (size_t k = 1; k < h->len; k++) {
+        size_t v = h->idx[k], i = k;
+        while (i > 0 && first(s, v, h->idx[(i - 1) / 2])) {
+            h->idx[i] = h->idx[(i - 1) / 2];
+            i = (i - 1) / 2;
+        }
+        h->idx[i] = v;
+    }
+}
+
 rtp_status rtp_sim_create(rtp_policy policy, int cpus, const int *priority, size_t n_tasks,
                           const rtp_sim_hooks *hooks, rtp_sim **out, rtp_diag *diag)
 {
@@ -137,6 +166,49 @@ rtp_status rtp_sim_create(rtp_policy policy, int cpus, const int *priority, size
     for (int c = 0; c < cpus; c++)
         s->running[c] = NONE;
     *out = s;
+    return RTP_OK;
+}
+
+rtp_status rtp_sim_set_rr(rtp_sim *s, const int *rr, rtp_ns quantum_ns, rtp_ns tick_ns,
+                          rtp_diag *diag)
+{
+    if (s->edf || s->m != 1 || s->next_seq > 0 || s->rr || quantum_ns < 1 || tick_ns < 0 ||
+        (tick_ns > 0 && quantum_ns % tick_ns != 0))
+        return rtp_diag_set(diag, RTP_EINPUT, "",
+                            "SCHED_RR is simulated under fixed priorities on one CPU, set "
+                            "before the first job, with a tick dividing the quantum");
+    s->stamp = calloc(s->n_tasks + 1, sizeof *s->stamp);
+    s->rr = calloc(s->n_tasks + 1, sizeof *s->rr);
+    s->qleft = calloc(s->n_tasks + 1, sizeof *s->qleft);
+    if (!s->stamp || !s->rr || !s->qleft)
+        return rtp_oom(diag);
+    s->lists = 1;
+    s->quantum = quantum_ns;
+    s->tick = tick_ns;
+    for (size_t i = 0; i < s->n_tasks; i++) {
+        s->rr[i] = rr[i] != 0;
+        s->qleft[i] = tick_ns > 0 ? quantum_ns / tick_ns : quantum_ns;
+    }
+    return RTP_OK;
+}
+
+rtp_status rtp_sim_set_masks(rtp_sim *s, const uint64_t *mask, rtp_diag *diag)
+{
+    int bad = s->edf || s->m > 64 || s->next_seq > 0 || s->mask;
+    for (size_t i = 0; i < s->n_tasks && !bad; i++)
+        bad = (s->m < 64 ? mask[i] & (((uint64_t)1 << s->m) - 1) : mask[i]) == 0;
+    if (bad)
+        return rtp_diag_set(diag, RTP_EINPUT, "",
+                            "affinity masks: fixed priorities on at most 64 CPUs, each mask "
+                            "naming one of them, set before the first job");
+    s->mask = malloc((s->n_tasks + 1) * sizeof *s->mask);
+    s->last_task = malloc((size_t)s->m * sizeof *s->last_task);
+    s->newrun = malloc((size_t)s->m * sizeof *s->newrun);
+    if (!s->mask || !s->last_task || !s->newrun)
+        return rtp_oom(diag);
+    memcpy(s->mask, mask, s->n_tasks * sizeof *s->mask);
+    for (int c = 0; c < s->m; c++)
+        s->last_task[c] = NONE;
     return RTP_OK;
 }
 
@@ -213,6 +285,8 @@ static rtp_status admit(rtp_sim *s)
         size_t k = heap_pop(s, &s->future, earlier);
         tqueue *q = &s->queue[s->jobs[k].pub.task];
         if (q->len++ == 0) {
+            if (s->lists) /* the thread wakes: the tail of its list */
+                s->stamp[s->jobs[k].pub.task] = s->next_stamp++;
             q->head = q->tail = k;
             rtp_status st = heap_push(s, &s->ready, better, k);
             if (st != RTP_OK)
@@ -225,10 +299,83 @@ static rtp_status admit(rtp_sim *s)
     return RTP_OK;
 }
 
+/* How urgent the job that ran on slot c just before the clock was: an idle
+ * slot is the least urgent. */
+static long occupant(const rtp_sim *s, int c)
+{
+    return s->last_task[c] == NONE ? (long)INT_MIN - 1 : (long)s->prio[s->last_task[c]];
+}
+
+/* Arbitrary affinities (sim.h): the eligible jobs, best first, each take
+ * the CPU of their mask the rule picks among those no better job took. */
+static rtp_status dispatch_apa(rtp_sim *s)
+{
+    size_t n = 0;
+    if (RTP_GROW(s->order, s->cap_order, s->ready.len + (size_t)s->m) != 0 ||
+        RTP_GROW(s->ready.idx, s->ready.cap, s->ready.len + (size_t)s->m) != 0)
+        return RTP_ENOMEM;
+    for (size_t k = 0; k < s->ready.len; k++)
+        s->order[n++] = s->ready.idx[k];
+    for (int c = 0; c < s->m; c++)
+        if (s->running[c] != NONE)
+            s->order[n++] = s->running[c];
+    for (size_t k = 1; k < n; k++) { /* insertion sort: few jobs are eligible at once */
+        size_t v = s->order[k], i = k;
+        for (; i > 0 && better(s, v, s->order[i - 1]); i--)
+            s->order[i] = s->order[i - 1];
+        s->order[i] = v;
+    }
+    uint64_t claimed = 0, all = s->m == 64 ? ~(uint64_t)0 : ((uint64_t)1 << s->m) - 1;
+    for (int c = 0; c < s->m; c++)
+        s->newrun[c] = NONE;
+    s->ready.len = 0;
+    for (size_t k = 0; k < n; k++) {
+        size_t job = s->order[k], task = s->jobs[job].pub.task;
+        uint64_t free = s->mask[task] & all & ~claimed;
+        int pick = -1;
+        for (int c = 0; c < s->m && free; c++) {
+            if (!(free >> c & 1))
+                continue;
+            if (s->last_task[c] == task) {
+                pick = c;
+                break;
+            }
+            if (pick < 0 || occupant(s, c) < occupant(s, pick))
+                pick = c;
+        }
+        if (pick < 0) {
+            s->order[s->ready.len++] = job; /* waits: every CPU of its mask runs a better job */
+            continue;
+        }
+        claimed |= (uint64_t)1 << pick;
+        s->newrun[pick] = job;
+    }
+    for (int c = 0; c < s->m; c++)
+        if (s->running[c] != s->newrun[c]) {
+            close_segment(s, c);
+            if (s->running[c] != NONE && s->jobs[s->running[c]].cpu == c)
+                s->jobs[s->running[c]].cpu = -1;
+        }
+    for (int c = 0; c < s->m; c++)
+        if (s->running[c] != s->newrun[c]) {
+            s->running[c] = s->newrun[c];
+            s->since[c] = s->now;
+            if (s->newrun[c] != NONE)
+                s->jobs[s->newrun[c]].cpu = c;
+        }
+    for (size_t k = 0; k < s->ready.len; k++) /* the waiting jobs, best first: a heap */
+        s->ready.idx[k] = s->order[k];
+    for (size_t k = 0; k < s->ready.len; k++)
+        s->jobs[s->ready.idx[k]].cpu = -1;
+    return RTP_OK;
+}
+
 /* The best eligible jobs take free CPUs, then preempt the worst running
  * ones while strictly better. */
 static rtp_status dispatch(rtp_sim *s)
 {
+    if (s->mask)
+        return dispatch_apa(s);
     while (s->ready.len > 0) {
         size_t best = s->ready.idx[0];
         int slot = -1;
@@ -256,6 +403,37 @@ static rtp_status dispatch(rtp_sim *s)
     return RTP_OK;
 }
 
+/* SCHED_RR's quantum at the clock, after its completions (sim.h): the tick
+ * charges the thread at the head; without a tick, `cur` (which ran up to
+ * the clock) may have used its quantum up. An expired quantum is refilled
+ * and sends its thread to the tail when a peer of its priority is queued. */
+static void quantum(rtp_sim *s, size_t cur)
+{
+    size_t t;
+    if (s->tick > 0) {
+        if (s->now % s->tick != 0)
+            return;
+        size_t k = s->running[0];
+        if (k == NONE || (s->ready.len > 0 && better(s, s->ready.idx[0], k)))
+            k = s->ready.len > 0 ? s->ready.idx[0] : NONE;
+        if (k == NONE || !s->rr[t = s->jobs[k].pub.task] || --s->qleft[t] > 0)
+            return;
+        s->qleft[t] = s->quantum / s->tick;
+    } else {
+        if (cur == NONE || !s->rr[cur] || s->qleft[cur] > 0)
+            return;
+        s->qleft[t = cur] = s->quantum;
+        if (s->queue[t].len == 0)
+            return; /* it sleeps: it joins the tail when it wakes */
+    }
+    for (size_t u = 0; u < s->n_tasks; u++)
+        if (u != t && s->prio[u] == s->prio[t] && s->queue[u].len > 0) {
+            s->stamp[t] = s->next_stamp++;
+            heap_fix(s, &s->ready, better);
+            return;
+        }
+}
+
 rtp_status rtp_sim_run(rtp_sim *s, rtp_ns until, rtp_diag *diag)
 {
     if (until < s->now)
@@ -272,13 +450,25 @@ rtp_status rtp_sim_run(rtp_sim *s, rtp_ns until, rtp_diag *diag)
         for (int c = 0; c < s->m; c++)
             if (s->running[c] != NONE && s->now + s->jobs[s->running[c]].left < next)
                 next = s->now + s->jobs[s->running[c]].left;
-        for (int c = 0; c < s->m; c++)
+        size_t cur = s->lists && s->running[0] != NONE ? s->jobs[s->running[0]].pub.task : NONE;
+        if (cur != NONE && s->rr[cur]) { /* the next tick, or where its quantum runs out */
+            rtp_ns q = s->tick > 0 ? (s->now / s->tick + 1) * s->tick : s->now + s->qleft[cur];
+            next = q < next ? q : next;
+        }
+        for (int c = 0; c < s->m; c++) {
+            if (s->last_task)
+                s->last_task[c] = s->running[c] != NONE ? s->jobs[s->running[c]].pub.task : NONE;
             if (s->running[c] != NONE)
                 s->jobs[s->running[c]].left -= next - s->now;
+        }
+        if (cur != NONE && s->rr[cur] && s->tick == 0)
+            s->qleft[cur] -= next - s->now;
         s->now = next;
         st = complete(s);
         if (st != RTP_OK)
             return st;
+        if (s->lists)
+            quantum(s, cur);
     }
     return RTP_OK;
 }
@@ -329,5 +519,12 @@ void rtp_sim_free(rtp_sim *s)
     free(s->jobs);
     free(s->future.idx);
     free(s->ready.idx);
+    free(s->stamp);
+    free(s->rr);
+    free(s->qleft);
+    free(s->mask);
+    free(s->last_task);
+    free(s->newrun);
+    free(s->order);
     free(s);
 }

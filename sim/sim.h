@@ -19,6 +19,24 @@
  * eligible jobs run; a running job keeps its CPU until it finishes or is
  * preempted by a strictly better one (no needless migration).
  *
+ * Two refinements, each switched on before the first job is added:
+ * - rtp_sim_set_rr (FP on one CPU): Linux's run lists (docs/spec.md
+ *   "SCHED_RR", kernel/sched/rt.c): equal priorities run in list order, a
+ *   thread that wakes joins the tail, a preempted one keeps its place, a
+ *   thread whose next job is already released goes on; a SCHED_RR thread's
+ *   quantum carries over between jobs and, when it runs out, is refilled and
+ *   sends the thread to the tail if another thread of its priority is
+ *   queued. With a tick P the quantum is K = Q / P ticks, each tick (at
+ *   multiples of P) charged to the thread at the head after the instant's
+ *   completions (the order of an instant: completions, the tick, releases);
+ *   without one it is Q ns of the thread's own execution.
+ * - rtp_sim_set_masks (arbitrary affinities, [GCB13]): at every event the
+ *   eligible jobs, best first, each take a CPU of their mask that no better
+ *   job took: the one it ran on just before, else the one whose previous
+ *   job was least urgent (an idle one first), lowest slot on ties; a job
+ *   waits only while every CPU of its mask runs a better job (the APA
+ *   invariant Linux's push/pull aims at; docs/spec.md "rtpack simulate").
+ *
  * Units: rtp_ns; every time handed in lies in 0..2^62. Ownership: an
  * rtp_sim is created and freed by the caller; hooks are called
  * synchronously. Thread-safety: no globals; one rtp_sim per thread. */
@@ -62,6 +80,17 @@ typedef struct rtp_sim rtp_sim;
 rtp_status rtp_sim_create(rtp_policy policy, int cpus, const int *priority, size_t n_tasks,
                           const rtp_sim_hooks *hooks, rtp_sim **out, rtp_diag *diag);
 
+/* SCHED_RR (see above): rr[task] non-zero for a SCHED_RR thread (copied),
+ * quantum_ns >= 1, tick_ns 0 (none) or dividing quantum_ns. RTP_EINPUT
+ * unless the simulator is FP on one CPU and no job was added yet. */
+rtp_status rtp_sim_set_rr(rtp_sim *sim, const int *rr, rtp_ns quantum_ns, rtp_ns tick_ns,
+                          rtp_diag *diag);
+
+/* Affinity masks (see above): mask[task] a non-empty set of CPU slots
+ * (bit c = slot c; copied). RTP_EINPUT past 64 CPUs, for an empty mask, or
+ * once a job was added. */
+rtp_status rtp_sim_set_masks(rtp_sim *sim, const uint64_t *mask, rtp_diag *diag);
+
 /* Adds a job released at or after the clock (RTP_EINPUT otherwise, or for a
  * bad task index or exec_ns < 1). Jobs of one task must be added in release
  * order. *job is copied; its seq is returned in *seq when seq is non-NULL. */
@@ -100,6 +129,9 @@ typedef struct rtp_sim_periodic_opts {
     long overrun_task;     /* the task whose first job runs overrun_ns; -1 = none */
     rtp_ns overrun_ns;
     rtp_sim_hooks hooks;   /* also told about every job and segment (Gantt charts) */
+    const int *rr;         /* non-NULL: rtp_sim_set_rr with rr_quantum_ns, tick_ns */
+    rtp_ns rr_quantum_ns, tick_ns;
+    const uint64_t *mask;  /* non-NULL: rtp_sim_set_masks */
 } rtp_sim_periodic_opts;
 
 /* The hyperperiod plus the largest deadline (RTP_ELIMIT, saying so, when it

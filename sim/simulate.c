@@ -5,8 +5,10 @@
 
 #include "models/effective.h"
 #include "sim/sim.h"
+#include "solver/apa.h"
 #include "solver/fp.h"
 #include "solver/global.h"
+#include "solver/rr.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -139,20 +141,71 @@ static rtp_status find_overrun(const rtp_simulate_opts *o, rtp_simulation *out, 
                         out->n_unassigned ? " among the plan's placed tasks" : "");
 }
 
-/* What the periodic model leaves out, in the document's order. */
-static void notes(rtp_simulation *out, const rtp_overheads *ov)
+/* The platform terms of the task set or plan simulated. */
+typedef struct source {
+    const rtp_overheads *ov;
+    rtp_ns rr_quantum_ns, tick_ns;
+} source;
+
+/* Per bin, how its tasks are scheduled beyond the policy: SCHED_RR on one
+ * CPU under fp (rr[] and the quantum), affinities in a gfp cluster (mask[],
+ * NULL when every task may run on every CPU of it). *rr_left / *aff_left:
+ * SCHED_RR tasks scheduled as SCHED_FIFO (in a cluster or under EDF), an
+ * affinity naming no CPU of its cluster (the task runs on all of them). */
+static rtp_status bin_rules(const rtp_simulation *out, const rtp_sim_bin *x, const source *src,
+                            rtp_ns until, int *rr, uint64_t *mask, rtp_sim_periodic_opts *po,
+                            int *rr_left, int *aff_left, rtp_diag *diag)
 {
-    int jitter = 0, blocking = 0, rr = 0, affinity = 0;
+    const rtp_task *t = &out->tasks[x->first];
+    int any_rr = 0, restricted = 0;
+    for (size_t k = 0; k < x->n; k++)
+        any_rr |= rr[k] = t[k].rr;
+    if (any_rr && (x->policy != RTP_POLICY_FP || x->n_cpus != 1))
+        *rr_left = 1;
+    else if (any_rr) {
+        rtp_rr_params p = rtp_rr_params_of(src->rr_quantum_ns, src->tick_ns, src->ov);
+        if (p.tick_ns > 0 && p.quantum_ns % p.tick_ns != 0)
+            return rtp_diag_set(diag, RTP_EINPUT, "platform.tick",
+                                "the SCHED_RR quantum is a whole number of ticks on Linux: the "
+                                "tick must divide platform.rr_quantum");
+        /* every tick (or quantum expiry) is an event: as many as jobs at most */
+        if (until / (p.tick_ns > 0 ? p.tick_ns : p.quantum_ns) > (rtp_ns)RTP_SIM_MAX_JOBS)
+            return rtp_diag_set(diag, RTP_ELIMIT, "",
+                                "more than 10^7 SCHED_RR %s before the horizon: simulate a "
+                                "shorter window (--until)", p.tick_ns > 0 ? "ticks" : "quanta");
+        po->rr = rr;
+        po->rr_quantum_ns = p.quantum_ns;
+        po->tick_ns = p.tick_ns;
+    }
+    if (x->policy != RTP_POLICY_GFP)
+        return RTP_OK;
+    uint64_t full = x->n_cpus >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << x->n_cpus) - 1;
+    for (size_t k = 0; k < x->n; k++) {
+        mask[k] = full;
+        if (!t[k].affinity)
+            continue;
+        rtp_diag ignored;
+        if (x->n_cpus > 64 ||
+            rtp_apa_mask(&t[k], x->cpus, x->n_cpus, &mask[k], &ignored) != RTP_OK ||
+            mask[k] == 0) {
+            mask[k] = full;
+            *aff_left = 1;
+        }
+        restricted |= mask[k] != full;
+    }
+    po->mask = restricted ? mask : NULL;
+    return RTP_OK;
+}
+
+/* What the periodic model leaves out, in the document's order. */
+static void notes(rtp_simulation *out, const rtp_overheads *ov, int rr, int affinity)
+{
+    int jitter = 0, blocking = 0;
     size_t k = 0;
     for (size_t i = 0; i < out->n_tasks; i++) {
         jitter |= out->tasks[i].jitter_ns != 0;
         blocking |= out->tasks[i].blocking_ns != 0;
-        rr |= out->tasks[i].rr;
     }
-    /* a cluster under gfp runs every task on every CPU of it here */
-    for (size_t b = 0; b < out->n_bins; b++)
-        for (size_t t = 0; out->bins[b].policy == RTP_POLICY_GFP && t < out->bins[b].n; t++)
-            affinity |= out->tasks[out->bins[b].first + t].affinity != NULL;
     if (jitter)
         out->doc.not_simulated[k++] = "jitter";
     if (blocking)
@@ -166,7 +219,7 @@ static void notes(rtp_simulation *out, const rtp_overheads *ov)
 }
 
 /* The horizon, then every bin over it. */
-static rtp_status run(const rtp_simulate_opts *o, const rtp_overheads *ov, rtp_simulation *out,
+static rtp_status run(const rtp_simulate_opts *o, const source *src, rtp_simulation *out,
                       rtp_diag *diag)
 {
     rtp_status st = find_overrun(o, out, diag);
@@ -187,10 +240,12 @@ static rtp_status run(const rtp_simulate_opts *o, const rtp_overheads *ov, rtp_s
     }
     size_t n = out->n_tasks;
     rtp_sim_task_stats *stats = calloc(n ? n : 1, sizeof *stats);
+    int *rr = calloc(n ? n : 1, sizeof *rr), rr_left = 0, aff_left = 0;
+    uint64_t *mask = calloc(n ? n : 1, sizeof *mask);
     out->rows = calloc(n ? n : 1, sizeof *out->rows);
-    if (!stats || !out->rows) {
-        free(stats);
-        return rtp_oom(diag);
+    if (!stats || !rr || !mask || !out->rows) {
+        st = rtp_oom(diag);
+        goto done;
     }
     if (o->gantt)
         rtp_gantt_rec_init(&out->gantt, o->gantt_from_ns, until);
@@ -203,6 +258,10 @@ static rtp_status run(const rtp_simulate_opts *o, const rtp_overheads *ov, rtp_s
                                     .overrun_ns = o->overrun_ns};
         if (o->gantt)
             po.hooks = rtp_gantt_rec_hooks(&out->gantt, x->first, x->cpus);
+        st = bin_rules(out, x, src, until, &rr[x->first], &mask[x->first], &po, &rr_left,
+                       &aff_left, diag);
+        if (st != RTP_OK)
+            break;
         rtp_ns used;
         st = rtp_sim_periodic(&out->tasks[x->first], x->n, x->policy, (int)x->n_cpus,
                               x->priority, &po, &stats[x->first], &used, diag);
@@ -216,15 +275,18 @@ static rtp_status run(const rtp_simulate_opts *o, const rtp_overheads *ov, rtp_s
                 .response_max_ns = t->response_max_ns};
         }
     }
+    if (st == RTP_OK) {
+        out->doc = (rtp_sim_doc){.until_ns = until, .tasks = out->rows, .n_tasks = n,
+                                 .schedulable = 1};
+        for (size_t i = 0; i < n; i++)
+            out->doc.schedulable &= out->rows[i].misses == 0;
+        notes(out, src->ov, rr_left, aff_left);
+    }
+done:
     free(stats);
-    if (st != RTP_OK)
-        return st;
-    out->doc = (rtp_sim_doc){.until_ns = until, .tasks = out->rows, .n_tasks = n,
-                             .schedulable = 1};
-    for (size_t i = 0; i < n; i++)
-        out->doc.schedulable &= out->rows[i].misses == 0;
-    notes(out, ov);
-    return RTP_OK;
+    free(rr);
+    free(mask);
+    return st;
 }
 
 rtp_status rtp_simulate(const rtp_taskset *ts, const rtp_simulate_opts *opts,
@@ -241,7 +303,8 @@ rtp_status rtp_simulate(const rtp_taskset *ts, const rtp_simulate_opts *opts,
                                 "fp|edf` only so far; simulate does not model them");
         }
     rtp_status st = from_taskset(ts, opts, out, diag);
-    return st == RTP_OK ? run(opts, &ts->platform.overheads, out, diag) : st;
+    source src = {&ts->platform.overheads, ts->platform.rr_quantum_ns, ts->platform.tick_ns};
+    return st == RTP_OK ? run(opts, &src, out, diag) : st;
 }
 
 rtp_status rtp_simulate_plan(const rtp_plan *plan, const rtp_simulate_opts *opts,
@@ -254,7 +317,8 @@ rtp_status rtp_simulate_plan(const rtp_plan *plan, const rtp_simulate_opts *opts
                             "the plan's tasks share resources, which simulate does not model "
                             "yet (docs/spec.md \"Shared resources\")");
     rtp_status st = from_plan(plan, out, diag);
-    return st == RTP_OK ? run(opts, &plan->overheads, out, diag) : st;
+    source src = {&plan->overheads, plan->rr_quantum_ns, plan->tick_ns};
+    return st == RTP_OK ? run(opts, &src, out, diag) : st;
 }
 
 static const char *policy_words(rtp_policy p)

@@ -96,6 +96,25 @@ expect 0 "fp plan" "$B" simulate "$TMP/fp-plan.json" --json
 check "fp plan: priorities from the plan" "all(x['policy'] == 'fp' and x['priority'] >= 1 \
 for x in d['tasks'])"
 
+# ---- SCHED_RR on one CPU, arbitrary affinities in a gfp cluster (tests/test_sim_rr_apa.c
+# holds both to the analyses' references) ----
+expect 0 "rr ties" "$B" simulate "$EX/rr-tied.json" --policy fp --priority given --json
+check "rr ties: simulated, logger at its bound" "'not_simulated' not in d and \
+t['logger']['response_max'] == 38*$MS and t['control']['response_max'] == 5*$MS"
+expect 0 "rr ties under gfp" "$B" simulate "$EX/rr-tied.json" --policy gfp --cpus 2 --json
+check "rr ties under gfp: first-in first-out, said so" "d['not_simulated'] == ['sched_rr']"
+cat >"$TMP/apa.json" <<'JSON'
+{ "time_unit": "ms", "platform": { "cpus": 2 }, "tasks": [
+  { "name": "a", "wcet": 6, "period": 10, "priority": 3, "affinity": [0] },
+  { "name": "b", "wcet": 5, "period": 10, "priority": 2, "affinity": [1] },
+  { "name": "c", "wcet": 9, "period": 20, "priority": 1 },
+  { "name": "d", "wcet": 1, "period": 40, "priority": 4, "affinity": [7] } ] }
+JSON
+expect 0 "apa" "$B" simulate "$TMP/apa.json" --policy gfp --priority given --json
+check "apa: d (affinity outside the cluster: any CPU, said so) takes CPU 0 first, a waits \
+1 ms; c runs in b's gaps" "t['c']['response_max'] == 19*$MS and \
+t['a']['response_max'] == 7*$MS and d['not_simulated'] == ['affinity']"
+
 # ---- usage, bad input, limits ----
 expect 2 "overrun of an unknown task" "$B" simulate "$EX/textbook.json" --overrun T9:1ms
 grep -q "no task named 'T9'" "$TMP/err" || fail "unknown task named"

@@ -19,10 +19,10 @@
 
 #include "solver/apa.h"
 #include "solver/fp.h"
+#include "support/apa_reference.h"
 #include "support/testutil.h"
 
-#define MAXN 6
-#define MAXJ 64
+#define MAXN APA_REF_MAXN
 
 static rtp_global_verdict run(const rtp_task *ts, size_t n, const uint64_t *mask,
                               const int *prio, rtp_ns *resp)
@@ -99,80 +99,6 @@ static void test_not_applicable(void **state)
     assert_int_equal(m, 5); /* indices 0 (CPU 7) and 2 (CPU 5) */
 }
 
-static size_t random_set(tu_rng *rng, rtp_task *ts, uint64_t *mask, int *prio, int *m)
-{
-    *m = (int)tu_range(rng, 2, 3);
-    size_t n = (size_t)tu_range(rng, 2, MAXN);
-    for (size_t i = 0; i < n; i++) {
-        rtp_ns t = tu_range(rng, 4, 30);
-        rtp_ns c = tu_range(rng, 1, t * *m / (rtp_ns)n + 1);
-        c = c > t ? t : c;
-        ts[i] = tu_task(c, tu_range(rng, c, t), t);
-        do
-            mask[i] = (uint64_t)tu_range(rng, 1, (1 << *m) - 1);
-        while (!mask[i]);
-    }
-    /* deadline-monotonic priorities, ties by index */
-    for (size_t i = 0; i < n; i++) {
-        prio[i] = 1;
-        for (size_t j = 0; j < n; j++)
-            if (ts[j].deadline_ns > ts[i].deadline_ns ||
-                (ts[j].deadline_ns == ts[i].deadline_ns && j > i))
-                prio[i]++;
-    }
-    return n;
-}
-
-/* One random pattern, unit steps; worst[i] = the largest response of task
- * i, pending jobs counted by their age at `until`. */
-static void simulate(tu_rng *rng, const rtp_task *ts, size_t n, const uint64_t *mask,
-                     const int *prio, int m, rtp_ns horizon, rtp_ns until, rtp_ns *worst)
-{
-    rtp_ns arr[MAXN][MAXJ], exec[MAXN][MAXJ];
-    int count[MAXN] = {0}, head[MAXN] = {0};
-    rtp_ns left[MAXN] = {0};
-    int sync = tu_range(rng, 0, 2) == 0;
-    for (size_t i = 0; i < n; i++) {
-        worst[i] = 0;
-        rtp_ns a = sync ? 0 : tu_range(rng, 0, ts[i].period_ns);
-        while (a < horizon && count[i] < MAXJ) {
-            arr[i][count[i]] = a;
-            exec[i][count[i]++] = tu_range(rng, 0, 4) ? ts[i].wcet_ns
-                                                      : tu_range(rng, 1, ts[i].wcet_ns);
-            a += ts[i].period_ns + (tu_range(rng, 0, 5) ? 0 : tu_range(rng, 1, 4));
-        }
-    }
-    size_t by_prio[MAXN];
-    for (size_t i = 0; i < n; i++)
-        by_prio[n - (size_t)prio[i]] = i;
-    for (rtp_ns t = 0; t < until; t++) {
-        uint64_t busy = 0;
-        for (size_t x = 0; x < n; x++) {
-            size_t i = by_prio[x];
-            if (head[i] >= count[i] || arr[i][head[i]] > t)
-                continue;
-            if (left[i] == 0)
-                left[i] = exec[i][head[i]];
-            uint64_t free = mask[i] & ~busy & (((uint64_t)1 << m) - 1);
-            if (!free)
-                continue; /* every CPU of its mask runs a more urgent job */
-            int pickk = (int)tu_range(rng, 0, __builtin_popcountll(free) - 1);
-            while (pickk--)
-                free &= free - 1;
-            busy |= free & -free;
-            if (--left[i] == 0) {
-                rtp_ns r = t + 1 - arr[i][head[i]];
-                worst[i] = r > worst[i] ? r : worst[i];
-                head[i]++;
-            }
-        }
-    }
-    for (size_t i = 0; i < n; i++)
-        if (head[i] < count[i] && arr[i][head[i]] < until &&
-            until - arr[i][head[i]] > worst[i])
-            worst[i] = until - arr[i][head[i]];
-}
-
 static void test_against_simulation(void **state)
 {
     (void)state;
@@ -182,11 +108,13 @@ static void test_against_simulation(void **state)
         rtp_task ts[MAXN];
         uint64_t mask[MAXN];
         int prio[MAXN], m;
-        size_t n = random_set(&rng, ts, mask, prio, &m);
+        size_t n = apa_ref_random_set(&rng, ts, mask, prio, &m);
         rtp_ns r[MAXN], best[MAXN] = {0}, worst[MAXN];
         run(ts, n, mask, prio, r);
         for (int s = 0; s < 30; s++) {
-            simulate(&rng, ts, n, mask, prio, m, 120, 360, worst);
+            static apa_ref_scenario sc;
+            apa_ref_scenario_draw(&rng, ts, n, 120, &sc);
+            apa_ref_simulate(&rng, n, mask, prio, m, &sc, 360, worst);
             for (size_t i = 0; i < n; i++)
                 best[i] = worst[i] > best[i] ? worst[i] : best[i];
         }
@@ -221,7 +149,7 @@ static void test_degenerate(void **state)
         rtp_task ts[MAXN];
         uint64_t mask[MAXN];
         int prio[MAXN], m;
-        size_t n = random_set(&rng, ts, mask, prio, &m);
+        size_t n = apa_ref_random_set(&rng, ts, mask, prio, &m);
         rtp_ns r[MAXN], g[MAXN];
         for (size_t i = 0; i < n; i++)
             mask[i] = (uint64_t)1 << tu_range(&rng, 0, m - 1);
