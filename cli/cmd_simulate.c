@@ -77,20 +77,27 @@ static void print_human(const rtp_simulation *r)
     for (size_t b = 0; b < r->n_bins; b++) {
         char title[96];
         rtp_sim_bin_title(&r->bins[b], title, sizeof title);
+        int locks = d->n_tasks > 0 && d->tasks[0].has_locks;
         printf("%s\n", title);
-        printf("  %-20s %8s %10s %8s %14s %14s\n", "task", "priority", "jobs", "misses",
-               "first miss", "max response");
+        printf("  %-20s %8s %10s %8s %14s %14s%s\n", "task", "priority", "jobs", "misses",
+               "first miss", "max response", locks ? "   max blocking       max spin" : "");
         for (size_t k = 0; k < r->bins[b].n; k++) {
             const rtp_sim_doc_task *t = &d->tasks[r->bins[b].first + k];
-            char prio[16] = "-", fm[40] = "-", rm[40] = "-";
+            char prio[16] = "-", fm[40] = "-", rm[40] = "-", bl[40], sp[40];
             if (t->policy == RTP_POLICY_FP || t->policy == RTP_POLICY_GFP)
                 snprintf(prio, sizeof prio, "%d", t->priority);
             if (t->first_miss_ns >= 0)
                 rtp_duration_format(t->first_miss_ns, fm, sizeof fm);
             if (t->response_max_ns >= 0)
                 rtp_duration_format(t->response_max_ns, rm, sizeof rm);
-            printf("  %-20s %8s %10llu %8llu %14s %14s\n", t->name, prio,
+            printf("  %-20s %8s %10llu %8llu %14s %14s", t->name, prio,
                    (unsigned long long)t->jobs, (unsigned long long)t->misses, fm, rm);
+            if (locks) {
+                rtp_duration_format(t->blocking_max_ns, bl, sizeof bl);
+                rtp_duration_format(t->spin_max_ns, sp, sizeof sp);
+                printf(" %14s %14s", bl, sp);
+            }
+            printf("\n");
         }
     }
     for (size_t k = 0; k < r->n_unassigned; k++)
@@ -229,8 +236,10 @@ const cli_command cli_cmd_simulate = {
         "analyze computes; a partition plan runs CPU by CPU (cluster by cluster) with its "
         "own policy and priorities. SCHED_RR ties on one CPU run Linux's run lists with "
         "the platform's quantum and tick; affinities in a gfp cluster are kept (a job "
-        "waits only while every CPU of its mask runs a more urgent one). Jitter, blocking "
-        "and overheads are not simulated. The "
+        "waits only while every CPU of its mask runs a more urgent one). Shared resources run "
+        "their protocols (ceilings under fp, SRP under edf, MSRP spinning across CPUs; "
+        "each job's critical sections first). Jitter, the given blocking and overheads are "
+        "not simulated. The "
         "horizon is [0, --until), by default the hyperperiod plus the largest deadline "
         "(refused past 2^62 ns or 10^7 jobs: exit 3). --svg draws the Gantt chart of "
         "[--from, --until]; past 1500 execution boxes the chart stops at the first box left "

@@ -40,6 +40,7 @@ void rtp_gantt_rec_free(rtp_gantt_rec *rec)
 {
     free(rec->boxes);
     free(rec->misses);
+    free(rec->locks);
     memset(rec, 0, sizeof *rec);
 }
 
@@ -89,6 +90,21 @@ static void on_done(void *ctx, const rtp_sim_job *job)
         push(rec, &rec->misses, &rec->n_misses, &rec->cap_misses,
              (rtp_gantt_box){rec->task_offset + job->task, -1, job->deadline_ns,
                              job->deadline_ns, 1});
+}
+
+void rtp_gantt_rec_section(void *ctx, int cpu, const rtp_sim_job *job, size_t resource,
+                           int spinning, rtp_ns from, rtp_ns to)
+{
+    rtp_gantt_rec *rec = ctx;
+    (void)cpu;
+    if (to <= rec->from || from >= rec->until)
+        return;
+    if (RTP_GROW(rec->locks, rec->cap_locks, rec->n_locks + 1) != 0) {
+        rec->failed = 1;
+        return;
+    }
+    rec->locks[rec->n_locks++] =
+        (rtp_gantt_lock){rec->task_offset + job->task, from, to, resource, spinning};
 }
 
 rtp_sim_hooks rtp_gantt_rec_hooks(rtp_gantt_rec *rec, size_t task_offset, const int *cpu_ids)
@@ -246,6 +262,38 @@ static void arrows(rtp_text *b, const axis *a, const rtp_gantt_task *t, double b
     }
 }
 
+/* Lane i's sections (a dark bar over the box, the resource named when it
+ * fits) and spins (a striped box). */
+static void locks(rtp_text *b, const axis *a, const rtp_gantt_rec *rec, size_t i, double base)
+{
+    for (size_t k = 0; k < rec->n_locks; k++) {
+        const rtp_gantt_lock *l = &rec->locks[k];
+        if (l->task != i || l->from >= a->until)
+            continue;
+        rtp_ns f = l->from > a->from ? l->from : a->from;
+        rtp_ns t = l->to < a->until ? l->to : a->until;
+        double x0 = xpos(a, f), x1 = xpos(a, t);
+        if (x1 - x0 < MIN_BOX_W)
+            x1 = x0 + MIN_BOX_W;
+        if (l->spinning) {
+            rtp_text_printf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.0f\" "
+                               "fill=\"url(#spin)\" stroke=\"#222222\" stroke-width=\"0.6\"/>",
+                            x0, base - BOX_H, x1 - x0, BOX_H);
+            continue;
+        }
+        rtp_text_printf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"5\" "
+                           "fill=\"#222222\"/>", x0, base - BOX_H, x1 - x0);
+        const char *name = rec->resource_names ? rec->resource_names[l->resource] : NULL;
+        if (name && x1 - x0 >= 8.0 * (double)strlen(name)) {
+            rtp_text_printf(b, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"9\" "
+                               "text-anchor=\"middle\" fill=\"#222222\">",
+                            (x0 + x1) / 2, base - BOX_H - 2);
+            rtp_text_append_xml(b, name);
+            rtp_text_append(b, "</text>");
+        }
+    }
+}
+
 char *rtp_gantt_svg(const char *title, const rtp_gantt_task *tasks, size_t n_tasks,
                     const rtp_gantt_section *sections, size_t n_sections,
                     const rtp_gantt_rec *rec)
@@ -272,6 +320,14 @@ char *rtp_gantt_svg(const char *title, const rtp_gantt_task *tasks, size_t n_tas
         width, height, width, height, LEFT);
     rtp_text_append_xml(&b, title);
     rtp_text_append(&b, "</text>\n");
+    if (rec->n_locks > 0)
+        rtp_text_printf(&b, "<defs><pattern id=\"spin\" width=\"6\" height=\"6\" "
+                            "patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\">"
+                            "<rect width=\"6\" height=\"6\" fill=\"#dddddd\"/><path d=\"M0 0V6\" "
+                            "stroke=\"#555555\" stroke-width=\"2\"/></pattern></defs>\n"
+                            "<text x=\"%.2f\" y=\"22\" font-size=\"11\" text-anchor=\"end\" "
+                            "fill=\"#555555\">dark bar: critical section; striped: spinning "
+                            "(MSRP)</text>\n", LEFT + PLOT_W);
     legend(&b, tasks, n_tasks, TITLE_H + 14, 1);
     rtp_text_append(&b, "\n");
     double plot_bottom = height - AXIS_H - FOOT_H;
@@ -332,6 +388,7 @@ char *rtp_gantt_svg(const char *title, const rtp_gantt_task *tasks, size_t n_tas
                                         "text-anchor=\"middle\" fill=\"white\">cpu%d</text>",
                                     (x0 + x1) / 2, base - 4, x->cpu);
             }
+            locks(&b, &a, rec, i, base);
             arrows(&b, &a, &tasks[i], base);
             for (size_t k = 0; k < rec->n_misses; k++)
                 if (rec->misses[k].task == i && rec->misses[k].from <= a.until) {

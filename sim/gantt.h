@@ -4,7 +4,9 @@
  * arrows, execution as boxes coloured per task (colour-blind-safe palette
  * [OI08], red kept for misses), execution past a deadline and missed
  * deadlines in red, a time axis in ns, µs, ms or s chosen from the window,
- * and a legend. Drawn over a window [from, until] of the simulation.
+ * and a legend; with shared resources, critical sections as a dark bar over
+ * the box and spinning as a striped box. Drawn over a window [from, until]
+ * of the simulation.
  *
  * A recorder (rtp_gantt_rec) collects boxes and misses from the simulator's
  * hooks, bin by bin; it keeps at most RTP_GANTT_MAX_BOXES boxes and then
@@ -45,6 +47,14 @@ typedef struct rtp_gantt_box {
     int late;               /* runs past its job's deadline */
 } rtp_gantt_box;
 
+/* A critical section or a spin inside an execution box (shared resources). */
+typedef struct rtp_gantt_lock {
+    size_t task;
+    rtp_ns from, to;
+    size_t resource;        /* index into the recorder's resource_names */
+    int spinning;           /* 1: spinning for it (MSRP), 0: holding it */
+} rtp_gantt_lock;
+
 typedef struct rtp_gantt_rec {
     rtp_ns from, until;     /* the window asked for; until shrinks when capped */
     int truncated;          /* the cap shortened the window */
@@ -55,6 +65,9 @@ typedef struct rtp_gantt_rec {
     rtp_gantt_box *misses;  /* missed deadlines: task and, in `from`, the deadline */
     size_t n_misses, cap_misses;
     int failed;             /* out of memory */
+    rtp_gantt_lock *locks;  /* sections and spins (rtp_gantt_rec_section) */
+    size_t n_locks, cap_locks;
+    const char *const *resource_names; /* borrowed; labels sections (may be NULL) */
 } rtp_gantt_rec;
 
 /* A recorder of the window [from, until]. */
@@ -62,6 +75,10 @@ void rtp_gantt_rec_init(rtp_gantt_rec *rec, rtp_ns from, rtp_ns until);
 /* Hooks for rtp_sim_periodic_opts.hooks: the next bin's tasks start at
  * task_offset in the chart, its CPU slots are cpu_ids. */
 rtp_sim_hooks rtp_gantt_rec_hooks(rtp_gantt_rec *rec, size_t task_offset, const int *cpu_ids);
+/* rtp_sim_periodic_opts.section beside those hooks: records critical
+ * sections and spins (drawn over the execution boxes). */
+void rtp_gantt_rec_section(void *rec, int cpu, const rtp_sim_job *job, size_t resource,
+                           int spinning, rtp_ns from, rtp_ns to);
 void rtp_gantt_rec_free(rtp_gantt_rec *rec);
 
 /* The chart of what `rec` recorded; `title` heads it. NULL when out of memory. */

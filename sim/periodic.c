@@ -78,6 +78,7 @@ typedef struct tally {
     rtp_sim_task_stats *stats;
     rtp_ns until;
     rtp_sim_hooks user;
+    rtp_sim_section_fn section;
 } tally;
 
 static void on_done(void *ctx, const rtp_sim_job *job)
@@ -86,6 +87,10 @@ static void on_done(void *ctx, const rtp_sim_job *job)
     rtp_sim_task_stats *st = &t->stats[job->task];
     if (job->finish_ns >= 0 && job->finish_ns - job->arrival_ns > st->response_max_ns)
         st->response_max_ns = job->finish_ns - job->arrival_ns;
+    if (job->spin_ns > st->spin_max_ns)
+        st->spin_max_ns = job->spin_ns;
+    if (job->blocked_ns > st->blocked_max_ns)
+        st->blocked_max_ns = job->blocked_ns;
     int late = job->finish_ns >= 0 ? job->finish_ns > job->deadline_ns
                                    : job->deadline_ns <= t->until;
     if (late) {
@@ -104,6 +109,14 @@ static void on_ran(void *ctx, int cpu, const rtp_sim_job *job, rtp_ns from, rtp_
         t->user.ran(t->user.ctx, cpu, job, from, to);
 }
 
+static void on_section(void *ctx, int cpu, const rtp_sim_job *job, size_t resource,
+                       int spinning, rtp_ns from, rtp_ns to)
+{
+    tally *t = ctx;
+    if (t->section)
+        t->section(t->user.ctx, cpu, job, resource, spinning, from, to);
+}
+
 rtp_status rtp_sim_periodic(const rtp_task *tasks, size_t n, rtp_policy policy, int cpus,
                             const int *priority, const rtp_sim_periodic_opts *opts,
                             rtp_sim_task_stats *stats, rtp_ns *until_out, rtp_diag *diag)
@@ -119,9 +132,9 @@ rtp_status rtp_sim_periodic(const rtp_task *tasks, size_t n, rtp_policy policy, 
         return st;
     *until_out = until;
     for (size_t i = 0; i < n; i++)
-        stats[i] = (rtp_sim_task_stats){0, 0, -1, -1};
-    tally t = {tasks, stats, until, opts->hooks};
-    rtp_sim_hooks hooks = {&t, on_done, on_ran};
+        stats[i] = (rtp_sim_task_stats){.first_miss_ns = -1, .response_max_ns = -1};
+    tally t = {tasks, stats, until, opts->hooks, opts->section};
+    rtp_sim_hooks hooks = {.ctx = &t, .done = on_done, .ran = on_ran};
     rtp_sim *sim = NULL;
     rtp_ns *next = calloc(n + 1, sizeof *next);
     if (!next)
@@ -131,6 +144,9 @@ rtp_status rtp_sim_periodic(const rtp_task *tasks, size_t n, rtp_policy policy, 
         st = rtp_sim_set_rr(sim, opts->rr, opts->rr_quantum_ns, opts->tick_ns, diag);
     if (st == RTP_OK && opts->mask)
         st = rtp_sim_set_masks(sim, opts->mask, diag);
+    if (st == RTP_OK && opts->slot)
+        st = rtp_sim_set_locks(sim, tasks, opts->slot, opts->n_resources, opts->msrp,
+                               on_section, diag);
     /* Release instants in order; at each, the tasks in input order. */
     for (rtp_ns now = 0; st == RTP_OK && now < until;) {
         st = rtp_sim_run(sim, now, diag);

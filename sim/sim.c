@@ -15,11 +15,19 @@
 
 #define NONE ((size_t)-1)
 
+enum { FREE_RUN = 0, SPIN, HOLD }; /* a job's state with resources */
+
 typedef struct sjob {
     rtp_sim_job pub;
     rtp_ns left;       /* execution still to do */
     size_t next;       /* next job in its task's queue, or next free slot */
     int cpu;           /* CPU slot while running, -1 otherwise */
+    /* with resources */
+    int state, started;
+    size_t req;        /* the request of its next or current section ... */
+    rtp_ns done_in_req;/* ... and how many of that request's sections began */
+    rtp_ns sec_left;   /* HOLD: the section's execution still to do */
+    size_t res;        /* SPIN, HOLD: the resource */
 } sjob;
 
 typedef struct heap {
@@ -57,12 +65,53 @@ struct rtp_sim {
     size_t *newrun;    /* per slot: scratch of dispatch_apa */
     size_t *order;     /* the eligible jobs, best first: scratch of dispatch_apa */
     size_t cap_order;
+    /* shared resources (rtp_sim_set_locks) */
+    const rtp_task *tasks;
+    size_t *slot_of;   /* per task */
+    size_t n_res;
+    int *msrp;         /* per resource */
+    size_t *holder;    /* per resource: the job holding it, or NONE */
+    size_t *fifo;      /* per resource: m places, its spinning requesters in order */
+    size_t *fifo_len;
+    int *ceil_prio;    /* per (slot, resource): FP ceiling, the users' highest priority */
+    rtp_ns *ceil_dl;   /* per (slot, resource): SRP ceiling, the users' least deadline */
+    rtp_ns *state_since; /* per slot: where the running job's current state began */
+    rtp_sim_section_fn section;
 };
+
+/* With resources: a job spinning for or holding an MSRP resource is
+ * non-preemptive; a holder of a ceiling resource under FP runs at its
+ * ceiling. */
+static int nonpreemptive(const rtp_sim *s, size_t k)
+{
+    return s->jobs[k].state != FREE_RUN && s->msrp[s->jobs[k].res];
+}
+
+static int effective_prio(const rtp_sim *s, size_t k)
+{
+    const sjob *j = &s->jobs[k];
+    int p = s->prio[j->pub.task];
+    if (j->state == HOLD && !s->msrp[j->res]) {
+        int c = s->ceil_prio[s->slot_of[j->pub.task] * s->n_res + j->res];
+        p = c > p ? c : p;
+    }
+    return p;
+}
 
 /* Does job a run before job b? (sim.h states the rule.) */
 static int better(const rtp_sim *s, size_t a, size_t b)
 {
     const rtp_sim_job *x = &s->jobs[a].pub, *y = &s->jobs[b].pub;
+    if (s->tasks) {
+        if (nonpreemptive(s, a) != nonpreemptive(s, b))
+            return nonpreemptive(s, a);
+        /* a job of its ceiling's priority does not preempt a holder: the
+         * holder joined that priority first (FIFO) */
+        if (!s->edf && effective_prio(s, a) != effective_prio(s, b))
+            return effective_prio(s, a) > effective_prio(s, b);
+        if (!s->edf && x->release_ns != y->release_ns)
+            return x->release_ns < y->release_ns;
+    }
     if (s->edf) {
         if (x->deadline_ns != y->deadline_ns)
             return x->deadline_ns < y->deadline_ns;
@@ -172,7 +221,8 @@ rtp_status rtp_sim_create(rtp_policy policy, int cpus, const int *priority, size
 rtp_status rtp_sim_set_rr(rtp_sim *s, const int *rr, rtp_ns quantum_ns, rtp_ns tick_ns,
                           rtp_diag *diag)
 {
-    if (s->edf || s->m != 1 || s->next_seq > 0 || s->rr || quantum_ns < 1 || tick_ns < 0 ||
+    if (s->edf || s->m != 1 || s->next_seq > 0 || s->rr || s->tasks || quantum_ns < 1 ||
+        tick_ns < 0 ||
         (tick_ns > 0 && quantum_ns % tick_ns != 0))
         return rtp_diag_set(diag, RTP_EINPUT, "",
                             "SCHED_RR is simulated under fixed priorities on one CPU, set "
@@ -192,9 +242,11 @@ rtp_status rtp_sim_set_rr(rtp_sim *s, const int *rr, rtp_ns quantum_ns, rtp_ns t
     return RTP_OK;
 }
 
-rtp_status rtp_sim_set_masks(rtp_sim *s, const uint64_t *mask, rtp_diag *diag)
+/* The masks; under EDF only rtp_sim_set_locks installs them (one CPU each:
+ * partitioned EDF). */
+static rtp_status install_masks(rtp_sim *s, const uint64_t *mask, rtp_diag *diag)
 {
-    int bad = s->edf || s->m > 64 || s->next_seq > 0 || s->mask;
+    int bad = s->m > 64 || s->next_seq > 0 || s->mask;
     for (size_t i = 0; i < s->n_tasks && !bad; i++)
         bad = (s->m < 64 ? mask[i] & (((uint64_t)1 << s->m) - 1) : mask[i]) == 0;
     if (bad)
@@ -210,6 +262,86 @@ rtp_status rtp_sim_set_masks(rtp_sim *s, const uint64_t *mask, rtp_diag *diag)
     for (int c = 0; c < s->m; c++)
         s->last_task[c] = NONE;
     return RTP_OK;
+}
+
+rtp_status rtp_sim_set_masks(rtp_sim *s, const uint64_t *mask, rtp_diag *diag)
+{
+    if (s->edf)
+        return rtp_diag_set(diag, RTP_EINPUT, "", "affinity masks: fixed priorities only");
+    return install_masks(s, mask, diag);
+}
+
+rtp_status rtp_sim_set_locks(rtp_sim *s, const rtp_task *tasks, const size_t *slot,
+                             size_t n_resources, const int *msrp, rtp_sim_section_fn section,
+                             rtp_diag *diag)
+{
+    int bad = s->next_seq > 0 || s->tasks || s->lists || s->mask;
+    for (size_t i = 0; i < s->n_tasks && !bad; i++) {
+        bad = slot[i] >= (size_t)s->m;
+        for (size_t q = 0; q < tasks[i].n_requests && !bad; q++)
+            bad = tasks[i].requests[q].resource >= n_resources;
+    }
+    if (bad)
+        return rtp_diag_set(diag, RTP_EINPUT, "",
+                            "shared resources: every task on a CPU slot, every request on a "
+                            "declared resource, set once before the first job, without "
+                            "SCHED_RR");
+    size_t cells = (size_t)s->m * (n_resources ? n_resources : 1);
+    uint64_t *mask = calloc(s->n_tasks + 1, sizeof *mask);
+    s->slot_of = malloc((s->n_tasks + 1) * sizeof *s->slot_of);
+    s->msrp = calloc(n_resources + 1, sizeof *s->msrp);
+    s->holder = malloc((n_resources + 1) * sizeof *s->holder);
+    s->fifo = malloc(cells * sizeof *s->fifo);
+    s->fifo_len = calloc(n_resources + 1, sizeof *s->fifo_len);
+    s->ceil_prio = malloc(cells * sizeof *s->ceil_prio);
+    s->ceil_dl = malloc(cells * sizeof *s->ceil_dl);
+    s->state_since = calloc((size_t)s->m, sizeof *s->state_since);
+    rtp_status st = RTP_OK;
+    if (!mask || !s->slot_of || !s->msrp || !s->holder || !s->fifo || !s->fifo_len ||
+        !s->ceil_prio || !s->ceil_dl || !s->state_since) {
+        st = rtp_oom(diag);
+        goto done;
+    }
+    for (size_t c = 0; c < cells; c++) {
+        s->ceil_prio[c] = INT_MIN;
+        s->ceil_dl[c] = INT64_MAX;
+    }
+    for (size_t r = 0; r < n_resources; r++) {
+        s->msrp[r] = msrp[r] != 0;
+        s->holder[r] = NONE;
+    }
+    for (size_t i = 0; i < s->n_tasks; i++) {
+        s->slot_of[i] = slot[i];
+        mask[i] = (uint64_t)1 << (slot[i] % 64);
+        for (size_t q = 0; q < tasks[i].n_requests; q++) {
+            size_t r = tasks[i].requests[q].resource, c = slot[i] * n_resources + r;
+            if (s->prio[i] > s->ceil_prio[c])
+                s->ceil_prio[c] = s->prio[i];
+            if (tasks[i].deadline_ns < s->ceil_dl[c])
+                s->ceil_dl[c] = tasks[i].deadline_ns;
+        }
+    }
+    for (size_t r = 0; r < n_resources && st == RTP_OK; r++) {
+        int slots = 0;
+        for (size_t c = 0; c < (size_t)s->m; c++)
+            slots += s->ceil_dl[c * n_resources + r] != INT64_MAX;
+        if (slots > 1 && !s->msrp[r])
+            st = rtp_diag_set(diag, RTP_EINPUT, "",
+                              "shared resources: resource %zu has users on %d CPUs: it is "
+                              "run by MSRP", r, slots);
+    }
+    if (st == RTP_OK && s->m > 64)
+        st = rtp_diag_set(diag, RTP_EINPUT, "", "shared resources: at most 64 CPUs");
+    if (st == RTP_OK)
+        st = install_masks(s, mask, diag);
+    if (st == RTP_OK) {
+        s->tasks = tasks;
+        s->n_res = n_resources;
+        s->section = section;
+    }
+done:
+    free(mask);
+    return st;
 }
 
 rtp_status rtp_sim_add(rtp_sim *s, const rtp_sim_job *job, uint64_t *seq, rtp_diag *diag)
@@ -231,6 +363,7 @@ rtp_status rtp_sim_add(rtp_sim *s, const rtp_sim_job *job, uint64_t *seq, rtp_di
     s->jobs[k] = (sjob){.pub = *job, .left = job->exec_ns, .next = NONE, .cpu = -1};
     s->jobs[k].pub.seq = s->next_seq++;
     s->jobs[k].pub.finish_ns = -1;
+    s->jobs[k].pub.spin_ns = s->jobs[k].pub.blocked_ns = 0;
     if (seq)
         *seq = s->jobs[k].pub.seq;
     return heap_push(s, &s->future, earlier, k);
@@ -247,7 +380,104 @@ static void close_segment(rtp_sim *s, int c)
     size_t k = s->running[c];
     if (k != NONE && s->now > s->since[c] && s->hooks.ran)
         s->hooks.ran(s->hooks.ctx, c, &s->jobs[k].pub, s->since[c], s->now);
+    if (k != NONE && s->tasks && s->jobs[k].state != FREE_RUN && s->section) {
+        rtp_ns from = s->state_since[c] > s->since[c] ? s->state_since[c] : s->since[c];
+        if (s->now > from)
+            s->section(s->hooks.ctx, c, &s->jobs[k].pub, s->jobs[k].res,
+                             s->jobs[k].state == SPIN, from, s->now);
+    }
     s->since[c] = s->now;
+}
+
+/* A state change of the job running on slot c at the clock. */
+static void set_state(rtp_sim *s, int c, int state)
+{
+    close_segment(s, c);
+    s->jobs[s->running[c]].state = state;
+    s->state_since[c] = s->now;
+}
+
+/* The running job on slot c takes resource r (sim.h: ceiling resources are
+ * never held by another job when taken; MSRP ones may be: spin). */
+static rtp_status take(rtp_sim *s, int c, size_t r)
+{
+    size_t k = s->running[c];
+    sjob *j = &s->jobs[k];
+    const rtp_request *q = &s->tasks[j->pub.task].requests[j->req];
+    j->res = r;
+    j->done_in_req++;
+    if (s->holder[r] == NONE) {
+        s->holder[r] = k;
+        j->sec_left = q->length_ns < j->left ? q->length_ns : j->left;
+        set_state(s, c, HOLD);
+        return RTP_OK;
+    }
+    if (!s->msrp[r])
+        return RTP_EINTERNAL; /* the ceiling protocols exclude it */
+    s->fifo[r * (size_t)s->m + s->fifo_len[r]++] = k;
+    set_state(s, c, SPIN);
+    return RTP_OK;
+}
+
+/* Running jobs at the start of a section enter it, in slot order. */
+static rtp_status enter_sections(rtp_sim *s)
+{
+    for (int c = 0; c < s->m; c++) {
+        size_t k = s->running[c];
+        if (k == NONE || s->jobs[k].state != FREE_RUN || s->jobs[k].left == 0)
+            continue;
+        sjob *j = &s->jobs[k];
+        const rtp_task *t = &s->tasks[j->pub.task];
+        while (j->req < t->n_requests && j->done_in_req >= t->requests[j->req].count) {
+            j->req++;
+            j->done_in_req = 0;
+        }
+        if (j->req < t->n_requests) {
+            rtp_status st = take(s, c, t->requests[j->req].resource);
+            if (st != RTP_OK)
+                return st;
+        }
+    }
+    return RTP_OK;
+}
+
+/* Sections that end at the clock: the resource passes to the first in its
+ * queue (MSRP) or is free again. */
+static void leave_sections(rtp_sim *s)
+{
+    for (int c = 0; c < s->m; c++) {
+        size_t k = s->running[c];
+        if (k == NONE || s->jobs[k].state != HOLD || s->jobs[k].sec_left > 0)
+            continue;
+        size_t r = s->jobs[k].res;
+        set_state(s, c, FREE_RUN);
+        s->holder[r] = NONE;
+        if (s->fifo_len[r] == 0)
+            continue;
+        size_t w = s->fifo[r * (size_t)s->m];
+        memmove(&s->fifo[r * (size_t)s->m], &s->fifo[r * (size_t)s->m + 1],
+                --s->fifo_len[r] * sizeof *s->fifo);
+        sjob *next = &s->jobs[w];
+        const rtp_request *q = &s->tasks[next->pub.task].requests[next->req];
+        s->holder[r] = w;
+        next->sec_left = q->length_ns < next->left ? q->length_ns : next->left;
+        set_state(s, next->cpu, HOLD);
+    }
+}
+
+/* SRP: may job k start on its CPU (its relative deadline below every
+ * ceiling of a resource held there)? */
+static int may_start(const rtp_sim *s, size_t k)
+{
+    const sjob *j = &s->jobs[k];
+    if (!s->edf || j->started)
+        return 1;
+    size_t c = s->slot_of[j->pub.task];
+    for (size_t r = 0; r < s->n_res; r++)
+        if (!s->msrp[r] && s->holder[r] != NONE &&
+            s->tasks[j->pub.task].deadline_ns >= s->ceil_dl[c * s->n_res + r])
+            return 0;
+    return 1;
 }
 
 /* Completions at the clock: the next job of each finished task becomes eligible. */
@@ -333,6 +563,8 @@ static rtp_status dispatch_apa(rtp_sim *s)
         size_t job = s->order[k], task = s->jobs[job].pub.task;
         uint64_t free = s->mask[task] & all & ~claimed;
         int pick = -1;
+        if (s->tasks && !may_start(s, job))
+            free = 0;
         for (int c = 0; c < s->m && free; c++) {
             if (!(free >> c & 1))
                 continue;
@@ -360,8 +592,10 @@ static rtp_status dispatch_apa(rtp_sim *s)
         if (s->running[c] != s->newrun[c]) {
             s->running[c] = s->newrun[c];
             s->since[c] = s->now;
-            if (s->newrun[c] != NONE)
+            if (s->newrun[c] != NONE) {
                 s->jobs[s->newrun[c]].cpu = c;
+                s->jobs[s->newrun[c]].started = 1;
+            }
         }
     for (size_t k = 0; k < s->ready.len; k++) /* the waiting jobs, best first: a heap */
         s->ready.idx[k] = s->order[k];
@@ -403,6 +637,29 @@ static rtp_status dispatch(rtp_sim *s)
     return RTP_OK;
 }
 
+/* With resources, over the next dt: spins, sections, and the time each
+ * ready job waits while its CPU runs a less urgent one (blocking). */
+static void account(rtp_sim *s, rtp_ns dt)
+{
+    for (int c = 0; c < s->m; c++) {
+        sjob *j = s->running[c] != NONE ? &s->jobs[s->running[c]] : NULL;
+        if (j && j->state == SPIN)
+            j->pub.spin_ns += dt;
+        else if (j && j->state == HOLD)
+            j->sec_left -= dt;
+    }
+    for (size_t k = 0; k < s->ready.len; k++) {
+        sjob *w = &s->jobs[s->ready.idx[k]];
+        size_t r = s->running[s->slot_of[w->pub.task]];
+        if (r == NONE)
+            continue;
+        const rtp_sim_job *x = &s->jobs[r].pub;
+        if (s->edf ? x->deadline_ns > w->pub.deadline_ns
+                   : s->prio[x->task] < s->prio[w->pub.task])
+            w->pub.blocked_ns += dt;
+    }
+}
+
 /* SCHED_RR's quantum at the clock, after its completions (sim.h): the tick
  * charges the thread at the head; without a tick, `cur` (which ran up to
  * the clock) may have used its quantum up. An expired quantum is refilled
@@ -442,28 +699,41 @@ rtp_status rtp_sim_run(rtp_sim *s, rtp_ns until, rtp_diag *diag)
         rtp_status st = admit(s);
         if (st == RTP_OK)
             st = dispatch(s);
+        if (st == RTP_OK && s->tasks)
+            st = enter_sections(s);
         if (st != RTP_OK)
-            return st;
+            return st == RTP_EINTERNAL
+                       ? rtp_diag_set(diag, st, "", "simulation: a ceiling resource was "
+                                                    "taken while held")
+                       : st;
         rtp_ns next = until;
         if (s->future.len > 0 && s->jobs[s->future.idx[0]].pub.release_ns < next)
             next = s->jobs[s->future.idx[0]].pub.release_ns;
-        for (int c = 0; c < s->m; c++)
-            if (s->running[c] != NONE && s->now + s->jobs[s->running[c]].left < next)
-                next = s->now + s->jobs[s->running[c]].left;
+        for (int c = 0; c < s->m; c++) {
+            const sjob *j = s->running[c] != NONE ? &s->jobs[s->running[c]] : NULL;
+            if (!j || j->state == SPIN)
+                continue; /* a spinning job waits for a handover, itself an event */
+            rtp_ns end = s->now + (j->state == HOLD ? j->sec_left : j->left);
+            next = end < next ? end : next;
+        }
         size_t cur = s->lists && s->running[0] != NONE ? s->jobs[s->running[0]].pub.task : NONE;
         if (cur != NONE && s->rr[cur]) { /* the next tick, or where its quantum runs out */
             rtp_ns q = s->tick > 0 ? (s->now / s->tick + 1) * s->tick : s->now + s->qleft[cur];
             next = q < next ? q : next;
         }
+        if (s->tasks)
+            account(s, next - s->now);
         for (int c = 0; c < s->m; c++) {
             if (s->last_task)
                 s->last_task[c] = s->running[c] != NONE ? s->jobs[s->running[c]].pub.task : NONE;
-            if (s->running[c] != NONE)
+            if (s->running[c] != NONE && s->jobs[s->running[c]].state != SPIN)
                 s->jobs[s->running[c]].left -= next - s->now;
         }
         if (cur != NONE && s->rr[cur] && s->tick == 0)
             s->qleft[cur] -= next - s->now;
         s->now = next;
+        if (s->tasks)
+            leave_sections(s);
         st = complete(s);
         if (st != RTP_OK)
             return st;
@@ -526,5 +796,13 @@ void rtp_sim_free(rtp_sim *s)
     free(s->last_task);
     free(s->newrun);
     free(s->order);
+    free(s->slot_of);
+    free(s->msrp);
+    free(s->holder);
+    free(s->fifo);
+    free(s->fifo_len);
+    free(s->ceil_prio);
+    free(s->ceil_dl);
+    free(s->state_since);
     free(s);
 }

@@ -37,6 +37,20 @@
  *   waits only while every CPU of its mask runs a better job (the APA
  *   invariant Linux's push/pull aims at; docs/spec.md "rtpack simulate").
  *
+ * - rtp_sim_set_locks (shared resources, docs/spec.md "Shared resources"):
+ *   every task is pinned to one CPU slot and each job runs its critical
+ *   sections first, in the order of its requests (count sections of length
+ *   each; a job shorter than them ends inside one); a resource whose users
+ *   sit on one slot follows the ceiling protocols: under FP the immediate
+ *   priority ceiling [SRL90] (the holder runs at the highest priority of the
+ *   resource's users there), under EDF the stack resource policy [Bak91]
+ *   (preemption levels by relative deadline: a job that has not started
+ *   starts only when its relative deadline is below every deadline of the
+ *   users of a resource held on its CPU); a resource marked MSRP [GLD01] is
+ *   requested non-preemptively, the requester spinning on its CPU until the
+ *   resources' FIFO queue (requests of one instant in slot order) hands it
+ *   over, and held non-preemptively.
+ *
  * Units: rtp_ns; every time handed in lies in 0..2^62. Ownership: an
  * rtp_sim is created and freed by the caller; hooks are called
  * synchronously. Thread-safety: no globals; one rtp_sim per thread. */
@@ -60,6 +74,9 @@ typedef struct rtp_sim_job {
     rtp_ns exec_ns;     /* execution time, >= 1 */
     uint64_t seq;       /* set by rtp_sim_add: 0, 1, 2, ... (last tie-break) */
     rtp_ns finish_ns;   /* set when it completes; -1 when reported unfinished */
+    rtp_ns spin_ns;     /* with resources: time it spun for a global one (MSRP) */
+    rtp_ns blocked_ns;  /* with resources: time it was ready while its CPU ran a job of
+                         * lower priority (FP) or later deadline (EDF), spinning included */
 } rtp_sim_job;
 
 /* Optional callbacks (any may be NULL). */
@@ -71,6 +88,12 @@ typedef struct rtp_sim_hooks {
     /* `job` ran on CPU slot `cpu` (0..M-1) throughout [from, to), from < to. */
     void (*ran)(void *ctx, int cpu, const rtp_sim_job *job, rtp_ns from, rtp_ns to);
 } rtp_sim_hooks;
+
+/* With resources (rtp_sim_set_locks), called with the hooks' ctx: `job`
+ * spun for (spinning) or held `resource` on CPU slot `cpu` throughout
+ * [from, to), inside a segment the ran hook reports. */
+typedef void (*rtp_sim_section_fn)(void *ctx, int cpu, const rtp_sim_job *job, size_t resource,
+                                   int spinning, rtp_ns from, rtp_ns to);
 
 typedef struct rtp_sim rtp_sim;
 
@@ -90,6 +113,17 @@ rtp_status rtp_sim_set_rr(rtp_sim *sim, const int *rr, rtp_ns quantum_ns, rtp_ns
  * (bit c = slot c; copied). RTP_EINPUT past 64 CPUs, for an empty mask, or
  * once a job was added. */
 rtp_status rtp_sim_set_masks(rtp_sim *sim, const uint64_t *mask, rtp_diag *diag);
+
+/* Shared resources (see above): tasks[i] (its requests and relative
+ * deadline; borrowed while the simulator lives) runs on CPU slot slot[i];
+ * msrp[r] non-zero runs resource r by MSRP, else by the ceiling protocol of
+ * the policy (its users must then share one slot); `section` (may be NULL)
+ * is told about every spin and section. RTP_EINPUT for a bad
+ * slot or resource index, ceiling users on two slots, together with
+ * SCHED_RR, or once a job was added. */
+rtp_status rtp_sim_set_locks(rtp_sim *sim, const rtp_task *tasks, const size_t *slot,
+                             size_t n_resources, const int *msrp, rtp_sim_section_fn section,
+                             rtp_diag *diag);
 
 /* Adds a job released at or after the clock (RTP_EINPUT otherwise, or for a
  * bad task index or exec_ns < 1). Jobs of one task must be added in release
@@ -122,6 +156,8 @@ typedef struct rtp_sim_task_stats {
     uint64_t misses;       /* due by `until` and completed after the deadline or not at all */
     rtp_ns first_miss_ns;  /* absolute deadline of the first such job; -1: none */
     rtp_ns response_max_ns;/* largest completion - arrival; -1: no job completed */
+    rtp_ns spin_max_ns;    /* with resources: the largest spin_ns of a job, else 0 */
+    rtp_ns blocked_max_ns; /* with resources: the largest blocked_ns of a job, else 0 */
 } rtp_sim_task_stats;
 
 typedef struct rtp_sim_periodic_opts {
@@ -132,6 +168,11 @@ typedef struct rtp_sim_periodic_opts {
     const int *rr;         /* non-NULL: rtp_sim_set_rr with rr_quantum_ns, tick_ns */
     rtp_ns rr_quantum_ns, tick_ns;
     const uint64_t *mask;  /* non-NULL: rtp_sim_set_masks */
+    const size_t *slot;    /* non-NULL: rtp_sim_set_locks(tasks, slot, n_resources, msrp,
+                            * section) */
+    size_t n_resources;
+    const int *msrp;
+    rtp_sim_section_fn section;
 } rtp_sim_periodic_opts;
 
 /* The hyperperiod plus the largest deadline (RTP_ELIMIT, saying so, when it

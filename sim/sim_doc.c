@@ -25,6 +25,10 @@ char *rtp_sim_doc_to_json(const rtp_sim_doc *d, int pretty)
         rtp_jw_int(&w, "misses", (int64_t)t->misses);
         rtp_jw_time_or_null(&w, "first_miss", t->first_miss_ns);
         rtp_jw_time_or_null(&w, "response_max", t->response_max_ns);
+        if (t->has_locks) {
+            rtp_jw_time(&w, "blocking_max", t->blocking_max_ns);
+            rtp_jw_time(&w, "spin_max", t->spin_max_ns);
+        }
         rtp_jw_close(&w);
     }
     rtp_jw_close(&w);

@@ -2,7 +2,8 @@
  * "rtpack simulate"):
  *   { "until": T, "tasks": [ { "name", "cpu", "policy", "priority" (FP),
  *     "cpus" (global: the cluster), "jobs", "misses", "first_miss": T|null,
- *     "response_max": T|null } ], "schedulable_in_simulation": bool,
+ *     "response_max": T|null, "blocking_max": T, "spin_max": T (with shared
+ *     resources) } ], "schedulable_in_simulation": bool,
  *     "not_simulated": [...] (only when the set has jitter, blocking or
  *     overheads, which the simulation leaves out) }
  * Times are integer ns. Ownership: the document borrows every pointer.
@@ -28,6 +29,9 @@ typedef struct rtp_sim_doc_task {
     uint64_t jobs, misses;
     rtp_ns first_miss_ns;      /* -1: null */
     rtp_ns response_max_ns;    /* -1: null */
+    int has_locks;             /* the set has shared resources: the two below are written */
+    rtp_ns blocking_max_ns;    /* the longest a job waited while its CPU ran a less urgent job */
+    rtp_ns spin_max_ns;        /* the longest a job spun for a global resource (MSRP) */
 } rtp_sim_doc_task;
 
 typedef struct rtp_sim_doc {

@@ -8,6 +8,7 @@
 #include "solver/apa.h"
 #include "solver/fp.h"
 #include "solver/global.h"
+#include "solver/locks.h"
 #include "solver/rr.h"
 
 #include <stdio.h>
@@ -145,7 +146,49 @@ static rtp_status find_overrun(const rtp_simulate_opts *o, rtp_simulation *out, 
 typedef struct source {
     const rtp_overheads *ov;
     rtp_ns rr_quantum_ns, tick_ns;
+    const rtp_resource *resources;
+    size_t n_resources;
 } source;
+
+static int has_requests(const rtp_simulation *out, const source *src)
+{
+    int any = src->n_resources > 0;
+    for (size_t i = 0; i < out->n_tasks && !any; i++)
+        any = out->tasks[i].n_requests > 0;
+    return any;
+}
+
+/* With shared resources the bins (single CPUs) run as one simulation, each
+ * task pinned to its bin's slot, so MSRP's spinning couples them: slot[i]
+ * its bin, msrp[r] whether r is run by MSRP (solver/locks.h's placement
+ * decides, and refuses what the analysis refuses), cpu_ids[b] the bin's
+ * CPU. */
+static rtp_status lock_setup(const rtp_simulation *out, const source *src, size_t *slot,
+                             int *msrp, int *cpu_ids, rtp_diag *diag)
+{
+    for (size_t b = 0; b < out->n_bins; b++) {
+        if (out->bins[b].n_cpus > 1)
+            return rtp_diag_set(diag, RTP_EINPUT, "resources",
+                                "shared resources are simulated on single CPUs (a task set "
+                                "under edf or fp, or a partitioned plan), not in a cluster of "
+                                "%zu", out->bins[b].n_cpus);
+        cpu_ids[b] = out->bins[b].cpus[0];
+        for (size_t k = 0; k < out->bins[b].n; k++)
+            slot[out->bins[b].first + k] = b;
+    }
+    rtp_task *placed = calloc(out->n_tasks ? out->n_tasks : 1, sizeof *placed);
+    rtp_request *store = NULL;
+    if (!placed)
+        return rtp_oom(diag);
+    rtp_status st = rtp_locks_place(src->resources, src->n_resources, out->tasks, out->n_tasks,
+                                    slot, out->n_bins, placed, &store, diag);
+    for (size_t i = 0; i < out->n_tasks && st == RTP_OK; i++)
+        for (size_t q = 0; q < placed[i].n_requests; q++)
+            msrp[placed[i].requests[q].resource] |= placed[i].requests[q].np;
+    free(placed);
+    free(store);
+    return st;
+}
 
 /* Per bin, how its tasks are scheduled beyond the policy: SCHED_RR on one
  * CPU under fp (rr[] and the quantum), affinities in a gfp cluster (mask[],
@@ -218,6 +261,40 @@ static void notes(rtp_simulation *out, const rtp_overheads *ov, int rr, int affi
         out->doc.not_simulated[k++] = "affinity";
 }
 
+/* With shared resources: every bin in one simulation (lock_setup). */
+static rtp_status run_locks(const rtp_simulate_opts *o, const source *src, rtp_ns until,
+                            rtp_simulation *out, rtp_sim_task_stats *stats, rtp_diag *diag)
+{
+    size_t n = out->n_tasks;
+    size_t *slot = calloc(n ? n : 1, sizeof *slot);
+    int *msrp = calloc(src->n_resources + 1, sizeof *msrp);
+    int *cpu_ids = calloc(out->n_bins + 1, sizeof *cpu_ids);
+    out->resource_names = calloc(src->n_resources + 1, sizeof *out->resource_names);
+    rtp_status st = slot && msrp && cpu_ids && out->resource_names ? RTP_OK : rtp_oom(diag);
+    for (size_t r = 0; r < src->n_resources && st == RTP_OK; r++)
+        out->resource_names[r] = src->resources[r].name;
+    if (st == RTP_OK)
+        st = lock_setup(out, src, slot, msrp, cpu_ids, diag);
+    if (st == RTP_OK) {
+        rtp_sim_periodic_opts po = {.until_ns = until, .overrun_task = out->overrun_index,
+                                    .overrun_ns = o->overrun_ns, .slot = slot,
+                                    .n_resources = src->n_resources, .msrp = msrp};
+        if (o->gantt) {
+            po.hooks = rtp_gantt_rec_hooks(&out->gantt, 0, cpu_ids);
+            po.section = rtp_gantt_rec_section;
+            out->gantt.resource_names = out->resource_names;
+        }
+        rtp_ns used;
+        st = rtp_sim_periodic(out->tasks, n, out->bins[0].policy, (int)out->n_bins,
+                              out->prio_store, &po, stats, &used, diag);
+        out->gantt.cpu_ids = NULL; /* freed below; only recording used it */
+    }
+    free(slot);
+    free(msrp);
+    free(cpu_ids);
+    return st;
+}
+
 /* The horizon, then every bin over it. */
 static rtp_status run(const rtp_simulate_opts *o, const source *src, rtp_simulation *out,
                       rtp_diag *diag)
@@ -249,6 +326,12 @@ static rtp_status run(const rtp_simulate_opts *o, const source *src, rtp_simulat
     }
     if (o->gantt)
         rtp_gantt_rec_init(&out->gantt, o->gantt_from_ns, until);
+    if (has_requests(out, src)) { /* SCHED_RR is not simulated together with them */
+        st = run_locks(o, src, until, out, stats, diag);
+        for (size_t i = 0; i < n; i++)
+            rr_left |= out->tasks[i].rr;
+        goto rows;
+    }
     for (size_t b = 0; b < out->n_bins && st == RTP_OK; b++) {
         const rtp_sim_bin *x = &out->bins[b];
         long local = out->overrun_index >= (long)x->first &&
@@ -265,14 +348,19 @@ static rtp_status run(const rtp_simulate_opts *o, const source *src, rtp_simulat
         rtp_ns used;
         st = rtp_sim_periodic(&out->tasks[x->first], x->n, x->policy, (int)x->n_cpus,
                               x->priority, &po, &stats[x->first], &used, diag);
-        for (size_t k = 0; k < x->n && st == RTP_OK; k++) {
+    }
+rows:
+    for (size_t b = 0; b < out->n_bins && st == RTP_OK; b++) {
+        const rtp_sim_bin *x = &out->bins[b];
+        for (size_t k = 0; k < x->n; k++) {
             const rtp_sim_task_stats *t = &stats[x->first + k];
             out->rows[x->first + k] = (rtp_sim_doc_task){
                 .name = out->tasks[x->first + k].name, .cpu = x->cpus[0],
                 .cpus = x->n_cpus > 1 ? x->cpus : NULL, .n_cpus = x->n_cpus,
                 .policy = x->policy, .priority = x->priority ? x->priority[k] : 0,
                 .jobs = t->jobs, .misses = t->misses, .first_miss_ns = t->first_miss_ns,
-                .response_max_ns = t->response_max_ns};
+                .response_max_ns = t->response_max_ns, .has_locks = has_requests(out, src),
+                .blocking_max_ns = t->blocked_max_ns, .spin_max_ns = t->spin_max_ns};
         }
     }
     if (st == RTP_OK) {
@@ -294,16 +382,9 @@ rtp_status rtp_simulate(const rtp_taskset *ts, const rtp_simulate_opts *opts,
 {
     memset(out, 0, sizeof *out);
     out->overrun_index = -1;
-    for (size_t i = 0; i < ts->n_tasks; i++)
-        if (ts->tasks[i].n_requests > 0) {
-            char path[48];
-            snprintf(path, sizeof path, "tasks[%zu].requests", i);
-            return rtp_diag_set(diag, RTP_EINPUT, path,
-                                "shared resources are analysed by `rtpack analyze --policy "
-                                "fp|edf` only so far; simulate does not model them");
-        }
     rtp_status st = from_taskset(ts, opts, out, diag);
-    source src = {&ts->platform.overheads, ts->platform.rr_quantum_ns, ts->platform.tick_ns};
+    source src = {&ts->platform.overheads, ts->platform.rr_quantum_ns, ts->platform.tick_ns,
+                  ts->resources, ts->n_resources};
     return st == RTP_OK ? run(opts, &src, out, diag) : st;
 }
 
@@ -312,12 +393,9 @@ rtp_status rtp_simulate_plan(const rtp_plan *plan, const rtp_simulate_opts *opts
 {
     memset(out, 0, sizeof *out);
     out->overrun_index = -1;
-    if (plan->n_resources > 0)
-        return rtp_diag_set(diag, RTP_EINPUT, "resources",
-                            "the plan's tasks share resources, which simulate does not model "
-                            "yet (docs/spec.md \"Shared resources\")");
     rtp_status st = from_plan(plan, out, diag);
-    source src = {&plan->overheads, plan->rr_quantum_ns, plan->tick_ns};
+    source src = {&plan->overheads, plan->rr_quantum_ns, plan->tick_ns, plan->resources,
+                  plan->n_resources};
     return st == RTP_OK ? run(opts, &src, out, diag) : st;
 }
 
@@ -376,6 +454,7 @@ void rtp_simulation_free(rtp_simulation *s)
         return;
     rtp_gantt_rec_free(&s->gantt);
     free(s->rows);
+    free(s->resource_names);
     free(s->bins);
     free(s->unassigned);
     free(s->task_copy);

@@ -67,6 +67,7 @@ typedef struct rtp_simulation {
                                  * overrun_task, a chart start past the horizon, a one-CPU
                                  * policy with several CPUs), not from the document */
     rtp_gantt_rec gantt;        /* opts.gantt: the recording */
+    const char **resource_names;/* with shared resources: their names (borrowed strings) */
     /* owned storage behind the borrowed views above */
     rtp_task *task_copy;
     int *prio_store;

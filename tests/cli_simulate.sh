@@ -115,6 +115,29 @@ check "apa: d (affinity outside the cluster: any CPU, said so) takes CPU 0 first
 1 ms; c runs in b's gaps" "t['c']['response_max'] == 19*$MS and \
 t['a']['response_max'] == 7*$MS and d['not_simulated'] == ['affinity']"
 
+# ---- shared resources: the protocols run (tests/test_sim_locks.c holds them to the bounds) ----
+"$B" partition "$EX/shared_resources.json" --policy fp --json >"$TMP/locks-plan.json" ||
+    fail "shared resources: partition"
+expect 0 "shared resources, fp plan" "$B" simulate "$TMP/locks-plan.json" --until 200ms --json
+python3 - "$TMP/out" "$TMP/locks-plan.json" <<'PY' || fail "shared resources: within the plan's bounds"
+import json, sys
+sim = {t["name"]: t for t in json.load(open(sys.argv[1]))["tasks"]}
+plan = json.load(open(sys.argv[2]))
+bound = {t["name"]: t["response_time"] for c in plan["cpus"] for t in c["tasks"]}
+assert all(sim[n]["response_max"] <= bound[n] for n in bound), (sim, bound)
+assert sim["imu"]["spin_max"] > 0 and all("blocking_max" in t for t in sim.values())
+PY
+expect 1 "shared resources, one fp CPU (unschedulable)" "$B" simulate "$EX/shared_resources.json" \
+    --policy fp --until 100ms
+grep -q "max blocking *max spin" "$TMP/out" || fail "shared resources: the table's columns"
+expect 2 "shared resources in a cluster" "$B" simulate "$EX/shared_resources.json" \
+    --policy gfp --cpus 2
+grep -q "not in a cluster of 2" "$TMP/err" || fail "shared resources in a cluster: said so"
+expect 0 "shared resources: chart" "$B" simulate "$TMP/locks-plan.json" --until 21ms \
+    --svg "$TMP/locks.svg"
+grep -q 'url(#spin)' "$TMP/locks.svg" && grep -q '>map</text>' "$TMP/locks.svg" ||
+    fail "shared resources: the chart draws spins and named sections"
+
 # ---- usage, bad input, limits ----
 expect 2 "overrun of an unknown task" "$B" simulate "$EX/textbook.json" --overrun T9:1ms
 grep -q "no task named 'T9'" "$TMP/err" || fail "unknown task named"

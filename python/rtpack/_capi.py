@@ -190,7 +190,8 @@ rtp_status rtp_deploy_emit(const rtp_plan *plan, rtp_emit_format format,
 
 typedef struct rtp_sim_doc_task { const char *name; int cpu; const int *cpus; size_t n_cpus;
     rtp_policy policy; int priority; uint64_t jobs, misses; rtp_ns first_miss_ns;
-    rtp_ns response_max_ns; } rtp_sim_doc_task;
+    rtp_ns response_max_ns; int has_locks; rtp_ns blocking_max_ns; rtp_ns spin_max_ns; }
+    rtp_sim_doc_task;
 typedef struct rtp_sim_doc { rtp_ns until_ns; const rtp_sim_doc_task *tasks; size_t n_tasks;
     int schedulable; const char *not_simulated[5]; } rtp_sim_doc;
 typedef struct rtp_simulate_opts { rtp_policy policy; rtp_prio_rule priority;
@@ -200,11 +201,13 @@ typedef struct rtp_sim_bin { rtp_policy policy; const int *cpus; size_t n_cpus; 
     const int *priority; } rtp_sim_bin;
 typedef struct rtp_gantt_rec { rtp_ns from, until; int truncated; size_t task_offset;
     const int *cpu_ids; void *boxes; size_t n_boxes, cap_boxes; void *misses;
-    size_t n_misses, cap_misses; int failed; } rtp_gantt_rec;
+    size_t n_misses, cap_misses; int failed; void *locks; size_t n_locks, cap_locks;
+    const char *const *resource_names; } rtp_gantt_rec;
 typedef struct rtp_simulation { rtp_sim_doc doc; rtp_sim_doc_task *rows; rtp_sim_bin *bins;
     size_t n_bins; const rtp_task *tasks; size_t n_tasks; const char **unassigned;
     size_t n_unassigned; long overrun_index; rtp_ns overrun_ns; int until_default;
-    int option_error; rtp_gantt_rec gantt; rtp_task *task_copy; int *prio_store;
+    int option_error; rtp_gantt_rec gantt; const char **resource_names; rtp_task *task_copy;
+    int *prio_store;
     int *cpu_store; } rtp_simulation;
 rtp_simulate_opts rtp_simulate_opts_default(rtp_policy policy);
 rtp_status rtp_simulate(const rtp_taskset *ts, const rtp_simulate_opts *opts,

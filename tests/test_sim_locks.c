@@ -1,0 +1,360 @@
+/* tests/test_sim_locks.c — sim/sim.h with shared resources
+ * (rtp_sim_set_locks: the immediate priority ceiling protocol under FP
+ * [SRL90], SRP under EDF [Bak91], MSRP's non-preemptive FIFO spinning
+ * [GLD01]; sections at the start of each job) against solver/locks.h:
+ *  - a hand trace of each protocol;
+ *  - on thousands of tiny seeded partitioned sets (1-2 CPUs, two
+ *    resources, local and global) across release offsets, sporadic gaps,
+ *    release jitter (FP) and shorter executions: no simulated response above
+ *    rtp_locks_partitioned's FP bound, no miss in a set its EDF test
+ *    accepts, no simulated spin above the task's analysed spin;
+ *  - SchedCAT's published MSRP unit test (the set of test_locks'
+ *    worked_examples): over 2,000 release patterns the simulated spins,
+ *    blockings and responses stay within the published 7/1/1/0, 0/8/20/0 and
+ *    37/39/82/92, and reach the spins of the tasks that can reach them. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/sim.h"
+#include "solver/locks.h"
+#include "solver/schedtest.h"
+#include "support/testutil.h"
+
+enum { MAXT = 5, MAXR = 2, MAXJ = 80 };
+
+typedef struct observed {
+    rtp_ns resp[MAXT], spin[MAXT], blocked[MAXT];
+    int miss;
+    rtp_ns until;
+} observed;
+
+static void on_done(void *ctx, const rtp_sim_job *job)
+{
+    observed *o = ctx;
+    size_t i = job->task;
+    rtp_ns r = job->finish_ns >= 0 ? job->finish_ns - job->arrival_ns
+               : job->arrival_ns < o->until ? o->until - job->arrival_ns : 0;
+    o->resp[i] = r > o->resp[i] ? r : o->resp[i];
+    o->spin[i] = job->spin_ns > o->spin[i] ? job->spin_ns : o->spin[i];
+    o->blocked[i] = job->blocked_ns > o->blocked[i] ? job->blocked_ns : o->blocked[i];
+    if (job->finish_ns >= 0 ? job->finish_ns > job->deadline_ns : job->deadline_ns < o->until)
+        o->miss = 1;
+}
+
+typedef struct ejob {
+    size_t task;
+    rtp_ns arrival, release, exec;
+} ejob;
+
+static int by_release(const void *a, const void *b)
+{
+    const ejob *x = a, *y = b;
+    if (x->release != y->release)
+        return x->release < y->release ? -1 : 1;
+    return x->task < y->task ? -1 : x->task > y->task;
+}
+
+/* One release pattern through the engine: offsets in [0, T) (or all 0),
+ * now and then a sporadic gap, jitter drawn in [0, J], executions mostly
+ * the wcet. */
+static void pattern(tu_rng *rng, rtp_policy policy, const rtp_task *t, size_t n,
+                    const int *prio, const size_t *slot, size_t cpus, size_t n_res,
+                    const int *msrp, rtp_ns horizon, observed *o)
+{
+    static ejob jobs[MAXT * MAXJ];
+    size_t nj = 0;
+    int sync = tu_range(rng, 0, 3) == 0;
+    for (size_t i = 0; i < n; i++) {
+        rtp_ns a = sync ? 0 : tu_range(rng, 0, t[i].period_ns - 1), last = 0;
+        for (int k = 0; k < MAXJ && a < horizon; k++) {
+            rtp_ns rel = a + (t[i].jitter_ns ? tu_range(rng, 0, t[i].jitter_ns) : 0);
+            rel = rel < last ? last : rel;
+            rtp_ns c = tu_range(rng, 0, 4) ? t[i].wcet_ns : tu_range(rng, 1, t[i].wcet_ns);
+            jobs[nj++] = (ejob){i, a, rel, c};
+            last = rel;
+            a += t[i].period_ns + (tu_range(rng, 0, 6) ? 0 : tu_range(rng, 1, 5));
+        }
+    }
+    qsort(jobs, nj, sizeof *jobs, by_release);
+    memset(o, 0, sizeof *o);
+    o->until = horizon + 60;
+    rtp_sim_hooks hooks = {.ctx = o, .done = on_done};
+    rtp_sim *sim;
+    rtp_diag d;
+    assert_int_equal(rtp_sim_create(policy, (int)cpus, prio, n, &hooks, &sim, &d), RTP_OK);
+    assert_int_equal(rtp_sim_set_locks(sim, t, slot, n_res, msrp, NULL, &d), RTP_OK);
+    for (size_t k = 0; k < nj; k++) {
+        rtp_sim_job j = {.task = jobs[k].task, .arrival_ns = jobs[k].arrival,
+                         .release_ns = jobs[k].release,
+                         .deadline_ns = jobs[k].arrival + t[jobs[k].task].deadline_ns,
+                         .exec_ns = jobs[k].exec};
+        assert_int_equal(rtp_sim_add(sim, &j, NULL, &d), RTP_OK);
+    }
+    assert_int_equal(rtp_sim_run(sim, o->until, &d), RTP_OK);
+    rtp_sim_drain(sim);
+    rtp_sim_free(sim);
+}
+
+/* msrp[r] as solver/locks.h's placement decides it. */
+static void msrp_of(const rtp_resource *res, size_t n_res, const rtp_task *t, size_t n,
+                    const size_t *slot, size_t cpus, int *msrp, rtp_task *placed,
+                    rtp_request **store)
+{
+    rtp_diag d;
+    assert_int_equal(rtp_locks_place(res, n_res, t, n, slot, cpus, placed, store, &d), RTP_OK);
+    for (size_t r = 0; r < n_res; r++)
+        msrp[r] = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t q = 0; q < placed[i].n_requests; q++)
+            msrp[placed[i].requests[q].resource] |= placed[i].requests[q].np;
+}
+
+typedef struct tiny {
+    rtp_task t[MAXT];
+    rtp_request req[MAXT][MAXR];
+    rtp_resource res[MAXR];
+    size_t slot[MAXT], n, cpus;
+} tiny;
+
+static void tiny_set(tu_rng *rng, tiny *x, size_t cpus, int jitter)
+{
+    static const rtp_ns periods[] = {6, 8, 10, 12, 15, 20, 24, 30};
+    static char *const names[MAXR] = {"q", "r"};
+    memset(x, 0, sizeof *x);
+    x->cpus = cpus;
+    x->n = (size_t)tu_range(rng, 2, MAXT);
+    for (int r = 0; r < MAXR; r++)
+        x->res[r] = (rtp_resource){names[r], RTP_LOCK_AUTO, 0};
+    for (size_t i = 0; i < x->n; i++) {
+        rtp_task *t = &x->t[i];
+        t->period_ns = periods[tu_range(rng, 0, 7)];
+        t->deadline_ns = t->period_ns - tu_range(rng, 0, t->period_ns / 2 - 1);
+        t->wcet_ns = tu_range(rng, 1, t->period_ns / (rtp_ns)x->n + 1);
+        t->jitter_ns = jitter && tu_range(rng, 0, 2) == 0 ? tu_range(rng, 1, jitter) : 0;
+        t->requests = x->req[i];
+        x->slot[i] = (size_t)tu_range(rng, 0, (int64_t)cpus - 1);
+        rtp_ns room = t->wcet_ns;
+        for (int r = 0; r < MAXR && room > 0; r++) {
+            if (tu_range(rng, 0, 1))
+                continue;
+            rtp_request *q = &t->requests[t->n_requests++];
+            q->resource = (size_t)r;
+            q->count = room > 1 && tu_range(rng, 0, 3) == 0 ? 2 : 1;
+            q->length_ns = tu_range(rng, 1, room / q->count);
+            room -= q->count * q->length_ns;
+        }
+    }
+}
+
+static void check(rtp_policy policy, size_t cpus, int jitter, uint64_t seed, int sets,
+                  int *checked, int *attained, int *accepted)
+{
+    tu_rng rng = {seed};
+    rtp_test test = rtp_test_exact(policy, RTP_PRIO_OPA, 1, rtp_limits_default());
+    for (int k = 0; k < sets; k++) {
+        tiny x;
+        tiny_set(&rng, &x, cpus, jitter);
+        rtp_locks_task out[MAXT];
+        int sched, prio[MAXT], msrp[MAXR];
+        rtp_diag d;
+        rtp_status st = rtp_locks_partitioned(x.res, MAXR, x.t, x.n, x.slot, cpus, &test,
+                                              &sched, out, &d);
+        assert_int_equal(st, RTP_OK);
+        if (policy == RTP_POLICY_EDF && !sched)
+            continue;
+        rtp_task placed[MAXT];
+        rtp_request *store;
+        msrp_of(x.res, MAXR, x.t, x.n, x.slot, cpus, msrp, placed, &store);
+        for (size_t i = 0; i < x.n; i++)
+            prio[i] = out[i].priority;
+        rtp_ns seen[MAXT] = {0}, spun[MAXT] = {0};
+        for (int p = 0; p < 16; p++) {
+            observed o;
+            pattern(&rng, policy, x.t, x.n, policy == RTP_POLICY_FP ? prio : NULL, x.slot,
+                    cpus, MAXR, msrp, 240, &o);
+            if (policy == RTP_POLICY_EDF && o.miss)
+                fail_msg("EDF set %d (seed %llu) accepted but a job missed", k,
+                         (unsigned long long)seed);
+            for (size_t i = 0; i < x.n; i++) {
+                seen[i] = o.resp[i] > seen[i] ? o.resp[i] : seen[i];
+                spun[i] = o.spin[i] > spun[i] ? o.spin[i] : spun[i];
+            }
+        }
+        *accepted += policy == RTP_POLICY_EDF;
+        for (size_t i = 0; i < x.n; i++) {
+            /* a job spins at most once per request, each at most spin_ns */
+            if (spun[i] > rtp_locks_spin(&placed[i]))
+                fail_msg("set %d task %zu: spun %lld > analysed %lld", k, i,
+                         (long long)spun[i], (long long)rtp_locks_spin(&placed[i]));
+            if (policy != RTP_POLICY_FP || out[i].response_ns < 0)
+                continue;
+            (*checked)++;
+            if (seen[i] > out[i].response_ns)
+                fail_msg("FP set %d (seed %llu) task %zu: simulated %lld > bound %lld", k,
+                         (unsigned long long)seed, i, (long long)seen[i],
+                         (long long)out[i].response_ns);
+            *attained += seen[i] == out[i].response_ns;
+        }
+        free(store);
+    }
+}
+
+static void test_against_the_bounds(void **state)
+{
+    (void)state;
+    int checked = 0, attained = 0, accepted = 0;
+    check(RTP_POLICY_FP, 1, 0, 31, 800, &checked, &attained, &accepted);
+    check(RTP_POLICY_FP, 2, 0, 32, 800, &checked, &attained, &accepted);
+    check(RTP_POLICY_FP, 2, 2, 33, 500, &checked, &attained, &accepted);
+    check(RTP_POLICY_EDF, 1, 0, 41, 800, &checked, &attained, &accepted);
+    check(RTP_POLICY_EDF, 2, 0, 42, 800, &checked, &attained, &accepted);
+    print_message("sim locks: %d FP bounds (%d attained), %d accepted EDF sets, 0 exceeded\n",
+                  checked, attained, accepted);
+    assert_true(checked > 3000);
+    assert_true(accepted > 500);
+    assert_true(attained * 10 > checked); /* the patterns reach the bound often */
+}
+
+/* Hand traces, one CPU unless said. FP: L (prio 1, C 4, q 3 at its start)
+ * at 0, H (prio 2, C 1, uses q) at 1: L holds q at H's priority (the
+ * ceiling) [0,3), H runs [3,4): H's response 3, blocking 2. EDF + SRP: the
+ * same with deadlines 20 and 5: H may not start while L holds q (q's
+ * ceiling is H's deadline): the same trace. MSRP on two CPUs: A (CPU 0,
+ * q 4) and B (CPU 1, q 2) released at 0: A takes q first (slot order), B
+ * spins [0,4) then holds [4,6); C (CPU 1, prio above B) released at 1 waits
+ * for B's non-preemptive spin and section: C runs [6,7), response 6,
+ * blocked 5. */
+static void test_hand_traces(void **state)
+{
+    (void)state;
+    rtp_request lq[1] = {{0, 1, 3, 0, 0}}, hq[1] = {{0, 1, 1, 0, 0}};
+    rtp_task t[2] = {tu_task(4, 20, 100), tu_task(1, 5, 100)};
+    t[0].requests = lq;
+    t[0].n_requests = 1;
+    t[1].requests = hq;
+    t[1].n_requests = 1;
+    size_t slot[3] = {0, 0, 0};
+    int msrp[1] = {0}, prio[3] = {1, 2, 3};
+    for (int edf = 0; edf < 2; edf++) {
+        observed o = {.until = 50};
+        rtp_sim_hooks hooks = {.ctx = &o, .done = on_done};
+        rtp_sim *sim;
+        rtp_diag d;
+        assert_int_equal(rtp_sim_create(edf ? RTP_POLICY_EDF : RTP_POLICY_FP, 1,
+                                        edf ? NULL : prio, 2, &hooks, &sim, &d), RTP_OK);
+        assert_int_equal(rtp_sim_set_locks(sim, t, slot, 1, msrp, NULL, &d), RTP_OK);
+        rtp_sim_job l = {.task = 0, .arrival_ns = 0, .release_ns = 0, .deadline_ns = 20,
+                         .exec_ns = 4};
+        rtp_sim_job h = {.task = 1, .arrival_ns = 1, .release_ns = 1, .deadline_ns = 6,
+                         .exec_ns = 1};
+        assert_int_equal(rtp_sim_add(sim, &l, NULL, &d), RTP_OK);
+        assert_int_equal(rtp_sim_add(sim, &h, NULL, &d), RTP_OK);
+        assert_int_equal(rtp_sim_run(sim, 50, &d), RTP_OK);
+        rtp_sim_free(sim);
+        assert_int_equal(o.resp[1], 3);
+        assert_int_equal(o.blocked[1], 2);
+        assert_int_equal(o.resp[0], 5);
+    }
+    /* MSRP */
+    rtp_request aq[1] = {{0, 1, 4, 0, 0}}, bq[1] = {{0, 1, 2, 0, 0}};
+    rtp_task m[3] = {tu_task(4, 50, 50), tu_task(2, 50, 50), tu_task(1, 50, 50)};
+    m[0].requests = aq;
+    m[0].n_requests = 1;
+    m[1].requests = bq;
+    m[1].n_requests = 1;
+    size_t mslot[3] = {0, 1, 1};
+    int global[1] = {1}, mprio[3] = {1, 1, 2};
+    observed o = {.until = 50};
+    rtp_sim_hooks hooks = {.ctx = &o, .done = on_done};
+    rtp_sim *sim;
+    rtp_diag d;
+    assert_int_equal(rtp_sim_create(RTP_POLICY_FP, 2, mprio, 3, &hooks, &sim, &d), RTP_OK);
+    assert_int_equal(rtp_sim_set_locks(sim, m, mslot, 1, global, NULL, &d), RTP_OK);
+    rtp_sim_job ja = {.task = 0, .arrival_ns = 0, .release_ns = 0, .deadline_ns = 50,
+                      .exec_ns = 4};
+    rtp_sim_job jb = {.task = 1, .arrival_ns = 0, .release_ns = 0, .deadline_ns = 50,
+                      .exec_ns = 2};
+    rtp_sim_job jc = {.task = 2, .arrival_ns = 1, .release_ns = 1, .deadline_ns = 50,
+                      .exec_ns = 1};
+    assert_int_equal(rtp_sim_add(sim, &ja, NULL, &d), RTP_OK);
+    assert_int_equal(rtp_sim_add(sim, &jb, NULL, &d), RTP_OK);
+    assert_int_equal(rtp_sim_add(sim, &jc, NULL, &d), RTP_OK);
+    assert_int_equal(rtp_sim_run(sim, 50, &d), RTP_OK);
+    rtp_sim_free(sim);
+    assert_int_equal(o.resp[0], 4);
+    assert_int_equal(o.spin[1], 4);
+    assert_int_equal(o.resp[1], 6);
+    assert_int_equal(o.resp[2], 6);
+    assert_int_equal(o.blocked[2], 5);
+}
+
+/* SchedCAT's published MSRP unit test (tests/locking.py; test_locks'
+ * worked_examples): four tasks of C 30, T 100/120/130/140, t1 on CPU 0, the
+ * others on CPU 1, q shared by t1 (1), t2 (5), t3 (7), r by t3 (10) and t4
+ * (20); published spins 7/1/1/0, local blockings 0/8/20/0, responses
+ * 37/39/82/92. */
+static void test_schedcat_msrp_example(void **state)
+{
+    (void)state;
+    rtp_resource res[2] = {{"q", RTP_LOCK_AUTO, 0}, {"r", RTP_LOCK_AUTO, 0}};
+    rtp_request rq[4][2] = {{{0, 1, 1, 0, 0}},
+                            {{0, 1, 5, 0, 0}},
+                            {{0, 1, 7, 0, 0}, {1, 1, 10, 0, 0}},
+                            {{1, 1, 20, 0, 0}}};
+    rtp_task t[4];
+    const rtp_ns T[4] = {100, 120, 130, 140};
+    const size_t nreq[4] = {1, 1, 2, 1}, slot[4] = {0, 1, 1, 1};
+    int prio[4] = {4, 3, 2, 1};
+    for (int i = 0; i < 4; i++) {
+        t[i] = tu_task(30, T[i], T[i]);
+        t[i].requests = rq[i];
+        t[i].n_requests = nreq[i];
+    }
+    int msrp[2];
+    rtp_task placed[4];
+    rtp_request *store;
+    msrp_of(res, 2, t, 4, slot, 2, msrp, placed, &store);
+    free(store);
+    assert_true(msrp[0] && !msrp[1]);
+    tu_rng rng = {4242};
+    rtp_ns spin[4] = {0}, blocked[4] = {0}, resp[4] = {0};
+    for (int p = 0; p < 2000; p++) {
+        observed o;
+        pattern(&rng, RTP_POLICY_FP, t, 4, prio, slot, 2, 2, msrp, 560, &o);
+        for (int i = 0; i < 4; i++) {
+            spin[i] = o.spin[i] > spin[i] ? o.spin[i] : spin[i];
+            blocked[i] = o.blocked[i] > blocked[i] ? o.blocked[i] : blocked[i];
+            resp[i] = o.resp[i] > resp[i] ? o.resp[i] : resp[i];
+        }
+    }
+    const rtp_ns pspin[4] = {7, 1, 1, 0}, pblock[4] = {0, 8, 20, 0}, presp[4] = {37, 39, 82, 92};
+    for (int i = 0; i < 4; i++) {
+        print_message("t%d: spin %lld (published %lld), blocked %lld (local blocking %lld + "
+                      "spin), response %lld (bound %lld)\n", i + 1, (long long)spin[i],
+                      (long long)pspin[i], (long long)blocked[i], (long long)pblock[i],
+                      (long long)resp[i], (long long)presp[i]);
+        assert_true(spin[i] <= pspin[i]);
+        assert_true(resp[i] <= presp[i]);
+    }
+    /* t2 and t3 wait for t1's 1-unit section when both ask at once (CPU 0
+     * goes first); t4 never spins */
+    assert_int_equal(spin[1], 1);
+    assert_int_equal(spin[2], 1);
+    assert_int_equal(spin[3], 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hand_traces),
+        cmocka_unit_test(test_against_the_bounds),
+        cmocka_unit_test(test_schedcat_msrp_example),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
