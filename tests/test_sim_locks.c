@@ -47,19 +47,6 @@ static void on_done(void *ctx, const rtp_sim_job *job)
         o->miss = 1;
 }
 
-typedef struct ejob {
-    size_t task;
-    rtp_ns arrival, release, exec;
-} ejob;
-
-static int by_release(const void *a, const void *b)
-{
-    const ejob *x = a, *y = b;
-    if (x->release != y->release)
-        return x->release < y->release ? -1 : 1;
-    return x->task < y->task ? -1 : x->task > y->task;
-}
-
 /* One release pattern through the engine: offsets in [0, T) (or all 0),
  * now and then a sporadic gap, jitter drawn in [0, J], executions mostly
  * the wcet. */
@@ -67,7 +54,7 @@ static void pattern(tu_rng *rng, rtp_policy policy, const rtp_task *t, size_t n,
                     const int *prio, const size_t *slot, size_t cpus, size_t n_res,
                     const int *msrp, rtp_ns horizon, observed *o)
 {
-    static ejob jobs[MAXT * MAXJ];
+    static tu_job jobs[MAXT * MAXJ];
     size_t nj = 0;
     int sync = tu_range(rng, 0, 3) == 0;
     for (size_t i = 0; i < n; i++) {
@@ -76,12 +63,12 @@ static void pattern(tu_rng *rng, rtp_policy policy, const rtp_task *t, size_t n,
             rtp_ns rel = a + (t[i].jitter_ns ? tu_range(rng, 0, t[i].jitter_ns) : 0);
             rel = rel < last ? last : rel;
             rtp_ns c = tu_range(rng, 0, 4) ? t[i].wcet_ns : tu_range(rng, 1, t[i].wcet_ns);
-            jobs[nj++] = (ejob){i, a, rel, c};
+            jobs[nj++] = (tu_job){i, a, rel, c};
             last = rel;
             a += t[i].period_ns + (tu_range(rng, 0, 6) ? 0 : tu_range(rng, 1, 5));
         }
     }
-    qsort(jobs, nj, sizeof *jobs, by_release);
+    tu_jobs_sort(jobs, nj);
     memset(o, 0, sizeof *o);
     o->until = horizon + 60;
     rtp_sim_hooks hooks = {.ctx = o, .done = on_done};

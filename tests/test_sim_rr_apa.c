@@ -45,27 +45,13 @@ static void on_done(void *ctx, const rtp_sim_job *job)
         w->worst[job->task] = r;
 }
 
-/* One job of the engine's input: (release, task) order is the add order. */
-typedef struct ejob {
-    size_t task;
-    rtp_ns arrival, release, exec;
-} ejob;
-
-static int by_release(const void *a, const void *b)
-{
-    const ejob *x = a, *y = b;
-    if (x->release != y->release)
-        return x->release < y->release ? -1 : 1;
-    return x->task < y->task ? -1 : x->task > y->task;
-}
-
 /* The engine on jobs[0..n_jobs-1] up to `until`; worst[i] as the references
  * count it. rr: SCHED_RR flags (NULL: none), mask: APA masks (NULL: none). */
 static void engine(size_t n, int m, const int *prio, const int *rr, rtp_ns quantum,
-                   rtp_ns tick, const uint64_t *mask, ejob *jobs, size_t n_jobs, rtp_ns until,
-                   rtp_ns *worst)
+                   rtp_ns tick, const uint64_t *mask, tu_job *jobs, size_t n_jobs,
+                   rtp_ns until, rtp_ns *worst)
 {
-    qsort(jobs, n_jobs, sizeof *jobs, by_release);
+    tu_jobs_sort(jobs, n_jobs);
     for (size_t i = 0; i < n; i++)
         worst[i] = 0;
     worst_ctx ctx = {worst, until};
@@ -88,12 +74,27 @@ static void engine(size_t n, int m, const int *prio, const int *rr, rtp_ns quant
     rtp_sim_free(sim);
 }
 
-static size_t rr_jobs(const rr_ref_scenario *sc, size_t n, ejob *out)
+/* The engine's worst responses equal the reference's; best[] keeps the
+ * largest of each task over the patterns. */
+static void same_worst(int set, int pattern, size_t n, const rtp_ns *got, const rtp_ns *ref,
+                       rtp_ns *best)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (got[i] != ref[i]) {
+            print_error("set %d pattern %d task %zu: engine %lld, reference %lld\n", set,
+                        pattern, i, (long long)got[i], (long long)ref[i]);
+            fail();
+        }
+        best[i] = got[i] > best[i] ? got[i] : best[i];
+    }
+}
+
+static size_t rr_jobs(const rr_ref_scenario *sc, size_t n, tu_job *out)
 {
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
         for (int j = 0; j < sc->count[i]; j++)
-            out[k++] = (ejob){i, sc->job[i][j].arrival, sc->job[i][j].release,
+            out[k++] = (tu_job){i, sc->job[i][j].arrival, sc->job[i][j].release,
                               sc->job[i][j].exec};
     return k;
 }
@@ -120,7 +121,7 @@ static void test_rr_hand_trace(void **state)
     rtp_task ts[2] = {tu_task(50, 1000, 1000), tu_task(5, 30, 100)};
     ts[0].rr = ts[1].rr = 1;
     int prio[2] = {5, 5}, rr[2] = {1, 1};
-    ejob jobs[3] = {{0, 20, 20, 50}, {1, 0, 0, 5}, {1, 20, 20, 5}};
+    tu_job jobs[3] = {{0, 20, 20, 50}, {1, 0, 0, 5}, {1, 20, 20, 5}};
     rtp_ns worst[2];
     engine(2, 1, prio, rr, 3, 1, NULL, jobs, 3, 200, worst);
     assert_int_equal(worst[1], 11);
@@ -165,7 +166,7 @@ static void test_rr_equals_reference(void **state)
         rtp_ns best[RR_REF_MAXN] = {0}, best_exact[RR_REF_MAXN] = {0};
         for (int s = 0; s < 10; s++) {
             static rr_ref_scenario sc;
-            static ejob jobs[RR_REF_MAXN * RR_REF_MAXJ];
+            static tu_job jobs[RR_REF_MAXN * RR_REF_MAXJ];
             rr_ref_random_scenario(&rng, ts, n, q, p, 160, &sc);
             sc.phase = 0; /* the engine's ticks: multiples of P, a full quantum at 0 */
             for (size_t i = 0; i < n; i++)
@@ -175,14 +176,7 @@ static void test_rr_equals_reference(void **state)
             rr_ref_simulate(ts, n, prio, q, p, &sc, 480, NULL, order, ref, NULL);
             size_t nj = rr_jobs(&sc, n, jobs);
             engine(n, 1, prio, rr, q, p, NULL, jobs, nj, 480, got);
-            for (size_t i = 0; i < n; i++) {
-                if (got[i] != ref[i]) {
-                    print_error("set %d pattern %d task %zu: engine %lld, reference %lld\n", k,
-                                s, i, (long long)got[i], (long long)ref[i]);
-                    fail();
-                }
-                best[i] = got[i] > best[i] ? got[i] : best[i];
-            }
+            same_worst(k, s, n, got, ref, best);
             compared++;
             engine(n, 1, prio, rr, q, 0, NULL, jobs, nj, 480, got);
             for (size_t i = 0; i < n; i++)
@@ -231,7 +225,7 @@ static void test_apa_hand_trace(void **state)
     (void)state;
     int prio[3] = {3, 2, 1};
     uint64_t mask[3] = {1, 2, 3};
-    ejob jobs[6] = {{0, 0, 0, 6}, {0, 10, 10, 6}, {1, 0, 0, 5}, {1, 10, 10, 5},
+    tu_job jobs[6] = {{0, 0, 0, 6}, {0, 10, 10, 6}, {1, 0, 0, 5}, {1, 10, 10, 5},
                     {2, 0, 0, 9}, {2, 20, 20, 9}};
     rtp_ns worst[3];
     engine(3, 2, prio, NULL, 0, 0, mask, jobs, 6, 40, worst);
@@ -256,23 +250,16 @@ static void test_apa_equals_reference(void **state)
         assert_int_equal(rtp_apa_rta(ts, n, mask, prio, &lim, r, &v, NULL), RTP_OK);
         for (int s = 0; s < 10; s++) {
             static apa_ref_scenario sc;
-            static ejob jobs[APA_REF_MAXN * APA_REF_MAXJ];
+            static tu_job jobs[APA_REF_MAXN * APA_REF_MAXJ];
             apa_ref_scenario_draw(&rng, ts, n, 120, &sc);
             rtp_ns ref[APA_REF_MAXN], got[APA_REF_MAXN];
             apa_ref_simulate(NULL, n, mask, prio, m, &sc, 360, ref);
             size_t nj = 0;
             for (size_t i = 0; i < n; i++)
                 for (int j = 0; j < sc.count[i]; j++)
-                    jobs[nj++] = (ejob){i, sc.arr[i][j], sc.arr[i][j], sc.exec[i][j]};
+                    jobs[nj++] = (tu_job){i, sc.arr[i][j], sc.arr[i][j], sc.exec[i][j]};
             engine(n, m, prio, NULL, 0, 0, mask, jobs, nj, 360, got);
-            for (size_t i = 0; i < n; i++) {
-                if (got[i] != ref[i]) {
-                    print_error("set %d pattern %d task %zu: engine %lld, reference %lld\n", k,
-                                s, i, (long long)got[i], (long long)ref[i]);
-                    fail();
-                }
-                best[i] = got[i] > best[i] ? got[i] : best[i];
-            }
+            same_worst(k, s, n, got, ref, best);
             compared++;
         }
         for (size_t i = 0; i < n; i++) {

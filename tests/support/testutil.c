@@ -35,6 +35,19 @@ rtp_task tu_task(rtp_ns wcet, rtp_ns deadline, rtp_ns period)
     return t;
 }
 
+static int by_release(const void *a, const void *b)
+{
+    const tu_job *x = a, *y = b;
+    if (x->release != y->release)
+        return x->release < y->release ? -1 : 1;
+    return x->task < y->task ? -1 : x->task > y->task;
+}
+
+void tu_jobs_sort(tu_job *jobs, size_t n)
+{
+    qsort(jobs, n, sizeof *jobs, by_release);
+}
+
 rtp_ns tu_hyperperiod(const rtp_task *ts, size_t n)
 {
     rtp_ns h = 1;

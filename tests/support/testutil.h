@@ -21,6 +21,14 @@ int64_t tu_range(tu_rng *rng, int64_t lo, int64_t hi);
 /* A task with a static name buffer-free form: name may be NULL. */
 rtp_task tu_task(rtp_ns wcet, rtp_ns deadline, rtp_ns period);
 
+/* A job to hand to sim/sim.h's engine, and the order the engine is fed in
+ * (release, then task: the references' order of one instant's releases). */
+typedef struct tu_job {
+    size_t task;
+    rtp_ns arrival, release, exec;
+} tu_job;
+void tu_jobs_sort(tu_job *jobs, size_t n);
+
 /* lcm of the periods, unchecked: for the small periods of reference checks. */
 rtp_ns tu_hyperperiod(const rtp_task *ts, size_t n);
 
