@@ -5,6 +5,7 @@
 
 #include "models/effective.h"
 #include "sim/sim.h"
+#include "solver/analyze.h"
 #include "solver/apa.h"
 #include "solver/fp.h"
 #include "solver/global.h"
@@ -33,6 +34,24 @@ static rtp_status option_error(rtp_simulation *out, rtp_diag *diag, const char *
 {
     out->option_error = 1;
     return rtp_diag_set(diag, RTP_EINPUT, "", "%s", message);
+}
+
+/* With critical sections the order is OPA over each level's blocking
+ * (solver/locks.h): the one rtp_analyze computes, taken from it. */
+static rtp_status locked_priorities(const rtp_taskset *ts, const rtp_simulate_opts *o,
+                                    rtp_simulation *out, rtp_diag *diag)
+{
+    rtp_analyze_opts ao = rtp_analyze_opts_default(RTP_POLICY_FP);
+    ao.priority = o->priority;
+    ao.limits = o->limits;
+    rtp_analysis a;
+    rtp_status st = rtp_analyze(ts, &ao, &a, diag);
+    if (st == RTP_OK) {
+        memcpy(out->prio_store, a.priority, ts->n_tasks * sizeof *out->prio_store);
+        out->bins[0].priority = out->prio_store;
+    }
+    rtp_analysis_free(&a);
+    return st;
 }
 
 /* A task set: one bin with the priorities analyze gives (computed on the
@@ -72,6 +91,8 @@ static rtp_status from_taskset(const rtp_taskset *ts, const rtp_simulate_opts *o
     if (!fixed(o->policy))
         return RTP_OK;
     out->prio_store = calloc(n ? n : 1, sizeof *out->prio_store);
+    if (out->prio_store && o->policy == RTP_POLICY_FP && rtp_tasks_have_requests(ts->tasks, n))
+        return locked_priorities(ts, o, out, diag);
     rtp_task *eff = out->prio_store ? rtp_effective_new(ts->tasks, n, &ts->platform.overheads,
                                                         o->policy, &st, diag)
                                     : NULL;

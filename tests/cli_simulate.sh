@@ -127,6 +127,16 @@ bound = {t["name"]: t["response_time"] for c in plan["cpus"] for t in c["tasks"]
 assert all(sim[n]["response_max"] <= bound[n] for n in bound), (sim, bound)
 assert sim["imu"]["spin_max"] > 0 and all("blocking_max" in t for t in sim.values())
 PY
+"$B" gen --tasks 5 --utilization 0.85 --resources 2 --access 0.6 --seed 7 >"$TMP/locks-set.json"
+"$B" analyze "$TMP/locks-set.json" --policy fp --json >"$TMP/locks-analysis.json"
+expect 0 "shared resources, one fp CPU" "$B" simulate "$TMP/locks-set.json" --policy fp \
+    --until 1s --json
+python3 - "$TMP/out" "$TMP/locks-analysis.json" <<'PY' || fail "shared resources: analyze's priorities and bounds"
+import json, sys
+sim, ana = (json.load(open(f))["tasks"] for f in sys.argv[1:3])
+assert [t["priority"] for t in sim] == [t["priority"] for t in ana]
+assert all(s["response_max"] <= a["response_time"] for s, a in zip(sim, ana))
+PY
 expect 1 "shared resources, one fp CPU (unschedulable)" "$B" simulate "$EX/shared_resources.json" \
     --policy fp --until 100ms
 grep -q "max blocking *max spin" "$TMP/out" || fail "shared resources: the table's columns"
