@@ -14,11 +14,15 @@
  *   msrp-fp NAME cpu=K spin=S local=B resp=R|miss     (FP, given priorities)
  *   msrp-edf-cpu K qpa=0|1                            (EDF verdict of CPU K)
  *   bt cpu=K t=D b=B                                  (b(t) at each distinct D)
+ *   fmlpp NAME cpu=K remote=X local=Y total=Z resp=R|miss
+ *                                 (every resource FMLP+, solver/fmlp.h; the
+ *                                  set "n/a" when not analysed)
  *   end
  *
  * Usage: bench_locks [FILE|-]. Exit 2 on a malformed line. */
 #include "models/base.h"
 #include "models/taskset.h"
+#include "solver/fmlp.h"
 #include "solver/locks.h"
 #include "solver/schedtest.h"
 
@@ -107,6 +111,45 @@ static int ns_cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The same placement with every resource under FMLP+. */
+static int report_fmlp(const set *s, const rtp_limits *lim)
+{
+    static rtp_task t[MAX_TASKS];
+    static rtp_request rq[MAX_TASKS][MAX_REQ];
+    rtp_locks_task out[MAX_TASKS];
+    rtp_diag diag = {0};
+    int sched, found;
+    for (size_t i = 0; i < s->n; i++) {
+        t[i] = s->tasks[i];
+        t[i].requests = rq[i];
+        for (size_t k = 0; k < t[i].n_requests; k++) {
+            rq[i][k] = s->tasks[i].requests[k];
+            rq[i][k].susp = 1;
+        }
+    }
+    rtp_status st = rtp_fmlp_partitioned(t, s->n, s->cpu_of, s->cpus, RTP_PRIO_GIVEN, lim,
+                                         &sched, &found, out, &diag);
+    if (st == RTP_ELIMIT) {
+        printf("fmlpp n/a reason=%s\n", diag.message);
+        return 0;
+    }
+    if (st != RTP_OK) {
+        fprintf(stderr, "bench_locks: %s: %s\n", s->label, diag.message);
+        return 3;
+    }
+    for (size_t i = 0; i < s->n; i++) {
+        printf("fmlpp %s cpu=%zu remote=%lld local=%lld total=%lld resp=", s->names[i],
+               s->cpu_of[i], (long long)out[i].suspension_ns,
+               (long long)(out[i].blocking_ns - out[i].suspension_ns),
+               (long long)out[i].blocking_ns);
+        if (out[i].response_ns < 0)
+            printf("miss\n");
+        else
+            printf("%lld\n", (long long)out[i].response_ns);
+    }
+    return 0;
+}
+
 static int report(const set *s)
 {
     rtp_limits lim = rtp_limits_default();
@@ -161,6 +204,8 @@ static int report(const set *s)
                        (long long)rtp_locks_edf_b(bin, m, ds[k], NULL));
     }
     free(store);
+    if (rc == 0)
+        rc = report_fmlp(s, &lim);
     printf("end\n");
     return rc;
 }

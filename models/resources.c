@@ -11,15 +11,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const protocol_names[] = {"auto", "pcp", "srp", "msrp", NULL};
+static const char *const protocol_names[] = {"auto", "pcp", "srp", "msrp", "fmlp+", NULL};
 static const rtp_lock_protocol protocol_of[] = {RTP_LOCK_AUTO, RTP_LOCK_CEILING,
-                                                RTP_LOCK_CEILING, RTP_LOCK_MSRP};
+                                                RTP_LOCK_CEILING, RTP_LOCK_MSRP,
+                                                RTP_LOCK_FMLP};
 
 const char *rtp_lock_protocol_name(rtp_lock_protocol p, rtp_policy policy)
 {
     switch (p) {
     case RTP_LOCK_CEILING: return policy == RTP_POLICY_FP ? "pcp" : "srp";
     case RTP_LOCK_MSRP: return "msrp";
+    case RTP_LOCK_FMLP: return "fmlp+";
     default: return "auto";
     }
 }
@@ -56,7 +58,8 @@ static rtp_status read_resource(const cJSON *node, const char *path, rtp_resourc
             k++;
         if (!protocol_names[k])
             return rtp_diag_set(diag, RTP_EINPUT, field,
-                                "unknown protocol \"%.40s\" (one of auto, pcp, srp, msrp)", s);
+                                "unknown protocol \"%.40s\" (one of auto, pcp, srp, msrp, fmlp+)",
+                                s);
         r->protocol = protocol_of[k];
         r->protocol_word = (int)k + 1;
     }
@@ -89,6 +92,20 @@ rtp_status rtp_resources_from_json(const cJSON *node, rtp_resource **list, size_
                                     res[i].name);
             }
     }
+    /* FMLP+ next to ceiling or spin-lock sections is not analysed: a job
+     * suspended on an FMLP+ resource lets lower-priority work take such a
+     * section at every resumption (solver/fmlp.h). */
+    for (size_t a = 0; a < n; a++)
+        for (size_t b = 0; b < n; b++)
+            if (res[a].protocol == RTP_LOCK_FMLP && res[b].protocol != RTP_LOCK_FMLP) {
+                rtp_json_path_index(path, sizeof path, "resources", b);
+                char at[RTP_DIAG_PATH_SIZE];
+                rtp_json_path_key(at, sizeof at, path, "protocol");
+                return rtp_diag_set(diag, RTP_EINPUT, at,
+                                    "\"%.40s\" is fmlp+, \"%.40s\" is not: FMLP+ is analysed "
+                                    "only when every resource of the set uses it",
+                                    res[a].name, res[b].name);
+            }
     return RTP_OK;
 }
 
@@ -124,6 +141,7 @@ static rtp_status read_request(const rtp_json *doc, const cJSON *node, const cha
                             name);
     q->resource = r;
     q->np = res[r].protocol == RTP_LOCK_MSRP;
+    q->susp = res[r].protocol == RTP_LOCK_FMLP;
     int64_t count;
     rtp_json_path_key(field, sizeof field, path, "count");
     if ((st = rtp_json_int(doc, cJSON_GetObjectItemCaseSensitive(node, "count"), field, 1,

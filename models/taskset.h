@@ -37,31 +37,36 @@ RTP_API_BEGIN
 /* A resource's protocol (docs/spec.md "Shared resources"): AUTO is a
  * ceiling protocol (PCP under FP, SRP under EDF) while every user shares one
  * CPU and MSRP otherwise; CEILING insists on one CPU; MSRP always spins
- * non-preemptively. */
+ * non-preemptively; FMLP is the partitioned preemptive FMLP+ (FP only: a
+ * waiting job suspends, solver/fmlp.h), on one CPU or several. */
 typedef enum rtp_lock_protocol {
     RTP_LOCK_AUTO = 0,
     RTP_LOCK_CEILING,
-    RTP_LOCK_MSRP
+    RTP_LOCK_MSRP,
+    RTP_LOCK_FMLP
 } rtp_lock_protocol;
 
 typedef struct rtp_resource {
     char *name;
     rtp_lock_protocol protocol;
     int protocol_word;  /* 0, or 1 + the index of the word the input gave
-                         * (auto, pcp, srp, msrp), written back as given */
+                         * (auto, pcp, srp, msrp, fmlp+), written back as given */
 } rtp_resource;
 
 /* A task's critical sections on one resource: at most `count` per job,
- * each at most length_ns, not nested. np and spin_ns are analysis terms
- * (solver/locks.h): np = the sections run non-preemptively (MSRP), spin_ns =
+ * each at most length_ns, not nested. np, susp and spin_ns are analysis
+ * terms (solver/locks.h): np = the sections run non-preemptively (MSRP),
+ * susp = a job waiting for one suspends (FMLP+, solver/fmlp.h), spin_ns =
  * the longest spin before one of them; as read, np is 1 only for an MSRP
- * resource and spin_ns is 0 (one CPU: nobody to spin for). */
+ * resource, susp only for an FMLP+ one, and spin_ns is 0 (one CPU: nobody
+ * to spin for). */
 typedef struct rtp_request {
     size_t resource;    /* index into the task set's resources */
     rtp_ns count;
     rtp_ns length_ns;
     int np;
     rtp_ns spin_ns;
+    int susp;
 } rtp_request;
 
 typedef struct rtp_task {

@@ -2,6 +2,7 @@
 #include "solver/locks.h"
 
 #include "models/arith.h"
+#include "solver/fmlp.h"
 
 #include <inttypes.h>
 #include <stdint.h>
@@ -59,7 +60,10 @@ rtp_status rtp_locks_place(const rtp_resource *resources, size_t n_resources,
                                   "protocol (MSRP)", res->name);
                 goto done;
             }
-            q->np = bins > 1 || res->protocol == RTP_LOCK_MSRP;
+            /* FMLP+ waits suspended: no spin, no non-preemptive section */
+            q->np = !q->susp && (bins > 1 || res->protocol == RTP_LOCK_MSRP);
+            if (!q->np)
+                spin = 0;
             rtp_i128 charge = (rtp_i128)q->count * spin + out[i].wcet_ns;
             if (spin > RTP_NS_LIMIT || charge > RTP_NS_LIMIT) {
                 st = rtp_diag_set(diag, RTP_ELIMIT, "", "%s: the spin of its critical sections "
@@ -436,6 +440,16 @@ rtp_status rtp_locks_partitioned(const rtp_resource *resources, size_t n_resourc
     if ((st = rtp_locks_place(resources, n_resources, tasks, n, cpu_of, n_bins, placed, &store,
                               diag)) != RTP_OK)
         goto done;
+    if (rtp_fmlp_present(placed, n)) {
+        int found;
+        if (test->policy != RTP_POLICY_FP)
+            st = rtp_diag_set(diag, RTP_EINPUT, "resources",
+                              "fmlp+ (a suspension-based protocol) is analysed under fp only");
+        else
+            st = rtp_fmlp_partitioned(placed, n, cpu_of, n_bins, test->priority, &test->limits,
+                                      schedulable, &found, out, diag);
+        goto done;
+    }
     for (size_t c = 0; c < n_bins && st == RTP_OK; c++) {
         size_t m = 0;
         for (size_t i = 0; i < n; i++)
@@ -454,6 +468,7 @@ rtp_status rtp_locks_partitioned(const rtp_resource *resources, size_t n_resourc
         for (size_t x = 0; x < m; x++) {
             rtp_locks_task *o = &out[index[x]];
             o->spin_ns = rtp_locks_spin(&bin[x]);
+            o->suspension_ns = 0;
             if (test->policy == RTP_POLICY_FP) {
                 o->priority = prio[x];
                 o->response_ns = resp[x];

@@ -89,6 +89,8 @@ rtp_status rtp_locks_edf_qpa(const rtp_task *tasks, size_t n, int want_first_mis
 /* What the analysis says of one task of a partitioned set. */
 typedef struct rtp_locks_task {
     rtp_ns spin_ns;      /* MSRP spin charged to its C' */
+    rtp_ns suspension_ns;/* FMLP+: the remote blocking B^r, spent suspended
+                          * (part of blocking_ns; solver/fmlp.h); else 0 */
     rtp_ns blocking_ns;  /* computed blocking, the given one not included:
                           * FP B_i - given_i; EDF the largest term of the task
                           * in b(t) (at t = D - J') - given */
@@ -100,7 +102,9 @@ typedef struct rtp_locks_task {
 /* Analyses tasks (effective, declared requests) placed on bins cpu_of[i]
  * with `test` (exact EDF or FP, cpus == 1) per bin, after
  * rtp_locks_place: *schedulable = every bin passes; out[i] (n entries) the
- * terms above. Errors as rtp_locks_place and the test. */
+ * terms above. With FMLP+ resources the whole placement is analysed at once
+ * by rtp_fmlp_partitioned (FP only: RTP_EINPUT under EDF). Errors as
+ * rtp_locks_place and the test. */
 rtp_status rtp_locks_partitioned(const rtp_resource *resources, size_t n_resources,
                                  const rtp_task *tasks, size_t n, const size_t *cpu_of,
                                  size_t n_bins, const rtp_test *test, int *schedulable,

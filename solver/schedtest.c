@@ -13,6 +13,7 @@
 #include "models/effective.h"
 #include "models/ratio.h"
 #include "solver/edf.h"
+#include "solver/fmlp.h"
 #include "solver/fp.h"
 #include "solver/global.h"
 #include "solver/locks.h"
@@ -26,6 +27,9 @@ static rtp_status run_edf(const rtp_test *test, const rtp_task *tasks, size_t n,
                           rtp_test_result *result, rtp_diag *diag)
 {
     rtp_edf_result r;
+    if (rtp_fmlp_present(tasks, n))
+        return rtp_diag_set(diag, RTP_EINPUT, "resources",
+                            "fmlp+ (a suspension-based protocol) is analysed under fp only");
     rtp_status st = rtp_tasks_have_requests(tasks, n)
                         ? rtp_locks_edf_qpa(tasks, n, test->want_first_miss, &test->limits, &r,
                                             diag)
@@ -61,6 +65,26 @@ void rtp_test_arrays_free(const rtp_test_result *result, int *priority, rtp_ns *
         free(response);
 }
 
+/* One CPU whose tasks hold FMLP+ requests (solver/fmlp.h). */
+static rtp_status run_fmlp(const rtp_test *test, const rtp_task *tasks, size_t n,
+                           int *priority, rtp_ns *response, int *found, int *sched,
+                           rtp_diag *diag)
+{
+    size_t *cpu = calloc(n ? n : 1, sizeof *cpu);
+    rtp_locks_task *out = malloc((n ? n : 1) * sizeof *out);
+    rtp_status st = !cpu || !out ? rtp_oom(diag) : RTP_OK;
+    if (st == RTP_OK)
+        st = rtp_fmlp_partitioned(tasks, n, cpu, 1, test->priority, &test->limits, sched,
+                                  found, out, diag);
+    for (size_t i = 0; st == RTP_OK && i < n; i++) {
+        priority[i] = out[i].priority;
+        response[i] = out[i].response_ns;
+    }
+    free(cpu);
+    free(out);
+    return st;
+}
+
 static rtp_status run_fp(const rtp_test *test, const rtp_task *tasks, size_t n,
                          rtp_test_result *result, rtp_diag *diag)
 {
@@ -69,6 +93,14 @@ static rtp_status run_fp(const rtp_test *test, const rtp_task *tasks, size_t n,
     rtp_status st = rtp_test_arrays(result, n, &priority, &response, diag);
     if (st != RTP_OK)
         return st;
+    if (rtp_fmlp_present(tasks, n)) {
+        if ((st = run_fmlp(test, tasks, n, priority, response, &found, &sched, diag)) == RTP_OK) {
+            result->assignment_found = found;
+            result->schedulable = sched;
+        }
+        rtp_test_arrays_free(result, priority, response);
+        return st;
+    }
     st = rtp_fp_assign(tasks, n, test->priority, priority, &found, &test->limits, diag);
     /* critical sections: each task's blocking from the order just found */
     rtp_task *blocked = NULL;
