@@ -37,6 +37,17 @@ rtp_status rtp_deploy_locks(const rtp_plan *plan, const rtp_deploy_opts *opts,
             continue; /* RTP_LOCK_UNUSED */
         char path[48];
         snprintf(path, sizeof path, "resources[%zu]", r);
+        if (res->protocol == RTP_LOCK_FMLP) {
+            if (deadline) {
+                *ok = 0;
+                rtp_diag_set(diag, RTP_OK, path,
+                             "\"%.60s\" is fmlp+, which is analysed under fp only; fix: "
+                             "partition with --policy fp", res->name);
+                return RTP_OK;
+            }
+            l->kind = RTP_LOCK_INHERIT; /* the nearest Linux has: see the warning */
+            continue;
+        }
         if (l->global || res->protocol == RTP_LOCK_MSRP) {
             if (deadline) {
                 *ok = 0;
@@ -142,6 +153,9 @@ void rtp_deploy_lock_header(const rtp_plan *plan, const rtp_deploy_opts *opts,
         " * PTHREAD_PRIO_INHERIT (SCHED_DEADLINE plans: PRIO_PROTECT fails there with\n"
         " * EINVAL; a holder is boosted into the deadline class and runs unthrottled\n"
         " * while boosted, and inheritance is not the SRP the analysis assumes), or\n"
+        " * FMLP+ resources (fp plans) are PTHREAD_PRIO_INHERIT too: Linux queues their\n"
+        " * waiters by priority and boosts a holder to its top waiter's priority only,\n"
+        " * not FMLP+'s FIFO queue and boost above every task of the CPU (emit warns).\n"
         " * RTPACK_SPIN: MSRP, a FIFO-ordered spin lock taken after raising the thread\n"
         " * to SCHED_FIFO priority RTPACK_LOCK_<i>_CEILING (above every task of the\n"
         " * plan) and released before dropping back. Strict C needs POSIX 2008 for\n"
@@ -212,7 +226,17 @@ void rtp_deploy_lock_warnings(const rtp_plan *plan, const rtp_deploy_lock *locks
                               rtp_text *out)
 {
     for (size_t r = 0; r < plan->n_resources; r++)
-        if (locks[r].kind == RTP_LOCK_INHERIT)
+        if (plan->resources[r].protocol == RTP_LOCK_FMLP && locks[r].kind == RTP_LOCK_INHERIT)
+            rtp_text_printf(out,
+                            "warning: resource \"%.60s\" is analysed as FMLP+ (waiters in FIFO "
+                            "order, the holder boosted above every non-boosted task of its CPU) "
+                            "and written as a PTHREAD_PRIO_INHERIT mutex, which Linux runs "
+                            "differently: waiters queue by priority and the holder inherits "
+                            "only its top waiter's priority, so a task can wait longer than "
+                            "the FMLP+ bound; the bound holds for a lock that implements "
+                            "FMLP+\n",
+                            plan->resources[r].name);
+        else if (locks[r].kind == RTP_LOCK_INHERIT)
             rtp_text_printf(out,
                             "warning: resource \"%.60s\" is a PTHREAD_PRIO_INHERIT mutex "
                             "(SCHED_DEADLINE refuses PTHREAD_PRIO_PROTECT): a holder boosted "

@@ -12,7 +12,10 @@
  * into the deadline class unthrottled while boosted (bandwidth beyond its
  * runtime), and inheritance is not SRP (warned about, both points); an MSRP
  * resource cannot be deployed (no user-space non-preemptive section for a
- * deadline task): refused. (docs/platform-notes.md.)
+ * deadline task): refused. FMLP+ resources (FP plans only) are written as
+ * PTHREAD_PRIO_INHERIT mutexes with a warning: Linux queues PI waiters by
+ * priority and boosts by inheritance, which is not FMLP+ [Bra11].
+ * (docs/platform-notes.md.)
  * Pure, no globals, thread-safe; outputs are the caller's. */
 #ifndef RTP_DEPLOY_LOCKS_H
 #define RTP_DEPLOY_LOCKS_H

@@ -21,6 +21,7 @@
 
 #include "heuristics/pack_sum.h"
 #include "models/effective.h"
+#include "solver/fmlp.h"
 #include "solver/locks.h"
 #include "solver/rr.h"
 #include "solver/tardiness.h"
@@ -592,6 +593,8 @@ static rtp_status build_plan(packer *p, rtp_plan *plan, rtp_diag *diag)
                 pt->computed_blocking_ns = t->blocking_ns;
                 pt->spin_ns = t->spin_ns;
                 pt->binding = t->binding;
+                pt->has_suspension = rtp_fmlp_present(p->eff, n);
+                pt->suspension_ns = t->suspension_ns;
             }
             continue;
         }

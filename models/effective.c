@@ -82,6 +82,18 @@ rtp_status rtp_effective_tasks(const rtp_task *tasks, size_t n, const rtp_overhe
 {
     for (size_t i = 0; i < n; i++) {
         rtp_ns c, j;
+        /* Each FMLP+ suspension costs context switches and a wake-up
+         * latency that C' and J' do not hold (solver/fmlp.h): not
+         * analysed rather than under-counted. */
+        int susp = 0;
+        for (size_t k = 0; k < tasks[i].n_requests; k++)
+            susp |= tasks[i].requests[k].susp;
+        if (susp && ov && (ov->context_switch_ns != 0 || ov->release_latency_ns != 0))
+            return rtp_diag_set(diag, RTP_ELIMIT, "",
+                                "task \"%.60s\": fmlp+ with a context switch or release "
+                                "latency in platform.overheads is not analysed (the switches "
+                                "and wake-up of each suspension are not modelled)",
+                                tasks[i].name ? tasks[i].name : "");
         if (rtp_effective_wcet(&tasks[i], ov, policy, &c) != RTP_OK)
             return rtp_diag_set(diag, RTP_ELIMIT, "",
                                 "task \"%.60s\": wcet plus its overheads passes 2^62 ns",

@@ -166,6 +166,8 @@ static void task_object(rtp_json_writer *w, const rtp_plan *plan, const rtp_plan
             rtp_jw_string(w, "blocking_resource", plan->resources[pt->binding].name);
         else
             rtp_jw_null(w, "blocking_resource");
+        if (pt->has_suspension)
+            rtp_jw_time(w, "suspension", pt->suspension_ns);
     }
     if (pt->has_wcet_max)
         rtp_jw_time_or_null(w, "wcet_max", pt->wcet_max_ns);
@@ -319,7 +321,7 @@ static rtp_status read_task_list(const rtp_json *doc, const cJSON *node, const c
         rtp_json_path_index(item_path, sizeof item_path, path, i);
         static const char *const extra[] = {"response_time", "given_priority", "wcet_max",
                                             "requests", "computed_blocking", "spin",
-                                            "blocking_resource", NULL};
+                                            "blocking_resource", "suspension", NULL};
         rtp_status st = rtp_task_from_json(doc, c, item_path, 1, extra, &pt->task, diag);
         if (st != RTP_OK)
             return st;
@@ -362,8 +364,8 @@ static rtp_status read_task_list(const rtp_json *doc, const cJSON *node, const c
         if (rt && !cJSON_IsNull(rt) &&
             (st = rtp_json_time(doc, rt, field, 1, 0, &pt->response_time_ns, diag)) != RTP_OK)
             return st;
-        for (size_t k = 0; k < 2; k++) { /* types only: emit analyses again */
-            const char *key = k ? "spin" : "computed_blocking";
+        for (size_t k = 0; k < 3; k++) { /* types only: emit analyses again */
+            const char *key = k == 2 ? "suspension" : k ? "spin" : "computed_blocking";
             const cJSON *v = cJSON_GetObjectItemCaseSensitive(c, key);
             rtp_ns ignored;
             rtp_json_path_key(field, sizeof field, item_path, key);

@@ -30,6 +30,9 @@ typedef struct rtp_plan_task {
     rtp_ns computed_blocking_ns;
     rtp_ns spin_ns;
     size_t binding;         /* resource index, (size_t)-1 = null */
+    int has_suspension;     /* FMLP+ resources: "suspension" (read back for its
+                             * type only) */
+    rtp_ns suspension_ns;
 } rtp_plan_task;
 
 /* --sensitivity: the critical scaling factor of a bin or of the plan

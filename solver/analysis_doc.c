@@ -87,6 +87,8 @@ static void task_object(rtp_json_writer *w, const rtp_analysis_task *t)
             rtp_jw_string(w, "blocking_resource", t->blocking_resource);
         else
             rtp_jw_null(w, "blocking_resource");
+        if (t->has_suspension)
+            rtp_jw_time(w, "suspension", t->suspension_ns);
     }
     if (t->has_wcet_max) {
         if (t->wcet_max_ns < 0)

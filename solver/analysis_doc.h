@@ -35,6 +35,8 @@ typedef struct rtp_analysis_task {
     rtp_ns computed_blocking_ns;
     rtp_ns spin_ns;
     const char *blocking_resource; /* NULL = null (nothing binds) */
+    int has_suspension;       /* FMLP+ resources: "suspension" (solver/fmlp.h) */
+    rtp_ns suspension_ns;
     int has_tardiness;        /* global EDF, U <= M: "tardiness_bound",
                                * "tardiness_bound_by" (what gave it: "da",
                                * "cv" or the accepting hard test),

@@ -7,6 +7,7 @@
 #include "models/effective.h"
 #include "models/ratio.h"
 #include "solver/apa.h"
+#include "solver/fmlp.h"
 #include "solver/locks.h"
 #include "solver/rr.h"
 #include "solver/schedtest.h"
@@ -87,6 +88,8 @@ static rtp_status lock_terms(const rtp_taskset *ts, rtp_analysis *a, const rtp_t
         r->spin_ns = out[i].spin_ns;
         r->blocking_resource =
             out[i].binding == RTP_LOCKS_NONE ? NULL : ts->resources[out[i].binding].name;
+        r->has_suspension = rtp_fmlp_present(a->eff, n);
+        r->suspension_ns = out[i].suspension_ns;
     }
     free(cpu);
     free(out);

@@ -98,7 +98,7 @@ _NS = re.compile(r"^([0-9]+)ns$")
 _TIME_KEYS = {"wcet", "deadline", "period", "jitter", "blocking", "response_time", "first_miss",
               "wcet_max", "release_latency", "context_switch", "deadline_charge",
               "noise_per_ms", "bound", "slack", "computed_blocking", "spin", "until",
-              "response_max", "blocking_max", "spin_max"}
+              "response_max", "blocking_max", "spin_max", "suspension"}
 _RATIO_KEYS = {"critical_scaling_factor_exact"}
 
 

@@ -56,6 +56,7 @@ typedef struct rtp_analysis_task {
     int has_priority; int priority; int has_response; rtp_ns response_time_ns;
     int has_meets_deadline; int meets_deadline; int has_wcet_max; rtp_ns wcet_max_ns;
     int has_locks; rtp_ns computed_blocking_ns; rtp_ns spin_ns; const char *blocking_resource;
+    int has_suspension; rtp_ns suspension_ns;
     int has_tardiness; rtp_ns tardiness_ns, tardiness_da_ns, tardiness_cv_ns;
     const char *tardiness_by;
 } rtp_analysis_task;
@@ -97,7 +98,7 @@ typedef struct rtp_part_opts { rtp_policy policy; rtp_prio_rule priority;
 
 typedef struct rtp_plan_task { rtp_task task; int priority; rtp_ns response_time_ns;
     int has_wcet_max; rtp_ns wcet_max_ns; int has_locks; rtp_ns computed_blocking_ns;
-    rtp_ns spin_ns; size_t binding; } rtp_plan_task;
+    rtp_ns spin_ns; size_t binding; int has_suspension; rtp_ns suspension_ns; } rtp_plan_task;
 typedef struct rtp_plan_scaling { int present; char *exact; char decimal[64];
     const char *not_defined; } rtp_plan_scaling;
 typedef struct rtp_plan_bin { int *cpus; size_t n_cpus; char test[24]; rtp_plan_task *tasks;
