@@ -10,18 +10,50 @@ RTPACK_OUT is build/bench_locks's output and DRIVER_OUT the driver's on the
 same sets (the line format of bench/bench_locks.c). Compared fact by fact:
 MSRP spin and FP arrival blocking per task, FP response times (where SchedCAT
 gives a number within the deadline: its RTA with jitter compares w, not w + J,
-with D), b(t) at every deadline, and the EDF verdict per CPU. Prints the
-counts and every mismatch; exit 1 when any.
+with D), b(t) at every deadline, and the EDF verdict per CPU; FMLP+ (every
+resource run by it, solver/fmlp.h): the verdict per set (unless SchedCAT
+accepts a response above its deadline) and, where SchedCAT accepts the set
+(its numbers are then the converged fixed point), every task's remote, local
+and total blocking and response time. Prints the counts and every mismatch;
+exit 1 when any.
 """
 import sys
 
 
+def fmlp_facts(out, label, lines, verdict):
+    """The FMLP+ facts of one set: verdict None = rtpack's output (all
+    lines count), else SchedCAT's verdict (numbers only when it accepts)."""
+    if lines is None:
+        return
+    quirk = any("resp_gt_deadline" in kv for kv in lines.values())
+    mine = verdict is None
+    if mine:
+        verdict = bool(lines) and all(kv["resp"] not in ("miss", "n/a") for kv in lines.values())
+    if quirk:
+        return
+    out[(label, "fmlp-verdict", "set")] = str(int(verdict))
+    if verdict or mine:
+        for name, kv in lines.items():
+            for key in ("remote", "local", "total", "resp"):
+                out[(label, "fmlp-" + key, name)] = kv[key]
+
+
 def facts(path):
-    out, label = {}, None
+    out, label, fm, verdict = {}, None, None, None
     for line in open(path):
         f = line.split()
         if not f:
             continue
+        if f[0] == "end":
+            fmlp_facts(out, label, fm, verdict)
+            fm = verdict = None
+        elif f[0] == "fmlpp" and f[1] == "n/a":
+            fm = None
+        elif f[0] == "fmlpp":
+            fm = {} if fm is None else fm
+            fm[f[1]] = dict(x.split("=", 1) for x in f[2:])
+        elif f[0] == "verdict":
+            verdict = dict(x.split("=", 1) for x in f[1:])["fmlpp"] == "1"
         if f[0] == "set":
             label = f[1]
         elif f[0] == "msrp-fp":

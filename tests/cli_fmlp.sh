@@ -1,0 +1,71 @@
+#!/bin/sh
+# tests/cli_fmlp.sh — FMLP+ end to end (docs/spec.md "Shared resources"):
+# the protocol word, SchedCAT's numbers on a two-CPU plan through emit's
+# re-check and partition, analyze's "suspension" member, and the refusals
+# (EDF, mixed protocols, D > T, overheads, emit under SCHED_DEADLINE).
+set -u
+B=${RTP_BINARY:-./rtpack}
+S=${RTP_SOURCE_DIR:-.}
+TMP=$(mktemp -d) || exit 1
+trap 'rm -rf "$TMP"' EXIT
+fails=0
+
+. "$S/tests/support/cli_expect.sh"
+
+# h alone on CPU 0, m and lo on CPU 1, g global (SchedCAT's numbers for this
+# placement are in tests/test_fmlp.c): emit re-checks the plan with the FMLP+
+# bounds of the whole placement.
+cat >"$TMP/plan.json" <<'JSON'
+{"feasible":true,"method":"ffd","policy":"fp","platform":{"cpus":[0,1]},
+ "resources":[{"name":"g","protocol":"fmlp+"},{"name":"l","protocol":"fmlp+"}],
+ "cpus":[{"cpu":0,"tasks":[{"name":"h","wcet":"10ms","period":"50ms","cmd":["true"],"priority":1,
+   "requests":[{"resource":"g","count":1,"length":"1ms"}]}]},
+  {"cpu":1,"tasks":[{"name":"m","wcet":"10ms","period":"100ms","cmd":["true"],"priority":2,
+   "requests":[{"resource":"g","count":1,"length":"2ms"}]},
+   {"name":"lo","wcet":"20ms","period":"200ms","cmd":["true"],"priority":1,
+   "requests":[{"resource":"g","count":1,"length":"3ms"},{"resource":"l","count":1,"length":"4ms"}]}]}],
+ "unassigned":[]}
+JSON
+expect 0 "emit re-checks an FMLP+ plan" "$B" emit "$TMP/plan.json" --format json
+has '"deployable":true' "$TMP/out" "deployable"
+expect 0 "emit --format header" "$B" emit "$TMP/plan.json" --format header
+has '#defineRTPACK_LOCK_0_PROTOCOLPTHREAD_PRIO_INHERIT' "$TMP/out" "FMLP+ written as a PI mutex"
+has 'isanalysedasFMLP+' "$TMP/err" "with the warning that Linux's PI is not FMLP+"
+# h at 44 ms: 44 + remote 6 = 50 fits its deadline; 45 does not
+sed 's/"name":"h","wcet":"10ms"/"name":"h","wcet":"44ms"/' "$TMP/plan.json" >"$TMP/tight.json"
+expect 0 "h at 44 ms: R = 50 ms" "$B" emit "$TMP/tight.json" --format json
+sed 's/"name":"h","wcet":"10ms"/"name":"h","wcet":"45ms"/' "$TMP/plan.json" >"$TMP/over.json"
+expect 1 "h at 45 ms misses with its remote blocking" "$B" emit "$TMP/over.json" --format json
+sed 's/"policy":"fp"/"policy":"edf"/; s/,"priority":[12]//g' "$TMP/plan.json" >"$TMP/edfplan.json"
+expect 1 "an EDF plan with fmlp+ is not deployable" "$B" emit "$TMP/edfplan.json" --format json
+has 'fmlp+' "$TMP/err" "names the protocol"
+
+# analyze: one CPU, every section local; a suspension member beside spin
+cat >"$TMP/set.json" <<'JSON'
+{"resources":[{"name":"g","protocol":"fmlp+"},{"name":"l","protocol":"fmlp+"}],"tasks":[
+ {"name":"h","wcet":10,"period":50,"requests":[{"resource":"g","count":1,"length":1}]},
+ {"name":"m","wcet":10,"period":100,"requests":[{"resource":"g","count":1,"length":2}]},
+ {"name":"lo","wcet":20,"period":200,"requests":[{"resource":"g","count":1,"length":3},{"resource":"l","count":1,"length":4}]}]}
+JSON
+expect 0 "analyze fp (opa)" "$B" analyze "$TMP/set.json" --policy fp --json
+has '"computed_blocking":9,"spin":0,"blocking_resource":"g","suspension":0' "$TMP/out" "h: 2 boosted sections of m and lo per arrival"
+expect 0 "partition fp" "$B" partition "$TMP/set.json" --policy fp --cpus 2 --json
+has '"protocol":"fmlp+"' "$TMP/out" "the plan keeps the protocol"
+has '"suspension":' "$TMP/out" "and the suspension member"
+expect 0 "partition fp sfd" "$B" partition "$TMP/set.json" --policy fp --cpus 2 --method sfd --json
+expect 0 "partition fp best" "$B" partition "$TMP/set.json" --policy fp --cpus 2 --method best --json
+
+# refusals
+expect 2 "fmlp+ under edf" "$B" analyze "$TMP/set.json" --policy edf --json
+has 'fmlp+' "$TMP/err" "names the protocol"
+expect 2 "partition edf" "$B" partition "$TMP/set.json" --policy edf --cpus 2 --json
+sed 's/"name":"l","protocol":"fmlp+"/"name":"l"/' "$TMP/set.json" >"$TMP/mixed.json"
+expect 2 "fmlp+ beside auto" "$B" analyze "$TMP/mixed.json" --policy fp --json
+has 'resources[1].protocol' "$TMP/err" "the path of the other protocol"
+sed 's/"name":"h","wcet":10,"period":50/"name":"h","wcet":10,"period":50,"deadline":60/' "$TMP/set.json" >"$TMP/dt.json"
+expect 3 "D > T is not analysed" "$B" analyze "$TMP/dt.json" --policy fp --json
+sed 's/{"resources"/{"platform":{"overheads":{"context_switch":"1ns"}},"resources"/' "$TMP/set.json" >"$TMP/ov.json"
+expect 3 "a context switch is not analysed" "$B" analyze "$TMP/ov.json" --policy fp --json
+has 'fmlp+' "$TMP/err" "says why"
+[ "$fails" -eq 0 ] && echo "cli_fmlp: all checks passed"
+[ "$fails" -eq 0 ]
