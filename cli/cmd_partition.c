@@ -73,6 +73,9 @@ static const cli_option options[] = {
     {.name = "write-lp", .type = CLI_STRING, CLI_TARGET(part_cli, run.ilp.write_lp_path),
      .metavar = "FILE", .flags = CLI_FILE | CLI_OUTPUT, .when = "method=ilp",
      .help = "write the final ILP model in CPLEX LP format"},
+    {.name = "colocate", .type = CLI_FLAG, CLI_TARGET(part_cli, run.ilp.colocate),
+     .when = "method=ilp",
+     .help = "shared resources: every resource's users on one CPU (the ILP's model then)"},
     {.name = "soft", .type = CLI_FLAG, CLI_TARGET(part_cli, run.part.soft), .when = "policy=edf",
      .help = "soft real-time: admit a CPU or cluster whose tardiness stays bounded (utilization "
              "<= its CPUs) when no hard test accepts it; labelled soft"},

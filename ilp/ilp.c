@@ -256,7 +256,8 @@ static rtp_status loop(ilp_ctx *c, double deadline, int *plan_assign, int *have_
         rtp_glpk_outcome go;
         c->stats->rounds++;
         st = rtp_glpk_solve(c->g, left, *have_plan && objective ? incumbent : NULL,
-                            c->opts->lp_rounding ? ilp_round : NULL, c, &go);
+                            c->opts->lp_rounding && !c->colocate ? ilp_round : NULL, c,
+                            &go);
         if (st != RTP_OK) {
             rtp_diag_set(c->diag, st, "", "ILP: GLPK failed (%s)", rtp_status_name(st));
             break;
@@ -324,10 +325,14 @@ static rtp_status begin(ilp_ctx *c, const rtp_taskset *ts, const int *cpus, size
     c->stats = stats ? stats : &c->own_stats;
     memset(c->stats, 0, sizeof *c->stats);
     /* the exact check of one CPU cannot see the spin a resource shared
-     * across CPUs costs (solver/locks.h): no co-location rows yet */
-    if (rtp_tasks_have_requests(ts->tasks, ts->n_tasks))
+     * across CPUs costs (solver/locks.h): resources are modelled only with
+     * every one's users on one CPU (co-location rows, ilp_model.c), where
+     * that check is exact and a failing CPU still fails with more tasks */
+    c->colocate = rtp_tasks_have_requests(ts->tasks, ts->n_tasks);
+    if (c->colocate && !opts->colocate)
         return rtp_diag_set(diag, RTP_EINPUT, "resources",
-                            "the ILP does not model shared resources yet");
+                            "the ILP models shared resources only with every resource's "
+                            "users on one CPU: ask for it with --colocate");
     c->diag = diag;
     rtp_status st = validate(ts, cpus, n_cpus, opts, diag);
     if (st != RTP_OK)
@@ -383,7 +388,7 @@ rtp_status rtp_ilp_solve(const rtp_taskset *ts, const int *cpus, size_t n_cpus,
     int have_plan = 0;
     rtp_ilp_status outcome = RTP_ILP_INFEASIBLE;
     int proved = c.proof != RTP_PROOF_NONE;
-    if (st == RTP_OK && !proved && opts->warm_start)
+    if (st == RTP_OK && !proved && opts->warm_start && !c.colocate)
         st = heuristic(&c, ts, best, &have_plan);
     if (st == RTP_OK && (!proved || opts->write_lp_path))
         st = ilp_build(&c);
@@ -408,9 +413,13 @@ rtp_status rtp_ilp_solve(const rtp_taskset *ts, const int *cpus, size_t n_cpus,
         plan->overheads = ts->platform.overheads;
         plan->rr_quantum_ns = ts->platform.rr_quantum_ns;
         plan->tick_ns = ts->platform.tick_ns;
+        if (c.colocate) /* placed or not, its tasks name the resources */
+            st = rtp_plan_set_resources(plan, ts);
     }
     if (st == RTP_OK && have_plan) {
         st = ilp_plan(&c, best, plan);
+        if (st == RTP_OK && c.colocate)
+            st = ilp_plan_locks(&c, ts, best, plan);
     } else {
         for (size_t i = 0; i < c.n && st == RTP_OK; i++)
             st = rtp_plan_add_task(plan, RTP_PLAN_UNASSIGNED, &c.declared[i], 0, -1);

@@ -93,6 +93,13 @@ typedef struct rtp_ilp_opts {
                                * relaxation (a max-flow in integers) prunes what
                                * the rounded rows cannot see (ilp/ilp_flow.c) */
     unsigned glpk_cuts;       /* RTP_GLPK_CUTS_* (default: see ilp.c) */
+    int colocate;             /* default 0; 1: every resource's users share one CPU
+                               * (co-location rows), which a set with requests
+                               * needs: the model is then the co-located partitions,
+                               * every resource local (PCP/SRP/FMLP+ per CPU), and
+                               * "infeasible" a proof for that model. Turns the warm
+                               * start and the LP rounding off (their plans need not
+                               * co-locate). */
 } rtp_ilp_opts;
 
 typedef struct rtp_ilp_stats {

@@ -28,6 +28,7 @@ typedef struct ilp_ctx {
     const rtp_task *declared; /* the input's tasks: what plans carry */
     rtp_task *eff;            /* owned storage of `tasks` */
     int effective;            /* overheads make C' differ from wcet (explanations say so) */
+    int colocate;             /* co-location rows: the set has requests (opts->colocate) */
     size_t n, m;              /* tasks, CPUs */
     const int *cpus;          /* Linux ids of the m CPUs */
     const rtp_ilp_opts *opts;
@@ -129,6 +130,10 @@ rtp_status ilp_cut_cpu(ilp_ctx *c, const size_t *idx, size_t k);
  * with `cut` each failing CPU gets its cuts. */
 rtp_status ilp_verify(ilp_ctx *c, const int *assign, int cut, int *failed);
 rtp_status ilp_plan(ilp_ctx *c, const int *assign, rtp_plan *plan);
+/* A plan of a set with requests (c->colocate; its resources already set): per task
+ * the computed blocking, spin, suspension and binding resource of the whole
+ * placement (solver/locks.h), as partition's other methods write them. */
+rtp_status ilp_plan_locks(ilp_ctx *c, const rtp_taskset *ts, const int *assign, rtp_plan *plan);
 
 /* ilp_round.c: rtp_glpk_heuristic over an ilp_ctx */
 int ilp_round(void *ctx, const double *lp, double *x);

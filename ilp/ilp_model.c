@@ -166,6 +166,53 @@ static rtp_status cardinality_rows(ilp_ctx *c)
     return RTP_OK;
 }
 
+static int uses(const rtp_task *t, size_t r)
+{
+    for (size_t k = 0; k < t->n_requests; k++)
+        if (t->requests[k].resource == r)
+            return 1;
+    return 0;
+}
+
+/* Co-location (opts->colocate): the users u_0 < u_1 < ... of each resource
+ * on one CPU, x[u_a][j] = x[u_(a+1)][j] on every CPU j (a missing column
+ * is 0: the other is fixed to 0 there). */
+static rtp_status colocation_rows(ilp_ctx *c)
+{
+    char name[96];
+    size_t n_res = 0;
+    for (size_t i = 0; i < c->n; i++)
+        for (size_t k = 0; k < c->tasks[i].n_requests; k++)
+            if (c->tasks[i].requests[k].resource + 1 > n_res)
+                n_res = c->tasks[i].requests[k].resource + 1;
+    for (size_t r = 0; r < n_res; r++) {
+        size_t prev = c->n;
+        for (size_t i = 0; i < c->n; i++) {
+            if (!uses(&c->tasks[i], r))
+                continue;
+            for (size_t j = 0; prev < c->n && j < c->m; j++) {
+                int len = 0, a = c->xcol[ILP_AT(c, prev, j)], b = c->xcol[ILP_AT(c, i, j)];
+                if (a >= 0) {
+                    c->row_cols[len] = a;
+                    c->row_vals[len++] = 1.0;
+                }
+                if (b >= 0) {
+                    c->row_cols[len] = b;
+                    c->row_vals[len++] = -1.0;
+                }
+                snprintf(name, sizeof name, "colocate_%zu_%zu_%zu", r, i, j);
+                rtp_status st = len == 0 ? RTP_OK
+                                         : rtp_glpk_add_row(c->g, name, len, c->row_cols,
+                                                            c->row_vals, 1, 0.0);
+                if (st != RTP_OK)
+                    return st;
+            }
+            prev = i;
+        }
+    }
+    return RTP_OK;
+}
+
 static int same_column(const ilp_ctx *c, size_t j, size_t k)
 {
     for (size_t i = 0; i < c->n; i++)
@@ -257,6 +304,8 @@ rtp_status ilp_build(ilp_ctx *c)
         st = capacity_rows(c);
     if (st == RTP_OK)
         st = cardinality_rows(c);
+    if (st == RTP_OK && c->colocate)
+        st = colocation_rows(c);
     classes(c);
     if (st == RTP_OK && c->opts->symmetry_breaking)
         st = symmetry_rows(c);

@@ -9,6 +9,8 @@
 
 #include "models/ratio.h"
 #include "solver/edf.h"
+#include "solver/fmlp.h"
+#include "solver/locks.h"
 
 /* GLPK's primal feasibility tolerance is 1e-7: a row violated by less than
  * this (plus our own slack) would not cut the candidate off. */
@@ -302,4 +304,36 @@ rtp_status ilp_plan(ilp_ctx *c, const int *assign, rtp_plan *plan)
     }
     plan->feasible = 1;
     return RTP_OK;
+}
+
+rtp_status ilp_plan_locks(ilp_ctx *c, const rtp_taskset *ts, const int *assign, rtp_plan *plan)
+{
+    rtp_status st = RTP_OK;
+    size_t *cpu = malloc((c->n ? c->n : 1) * sizeof *cpu);
+    size_t *next = calloc(c->m + 1, sizeof *next);
+    rtp_locks_task *out = malloc((c->n ? c->n : 1) * sizeof *out);
+    int sched = 0, suspends = rtp_fmlp_present(c->tasks, c->n);
+    if (st == RTP_OK && (!cpu || !next || !out))
+        st = RTP_ENOMEM;
+    for (size_t i = 0; st == RTP_OK && i < c->n; i++)
+        cpu[i] = (size_t)assign[i];
+    if (st == RTP_OK)
+        st = rtp_locks_partitioned(ts->resources, ts->n_resources, c->tasks, c->n, cpu, c->m,
+                                   &c->test, &sched, out, c->diag);
+    if (st == RTP_OK && !sched)
+        st = rtp_diag_set(c->diag, RTP_EINTERNAL, "", "ILP: a verified plan failed its re-check");
+    /* ilp_plan added each CPU's tasks in input order */
+    for (size_t i = 0; st == RTP_OK && i < c->n; i++) {
+        rtp_plan_task *pt = &plan->bins[cpu[i]].tasks[next[cpu[i]]++];
+        pt->has_locks = 1;
+        pt->computed_blocking_ns = out[i].blocking_ns;
+        pt->spin_ns = out[i].spin_ns;
+        pt->binding = out[i].binding;
+        pt->has_suspension = suspends;
+        pt->suspension_ns = out[i].suspension_ns;
+    }
+    free(cpu);
+    free(next);
+    free(out);
+    return st;
 }

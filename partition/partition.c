@@ -58,7 +58,7 @@ static rtp_status check_resources(const rtp_taskset *ts, const rtp_partition_opt
 {
     if (!rtp_tasks_have_requests(ts->tasks, ts->n_tasks))
         return RTP_OK;
-    const char *which = opts->method == RTP_METHOD_ILP    ? "--method ilp"
+    const char *which = opts->method == RTP_METHOD_ILP && !opts->ilp.colocate ? "--method ilp"
                         : clustered(ts, opts)             ? "clusters and layouts"
                         : opts->sensitivity               ? "--sensitivity"
                         : opts->part.bound_admission      ? "--admission"
@@ -68,8 +68,11 @@ static rtp_status check_resources(const rtp_taskset *ts, const rtp_partition_opt
     info->options_error = 1;
     return rtp_diag_set(diag, RTP_EINPUT, "",
                         "%s does not model shared resources yet (the set has requests): use "
-                        "--method ffd|bfd|wfd|nfd|best onto single CPUs",
-                        which);
+                        "--method ffd|bfd|wfd|nfd|best onto single CPUs%s",
+                        which, opts->method == RTP_METHOD_ILP
+                                   ? ", or --method ilp --colocate (every resource's users "
+                                     "on one CPU)"
+                                   : "");
 }
 
 /* Clustered partitioning (docs/spec.md "rtpack partition"): bins are the

@@ -152,6 +152,19 @@ has 'warning:rt-apphasnoceilingmutexes' "$TMP/err" "rt-app: the inheritance warn
 # protocols (tests/cli_simulate.sh).
 expect 2 "report refuses" "$B" report "$TMP/plan.json" --out "$TMP/r.html"
 expect 2 "partition --method ilp refuses" "$B" partition "$TMP/msrp.json" --method ilp
+has 'colocate' "$TMP/err" "and names --colocate"
+# --colocate: t1..t4 share q or r, one CPU cannot hold them (U = 0.99 plus
+# blocking): infeasible in the co-located model; with t3 off q, q's users t1,
+# t2 share one CPU and r's t3, t4 the other (MSRP is not in the model)
+expect 1 "partition --method ilp --colocate (one component)" "$B" partition "$TMP/msrp.json" --policy fp --method ilp --colocate --json
+has '"status":"infeasible"' "$TMP/out" "infeasible: a proof for the co-located model"
+sed 's/{"resource":"q","count":1,"length":7},//' "$TMP/msrp.json" >"$TMP/two.json"
+expect 0 "partition --method ilp --colocate" "$B" partition "$TMP/two.json" --policy fp --method ilp --colocate --json
+has '"status":"optimal"' "$TMP/out" "the ILP solves the co-located model"
+has '"resources":[{"name":"q"},{"name":"r"}]' "$TMP/out" "its plan carries the resources"
+has '"spin":0' "$TMP/out" "every resource local: no spin"
+cp "$TMP/out" "$TMP/ilp_plan.json"
+expect 0 "emit re-checks the ILP's plan" "$B" emit "$TMP/ilp_plan.json" --format json
 expect 0 "partition --explain (feasible, resources)" "$B" partition "$TMP/msrp.json" --policy fp --method ffd --explain
 has 't2120ns39ns8nsq1ns' "$TMP/out" "explain: t2 blocked 8 ns by q, spins 1 ns"
 has 't3130ns82ns20nsr1ns' "$TMP/out" "explain: t3 blocked 20 ns by r"
