@@ -106,10 +106,6 @@ static int run(const cli_args *args, void *settings)
     int rc = cli_load_plan(args, file, &plan);
     if (rc != 0)
         return rc;
-    if ((rc = cli_refuse_plan_requests(args, file, &plan)) != 0) {
-        rtp_plan_free(&plan);
-        return rc;
-    }
     if (CLI_GIVEN(args, report_settings, r.priority) &&
         !(plan.policy == RTP_POLICY_FP || plan.policy == RTP_POLICY_GFP)) {
         rc = cli_usage_error(args, "--priority applies only to a fixed-priority plan (%s is %s)",

@@ -43,6 +43,7 @@ rtp_status rtp_report_html(const rtp_plan *plan, const rtp_rehearse_report *rehe
         rpt_section_summary(&r);
         rpt_section_platform(&r);
         rpt_section_cpus(&r);
+        rpt_section_resources(&r);
         rpt_section_margins(&r);
         rpt_section_proof(&r);
         rpt_section_emit(&r);

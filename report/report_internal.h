@@ -25,6 +25,10 @@ typedef struct rpt_task {
     rtp_ns runtime_ns;
     int fifo_priority;         /* FP: emit's SCHED_FIFO priority */
     size_t sim_index;          /* its row in `rtpack simulate PLAN --json` */
+    int has_locks;             /* the plan has resources: the terms below, computed
+                                * again for the whole placement (solver/locks.h) */
+    rtp_ns blocking_ns, spin_ns, suspension_ns;
+    size_t binding;            /* resource index, RTP_LOCKS_NONE = none */
     rtp_sim_task_stats sim;    /* in the Gantt window */
 } rpt_task;
 
@@ -167,6 +171,9 @@ void rpt_verdict_words(rpt *r, const rpt_bin *b, const rpt_verdict *v);
 void rpt_section_summary(rpt *r);
 void rpt_section_platform(rpt *r);
 void rpt_section_cpus(rpt *r);
+void rpt_section_resources(rpt *r); /* nothing without resources */
+/* Some resource of the plan is fmlp+ (a "suspension" column). */
+int rpt_plan_has_fmlp(const rtp_plan *plan);
 void rpt_section_margins(rpt *r);
 void rpt_section_proof(rpt *r);
 void rpt_section_emit(rpt *r);

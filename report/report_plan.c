@@ -5,6 +5,10 @@
  * with the JSON member it equals. */
 #include "report/report_internal.h"
 
+#include "deploy/locks.h"
+#include "solver/fmlp.h"
+#include "solver/locks.h"
+
 #include "deploy/quote.h"
 #include "deploy/script.h"
 #include "heuristics/partition.h"
@@ -112,7 +116,10 @@ void rpt_section_summary(rpt *r)
     }
     h_raw(r, "</ul>\n</header>\n<nav aria-label=\"Contents\"><ol>"
              "<li><a href=\"#platform\">Platform and overheads</a></li>"
-             "<li><a href=\"#cpus\">CPUs and tasks</a></li>"
+             "<li><a href=\"#cpus\">CPUs and tasks</a></li>");
+    if (r->plan->n_resources > 0)
+        h_raw(r, "<li><a href=\"#resources\">Shared resources</a></li>");
+    h_raw(r,
              "<li><a href=\"#margins\">Margins</a></li>"
              "<li><a href=\"#proof\">Proof or refusal</a></li>"
              "<li><a href=\"#emit\">What emit writes</a></li>"
@@ -183,6 +190,14 @@ static void task_table(rpt *r, const rpt_bin *b)
         h_th(r, "n", "priority");
     h_th(r, "n", fp ? "response bound" : "bound");
     h_th(r, "n", "slack");
+    int locks = r->plan->n_resources > 0, susp = locks && rpt_plan_has_fmlp(r->plan);
+    if (locks) {
+        h_th(r, "n", "computed blocking");
+        h_th(r, "n", "spin");
+        if (susp)
+            h_th(r, "n", "suspension");
+        h_th(r, NULL, "by");
+    }
     h_raw(r, "</tr></thead><tbody>\n");
     for (size_t o = 0; o < b->bin->n_tasks; o++) {
         const rpt_task *t = &b->tasks[b->order[o]];
@@ -219,7 +234,24 @@ static void task_table(rpt *r, const rpt_bin *b)
             h_time(r, k->deadline_ns - t->response_ns, "slack:plan:%s", t->path);
         else
             h_time(r, -1, "none");
-        h_raw(r, "</td></tr>\n");
+        h_raw(r, "</td>");
+        if (locks && t->has_locks) {
+            h_td_time(r, "computed blocking", t->blocking_ns, "plan:%s.computed_blocking",
+                      t->path);
+            h_td_time(r, "spin", t->spin_ns, "plan:%s.spin", t->path);
+            if (susp)
+                h_td_time(r, "suspension", t->suspension_ns, "plan:%s.suspension", t->path);
+            h_td(r, "by", 0);
+            if (t->binding < r->plan->n_resources)
+                h_string(r, r->plan->resources[t->binding].name, "plan:%s.blocking_resource",
+                         t->path);
+            else
+                h_raw(r, "none");
+            h_raw(r, "</td>");
+        } else if (locks) {
+            h_raw(r, susp ? "<td></td><td></td><td></td><td></td>" : "<td></td><td></td><td></td>");
+        }
+        h_raw(r, "</tr>\n");
     }
     h_raw(r, "</tbody></table>\n");
 }
@@ -690,4 +722,97 @@ void rpt_section_emit(rpt *r)
         }
     }
     h_raw(r, "</tbody></table></div>\n</section>\n");
+}
+
+/* ---- shared resources ---- */
+
+int rpt_plan_has_fmlp(const rtp_plan *plan)
+{
+    for (size_t r = 0; r < plan->n_resources; r++)
+        if (plan->resources[r].protocol == RTP_LOCK_FMLP)
+            return 1;
+    return 0;
+}
+
+/* Per resource: its protocol as the analysis ran it, where its users sit,
+ * and what emit makes of it (deploy/locks.h). */
+void rpt_section_resources(rpt *r)
+{
+    const rtp_plan *plan = r->plan;
+    if (plan->n_resources == 0)
+        return;
+    rtp_deploy_lock *locks = calloc(plan->n_resources, sizeof *locks);
+    int ok = 0;
+    rtp_diag d;
+    rtp_diag_clear(&d);
+    if (locks && rtp_deploy_locks(plan, &r->deploy, locks, &ok, &d) != RTP_OK)
+        ok = 0;
+    h_raw(r, "<section id=\"resources\">\n<h2>Shared resources</h2>\n<p>The blocking in the "
+             "tables above is computed from the declared critical sections for the whole "
+             "placement (<code>solver/locks.h</code>): a resource whose users share one CPU "
+             "runs the ceiling protocol (PCP under FP <cite>[SRL90]</cite>, SRP under EDF "
+             "<cite>[Bak91]</cite>), one whose users sit on several CPUs MSRP <cite>[GLD01]"
+             "</cite> (spin charged to the wcet), and an <code>fmlp+</code> one the FMLP+ "
+             "<cite>[Bra11]</cite> (suspension counted as execution). The margins and the "
+             "simulated schedule are not computed on this page for such a plan (its "
+             "sensitivity and its schedule do not model critical sections; <code>rtpack "
+             "simulate</code> of the plan runs the protocols).</p>\n");
+    h_raw(r, "<div class=\"scroll\"><table class=\"cards\"><caption>Resources</caption>"
+             "<thead><tr>");
+    h_th(r, NULL, "resource");
+    h_th(r, NULL, "protocol");
+    h_th(r, NULL, "users on");
+    h_th(r, NULL, "emit writes");
+    h_th(r, "n", "ceiling");
+    h_raw(r, "</tr></thead><tbody>\n");
+    for (size_t q = 0; q < plan->n_resources; q++) {
+        const rtp_resource *res = &plan->resources[q];
+        size_t first = (size_t)-1, bins = 0;
+        for (size_t j = 0; j < plan->n_bins; j++) {
+            int here = 0;
+            for (size_t k = 0; k < plan->bins[j].n_tasks && !here; k++)
+                for (size_t x = 0; x < plan->bins[j].tasks[k].task.n_requests; x++)
+                    here |= plan->bins[j].tasks[k].task.requests[x].resource == q;
+            if (here) {
+                bins++;
+                if (first == (size_t)-1)
+                    first = j;
+            }
+        }
+        const char *proto = res->protocol == RTP_LOCK_FMLP ? "fmlp+"
+                            : res->protocol == RTP_LOCK_MSRP || bins > 1 ? "msrp"
+                            : r->fp ? "pcp" : "srp";
+        h_raw(r, "<tr><th scope=\"row\" data-label=\"resource\">");
+        h_string(r, res->name, "plan:resources[%zu].name", q);
+        h_raw(r, "</th>");
+        h_td(r, "protocol", 0);
+        h_text(r, bins == 0 ? "unused" : proto);
+        h_raw(r, "</td>");
+        h_td(r, "users on", 0);
+        if (bins == 0)
+            h_raw(r, "no task");
+        else if (bins == 1)
+            h_bin_name(r, &r->bins[first]);
+        else
+            h_int(r, (long long)bins, "count:resources[%zu].cpus", q);
+        if (bins > 1)
+            h_raw(r, " CPUs");
+        h_raw(r, "</td>");
+        h_td(r, "emit writes", 0);
+        const rtp_deploy_lock *l = locks && ok ? &locks[q] : NULL;
+        h_raw(r, !l ? "not deployable (see emit below)"
+                 : l->kind == RTP_LOCK_PROTECT ? "<code>PTHREAD_PRIO_PROTECT</code> mutex"
+                 : l->kind == RTP_LOCK_INHERIT ? "<code>PTHREAD_PRIO_INHERIT</code> mutex"
+                 : l->kind == RTP_LOCK_SPIN    ? "FIFO spin lock (<code>RTPACK_SPIN</code>)"
+                                               : "nothing (no task uses it)");
+        h_raw(r, "</td>");
+        h_td(r, "ceiling", 1);
+        if (l && (l->kind == RTP_LOCK_PROTECT || l->kind == RTP_LOCK_SPIN))
+            h_int(r, l->ceiling, "emit:resources[%zu].ceiling", q);
+        else
+            h_time(r, -1, "none");
+        h_raw(r, "</td></tr>\n");
+    }
+    h_raw(r, "</tbody></table></div>\n</section>\n");
+    free(locks);
 }

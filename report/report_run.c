@@ -252,7 +252,11 @@ void rpt_section_schedule(rpt *r)
 {
     h_raw(r, "<section id=\"schedule\">\n<h2>Schedule</h2>\n");
     if (!r->gantt_svg) {
-        h_raw(r, "<p>No task is placed: there is nothing to simulate.</p>\n</section>\n");
+        h_raw(r, r->plan->n_resources > 0
+                     ? "<p>Not simulated: the plan's tasks share resources, whose critical "
+                       "sections the simulator does not model yet (<code>rtpack simulate"
+                       "</code> refuses such a plan).</p>\n</section>\n"
+                     : "<p>No task is placed: there is nothing to simulate.</p>\n</section>\n");
         return;
     }
     h_raw(r, "<p>The plan simulated from time zero to ");

@@ -148,9 +148,8 @@ has '"log_size":4,"pi_enabled":true' "$TMP/out" "rt-app: pi_enabled"
 has '"lock0":"R1","run0":2000,"unlock0":"R1","lock1":"R3","run1":2000,"unlock1":"R3","run":0' "$TMP/out" "rt-app: t1 takes R1 and R3 for 2 ms each"
 has 'warning:rt-apphasnoceilingmutexes' "$TMP/err" "rt-app: the inheritance warning"
 
-# Refused until modelled (exit 2, never a silent answer); simulate runs the
-# protocols (tests/cli_simulate.sh).
-expect 2 "report refuses" "$B" report "$TMP/plan.json" --out "$TMP/r.html"
+# simulate runs the protocols (tests/cli_simulate.sh); report shows them.
+expect 0 "report shows a plan with resources" "$B" report "$TMP/plan.json" --out "$TMP/r.html"
 expect 2 "partition --method ilp refuses" "$B" partition "$TMP/msrp.json" --method ilp
 has 'colocate' "$TMP/err" "and names --colocate"
 # --colocate: t1..t4 share q or r, one CPU cannot hold them (U = 0.99 plus

@@ -117,6 +117,44 @@ grep -qF 'id="probe-check"' "$TMP/app12_edf.html" ||
     fail "app12 under EDF: the probe's overheads are larger, the page does not judge them"
 grep -qF 'data-j="plan:proof.explanation"' "$TMP/ilp.html" || fail "ilp: no certificate"
 
+# ---- shared resources: the blocking columns and the resource table hold to
+# the plan (computed again for the whole placement), the lock ceilings to
+# emit --format header; margins and the schedule say why they are absent ----
+# locked NAME SET PARTITION-ARGS...
+locked() {
+    name=$1 set=$2
+    shift 2
+    "$B" partition "$set" "$@" --json >"$TMP/$name.plan.json"
+    expect 0 "$name: report" "$B" report "$TMP/$name.plan.json" --out "$TMP/$name.html"
+    script=""
+    "$B" emit "$TMP/$name.plan.json" --format script >"$TMP/$name.sh" 2>/dev/null &&
+        "$B" emit "$TMP/$name.plan.json" --format header >"$TMP/$name.h" 2>/dev/null &&
+        script="--script $TMP/$name.sh --header $TMP/$name.h"
+    # shellcheck disable=SC2086
+    $PY "$CHECK" "$TMP/$name.html" --plan "$TMP/$name.plan.json" $script $OPTS >"$TMP/check" 2>&1 ||
+        { fail "$name: the page's numbers"; cat "$TMP/check" >&2; }
+    tail -1 "$TMP/check"
+    grep -qF 'id="resources"' "$TMP/$name.html" || fail "$name: no resource section"
+    grep -qF 'Not simulated: the plan' "$TMP/$name.html" || fail "$name: no word on the schedule"
+}
+cat >"$TMP/locks.json" <<'JSON'
+{"platform":{"cpus":2},"resources":[{"name":"q"},{"name":"r"}],"tasks":[
+ {"name":"t1","wcet":"30us","period":"100us","cmd":["a"],"requests":[{"resource":"q","count":1,"length":"1us"}]},
+ {"name":"t2","wcet":"30us","period":"120us","cmd":["a"],"requests":[{"resource":"q","count":1,"length":"5us"}]},
+ {"name":"t3","wcet":"30us","period":"130us","cmd":["a"],"requests":[{"resource":"q","count":1,"length":"7us"},{"resource":"r","count":1,"length":"10us"}]},
+ {"name":"t4","wcet":"30us","period":"140us","cmd":["a"],"requests":[{"resource":"r","count":1,"length":"20us"}]},
+ {"name":"t5","wcet":"60us","period":"140us","cmd":["a"]}]}
+JSON
+locked locks_fp "$TMP/locks.json" --policy fp --method ffd
+grep -qF 'data-j="plan:cpus[1].tasks[1].computed_blocking"' "$TMP/locks_fp.html" ||
+    fail "locks_fp: no computed blocking"
+grep -qF 'data-j="emit:resources[1].ceiling"' "$TMP/locks_fp.html" || fail "locks_fp: no ceiling"
+locked locks_edf "$TMP/locks.json" --policy edf --method ffd
+sed 's/{"name":"q"},{"name":"r"}/{"name":"q","protocol":"fmlp+"},{"name":"r","protocol":"fmlp+"}/' \
+    "$TMP/locks.json" >"$TMP/fmlp.json"
+locked locks_fmlp "$TMP/fmlp.json" --policy fp --method ffd
+grep -qF '.suspension"' "$TMP/locks_fmlp.html" || fail "locks_fmlp: no suspension column"
+
 # ---- the same bytes, whatever the locale ----
 P="$TMP/app12_edf.plan.json"
 for loc in C C.UTF-8 POSIX de_DE.UTF-8 fr_FR.UTF-8; do

@@ -8,7 +8,8 @@ CLI's own documents (docs/spec.md "rtpack report"):
   - every number is a <data value="V" data-j="[FORMULA:]DOC:PATH"> whose
     shown text is V in the page's unit rule and whose V equals the member
     PATH of DOC: plan (partition --sensitivity --json), sim (simulate --json
-    over the page's window), emit (the launch script emit writes), rehearsal,
+    over the page's window), emit (the launch script emit writes; a lock's
+    ceiling, emit:resources[i].ceiling, from emit --format header), rehearsal,
     probe, opt (the report's options, given here), count (counted from the
     documents), const; FORMULA "slack" (deadline - response_time) and "grow"
     (wcet_max / wcet, two decimals rounded down) are computed from the member;
@@ -19,7 +20,7 @@ CLI's own documents (docs/spec.md "rtpack report"):
     strings from the documents, code, citations, abbreviations and the
     Gantt chart), so no number escapes these checks.
 
-usage: report_check.py PAGE --plan PLAN.json [--sim SIM.json] [--script S.sh]
+usage: report_check.py PAGE --plan PLAN.json [--sim SIM.json] [--script S.sh] [--header H.h]
        [--rehearsal R.json] [--probe P.json] [--opt key=value ...]
 Exit 0 with a summary line, 1 with one line per failure.
 """
@@ -84,6 +85,7 @@ class Checker:
                 with open(f) as fh:
                     self.docs[name] = json.load(fh)
         self.script = open(a.script).read() if a.script else None
+        self.header = open(a.header).read() if a.header else None
         self.opts = dict(kv.split("=", 1) for kv in a.opt)
 
     def fail(self, msg):
@@ -113,9 +115,21 @@ class Checker:
         m = re.fullmatch(r"(clusters\[\d+\])\.cpus", key)
         if m:
             return len(resolve(plan, m.group(1))["cpus"])
+        m = re.fullmatch(r"resources\[(\d+)\]\.cpus", key)
+        if m:  # the CPUs whose tasks use that resource
+            name = plan["resources"][int(m.group(1))]["name"]
+            return sum(1 for b in plan.get("cpus", [])
+                       if any(q["resource"] == name for t in b["tasks"]
+                              for q in t.get("requests", [])))
         raise KeyError(key)
 
     def emit_value(self, path):
+        m = re.fullmatch(r"resources\[(\d+)\]\.ceiling", path)
+        if m:
+            if self.header is None:
+                return None
+            c = re.search(r"#define RTPACK_LOCK_%s_CEILING (\d+)" % m.group(1), self.header)
+            return int(c.group(1)) if c else None
         task_path, what = path.rsplit(".", 1)
         name = resolve(self.docs["plan"], task_path)["name"]
         for line in self.script.splitlines():
@@ -223,6 +237,7 @@ def main():
     ap.add_argument("--plan", required=True)
     ap.add_argument("--sim")
     ap.add_argument("--script")
+    ap.add_argument("--header")
     ap.add_argument("--rehearsal")
     ap.add_argument("--probe")
     ap.add_argument("--opt", action="append", default=[])
