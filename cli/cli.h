@@ -247,10 +247,6 @@ int cli_load_taskset(const cli_args *args, const char *file, rtp_taskset *ts);
  * there is none. */
 int cli_refuse_requests(const cli_args *args, const char *file, const rtp_taskset *ts);
 
-/* The same for a plan that carries resources. */
-struct rtp_plan;
-int cli_refuse_plan_requests(const cli_args *args, const char *file, const struct rtp_plan *plan);
-
 /* The same for a plan document (partition --json): *plan zeroed first, so
  * rtp_plan_free is safe whatever happens. */
 int cli_load_plan(const cli_args *args, const char *file, rtp_plan *plan);

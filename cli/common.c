@@ -103,19 +103,6 @@ int cli_refuse_requests(const cli_args *args, const char *file, const rtp_taskse
     return 0;
 }
 
-int cli_refuse_plan_requests(const cli_args *args, const char *file, const rtp_plan *plan)
-{
-    if (plan->n_resources == 0)
-        return 0;
-    rtp_diag diag;
-    rtp_diag_clear(&diag);
-    rtp_diag_set(&diag, RTP_EINPUT, "resources",
-                 "the plan's tasks share resources, which %s does not model yet "
-                 "(docs/spec.md \"Shared resources\")",
-                 args->command);
-    return cli_fail(args, cli_shown_name(file), RTP_EINPUT, &diag);
-}
-
 int cli_load_plan(const cli_args *args, const char *file, rtp_plan *plan)
 {
     rtp_diag diag;
