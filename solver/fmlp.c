@@ -30,6 +30,12 @@ static rtp_ns cap(rtp_i128 x)
     return x >= INF ? INF : (rtp_ns)x;
 }
 
+/* a + b for sums of bounds, saturated at INF (each operand <= 2^126). */
+static rtp_i128 sat(rtp_i128 a, rtp_i128 b)
+{
+    return a + b >= INF ? INF : a + b;
+}
+
 int rtp_fmlp_present(const rtp_task *tasks, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -70,7 +76,7 @@ static rtp_i128 top(ctx *c, size_t j, rtp_ns m, rtp_ns w)
         if (num > m)
             num = m;
         rtp_i128 part = (rtp_i128)num * t->requests[best].length_ns; /* < 2^125 */
-        sum += part;
+        sum = sat(sum, part);
         c->contrib[t->requests[best].resource] = cap(c->contrib[t->requests[best].resource] + part);
         m -= num;
     }
@@ -108,7 +114,7 @@ static void bounds(ctx *c, size_t i, rtp_ns *remote, rtp_ns *local)
         rtp_ns m = cap(x < issued ? x : issued);
         for (size_t j = 0; m > 0 && j < c->n; j++)
             if (c->cpu[j] == bin)
-                br += top(c, j, m, w);
+                br = sat(br, top(c, j, m, w));
     }
     /* one boosted lower-priority section per arrival: the release and each
      * resumption, at most one resumption per direct blocking */
@@ -116,7 +122,7 @@ static void bounds(ctx *c, size_t i, rtp_ns *remote, rtp_ns *local)
     rtp_i128 bl = 0;
     for (size_t j = 0; j < c->n; j++)
         if (j != i && c->cpu[j] == c->cpu[i] && c->prio[j] <= c->prio[i])
-            bl += top(c, j, arrivals, w);
+            bl = sat(bl, top(c, j, arrivals, w));
     *remote = cap(br);
     *local = cap(bl);
 }
@@ -147,8 +153,8 @@ static rtp_status rta(ctx *c, size_t i, rtp_ns own, const rtp_ns *jstar, rtp_ns 
         rtp_i128 next = own;
         for (size_t h = 0; h < c->n; h++)
             if (h != i && c->cpu[h] == c->cpu[i] && c->prio[h] >= c->prio[i])
-                next += ((w + jstar[h] + c->t[h].period_ns - 1) / c->t[h].period_ns) *
-                        c->t[h].wcet_ns; /* w, J* < 2^63, C < 2^62: < 2^127 */
+                next = sat(next, ((w + jstar[h] + c->t[h].period_ns - 1) / c->t[h].period_ns) *
+                                     c->t[h].wcet_ns); /* w <= 2^62, J* < 2^63: < 2^127 */
         if (next == w) {
             *resp = (rtp_ns)(w + ti->jitter_ns);
             return RTP_OK;

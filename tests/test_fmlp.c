@@ -412,11 +412,47 @@ static void preconditions(void **state)
     assert_false(rtp_fmlp_present(t, 1));
 }
 
+/* Times near 2^62 ns with many requests: the sums saturate, the analysis
+ * answers (here: not schedulable) and never wraps. */
+static void large_values(void **state)
+{
+    (void)state;
+    enum { N = 12 };
+    rtp_request q[N][2];
+    rtp_task t[N];
+    size_t cpu[N];
+    memset(t, 0, sizeof t);
+    for (size_t i = 0; i < N; i++) {
+        t[i].name = "x";
+        t[i].period_ns = t[i].deadline_ns = (rtp_ns)1 << 62;
+        t[i].wcet_ns = (rtp_ns)1 << 61;
+        q[i][0] = (rtp_request){0, (rtp_ns)1 << 30, (rtp_ns)1 << 30, 0, 0, 1};
+        q[i][1] = (rtp_request){1, 1, (rtp_ns)1 << 60, 0, 0, 1};
+        t[i].requests = q[i];
+        t[i].n_requests = 2;
+        cpu[i] = i % 4;
+    }
+    rtp_locks_task out[N];
+    int sched = 1, found;
+    rtp_limits lim = rtp_limits_default();
+    rtp_diag diag = {0};
+    for (int rule = 0; rule < 2; rule++) {
+        assert_int_equal(rtp_fmlp_partitioned(t, N, cpu, 4, rule ? RTP_PRIO_OPA : RTP_PRIO_DM,
+                                              &lim, &sched, &found, out, &diag),
+                         RTP_OK);
+        assert_false(sched);
+        for (size_t i = 0; i < N; i++)
+            assert_true(out[i].blocking_ns >= out[i].suspension_ns &&
+                        out[i].suspension_ns >= 0);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(schedcat_corpus),
         cmocka_unit_test(preconditions),
+        cmocka_unit_test(large_values),
         cmocka_unit_test(against_simulation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
