@@ -385,6 +385,95 @@ static void schedcat_corpus(void **state)
     assert_int_equal(out[0].binding, 1);
 }
 
+/* tests/fixtures/fmlp_schedcat.txt: SchedCAT's bounds and responses on 77
+ * accepted sets of its generator (1-3 CPUs), recorded; every one equal. */
+enum { RECT = 32, RECQ = 8 };
+typedef struct rec {
+    struct {
+        rtp_task t[RECT];
+        rtp_request rq[RECT][RECQ];
+        size_t cpu[RECT], n, cpus;
+    } d;
+    char names[RECT][16], res[RECT * RECQ][16];
+    size_t n_res;
+} rec;
+
+static size_t res_index(rec *r, const char *name)
+{
+    for (size_t k = 0; k < r->n_res; k++)
+        if (strcmp(r->res[k], name) == 0)
+            return k;
+    snprintf(r->res[r->n_res], sizeof r->res[0], "%s", name);
+    return r->n_res++;
+}
+
+static void schedcat_recorded(void **state)
+{
+    (void)state;
+    FILE *f = fopen(tu_source_path("tests/fixtures/fmlp_schedcat.txt"), "r");
+    assert_non_null(f);
+    static rec r;
+    char line[512], name[16];
+    int sets = 0, values = 0, analysed = 0, sched = 0;
+    rtp_locks_task out[RECT];
+    while (fgets(line, sizeof line, f)) {
+        long long c, t, d, cpu, prio, rem, loc, tot, resp;
+        int used;
+        if (line[0] == '#')
+            continue;
+        if (strncmp(line, "set ", 4) == 0) {
+            memset(&r, 0, sizeof r);
+            analysed = 0;
+            assert_int_equal(sscanf(line, "set %*s %zu", &r.d.cpus), 1);
+        } else if (sscanf(line, "task %15s %lld %lld %lld %lld %lld%n", name, &c, &t, &d, &cpu,
+                          &prio, &used) == 6) {
+            size_t i = r.d.n++;
+            assert_true(i < RECT);
+            rtp_task *k = &r.d.t[i];
+            snprintf(r.names[i], sizeof r.names[i], "%s", name);
+            *k = (rtp_task){.name = r.names[i], .wcet_ns = c, .period_ns = t, .deadline_ns = d,
+                            .has_priority = 1, .priority = (int)prio, .requests = r.d.rq[i]};
+            r.d.cpu[i] = (size_t)cpu;
+            char rn[16];
+            long long cnt, len;
+            for (char *p = strtok(line + used, " \n"); p; p = strtok(NULL, " \n")) {
+                assert_int_equal(sscanf(p, "%15[^:]:%lld:%lld", rn, &cnt, &len), 3);
+                assert_true(k->n_requests < RECQ);
+                r.d.rq[i][k->n_requests++] = (rtp_request){res_index(&r, rn), cnt, len, 0, 0, 1};
+            }
+        } else if (strncmp(line, "end", 3) == 0) {
+            assert_true(analysed && sched);
+            sets++;
+        } else {
+            if (!analysed) { /* the set's tasks are all read */
+                int found;
+                rtp_limits lim = rtp_limits_default();
+                rtp_diag diag = {0};
+                assert_int_equal(rtp_fmlp_partitioned(r.d.t, r.d.n, r.d.cpu, r.d.cpus,
+                                                      RTP_PRIO_GIVEN, &lim, &sched, &found, out,
+                                                      &diag),
+                                 RTP_OK);
+                analysed = 1;
+            }
+            assert_int_equal(sscanf(line, "expect %15s %lld %lld %lld %lld", name, &rem, &loc,
+                                    &tot, &resp),
+                             5);
+            size_t i = 0;
+            while (i < r.d.n && strcmp(r.names[i], name) != 0)
+                i++;
+            assert_true(i < r.d.n);
+            assert_int_equal(out[i].suspension_ns, rem);
+            assert_int_equal(out[i].blocking_ns - out[i].suspension_ns, loc);
+            assert_int_equal(out[i].blocking_ns, tot);
+            assert_int_equal(out[i].response_ns, resp);
+            values += 4;
+        }
+    }
+    fclose(f);
+    fprintf(stderr, "fmlp+: %d recorded SchedCAT sets, %d values equal\n", sets, values);
+    assert_int_equal(sets, 77);
+}
+
 /* D > T is outside the analysis: not analysed, never a verdict. */
 static void preconditions(void **state)
 {
@@ -451,6 +540,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(schedcat_corpus),
+        cmocka_unit_test(schedcat_recorded),
         cmocka_unit_test(preconditions),
         cmocka_unit_test(large_values),
         cmocka_unit_test(against_simulation),
