@@ -45,7 +45,7 @@ int rtp_fmlp_present(const rtp_task *tasks, size_t n)
     return 0;
 }
 
-/* Requests of q's k-th request of j pending in a window of length w:
+/* The sections of j's k-th request pending in a window of length w:
  * ceil((w + R_j) / T_j) jobs x count (INF when R_j or w is). */
 static rtp_ns pending(const ctx *c, size_t j, size_t k, rtp_ns w)
 {
@@ -63,7 +63,7 @@ static rtp_i128 top(ctx *c, size_t j, rtp_ns m, rtp_ns w)
     const rtp_task *t = &c->t[j];
     rtp_i128 sum = 0;
     unsigned char taken[64] = {0};
-    size_t nr = t->n_requests < 64 ? t->n_requests : 64; /* rtp_locks_place caps it */
+    size_t nr = t->n_requests < 64 ? t->n_requests : 64; /* rtp_fmlp_partitioned refuses more */
     while (m > 0) {
         size_t best = nr;
         for (size_t k = 0; k < nr; k++)
