@@ -242,11 +242,6 @@ const char *cli_shown_name(const char *file);
  * one-line diagnostic and returns its exit code (2 for bad input). */
 int cli_load_taskset(const cli_args *args, const char *file, rtp_taskset *ts);
 
-/* Exit 2 naming the first task with critical sections (docs/spec.md
- * "Shared resources"): for the commands that do not model them yet; 0 when
- * there is none. */
-int cli_refuse_requests(const cli_args *args, const char *file, const rtp_taskset *ts);
-
 /* The same for a plan document (partition --json): *plan zeroed first, so
  * rtp_plan_free is safe whatever happens. */
 int cli_load_plan(const cli_args *args, const char *file, rtp_plan *plan);

@@ -86,23 +86,6 @@ int cli_load_taskset(const cli_args *args, const char *file, rtp_taskset *ts)
     return 0;
 }
 
-int cli_refuse_requests(const cli_args *args, const char *file, const rtp_taskset *ts)
-{
-    for (size_t i = 0; i < ts->n_tasks; i++)
-        if (ts->tasks[i].n_requests > 0) {
-            rtp_diag diag;
-            char path[48];
-            rtp_diag_clear(&diag);
-            snprintf(path, sizeof path, "tasks[%zu].requests", i);
-            rtp_diag_set(&diag, RTP_EINPUT, path,
-                         "shared resources are analysed by `rtpack analyze --policy fp|edf` "
-                         "only so far; %s does not model them",
-                         args->command);
-            return cli_fail(args, cli_shown_name(file), RTP_EINPUT, &diag);
-        }
-    return 0;
-}
-
 int cli_load_plan(const cli_args *args, const char *file, rtp_plan *plan)
 {
     rtp_diag diag;

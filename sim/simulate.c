@@ -187,6 +187,14 @@ static int has_requests(const rtp_simulation *out, const source *src)
 static rtp_status lock_setup(const rtp_simulation *out, const source *src, size_t *slot,
                              int *msrp, int *cpu_ids, rtp_diag *diag)
 {
+    for (size_t r = 0; r < src->n_resources; r++)
+        if (src->resources[r].protocol == RTP_LOCK_FMLP) {
+            char path[RTP_DIAG_PATH_SIZE];
+            snprintf(path, sizeof path, "resources[%zu].protocol", r);
+            return rtp_diag_set(diag, RTP_EINPUT, path,
+                                "the simulator runs PCP/SRP and MSRP, not FMLP+ (\"fmlp+\"): "
+                                "its suspensions and FIFO queues are not simulated");
+        }
     for (size_t b = 0; b < out->n_bins; b++) {
         if (out->bins[b].n_cpus > 1)
             return rtp_diag_set(diag, RTP_EINPUT, "resources",

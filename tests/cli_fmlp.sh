@@ -59,6 +59,8 @@ expect 0 "partition fp best" "$B" partition "$TMP/set.json" --policy fp --cpus 2
 expect 2 "fmlp+ under edf" "$B" analyze "$TMP/set.json" --policy edf --json
 has 'fmlp+' "$TMP/err" "names the protocol"
 expect 2 "partition edf" "$B" partition "$TMP/set.json" --policy edf --cpus 2 --json
+expect 2 "simulate does not run fmlp+" "$B" simulate "$TMP/set.json" --policy fp
+has 'resources[0].protocol:thesimulatorrunsPCP/SRPandMSRP,notFMLP+' "$TMP/err" "simulate names the protocol"
 sed 's/"name":"l","protocol":"fmlp+"/"name":"l"/' "$TMP/set.json" >"$TMP/mixed.json"
 expect 2 "fmlp+ beside auto" "$B" analyze "$TMP/mixed.json" --policy fp --json
 has 'resources[1].protocol' "$TMP/err" "the path of the other protocol"
