@@ -24,9 +24,22 @@
  *
  * Equal priorities run first-in first-out (SCHED_FIFO) by release time, the
  * jobs released at or before i's, ties included, first (worst case). Linux
- * keeps that order only while no thread is late (a late periodic thread
- * runs its next job at once), so deploy/recheck.c refuses equal
- * SCHED_FIFO priorities for a task whose deadline passes its period. Then
+ * keeps that order only for threads that sleep between jobs: a thread whose
+ * next job is released by the time it completes a job does not sleep, stays
+ * at the head of its priority's list (kernel/sched/rt.c: only a wake-up
+ * joins the tail) and runs that job before tied jobs released earlier. A
+ * job completes by its arrival + R_j and the next one is released no
+ * earlier than arrival + T_j, so a thread with R_j < T_j never does that.
+ * So the tied tasks whose bound is not below their period (or that miss)
+ * are "late": each tied peer counts every job a late task releases, as if
+ * it were of higher priority (sound for any order among them), and the
+ * level is analysed again until no further task turns late. By induction
+ * over the first instant a task outside the late set completes a job at or
+ * after its next release (before it, the schedule obeys the analysis, whose
+ * bound for that job is below its period), only late tasks are ever
+ * backlogged, and every bound printed holds under Linux's rules. Where
+ * nothing is late (every tied response below its period) the bounds are the
+ * first-in first-out ones, exactly. Then, for FIFO peers,
  * the synchronous release of i is NOT the worst case (an equal-priority job
  * released just before i's, delayed by higher ones, still runs first): the
  * higher and equal tasks have the pattern above from 0 (their critical
@@ -38,7 +51,7 @@
  *     + sum_{j equal} (floor((r + J_j) / T_j) + 1) C_j
  *     + sum_{j higher} ceil((w + J_j) / T_j) C_j,   w >= r + 1,
  * R = w - r + J_i. w only steps up where a floor steps, at r = k T_i or
- * r = k T_j - J_j (j equal), and R falls between them, so those r in the
+ * r = k T_j - J_j (j equal, not late), and R falls between them, so those r in the
  * synchronous level-i busy period are examined. An r is skipped when its
  * release pattern leaves the CPU idle by r (the job then starts a later
  * busy period, covered by another r); that is monotone between candidates
@@ -99,6 +112,7 @@ typedef struct rta_ctx {
     rtp_i128 above;    /* `above`, none of equal priority (rtp_fp_rta) */
     int verdict;       /* only "every job meets its deadline" is asked (far_jobs) */
     rtp_diag *diag;    /* far_jobs' check callback reports through it */
+    unsigned char *late; /* n entries: a tied task its peers count as higher */
     rtp_task *scratch; /* n entries, for the level-i load check */
     size_t *by_key;    /* task indices by T - J ascending (see interference) */
     size_t first_i;    /* interference's cache: the first jobs of the tasks */
@@ -202,11 +216,11 @@ static void sweep_to(sweep *h, const rtp_task *tasks, rtp_ns w)
 }
 
 /* Does task j interfere with task i (priority above, equal too when
- * with_equal)? */
+ * with_equal or j is late, see the top)? */
 static int interferes(const rta_ctx *c, size_t i, size_t j, int with_equal)
 {
     int p = c->priority[i];
-    return j != i && (c->priority[j] > p || (c->priority[j] == p && with_equal));
+    return j != i && (c->priority[j] > p || (c->priority[j] == p && (with_equal || c->late[j])));
 }
 
 /* sum over tasks j != i with priority[j] above (equal too, when with_equal)
@@ -387,7 +401,7 @@ static rtp_status fifo_wcrt(rta_ctx *c, size_t i, rtp_ns *response, rtp_diag *di
         if (in_busy) {
             rtp_i128 own = ti->blocking_ns + (rtp_i128)(r / ti->period_ns + 1) * ti->wcet_ns, w;
             for (size_t j = 0; j < c->n; j++)
-                if (j != i && c->priority[j] == p)
+                if (j != i && c->priority[j] == p && !c->late[j])
                     own += jobs_before(&c->tasks[j], r + 1) * c->tasks[j].wcet_ns;
             w = own > (rtp_i128)r + 1 ? own : (rtp_i128)r + 1;
             int miss = 0;
@@ -397,10 +411,11 @@ static rtp_status fifo_wcrt(rta_ctx *c, size_t i, rtp_ns *response, rtp_diag *di
             if (w - r + ti->jitter_ns > worst)
                 worst = w - r + ti->jitter_ns;
         }
-        /* the next release of i (phase 0) or of an equal-priority task */
+        /* the next release of i (phase 0) or of an equal-priority task
+         * (not a late one: its jobs are counted in interference) */
         rtp_ns next = INT64_MAX;
         for (size_t j = 0; j < c->n; j++) {
-            if (j != i && c->priority[j] != p)
+            if (j != i && (c->priority[j] != p || c->late[j]))
                 continue;
             rtp_ns tj = c->tasks[j].period_ns, jj = j == i ? 0 : c->tasks[j].jitter_ns;
             rtp_i128 at = ((rtp_i128)r + jj) / tj * tj + tj - jj; /* first k T_j - J_j > r */
@@ -677,10 +692,11 @@ static rtp_status ctx_init(rta_ctx *c, const rtp_task *tasks, size_t n,
     c->above = 0;
     c->verdict = 0;
     c->diag = NULL;
+    c->late = calloc(n ? n : 1, 1);
     c->scratch = malloc((n ? n : 1) * sizeof *c->scratch);
     c->by_key = malloc((n ? n : 1) * sizeof *c->by_key);
     keyed_ns *k = malloc((n ? n : 1) * sizeof *k);
-    if (!c->scratch || !c->by_key || !k) {
+    if (!c->late || !c->scratch || !c->by_key || !k) {
         free(k);
         return RTP_ENOMEM;
     }
@@ -697,6 +713,7 @@ static rtp_status ctx_init(rta_ctx *c, const rtp_task *tasks, size_t n,
 
 static void ctx_free(rta_ctx *c)
 {
+    free(c->late);
     free(c->scratch);
     free(c->by_key);
     free(c->sw.time);
@@ -731,6 +748,34 @@ static rtp_status by_priority(const int *priority, size_t n, size_t *order)
         order[i] = k[i].index;
     free(k);
     return RTP_OK;
+}
+
+/* The tied level ending at order[last] (two tasks or more, each analysed
+ * once): while some task of it is not late yet its bound is not below its
+ * period (or it misses), mark it late and analyse the level again (see the
+ * top). Bounds only grow, so a miss stays a miss. */
+static rtp_status late_ties(rta_ctx *c, const size_t *order, size_t last,
+                            rtp_ns *response_time, rtp_diag *diag)
+{
+    size_t first = last;
+    while (first > 0 && c->priority[order[first - 1]] == c->priority[order[last]])
+        first--;
+    for (;;) {
+        int more = 0;
+        for (size_t x = first; x <= last; x++) {
+            size_t j = order[x];
+            if (!c->late[j] && (response_time[j] < 0 || response_time[j] >= c->tasks[j].period_ns))
+                more = c->late[j] = 1;
+        }
+        if (!more)
+            return RTP_OK;
+        c->first_i = c->n; /* interference's cache: the late set changed */
+        for (size_t x = first; x <= last; x++) {
+            rtp_status st = task_wcrt(c, order[x], 0, &response_time[order[x]], NULL, diag);
+            if (st != RTP_OK)
+                return st;
+        }
+    }
 }
 
 /* rtp_fp_rta, and rtp_fp_verdict when verdict (responses are then
@@ -784,6 +829,14 @@ static rtp_status analyse(const rtp_task *tasks, size_t n, const int *priority,
         st = task_wcrt(&c, i, strict ? done : 0, &response_time[i], &done, diag);
         if (response_time[i] < 0)
             *schedulable = 0;
+        if (verdict && !*schedulable)
+            break;
+        if (st == RTP_OK && r > 0 && priority[prev] == priority[i] &&
+            (r + 1 == n || priority[order[r + 1]] != priority[i]))
+            st = late_ties(&c, order, r, response_time, diag);
+        for (size_t x = r + 1; x-- > 0 && priority[order[x]] == priority[i];)
+            if (response_time[order[x]] < 0)
+                *schedulable = 0;
         if (verdict && !*schedulable)
             break;
         if (c.sw.time) {

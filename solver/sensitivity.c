@@ -136,6 +136,63 @@ rtp_status rtp_sensitivity_wcet_max(const rtp_test *test, const rtp_task *tasks,
     return st;
 }
 
+/* Ties under solver/fp.c: a tied task whose bound reaches its period is
+ * "late" and its peers count all its jobs, which the closed form (first-in
+ * first-out, sensitivity_fifo.c) does not. 2 when a tied task has D > T
+ * (its bound may pass its period while the set passes), 1 when a tied task
+ * has D = T (only a bound equal to D can reach T), else 0 (the closed form
+ * is exact: a passing bound stays below D < T). */
+static int late_tie_possible(const rtp_task *e, size_t n, const int *prio)
+{
+    int r = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++)
+            if (j != i && prio[j] == prio[i] && e[i].deadline_ns >= e[i].period_ns)
+                r = e[i].deadline_ns > e[i].period_ns ? 2 : r > 1 ? r : 1;
+    return r;
+}
+
+/* Above the closed form's alpha_F the first-in first-out analysis fails,
+ * and solver/fp.c's bounds are at least its own. solver/fp.c's verdict is
+ * downward closed in alpha (every bound, and with them the late set, only
+ * grows with alpha), so when it accepts at alpha_F, alpha_F is alpha*. The
+ * verdict there runs on the set with every time multiplied by q and C' =
+ * p C + q c (alpha_F = p/q). *ok = 0 when it rejects, or when those times
+ * pass 2^62 ns. With every tied deadline at most its period, alpha_F is
+ * then the supremum of the passing factors but none is largest: each bound
+ * grows strictly with alpha (the least fixed point of a work function
+ * scaled by alpha), so below alpha_F every tied bound is below its deadline,
+ * hence below its period, nothing is late and first-in first-out holds. */
+static rtp_status passes_at(const sctx *s, const int *prio, const mpq_t a, int *ok,
+                            const rtp_limits *limits, rtp_diag *diag)
+{
+    *ok = 0;
+    rtp_task *x = malloc(s->n * sizeof *x);
+    if (!x)
+        return RTP_ENOMEM;
+    int fits = mpz_fits_slong_p(mpq_numref(a)) && mpz_fits_slong_p(mpq_denref(a));
+    rtp_i128 p = fits ? mpz_get_si(mpq_numref(a)) : 0, q = fits ? mpz_get_si(mpq_denref(a)) : 0;
+    for (size_t i = 0; i < s->n && fits; i++) {
+        const rtp_task *t = &s->e[i];
+        rtp_i128 c = p * t->wcet_ns + q * s->c, v[4] = {q * t->period_ns, q * t->deadline_ns,
+                                                         q * t->jitter_ns, q * t->blocking_ns};
+        fits = c <= RTP_NS_LIMIT;
+        for (int k = 0; k < 4; k++)
+            fits = fits && v[k] <= RTP_NS_LIMIT;
+        if (fits) {
+            x[i] = *t;
+            x[i].wcet_ns = (rtp_ns)c;
+            x[i].period_ns = (rtp_ns)v[0];
+            x[i].deadline_ns = (rtp_ns)v[1];
+            x[i].jitter_ns = (rtp_ns)v[2];
+            x[i].blocking_ns = (rtp_ns)v[3];
+        }
+    }
+    rtp_status st = fits ? rtp_fp_verdict(x, s->n, prio, ok, limits, diag) : RTP_OK;
+    free(x);
+    return st;
+}
+
 static rtp_status scaling_of(const rtp_test *test, const rtp_task *tasks, size_t n,
                           const rtp_overheads *ov, rtp_scaling *out, rtp_diag *diag)
 {
@@ -170,8 +227,23 @@ static rtp_status scaling_of(const rtp_test *test, const rtp_task *tasks, size_t
         int found; /* OPA here: DM is optimal (rtp_fp_dm_optimal) */
         rtp_prio_rule rule = test->priority == RTP_PRIO_OPA ? RTP_PRIO_DM : test->priority;
         st = rtp_fp_assign(e, n, rule, prio, &found, &test->limits, diag);
+        int late = st == RTP_OK ? late_tie_possible(e, n, prio) : 0, ok = 1;
         if (st == RTP_OK)
             st = rtp_sens_fp_fixed(&s, prio, a, &exists);
+        if (st == RTP_OK && exists && late &&
+            (st = passes_at(&s, prio, a, &ok, &test->limits, diag)) == RTP_OK && !ok) {
+            exists = 0;
+            out->not_defined =
+                late == 1 ? "no largest factor: every factor below the first-in first-out one "
+                            "keeps the set schedulable, but at that one a tied task's response "
+                            "reaches its period, and a thread late by its period runs its next "
+                            "job before tied jobs released earlier (or the check there passes "
+                            "2^62 ns)"
+                          : "not computed: at the first-in first-out factor a tied task's "
+                            "response passes its period, and a thread late by its period runs "
+                            "its next job before tied jobs released earlier, which that closed "
+                            "form does not model (or the check there passes 2^62 ns)";
+        }
     }
     if (st == RTP_OK && exists)
         st = fill_scaling(a, out);
