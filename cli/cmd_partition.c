@@ -28,7 +28,8 @@ static const cli_choice priorities[] = {
 };
 static const cli_choice methods[] = {
     {"ffd", RTP_PLACE_FF}, {"bfd", RTP_PLACE_BF}, {"wfd", RTP_PLACE_WF}, {"nfd", RTP_PLACE_NF},
-    {"sfd", RTP_PLACE_SF}, {"ilp", RTP_METHOD_ILP},   {"best", RTP_METHOD_BEST}, {NULL, 0},
+    {"sfd", RTP_PLACE_SF}, {"ilp", RTP_METHOD_ILP},   {"best", RTP_METHOD_BEST},
+    {"semi", RTP_METHOD_SEMI}, {NULL, 0},
 };
 static const cli_choice orders[] = {
     {"util", RTP_ORDER_UTIL},     {"density", RTP_ORDER_DENSITY}, {"deadline", RTP_ORDER_DEADLINE},
@@ -57,8 +58,9 @@ static const cli_option options[] = {
     {.name = "method", .type = CLI_ENUM, CLI_TARGET(part_cli, run.method), .choices = methods,
      .def = "best",
      .help = "first/best/worst/next fit decreasing, slack fit (Greedy Slacker, fp), the exact "
-             "ILP, or the best of every "
-             "fit x order"},
+             "ILP, the best of every "
+             "fit x order, or semi-partitioned (fp: a task no CPU admits may migrate over "
+             "a set of CPUs)"},
     {.name = "order", .type = CLI_ENUM, CLI_TARGET(part_cli, run.part.order), .choices = orders,
      .def = "util", .when = "method=ffd,bfd,wfd,nfd,sfd",
      .help = "task order of the fits: decreasing utilization or density, increasing deadline "
@@ -499,6 +501,12 @@ static int run(const cli_args *args, void *settings)
     rtp_diag diag;
     rtp_diag_clear(&diag);
     pc->run.override_cpus = args->cpus;
+    if (pc->run.method == RTP_METHOD_SEMI) { /* DM over the set: what the header names */
+        if (CLI_GIVEN(args, part_cli, run.part.priority))
+            return cli_usage_error(args, "--method semi orders priorities deadline-monotonic "
+                                         "over the set; it takes no --priority");
+        pc->run.part.priority = RTP_PRIO_DM;
+    }
     /* The rules between options come before the file is read. */
     if (rtp_partition_check_opts(&pc->run, &diag) != RTP_OK)
         return cli_fail(args, "", RTP_EINPUT, &diag);

@@ -1,5 +1,7 @@
 /* deploy/recheck.c — see recheck.h. */
 #include "deploy/recheck.h"
+#include "deploy/script.h"
+#include "solver/apa.h"
 #include "deploy/locks.h"
 #include "models/effective.h"
 #include "deploy/quote.h"
@@ -156,6 +158,35 @@ static rtp_task *deployed_tasks(const rtp_plan *plan, size_t j, const rtp_deploy
     return tasks;
 }
 
+/* SCHED_FIFO tasks of a cluster whose affinity is narrower than it (a
+ * semi-partitioned plan, heuristics/semi.h): Linux's push/pull runs them on
+ * their masks, so the cluster is analysed as arbitrary affinities [GCB13]
+ * (solver/apa.h) with the plan's priorities, masks nested by priority.
+ * *apa = 0 when every task may use the whole cluster. */
+static rtp_status retest_masks(const rtp_plan_bin *bin, const rtp_task *tasks,
+                               const rtp_limits *limits, int *apa, int *ok, rtp_diag *diag)
+{
+    size_t n = bin->n_tasks, x, y;
+    uint64_t *mask = malloc((n ? n : 1) * sizeof *mask);
+    int *prio = malloc((n ? n : 1) * sizeof *prio);
+    rtp_status st = mask && prio ? RTP_OK : RTP_ENOMEM;
+    uint64_t full = bin->n_cpus >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << bin->n_cpus) - 1;
+    *apa = *ok = 0;
+    for (size_t i = 0; i < n && st == RTP_OK; i++) {
+        st = rtp_apa_mask(&tasks[i], bin->cpus, bin->n_cpus, &mask[i], diag);
+        prio[i] = bin->tasks[i].priority;
+        *apa |= st == RTP_OK && mask[i] != full;
+    }
+    if (st == RTP_OK && *apa && rtp_apa_nested(mask, n, prio, &x, &y)) {
+        rtp_global_verdict v;
+        st = rtp_apa_rta(tasks, n, mask, prio, limits, NULL, &v, diag);
+        *ok = st == RTP_OK && v == RTP_GLOBAL_ACCEPT;
+    }
+    free(mask);
+    free(prio);
+    return st;
+}
+
 /* Runs the exact test of the plan's policy on the deployed tasks of bin j
  * with the plan's own priorities; *ok = verdict. */
 static rtp_status retest_bin(const rtp_plan *plan, size_t j, const rtp_deploy_opts *opts,
@@ -171,6 +202,12 @@ static rtp_status retest_bin(const rtp_plan *plan, size_t j, const rtp_deploy_op
     if (plan->n_resources > 0) { /* rtp_deploy_locks_check: every bin at once */
         *ok = 1;
         return RTP_OK;
+    }
+    int apa = 0;
+    if (fp && bin->n_cpus > 1) {
+        rtp_status st = retest_masks(bin, tasks, &opts->limits, &apa, ok, diag);
+        if (st != RTP_OK || apa)
+            return st;
     }
     rtp_test test = plan->soft && !fp ? rtp_test_soft((int)bin->n_cpus, opts->limits)
                                       : rtp_test_exact(policy, RTP_PRIO_GIVEN, (int)bin->n_cpus,
@@ -193,13 +230,37 @@ static int bin_refused(const rtp_plan *plan, size_t j, const rtp_deploy_opts *op
     int deadline = rtp_deploy_is_deadline(plan), max_priority = 0;
     char path[160];
     *st = RTP_OK;
+    int *ids = malloc((bin->n_cpus ? bin->n_cpus : 1) * sizeof *ids);
+    if (!ids) {
+        *st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
+        return 1;
+    }
     for (size_t i = 0; i < bin->n_tasks; i++) {
         snprintf(path, sizeof path, "%s.tasks[%zu]", bin_path, i);
-        if (deadline && dl_params_refused(&tasks[i], path, diag))
+        size_t mine = rtp_deploy_task_cpus(bin, i, ids);
+        if (mine == 0 || (deadline && mine < bin->n_cpus)) {
+            free(ids);
+            /* SCHED_DEADLINE: sched_setattr fails with EPERM unless the
+             * thread may run on its whole root domain (sched-deadline.rst
+             * section 5; docs/spec.md "rtpack emit") */
+            rtp_diag_set(diag, RTP_OK, path,
+                         mine == 0 ? "task %s: its affinity names none of CPU %s"
+                                   : "task %s may run on only some of CPUs %s: Linux refuses "
+                                     "SCHED_DEADLINE for a thread whose affinity is not its whole "
+                                     "root domain (sched_setattr fails with EPERM); fix: give "
+                                     "it the whole cluster, or use --policy fp (SCHED_FIFO "
+                                     "takes any mask)",
+                         tasks[i].name, cpus);
             return 1;
+        }
+        if (deadline && dl_params_refused(&tasks[i], path, diag)) {
+            free(ids);
+            return 1;
+        }
         if (bin->tasks[i].priority > max_priority)
             max_priority = bin->tasks[i].priority;
     }
+    free(ids);
     if (!deadline && max_priority > opts->fifo_hi - opts->fifo_lo + 1) {
         rtp_diag_set(diag, RTP_OK, bin_path,
                      "CPU %s needs %d SCHED_FIFO priority levels but --fifo-range %d:%d has "
@@ -218,7 +279,10 @@ static int bin_refused(const rtp_plan *plan, size_t j, const rtp_deploy_opts *op
         rtp_diag_set(diag, RTP_OK, bin_path,
                      "CPU %s fails the exact %s test with the plan's %s%s; fix: %s",
                      cpus,
-                     bin->n_cpus > 1 ? (deadline ? "global EDF" : "global fixed-priority")
+                     bin->n_cpus > 1 ? (deadline ? "global EDF"
+                                        : bin->test[0] && strcmp(bin->test, "apa") == 0
+                                            ? "arbitrary-affinity (apa)"
+                                            : "global fixed-priority")
                                      : (deadline ? "EDF" : "fixed-priority"),
                      deadline ? "tasks" : "priorities",
                      margin ? " and the runtimes of --runtime-margin as execution times" : "",

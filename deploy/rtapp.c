@@ -126,10 +126,17 @@ static char *bins_doc(const rtp_plan *plan, const rtp_plan *rounded, size_t firs
             for (size_t q = 0; q < plan->bins[j].tasks[i].task.n_requests; q++)
                 n_sec += (size_t)plan->bins[j].tasks[i].task.requests[q].count;
     rtp_rtapp_section *sec = calloc(n_sec ? n_sec : 1, sizeof *sec);
-    if (!sec) {
+    size_t n_ids = 0;
+    for (size_t j = first; j < last; j++)
+        n_ids += rounded->bins[j].n_tasks * rounded->bins[j].n_cpus;
+    int *ids = malloc((n_ids ? n_ids : 1) * sizeof *ids); /* each thread's CPUs */
+    if (!sec || !ids) {
         free(threads);
+        free(sec);
+        free(ids);
         return NULL;
     }
+    size_t ids_used = 0;
     size_t used = 0;
     for (size_t j = first; j < last; j++) {
         const rtp_plan_bin *bin = &rounded->bins[j];
@@ -146,8 +153,9 @@ static char *bins_doc(const rtp_plan *plan, const rtp_plan *rounded, size_t firs
             th->dl_deadline_us = t->deadline_ns / 1000;
             th->dl_period_us = th->period_us;
             /* Deadline threads take their CPUs from the cpuset rt-app runs in. */
-            th->cpus = deadline ? NULL : bin->cpus;
-            th->n_cpus = deadline ? 0 : bin->n_cpus;
+            th->cpus = deadline ? NULL : ids + ids_used; /* a migrating task: its mask */
+            th->n_cpus = deadline ? 0 : rtp_deploy_task_cpus(bin, i, ids + ids_used);
+            ids_used += th->n_cpus;
             const rtp_task *declared = &plan->bins[j].tasks[i].task;
             th->sections = sec + used;
             for (size_t q = 0; q < declared->n_requests; q++) {
@@ -165,6 +173,7 @@ static char *bins_doc(const rtp_plan *plan, const rtp_plan *rounded, size_t firs
     char *json = rtp_rtapp_doc_to_json(threads, n, global);
     free(threads);
     free(sec);
+    free(ids);
     return json;
 }
 

@@ -17,6 +17,32 @@ void rtp_deploy_cpu_list(const rtp_plan_bin *bin, rtp_text *out)
         rtp_text_printf(out, "%s%d", k ? "," : "", bin->cpus[k]);
 }
 
+/* Is CPU c in task t's affinity (every CPU when it has none)? */
+static int in_affinity(const rtp_task *t, int c)
+{
+    int in = t->affinity == NULL;
+    for (size_t a = 0; !in && a < t->affinity_len; a++)
+        in = t->affinity[a] == c;
+    return in;
+}
+
+size_t rtp_deploy_task_cpus(const rtp_plan_bin *bin, size_t i, int *out)
+{
+    size_t m = 0;
+    for (size_t k = 0; k < bin->n_cpus; k++)
+        if (in_affinity(&bin->tasks[i].task, bin->cpus[k]))
+            out[m++] = bin->cpus[k];
+    return m;
+}
+
+void rtp_deploy_task_cpu_list(const rtp_plan_bin *bin, size_t i, rtp_text *out)
+{
+    size_t m = 0;
+    for (size_t k = 0; k < bin->n_cpus; k++)
+        if (in_affinity(&bin->tasks[i].task, bin->cpus[k]))
+            rtp_text_printf(out, "%s%d", m++ ? "," : "", bin->cpus[k]);
+}
+
 void rtp_deploy_cmds_present(const rtp_plan *plan, const rtp_deploy_opts *opts, int *present,
                              rtp_diag *diag)
 {
@@ -123,7 +149,7 @@ rtp_status rtp_deploy_launch_words(const rtp_plan *plan, size_t j, size_t i,
         }
     } else {
         rtp_text_append(out, "taskset -c ");
-        rtp_deploy_cpu_list(bin, out);
+        rtp_deploy_task_cpu_list(bin, i, out); /* a migrating task: its mask */
         /* SCHED_RR where the task asks for it (docs/spec.md "SCHED_RR") */
         rtp_text_printf(out, " chrt -%c %d ", pt->task.rr ? 'r' : 'f',
                         rtp_deploy_fifo_priority(bin, i, opts));

@@ -90,5 +90,14 @@ rtp_status rtp_deploy_launch_words(const rtp_plan *plan, size_t j, size_t i,
 /* "0" or "2,3": bin j's CPUs as a Linux CPU list. */
 void rtp_deploy_cpu_list(const rtp_plan_bin *bin, rtp_text *out);
 
+/* Task i of the bin as deployed under SCHED_FIFO/RR: the bin's CPUs within
+ * the task's affinity (its mask in a semi-partitioned plan, heuristics/
+ * semi.h; every CPU of the bin for a task without one or covering it).
+ * rtp_deploy_task_cpus writes them to out (bin->n_cpus entries) and returns
+ * how many (0: the affinity names none, which rtp_deploy_check refuses);
+ * rtp_deploy_task_cpu_list appends them as a Linux CPU list. */
+size_t rtp_deploy_task_cpus(const rtp_plan_bin *bin, size_t i, int *out);
+void rtp_deploy_task_cpu_list(const rtp_plan_bin *bin, size_t i, rtp_text *out);
+
 RTP_API_END
 #endif

@@ -96,7 +96,7 @@ static rtp_status write_task(const rtp_plan *plan, size_t j, size_t i,
                         opts->name, j);
     } else {
         rtp_text_append(out, "CPUAffinity=");
-        rtp_deploy_cpu_list(bin, out);
+        rtp_deploy_task_cpu_list(bin, i, out);
         rtp_text_printf(out, "\nCPUSchedulingPolicy=%s\nCPUSchedulingPriority=%d\n"
                              "ExecStart=",
                         bin->tasks[i].task.rr ? "rr" : "fifo",

@@ -498,10 +498,24 @@ static rtp_status check_plan(const rtp_plan *plan, const char *bins_key, rtp_dia
                                 plan->platform_cpus[p]);
     }
     /* Placement within affinity: a task with an affinity runs only on CPUs
-     * it names (every CPU of its cluster, in a clustered plan). */
+     * it names (every CPU of its cluster, in a clustered plan; in a cluster
+     * whose test is "apa", a semi-partitioned plan's, its mask: at least one
+     * CPU of the cluster and none outside it). */
     for (size_t j = 0; j < plan->n_bins; j++)
         for (size_t i = 0; i < plan->bins[j].n_tasks; i++) {
             const rtp_task *t = &plan->bins[j].tasks[i].task;
+            if (t->affinity && strcmp(plan->bins[j].test, "apa") == 0) {
+                size_t in = 0;
+                for (size_t a = 0; a < t->affinity_len; a++)
+                    for (size_t k = 0; k < plan->bins[j].n_cpus; k++)
+                        in += t->affinity[a] == plan->bins[j].cpus[k];
+                if (in == t->affinity_len && in > 0)
+                    continue;
+                snprintf(path, sizeof path, "%s[%zu].tasks[%zu].affinity", bins_key, j, i);
+                return rtp_diag_set(diag, RTP_EINPUT, path,
+                                    "a task of an \"apa\" cluster runs on CPUs of its cluster "
+                                    "only (its mask)");
+            }
             for (size_t k = 0; t->affinity && k < plan->bins[j].n_cpus; k++) {
                 int id = plan->bins[j].cpus[k], allowed = 0;
                 for (size_t a = 0; a < t->affinity_len; a++)

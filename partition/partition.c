@@ -4,6 +4,7 @@
 #include "partition/partition.h"
 
 #include "deploy/recheck.h"
+#include "heuristics/semi.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,10 +31,17 @@ static rtp_status check_opts(const rtp_partition_opts *opts, rtp_partition_info 
                              rtp_diag *diag)
 {
     if (opts->method != RTP_METHOD_ILP && opts->method != RTP_METHOD_BEST &&
+        opts->method != RTP_METHOD_SEMI &&
         (opts->method < RTP_PLACE_FF || opts->method > RTP_PLACE_SF))
         return options_error(info, diag, "unknown method");
     if (opts->layouts && opts->method != RTP_METHOD_BEST)
         return options_error(info, diag, "--layouts compares layouts under --method best");
+    if (opts->method == RTP_METHOD_SEMI &&
+        (opts->part.policy != RTP_POLICY_FP || opts->clusters || opts->sensitivity))
+        return options_error(info, diag, "--method semi (semi-partitioned SCHED_FIFO, "
+                                         "priorities deadline-monotonic over the set) needs "
+                                         "--policy fp, and takes no --clusters, --layouts, "
+                                         "--priority or --sensitivity");
     return RTP_OK;
 }
 
@@ -47,8 +55,9 @@ rtp_status rtp_partition_check_opts(const rtp_partition_opts *opts, rtp_diag *di
  * does not replace it. */
 static int clustered(const rtp_taskset *ts, const rtp_partition_opts *opts)
 {
-    return opts->clusters || opts->layouts ||
-           (opts->override_cpus == 0 && ts->platform.n_clusters > 0);
+    return opts->method != RTP_METHOD_SEMI && /* its own single cluster, when needed */
+           (opts->clusters || opts->layouts ||
+            (opts->override_cpus == 0 && ts->platform.n_clusters > 0));
 }
 
 /* What partitioning does not model of shared resources yet (docs/spec.md
@@ -130,6 +139,9 @@ static rtp_status solve_cpus(const rtp_taskset *ts, const rtp_partition_opts *op
 {
     if (opts->method == RTP_METHOD_BEST)
         return rtp_part_best(ts, cpus, n_cpus, &opts->part, plan, diag);
+    if (opts->method == RTP_METHOD_SEMI)
+        return rtp_semi_pack(ts, cpus, n_cpus, opts->part.capacity, &opts->part.limits, plan,
+                             diag);
     if (opts->method != RTP_METHOD_ILP) {
         rtp_part_opts part = opts->part;
         part.placement = (rtp_placement)opts->method;

@@ -24,6 +24,7 @@ RTP_API_BEGIN
  * or one of these. */
 #define RTP_METHOD_ILP (-1)  /* the exact ILP (ilp/ilp.h) */
 #define RTP_METHOD_BEST (-2) /* every placement x order (rtp_part_best) */
+#define RTP_METHOD_SEMI (-3) /* semi-partitioned FP (heuristics/semi.h rtp_semi_pack) */
 
 typedef struct rtp_partition_opts {
     rtp_part_opts part;    /* policy, priority rule, order, capacity, fit, admission,
@@ -31,7 +32,8 @@ typedef struct rtp_partition_opts {
                             * reports none, as `--progress-every` says) */
     rtp_ilp_opts ilp;      /* method ILP: objective, time limit, LP file; ilp.part is
                             * replaced by `part` */
-    int method;            /* an rtp_placement, RTP_METHOD_ILP or RTP_METHOD_BEST */
+    int method;            /* an rtp_placement, RTP_METHOD_ILP, RTP_METHOD_BEST or
+                            * RTP_METHOD_SEMI (part.capacity and limits only) */
     int override_cpus;     /* CPUs 0..M-1 instead of the set's platform (0 = its
                             * platform, whose clusters are then used) */
     const char *clusters;  /* "KxS" or "S1,S2,..." over the CPUs (heuristics/cluster.h
@@ -58,8 +60,9 @@ typedef struct rtp_partition_info {
 } rtp_partition_info;
 
 /* The rules between options that need no task set (RTP_EINPUT, no path): a
- * method that is no placement, ILP or best; layouts only with
- * RTP_METHOD_BEST. */
+ * method that is no placement, ILP, best or semi; layouts only with
+ * RTP_METHOD_BEST; semi only under FP, without clusters, layouts or
+ * sensitivity. */
 rtp_status rtp_partition_check_opts(const rtp_partition_opts *opts, rtp_diag *diag);
 
 /* Partitions ts into *plan (method, priorities, response times, the ILP's

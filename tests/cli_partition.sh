@@ -269,6 +269,47 @@ printf '%s\n' '{"platform":{"cpus":2},"tasks":[{"name":"a","wcet":"9ms","period"
 "$BIN" partition "$TMP/over.json" --clusters 2 --soft >"$TMP/out" 2>&1
 [ $? -eq 1 ] || fail "overloaded soft cluster"
 
+# --method semi: c (9/20 ms) fits neither CPU's 0.9 alone and migrates over
+# both (docs/spec.md "rtpack partition"); emit starts it on its mask, and a
+# SCHED_DEADLINE plan with such a mask is refused with the kernel's reason.
+cat >"$TMP/semi.json" <<'EOF2'
+{ "platform": { "cpus": 2 }, "tasks": [
+  { "name": "a", "wcet": "5ms", "period": "10ms", "affinity": [0], "cmd": "/bin/a" },
+  { "name": "b", "wcet": "7ms", "period": "10ms", "affinity": [1], "cmd": "/bin/b" },
+  { "name": "c", "wcet": "9ms", "period": "20ms", "cmd": "/bin/c" } ] }
+EOF2
+expect 0 "$TMP/semi.json" --policy fp --method semi --capacity 0.9 --json
+tr -d ' \t\n' <"$TMP/out" >"$TMP/semi.flat"
+contains "$TMP/semi.flat" '"method":"semi"'
+contains "$TMP/semi.flat" '"test":"apa"'
+contains "$TMP/semi.flat" '"name":"c","wcet":9000000,"deadline":20000000,"period":20000000,"cmd":"/bin/c","affinity":\[0,1\],"priority":1,"response_time":19000000'
+contains "$TMP/semi.flat" '"deployable":true'
+cp "$TMP/out" "$TMP/semi.plan"
+"$BIN" emit "$TMP/semi.plan" --format script --out "$TMP/semi.sh" || fail "emit semi"
+contains "$TMP/semi.sh" "'c' 'c' taskset -c 0,1 chrt -f"
+contains "$TMP/semi.sh" "'a' 'a' taskset -c 0 chrt -f"
+"$BIN" emit "$TMP/semi.plan" --format systemd --out "$TMP/semi.d" || fail "emit semi systemd"
+contains "$TMP/semi.d/rtpack-plan-c.service" "CPUAffinity=0,1"
+"$BIN" emit "$TMP/semi.plan" --format rtapp --out "$TMP/semi.rtapp" || fail "emit semi rtapp"
+tr -d ' \t\n' <"$TMP/semi.rtapp" | grep -q '"cpus":\[0,1\],"run":9000' || fail "rt-app mask"
+expect 0 "$TMP/semi.json" --policy fp --method semi # capacity 1: c pinned to CPU 0
+contains "$TMP/out" "CPU 0: utilization 0.9500"
+expect 2 "$TMP/semi.json" --policy edf --method semi
+expect 2 "$TMP/semi.json" --policy fp --method semi --priority given
+cat >"$TMP/semi_edf.plan" <<'EOF2'
+{ "feasible": true, "method": "semi", "policy": "edf", "platform": { "cpus": [0, 1] },
+  "clusters": [ { "cpus": [0, 1], "test": "apa", "tasks": [
+    { "name": "c", "wcet": 9000000, "period": 20000000, "deadline": 20000000,
+      "cmd": "/bin/c", "affinity": [0] } ] } ],
+  "unassigned": [] }
+EOF2
+"$BIN" emit "$TMP/semi_edf.plan" --format script --out "$TMP/x.sh" 2>"$TMP/err"
+[ $? -eq 1 ] || fail "an EDF plan with a mask should be refused"
+contains "$TMP/err" "sched_setattr fails with EPERM"
+printf '%s\n' '{"platform":{"cpus":2},"tasks":[{"name":"j","wcet":1,"period":10,"jitter":1}]}' >"$TMP/semi_j.json"
+expect 2 "$TMP/semi_j.json" --policy fp --method semi
+contains "$TMP/err" "tasks\[0\].jitter"
+
 if [ "$FAILS" -ne 0 ]; then
     echo "$FAILS failure(s)"
     exit 1
