@@ -232,6 +232,51 @@ static void write_launcher_check(const rtp_deploy_opts *opts, rtp_text *out)
         "esac\n\n");
 }
 
+/* A plan with SCHED_RR tasks: `check` compares the machine's quantum with
+ * the one the plan was analysed with (platform.rr_quantum, Linux's 100 ms
+ * when absent; docs/spec.md "SCHED_RR"). The sysctl reads back the value
+ * written, in ms, while the kernel applies it rounded up to whole ticks:
+ * with the plan's tick the script rounds it the same way. One read(2)
+ * (head): /proc/sys files answer nothing at an offset, so sh's read, a
+ * byte at a time, gets nothing. */
+static void write_rr_check(const rtp_plan *plan, rtp_text *out)
+{
+    int rr = 0;
+    for (size_t j = 0; j < plan->n_bins; j++)
+        for (size_t i = 0; i < plan->bins[j].n_tasks; i++)
+            rr |= plan->bins[j].tasks[i].task.rr;
+    if (!rr)
+        return;
+    rtp_text_printf(out,
+        "# SCHED_RR: the quantum and tick (ns, 0 = not given) the plan was analysed with.\n"
+        "RR_QUANTUM_NS=%lld\nRR_TICK_NS=%lld\n"
+        "case ${1:-} in\n"
+        "check)\n"
+        "    RR_MS=$(head -n 1 /proc/sys/kernel/sched_rr_timeslice_ms 2>/dev/null) || RR_MS=''\n"
+        "    case $RR_MS in\n"
+        "    '' | *[!0-9-]*) printf 'SCHED_RR quantum: cannot read "
+        "/proc/sys/kernel/sched_rr_timeslice_ms; the plan assumes %%s ns\\n' \"$RR_QUANTUM_NS\" ;;\n"
+        "    *)\n"
+        "        if [ \"$RR_MS\" -le 0 ]; then RR_HERE=100000000; else RR_HERE=$((RR_MS * 1000000)); fi\n"
+        "        if [ \"$RR_TICK_NS\" -gt 0 ]; then\n"
+        "            RR_HERE=$(((RR_HERE + RR_TICK_NS - 1) / RR_TICK_NS * RR_TICK_NS))\n"
+        "        fi\n"
+        "        if [ \"$RR_HERE\" -eq \"$RR_QUANTUM_NS\" ]; then\n"
+        "            printf 'SCHED_RR quantum: %%s ns here (sched_rr_timeslice_ms %%s), as the plan assumes\\n' "
+        "\"$RR_HERE\" \"$RR_MS\"\n"
+        "        else\n"
+        "            printf 'warning: SCHED_RR quantum %%s ns here (sched_rr_timeslice_ms %%s) but the plan was "
+        "analysed with %%s ns: its SCHED_RR bounds do not hold here; probe this machine and "
+        "partition again, or set the sysctl to match\\n' \"$RR_HERE\" \"$RR_MS\" \"$RR_QUANTUM_NS\"\n"
+        "        fi\n"
+        "        ;;\n"
+        "    esac\n"
+        "    ;;\n"
+        "esac\n\n",
+        (long long)(plan->rr_quantum_ns ? plan->rr_quantum_ns : RTP_RR_QUANTUM_DEFAULT_NS),
+        (long long)plan->tick_ns);
+}
+
 static void write_header(const rtp_plan *plan, const rtp_deploy_opts *opts, rtp_text *out)
 {
     int deadline = rtp_deploy_is_deadline(plan);
@@ -309,6 +354,7 @@ static void write_header(const rtp_plan *plan, const rtp_deploy_opts *opts, rtp_
                     (long long)min_period, (long long)max_period);
     if (rtp_deploy_uses_launcher(plan, opts))
         write_launcher_check(opts, out);
+    write_rr_check(plan, out);
 }
 
 /* The task table: one row "$1" BIN WANT NAME LOGBASE COMMAND... per task.

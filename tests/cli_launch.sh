@@ -138,5 +138,32 @@ for sh in dash bash "busybox sh"; do
 done
 [ ! -e "$T/state/plan" ] || fail "a refused start left state behind"
 
+# SCHED_RR tasks: check compares the machine's quantum (the sysctl, rounded
+# up to the plan's tick) with the plan's platform.rr_quantum and says so.
+RR_MS=$(head -n 1 /proc/sys/kernel/sched_rr_timeslice_ms 2> /dev/null) || RR_MS=''
+if [ -n "$RR_MS" ] && [ "$RR_MS" -gt 0 ]; then
+    for q in "$RR_MS" $((RR_MS + 1)); do
+        cat > "$T/rr.json" << EOF
+{ "platform": { "cpus": 1, "rr_quantum": "${q}ms", "tick": "1ms" }, "tasks": [
+  { "name": "a", "wcet": "1ms", "period": "1s", "priority": 5, "policy": "rr", "cmd": "a" },
+  { "name": "b", "wcet": "1ms", "period": "1s", "priority": 5, "policy": "rr", "cmd": "b" } ] }
+EOF
+        "$BIN" partition "$T/rr.json" --policy fp --priority given --json > "$T/rr.plan" ||
+            fail "partition rr"
+        "$BIN" emit "$T/rr.plan" --format script --out "$T/rr.sh" 2> /dev/null || fail "emit rr"
+        sh "$T/rr.sh" check > "$T/out" 2> "$T/err" || fail "rr check: $(cat "$T/err")"
+        if [ "$q" = "$RR_MS" ]; then
+            want="SCHED_RR quantum: $((RR_MS * 1000000)) ns here (sched_rr_timeslice_ms $RR_MS), as the plan assumes"
+        else
+            want="warning: SCHED_RR quantum $((RR_MS * 1000000)) ns here (sched_rr_timeslice_ms $RR_MS) but the plan was analysed with $((q * 1000000)) ns"
+        fi
+        CHECKS=$((CHECKS + 1))
+        grep -q -F "$want" "$T/out" || fail "rr check: no '$want' in $(cat "$T/out")"
+    done
+fi
+"$BIN" emit "$E/plan_fp.json" --format script --out "$T/fp.sh" 2> /dev/null || fail "emit fp"
+CHECKS=$((CHECKS + 1))
+! grep -q RR_QUANTUM_NS "$T/fp.sh" || fail "a plan without SCHED_RR tasks checks no quantum"
+
 [ "$FAILS" -eq 0 ] || { echo "$FAILS of $CHECKS checks failed"; exit 1; }
 echo "cli_launch: $CHECKS checks passed"
