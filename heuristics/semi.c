@@ -3,6 +3,7 @@
 #include "heuristics/partition.h"
 
 #include "models/effective.h"
+#include "models/arith.h"
 #include "models/ratio.h"
 #include "solver/apa.h"
 #include "solver/fp.h"
@@ -14,10 +15,11 @@
 typedef struct semi {
     const rtp_task *eff; /* effective tasks (C'), by input index */
     size_t n;
-    size_t *order;       /* input indices, most urgent first */
+    size_t *order;       /* input indices by decreasing utilization */
     uint64_t *mask;      /* by input index: the CPUs it got, 0 = unassigned */
-    rtp_ns *bound;       /* by input index: its bound (placed tasks) */
-    rtp_task *pl;        /* the placed tasks, most urgent first, and the one tried */
+    rtp_ns *bound;       /* by input index: its bound, once all are placed */
+    rtp_task *pl;        /* the placed tasks, in placement order, and the one tried */
+    size_t *at;          /* their input indices */
     uint64_t *pm;        /* their masks */
     int *pp;             /* their priorities: m + 1 .. 1 */
     rtp_ns *pr;          /* their bounds */
@@ -42,23 +44,27 @@ static int within_capacity(const semi *s, size_t k, uint64_t S)
     return rtp_load_cmp(s->load, c, RTP_LOAD_UTIL, cap) <= 0;
 }
 
-/* Does task k pass with mask S below the m placed tasks (its bound within
- * its deadline, the migrating masks still nested)? *bound = its bound. */
-static rtp_status try_mask(semi *s, size_t k, uint64_t S, int *ok, rtp_ns *bound,
+/* Do the m placed tasks and task k with mask S all pass (every bound within
+ * its deadline, the migrating masks nested)? Priorities: the set's DM
+ * ranks (prio), renumbered 1..m+1 among these tasks. */
+static rtp_status try_mask(semi *s, size_t k, uint64_t S, const int *prio, int *ok,
                            rtp_diag *diag)
 {
     size_t m = s->m, x, y;
     s->pl[m] = s->eff[k];
     s->pm[m] = S;
-    for (size_t p = 0; p <= m; p++)
-        s->pp[p] = (int)(m + 1 - p);
+    s->at[m] = k;
+    for (size_t p = 0; p <= m; p++) {
+        s->pp[p] = 1;
+        for (size_t q = 0; q <= m; q++)
+            s->pp[p] += prio[s->at[q]] < prio[s->at[p]];
+    }
     *ok = 0;
     if (!rtp_apa_nested(s->pm, m + 1, s->pp, &x, &y))
         return RTP_OK;
     rtp_global_verdict v;
     rtp_status st = rtp_apa_rta(s->pl, m + 1, s->pm, s->pp, s->limits, s->pr, &v, diag);
-    *ok = st == RTP_OK && s->pr[m] >= 0;
-    *bound = s->pr[m];
+    *ok = st == RTP_OK && v == RTP_GLOBAL_ACCEPT;
     return st;
 }
 
@@ -66,7 +72,7 @@ static rtp_status try_mask(semi *s, size_t k, uint64_t S, int *ok, rtp_ns *bound
  * the first mask of 2, 3, ... CPUs in lexicographic order (only the whole
  * affinity past RTP_APA_ENUMERATE_MAX CPUs, where the analysis itself
  * stops enumerating). */
-static rtp_status place(semi *s, size_t k, uint64_t allowed, rtp_diag *diag)
+static rtp_status place(semi *s, size_t k, uint64_t allowed, const int *prio, rtp_diag *diag)
 {
     int bit[64], a = 0;
     for (int c = 0; c < 64; c++)
@@ -84,14 +90,12 @@ static rtp_status place(semi *s, size_t k, uint64_t allowed, rtp_diag *diag)
             for (int x = 0; x < size; x++)
                 S |= (uint64_t)1 << bit[pick[x]];
             int ok = 0;
-            rtp_ns b = -1;
             if (st == RTP_OK && within_capacity(s, k, S))
-                st = try_mask(s, k, S, &ok, &b, diag);
+                st = try_mask(s, k, S, prio, &ok, diag);
             if (st != RTP_OK)
                 return st;
             if (ok) {
                 s->mask[k] = S;
-                s->bound[k] = b;
                 s->m++;
                 return RTP_OK;
             }
@@ -106,6 +110,12 @@ static rtp_status place(semi *s, size_t k, uint64_t allowed, rtp_diag *diag)
         }
     }
     return RTP_OK; /* no mask: unassigned */
+}
+
+/* Is a's utilization above b's? (exact: C_a T_b > C_b T_a) */
+static int more_util(const rtp_task *a, const rtp_task *b)
+{
+    return (rtp_i128)a->wcet_ns * b->period_ns > (rtp_i128)b->wcet_ns * a->period_ns;
 }
 
 /* The preconditions of solver/apa.h, with the task and member named. */
@@ -221,29 +231,50 @@ rtp_status rtp_semi_pack(const rtp_taskset *ts, const int *cpus, size_t n_cpus,
                                       &st, diag);
     if (!eff)
         return st;
-    semi s = {eff, n, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, capacity, NULL, limits};
+    semi s = {eff, n, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, capacity, NULL, limits};
     int *prio = malloc((n ? n : 1) * sizeof *prio), found;
     s.order = malloc((n ? n : 1) * sizeof *s.order);
     s.mask = calloc(n ? n : 1, sizeof *s.mask);
     s.bound = malloc((n ? n : 1) * sizeof *s.bound);
     s.pl = malloc((n ? n : 1) * sizeof *s.pl);
+    s.at = malloc((n ? n : 1) * sizeof *s.at);
     s.pm = malloc((n ? n : 1) * sizeof *s.pm);
     s.pp = malloc((n ? n : 1) * sizeof *s.pp);
     s.pr = malloc((n ? n : 1) * sizeof *s.pr);
     s.load = malloc((n ? n : 1) * sizeof *s.load);
-    if (!prio || !s.order || !s.mask || !s.bound || !s.pl || !s.pm || !s.pp || !s.pr || !s.load)
+    if (!prio || !s.order || !s.mask || !s.bound || !s.pl || !s.at || !s.pm || !s.pp || !s.pr ||
+        !s.load)
         st = rtp_oom(diag);
     if (st == RTP_OK)
         st = check_input(ts, eff, n_cpus, diag);
     if (st == RTP_OK)
         st = rtp_fp_assign(eff, n, RTP_PRIO_DM, prio, &found, limits, diag);
     for (size_t i = 0; i < n && st == RTP_OK; i++)
-        s.order[n - (size_t)prio[i]] = i; /* DM's priorities are 1..n, distinct */
+        s.order[i] = i;
+    if (st == RTP_OK) /* decreasing utilization (exact), ties by input order */
+        for (size_t i = 1; i < n; i++)
+            for (size_t j = i; j > 0 && more_util(&eff[s.order[j]], &eff[s.order[j - 1]]); j--) {
+                size_t t = s.order[j];
+                s.order[j] = s.order[j - 1];
+                s.order[j - 1] = t;
+            }
     for (size_t r = 0; r < n && st == RTP_OK; r++) {
         size_t k = s.order[r];
         uint64_t allowed = 0;
         if ((st = rtp_apa_mask(&ts->tasks[k], cpus, n_cpus, &allowed, diag)) == RTP_OK)
-            st = place(&s, k, allowed, diag);
+            st = place(&s, k, allowed, prio, diag);
+    }
+    if (st == RTP_OK) { /* the final bounds: the last accepted analysis */
+        int ok = 1;
+        for (size_t p = 0; p < s.m; p++)
+            s.bound[s.at[p]] = -1;
+        if (s.m > 0) {
+            s.m--;
+            st = try_mask(&s, s.at[s.m], s.mask[s.at[s.m]], prio, &ok, diag);
+            s.m++;
+        }
+        for (size_t p = 0; p < s.m && st == RTP_OK; p++)
+            s.bound[s.at[p]] = s.pr[p];
     }
     if (st == RTP_OK)
         st = build_plan(ts, cpus, n_cpus, &s, prio, plan);
@@ -256,6 +287,7 @@ rtp_status rtp_semi_pack(const rtp_taskset *ts, const int *cpus, size_t n_cpus,
     free(s.mask);
     free(s.bound);
     free(s.pl);
+    free(s.at);
     free(s.pm);
     free(s.pp);
     free(s.pr);

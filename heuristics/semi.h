@@ -4,14 +4,14 @@
  * analysis of solver/apa.h [GCB13] under Linux's push/pull.
  *
  * Priorities are deadline-monotonic over the whole set (one order: tasks
- * with overlapping masks interact across CPUs); tasks are placed most
- * urgent first, so a placement never changes the bounds of the tasks
- * placed before it (their interferers are all more urgent). Each task
- * takes the first single CPU of its affinity (by increasing id) whose bound
- * meets its deadline; failing that, the first mask of 2, 3, ... CPUs (in
- * lexicographic order of CPU ids) that does and keeps the masks of
- * migrating tasks nested by priority (rtp_apa_nested: push/pull strands no
- * task); failing that it is unassigned. A mask S is tried only while the
+ * with overlapping masks interact across CPUs). Tasks are placed as first
+ * fit decreasing places them (decreasing utilization, ties by input order):
+ * each takes the first single CPU of its affinity (by increasing id) where
+ * every task placed so far and it pass the analysis; failing that, the
+ * first mask of 2, 3, ... CPUs (in lexicographic order of CPU ids) where
+ * they do and the masks of migrating tasks stay nested by priority
+ * (rtp_apa_nested: push/pull strands no task); failing that it is
+ * unassigned. A mask S is tried only while the
  * tasks pinned to its CPUs, those migrating over masks that meet it and the
  * task stay within capacity x |S| (exact utilization).
  *
