@@ -454,6 +454,21 @@ static int print_bounds(FILE *out, const cli_args *args, rtp_plan *plan, const p
         const rtp_plan_bin *bin = &plan->bins[j];
         if (bin->n_tasks == 0)
             continue;
+        if (strcmp(bin->test, "apa") == 0) { /* --method semi: the [GCB13] bounds */
+            fprintf(out, "cluster of %zu CPUs from CPU %d: accepted by apa (each task on its "
+                         "mask, its bound by the arbitrary-affinity analysis)\n  %-16s %14s "
+                         "%14s %14s\n", bin->n_cpus, bin->cpus[0], "name", "deadline", "bound",
+                    "slack");
+            for (size_t i = 0; i < bin->n_tasks; i++) {
+                const rtp_plan_task *pt = &bin->tasks[i];
+                char d[32], b[32], sl[32];
+                rtp_duration_format(pt->task.deadline_ns, d, sizeof d);
+                rtp_duration_format(pt->response_time_ns, b, sizeof b);
+                rtp_duration_format(pt->task.deadline_ns - pt->response_time_ns, sl, sizeof sl);
+                fprintf(out, "  %-16s %14s %14s %14s\n", pt->task.name, d, b, sl);
+            }
+            continue;
+        }
         if (plan->clustered || bin->n_cpus != 1) {
             fprintf(out, "cluster of %zu CPUs from CPU %d: accepted by %s (a sufficient global "
                          "test: no per-task bound)\n",

@@ -292,6 +292,9 @@ contains "$TMP/semi.sh" "'a' 'a' taskset -c 0 chrt -f"
 contains "$TMP/semi.d/rtpack-plan-c.service" "CPUAffinity=0,1"
 "$BIN" emit "$TMP/semi.plan" --format rtapp --out "$TMP/semi.rtapp" || fail "emit semi rtapp"
 tr -d ' \t\n' <"$TMP/semi.rtapp" | grep -q '"cpus":\[0,1\],"run":9000' || fail "rt-app mask"
+expect 0 "$TMP/semi.json" --policy fp --method semi --capacity 0.9 --explain
+contains "$TMP/out" "accepted by apa (each task on its mask"
+grep -q '^  c  *20ms  *19ms  *1ms$' "$TMP/out" || fail "semi --explain bound of c: $(cat "$TMP/out")"
 expect 0 "$TMP/semi.json" --policy fp --method semi # capacity 1: c pinned to CPU 0
 contains "$TMP/out" "CPU 0: utilization 0.9500"
 expect 2 "$TMP/semi.json" --policy edf --method semi
