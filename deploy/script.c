@@ -236,7 +236,8 @@ static void write_launcher_check(const rtp_deploy_opts *opts, rtp_text *out)
  * the one the plan was analysed with (platform.rr_quantum, Linux's 100 ms
  * when absent; docs/spec.md "SCHED_RR"). The sysctl reads back the value
  * written, in ms, while the kernel applies it rounded up to whole ticks:
- * with the plan's tick the script rounds it the same way. One read(2)
+ * with the plan's tick the script rounds it the same way (under
+ * RTPACK_PROC_ROOT, launch.sh's test seam, like every /proc path). One read(2)
  * (head): /proc/sys files answer nothing at an offset, so sh's read, a
  * byte at a time, gets nothing. */
 static void write_rr_check(const rtp_plan *plan, rtp_text *out)
@@ -252,10 +253,11 @@ static void write_rr_check(const rtp_plan *plan, rtp_text *out)
         "RR_QUANTUM_NS=%lld\nRR_TICK_NS=%lld\n"
         "case ${1:-} in\n"
         "check)\n"
-        "    RR_MS=$(head -n 1 /proc/sys/kernel/sched_rr_timeslice_ms 2>/dev/null) || RR_MS=''\n"
+        "    RR_MS=$(head -n 1 \"${RTPACK_PROC_ROOT:-/proc}/sys/kernel/sched_rr_timeslice_ms\" "
+        "2>/dev/null) || RR_MS=''\n"
         "    case $RR_MS in\n"
         "    '' | *[!0-9-]*) printf 'SCHED_RR quantum: cannot read "
-        "/proc/sys/kernel/sched_rr_timeslice_ms; the plan assumes %%s ns\\n' \"$RR_QUANTUM_NS\" ;;\n"
+        "sys/kernel/sched_rr_timeslice_ms; the plan assumes %%s ns\\n' \"$RR_QUANTUM_NS\" ;;\n"
         "    *)\n"
         "        if [ \"$RR_MS\" -le 0 ]; then RR_HERE=100000000; else RR_HERE=$((RR_MS * 1000000)); fi\n"
         "        if [ \"$RR_TICK_NS\" -gt 0 ]; then\n"

@@ -30,10 +30,12 @@ _PRIORITIES = {"opa": lib.RTP_PRIO_OPA, "dm": lib.RTP_PRIO_DM, "rm": lib.RTP_PRI
 _ORDERS = {"util": lib.RTP_ORDER_UTIL, "density": lib.RTP_ORDER_DENSITY,
            "deadline": lib.RTP_ORDER_DEADLINE, "period": lib.RTP_ORDER_PERIOD,
            "input": lib.RTP_ORDER_INPUT}
-# --method: one placement (in `order`), the exact ILP, or every placement x order
-# (partition/partition.h RTP_METHOD_ILP, RTP_METHOD_BEST).
+# --method: one placement (in `order`), the exact ILP, every placement x order, or
+# semi-partitioned FP (partition/partition.h RTP_METHOD_ILP, RTP_METHOD_BEST,
+# RTP_METHOD_SEMI).
 _METHODS = {"ffd": lib.RTP_PLACE_FF, "bfd": lib.RTP_PLACE_BF, "wfd": lib.RTP_PLACE_WF,
-            "nfd": lib.RTP_PLACE_NF, "sfd": lib.RTP_PLACE_SF, "ilp": -1, "best": -2}
+            "nfd": lib.RTP_PLACE_NF, "sfd": lib.RTP_PLACE_SF, "ilp": -1, "best": -2,
+            "semi": -3}
 _FITS = {"util": lib.RTP_LOAD_UTIL, "density": lib.RTP_LOAD_DENSITY}
 _ADMISSIONS = {"exact": 0, "bound": 1}
 _OBJECTIVES = {"feasibility": lib.RTP_ILP_FEASIBILITY, "min-cpus": lib.RTP_ILP_MIN_CPUS,
@@ -304,7 +306,7 @@ def partition(ts, policy="edf", method="best", cpus=None, priority=None, capacit
               soft=False, clusters=None, layouts=None, objective=None, time_limit=None,
               write_lp=None):
     """rtpack partition FILE with the same options, by name: policy (edf,
-    fp), method (ffd, bfd, wfd, nfd, sfd, ilp, best), cpus (--cpus M),
+    fp), method (ffd, bfd, wfd, nfd, sfd, ilp, best, semi), cpus (--cpus M),
     priority, capacity (a Fraction/int/str like "9/10"), sensitivity, order,
     fit, admission, soft, clusters ("2x2", "3,1"), layouts (names, e.g.
     ["partitioned", "global"], with method best), objective, time_limit
@@ -315,6 +317,11 @@ def partition(ts, policy="edf", method="best", cpus=None, priority=None, capacit
     part.policy = _choice({"edf": lib.RTP_POLICY_EDF, "fp": lib.RTP_POLICY_FP}, policy,
                           "policy")
     opts.method = _choice(_METHODS, method, "method")
+    if method == "semi":  # deadline-monotonic over the set, as the CLI's --method semi
+        if priority is not None:
+            raise InputError("input", 2, "method semi orders priorities deadline-monotonic "
+                                         "over the set; it takes no priority")
+        part.priority = lib.RTP_PRIO_DM
     if priority is not None:
         part.priority = _choice(_PRIORITIES, priority, "priority")
     if capacity is not None:

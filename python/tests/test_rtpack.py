@@ -45,7 +45,7 @@ SLOW = {("quickstart.json", "edf"), ("plant10.json", "edf"), ("app12.json", "fp"
 
 
 POLICIES = [("edf", {}), ("fp", {}), ("gedf", {"cpus": 2}), ("gfp", {"cpus": 2})]
-METHODS = ("best", "ffd", "bfd", "wfd", "nfd", "sfd", "ilp")
+METHODS = ("best", "ffd", "bfd", "wfd", "nfd", "sfd", "ilp", "semi")
 FORMATS = ("script", "systemd", "rtapp", "json", "header")
 
 
@@ -299,7 +299,8 @@ class Generated(unittest.TestCase):
                 rc, doc = cli("partition", path, "--policy", policy, "--cpus", "2", "--json")
                 self.assertEqual(rtpack.partition(self.sets[2][i], policy, cpus=2).document, doc)
                 if i % max(1, SETS // 10) == 0:  # every method on a tenth of the slice
-                    for method in [m for m in METHODS if m != "sfd" or policy == "fp"]:
+                    for method in [m for m in METHODS
+                                   if m not in ("sfd", "semi") or policy == "fp"]:
                         rc, doc = cli("partition", path, "--policy", policy, "--cpus", "2",
                                       "--method", method, "--json")
                         p = rtpack.partition(self.sets[2][i], policy, method, cpus=2)
