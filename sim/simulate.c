@@ -249,6 +249,21 @@ static rtp_status bin_rules(const rtp_simulation *out, const rtp_sim_bin *x, con
         po->rr_quantum_ns = p.quantum_ns;
         po->tick_ns = p.tick_ns;
     }
+    /* Equal SCHED_FIFO priorities on one CPU run on Linux's run lists too
+     * (sim.h): a thread whose next job is already released goes on at the
+     * head, which solver/fp.c's analysis of ties assumes; no RR thread, so
+     * the quantum never applies. */
+    int tied = 0;
+    for (size_t k = 0; !any_rr && x->policy == RTP_POLICY_FP && x->n_cpus == 1 && x->priority &&
+                       k < x->n && !tied;
+         k++)
+        for (size_t j = 0; j < k && !tied; j++)
+            tied = x->priority[j] == x->priority[k];
+    if (tied) {
+        po->rr = rr;
+        po->rr_quantum_ns = 1;
+        po->tick_ns = 0;
+    }
     if (x->policy != RTP_POLICY_GFP)
         return RTP_OK;
     uint64_t full = x->n_cpus >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << x->n_cpus) - 1;

@@ -103,6 +103,19 @@ check "rr ties: simulated, logger at its bound" "'not_simulated' not in d and \
 t['logger']['response_max'] == 38*$MS and t['control']['response_max'] == 5*$MS"
 expect 0 "rr ties under gfp" "$B" simulate "$EX/rr-tied.json" --policy gfp --cpus 2 --json
 check "rr ties under gfp: first-in first-out, said so" "d['not_simulated'] == ['sched_rr']"
+# Equal SCHED_FIFO priorities run on Linux's run lists: b misses, so its
+# backlogged thread stays at the head and runs its next job before c
+# (first-in first-out by release would give c 14 ns, not 21).
+cat >"$TMP/ties.json" <<'JSON'
+{ "platform": { "cpus": 1 }, "tasks": [
+  { "name": "a", "wcet": 1, "period": 4, "priority": 3 },
+  { "name": "d", "wcet": 3, "period": 15, "priority": 2 },
+  { "name": "b", "wcet": 2, "deadline": 6, "period": 9, "priority": 1 },
+  { "name": "c", "wcet": 3, "period": 35, "priority": 1 },
+  { "name": "e", "wcet": 3, "deadline": 20, "period": 19, "priority": 1 } ] }
+JSON
+expect 1 "fifo ties" "$B" simulate "$TMP/ties.json" --policy fp --priority given --json
+check "fifo ties: Linux's run lists" "t['c']['response_max'] == 21 and t['b']['misses'] > 0"
 cat >"$TMP/apa.json" <<'JSON'
 { "time_unit": "ms", "platform": { "cpus": 2 }, "tasks": [
   { "name": "a", "wcet": 6, "period": 10, "priority": 3, "affinity": [0] },
