@@ -34,10 +34,15 @@
  *     1ms:100ms in 1 us; gen seeds 1..100): per policy the median plain
  *     test and sensitivity, their ratio, p99, max, max / median.
  *
+ *   - --sensitivity on the arbitrary-deadline FP family (bench_sensitivity_
+ *     arbitrary: 7 and 12 tasks, D up to 2T, jitter, blocking, overheads):
+ *     per set decided or exit 3, time, ratio to the plain test.
+ *
  * usage: bench_analysis [SETS (default 31)] [SEED (default 1)]
- * [sensitivity|sensitivity-global|family] (the last word runs the
- * --sensitivity sections alone, the global one alone, or the 20-task family
- * alone with SETS sets) */
+ * [sensitivity|sensitivity-global|family|arbitrary] (the last word runs the
+ * --sensitivity sections alone, the global one alone, the 20-task family
+ * alone with SETS sets, or the arbitrary-deadline family with SETS sets,
+ * 60 in the issue) */
 #include "gen/gen.h"
 #include "solver/analyze.h"
 #include "models/effective.h"
@@ -353,6 +358,85 @@ static void bench_sensitivity_family(size_t sets)
     free(sens);
 }
 
+/* The arbitrary-deadline FP family: 60 seeded uniprocessor sets,
+ * 30 of 7 tasks and 30 of 12, U = 0.69, periods 1ms:100ms in 1 us, D
+ * uniform in [C, 2T] (gen's arbitrary deadlines), release jitter uniform up
+ * to T/5 (below D), blocking on every third task up to its wcet, and the
+ * platform overheads of bench_terms (20 us release latency, 5 us context
+ * switch), under DM. Per set: the plain exact test, then wcet_max of every
+ * task and the factor with the default limits (decided, or exit 3 = a
+ * resource limit), their thread CPU time and its ratio to the plain test. */
+static void bench_sensitivity_arbitrary(size_t sets, uint64_t seed)
+{
+    printf("# --sensitivity, FP-DM, arbitrary deadlines + jitter + blocking + overheads "
+           "(load average %.2f)\n", load_average());
+    printf("%4s %3s %6s %-8s %-8s %10s %10s %9s\n", "set", "n", "sched", "wcet_max", "factor",
+           "plain_us", "sens_us", "ratio");
+    rtp_test test = rtp_test_exact(RTP_POLICY_FP, RTP_PRIO_DM, 1, rtp_limits_default());
+    rtp_overheads ov = {20000, 5000, 0, 0};
+    size_t decided = 0, sched = 0, n_yes = 0;
+    double *yes = calloc(sets ? sets : 1, sizeof(double)); /* ratios, schedulable and decided */
+    for (size_t k = 0; k < sets; k++) {
+        rtp_gen_opts o = rtp_gen_opts_default();
+        o.n_tasks = k < sets / 2 ? 7 : 12;
+        o.total_util = (rtp_ratio){69, 100};
+        o.deadlines = RTP_DL_ARBITRARY;
+        o.period_min_ns = 1000000;
+        o.period_max_ns = 100000000;
+        o.granularity_ns = 1000;
+        rtp_taskset ts;
+        rtp_diag diag;
+        if (rtp_gen_taskset(&o, seed, 400 + o.n_tasks, k, &ts, &diag) != RTP_OK)
+            exit(3);
+        rtp_task *t = ts.tasks;
+        for (size_t i = 0; i < ts.n_tasks; i++) {
+            uint64_t r = mix(seed * 1000003 + k * 1009 + i + 77);
+            rtp_ns jmax = t[i].period_ns / 5 < t[i].deadline_ns ? t[i].period_ns / 5
+                                                                : t[i].deadline_ns - 1;
+            t[i].jitter_ns = (rtp_ns)(r % (uint64_t)(jmax + 1));
+            if (i % 3 == 0)
+                t[i].blocking_ns = 1 + (rtp_ns)((r >> 32) % (uint64_t)t[i].wcet_ns);
+        }
+        rtp_task *eff = malloc(ts.n_tasks * sizeof *eff);
+        if (!eff || rtp_effective_tasks(t, ts.n_tasks, &ov, RTP_POLICY_FP, eff, &diag) != RTP_OK)
+            exit(3);
+        rtp_test_result r;
+        memset(&r, 0, sizeof r);
+        rtp_scaling sc;
+        rtp_ns wmax[12];
+        double t0 = now_us();
+        rtp_status s0 = rtp_test_run(&test, eff, ts.n_tasks, &r, &diag);
+        double t1 = now_us();
+        rtp_status s1 = RTP_OK, s2 = RTP_OK;
+        int ok = s0 == RTP_OK && r.schedulable;
+        if (ok)
+            s1 = rtp_sensitivity_wcet_max(&test, t, ts.n_tasks, &ov, wmax, &diag);
+        if (s0 == RTP_OK)
+            s2 = rtp_sensitivity_scaling(&test, t, ts.n_tasks, &ov, &sc, &diag);
+        double t3 = now_us();
+        if (s0 == RTP_OK && s2 == RTP_OK)
+            rtp_scaling_free(&sc);
+        decided += s0 == RTP_OK && s1 == RTP_OK && s2 == RTP_OK;
+        sched += (size_t)ok;
+        if (ok && s1 == RTP_OK && s2 == RTP_OK && t1 > t0)
+            yes[n_yes++] = (t3 - t1) / (t1 - t0);
+        printf("%4zu %3zu %6s %-8s %-8s %10.1f %10.1f %9.1f%s%s\n", k, ts.n_tasks,
+               s0 != RTP_OK ? "exit3" : ok ? "yes" : "no",
+               !ok ? "-" : s1 == RTP_OK ? "decided" : "exit3", s2 == RTP_OK ? "decided" : "exit3",
+               t1 - t0, t3 - t1, t1 > t0 ? (t3 - t1) / (t1 - t0) : 0,
+               s0 == RTP_OK && s1 == RTP_OK && s2 == RTP_OK ? "" : "  # ",
+               s0 == RTP_OK && s1 == RTP_OK && s2 == RTP_OK ? "" : diag.message);
+        fflush(stdout);
+        free(eff);
+        rtp_taskset_free(&ts);
+    }
+    double med = n_yes ? median(yes, n_yes) : 0;
+    printf("# decided %zu/%zu (schedulable %zu); schedulable and decided: ratio median %.1f, "
+           "max %.1f; load average after: %.2f\n", decided, sets, sched, med,
+           n_yes ? yes[n_yes - 1] : 0, load_average());
+    free(yes);
+}
+
 /* wcet_max under the global tests (m = 2 and 4 CPUs, total utilization 0.4 m
  * and 0.6 m, constrained deadlines, periods log-uniform in [1 ms, 1 s])
  * against one run of the same test: medians over the sets the test accepts
@@ -431,6 +515,10 @@ int main(int argc, char **argv)
     }
     if (argc > 3 && strcmp(argv[3], "family") == 0) {
         bench_sensitivity_family(sets);
+        return 0;
+    }
+    if (argc > 3 && strcmp(argv[3], "arbitrary") == 0) {
+        bench_sensitivity_arbitrary(sets, seed);
         return 0;
     }
     if (argc > 3 && strcmp(argv[3], "sensitivity-global") == 0) {
