@@ -85,6 +85,7 @@
 #include "models/arith.h"
 #include "models/ratio.h"
 #include "solver/edf_near.h"
+#include "solver/fp_bound.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -589,6 +590,21 @@ static rtp_status far_jobs(rta_ctx *c, size_t i, rtp_ns from, int *late, int *de
     return st;
 }
 
+/* *met = 1 when the linear bound of solver/fp_bound.h proves every job q >=
+ * from of task i in time (near a level utilization of 1 the lattice search
+ * of far_jobs finds a candidate at nearly every job). */
+static rtp_status bound_jobs(rta_ctx *c, size_t i, rtp_ns from, int *met, rtp_diag *diag)
+{
+    char *hp = malloc(c->n ? c->n : 1);
+    if (!hp)
+        return rtp_oom(diag);
+    for (size_t j = 0; j < c->n; j++)
+        hp[j] = (char)interferes(c, i, j, 0);
+    rtp_status st = rtp_fp_bound_holds(c->tasks, c->n, hp, i, NULL, 0, from, met);
+    free(hp);
+    return st == RTP_OK ? st : rtp_oom(diag);
+}
+
 /* Worst-case response of task i, or -1 when some job misses its deadline. */
 static rtp_status task_wcrt(rta_ctx *c, size_t i, rtp_i128 start, rtp_ns *response,
                             rtp_i128 *done0, rtp_diag *diag)
@@ -649,7 +665,9 @@ static rtp_status task_wcrt(rta_ctx *c, size_t i, rtp_i128 start, rtp_ns *respon
             break; /* the responses repeat from here */
         if (c->verdict && q + 1 == 64) { /* a long busy period: the rest at once */
             int late = 0, decided = 0;
-            if ((st = far_jobs(c, i, q + 1, &late, &decided, diag)) != RTP_OK)
+            if ((st = bound_jobs(c, i, q + 1, &decided, diag)) != RTP_OK)
+                return st;
+            if (!decided && (st = far_jobs(c, i, q + 1, &late, &decided, diag)) != RTP_OK)
                 return st;
             if (decided) {
                 *response = late ? -1 : (rtp_ns)worst; /* verdict only: not the WCRT */
