@@ -22,7 +22,11 @@
  * busy period is finite, so E_q reaches any value < alpha_UL; at alpha_UL
  * with jitter or blocking it is endless and solver/fp.c examines the jobs q
  * < H / T_i only (responses repeat with the level hyperperiod H): the scan
- * stops there too. alpha* = min_i alpha_i.
+ * stops there too. Past 64 jobs, at job counts 2^k, the linear bound of
+ * solver/fp_bound.h is tried at the candidate: when it proves every later
+ * job in time there, the candidate is alpha_i (no walk to the end of a busy
+ * period that a level utilization near 1 makes long, or endless with an
+ * unknown hyperperiod). alpha* = min_i alpha_i.
  *
  * FP-OPA: alpha*(S) = min(max_k alpha_k(S), alpha*(S \ k*)), alpha_k(S) =
  * task k's factor below all of S \ {k}, k* a maximiser: at alpha*(S) the
@@ -34,6 +38,7 @@
 
 #include "models/arith.h"
 #include "solver/fp.h"
+#include "solver/fp_bound.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -163,6 +168,16 @@ static rtp_status fp_task_alpha(sctx *s, size_t i, const char *hp, char *level,
         }
         if (ends)
             break; /* E_q >= best: no later job lowers it */
+        if (q >= 63 && ((q + 1) & q) == 0) {
+            /* jobs 0..q meet at best; a long (or, at alpha_UL, endless)
+             * busy period: if the linear bound proves every later job in
+             * time at best too, task i passes there, so alpha_i >= best */
+            int met = 0;
+            if ((st = rtp_fp_bound_holds(s->e, s->n, hp, i, best, s->c, q + 1, &met)) != RTP_OK)
+                break;
+            if (met)
+                break;
+        }
         if (RTP_GROW(pending, cap_pending, n_pending + 1) != 0) {
             st = RTP_ENOMEM;
             break;

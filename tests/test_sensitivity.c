@@ -312,6 +312,53 @@ static void run_random(uint64_t seed, int sets, int ties_for_wcet)
     assert_true(checked > sets);
 }
 
+/* The FP factor where the level busy period is long (level utilization
+ * near 1, D up to 4 T, jitter, blocking): past 64 jobs the candidate may be
+ * taken from the linear bound of solver/fp_bound.h; check_scaling holds it
+ * to the exact test on the multiplied-out set at alpha* and just above. */
+static void test_fp_factor_long(void **state)
+{
+    (void)state;
+    tu_rng rng = {2711};
+    rtp_overheads ov;
+    memset(&ov, 0, sizeof ov);
+    kind k = {RTP_POLICY_FP, RTP_PRIO_GIVEN};
+    int sure = 0, sets = 0;
+    for (int s = 0; s < 300; s++) {
+        rtp_task ts[4];
+        size_t n = (size_t)tu_range(&rng, 2, 4);
+        rtp_ns num = 1, den = 1; /* 1 - U so far */
+        for (size_t i = 0; i < n; i++) {
+            rtp_ns t = tu_range(&rng, 20, 120);
+            ts[i] = tu_task(1, t, t);
+            ts[i].has_priority = 1;
+            ts[i].priority = (int)(n - i);
+            if (i + 1 < n) {
+                ts[i].wcet_ns = tu_range(&rng, 1, t / (rtp_ns)n + 1);
+                num = num * t - ts[i].wcet_ns * den;
+                den *= t;
+            }
+        }
+        rtp_task *last = &ts[n - 1];
+        rtp_ns c = num > 0 ? num * last->period_ns / den - tu_range(&rng, 0, 1) : 0;
+        if (c < 1)
+            continue;
+        last->wcet_ns = c;
+        for (size_t i = 0; i < n; i++) {
+            ts[i].deadline_ns = tu_range(&rng, ts[i].period_ns, 4 * ts[i].period_ns);
+            if (tu_range(&rng, 0, 2) == 0)
+                ts[i].jitter_ns = tu_range(&rng, 0, ts[i].period_ns / 3);
+            if (tu_range(&rng, 0, 2) == 0)
+                ts[i].blocking_ns = tu_range(&rng, 0, 3);
+        }
+        check_scaling(k, ts, n, &ov, &rng, &sure);
+        sets++;
+    }
+    print_message("long busy periods: %d sets, %d factors checked on the scaled set\n", sets,
+                  sure);
+    assert_true(sure > sets / 2);
+}
+
 static void test_random(void **state)
 {
     (void)state;
@@ -755,6 +802,7 @@ int main(void)
         cmocka_unit_test(test_random),
         cmocka_unit_test(test_random_given_ties),
         cmocka_unit_test(test_ties_scaling),
+        cmocka_unit_test(test_fp_factor_long),
         cmocka_unit_test(test_edf_at_one),
         cmocka_unit_test(test_edf_deep),
         cmocka_unit_test(test_edf_factor_deep),
