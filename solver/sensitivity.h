@@ -102,7 +102,9 @@
  *    alpha* = alpha_U needs no busy period.
  *  - FP, fixed order: per task, Lehoczky's scheduling points [LSD89]
  *    [BB04] for each job of the level-i busy period, with jitter and
- *    blocking; minimum over tasks. A task with equal given priorities
+ *    blocking (past 64 jobs the candidate is taken once the linear bound
+ *    of solver/fp_bound.h proves every later job in time); minimum over
+ *    tasks. A task with equal given priorities
  *    (first-in first-out ties, solver/fp.c): per candidate release r of
  *    its job, the scheduling points of three conditions (the busy period
  *    has ended by r, the phased pattern idles before r, the job meets its
