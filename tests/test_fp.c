@@ -911,17 +911,7 @@ static long ref_first_late(const rtp_task *ts, size_t n, size_t i, long cap)
 {
     const rtp_task *ti = &ts[i];
     for (long q = 0; q < cap; q++) {
-        rtp_ns own = ti->blocking_ns + (q + 1) * ti->wcet_ns, w = 1;
-        for (;;) {
-            rtp_ns next = own;
-            for (size_t j = 0; j < n; j++)
-                if (j != i)
-                    next += (w + ts[j].jitter_ns + ts[j].period_ns - 1) / ts[j].period_ns *
-                            ts[j].wcet_ns;
-            if (next == w)
-                break;
-            w = next;
-        }
+        rtp_ns w = tu_fp_completion(ts, n, i, q);
         rtp_ns arrival = q * ti->period_ns - ti->jitter_ns;
         if (w > arrival + ti->deadline_ns)
             return q;

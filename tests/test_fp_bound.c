@@ -23,24 +23,14 @@
 #include "support/testutil.h"
 
 /* The largest response of the jobs q >= from of task i (the last in ts,
- * below all others) in its level busy period, each completion the least
- * fixed point from 1 (jitter and blocking as in solver/fp.c); -1 when the
+ * below all others) in its level busy period (tu_fp_completion); -1 when the
  * busy period ends before job `from`, -2 past 4000 jobs. */
 static rtp_ns walk_worst(const rtp_task *ts, size_t n, rtp_ns from)
 {
     const rtp_task *ti = &ts[n - 1];
     rtp_ns worst = -1;
     for (rtp_ns q = 0; q < 4000; q++) {
-        rtp_ns own = ti->blocking_ns + (q + 1) * ti->wcet_ns, w = 1;
-        for (;;) {
-            rtp_ns next = own;
-            for (size_t j = 0; j + 1 < n; j++)
-                next += (w + ts[j].jitter_ns + ts[j].period_ns - 1) / ts[j].period_ns *
-                        ts[j].wcet_ns;
-            if (next == w)
-                break;
-            w = next;
-        }
+        rtp_ns w = tu_fp_completion(ts, n, n - 1, q);
         rtp_ns arrival = q * ti->period_ns - ti->jitter_ns;
         if (q >= from && w - arrival > worst)
             worst = w - arrival;

@@ -35,6 +35,21 @@ rtp_task tu_task(rtp_ns wcet, rtp_ns deadline, rtp_ns period)
     return t;
 }
 
+rtp_ns tu_fp_completion(const rtp_task *ts, size_t n, size_t i, rtp_ns q)
+{
+    rtp_ns own = ts[i].blocking_ns + (q + 1) * ts[i].wcet_ns, w = 1;
+    for (;;) {
+        rtp_ns next = own;
+        for (size_t j = 0; j < n; j++)
+            if (j != i)
+                next += (w + ts[j].jitter_ns + ts[j].period_ns - 1) / ts[j].period_ns *
+                        ts[j].wcet_ns;
+        if (next == w)
+            return w;
+        w = next;
+    }
+}
+
 static int by_release(const void *a, const void *b)
 {
     const tu_job *x = a, *y = b;

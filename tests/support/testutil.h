@@ -29,6 +29,12 @@ typedef struct tu_job {
 } tu_job;
 void tu_jobs_sort(tu_job *jobs, size_t n);
 
+/* The completion of job q of task i below every other task of ts (their
+ * critical pattern: first jobs at -J_j; jitter and blocking as in
+ * solver/fp.c): the least fixed point from 1 of B_i + (q + 1) C_i + sum_j
+ * ceil((w + J_j) / T_j) C_j, plain integers (small reference sets). */
+rtp_ns tu_fp_completion(const rtp_task *ts, size_t n, size_t i, rtp_ns q);
+
 /* lcm of the periods, unchecked: for the small periods of reference checks. */
 rtp_ns tu_hyperperiod(const rtp_task *ts, size_t n);
 
