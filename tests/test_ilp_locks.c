@@ -26,7 +26,7 @@ typedef struct set {
     rtp_task tasks[MAXN];
     rtp_request rq[MAXN][MAXR];
     rtp_resource res[MAXR];
-    char names[MAXN][8], res_names[MAXR][8];
+    char names[MAXN][24], res_names[MAXR][24]; /* "T" + any size_t */
     int cpus[MAXM];
     size_t m;
 } set;
