@@ -224,6 +224,19 @@ static rtp_status lock_setup(const rtp_simulation *out, const source *src, size_
  * NULL when every task may run on every CPU of it). *rr_left / *aff_left:
  * SCHED_RR tasks scheduled as SCHED_FIFO (in a cluster or under EDF), an
  * affinity naming no CPU of its cluster (the task runs on all of them). */
+/* 1 when two of the n priorities are equal. Priorities are 1..n (sim.h);
+ * `seen` is n ints of zeroed scratch, left zeroed: one pass, not n^2. */
+static int tied(const int *priority, size_t n, int *seen)
+{
+    int any = 0;
+    for (size_t k = 0; k < n && !any; k++) {
+        size_t p = (size_t)priority[k] - 1;
+        any = p < n && seen[p]++;
+    }
+    memset(seen, 0, n * sizeof *seen);
+    return any;
+}
+
 static rtp_status bin_rules(const rtp_simulation *out, const rtp_sim_bin *x, const source *src,
                             rtp_ns until, int *rr, uint64_t *mask, rtp_sim_periodic_opts *po,
                             int *rr_left, int *aff_left, rtp_diag *diag)
@@ -253,13 +266,8 @@ static rtp_status bin_rules(const rtp_simulation *out, const rtp_sim_bin *x, con
      * (sim.h): a thread whose next job is already released goes on at the
      * head, which solver/fp.c's analysis of ties assumes; no RR thread, so
      * the quantum never applies. */
-    int tied = 0;
-    for (size_t k = 0; !any_rr && x->policy == RTP_POLICY_FP && x->n_cpus == 1 && x->priority &&
-                       k < x->n && !tied;
-         k++)
-        for (size_t j = 0; j < k && !tied; j++)
-            tied = x->priority[j] == x->priority[k];
-    if (tied) {
+    if (!any_rr && x->policy == RTP_POLICY_FP && x->n_cpus == 1 && x->priority &&
+        tied(x->priority, x->n, rr)) {
         po->rr = rr;
         po->rr_quantum_ns = 1;
         po->tick_ns = 0;
