@@ -28,17 +28,8 @@ F=$S/tests/fixtures/report
 CHECK=$S/tests/support/report_check.py
 OPTS="--opt budget=0.9 --opt runtime_margin=0 --opt fifo_lo=51 --opt fifo_hi=98 --opt capacity=1"
 
-# expect CODE DESCRIPTION -- runs the rest, output in $TMP/out, $TMP/err
-expect() {
-    code=$1 what=$2
-    shift 2
-    "$@" >"$TMP/out" 2>"$TMP/err"
-    rc=$?
-    if [ "$rc" -ne "$code" ]; then
-        fail "$what: exit $rc, expected $code"
-        sed 's/^/  stderr: /' "$TMP/err" >&2
-    fi
-}
+# expect CODE DESCRIPTION COMMAND... (output in $TMP/out, $TMP/err)
+. "$S/tests/support/cli_expect.sh"
 
 # refused DESCRIPTION TEXT -- ARGS: exit 2, one line holding TEXT, no page.
 refused() {

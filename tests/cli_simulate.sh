@@ -17,17 +17,8 @@ fail() {
     fails=$((fails + 1))
 }
 
-# expect CODE DESCRIPTION -- runs the rest, output in $TMP/out, $TMP/err
-expect() {
-    code=$1 what=$2
-    shift 2
-    "$@" >"$TMP/out" 2>"$TMP/err"
-    rc=$?
-    if [ "$rc" -ne "$code" ]; then
-        fail "$what: exit $rc, expected $code"
-        sed 's/^/  stderr: /' "$TMP/err" >&2
-    fi
-}
+# expect CODE DESCRIPTION COMMAND... (output in $TMP/out, $TMP/err)
+. "$S/tests/support/cli_expect.sh"
 
 # check DESCRIPTION PYTHON-EXPRESSION -- over d = the JSON in $TMP/out
 check() {
