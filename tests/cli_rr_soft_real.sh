@@ -56,8 +56,13 @@ live_show rr "$T/rr-reh.json" || FAILS=$((FAILS + 1))
 # (U = 1.5; with the overheads past what any hard test admits): rehearse
 # holds each task to its deadline plus its tardiness bound (docs/spec.md
 # "rtpack rehearse"), and every observed response must be within it.
-"$BIN" probe --seconds 10 --json > "$T/probe.json" || fail "probe exited $?"
-python3 - "$T/probe.json" "$T/soft.json" <<'PY' || fail "probe document"
+# A probe that caught one of the virtual CPU's rare stalls (seen once in a CI
+# run: release latency 9.96 ms at load 0.4) makes the set unprovable and
+# partition rightly refuses it: the probe is repeated, at most twice more,
+# and a set still refused is a failure, never a skip (cli_plan_holds_real).
+soft_plan() {
+    "$BIN" probe --seconds 10 --json > "$T/probe.json" || return 1
+    python3 - "$T/probe.json" "$T/soft.json" <<'PY' || return 1
 import json, sys
 ov = json.load(open(sys.argv[1]))["platform"].get("overheads", {})
 print("probe:", ov)
@@ -65,8 +70,17 @@ json.dump({"platform": {"cpus": 2, "overheads": ov},
            "tasks": [{"name": n, "wcet": "10ms", "period": "20ms"} for n in "abc"]},
           open(sys.argv[2], "w"))
 PY
-"$BIN" partition "$T/soft.json" --clusters 2 --soft --json > "$T/soft-plan.json" ||
-    fail "soft plan: $("$BIN" partition "$T/soft.json" --clusters 2 --soft --explain 2>&1 | tail -3)"
+    "$BIN" partition "$T/soft.json" --clusters 2 --soft --json > "$T/soft-plan.json" 2> /dev/null
+}
+tries=0 proved=0
+while [ "$tries" -lt 3 ] && [ "$proved" -eq 0 ]; do
+    tries=$((tries + 1))
+    if soft_plan; then proved=1; else echo "note: the probed terms cannot prove the soft set"; fi
+done
+if [ "$proved" -eq 0 ]; then
+    fail "soft plan after $tries probes: $("$BIN" partition "$T/soft.json" --clusters 2 --soft --explain 2>&1 | tail -3)"
+    exit "$FAILS"
+fi
 grep -q '"soft":[[:space:]]*true' "$T/soft-plan.json" || fail "the plan is not labelled soft"
 load=$(cut -d' ' -f1 /proc/loadavg)
 "$BIN" rehearse "$T/soft-plan.json" --seconds 5 --json > "$T/soft-reh.json"
