@@ -136,9 +136,6 @@ static rtp_status check_input(const rtp_taskset *ts, const rtp_task *eff, size_t
         else if (eff[i].deadline_ns > eff[i].period_ns)
             member = "deadline", why = "the arbitrary-affinity analysis needs deadlines at "
                                        "most the period";
-        else if (eff[i].jitter_ns > 0)
-            member = "jitter", why = "the arbitrary-affinity analysis does not model release "
-                                     "jitter (nor the platform's release_latency, part of J')";
         else if (eff[i].blocking_ns > 0)
             member = "blocking", why = "the arbitrary-affinity analysis does not model "
                                        "blocking";

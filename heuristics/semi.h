@@ -21,9 +21,10 @@
  * clips each interferer at R - C + 1 <= D - C + 1 and averages over |S|, so
  * the subset bound passes D too (up to the edge where a carry-in workload
  * is below the synchronous one). Masks help where more urgent tasks
- * migrate already: through a task's given affinity, or rarely otherwise. Preconditions are the analysis's:
- * constrained deadlines, no jitter (J' = 0: no release latency either), no
- * blocking, no shared resources, at most 64 CPUs.
+ * migrate already: through a task's given affinity, or rarely otherwise.
+ * Preconditions are the analysis's: constrained deadlines, no blocking, no
+ * shared resources, at most 64 CPUs; release jitter (J', the platform's
+ * release latency included) is analysed.
  *
  * Times are rtp_ns. Ownership: the plan written is the caller's
  * (rtp_plan_free). Thread-safety: no globals; calls may run concurrently. */

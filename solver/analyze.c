@@ -147,8 +147,9 @@ static rtp_status apa(rtp_analysis *a, size_t n, const rtp_analyze_opts *s, rtp_
     if (st != RTP_OK)
         return st;
     if (v == RTP_GLOBAL_NA)
-        snprintf(a->why, sizeof a->why, "the arbitrary-affinity analysis does not model release "
-                 "jitter or blocking, and needs every affinity to name a CPU of the cluster");
+        snprintf(a->why, sizeof a->why, "the arbitrary-affinity analysis does not model blocking "
+                 "and needs constrained deadlines and every affinity to name a CPU of the "
+                 "cluster");
     res->schedulable = v == RTP_GLOBAL_ACCEPT;
     res->accepted_by = res->schedulable ? "apa" : NULL;
     return RTP_OK;

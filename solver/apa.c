@@ -22,8 +22,9 @@ rtp_status rtp_apa_mask(const rtp_task *task, const int *cpus, size_t n_cpus, ui
 }
 
 /* Exact uniprocessor response time of tk against the interferers (all
- * pinned to the one CPU of S) [JP86]: R = C + sum ceil(R / T_j) C_j, -1
- * past the deadline. */
+ * pinned to the one CPU of S), from tk's release, with their release jitter
+ * [ABRTW93]: w = C + sum ceil((w + J_j) / T_j) C_j; -1 past tk's deadline,
+ * which the caller has shortened by tk's own jitter (D - J_k). */
 static rtp_status uni_rta(const rtp_task *tasks, const size_t *hp, size_t n_hp,
                           const rtp_task *tk, uint64_t *steps, const rtp_limits *limits,
                           rtp_ns *out)
@@ -36,7 +37,7 @@ static rtp_status uni_rta(const rtp_task *tasks, const size_t *hp, size_t n_hp,
         /* each term <= 2^124 (r <= D): stop adding once past the deadline */
         for (size_t x = 0; x < n_hp && next <= tk->deadline_ns; x++) {
             const rtp_task *j = &tasks[hp[x]];
-            next += (r + j->period_ns - 1) / j->period_ns * j->wcet_ns;
+            next += (r + j->jitter_ns + j->period_ns - 1) / j->period_ns * j->wcet_ns;
         }
         if (next > tk->deadline_ns) {
             *out = -1;
@@ -51,7 +52,19 @@ static rtp_status uni_rta(const rtp_task *tasks, const size_t *hp, size_t n_hp,
 }
 
 /* The bound of task k from subset S: -1 when an interferer has no bound or
- * the test passes the deadline. */
+ * the test passes the deadline.
+ *
+ * Release jitter: a job of i arrives at a (its nominal time; periods are
+ * kept between arrivals) and is released, ready, within [a, a + J_i];
+ * response times run from the arrival, so r[i] includes J_i. Task k's job
+ * is analysed from its release over the window where it is ready: the test
+ * bounds that part within D_k - J_k, and J_k is added. Each interferer's
+ * term is [BC07]'s workload bound W_i(x) = N C_i + min(C_i, x + R_i - C_i -
+ * N T_i), N = floor((x + R_i - C_i) / T_i), whose derivation uses only that
+ * every job of i runs within [a, a + R_i] with arrivals T_i apart: so with
+ * R_i from the arrival it holds as written (in release terms the carry-in
+ * window grows by J_i: x + J_i + (R_i - J_i) - C_i). Without jitter every
+ * number is the one before. */
 static rtp_status from_subset(const rtp_task *tasks, const uint64_t *mask, const size_t *order,
                               size_t p, const rtp_ns *r, uint64_t S, size_t *hp,
                               gw_term *scratch, uint64_t *steps, const rtp_limits *limits,
@@ -59,6 +72,8 @@ static rtp_status from_subset(const rtp_task *tasks, const uint64_t *mask, const
 {
     size_t k = order[p], n_hp = 0;
     int pinned = 1, unbounded = 0;
+    rtp_task tk = tasks[k];
+    tk.deadline_ns -= tk.jitter_ns; /* below C_k (even < 0) when J_k is: no bound */
     *out = -1;
     for (size_t q = 0; q < p; q++) {
         size_t j = order[q];
@@ -73,13 +88,28 @@ static rtp_status from_subset(const rtp_task *tasks, const uint64_t *mask, const
      * global one needs each interferer's own bound */
     if (unbounded && !(m == 1 && pinned))
         return RTP_OK;
-    if (m == 1 && pinned)
-        return uni_rta(tasks, hp, n_hp, &tasks[k], steps, limits, out) == RTP_OK
-                   ? RTP_OK
-                   : rtp_diag_set(diag, RTP_ELIMIT, NULL,
-                                  "APA analysis passed --max-iterations");
-    gw_ctx ctx = {tasks, hp, n_hp, r, &tasks[k], m, GW_FP_BC, scratch, NULL, 0, 0};
-    return rtp_gw_fixed_point(&ctx, steps, limits, out, diag);
+    rtp_status st;
+    if (m == 1 && pinned) {
+        if (uni_rta(tasks, hp, n_hp, &tk, steps, limits, out) != RTP_OK)
+            return rtp_diag_set(diag, RTP_ELIMIT, NULL, "APA analysis passed --max-iterations");
+        st = RTP_OK;
+    } else {
+        gw_ctx ctx = {tasks, hp, n_hp, r, &tk, m, GW_FP_BC, scratch, NULL, 0, 0};
+        st = rtp_gw_fixed_point(&ctx, steps, limits, out, diag);
+    }
+    if (st == RTP_OK && *out >= 0)
+        *out += tk.jitter_ns; /* <= D_k: no overflow */
+    return st;
+}
+
+/* The preconditions: constrained deadlines, no blocking, every mask
+ * non-empty (release jitter is modelled: from_subset). */
+static int applicable(const rtp_task *tasks, size_t n, const uint64_t *mask)
+{
+    for (size_t i = 0; i < n; i++)
+        if (tasks[i].deadline_ns > tasks[i].period_ns || tasks[i].blocking_ns != 0 || !mask[i])
+            return 0;
+    return 1;
 }
 
 rtp_status rtp_apa_rta(const rtp_task *tasks, size_t n, const uint64_t *mask,
@@ -89,11 +119,8 @@ rtp_status rtp_apa_rta(const rtp_task *tasks, size_t n, const uint64_t *mask,
     *verdict = RTP_GLOBAL_NA;
     for (size_t i = 0; response_time && i < n; i++)
         response_time[i] = -1;
-    if (!gw_applicable(tasks, n))
+    if (!applicable(tasks, n, mask))
         return RTP_OK;
-    for (size_t i = 0; i < n; i++)
-        if (!mask[i])
-            return RTP_OK;
     rtp_status st = RTP_OK;
     size_t *order = malloc((n ? n : 1) * sizeof *order);
     size_t *hp = malloc((n ? n : 1) * sizeof *hp);

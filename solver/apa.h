@@ -8,13 +8,17 @@
  * response-time analysis (its workload bound uses only each interferer's
  * own response bound, valid whatever the platform); with |S| = 1 and every
  * such interferer pinned to that CPU, the exact uniprocessor analysis.
+ * Release jitter is modelled (J' = jitter + the platform's release latency:
+ * a job arrives at a and is ready within [a, a + J]; responses run from the
+ * arrival): the analysed job's test runs from its release within D - J and
+ * adds J, and every interferer's workload window spans its bound from its
+ * arrival, J included (solver/apa.c).
  *
  * The scheduler assumed keeps the APA invariant (a ready job waits only
  * while every CPU of its mask runs a more urgent one). Linux's push/pull
  * keeps it when the masks of migrating tasks are nested by priority (always
- * on 2 CPUs); rtp_apa_nested says whether they are. Preconditions, as the
- * global tests': constrained deadlines, no release jitter, no blocking
- * (else not applicable). Times are rtp_ns; masks are bit sets over the
+ * on 2 CPUs); rtp_apa_nested says whether they are. Preconditions:
+ * constrained deadlines and no blocking (else not applicable). Times are rtp_ns; masks are bit sets over the
  * indices of the cluster's CPU list (at most 64 CPUs). Pure: no globals,
  * safe from many threads. */
 #ifndef RTP_APA_H

@@ -7,9 +7,12 @@
  * a free CPU of their mask, chosen at random; a job waits only while every
  * CPU of its mask runs a more urgent one) on seeded sets with random
  * masks, sporadic releases and shorter executions: no simulated response
- * above its bound. The semi-partitioned plans of heuristics/semi.h: a hand
- * example, and on seeded sets every plan's bounds against the same
- * simulation with the plan's masks and priorities. */
+ * above its bound; with release jitter, the same over seeded release
+ * patterns within each job's jitter (extremes a third of the time each),
+ * and a variant that ignores interferers' jitter must fail it. The
+ * semi-partitioned plans of heuristics/semi.h: a hand example, and on
+ * seeded sets every plan's bounds against the same simulation with the
+ * plan's masks and priorities. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -83,9 +86,13 @@ static void test_not_applicable(void **state)
     uint64_t mask[2] = {3, 3};
     int prio[2] = {2, 1};
     rtp_ns r[2];
-    ts[1].jitter_ns = 1;
+    ts[1].blocking_ns = 1;
     assert_int_equal(run(ts, 2, mask, prio, r), RTP_GLOBAL_NA);
-    ts[1].jitter_ns = 0;
+    ts[1].blocking_ns = 0;
+    ts[1].deadline_ns = 11; /* past the period */
+    ts[1].period_ns = 10;
+    assert_int_equal(run(ts, 2, mask, prio, r), RTP_GLOBAL_NA);
+    ts[1].deadline_ns = 10;
     mask[1] = 0; /* an affinity outside the cluster */
     assert_int_equal(run(ts, 2, mask, prio, r), RTP_GLOBAL_NA);
     mask[1] = 3;
@@ -100,6 +107,102 @@ static void test_not_applicable(void **state)
     uint64_t m;
     assert_int_equal(rtp_apa_mask(&t, cpus, 3, &m, NULL), RTP_OK);
     assert_int_equal(m, 5); /* indices 0 (CPU 7) and 2 (CPU 5) */
+}
+
+/* Release jitter. a (6/10, J 2) pinned to CPU 0, b (5/10) to CPU 1, c
+ * (5/20, J 3) on both. R_a = 6 + 2 = 8, R_b = 5. c from its release within
+ * D - J = 17: S = {1}: w = 5 + ceil(w / 10) 5 -> 10; S = {0}: w = 5 +
+ * ceil((w + 2) / 10) 6 -> 11 -> 17; S = {0,1} [BC07] with R_a = 8 from a's
+ * arrival: at x = 10, W_a = staircase(10 + 8 - 6) = 6 + 2, clamped to 6,
+ * W_b = staircase(10) = 5: 5 + floor(11 / 2) = 10. R_c = 10 + 3 = 13; with
+ * no jitter at all, 10 (as before). J_c = 16: D - J = 4 < C: no bound. */
+static void test_jitter_hand(void **state)
+{
+    (void)state;
+    rtp_task ts[3] = {tu_task(6, 10, 10), tu_task(5, 10, 10), tu_task(5, 20, 20)};
+    uint64_t mask[3] = {1, 2, 3};
+    int prio[3] = {3, 2, 1};
+    rtp_ns r[3];
+    ts[0].jitter_ns = 2;
+    ts[2].jitter_ns = 3;
+    assert_int_equal(run(ts, 3, mask, prio, r), RTP_GLOBAL_ACCEPT);
+    assert_int_equal(r[0], 8);
+    assert_int_equal(r[1], 5);
+    assert_int_equal(r[2], 13);
+    mask[2] = 1; /* c pinned to CPU 0: S = {0} alone, 17 + 3 */
+    assert_int_equal(run(ts, 3, mask, prio, r), RTP_GLOBAL_ACCEPT);
+    assert_int_equal(r[2], 20);
+    mask[2] = 3;
+    ts[0].jitter_ns = ts[2].jitter_ns = 0;
+    assert_int_equal(run(ts, 3, mask, prio, r), RTP_GLOBAL_ACCEPT);
+    assert_int_equal(r[2], 10);
+    ts[2].jitter_ns = 16;
+    assert_int_equal(run(ts, 3, mask, prio, r), RTP_GLOBAL_REJECT);
+    assert_int_equal(r[2], -1);
+}
+
+/* The seeded sets of apa_ref_random_set with release jitter on most tasks
+ * (up to D - C, now and then up to D): 30 release patterns each. The
+ * analysis: 0 responses above its bound. The broken variant (interferers'
+ * bounds without their jitter, i.e. jitter ignored in every carry-in and
+ * body window, J_k added to the analysed task's own bound) must be caught
+ * exceeding on some sets, or the test could not tell the two apart. */
+static void test_jitter_against_simulation(void **state)
+{
+    (void)state;
+    tu_rng rng = {2807};
+    int bounds = 0, attained = 0, migrating = 0, broken_above = 0;
+    rtp_ns sum_bound = 0, sum_worst = 0;
+    for (int k = 0; k < 2000; k++) {
+        rtp_task ts[MAXN], bare[MAXN];
+        uint64_t mask[MAXN];
+        int prio[MAXN], m;
+        size_t n = apa_ref_random_set(&rng, ts, mask, prio, &m);
+        for (size_t i = 0; i < n; i++) {
+            int kind = (int)tu_range(&rng, 0, 5);
+            ts[i].jitter_ns = kind == 0   ? 0
+                              : kind == 1 ? tu_range(&rng, 0, ts[i].deadline_ns)
+                                          : tu_range(&rng, 0, ts[i].deadline_ns -
+                                                                  ts[i].wcet_ns);
+            bare[i] = ts[i];
+            bare[i].jitter_ns = 0;
+        }
+        rtp_ns r[MAXN], rb[MAXN], best[MAXN] = {0}, worst[MAXN];
+        run(ts, n, mask, prio, r);
+        run(bare, n, mask, prio, rb);
+        for (int s = 0; s < 30; s++) {
+            static apa_ref_scenario sc;
+            apa_ref_scenario_draw(&rng, ts, n, 120, &sc);
+            apa_ref_scenario_jitter(&rng, ts, n, &sc);
+            apa_ref_simulate(&rng, n, mask, prio, m, &sc, 360, worst);
+            for (size_t i = 0; i < n; i++)
+                best[i] = worst[i] > best[i] ? worst[i] : best[i];
+        }
+        int caught = 0;
+        for (size_t i = 0; i < n; i++) {
+            caught |= rb[i] >= 0 && best[i] > rb[i] + ts[i].jitter_ns;
+            if (r[i] < 0)
+                continue;
+            if (best[i] > r[i]) {
+                print_error("set %d task %zu: simulated %lld > bound %lld\n", k, i,
+                            (long long)best[i], (long long)r[i]);
+                fail();
+            }
+            bounds++;
+            attained += best[i] == r[i];
+            migrating += __builtin_popcountll(mask[i]) >= 2;
+            sum_bound += r[i];
+            sum_worst += best[i];
+        }
+        broken_above += caught;
+    }
+    print_message("apa jitter: %d task bounds (%d migrating), %d attained, 0 above, "
+                  "bound / worst simulated %.3f; jitter-blind variant above on %d sets\n",
+                  bounds, migrating, attained, (double)sum_bound / (double)sum_worst,
+                  broken_above);
+    assert_true(bounds > 2000);
+    assert_true(migrating > 500);
+    assert_true(broken_above > 0);
 }
 
 static void test_against_simulation(void **state)
@@ -218,30 +321,56 @@ static void test_semi_hand(void **state)
     assert_int_equal(plan.bins[0].tasks[1].response_time_ns, 19);
     assert_int_equal(plan.bins[0].tasks[1].priority, 1);
     rtp_plan_free(&plan);
+    /* a release latency of 1 (J' = 1 for all): a's bound 6; c on CPU 0 from
+     * its release w = 9 + ceil((w + 1) / 10) 5 -> 14 -> 19 <= D - J = 19,
+     * bound 20; migrating at capacity 0.9, S = {0} gives the same 20 */
+    ts.platform.overheads.release_latency_ns = 1;
+    assert_int_equal(rtp_semi_pack(&ts, cpus, 2, cap, &lim, &plan, NULL), RTP_OK);
+    assert_true(plan.feasible);
+    assert_false(plan.clustered);
+    assert_int_equal(plan.bins[0].tasks[0].response_time_ns, 6);
+    assert_int_equal(plan.bins[0].tasks[1].response_time_ns, 20);
+    rtp_plan_free(&plan);
+    cap.num = 9;
+    cap.den = 10;
+    assert_int_equal(rtp_semi_pack(&ts, cpus, 2, cap, &lim, &plan, NULL), RTP_OK);
+    assert_true(plan.feasible);
+    assert_true(plan.clustered);
+    assert_int_equal(plan.bins[0].tasks[2].task.affinity_len, 2);
+    assert_int_equal(plan.bins[0].tasks[2].response_time_ns, 20);
+    rtp_plan_free(&plan);
+    ts.platform.overheads.release_latency_ns = 2; /* c: 9 + 2 x 5 = 19 > D - J = 18 */
+    assert_int_equal(rtp_semi_pack(&ts, cpus, 2, cap, &lim, &plan, NULL), RTP_OK);
+    assert_false(plan.feasible);
+    rtp_plan_free(&plan);
+    ts.platform.overheads.release_latency_ns = 0;
     /* outside the analysis' preconditions: one line naming the member */
-    t[2].jitter_ns = 1;
+    t[2].blocking_ns = 1;
     rtp_diag d;
     rtp_diag_clear(&d);
     assert_int_equal(rtp_semi_pack(&ts, cpus, 2, cap, &lim, &plan, &d), RTP_EINPUT);
-    assert_string_equal(d.path, "tasks[2].jitter");
+    assert_string_equal(d.path, "tasks[2].blocking");
 }
 
-/* Seeded sets on 2..3 CPUs, capacity 0.9 or 1, some affinities given:
- * every semi-partitioned plan's bounds hold in the APA simulation with the
- * plan's masks and priorities, and its masks are nested by priority. */
+/* Seeded sets on 2..3 CPUs, capacity 0.9 or 1, some affinities given, in
+ * half of them release jitter up to D - C on some tasks: every
+ * semi-partitioned plan's bounds hold in the APA simulation with the plan's
+ * masks, priorities and jitter, and its masks are nested by priority. */
 static void test_semi_plans(void **state)
 {
     (void)state;
     tu_rng rng = {2813};
-    int plans = 0, feasible = 0, migrating = 0, bounds = 0;
+    int plans = 0, feasible = 0, migrating = 0, bounds = 0, jittered = 0;
     for (int k = 0; k < 1500; k++) {
         rtp_task t[MAXN];
         uint64_t given[MAXN];
         int prio[MAXN], m;
         size_t n = apa_ref_random_set(&rng, t, given, prio, &m);
-        int cpus[3] = {0, 1, 2}, ids[MAXN][3];
+        int cpus[3] = {0, 1, 2}, ids[MAXN][3], jitter = k % 2;
         for (size_t i = 0; i < n; i++) {
             t[i].name = "x";
+            if (jitter && tu_range(&rng, 0, 1))
+                t[i].jitter_ns = tu_range(&rng, 0, t[i].deadline_ns - t[i].wcet_ns);
             if (tu_range(&rng, 0, 3) == 0) { /* an affinity from the random mask */
                 t[i].affinity = ids[i];
                 t[i].affinity_len = 0;
@@ -271,11 +400,13 @@ static void test_semi_plans(void **state)
         for (int s = 0; s < 20; s++) {
             static apa_ref_scenario sc;
             apa_ref_scenario_draw(&rng, pt, np, 120, &sc);
+            apa_ref_scenario_jitter(&rng, pt, np, &sc);
             apa_ref_simulate(&rng, np, mask, pp, m, &sc, 360, worst);
             for (size_t i = 0; i < np; i++)
                 best[i] = worst[i] > best[i] ? worst[i] : best[i];
         }
         for (size_t i = 0; i < np; i++) {
+            jittered += pt[i].jitter_ns > 0;
             assert_true(bound[i] >= 0 && bound[i] <= pt[i].deadline_ns);
             if (best[i] > bound[i]) {
                 print_error("set %d task %zu: simulated %lld > bound %lld\n", k, i,
@@ -287,9 +418,9 @@ static void test_semi_plans(void **state)
         }
         rtp_plan_free(&plan);
     }
-    print_message("semi: %d plans, %d feasible, %d placed bounds (%d migrating), 0 above\n",
-                  plans, feasible, bounds, migrating);
-    assert_true(feasible > 300 && migrating > 10);
+    print_message("semi: %d plans, %d feasible, %d placed bounds (%d migrating, %d with "
+                  "jitter), 0 above\n", plans, feasible, bounds, migrating, jittered);
+    assert_true(feasible > 300 && migrating > 10 && jittered > 500);
 }
 
 /* Pinned tasks only: per CPU exactly solver/fp.h's response times; full
@@ -344,6 +475,8 @@ int main(void)
         cmocka_unit_test(test_not_applicable),
         cmocka_unit_test(test_degenerate),
         cmocka_unit_test(test_against_simulation),
+        cmocka_unit_test(test_jitter_hand),
+        cmocka_unit_test(test_jitter_against_simulation),
         cmocka_unit_test(test_semi_hand),
         cmocka_unit_test(test_semi_plans),
     };

@@ -11,10 +11,23 @@ void apa_ref_scenario_draw(tu_rng *rng, const rtp_task *ts, size_t n, rtp_ns hor
         sc->count[i] = 0;
         rtp_ns a = sync ? 0 : tu_range(rng, 0, ts[i].period_ns);
         while (a < horizon && sc->count[i] < APA_REF_MAXJ) {
-            sc->arr[i][sc->count[i]] = a;
+            sc->arr[i][sc->count[i]] = sc->rel[i][sc->count[i]] = a;
             sc->exec[i][sc->count[i]++] = tu_range(rng, 0, 4) ? ts[i].wcet_ns
                                                               : tu_range(rng, 1, ts[i].wcet_ns);
             a += ts[i].period_ns + (tu_range(rng, 0, 5) ? 0 : tu_range(rng, 1, 4));
+        }
+    }
+}
+
+void apa_ref_scenario_jitter(tu_rng *rng, const rtp_task *ts, size_t n, apa_ref_scenario *sc)
+{
+    for (size_t i = 0; i < n; i++) {
+        rtp_ns jit = ts[i].jitter_ns;
+        for (int h = 0; h < sc->count[i]; h++) {
+            int kind = (int)tu_range(rng, 0, 2);
+            rtp_ns d = kind == 0 ? 0 : kind == 1 ? jit : tu_range(rng, 0, jit);
+            rtp_ns r = sc->arr[i][h] + d;
+            sc->rel[i][h] = h > 0 && sc->rel[i][h - 1] > r ? sc->rel[i][h - 1] : r;
         }
     }
 }
@@ -60,7 +73,7 @@ void apa_ref_simulate(tu_rng *pick, size_t n, const uint64_t *mask,
             next_occ[c] = -1;
         for (size_t x = 0; x < n; x++) {
             size_t i = by_prio[x];
-            if (head[i] >= sc->count[i] || sc->arr[i][head[i]] > t)
+            if (head[i] >= sc->count[i] || sc->rel[i][head[i]] > t)
                 continue;
             if (left[i] == 0)
                 left[i] = sc->exec[i][head[i]];

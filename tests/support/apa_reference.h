@@ -16,9 +16,12 @@
 #define APA_REF_MAXN 6
 #define APA_REF_MAXJ 64
 
-/* Jobs: arrivals (= releases) and execution times per task. */
+/* Jobs: arrivals, releases (ready from then on; arr <= rel <= arr + J,
+ * non-decreasing per task) and execution times per task. Responses run
+ * from the arrival. */
 typedef struct apa_ref_scenario {
-    rtp_ns arr[APA_REF_MAXN][APA_REF_MAXJ], exec[APA_REF_MAXN][APA_REF_MAXJ];
+    rtp_ns arr[APA_REF_MAXN][APA_REF_MAXJ], rel[APA_REF_MAXN][APA_REF_MAXJ],
+        exec[APA_REF_MAXN][APA_REF_MAXJ];
     int count[APA_REF_MAXN];
 } apa_ref_scenario;
 
@@ -27,14 +30,22 @@ typedef struct apa_ref_scenario {
 size_t apa_ref_random_set(tu_rng *rng, rtp_task *ts, uint64_t *mask, int *prio, int *m);
 
 /* A random pattern up to `horizon`: synchronous or random offsets, sporadic
- * gaps now and then, some executions shorter than the wcet. */
+ * gaps now and then, some executions shorter than the wcet; every job
+ * released at its arrival. */
 void apa_ref_scenario_draw(tu_rng *rng, const rtp_task *ts, size_t n, rtp_ns horizon,
                            apa_ref_scenario *sc);
 
+/* Redraws each job's release within what ts[i].jitter_ns allows: its
+ * arrival + 0 or + J (a third of the time each, the extremes worst cases
+ * are made of) or a uniform delay between; kept non-decreasing per task
+ * (still within [arr, arr + J]: the previous release is at most its own
+ * arrival + J, below this one's). */
+void apa_ref_scenario_jitter(tu_rng *rng, const rtp_task *ts, size_t n, apa_ref_scenario *sc);
+
 /* The schedule on m CPUs of tasks with masks and distinct priorities (n =
  * most urgent) up to `until`; `pick` non-NULL: a random free CPU, NULL:
- * sim.h's rule. worst[i] = the largest response of task i, pending jobs
- * counted by their age at `until`. */
+ * sim.h's rule. worst[i] = the largest response of task i (from arrival),
+ * pending jobs counted by their age at `until`. */
 void apa_ref_simulate(tu_rng *pick, size_t n, const uint64_t *mask,
                       const int *prio, int m, const apa_ref_scenario *sc, rtp_ns until,
                       rtp_ns *worst);
