@@ -72,13 +72,8 @@ json.dump({"platform": {"cpus": 2, "overheads": ov},
 PY
     "$BIN" partition "$T/soft.json" --clusters 2 --soft --json > "$T/soft-plan.json" 2> /dev/null
 }
-tries=0 proved=0
-while [ "$tries" -lt 3 ] && [ "$proved" -eq 0 ]; do
-    tries=$((tries + 1))
-    if soft_plan; then proved=1; else echo "note: the probed terms cannot prove the soft set"; fi
-done
-if [ "$proved" -eq 0 ]; then
-    fail "soft plan after $tries probes: $("$BIN" partition "$T/soft.json" --clusters 2 --soft --explain 2>&1 | tail -3)"
+if ! live_prove soft_plan "soft set"; then
+    fail "soft plan after 3 probes: $("$BIN" partition "$T/soft.json" --clusters 2 --soft --explain 2>&1 | tail -3)"
     exit "$FAILS"
 fi
 grep -q '"soft":[[:space:]]*true' "$T/soft-plan.json" || fail "the plan is not labelled soft"

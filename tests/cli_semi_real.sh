@@ -45,13 +45,8 @@ PY
     "$BIN" partition "$T/semi.json" --policy fp --method semi --capacity 0.6 --json \
         > "$T/semi.plan" 2> /dev/null
 }
-tries=0 proved=0
-while [ "$tries" -lt 3 ] && [ "$proved" -eq 0 ]; do
-    tries=$((tries + 1))
-    if semi_plan; then proved=1; else echo "note: the probed terms cannot prove the semi set"; fi
-done
-if [ "$proved" -eq 0 ]; then
-    fail "semi plan after $tries probes: $("$BIN" partition "$T/semi.json" --policy fp --method semi --capacity 0.6 --explain 2>&1 | tail -4)"
+if ! live_prove semi_plan "semi set"; then
+    fail "semi plan after 3 probes: $("$BIN" partition "$T/semi.json" --policy fp --method semi --capacity 0.6 --explain 2>&1 | tail -4)"
     exit "$FAILS"
 fi
 # The plan: one apa cluster of both CPUs, c migrating over both, a and b

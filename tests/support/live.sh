@@ -13,6 +13,11 @@
 #                           arrivals were not on GRID. An fp
 #                           response over its tight bound without a miss is
 #                           printed, not failed (cli_plan_holds_real's header).
+#   live_prove FUNC WHAT    runs FUNC (probe the machine, then plan WHAT with
+#                           the probed terms) up to 3 times until it returns
+#                           0: a probe that caught one of the virtual CPU's
+#                           rare stalls can make a set unprovable; 1 when
+#                           every try failed (the caller fails, never skips)
 #   live_show TAG OUT strict?
 #                           prints each task's jobs, misses and worst response
 #                           and fails when a task ran no job or the machine was
@@ -57,6 +62,16 @@ if jobs < min_jobs: bad.append("only %d jobs" % jobs)
 if bad:
     sys.exit("; ".join(bad))
 PY
+}
+
+live_prove() {
+    p_try=0
+    while [ "$p_try" -lt 3 ]; do
+        p_try=$((p_try + 1))
+        "$1" && return 0
+        echo "note: the probed terms cannot prove the $2 (try $p_try of 3)"
+    done
+    return 1
 }
 
 live_show() {
