@@ -3,7 +3,8 @@
 # --method semi, docs/spec.md "rtpack partition") rehearsed on this machine's
 # 2 CPUs with its probed terms, as root (under the machine lock: flock
 # /work/locks/live.lock ctest -R _real):
-# - `rtpack probe` (10 s), its platform member pasted into the set; the
+# - `rtpack probe` (20 s, five times the rehearsal: see below), its platform
+#   member pasted into the set; the
 #   arbitrary-affinity analysis models the probed release latency as jitter
 #   (J'), so partition accepts the plan; a probe that caught one of the
 #   virtual CPU's rare stalls can make the set unprovable, so the probe is
@@ -11,7 +12,10 @@
 #   do, and a set still refused fails (never a skip);
 # - the set: a and b (0.35 each) fill one CPU each up to --capacity 0.6, so c
 #   (0.30) fits neither alone and migrates over both (its mask 0,1; "test":
-#   "apa"); every bound leaves room for a few ms of latency;
+#   "apa"); c's bound has several ms of room, but a pinned task alone on its
+#   CPU is bounded by J' + C' exactly, so a wake-up later than any the probe
+#   saw (a rare stall of the virtual CPU) lifts its response past the bound:
+#   hence the long probe;
 # - `rehearse` for 4 s (every job its whole wcet): each workload's
 #   Cpus_allowed_list is read while it runs and must be its plan mask (the
 #   launch script's taskset -c, after the cgroup join), 0 misses, every
@@ -30,7 +34,7 @@ command -v python3 > /dev/null || skip "needs python3 to read the JSON"
 [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
 
 semi_plan() {
-    "$BIN" probe --seconds 10 --json > "$T/probe.json" || return 1
+    "$BIN" probe --seconds 20 --json > "$T/probe.json" || return 1
     python3 - "$T/probe.json" "$T/semi.json" <<'PY' || return 1
 import json, sys
 ov = json.load(open(sys.argv[1]))["platform"].get("overheads", {})
