@@ -200,6 +200,12 @@ printf '%s\n' '{"platform":{"cpus":2},"tasks":[{"name":"a","wcet":6,"period":10,
 expect 0 "apa" "$B" analyze "$TMP/apa.json" --policy gfp --priority given --json
 has '"test":"apa"' "$TMP/out" "apa test"
 has '"name":"c","wcet":9,"deadline":20,"period":20,"priority":1,"response_time":19' "$TMP/out" "apa c"
+# with release jitter (tests/test_apa.c test_jitter_hand): a 6/10 J 2, c 5/20
+# J 3: R_a = 8, R_c = 10 from its release + 3 = 13
+printf '%s\n' '{"platform":{"cpus":2},"tasks":[{"name":"a","wcet":6,"period":10,"jitter":2,"affinity":[0],"priority":3},{"name":"b","wcet":5,"period":10,"affinity":[1],"priority":2},{"name":"c","wcet":5,"period":20,"jitter":3,"priority":1}]}' >"$TMP/apaj.json"
+expect 0 "apa jitter" "$B" analyze "$TMP/apaj.json" --policy gfp --priority given --json
+has '"test":"apa"' "$TMP/out" "apa jitter test"
+has '"name":"c","wcet":5,"deadline":20,"period":20,"jitter":3,"priority":1,"response_time":13' "$TMP/out" "apa jitter c"
 # three CPUs, masks not nested: not applicable, with the pair named
 printf '%s\n' '{"platform":{"cpus":3},"tasks":[{"name":"x","wcet":1,"period":10,"affinity":[0,1],"priority":2},{"name":"y","wcet":1,"period":10,"affinity":[1,2],"priority":1}]}' >"$TMP/apa3.json"
 expect 1 "apa not nested" "$B" analyze "$TMP/apa3.json" --policy gfp --priority given --json
