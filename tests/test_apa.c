@@ -258,6 +258,22 @@ static size_t plan_tasks(const rtp_plan *plan, rtp_task *ts, uint64_t *mask, int
  * migrates over both (1.65 <= 1.8), bound 19 (S = {0}: 9 + 2 x 5); with
  * capacity 1 it is pinned to CPU 0, the same bound, and the plan is
  * partitioned. */
+/* Packs ts on CPUs 0 and 1 at capacity num/den: a feasible plan, clustered
+ * (c migrating) or not as asked; c's plan task (the last of bin 0). */
+static const rtp_plan_task *semi_c(const rtp_taskset *ts, int num, int den, int clustered,
+                                   rtp_plan *plan)
+{
+    int cpus[2] = {0, 1};
+    rtp_limits lim = rtp_limits_default();
+    rtp_ratio cap = {num, den};
+    assert_int_equal(rtp_semi_pack(ts, cpus, 2, cap, &lim, plan, NULL), RTP_OK);
+    assert_true(plan->feasible);
+    assert_int_equal(plan->clustered, clustered);
+    const rtp_plan_task *c = &plan->bins[0].tasks[plan->bins[0].n_tasks - 1];
+    assert_string_equal(c->task.name, "c");
+    return c;
+}
+
 static void test_semi_hand(void **state)
 {
     (void)state;
@@ -276,47 +292,33 @@ static void test_semi_hand(void **state)
     ts.n_tasks = 3;
     rtp_limits lim = rtp_limits_default();
     rtp_plan plan;
-    rtp_ratio cap = {9, 10};
-    assert_int_equal(rtp_semi_pack(&ts, cpus, 2, cap, &lim, &plan, NULL), RTP_OK);
-    assert_true(plan.feasible);
-    assert_true(plan.clustered);
+    const rtp_plan_task *c = semi_c(&ts, 9, 10, 1, &plan);
     assert_int_equal(plan.n_bins, 1);
     assert_string_equal(plan.bins[0].test, "apa");
     assert_string_equal(plan.method, "semi");
-    const rtp_plan_task *c = &plan.bins[0].tasks[2];
-    assert_string_equal(c->task.name, "c");
     assert_int_equal(c->task.affinity_len, 2);
     assert_int_equal(c->priority, 1);
     assert_int_equal(c->response_time_ns, 19);
     assert_int_equal(plan.bins[0].tasks[0].priority, 3);
     rtp_plan_free(&plan);
-    cap.num = 1;
-    cap.den = 1;
-    assert_int_equal(rtp_semi_pack(&ts, cpus, 2, cap, &lim, &plan, NULL), RTP_OK);
-    assert_true(plan.feasible);
-    assert_false(plan.clustered);
+    c = semi_c(&ts, 1, 1, 0, &plan);
     assert_int_equal(plan.bins[0].n_tasks, 2); /* a and c */
-    assert_int_equal(plan.bins[0].tasks[1].response_time_ns, 19);
-    assert_int_equal(plan.bins[0].tasks[1].priority, 1);
+    assert_int_equal(c->response_time_ns, 19);
+    assert_int_equal(c->priority, 1);
     rtp_plan_free(&plan);
     /* a release latency of 1 (J' = 1 for all): a's bound 6; c on CPU 0 from
      * its release w = 9 + ceil((w + 1) / 10) 5 -> 14 -> 19 <= D - J = 19,
      * bound 20; migrating at capacity 0.9, S = {0} gives the same 20 */
     ts.platform.overheads.release_latency_ns = 1;
-    assert_int_equal(rtp_semi_pack(&ts, cpus, 2, cap, &lim, &plan, NULL), RTP_OK);
-    assert_true(plan.feasible);
-    assert_false(plan.clustered);
+    c = semi_c(&ts, 1, 1, 0, &plan);
     assert_int_equal(plan.bins[0].tasks[0].response_time_ns, 6);
-    assert_int_equal(plan.bins[0].tasks[1].response_time_ns, 20);
+    assert_int_equal(c->response_time_ns, 20);
     rtp_plan_free(&plan);
-    cap.num = 9;
-    cap.den = 10;
-    assert_int_equal(rtp_semi_pack(&ts, cpus, 2, cap, &lim, &plan, NULL), RTP_OK);
-    assert_true(plan.feasible);
-    assert_true(plan.clustered);
-    assert_int_equal(plan.bins[0].tasks[2].task.affinity_len, 2);
-    assert_int_equal(plan.bins[0].tasks[2].response_time_ns, 20);
+    c = semi_c(&ts, 9, 10, 1, &plan);
+    assert_int_equal(c->task.affinity_len, 2);
+    assert_int_equal(c->response_time_ns, 20);
     rtp_plan_free(&plan);
+    rtp_ratio cap = {9, 10};
     ts.platform.overheads.release_latency_ns = 2; /* c: 9 + 2 x 5 = 19 > D - J = 18 */
     assert_int_equal(rtp_semi_pack(&ts, cpus, 2, cap, &lim, &plan, NULL), RTP_OK);
     assert_false(plan.feasible);
