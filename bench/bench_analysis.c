@@ -160,7 +160,7 @@ static void terms_point(size_t n_tasks, rtp_ratio util, size_t sets, uint64_t se
                     t[i].blocking_ns = 1 + (rtp_ns)((r >> 32) % (uint64_t)t[i].wcet_ns);
             }
         } else if (variant == 2) {
-            rtp_overheads ov = {20000, 5000, 0, 0};
+            rtp_overheads ov = {20000, 5000, 0, 0, 0};
             if (rtp_effective_tasks(t, n, &ov, RTP_POLICY_EDF, t, &diag) != RTP_OK)
                 exit(3);
         }
@@ -373,7 +373,7 @@ static void bench_sensitivity_arbitrary(size_t sets, uint64_t seed)
     printf("%4s %3s %6s %-8s %-8s %10s %10s %9s\n", "set", "n", "sched", "wcet_max", "factor",
            "plain_us", "sens_us", "ratio");
     rtp_test test = rtp_test_exact(RTP_POLICY_FP, RTP_PRIO_DM, 1, rtp_limits_default());
-    rtp_overheads ov = {20000, 5000, 0, 0};
+    rtp_overheads ov = {20000, 5000, 0, 0, 0};
     size_t decided = 0, sched = 0, n_yes = 0;
     double *yes = calloc(sets ? sets : 1, sizeof(double)); /* ratios, schedulable and decided */
     for (size_t k = 0; k < sets; k++) {

@@ -8,12 +8,13 @@
 int rtp_overheads_zero(const rtp_overheads *ov)
 {
     return !ov || (ov->release_latency_ns == 0 && ov->context_switch_ns == 0 &&
-                   ov->deadline_charge_ns == 0 && ov->noise_per_ms_ns == 0);
+                   ov->deadline_charge_ns == 0 && ov->noise_per_ms_ns == 0 &&
+                   ov->lock_ns == 0);
 }
 
 int rtp_overheads_stretch(const rtp_overheads *ov, rtp_policy policy)
 {
-    return ov && (ov->context_switch_ns != 0 || ov->noise_per_ms_ns != 0 ||
+    return ov && (ov->context_switch_ns != 0 || ov->noise_per_ms_ns != 0 || ov->lock_ns != 0 ||
                   (rtp_policy_is_deadline(policy) && ov->deadline_charge_ns != 0));
 }
 
@@ -67,9 +68,21 @@ rtp_status rtp_effective_wcet(const rtp_task *task, const rtp_overheads *ov, rtp
 {
     rtp_ns noisy, fixed;
     if (rtp_effective_noisy(task->wcet_ns, ov, &noisy) != RTP_OK ||
-        rtp_effective_fixed(ov, policy, &fixed) != RTP_OK)
+        rtp_effective_fixed(ov, policy, &fixed) != RTP_OK ||
+        add_times(noisy, fixed, 1, &noisy) != RTP_OK)
         return RTP_ELIMIT;
-    return add_times(noisy, fixed, 1, out);
+    /* Each critical section takes and releases its lock: code the job runs
+     * beyond its declared wcet (docs/spec.md "Lock overheads", [Bra11]). */
+    for (size_t k = 0; k < task->n_requests; k++) {
+        const rtp_request *q = &task->requests[k];
+        rtp_ns lock;
+        if (add_times(q->length_ns, q->lock_ns, 1, &lock) != RTP_OK ||
+            rtp_mul(q->count, q->lock_ns, &lock) != RTP_OK ||
+            add_times(noisy, lock, 1, &noisy) != RTP_OK)
+            return RTP_ELIMIT;
+    }
+    *out = noisy;
+    return RTP_OK;
 }
 
 rtp_status rtp_effective_jitter(const rtp_task *task, const rtp_overheads *ov, rtp_ns *out)

@@ -3,7 +3,9 @@
  * the platform's overheads,
  *   J' = jitter + release_latency,
  *   C' = wcet + ceil(wcet x noise_per_ms / 1 ms) + 2 x context_switch
- *        (+ deadline_charge when SCHED_DEADLINE runs the task: EDF, GEDF).
+ *        (+ deadline_charge when SCHED_DEADLINE runs the task: EDF, GEDF)
+ *        + sum over its requests of count x lock (the lock overhead, each
+ *        request's lock_ns; its sections are held length + lock, solver/locks.h).
  * Why each term: a context switch into the job and one out of it are charged
  * to the job [BC07]; interrupts, the tick and a hypervisor take CPU time
  * from a running job in proportion to how long it runs (osnoise's view of

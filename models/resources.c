@@ -258,3 +258,15 @@ int rtp_tasks_have_requests(const rtp_task *tasks, size_t n)
             return 1;
     return 0;
 }
+
+void rtp_requests_charge_lock(rtp_task *tasks, size_t n, rtp_ns lock_ns)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < tasks[i].n_requests; k++)
+            tasks[i].requests[k].lock_ns = lock_ns;
+}
+
+rtp_ns rtp_request_held(const rtp_request *q)
+{
+    return q->length_ns + q->lock_ns;
+}

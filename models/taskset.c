@@ -49,13 +49,13 @@ rtp_status rtp_overheads_from_json(const rtp_json *doc, const cJSON *node, rtp_n
                                   rtp_overheads *ov, rtp_diag *diag)
 {
     static const char *const keys[] = {"release_latency", "context_switch", "deadline_charge",
-                                       "noise_per_ms", NULL};
+                                       "noise_per_ms", "lock", NULL};
     if (!cJSON_IsObject(node))
         return rtp_diag_set(diag, RTP_EINPUT, "platform.overheads",
                             "must be an object {\"release_latency\": T, \"context_switch\": T}");
     rtp_status st = rtp_json_check_keys(node, "platform.overheads", keys, diag);
     rtp_ns *slots[] = {&ov->release_latency_ns, &ov->context_switch_ns, &ov->deadline_charge_ns,
-                       &ov->noise_per_ms_ns};
+                       &ov->noise_per_ms_ns, &ov->lock_ns};
     char field[RTP_DIAG_PATH_SIZE];
     for (int k = 0; keys[k] && st == RTP_OK; k++) {
         const cJSON *item = cJSON_GetObjectItemCaseSensitive(node, keys[k]);
@@ -474,6 +474,8 @@ rtp_status rtp_taskset_from_json(const rtp_json *doc, rtp_taskset *out, rtp_diag
     rtp_status st = read_taskset(doc, out, diag);
     if (st != RTP_OK)
         rtp_taskset_free(out);
+    else
+        rtp_requests_charge_lock(out->tasks, out->n_tasks, out->platform.overheads.lock_ns);
     return st;
 }
 
@@ -528,6 +530,8 @@ void rtp_overheads_write(rtp_json_writer *w, const char *key, const rtp_overhead
         rtp_jw_time(w, "deadline_charge", ov->deadline_charge_ns);
     if (ov->noise_per_ms_ns != 0)
         rtp_jw_time(w, "noise_per_ms", ov->noise_per_ms_ns);
+    if (ov->lock_ns != 0)
+        rtp_jw_time(w, "lock", ov->lock_ns);
     rtp_jw_close(w);
 }
 

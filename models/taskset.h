@@ -59,7 +59,10 @@ typedef struct rtp_resource {
  * susp = a job waiting for one suspends (FMLP+, solver/fmlp.h), spin_ns =
  * the longest spin before one of them; as read, np is 1 only for an MSRP
  * resource, susp only for an FMLP+ one, and spin_ns is 0 (one CPU: nobody
- * to spin for). */
+ * to spin for). lock_ns is the platform's lock overhead (set by the readers
+ * from platform.overheads.lock, rtp_requests_charge_lock): every analysis
+ * holds the section for length_ns + lock_ns (rtp_request_held) and the job
+ * executes count x lock_ns more (models/effective.h). */
 typedef struct rtp_request {
     size_t resource;    /* index into the task set's resources */
     rtp_ns count;
@@ -67,6 +70,7 @@ typedef struct rtp_request {
     int np;
     rtp_ns spin_ns;
     int susp;
+    rtp_ns lock_ns;
 } rtp_request;
 
 typedef struct rtp_task {
@@ -100,6 +104,9 @@ typedef struct rtp_overheads {
     rtp_ns noise_per_ms_ns;    /* CPU time taken from a running job by
                                 * interrupts, the tick, the hypervisor, per
                                 * ms of its execution; < 1 ms */
+    rtp_ns lock_ns;            /* "lock": one uncontended lock + unlock of
+                                * a deployed lock, charged per critical
+                                * section (rtp_request.lock_ns) */
 } rtp_overheads;
 
 typedef struct rtp_platform {
@@ -138,6 +145,14 @@ void rtp_resources_free(rtp_resource *res, size_t n);
 
 /* Deep copy of n resources into *to (NULL when n == 0). RTP_ENOMEM. */
 rtp_status rtp_resources_copy(const rtp_resource *from, size_t n, rtp_resource **to);
+
+/* Sets lock_ns = lock_ns on every request of the n tasks (the readers call
+ * it with platform.overheads.lock once the tasks are read). */
+void rtp_requests_charge_lock(rtp_task *tasks, size_t n, rtp_ns lock_ns);
+
+/* How long an analysis takes a section of q to hold its resource:
+ * length_ns + lock_ns (each <= 2^62, checked by rtp_effective_tasks). */
+rtp_ns rtp_request_held(const rtp_request *q);
 
 /* 1 when some task declares a critical section. */
 int rtp_tasks_have_requests(const rtp_task *tasks, size_t n);

@@ -360,7 +360,7 @@ static rtp_status build_bin(rpt *r, size_t j, rtp_diag *diag)
     if (st == RTP_OK && n > 0 && bin->n_cpus == 1 && r->probe && r->probe->has_overheads &&
         !r->probe_covers) {
         rtp_overheads ov = {r->probe->release_latency_ns, r->probe->context_switch_ns,
-                            r->probe->deadline_charge_ns, r->probe->noise_per_ms_ns};
+                            r->probe->deadline_charge_ns, r->probe->noise_per_ms_ns, 0};
         st = analyse(r, b, &ov, NULL, &b->probe, diag);
     }
     free(resp);

@@ -67,7 +67,8 @@ static rtp_i128 top(ctx *c, size_t j, rtp_ns m, rtp_ns w)
     while (m > 0) {
         size_t best = nr;
         for (size_t k = 0; k < nr; k++)
-            if (!taken[k] && (best == nr || t->requests[k].length_ns > t->requests[best].length_ns))
+            if (!taken[k] && (best == nr || rtp_request_held(&t->requests[k]) >
+                                                rtp_request_held(&t->requests[best])))
                 best = k;
         if (best == nr)
             break;
@@ -75,7 +76,7 @@ static rtp_i128 top(ctx *c, size_t j, rtp_ns m, rtp_ns w)
         rtp_ns num = pending(c, j, best, w);
         if (num > m)
             num = m;
-        rtp_i128 part = (rtp_i128)num * t->requests[best].length_ns; /* < 2^125 */
+        rtp_i128 part = (rtp_i128)num * rtp_request_held(&t->requests[best]); /* < 2^125 */
         sum = sat(sum, part);
         c->contrib[t->requests[best].resource] = cap(c->contrib[t->requests[best].resource] + part);
         m -= num;

@@ -32,8 +32,8 @@ rtp_status rtp_locks_place(const rtp_resource *resources, size_t n_resources,
         for (size_t k = 0; k < tasks[i].n_requests; k++) {
             const rtp_request *q = &tasks[i].requests[k];
             rtp_ns *at = &longest[q->resource * n_bins + cpu_of[i]];
-            if (q->length_ns > *at)
-                *at = q->length_ns;
+            if (rtp_request_held(q) > *at)
+                *at = rtp_request_held(q);
         }
     size_t used = 0;
     for (size_t i = 0; i < n; i++) {
@@ -115,7 +115,7 @@ rtp_ns rtp_locks_fp_term(const rtp_task *tasks, size_t n, const int *priority, s
             const rtp_request *q = &tasks[j].requests[k];
             /* A non-preemptive section blocks every job above it; a ceiling
              * section only jobs at or below its resource's ceiling. */
-            rtp_ns len = q->np ? q->spin_ns + q->length_ns : q->length_ns;
+            rtp_ns len = q->np ? q->spin_ns + rtp_request_held(q) : rtp_request_held(q);
             if (len > best &&
                 (q->np || used_at_or_above(tasks, n, priority, priority[i], q->resource))) {
                 best = len;
@@ -174,8 +174,9 @@ static rtp_ns holds_against(const rtp_task *tasks, size_t n, size_t k, size_t j,
     if (j == k)
         return 0;
     if (q->np)
-        return q->spin_ns + q->length_ns;
-    return ceiling_deadline(tasks, n, q->resource) <= tasks[k].deadline_ns ? q->length_ns : 0;
+        return q->spin_ns + rtp_request_held(q);
+    return ceiling_deadline(tasks, n, q->resource) <= tasks[k].deadline_ns ? rtp_request_held(q)
+                                                                           : 0;
 }
 
 /* Task k's term of b(t), the given blocking left out (D*_k <= t). */

@@ -32,6 +32,19 @@ echo >>"$TMP/pcp.jsonl"
 expect 0 "batch line with requests" "$B" analyze --batch "$TMP/pcp.jsonl" --policy fp
 has '"schedulable":true' "$TMP/out" "batch decides a set with requests"
 
+# The lock overhead (docs/spec.md "Lock overheads"): lock = 1 on the PCP
+# exercise: t1's C' = 4 + 2 x 1, its blocking t3's R3 section 5 + 1: 12.
+sed 's/^{"resources"/{"platform":{"overheads":{"lock":1}},"resources"/' "$TMP/pcp.json" >"$TMP/pcpl.json"
+expect 0 "PCP exercise with a lock overhead" "$B" analyze "$TMP/pcpl.json" --policy fp --priority rm --json
+has '"priority":3,"response_time":12,"meets_deadline":true,"computed_blocking":6,"spin":0,"blocking_resource":"R3"' "$TMP/out" "t1: C' 6 + B 6"
+expect 0 "partition with a lock overhead" "$B" partition "$TMP/pcpl.json" --cpus 2 --policy fp --json
+has '"lock":1' "$TMP/out" "the plan carries the lock overhead"
+cp "$TMP/out" "$TMP/pcpl_plan.json"
+expect 0 "emit re-checks it" "$B" emit "$TMP/pcpl_plan.json" --format header
+sed 's/"lock":1/"lock":-1/' "$TMP/pcpl.json" >"$TMP/pcpl_bad.json"
+expect 2 "a negative lock overhead" "$B" analyze "$TMP/pcpl_bad.json" --policy fp
+has 'platform.overheads.lock' "$TMP/err" "the path of the bad member"
+
 # Sets without resources: the documents carry no new member.
 expect 0 "textbook (no resources)" "$B" analyze "$S/examples/textbook.json" --json
 if grep -q 'computed_blocking\|resources' "$TMP/out"; then

@@ -19,7 +19,7 @@
 static void test_terms(void **state)
 {
     (void)state;
-    rtp_overheads ov = {70000, 3000, 0, 0};
+    rtp_overheads ov = {70000, 3000, 0, 0, 0};
     rtp_task t = tu_task(120000, 500000, 1000000);
     t.jitter_ns = 5000;
     t.blocking_ns = 9000;
@@ -33,7 +33,7 @@ static void test_terms(void **state)
     assert_int_equal(rtp_effective_wcet(&t, NULL, RTP_POLICY_EDF, &c), RTP_OK);
     assert_int_equal(c, 120000);
     assert_true(rtp_overheads_zero(NULL));
-    rtp_overheads zero = {0, 0, 0, 0};
+    rtp_overheads zero = {0, 0, 0, 0, 0};
     assert_true(rtp_overheads_zero(&zero));
     assert_false(rtp_overheads_zero(&ov));
 
@@ -66,7 +66,7 @@ static void test_limits(void **state)
     const rtp_ns lim = RTP_NS_LIMIT;
     rtp_task t = tu_task(lim - 4, lim, lim);
     t.name = "big";
-    rtp_overheads ov = {0, 2, 0, 0};
+    rtp_overheads ov = {0, 2, 0, 0, 0};
     rtp_ns c = -1;
     assert_int_equal(rtp_effective_wcet(&t, &ov, RTP_POLICY_EDF, &c), RTP_OK);
     assert_int_equal(c, lim); /* exactly 2^62 is still a time */
@@ -77,7 +77,7 @@ static void test_limits(void **state)
     ov.context_switch_ns = lim; /* 2 x 2^62 would wrap a naive sum */
     assert_int_equal(rtp_effective_wcet(&t, &ov, RTP_POLICY_EDF, &c), RTP_ELIMIT);
     t.jitter_ns = lim;
-    rtp_overheads rl = {1, 0, 0, 0};
+    rtp_overheads rl = {1, 0, 0, 0, 0};
     assert_int_equal(rtp_effective_jitter(&t, &rl, &c), RTP_ELIMIT);
     rl.release_latency_ns = 0;
     assert_int_equal(rtp_effective_jitter(&t, &rl, &c), RTP_OK);
@@ -86,7 +86,7 @@ static void test_limits(void **state)
     rtp_diag_clear(&d);
     rtp_status st = RTP_OK;
     rtp_task set[2] = {t, tu_task(1, 2, 3)}; /* the first failing task is named */
-    rtp_overheads both = {lim, lim, 0, 0};
+    rtp_overheads both = {lim, lim, 0, 0, 0};
     assert_null(rtp_effective_new(set, 2, &both, RTP_POLICY_EDF, &st, &d));
     assert_int_equal(st, RTP_ELIMIT);
     assert_non_null(strstr(d.message, "2^62"));
@@ -98,7 +98,7 @@ static void test_limits(void **state)
 static void test_charge_and_noise(void **state)
 {
     (void)state;
-    rtp_overheads ov = {0, 3000, 40000, 12000}; /* 12 us per ms = 1.2 % */
+    rtp_overheads ov = {0, 3000, 40000, 12000, 0}; /* 12 us per ms = 1.2 % */
     rtp_task t = tu_task(2500001, 10000000, 10000000);
     t.name = "ctl";
     rtp_ns c;
@@ -113,7 +113,7 @@ static void test_charge_and_noise(void **state)
     assert_int_equal(c, 2500001 + 30001 + 6000 + 40000);
     assert_true(rtp_policy_is_deadline(RTP_POLICY_EDF));
     assert_false(rtp_policy_is_deadline(RTP_POLICY_FP));
-    rtp_overheads only_charge = {0, 0, 1, 0}, only_noise = {0, 0, 0, 1};
+    rtp_overheads only_charge = {0, 0, 1, 0, 0}, only_noise = {0, 0, 0, 1, 0};
     assert_false(rtp_overheads_zero(&only_charge));
     assert_false(rtp_overheads_zero(&only_noise));
     /* a whole number of ns of noise is not rounded up further */
@@ -127,7 +127,7 @@ static void test_charge_and_noise(void **state)
     assert_int_equal(fixed, 0);
     /* limits: noise on a wcet near 2^62, the charge on top */
     const rtp_ns lim = RTP_NS_LIMIT;
-    rtp_overheads big = {0, 0, 1, 999999};
+    rtp_overheads big = {0, 0, 1, 999999, 0};
     assert_int_equal(rtp_effective_noisy(lim / 2, &big, &c), RTP_OK);
     assert_int_equal(c, lim / 2 + (rtp_ns)(((__int128)(lim / 2) * 999999 + 999999) / 1000000));
     assert_int_equal(rtp_effective_noisy(lim / 2 + lim / 1000, &big, &c), RTP_ELIMIT);
@@ -145,7 +145,7 @@ static void test_noise_inverse(void **state)
     (void)state;
     tu_rng rng = {22};
     for (int round = 0; round < 3000; round++) {
-        rtp_overheads ov = {0, 0, 0, tu_range(&rng, 0, 999999)};
+        rtp_overheads ov = {0, 0, 0, tu_range(&rng, 0, 999999), 0};
         if (round % 5 == 0)
             ov.noise_per_ms_ns = tu_range(&rng, 0, 3);
         rtp_ns x = round < 1500 ? tu_range(&rng, 0, 3000) : tu_range(&rng, 0, RTP_NS_LIMIT / 2);

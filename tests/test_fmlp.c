@@ -20,6 +20,7 @@
 #include "support/testutil.h"
 
 #include "gen/rng.h"
+#include "models/effective.h"
 #include "models/taskset.h"
 #include "solver/fmlp.h"
 
@@ -276,25 +277,65 @@ static void draw_set(draw *d, rtp_rng *rng)
     }
 }
 
-/* Against the simulation: no response above its bound, no miss in a set
- * the analysis accepts; the bound reached often enough to have teeth. */
-static void against_simulation(void **state)
+/* rtp_fmlp_partitioned of d with platform.overheads.lock = lock (through
+ * rtp_effective_tasks), held equal term for term to the analysis of d with
+ * the overhead written out (each section lock longer, each job count x lock
+ * longer; docs/spec.md "Lock overheads"), which then replaces *d for the
+ * simulation. */
+static void analyse_with_lock(draw *d, rtp_ns lock, rtp_prio_rule rule, int *sched,
+                              rtp_locks_task *out)
 {
-    (void)state;
-    int sets = 3000, bounds = 0, reached = 0, accepted = 0, reached_suspending = 0;
+    rtp_limits lim = rtp_limits_default();
+    rtp_diag diag = {0};
+    int found;
+    draw y = *d;
+    for (size_t i = 0; i < y.n; i++) {
+        y.t[i].requests = y.rq[i];
+        for (size_t q = 0; q < y.t[i].n_requests; q++) {
+            y.rq[i][q].length_ns += lock;
+            y.t[i].wcet_ns += y.rq[i][q].count * lock;
+        }
+    }
+    rtp_locks_task outy[MAXT];
+    int sched_y;
+    assert_int_equal(rtp_fmlp_partitioned(y.t, y.n, y.cpu, y.cpus, rule, &lim, &sched_y, &found,
+                                          outy, &diag),
+                     RTP_OK);
+    rtp_overheads ov = {0, 0, 0, 0, lock};
+    rtp_task eff[MAXT];
+    rtp_requests_charge_lock(d->t, d->n, lock);
+    assert_int_equal(rtp_effective_tasks(d->t, d->n, &ov, RTP_POLICY_FP, eff, &diag), RTP_OK);
+    assert_int_equal(rtp_fmlp_partitioned(eff, d->n, d->cpu, d->cpus, rule, &lim, sched, &found,
+                                          out, &diag),
+                     RTP_OK);
+    assert_int_equal(*sched, sched_y);
+    for (size_t i = 0; i < d->n; i++) {
+        assert_int_equal(out[i].response_ns, outy[i].response_ns);
+        assert_int_equal(out[i].blocking_ns, outy[i].blocking_ns);
+        assert_int_equal(out[i].suspension_ns, outy[i].suspension_ns);
+        assert_int_equal(out[i].priority, outy[i].priority);
+    }
+    *d = y;
+    for (size_t i = 0; i < d->n; i++)
+        d->t[i].requests = d->rq[i];
+}
+
+/* Against the simulation: no response above its bound, no miss in a set
+ * the analysis accepts; the bound reached often enough to have teeth. With
+ * lock > 0 the analysis charges that lock overhead and the simulation runs
+ * it written out. */
+static void fmlp_against(rtp_ns lock, uint64_t stream, int sets)
+{
+    int bounds = 0, reached = 0, accepted = 0, reached_suspending = 0;
     long suspensions = 0;
     for (int x = 0; x < sets; x++) {
-        rtp_rng rng = rtp_rng_stream(24, 4, (uint64_t)x);
+        rtp_rng rng = rtp_rng_stream(24, stream, (uint64_t)x);
         draw d;
         draw_set(&d, &rng);
         rtp_locks_task out[MAXT];
-        int sched, found, prio[MAXT];
-        rtp_limits lim = rtp_limits_default();
-        rtp_diag diag = {0};
+        int sched, prio[MAXT];
         rtp_prio_rule rule = x % 2 ? RTP_PRIO_OPA : RTP_PRIO_DM;
-        assert_int_equal(rtp_fmlp_partitioned(d.t, d.n, d.cpu, d.cpus, rule, &lim, &sched,
-                                              &found, out, &diag),
-                         RTP_OK);
+        analyse_with_lock(&d, lock, rule, &sched, out);
         for (size_t i = 0; i < d.n; i++)
             prio[i] = out[i].priority;
         accepted += sched;
@@ -330,12 +371,25 @@ static void against_simulation(void **state)
         suspensions += s.suspensions;
     }
     fprintf(stderr,
-            "fmlp+: %d sets, %d accepted, %d bounds never exceeded, %d reached exactly "
-            "(%d of tasks that can suspend), %ld suspensions simulated\n",
-            sets, accepted, bounds, reached, reached_suspending, suspensions);
+            "fmlp+ (lock overhead %lld): %d sets, %d accepted, %d bounds never exceeded, %d "
+            "reached exactly (%d of tasks that can suspend), %ld suspensions simulated\n",
+            (long long)lock, sets, accepted, bounds, reached, reached_suspending, suspensions);
     assert_true(accepted > sets / 10);
     assert_true(reached > bounds / 5);
     assert_true(reached_suspending > 0);
+}
+
+static void against_simulation(void **state)
+{
+    (void)state;
+    fmlp_against(0, 4, 3000);
+}
+
+/* docs/spec.md "Lock overheads" under FMLP+: lock = 1 unit. */
+static void lock_overhead_against_simulation(void **state)
+{
+    (void)state;
+    fmlp_against(1, 5, 1500);
 }
 
 /* SchedCAT's part_fmlp_bounds + its suspension-aware RTA at the fixed
@@ -348,9 +402,9 @@ static void schedcat_corpus(void **state)
     draw d;
     memset(&d, 0, sizeof d);
     const rtp_ns C[3] = {10, 10, 20}, T[3] = {50, 100, 200};
-    const rtp_request rq[3][2] = {{{0, 1, 1, 0, 0, 1}},
-                                  {{0, 1, 2, 0, 0, 1}},
-                                  {{0, 1, 3, 0, 0, 1}, {1, 1, 4, 0, 0, 1}}};
+    const rtp_request rq[3][2] = {{{0, 1, 1, 0, 0, 1, 0}},
+                                  {{0, 1, 2, 0, 0, 1, 0}},
+                                  {{0, 1, 3, 0, 0, 1, 0}, {1, 1, 4, 0, 0, 1, 0}}};
     const size_t nreq[3] = {1, 1, 2}, cpu[3] = {0, 1, 1};
     for (size_t i = 0; i < 3; i++) {
         d.t[i].wcet_ns = C[i];
@@ -439,7 +493,7 @@ static void schedcat_recorded(void **state)
             for (char *p = strtok(line + used, " \n"); p; p = strtok(NULL, " \n")) {
                 assert_int_equal(sscanf(p, "%15[^:]:%lld:%lld", rn, &cnt, &len), 3);
                 assert_true(k->n_requests < RECQ);
-                r.d.rq[i][k->n_requests++] = (rtp_request){res_index(&r, rn), cnt, len, 0, 0, 1};
+                r.d.rq[i][k->n_requests++] = (rtp_request){res_index(&r, rn), cnt, len, 0, 0, 1, 0};
             }
         } else if (strncmp(line, "end", 3) == 0) {
             assert_true(analysed && sched);
@@ -478,7 +532,7 @@ static void schedcat_recorded(void **state)
 static void preconditions(void **state)
 {
     (void)state;
-    rtp_request q = {0, 1, 1, 0, 0, 1};
+    rtp_request q = {0, 1, 1, 0, 0, 1, 0};
     rtp_task t[1];
     memset(t, 0, sizeof t);
     t[0].name = "a";
@@ -515,8 +569,8 @@ static void large_values(void **state)
         t[i].name = "x";
         t[i].period_ns = t[i].deadline_ns = (rtp_ns)1 << 62;
         t[i].wcet_ns = (rtp_ns)1 << 61;
-        q[i][0] = (rtp_request){0, (rtp_ns)1 << 30, (rtp_ns)1 << 30, 0, 0, 1};
-        q[i][1] = (rtp_request){1, 1, (rtp_ns)1 << 60, 0, 0, 1};
+        q[i][0] = (rtp_request){0, (rtp_ns)1 << 30, (rtp_ns)1 << 30, 0, 0, 1, 0};
+        q[i][1] = (rtp_request){1, 1, (rtp_ns)1 << 60, 0, 0, 1, 0};
         t[i].requests = q[i];
         t[i].n_requests = 2;
         cpu[i] = i % 4;
@@ -544,6 +598,7 @@ int main(void)
         cmocka_unit_test(preconditions),
         cmocka_unit_test(large_values),
         cmocka_unit_test(against_simulation),
+        cmocka_unit_test(lock_overhead_against_simulation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

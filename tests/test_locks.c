@@ -16,6 +16,7 @@
 #include "support/testutil.h"
 
 #include "gen/rng.h"
+#include "models/effective.h"
 #include "models/taskset.h"
 #include "solver/fp.h"
 #include "solver/locks.h"
@@ -285,10 +286,64 @@ static void tiny_set(tiny *x, rtp_rng *rng, size_t cpus, int jitter)
     }
 }
 
+/* *y = x with a lock overhead written out (docs/spec.md "Lock overheads"):
+ * each section lock longer, each job count x lock longer, no overhead. */
+static void tiny_write_out(const tiny *x, rtp_ns lock, tiny *y)
+{
+    *y = *x;
+    for (size_t i = 0; i < x->n; i++) {
+        y->t[i].requests = y->req[i];
+        for (size_t q = 0; q < y->t[i].n_requests; q++) {
+            y->req[i][q].length_ns += lock;
+            y->t[i].wcet_ns += y->req[i][q].count * lock;
+        }
+    }
+}
+
+/* rtp_locks_partitioned of x with platform.overheads.lock = lock (through
+ * rtp_effective_tasks, as every command does), held equal term for term to
+ * the analysis of the written-out set, which then replaces *x: the
+ * simulation runs the overhead as explicit execution inside the sections. */
+static rtp_status analyse_with_lock(tiny *x, rtp_ns lock, const rtp_test *test, int *sched,
+                                    rtp_locks_task *out, rtp_diag *diag)
+{
+    if (lock == 0)
+        return rtp_locks_partitioned(x->res, MAXR, x->t, x->n, x->cpu, x->cpus, test, sched,
+                                     out, diag);
+    tiny y;
+    tiny_write_out(x, lock, &y);
+    rtp_locks_task outy[MAXT];
+    int sched_y = 0;
+    rtp_status sty = rtp_locks_partitioned(y.res, MAXR, y.t, y.n, y.cpu, y.cpus, test, &sched_y,
+                                           outy, diag);
+    rtp_overheads ov = {0, 0, 0, 0, lock};
+    rtp_task eff[MAXT];
+    rtp_requests_charge_lock(x->t, x->n, lock);
+    assert_int_equal(rtp_effective_tasks(x->t, x->n, &ov, test->policy, eff, diag), RTP_OK);
+    rtp_status st = rtp_locks_partitioned(x->res, MAXR, eff, x->n, x->cpu, x->cpus, test, sched,
+                                          out, diag);
+    assert_int_equal(st, sty);
+    if (st == RTP_OK) {
+        assert_int_equal(*sched, sched_y);
+        for (size_t i = 0; i < x->n; i++) {
+            assert_int_equal(out[i].response_ns, outy[i].response_ns);
+            assert_int_equal(out[i].blocking_ns, outy[i].blocking_ns);
+            assert_int_equal(out[i].spin_ns, outy[i].spin_ns);
+            assert_int_equal(out[i].priority, outy[i].priority);
+        }
+    }
+    *x = y;
+    for (size_t i = 0; i < x->n; i++)
+        x->t[i].requests = x->req[i];
+    return st;
+}
+
 /* FP: every observed response <= its bound; EDF: no miss in an accepted
- * set. Counts the bounds met with equality (the search has teeth). */
-static void check_sets(rtp_policy policy, size_t cpus, int jitter, uint64_t seed, int sets,
-                       int *attained, int *checked)
+ * set. Counts the bounds met with equality (the search has teeth). With
+ * lock > 0 the analysis charges that lock overhead and the simulation runs
+ * it written out (analyse_with_lock). */
+static void check_sets(rtp_policy policy, size_t cpus, int jitter, rtp_ns lock, uint64_t seed,
+                       int sets, int *attained, int *checked)
 {
     rtp_limits lim = rtp_limits_default();
     rtp_test test = rtp_test_exact(policy, RTP_PRIO_OPA, 1, lim);
@@ -299,8 +354,7 @@ static void check_sets(rtp_policy policy, size_t cpus, int jitter, uint64_t seed
         rtp_locks_task out[MAXT];
         int sched;
         rtp_diag diag = {0};
-        rtp_status st = rtp_locks_partitioned(x.res, MAXR, x.t, x.n, x.cpu, x.cpus, &test,
-                                              &sched, out, &diag);
+        rtp_status st = analyse_with_lock(&x, lock, &test, &sched, out, &diag);
         /* EDF with sections and a task whose jitter passes its period is not
          * analysed (locks.c: two jobs of one task on the stack): exit 3. */
         int wild = 0;
@@ -378,23 +432,43 @@ static void fp_against_simulation(void **state)
 {
     (void)state;
     int attained = 0, checked = 0;
-    check_sets(RTP_POLICY_FP, 1, 0, 11, 1000, &attained, &checked);
-    check_sets(RTP_POLICY_FP, 2, 0, 12, 1000, &attained, &checked);
-    check_sets(RTP_POLICY_FP, 2, 2, 13, 600, &attained, &checked);
+    check_sets(RTP_POLICY_FP, 1, 0, 0, 11, 1000, &attained, &checked);
+    check_sets(RTP_POLICY_FP, 2, 0, 0, 12, 1000, &attained, &checked);
+    check_sets(RTP_POLICY_FP, 2, 2, 0, 13, 600, &attained, &checked);
     assert_true(checked > 3000);
     assert_true(attained * 5 > checked); /* the search reaches the bound often */
+}
+
+/* The lock overhead (docs/spec.md "Lock overheads"): PCP, MSRP and SRP
+ * with platform.overheads.lock = 1 or 2 units, against the simulation of
+ * the sets with it written out. */
+static void lock_overhead_against_simulation(void **state)
+{
+    (void)state;
+    int attained = 0, checked = 0;
+    check_sets(RTP_POLICY_FP, 1, 0, 1, 41, 700, &attained, &checked);
+    check_sets(RTP_POLICY_FP, 2, 0, 2, 42, 700, &attained, &checked);
+    check_sets(RTP_POLICY_FP, 2, 2, 1, 43, 400, &attained, &checked);
+    assert_true(checked > 1500);
+    assert_true(attained * 5 > checked);
+    int edf_attained = 0, edf_checked = 0;
+    check_sets(RTP_POLICY_EDF, 1, 0, 1, 44, 700, &edf_attained, &edf_checked);
+    check_sets(RTP_POLICY_EDF, 2, 0, 2, 45, 700, &edf_attained, &edf_checked);
+    assert_true(edf_checked > 200);
+    printf("lock overhead: %d FP bounds (%d attained), %d EDF sets accepted\n", checked,
+           attained, edf_checked);
 }
 
 static void edf_against_simulation(void **state)
 {
     (void)state;
     int attained = 0, checked = 0;
-    check_sets(RTP_POLICY_EDF, 1, 0, 21, 1000, &attained, &checked);
-    check_sets(RTP_POLICY_EDF, 2, 0, 22, 1000, &attained, &checked);
-    check_sets(RTP_POLICY_EDF, 2, 2, 23, 400, &attained, &checked);
+    check_sets(RTP_POLICY_EDF, 1, 0, 0, 21, 1000, &attained, &checked);
+    check_sets(RTP_POLICY_EDF, 2, 0, 0, 22, 1000, &attained, &checked);
+    check_sets(RTP_POLICY_EDF, 2, 2, 0, 23, 400, &attained, &checked);
     /* SRP with release jitter (the started-jobs term): one CPU, jitter up
      * to 8, the witness's shape */
-    check_sets(RTP_POLICY_EDF, 1, 8, 24, 1500, &attained, &checked);
+    check_sets(RTP_POLICY_EDF, 1, 8, 0, 24, 1500, &attained, &checked);
     assert_true(checked > 1000);
 }
 
@@ -461,10 +535,10 @@ static void worked_examples(void **state)
 {
     (void)state;
     rtp_resource res[2] = {{"q", RTP_LOCK_AUTO, 0}, {"r", RTP_LOCK_AUTO, 0}};
-    rtp_request rq[4][2] = {{{0, 1, 1, 0, 0, 0}},
-                            {{0, 1, 5, 0, 0, 0}},
-                            {{0, 1, 7, 0, 0, 0}, {1, 1, 10, 0, 0, 0}},
-                            {{1, 1, 20, 0, 0, 0}}};
+    rtp_request rq[4][2] = {{{0, 1, 1, 0, 0, 0, 0}},
+                            {{0, 1, 5, 0, 0, 0, 0}},
+                            {{0, 1, 7, 0, 0, 0, 0}, {1, 1, 10, 0, 0, 0, 0}},
+                            {{1, 1, 20, 0, 0, 0, 0}}};
     rtp_task t[4];
     const rtp_ns T[4] = {100, 120, 130, 140};
     const size_t nreq[4] = {1, 1, 2, 1}, cpu[4] = {0, 1, 1, 1};
@@ -490,9 +564,9 @@ static void worked_examples(void **state)
     }
     assert_int_equal(out[2].binding, 1); /* t3: t4's section on r */
 
-    rtp_request pq[3][3] = {{{0, 1, 2, 0, 0, 0}, {2, 1, 2, 0, 0, 0}},
-                            {{0, 1, 2, 0, 0, 0}, {1, 1, 3, 0, 0, 0}},
-                            {{0, 1, 3, 0, 0, 0}, {1, 1, 2, 0, 0, 0}, {2, 1, 5, 0, 0, 0}}};
+    rtp_request pq[3][3] = {{{0, 1, 2, 0, 0, 0, 0}, {2, 1, 2, 0, 0, 0, 0}},
+                            {{0, 1, 2, 0, 0, 0, 0}, {1, 1, 3, 0, 0, 0, 0}},
+                            {{0, 1, 3, 0, 0, 0, 0}, {1, 1, 2, 0, 0, 0, 0}, {2, 1, 5, 0, 0, 0, 0}}};
     rtp_resource pr[3] = {{"R1", RTP_LOCK_AUTO, 0}, {"R2", RTP_LOCK_AUTO, 0},
                           {"R3", RTP_LOCK_AUTO, 0}};
     const rtp_ns C[3] = {4, 5, 10}, P[3] = {50, 100, 200};
@@ -523,7 +597,7 @@ static void worked_examples(void **state)
 static void srp_jitter_witness(void **state)
 {
     (void)state;
-    rtp_request a = {0, 1, 4, 0, 0, 0}, b = {0, 1, 1, 0, 0, 0};
+    rtp_request a = {0, 1, 4, 0, 0, 0, 0}, b = {0, 1, 1, 0, 0, 0, 0};
     rtp_task t[4];
     memset(t, 0, sizeof t);
     const rtp_ns C[4] = {4, 1, 5, 1}, D[4] = {100, 20, 15, 30};
@@ -616,6 +690,7 @@ int main(void)
         cmocka_unit_test(opa_with_blocking),
         cmocka_unit_test(fp_against_simulation),
         cmocka_unit_test(edf_against_simulation),
+        cmocka_unit_test(lock_overhead_against_simulation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

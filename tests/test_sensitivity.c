@@ -646,7 +646,7 @@ static void expect(kind k, const rtp_task *ts, size_t n, const rtp_overheads *ov
 static void test_examples(void **state)
 {
     (void)state;
-    rtp_overheads none = {0, 0, 0, 0};
+    rtp_overheads none = {0, 0, 0, 0, 0};
     kind edf = {RTP_POLICY_EDF, RTP_PRIO_OPA}, rm = {RTP_POLICY_FP, RTP_PRIO_RM};
     /* EDF, implicit deadlines: 1 / U = 1 / (1/4 + 2/8) = 2 */
     rtp_task a[2] = {tu_task(1, 4, 4), tu_task(2, 8, 8)};
@@ -660,7 +660,7 @@ static void test_examples(void **state)
     expect(edf, c, 2, &none, "3/2", "1.5");
     /* overheads: cs = 1 makes C' = alpha + 2; the same set: (3 - 4) < 0 at
      * t = 3, so no alpha > 0 fits */
-    rtp_overheads cs1 = {0, 1, 0, 0};
+    rtp_overheads cs1 = {0, 1, 0, 0, 0};
     expect(edf, c, 2, &cs1, NULL, NULL);
     /* 1/3 and its 9 digits, rounded down */
     rtp_task d[1] = {tu_task(3, 1, 1)};
@@ -696,7 +696,7 @@ static void test_harmonic_breakdown(void **state)
     (void)state;
     tu_rng rng = {15};
     kind rm = {RTP_POLICY_FP, RTP_PRIO_RM};
-    rtp_overheads none = {0, 0, 0, 0};
+    rtp_overheads none = {0, 0, 0, 0, 0};
     for (int s = 0; s < 500; s++) {
         rtp_task ts[MAXN];
         size_t n = (size_t)tu_range(&rng, 1, MAXN);

@@ -263,7 +263,7 @@ static void test_wcet_max(void **state)
         int m;
         size_t n = random_set(&rng, seed % 3 ? 40 : 120, ts, &m);
         rtp_overheads ov = {0, seed % 4 == 0 ? 1 : 0, seed % 5 == 0 ? 1 : 0,
-                            seed % 7 == 0 ? 250000 : 0};
+                            seed % 7 == 0 ? 250000 : 0, 0};
         if (seed % 50 == 0) /* jitter: no global test applies, never accepted */
             ts[0].jitter_ns = 1;
         for (size_t k = 0; k < N_KINDS; k++)
@@ -287,7 +287,7 @@ static void test_examples(void **state)
     a[0].has_priority = a[1].has_priority = 1;
     a[0].priority = 2;
     a[1].priority = 1;
-    rtp_overheads none = {0, 0, 0, 0};
+    rtp_overheads none = {0, 0, 0, 0, 0};
     for (size_t k = 0; k < N_KINDS; k++) {
         rtp_test t = exact(kinds[k], 2);
         rtp_scaling sc;

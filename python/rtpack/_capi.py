@@ -32,7 +32,7 @@ typedef struct rtp_task {
     int rr;
 } rtp_task;
 typedef struct rtp_overheads { rtp_ns release_latency_ns; rtp_ns context_switch_ns;
-    rtp_ns deadline_charge_ns; rtp_ns noise_per_ms_ns; } rtp_overheads;
+    rtp_ns deadline_charge_ns; rtp_ns noise_per_ms_ns; rtp_ns lock_ns; } rtp_overheads;
 typedef struct rtp_platform { int *cpus; size_t n_cpus; int **clusters; size_t *cluster_len;
     size_t n_clusters; int cpus_given_as_count; int has_overheads;
     rtp_overheads overheads; rtp_ns rr_quantum_ns; rtp_ns tick_ns; } rtp_platform;
