@@ -162,6 +162,25 @@ static void print_charge(const rtp_probe_report *r)
     }
 }
 
+/* Lock + unlock per deployed kind (docs/spec.md "Lock overheads"). */
+static void print_locks(const rtp_probe_report *r)
+{
+    int any = 0;
+    for (size_t i = 0; i < r->n_cpus; i++)
+        any |= r->cpus[i].locks[0].measured;
+    if (!any)
+        return;
+    printf("\nlock + unlock, uncontended (ns)\n  %-8s %-8s %10s %10s %10s %8s\n", "CPU", "kind",
+           "median", "p99", "max", "samples");
+    for (size_t i = 0; i < r->n_cpus; i++)
+        for (int k = 0; k < RTP_PROBE_LOCK_KINDS && r->cpus[i].locks[k].measured; k++) {
+            const rtp_probe_lock_cost *l = &r->cpus[i].locks[k];
+            printf("  cpu %-4d %-8s %10lld %10lld %10lld %8llu\n", r->cpus[i].cpu,
+                   rtp_probe_lock_names[k], (long long)l->median_ns, (long long)l->p99_ns,
+                   (long long)l->max_ns, (unsigned long long)l->samples);
+        }
+}
+
 static int print_human(const cli_args *args, const rtp_probe_report *r)
 {
     printf("rtpack probe: %zu CPU%s measured for %lld s (wake-ups every %lld ns, SCHED_FIFO "
@@ -180,16 +199,17 @@ static int print_human(const cli_args *args, const rtp_probe_report *r)
     print_kernel(r);
     print_cpus(r);
     print_charge(r);
+    print_locks(r);
     char *platform = rtp_probe_platform_to_json(r);
     if (!platform)
         return cli_out_of_memory(args);
     printf("\nplatform (release_latency = %s over CPUs and policies, context_switch = largest "
-           "p99%s), paste into a task set:\n  \"platform\": %s",
+           "p99%s%s), paste into a task set:\n  \"platform\": %s",
            rtp_probe_stat_name(r->latency_stat),
            r->deadline_charge_ns || r->noise_per_ms_ns
                ? ", deadline_charge and noise_per_ms = the largest fit over CPUs"
                : "",
-           platform);
+           r->lock_ns ? ", lock = largest p99 over CPUs and kinds" : "", platform);
     free(platform);
     if (r->skipped.n)
         printf("\nskipped:\n");

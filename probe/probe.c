@@ -6,6 +6,7 @@
 #include "probe/charge.h"
 #include "probe/cpuset.h"
 #include "probe/facts.h"
+#include "probe/lockcost.h"
 #include "probe/measure.h"
 
 #include <errno.h>
@@ -272,6 +273,23 @@ static void measure_switch(rtp_probe_job *run, int fifo, rtp_probe_report *r)
     free(sw);
 }
 
+/* The lock overhead of every deployed kind (probe/lockcost.h). */
+static void measure_locks(rtp_probe_job *run, rtp_probe_report *r)
+{
+    char why[256];
+    rtp_probe_lock_cost *lc = calloc(r->n_cpus * RTP_PROBE_LOCK_KINDS, sizeof *lc);
+    if (!lc) {
+        rtp_notes_add(&r->skipped, "lock overhead: out of memory");
+        return;
+    }
+    if (rtp_probe_lock_run(run, lc, why, sizeof why) != 0)
+        rtp_notes_add(&r->skipped, "lock overhead: %s", why);
+    else
+        for (size_t i = 0; i < r->n_cpus; i++)
+            memcpy(r->cpus[i].locks, &lc[i * RTP_PROBE_LOCK_KINDS], sizeof r->cpus[i].locks);
+    free(lc);
+}
+
 static rtp_status measure(const rtp_probe_opts *o, rtp_probe_report *r, rtp_diag *diag)
 {
     int *cpus = calloc(r->n_cpus, sizeof *cpus);
@@ -316,6 +334,12 @@ static rtp_status measure(const rtp_probe_opts *o, rtp_probe_report *r, rtp_diag
     run.duration_ns = o->seconds_ns / 5;
     if (st == RTP_OK && !stopped(o))
         measure_switch(&run, fifo, r);
+    if (st == RTP_OK && !stopped(o) && fifo)
+        measure_locks(&run, r);
+    else if (!fifo)
+        rtp_notes_add(&r->skipped, "lock overhead: needs SCHED_FIFO (the deployed locks raise "
+                                   "the thread's FIFO priority; run as root, or grant "
+                                   "CAP_SYS_NICE)");
     snap_stat(r, after);
     for (size_t i = 0; i < r->n_cpus; i++)
         if (before[i].ok && after[i].ok && after[i].total > before[i].total)
@@ -341,7 +365,7 @@ void rtp_probe_overheads(rtp_probe_report *r)
 {
     int have_latency = 0, have_switch = 0;
     r->release_latency_ns = r->context_switch_ns = 0;
-    r->deadline_charge_ns = r->noise_per_ms_ns = 0;
+    r->deadline_charge_ns = r->noise_per_ms_ns = r->lock_ns = 0;
     for (size_t i = 0; i < r->n_cpus; i++) {
         const rtp_probe_cpu *c = &r->cpus[i];
         const rtp_probe_latency *l[2] = {&c->fifo, &c->deadline};
@@ -357,6 +381,9 @@ void rtp_probe_overheads(rtp_probe_report *r)
             if (c->context_switch.p99_ns > r->context_switch_ns)
                 r->context_switch_ns = c->context_switch.p99_ns;
         }
+        for (int k = 0; k < RTP_PROBE_LOCK_KINDS; k++) /* p99, as the switch */
+            if (c->locks[k].measured && c->locks[k].p99_ns > r->lock_ns)
+                r->lock_ns = c->locks[k].p99_ns;
         if (c->charge.measured) { /* the largest over CPUs, like the others */
             if (c->charge.fixed_ns > r->deadline_charge_ns)
                 r->deadline_charge_ns = c->charge.fixed_ns;

@@ -8,8 +8,11 @@
  * Overheads: release_latency is the largest `latency_stat` (max by default:
  * the analysis wants a bound, and the observed maximum is the closest thing
  * a measurement gives) over every measured CPU and both policies;
- * context_switch is the largest per-CPU p99 of one switch. Both are
- * observations over --seconds, not proofs: the warnings say so.
+ * context_switch is the largest per-CPU p99 of one switch; lock is the
+ * largest per-CPU p99 of one uncontended lock + unlock over the deployed
+ * kinds (probe/lockcost.h; the p99 for the switch's reason: a slower try
+ * was interrupted, which the release latency and the noise account for).
+ * All are observations over the run, not proofs: the warnings say so.
  *
  * The machine is left as found: every thread returns to SCHED_OTHER and
  * exits, the temporary cpusets (probe/cpuset.h) are removed and the root's
@@ -53,7 +56,7 @@ rtp_status rtp_probe_run(const rtp_probe_opts *opts, rtp_probe_report *report, r
  * exposed for tests. */
 void rtp_probe_warn(rtp_probe_report *report);
 
-/* Fills report->has_overheads and the two times from the per-CPU results. */
+/* Fills report->has_overheads and the overheads from the per-CPU results. */
 void rtp_probe_overheads(rtp_probe_report *report);
 
 #endif

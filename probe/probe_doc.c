@@ -278,6 +278,27 @@ static void charge_object(rtp_json_writer *w, const rtp_probe_charge *c)
     rtp_jw_close(w);
 }
 
+const char *const rtp_probe_lock_names[RTP_PROBE_LOCK_KINDS + 1] = {"protect", "inherit", "spin",
+                                                                   NULL};
+
+/* "locks": per deployed kind the cost of lock + unlock; left out when not
+ * measured (so documents of earlier probes read back byte for byte). */
+static void locks_object(rtp_json_writer *w, const rtp_probe_lock_cost *l)
+{
+    if (!l[0].measured)
+        return;
+    rtp_jw_open(w, "locks", 1);
+    for (int k = 0; k < RTP_PROBE_LOCK_KINDS; k++) {
+        rtp_jw_open(w, rtp_probe_lock_names[k], 1);
+        rtp_jw_int(w, "median", l[k].median_ns);
+        rtp_jw_int(w, "p99", l[k].p99_ns);
+        rtp_jw_int(w, "max", l[k].max_ns);
+        rtp_jw_int(w, "samples", (int64_t)l[k].samples);
+        rtp_jw_close(w);
+    }
+    rtp_jw_close(w);
+}
+
 static void cpu_object(rtp_json_writer *w, const rtp_probe_cpu *c)
 {
     rtp_jw_open(w, NULL, 1);
@@ -296,6 +317,7 @@ static void cpu_object(rtp_json_writer *w, const rtp_probe_cpu *c)
         rtp_jw_null(w, "context_switch");
     switch_object(w, &c->context_switch);
     charge_object(w, &c->charge);
+    locks_object(w, c->locks);
     rtp_jw_close(w);
 }
 
@@ -330,6 +352,8 @@ static void platform_object(rtp_json_writer *w, const char *key, const rtp_probe
             ns_string(w, "deadline_charge", r->deadline_charge_ns);
         if (r->noise_per_ms_ns != 0)
             ns_string(w, "noise_per_ms", r->noise_per_ms_ns);
+        if (r->lock_ns != 0)
+            ns_string(w, "lock", r->lock_ns);
         rtp_jw_close(w);
     }
     /* SCHED_RR's terms for the analysis (docs/spec.md "SCHED_RR") */

@@ -105,6 +105,20 @@ typedef struct rtp_probe_charge {
     rtp_ns per_ms_ns;          /* fitted noise_per_ms */
 } rtp_probe_charge;
 
+/* What taking and releasing one lock costs, uncontended, per kind that
+ * rtpack deploys (docs/spec.md "Lock overheads", probe/lockcost.h): a
+ * PTHREAD_PRIO_PROTECT mutex, a PTHREAD_PRIO_INHERIT mutex, the MSRP
+ * ticket spin lock with its priority raise and restore. Per try, lock +
+ * unlock in wall-clock time. */
+#define RTP_PROBE_LOCK_KINDS 3
+/* "protect", "inherit", "spin", NULL: the kinds' names in the document */
+extern const char *const rtp_probe_lock_names[RTP_PROBE_LOCK_KINDS + 1];
+typedef struct rtp_probe_lock_cost {
+    int measured;
+    rtp_ns median_ns, p99_ns, max_ns;
+    uint64_t samples;
+} rtp_probe_lock_cost;
+
 typedef struct rtp_probe_cpu {
     int cpu;
     rtp_cpumask siblings;  /* SMT siblings other than cpu itself */
@@ -114,6 +128,7 @@ typedef struct rtp_probe_cpu {
     rtp_probe_latency fifo, deadline;
     rtp_probe_switch context_switch;
     rtp_probe_charge charge;
+    rtp_probe_lock_cost locks[RTP_PROBE_LOCK_KINDS];
 } rtp_probe_cpu;
 
 /* A growable list of owned one-line strings (warnings, skipped items). */
@@ -154,6 +169,7 @@ typedef struct rtp_probe_report {
     rtp_ns context_switch_ns;
     rtp_ns deadline_charge_ns; /* 0 when not measured: then not written */
     rtp_ns noise_per_ms_ns;
+    rtp_ns lock_ns;            /* the largest lock p99: 0 when not measured */
     rtp_notes skipped;
     rtp_notes warnings;
 } rtp_probe_report;

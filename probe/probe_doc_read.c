@@ -331,6 +331,33 @@ static rtp_status probe_charge(const rtp_json *doc, const cJSON *obj, const char
     return RTP_OK;
 }
 
+/* "locks" (absent when not measured, as in documents of earlier probes):
+ * every kind, each with its four numbers. */
+static rtp_status probe_locks(const rtp_json *doc, const cJSON *obj, const char *path,
+                              rtp_probe_lock_cost *l, rtp_diag *diag)
+{
+    static const char *const keys[] = {"median", "p99", "max", "samples", NULL};
+    char field[RTP_DIAG_PATH_SIZE], sub[RTP_DIAG_PATH_SIZE];
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, "locks"), *x;
+    rtp_status st;
+    if (!item)
+        return RTP_OK;
+    rtp_json_path_key(field, sizeof field, path, "locks");
+    if ((st = rtp_doc_keys(item, field, rtp_probe_lock_names, diag)))
+        return st;
+    for (int k = 0; k < RTP_PROBE_LOCK_KINDS; k++) {
+        l[k].measured = 1;
+        if ((st = rtp_doc_need(item, field, rtp_probe_lock_names[k], &x, sub, diag)) ||
+            (st = rtp_doc_keys(x, sub, keys, diag)) ||
+            (st = rtp_doc_time(doc, x, sub, "median", 0, &l[k].median_ns, diag)) ||
+            (st = rtp_doc_time(doc, x, sub, "p99", 0, &l[k].p99_ns, diag)) ||
+            (st = rtp_doc_time(doc, x, sub, "max", 0, &l[k].max_ns, diag)) ||
+            (st = rtp_doc_count(doc, x, sub, "samples", &l[k].samples, diag)))
+            return st;
+    }
+    return RTP_OK;
+}
+
 static rtp_status probe_cpu(const rtp_json *doc, const cJSON *node, const char *path,
                             rtp_probe_cpu *c, rtp_diag *diag)
 {
@@ -343,6 +370,7 @@ static rtp_status probe_cpu(const rtp_json *doc, const cJSON *node, const char *
                                        "context_switch",
                                        "context_switch_stats",
                                        "deadline_charge",
+                                       "locks",
                                        NULL};
     char field[RTP_DIAG_PATH_SIZE];
     const cJSON *item;
@@ -355,9 +383,10 @@ static rtp_status probe_cpu(const rtp_json *doc, const cJSON *node, const char *
         (st = get_display(node, path, "steal", 1, &c->steal, diag)) ||
         (st = probe_latency(doc, node, path, "fifo_latency", &c->fifo, diag)) ||
         (st = probe_latency(doc, node, path, "deadline_latency", &c->deadline, diag)) ||
-        (st = probe_switch(doc, node, path, &c->context_switch, diag)))
+        (st = probe_switch(doc, node, path, &c->context_switch, diag)) ||
+        (st = probe_charge(doc, node, path, &c->charge, diag)))
         return st;
-    return probe_charge(doc, node, path, &c->charge, diag);
+    return probe_locks(doc, node, path, c->locks, diag);
 }
 
 /* platform: cpus (the measured CPUs, in the order of `cpus`) and overheads. */
@@ -366,7 +395,7 @@ static rtp_status probe_platform(const rtp_json *doc, const cJSON *node, rtp_pro
 {
     static const char *const keys[] = {"cpus", "overheads", "rr_quantum", "tick", NULL};
     static const char *const ov_keys[] = {"release_latency", "context_switch", "deadline_charge",
-                                          "noise_per_ms", NULL};
+                                          "noise_per_ms", "lock", NULL};
     char field[RTP_DIAG_PATH_SIZE];
     const cJSON *item;
     int *ids = NULL;
@@ -407,6 +436,9 @@ static rtp_status probe_platform(const rtp_json *doc, const cJSON *node, rtp_pro
         return st;
     if (cJSON_GetObjectItemCaseSensitive(item, "noise_per_ms") &&
         (st = rtp_doc_time(doc, item, p, "noise_per_ms", 0, &r->noise_per_ms_ns, diag)))
+        return st;
+    if (cJSON_GetObjectItemCaseSensitive(item, "lock") &&
+        (st = rtp_doc_time(doc, item, p, "lock", 0, &r->lock_ns, diag)))
         return st;
     return RTP_OK;
 }

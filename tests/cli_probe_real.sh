@@ -121,6 +121,12 @@ ov = p["overheads"]
 assert re.fullmatch(r"[0-9]+ns", ov["release_latency"]) and re.fullmatch(r"[0-9]+ns", ov["context_switch"]), ov
 assert int(ov["release_latency"][:-2]) == worst, (ov, worst)
 assert int(ov["context_switch"][:-2]) == max(c["context_switch"] for c in d["cpus"])
+# the lock overhead: every deployed kind on every CPU, the largest p99 carried
+for c in d["cpus"]:
+    assert set(c["locks"]) == {"protect", "inherit", "spin"}, c.get("locks")
+    for l in c["locks"].values():
+        assert l["samples"] > 0 and 0 < l["median"] <= l["p99"] <= l["max"], l
+assert int(ov["lock"][:-2]) == max(l["p99"] for c in d["cpus"] for l in c["locks"].values()), ov
 if os.path.exists("/sys/fs/cgroup/cpuset/cpuset.cpu_exclusive"):
     assert d["method"]["deadline_pinning"] == "cpuset", (d["method"], d["skipped"])
 assert all(isinstance(w, str) and w for w in d["warnings"]) and d["warnings"]
@@ -189,6 +195,7 @@ assert "SCHED_FIFO latency" in sk and "SCHED_DEADLINE latency: needs root" in sk
 assert all(c["fifo_latency"] is None and c["deadline_latency"] is None for c in d["cpus"])
 # without root only the context switch is measured, and carried
 assert d["platform"].get("overheads", {}).keys() == {"context_switch"}, d["platform"]
+assert "lock overhead: needs SCHED_FIFO" in sk and all("locks" not in c for c in d["cpus"]), sk
 assert d["method"]["context_switch_policy"] == "other", d["method"]
 assert d["kernel"]["hz"] is not None and d["kernel"]["release"]
 print("as nobody, skipped:", sk)

@@ -548,6 +548,47 @@ static void test_document(void **state)
     rtp_probe_report_free(&r);
 }
 
+/* The lock overhead (docs/spec.md "Lock overheads"): the largest p99 over
+ * CPUs and kinds, written as platform.overheads.lock and per CPU under
+ * "locks", read back as written; absent when not measured. */
+static void test_lock_overhead(void **state)
+{
+    (void)state;
+    rtp_probe_report r;
+    fake_report(&r);
+    rtp_probe_overheads(&r);
+    assert_int_equal(r.lock_ns, 0);
+    char *text = rtp_probe_platform_to_json(&r);
+    assert_null(strstr(text, "lock"));
+    free(text);
+    const rtp_ns p99[2][RTP_PROBE_LOCK_KINDS] = {{2900, 170, 2100}, {2300, 160, 3100}};
+    for (int i = 0; i < 2; i++)
+        for (int k = 0; k < RTP_PROBE_LOCK_KINDS; k++)
+            r.cpus[i].locks[k] = (rtp_probe_lock_cost){.measured = 1, .median_ns = 30,
+                                                       .p99_ns = p99[i][k], .max_ns = 90000,
+                                                       .samples = 6000};
+    rtp_probe_overheads(&r);
+    assert_int_equal(r.lock_ns, 3100);
+    text = rtp_probe_platform_to_json(&r);
+    assert_non_null(strstr(text, "\"lock\":\"3100ns\""));
+    free(text);
+    text = rtp_probe_report_to_json(&r, 0);
+    assert_non_null(strstr(text, "\"locks\":{\"protect\":{\"median\":30,\"p99\":2900,"
+                                 "\"max\":90000,\"samples\":6000},\"inherit\""));
+    rtp_probe_report back;
+    rtp_diag diag = {0};
+    assert_int_equal(rtp_probe_report_parse_json(text, strlen(text), &back, &diag), RTP_OK);
+    assert_int_equal(back.lock_ns, 3100);
+    assert_int_equal(back.cpus[1].locks[2].p99_ns, 3100);
+    assert_int_equal(back.cpus[0].locks[1].samples, 6000);
+    char *again = rtp_probe_report_to_json(&back, 0);
+    assert_string_equal(again, text);
+    free(again);
+    rtp_probe_report_free(&back);
+    free(text);
+    rtp_probe_report_free(&r);
+}
+
 /* The fit covers every measured length's largest budget excess with
  * fixed + per_ms x L, and the slope carries the shortest job's excess up to
  * the longest job's (budget or wall, whichever is larger). */
@@ -630,6 +671,7 @@ int main(void)
         cmocka_unit_test(test_bad_cpus),
         cmocka_unit_test(test_overheads),
         cmocka_unit_test(test_document),
+        cmocka_unit_test(test_lock_overhead),
         cmocka_unit_test(test_charge_fit),
         cmocka_unit_test(test_charge_platform),
     };
