@@ -3,7 +3,8 @@
 # machine, as root (under the machine lock: flock /work/locks/live.lock ctest
 # -R _real): `rtpack probe` for 20 s (its overheads in the set, as
 # cli_plan_holds_real does: without the measured SCHED_DEADLINE charge the
-# jobs of this virtual machine are throttled), two resources each shared by
+# jobs of this virtual machine are throttled; its lock overhead too, charged
+# to every section and job), two resources each shared by
 # two tasks of one of two CPUs, partitioned and rehearsed for 5 s under FP
 # (SCHED_FIFO, PTHREAD_PRIO_PROTECT mutexes at their ceilings) and under EDF
 # (SCHED_DEADLINE, PTHREAD_PRIO_INHERIT mutexes), every workload taking the
@@ -32,6 +33,8 @@ python3 - "$T/probe.json" "$T/set.json" <<'PY' || fail "probe document"
 import json, sys
 ov = json.load(open(sys.argv[1]))["platform"].get("overheads", {})
 print("probe:", ov)
+# the probed lock overhead is charged to every section (docs/spec.md "Lock overheads")
+assert "lock" in ov, ov
 def task(name, c, t, cpu, res, count, length):
     return {"name": name, "wcet": c, "period": t, "affinity": [cpu], "cmd": "unused",
             "requests": [{"resource": res, "count": count, "length": length}]}
