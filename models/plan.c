@@ -738,14 +738,14 @@ done:
     return st;
 }
 
-/* platform.overheads.lock onto every request (models/taskset.h). */
+/* platform.overheads onto every request (models/taskset.h). */
 static void charge_locks(rtp_plan *plan)
 {
     for (size_t b = 0; b < plan->n_bins; b++)
         for (size_t k = 0; k < plan->bins[b].n_tasks; k++)
-            rtp_requests_charge_lock(&plan->bins[b].tasks[k].task, 1, plan->overheads.lock_ns);
+            rtp_requests_charge(&plan->bins[b].tasks[k].task, 1, &plan->overheads);
     for (size_t k = 0; k < plan->n_unassigned; k++)
-        rtp_requests_charge_lock(&plan->unassigned[k].task, 1, plan->overheads.lock_ns);
+        rtp_requests_charge(&plan->unassigned[k].task, 1, &plan->overheads);
 }
 
 static rtp_status read_plan(const rtp_json *doc, rtp_plan *plan, rtp_diag *diag)

@@ -59,10 +59,12 @@ typedef struct rtp_resource {
  * susp = a job waiting for one suspends (FMLP+, solver/fmlp.h), spin_ns =
  * the longest spin before one of them; as read, np is 1 only for an MSRP
  * resource, susp only for an FMLP+ one, and spin_ns is 0 (one CPU: nobody
- * to spin for). lock_ns is the platform's lock overhead (set by the readers
- * from platform.overheads.lock, rtp_requests_charge_lock): every analysis
- * holds the section for length_ns + lock_ns (rtp_request_held) and the job
- * executes count x lock_ns more (models/effective.h). */
+ * to spin for). lock_ns, switch_ns and wake_ns are the platform's lock
+ * overhead, context switch and release latency (set by the readers from
+ * platform.overheads, rtp_requests_charge): every analysis holds the section
+ * for rtp_request_held and the job executes count x (lock_ns, plus 3 x
+ * switch_ns when susp) more (models/effective.h; docs/spec.md "Lock
+ * overheads"). */
 typedef struct rtp_request {
     size_t resource;    /* index into the task set's resources */
     rtp_ns count;
@@ -71,6 +73,8 @@ typedef struct rtp_request {
     rtp_ns spin_ns;
     int susp;
     rtp_ns lock_ns;
+    rtp_ns switch_ns;
+    rtp_ns wake_ns;
 } rtp_request;
 
 typedef struct rtp_task {
@@ -146,12 +150,16 @@ void rtp_resources_free(rtp_resource *res, size_t n);
 /* Deep copy of n resources into *to (NULL when n == 0). RTP_ENOMEM. */
 rtp_status rtp_resources_copy(const rtp_resource *from, size_t n, rtp_resource **to);
 
-/* Sets lock_ns = lock_ns on every request of the n tasks (the readers call
- * it with platform.overheads.lock once the tasks are read). */
-void rtp_requests_charge_lock(rtp_task *tasks, size_t n, rtp_ns lock_ns);
+/* Sets lock_ns, switch_ns and wake_ns of every request of the n tasks from
+ * ov's lock, context_switch and release_latency (the readers call it with
+ * platform.overheads once the tasks are read). */
+void rtp_requests_charge(rtp_task *tasks, size_t n, const rtp_overheads *ov);
 
 /* How long an analysis takes a section of q to hold its resource:
- * length_ns + lock_ns (each <= 2^62, checked by rtp_effective_tasks). */
+ * length_ns + lock_ns, and for a suspension-based (FMLP+) request also
+ * wake_ns + 2 x switch_ns: the holder's wake-up after the hand-over, its
+ * switch in and the switch away after the section [Bra11]. Checked to stay
+ * within 2^62 by rtp_effective_tasks. */
 rtp_ns rtp_request_held(const rtp_request *q);
 
 /* 1 when some task declares a critical section. */

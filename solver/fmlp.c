@@ -91,8 +91,12 @@ static void bounds(ctx *c, size_t i, rtp_ns *remote, rtp_ns *local)
     rtp_ns w = c->R[i];
     memset(c->contrib, 0, c->n_res * sizeof *c->contrib);
     rtp_i128 br = 0, direct = 0, n_i = 0;
-    for (size_t a = 0; a < ti->n_requests; a++)
+    rtp_ns wake = 0;
+    for (size_t a = 0; a < ti->n_requests; a++) {
         n_i += ti->requests[a].count;
+        if (ti->requests[a].wake_ns > wake)
+            wake = ti->requests[a].wake_ns;
+    }
     for (size_t bin = 0; bin < c->n_bins; bin++) {
         rtp_i128 x = 0, issued = 0; /* X_ic, I_ic */
         for (size_t a = 0; a < ti->n_requests; a++) {
@@ -118,8 +122,12 @@ static void bounds(ctx *c, size_t i, rtp_ns *remote, rtp_ns *local)
                 br = sat(br, top(c, j, m, w));
     }
     /* one boosted lower-priority section per arrival: the release and each
-     * resumption, at most one resumption per direct blocking */
-    rtp_ns arrivals = cap((n_i < direct ? n_i : direct) + 1);
+     * resumption, at most one resumption per direct blocking; each of those
+     * resumptions may come the release latency after the hand-over [Bra11]
+     * (SchedCAT's suspension increase: the wake-up), spent suspended */
+    rtp_i128 resumptions = n_i < direct ? n_i : direct;
+    br = sat(br, resumptions * wake); /* < 2^63 x 2^62 */
+    rtp_ns arrivals = cap(resumptions + 1);
     rtp_i128 bl = 0;
     for (size_t j = 0; j < c->n; j++)
         if (j != i && c->cpu[j] == c->cpu[i] && c->prio[j] <= c->prio[i])

@@ -23,6 +23,12 @@
  * and since R appears in the bounds, all R are iterated from R_i = C_i to
  * the least fixed point (the bounds grow with R: the iteration is monotone).
  * Tasks of equal priority count as higher priority (sound for FIFO ties).
+ * Overheads ([Bra11] eq. 7.3, SchedCAT's charge_semaphore_overheads;
+ * docs/spec.md "Lock overheads"): each section counts as held for
+ * rtp_request_held (length + lock + the holder's wake-up latency + its
+ * switch in and the switch after), C' holds count x (lock + 3 switches)
+ * per request (models/effective.h), J' the release latency, and B^r_i
+ * adds one wake-up latency per possible resumption, min(N_i, sum_c X_ic).
  * Preconditions (else RTP_ELIMIT, "not analysed"): every D <= T; SCHED_RR
  * ties are not analysed here. Times are rtp_ns, sums checked; allocation
  * is internal and freed; pure, thread-safe. */

@@ -2,7 +2,8 @@
 # tests/cli_fmlp.sh — FMLP+ end to end (docs/spec.md "Shared resources"):
 # the protocol word, SchedCAT's numbers on a two-CPU plan through emit's
 # re-check and partition, analyze's "suspension" member, and the refusals
-# (EDF, mixed protocols, D > T, overheads, emit under SCHED_DEADLINE).
+# (EDF, mixed protocols, D > T, emit under SCHED_DEADLINE), and the
+# overheads of suspensions analysed.
 set -u
 B=${RTP_BINARY:-./rtpack}
 S=${RTP_SOURCE_DIR:-.}
@@ -66,8 +67,16 @@ expect 2 "fmlp+ beside auto" "$B" analyze "$TMP/mixed.json" --policy fp --json
 has 'resources[1].protocol' "$TMP/err" "the path of the other protocol"
 sed 's/"name":"h","wcet":10,"period":50/"name":"h","wcet":10,"period":50,"deadline":60/' "$TMP/set.json" >"$TMP/dt.json"
 expect 3 "D > T is not analysed" "$B" analyze "$TMP/dt.json" --policy fp --json
-sed 's/{"resources"/{"platform":{"overheads":{"context_switch":"1ns"}},"resources"/' "$TMP/set.json" >"$TMP/ov.json"
-expect 3 "a context switch is not analysed" "$B" analyze "$TMP/ov.json" --policy fp --json
-has 'fmlp+' "$TMP/err" "says why"
+
+# overheads (docs/spec.md "Lock overheads"): context switch 1, release
+# latency 2. C' = wcet + 2 + 3 per request; a section is held length + 2 + 2
+# (wake-up, switch in, switch after); each possible resumption adds the
+# wake-up to the suspension. h (DM, top): B^l = m's g twice (2 jobs pending
+# in 46 + 64) 2 x 6 + lo's l and g 8 + 7 = 27, suspension 2, R = 15 + 29 +
+# J' 2 = 46; m: J*_h = 46 - 15 = 31, w = 15 + 17 + 2 x 15 = 62, R = 64.
+sed 's/{"resources"/{"platform":{"overheads":{"context_switch":1,"release_latency":2}},"resources"/' "$TMP/set.json" >"$TMP/ov.json"
+expect 0 "fmlp+ with a context switch and a release latency" "$B" analyze "$TMP/ov.json" --policy fp --priority dm --json
+has '"name":"h","wcet":10,"deadline":50,"period":50,"priority":3,"response_time":46,"meets_deadline":true,"computed_blocking":29,"spin":0,"blocking_resource":"g","suspension":2' "$TMP/out" "h: 15 + 29 + 2"
+has '"name":"m","wcet":10,"deadline":100,"period":100,"priority":2,"response_time":64,"meets_deadline":true,"computed_blocking":17,"spin":0,"blocking_resource":"l","suspension":2' "$TMP/out" "m: 62 + 2"
 [ "$fails" -eq 0 ] && echo "cli_fmlp: all checks passed"
 [ "$fails" -eq 0 ]
