@@ -92,18 +92,20 @@ rtp_status rtp_resources_from_json(const cJSON *node, rtp_resource **list, size_
                                     res[i].name);
             }
     }
-    /* FMLP+ next to ceiling or spin-lock sections is not analysed: a job
-     * suspended on an FMLP+ resource lets lower-priority work take such a
-     * section at every resumption (solver/fmlp.h). */
+    /* FMLP+ beside spin-lock (MSRP) sections, or beside resources whose
+     * protocol the placement decides (auto), is not analysed; beside
+     * declared ceiling (pcp) resources it is: a suspending job is blocked
+     * by one such section per resumption (solver/fmlp.h). */
     for (size_t a = 0; a < n; a++)
         for (size_t b = 0; b < n; b++)
-            if (res[a].protocol == RTP_LOCK_FMLP && res[b].protocol != RTP_LOCK_FMLP) {
+            if (res[a].protocol == RTP_LOCK_FMLP && res[b].protocol != RTP_LOCK_FMLP &&
+                res[b].protocol != RTP_LOCK_CEILING) {
                 rtp_json_path_index(path, sizeof path, "resources", b);
                 char at[RTP_DIAG_PATH_SIZE];
                 rtp_json_path_key(at, sizeof at, path, "protocol");
                 return rtp_diag_set(diag, RTP_EINPUT, at,
-                                    "\"%.40s\" is fmlp+, \"%.40s\" is not: FMLP+ is analysed "
-                                    "only when every resource of the set uses it",
+                                    "\"%.40s\" is fmlp+, \"%.40s\" is neither fmlp+ nor pcp: "
+                                    "FMLP+ is analysed beside fmlp+ and pcp resources only",
                                     res[a].name, res[b].name);
             }
     return RTP_OK;

@@ -17,6 +17,7 @@ typedef struct ctx {
     const size_t *cpu;
     size_t n_bins, n_res;
     const int *prio;
+    int *local_prio;      /* n: prio on one bin, 0 elsewhere (pcp_blocking) */
     const rtp_ns *R;      /* response bounds (INF = none) the bounds read */
     rtp_ns *contrib;      /* n_res: each resource's share of the last bound */
     unsigned char *used;  /* used[c * n_res + q]: a task on bin c uses q */
@@ -64,6 +65,8 @@ static rtp_i128 top(ctx *c, size_t j, rtp_ns m, rtp_ns w)
     rtp_i128 sum = 0;
     unsigned char taken[64] = {0};
     size_t nr = t->n_requests < 64 ? t->n_requests : 64; /* rtp_fmlp_partitioned refuses more */
+    for (size_t k = 0; k < nr; k++)
+        taken[k] = !t->requests[k].susp; /* ceiling sections are not boosted */
     while (m > 0) {
         size_t best = nr;
         for (size_t k = 0; k < nr; k++)
@@ -84,6 +87,20 @@ static rtp_i128 top(ctx *c, size_t j, rtp_ns m, rtp_ns w)
     return sum;
 }
 
+/* times x the longest ceiling (PCP) section that can block i on its CPU
+ * (rtp_locks_fp_term, with the tasks of other CPUs below everything: a local
+ * resource has no users there), added to its resource's share. */
+static rtp_i128 pcp_blocking(ctx *c, size_t i, rtp_ns times)
+{
+    for (size_t j = 0; j < c->n; j++)
+        c->local_prio[j] = c->cpu[j] == c->cpu[i] ? c->prio[j] : 0;
+    size_t bind;
+    rtp_i128 b = (rtp_i128)times * rtp_locks_fp_term(c->t, c->n, c->local_prio, i, &bind);
+    if (bind != RTP_LOCKS_NONE) /* < 2^63 x 2^62 */
+        c->contrib[bind] = cap(c->contrib[bind] + b);
+    return b;
+}
+
 /* B^r_i and B^l_i (fmlp.h) with the windows c->R. */
 static void bounds(ctx *c, size_t i, rtp_ns *remote, rtp_ns *local)
 {
@@ -93,6 +110,8 @@ static void bounds(ctx *c, size_t i, rtp_ns *remote, rtp_ns *local)
     rtp_i128 br = 0, direct = 0, n_i = 0;
     rtp_ns wake = 0;
     for (size_t a = 0; a < ti->n_requests; a++) {
+        if (!ti->requests[a].susp)
+            continue; /* a ceiling (PCP) request never suspends */
         n_i += ti->requests[a].count;
         if (ti->requests[a].wake_ns > wake)
             wake = ti->requests[a].wake_ns;
@@ -101,6 +120,8 @@ static void bounds(ctx *c, size_t i, rtp_ns *remote, rtp_ns *local)
         rtp_i128 x = 0, issued = 0; /* X_ic, I_ic */
         for (size_t a = 0; a < ti->n_requests; a++) {
             const rtp_request *q = &ti->requests[a];
+            if (!q->susp)
+                continue;
             if (c->used[bin * c->n_res + q->resource])
                 issued += q->count;
             for (size_t j = 0; j < c->n; j++) {
@@ -128,7 +149,10 @@ static void bounds(ctx *c, size_t i, rtp_ns *remote, rtp_ns *local)
     rtp_i128 resumptions = n_i < direct ? n_i : direct;
     br = sat(br, resumptions * wake); /* < 2^63 x 2^62 */
     rtp_ns arrivals = cap(resumptions + 1);
-    rtp_i128 bl = 0;
+    /* a ceiling section of a lower-priority job at each arrival too: a
+     * suspending job may be blocked by one after every resumption [RSL88]
+     * (the PCP bound of one blocking holds only without suspensions) */
+    rtp_i128 bl = pcp_blocking(c, i, arrivals);
     for (size_t j = 0; j < c->n; j++)
         if (j != i && c->cpu[j] == c->cpu[i] && c->prio[j] <= c->prio[i])
             bl = sat(bl, top(c, j, arrivals, w));
@@ -296,11 +320,13 @@ rtp_status rtp_fmlp_partitioned(const rtp_task *tasks, size_t n, const size_t *c
     rtp_ns *jstar = malloc(nn * sizeof *jstar);
     rtp_ns *contrib = malloc(n_res * sizeof *contrib);
     unsigned char *used = calloc(n_bins * n_res + 1, 1);
-    ctx c = {tasks, n, cpu_of, n_bins, n_res, prio, R, contrib, used, 0,
+    int *local_prio = malloc(nn * sizeof *local_prio);
+    ctx c = {tasks, n, cpu_of, n_bins, n_res, prio, local_prio, R, contrib, used, 0,
              limits && limits->max_iterations ? limits->max_iterations : UINT64_MAX, limits,
              diag};
     rtp_status st = RTP_OK;
-    if (!prio || !dm || !R || !next || !remote || !local || !jstar || !contrib || !used) {
+    if (!prio || !dm || !R || !next || !remote || !local || !jstar || !contrib || !used ||
+        !local_prio) {
         st = rtp_oom(diag);
         goto done;
     }
@@ -360,5 +386,6 @@ done:
     free(jstar);
     free(contrib);
     free(used);
+    free(local_prio);
     return st;
 }

@@ -113,6 +113,8 @@ rtp_ns rtp_locks_fp_term(const rtp_task *tasks, size_t n, const int *priority, s
             continue;
         for (size_t k = 0; k < tasks[j].n_requests; k++) {
             const rtp_request *q = &tasks[j].requests[k];
+            if (q->susp)
+                continue; /* FMLP+: boosted, not a ceiling section (solver/fmlp.h) */
             /* A non-preemptive section blocks every job above it; a ceiling
              * section only jobs at or below its resource's ceiling. */
             rtp_ns len = q->np ? q->spin_ns + rtp_request_held(q) : rtp_request_held(q);

@@ -65,6 +65,28 @@ has 'resources[0].protocol:thesimulatorrunsPCP/SRPandMSRP,notFMLP+' "$TMP/err" "
 sed 's/"name":"l","protocol":"fmlp+"/"name":"l"/' "$TMP/set.json" >"$TMP/mixed.json"
 expect 2 "fmlp+ beside auto" "$B" analyze "$TMP/mixed.json" --policy fp --json
 has 'resources[1].protocol' "$TMP/err" "the path of the other protocol"
+sed 's/"name":"l","protocol":"fmlp+"/"name":"l","protocol":"msrp"/' "$TMP/set.json" >"$TMP/mixed.json"
+expect 2 "fmlp+ beside msrp" "$B" analyze "$TMP/mixed.json" --policy fp --json
+has 'resources[1].protocol' "$TMP/err" "the path of the other protocol"
+
+# fmlp+ beside a local pcp resource: h (top) can find g held by m (one
+# resumption), so lo's p section can block it at its release and after the
+# resumption: 2 x 4, plus m's two boosted g sections 2 x 2: B = 12, R = 22;
+# m: 2 x 4 on p (its g may wait for h's), R = 10 + 8 + 10 = 28.
+cat >"$TMP/pcp.json" <<'JSON'
+{"resources":[{"name":"g","protocol":"fmlp+"},{"name":"p","protocol":"pcp"}],"tasks":[
+ {"name":"h","wcet":10,"period":50,"requests":[{"resource":"g","count":1,"length":1},{"resource":"p","count":1,"length":2}]},
+ {"name":"m","wcet":10,"period":100,"requests":[{"resource":"g","count":2,"length":2}]},
+ {"name":"lo","wcet":20,"period":200,"requests":[{"resource":"p","count":1,"length":4}]}]}
+JSON
+expect 0 "fmlp+ beside pcp" "$B" analyze "$TMP/pcp.json" --policy fp --priority dm --json
+has '"priority":3,"response_time":22,"meets_deadline":true,"computed_blocking":12,"spin":0,"blocking_resource":"p","suspension":0' "$TMP/out" "h: two ceiling blockings"
+has '"priority":2,"response_time":28,"meets_deadline":true,"computed_blocking":8,"spin":0,"blocking_resource":"p"' "$TMP/out" "m: two ceiling blockings"
+expect 0 "partition onto one CPU" "$B" partition "$TMP/pcp.json" --policy fp --cpus 1 --json
+cp "$TMP/out" "$TMP/pcp.plan"
+expect 0 "emit header" "$B" emit "$TMP/pcp.plan" --format header
+has '#defineRTPACK_LOCK_0_PROTOCOLPTHREAD_PRIO_INHERIT' "$TMP/out" "g a PI mutex"
+has '#defineRTPACK_LOCK_1_PROTOCOLPTHREAD_PRIO_PROTECT' "$TMP/out" "p a ceiling mutex"
 sed 's/"name":"h","wcet":10,"period":50/"name":"h","wcet":10,"period":50,"deadline":60/' "$TMP/set.json" >"$TMP/dt.json"
 expect 3 "D > T is not analysed" "$B" analyze "$TMP/dt.json" --policy fp --json
 
