@@ -46,14 +46,15 @@ static rtp_status run_method(const rtp_sweep *sw, const rtp_explore_opts *o,
     rtp_ilp_status ilp_status = RTP_ILP_OPTIMAL;
     if (method == RTP_EX_BEST) {
         st = rtp_part_best(ts, cpus, m, &po, &plan, diag);
-    } else if (method == RTP_EX_ILP) {
+    } else if (method == RTP_EX_ILP || method == RTP_EX_ILP_COLOCATE) {
         rtp_ilp_opts io = rtp_ilp_opts_default();
         io.part = po;
+        io.colocate = method == RTP_EX_ILP_COLOCATE;
         io.time_limit_s = rtp_ratio_double(sw->doc.time_limit_s);
         rtp_ilp_stats stats;
         st = rtp_ilp_solve(ts, cpus, m, &io, &plan, &ilp_status, &stats, diag);
     } else {
-        po.placement = placement[method];
+        po.placement = method == RTP_EX_SFD ? RTP_PLACE_SF : placement[method];
         po.order = RTP_ORDER_UTIL;
         st = rtp_part_pack(ts, cpus, m, &po, &plan, diag);
     }

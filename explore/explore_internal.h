@@ -69,15 +69,24 @@ FILE *explore_journal_open(const char *path, const rtp_sweep *sw, size_t point);
 void explore_journal_put(FILE *f, size_t index, const unsigned char *outcome,
                          const int64_t *time_ns, size_t stride, size_t sets);
 
-/* explore_rows.c */
-extern const char explore_results_header[];
-extern const char explore_timing_header[];
+/* explore_rows.c: the headers of sw's files (a sweep with resources has
+ * the columns resources,access,requests,cs_min_ns,cs_max_ns last). */
+const char *explore_results_header(const rtp_sweep *sw);
+const char *explore_timing_header(const rtp_sweep *sw);
 
 /* One point's block: cells[policy * n_methods + method]. */
 void explore_put_results(rtp_text *b, const rtp_sweep *sw, size_t point,
                          const rtp_explore_cell *cells);
 void explore_put_timing(rtp_text *b, const rtp_sweep *sw, size_t point,
                         const rtp_explore_cell *cells);
+/* The index of the point with these axis indices (r and s 0 in a sweep
+ * without resources): the mixed-radix order of make_points (sweep.c). */
+size_t explore_point_index(const rtp_sweep *sw, size_t t, size_t c, size_t u, size_t l,
+                           size_t r, size_t s);
+/* The number of resource counts and of length ranges (1 and 1 without). */
+size_t explore_n_counts(const rtp_sweep *sw);
+size_t explore_n_lengths(const rtp_sweep *sw);
+
 /* Offsets of the starts of the complete lines of text after `skip` bytes,
  * plus one past the last complete line: offsets[0..*n] (malloc'd, or NULL). */
 size_t *explore_line_starts(const char *text, size_t len, size_t skip, size_t *n);

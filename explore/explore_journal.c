@@ -12,9 +12,11 @@
 
 static void header(char *buf, size_t size, const rtp_sweep *sw, size_t point)
 {
-    char key[160];
+    char key[160], res[160];
     rtp_sweep_point_key(sw, point, key, sizeof key);
-    snprintf(buf, size, "rtpack-explore-partial 1 point %zu %s\n", point, key);
+    rtp_sweep_point_resources(sw, point, res, sizeof res);
+    snprintf(buf, size, "rtpack-explore-partial 1 point %zu %s%s%s\n", point, key,
+             res[0] ? "," : "", res);
 }
 
 /* One line "INDEX O1 .. Oc T1 .. Tc\n" into the slots of its set; 0 when the
@@ -27,9 +29,9 @@ static int parse_line(const char *line, const char *end, size_t stride, size_t s
     unsigned long long index = strtoull(line, &at, 10);
     if (at == line || errno || index >= sets || done[index])
         return 0;
-    unsigned char o[12]; /* 2 policies x 6 methods at most */
-    int64_t t[12];
-    if (stride > 12)
+    unsigned char o[16]; /* 2 policies x 8 methods at most */
+    int64_t t[16];
+    if (stride > 16)
         return 0;
     for (size_t c = 0; c < 2 * stride; c++) {
         if (*at != ' ')
@@ -65,7 +67,7 @@ rtp_status explore_journal_load(const char *path, const rtp_sweep *sw, size_t po
     rtp_status st = explore_read_named(path, &text, &len, diag);
     if (st != RTP_OK)
         return st;
-    char head[256];
+    char head[400];
     header(head, sizeof head, sw, point);
     size_t hlen = strlen(head), keep = 0;
     if (len >= hlen && memcmp(text, head, hlen) == 0) {
@@ -88,7 +90,7 @@ FILE *explore_journal_open(const char *path, const rtp_sweep *sw, size_t point)
 {
     FILE *f = fopen(path, "ab");
     if (f && fseek(f, 0, SEEK_END) == 0 && ftell(f) == 0) {
-        char head[256];
+        char head[400];
         header(head, sizeof head, sw, point);
         fputs(head, f);
     }

@@ -41,7 +41,7 @@ static rtp_status load_shard(const rtp_sweep *sw, shard_in *s, rtp_diag *diag)
     struct stat sb;
     if (stat(s->paths.results, &sb) == 0 && (size_t)sb.st_size != end)
         return trailing(s->paths.results, end, diag);
-    size_t hlen = strlen(explore_timing_header);
+    size_t hlen = strlen(explore_timing_header(sw));
     if ((st = explore_block_end(s->paths.timing, hlen, sw->n_policies * sw->n_methods, blocks,
                                 &t_end, &s->timing, diag)) != RTP_OK)
         return st;
@@ -86,8 +86,8 @@ static rtp_status write_merged(const rtp_sweep *sw, shard_in *shards, int n, con
         st = explore_read_results(sw, shards[i].paths.results, shards[i].m.k, n, table, have,
                                   &blocks, &end, diag);
     }
-    rtp_text_append(&results, explore_results_header);
-    rtp_text_append(&timing, explore_timing_header);
+    rtp_text_append(&results, explore_results_header(sw));
+    rtp_text_append(&timing, explore_timing_header(sw));
     for (size_t p = 0; p < sw->n_points && st == RTP_OK; p++) {
         shard_in *s = &shards[p % (size_t)n]; /* shards[] is sorted by K */
         size_t j = p / (size_t)n;

@@ -8,10 +8,29 @@
 #include <string.h>
 #include <unistd.h>
 
-const char explore_results_header[] =
-    "tasks,cpus,utilization,deadlines,policy,method,accepted,total,ratio,timeouts\n";
-const char explore_timing_header[] =
-    "tasks,cpus,utilization,deadlines,policy,method,sets,median_us,p99_us\n";
+#define RESOURCE_COLUMNS ",resources,access,requests,cs_min_ns,cs_max_ns"
+#define RESULTS_COLUMNS "tasks,cpus,utilization,deadlines,policy,method,accepted,total,ratio," \
+                        "timeouts"
+#define TIMING_COLUMNS "tasks,cpus,utilization,deadlines,policy,method,sets,median_us,p99_us"
+
+const char *explore_results_header(const rtp_sweep *sw)
+{
+    return sw->doc.n_resource_counts ? RESULTS_COLUMNS RESOURCE_COLUMNS "\n"
+                                     : RESULTS_COLUMNS "\n";
+}
+
+const char *explore_timing_header(const rtp_sweep *sw)
+{
+    return sw->doc.n_resource_counts ? TIMING_COLUMNS RESOURCE_COLUMNS "\n" : TIMING_COLUMNS "\n";
+}
+
+/* The end of a row: the resource columns (in a sweep with them) and '\n'. */
+static void put_row_end(rtp_text *b, const rtp_sweep *sw, size_t point)
+{
+    char res[160];
+    rtp_sweep_point_resources(sw, point, res, sizeof res);
+    rtp_text_printf(b, "%s%s\n", res[0] ? "," : "", res);
+}
 
 static void put_row_prefix(rtp_text *b, const rtp_sweep *sw, size_t point, size_t p, size_t k)
 {
@@ -37,7 +56,8 @@ void explore_put_results(rtp_text *b, const rtp_sweep *sw, size_t point,
             put_row_prefix(b, sw, point, p, k);
             rtp_text_printf(b, "%lld,%lld,", (long long)c->accepted, (long long)c->total);
             put_ratio(b, c->accepted, c->total);
-            rtp_text_printf(b, ",%lld\n", (long long)c->timeouts);
+            rtp_text_printf(b, ",%lld", (long long)c->timeouts);
+            put_row_end(b, sw, point);
         }
 }
 
@@ -48,10 +68,29 @@ void explore_put_timing(rtp_text *b, const rtp_sweep *sw, size_t point,
         for (size_t k = 0; k < sw->n_methods; k++) {
             const rtp_explore_cell *c = &cells[p * sw->n_methods + k];
             put_row_prefix(b, sw, point, p, k);
-            rtp_text_printf(b, "%lld,%lld.%03lld,%lld.%03lld\n", (long long)c->total,
+            rtp_text_printf(b, "%lld,%lld.%03lld,%lld.%03lld", (long long)c->total,
                             (long long)(c->median_ns / 1000), (long long)(c->median_ns % 1000),
                             (long long)(c->p99_ns / 1000), (long long)(c->p99_ns % 1000));
+            put_row_end(b, sw, point);
         }
+}
+
+size_t explore_n_counts(const rtp_sweep *sw)
+{
+    return sw->doc.n_resource_counts ? sw->doc.n_resource_counts : 1;
+}
+
+size_t explore_n_lengths(const rtp_sweep *sw)
+{
+    return sw->doc.n_resource_counts ? sw->doc.n_cs_lengths : 1;
+}
+
+size_t explore_point_index(const rtp_sweep *sw, size_t t, size_t c, size_t u, size_t l,
+                           size_t r, size_t s)
+{
+    const rtp_sweep_doc *d = &sw->doc;
+    size_t k = ((t * d->n_cpus + c) * d->n_utilizations + u) * d->n_deadlines + l;
+    return (k * explore_n_counts(sw) + r) * explore_n_lengths(sw) + s;
 }
 
 size_t *explore_line_starts(const char *text, size_t len, size_t skip, size_t *n)
@@ -83,12 +122,13 @@ size_t explore_shard_size(const rtp_sweep *sw, int k, int n)
 
 /* 1 when row[0..len) is exactly the row explore_put_results writes for
  * these counts after `prefix` (which it extends). */
-static int same_row(rtp_text *prefix, const char *row, size_t len, long long acc,
-                    long long tot, long long to)
+static int same_row(rtp_text *prefix, const rtp_sweep *sw, size_t point, const char *row,
+                    size_t len, long long acc, long long tot, long long to)
 {
     rtp_text_printf(prefix, "%lld,%lld,", acc, tot);
     put_ratio(prefix, acc, tot);
-    rtp_text_printf(prefix, ",%lld\n", to);
+    rtp_text_printf(prefix, ",%lld", to);
+    put_row_end(prefix, sw, point);
     return rtp_text_status(prefix) == RTP_OK && prefix->len == len &&
            memcmp(prefix->data, row, len) == 0;
 }
@@ -106,8 +146,9 @@ rtp_status explore_read_results(const rtp_sweep *sw, const char *path, int k, in
     rtp_status st = explore_read_named(path, &text, &len, diag);
     if (st != RTP_OK)
         return st;
-    size_t hlen = strlen(explore_results_header);
-    if (len < hlen || memcmp(text, explore_results_header, hlen) != 0) {
+    const char *header = explore_results_header(sw);
+    size_t hlen = strlen(header);
+    if (len < hlen || memcmp(text, header, hlen) != 0) {
         free(text);
         return rtp_diag_set(diag, RTP_EINPUT, "", "%s: not a results.csv of rtpack explore", path);
     }
@@ -132,14 +173,14 @@ rtp_status explore_read_results(const rtp_sweep *sw, const char *path, int k, in
                 st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
             else if (strncmp(row, prefix.data, prefix.len) != 0 ||
                      sscanf(row + prefix.len, "%lld,%lld,%*[0-9.],%lld%c", &acc, &tot, &to,
-                            &tail) != 4 || tail != '\n')
+                            &tail) != 4 || (tail != '\n' && tail != ','))
                 st = rtp_diag_set(diag, RTP_EINPUT, "", "%s: line %zu is not the row of %.*s",
                                   path, line + 2, (int)prefix.len - 1, prefix.data);
             /* The counts a run can have written, and the row it writes for
              * them byte for byte (ratio included): a tampered or damaged
              * row is refused, never merged ("accepted 999 of 400"). */
             else if (tot != sw->doc.sets_per_point || acc < 0 || to < 0 || acc + to > tot ||
-                     !same_row(&prefix, row, row_len, acc, tot, to))
+                     !same_row(&prefix, sw, point, row, row_len, acc, tot, to))
                 st = rtp_diag_set(diag, RTP_EINPUT, "",
                                   "%s: line %zu: %lld accepted and %lld time-outs of %lld sets "
                                   "is not a row rtpack explore writes (%lld sets per point)",

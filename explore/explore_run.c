@@ -60,7 +60,7 @@ static rtp_status prepare(const rtp_sweep *sw, const char *text, size_t len,
                                 (long long)o->set_time_limit_ns);
         if ((st = explore_read_results(sw, paths->results, m.k, m.n, NULL, NULL, done, &end,
                                        diag)) != RTP_OK ||
-            (st = explore_block_end(paths->timing, strlen(explore_timing_header),
+            (st = explore_block_end(paths->timing, strlen(explore_timing_header(sw)),
                                     sw->n_policies * sw->n_methods, *done, &t_end, NULL,
                                     diag)) != RTP_OK ||
             (sw->doc.sets_jsonl &&
@@ -72,7 +72,7 @@ static rtp_status prepare(const rtp_sweep *sw, const char *text, size_t len,
             return st;
         return sw->doc.sets_jsonl ? cut_file(paths->jsonl, j_end, diag) : RTP_OK;
     }
-    const char *th = explore_timing_header, *rh = explore_results_header;
+    const char *th = explore_timing_header(sw), *rh = explore_results_header(sw);
     if (unlink(paths->partial) != 0 && errno != ENOENT)
         return explore_io_error(diag, paths->partial, "remove");
     if ((st = explore_write_manifest(paths->manifest, sw, o->shard_k, o->shard_n,

@@ -19,35 +19,44 @@ static char *weighted_csv(const rtp_sweep *sw, const rtp_explore_cell *table,
     rtp_text_init(&b);
     const rtp_sweep_doc *d = &sw->doc;
     size_t pm = sw->n_policies * sw->n_methods, nu = d->n_utilizations, nd = d->n_deadlines;
-    rtp_text_append(&b, "tasks,cpus,deadlines,policy,method,points,weighted_schedulability,"
-                        "timeouts,weighted_schedulability_upper\n");
+    size_t nr = explore_n_counts(sw), ns = explore_n_lengths(sw);
+    rtp_text_printf(&b, "tasks,cpus,deadlines,policy,method,points,weighted_schedulability,"
+                        "timeouts,weighted_schedulability_upper%s\n",
+                    d->n_resource_counts ? ",resources,access,requests,cs_min_ns,cs_max_ns" : "");
     for (size_t t = 0; t < d->n_tasks; t++)
         for (size_t c = 0; c < d->n_cpus; c++)
             for (size_t l = 0; l < nd; l++)
-                for (size_t cell = 0; cell < pm; cell++) {
-                    double num = 0.0, up = 0.0, den = 0.0;
-                    size_t used = 0;
-                    int64_t timeouts = 0;
-                    for (size_t u = 0; u < nu; u++) {
-                        size_t point = ((t * d->n_cpus + c) * nu + u) * nd + l;
-                        const rtp_explore_cell *x = &table[point * pm + cell];
-                        if (!have[point] || x->total == 0)
+                for (size_t rs = 0; rs < nr * ns; rs++)
+                    for (size_t cell = 0; cell < pm; cell++) {
+                        double num = 0.0, up = 0.0, den = 0.0;
+                        size_t used = 0;
+                        int64_t timeouts = 0;
+                        for (size_t u = 0; u < nu; u++) {
+                            size_t point = explore_point_index(sw, t, c, u, l, rs / ns, rs % ns);
+                            const rtp_explore_cell *x = &table[point * pm + cell];
+                            if (!have[point] || x->total == 0)
+                                continue;
+                            double util = rtp_ratio_double(d->utilizations[u]);
+                            num += util * (double)x->accepted / (double)x->total;
+                            up += util * (double)(x->accepted + x->timeouts) / (double)x->total;
+                            den += util;
+                            timeouts += x->timeouts;
+                            used++;
+                        }
+                        if (used == 0)
                             continue;
-                        double util = rtp_ratio_double(d->utilizations[u]);
-                        num += util * (double)x->accepted / (double)x->total;
-                        up += util * (double)(x->accepted + x->timeouts) / (double)x->total;
-                        den += util;
-                        timeouts += x->timeouts;
-                        used++;
+                        char res[160];
+                        rtp_sweep_point_resources(
+                            sw, explore_point_index(sw, t, c, 0, l, rs / ns, rs % ns), res,
+                            sizeof res);
+                        rtp_text_printf(&b, "%lld,%lld,%s,%s,%s,%zu,%.6f,%lld,%.6f%s%s\n",
+                                        (long long)d->tasks[t], (long long)d->cpus[c],
+                                        d->deadlines[l],
+                                        rtp_policy_name(sw->policies[cell / sw->n_methods]),
+                                        rtp_explore_method_name(sw->methods[cell % sw->n_methods]),
+                                        used, num / den, (long long)timeouts, up / den,
+                                        res[0] ? "," : "", res);
                     }
-                    if (used == 0)
-                        continue;
-                    rtp_text_printf(&b, "%lld,%lld,%s,%s,%s,%zu,%.6f,%lld,%.6f\n", (long long)d->tasks[t],
-                                    (long long)d->cpus[c], d->deadlines[l],
-                                    rtp_policy_name(sw->policies[cell / sw->n_methods]),
-                                    rtp_explore_method_name(sw->methods[cell % sw->n_methods]),
-                                    used, num / den, (long long)timeouts, up / den);
-                }
     return rtp_text_take(&b);
 }
 

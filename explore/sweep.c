@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const method_names[] = {"ffd", "bfd", "wfd", "nfd", "best", "ilp"};
+static const char *const method_names[] = {"ffd", "bfd", "wfd", "nfd",
+                                           "best", "ilp", "sfd", "ilp-colocate"};
 
 const char *rtp_explore_method_name(rtp_explore_method m)
 {
@@ -65,7 +66,16 @@ static uint64_t sweep_hash(const rtp_sweep_doc *d)
     h = fnv_ratio(h, "arbitrary_factor", d->arbitrary_factor);
     h = fnv_ratio(h, "time_limit", d->time_limit_s);
     h = fnv_int(h, "max_attempts", d->max_attempts);
-    return fnv_int(h, "sets_jsonl", d->sets_jsonl);
+    h = fnv_int(h, "sets_jsonl", d->sets_jsonl);
+    if (d->n_resource_counts == 0) /* a sweep without resources keeps its hash */
+        return h;
+    for (size_t i = 0; i < d->n_resource_counts; i++)
+        h = fnv_int(h, "resources", d->resource_counts[i]);
+    h = fnv_ratio(h, "access", d->access);
+    h = fnv_int(h, "requests", d->max_requests);
+    for (size_t i = 0; i < d->n_cs_lengths; i++)
+        h = fnv_int(fnv_int(h, "cs_min", d->cs_min_ns[i]), "cs_max", d->cs_max_ns[i]);
+    return h;
 }
 
 rtp_gen_opts rtp_sweep_gen_opts(const rtp_sweep *sw, size_t point)
@@ -78,6 +88,9 @@ rtp_gen_opts rtp_sweep_gen_opts(const rtp_sweep *sw, size_t point)
     o.total_util.num = p->util.num * (p->cpus / g);
     o.total_util.den = p->util.den / g;
     o.deadlines = p->deadlines;
+    o.n_resources = (size_t)p->resources;
+    o.cs_min_ns = p->resources ? p->cs_min_ns : o.cs_min_ns;
+    o.cs_max_ns = p->resources ? p->cs_max_ns : o.cs_max_ns;
     return o;
 }
 
@@ -88,6 +101,32 @@ void rtp_sweep_point_key(const rtp_sweep *sw, size_t point, char *buf, size_t si
     rtp_ratio_format(p->util, util, sizeof util);
     snprintf(buf, size, "%lld,%lld,%s,%s", (long long)p->tasks, (long long)p->cpus, util,
              rtp_gen_deadlines_name(p->deadlines));
+}
+
+void rtp_sweep_point_resources(const rtp_sweep *sw, size_t point, char *buf, size_t size)
+{
+    const rtp_sweep_point *p = &sw->points[point];
+    char access[48];
+    if (p->resources == 0) {
+        snprintf(buf, size, "%s", "");
+        return;
+    }
+    rtp_ratio_format(sw->doc.access, access, sizeof access);
+    snprintf(buf, size, "%lld,%s,%lld,%lld,%lld", (long long)p->resources, access,
+             (long long)sw->doc.max_requests, (long long)p->cs_min_ns, (long long)p->cs_max_ns);
+}
+
+/* The point's key for messages: its columns with their names. */
+static void point_label(const rtp_sweep *sw, size_t point, char *buf, size_t size)
+{
+    char key[128], res[160];
+    rtp_sweep_point_key(sw, point, key, sizeof key);
+    rtp_sweep_point_resources(sw, point, res, sizeof res);
+    if (res[0])
+        snprintf(buf, size, "%s,%s (tasks,cpus,utilization,deadlines,resources,access,requests,"
+                            "cs_min_ns,cs_max_ns)", key, res);
+    else
+        snprintf(buf, size, "%s (tasks,cpus,utilization,deadlines)", key);
 }
 
 static rtp_status map_names(rtp_sweep *sw, rtp_diag *diag)
@@ -118,36 +157,50 @@ static rtp_status map_names(rtp_sweep *sw, rtp_diag *diag)
     sw->gen.constrained_factor = d->constrained_factor;
     sw->gen.arbitrary_factor = d->arbitrary_factor;
     sw->gen.max_attempts = (uint32_t)d->max_attempts;
+    sw->gen.access = d->access;
+    sw->gen.max_requests = d->max_requests;
     return RTP_OK;
 }
 
 static rtp_status make_points(rtp_sweep *sw, rtp_diag *diag)
 {
     const rtp_sweep_doc *d = &sw->doc;
-    size_t n = d->n_tasks * d->n_cpus * d->n_utilizations * d->n_deadlines;
-    if (n > 1000000)
-        return rtp_diag_set(diag, RTP_EINPUT, "", "the sweep has %zu points (at most 1000000)", n);
+    size_t nr = d->n_resource_counts ? d->n_resource_counts : 1;
+    size_t ncs = d->n_resource_counts ? d->n_cs_lengths : 1;
+    /* six factors of at most RTP_SWEEP_MAX_ITEMS (10^4) each fit 128 bits */
+    unsigned __int128 count = (unsigned __int128)d->n_tasks * d->n_cpus * d->n_utilizations *
+                              d->n_deadlines * nr * ncs;
+    if (count > 1000000)
+        return rtp_diag_set(diag, RTP_EINPUT, "", "the sweep has %.0Lf points (at most 1000000)",
+                            (long double)count);
+    size_t n = (size_t)count;
     if (!(sw->points = calloc(n, sizeof *sw->points)))
         return rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
-    size_t k = 0;
-    for (size_t t = 0; t < d->n_tasks; t++)
-        for (size_t c = 0; c < d->n_cpus; c++)
-            for (size_t u = 0; u < d->n_utilizations; u++)
-                for (size_t l = 0; l < d->n_deadlines; l++, k++) {
-                    rtp_sweep_point *p = &sw->points[k];
-                    p->tasks = d->tasks[t];
-                    p->cpus = d->cpus[c];
-                    p->util = d->utilizations[u];
-                    if (rtp_gen_deadlines_parse(d->deadlines[l], &p->deadlines) != 0)
-                        return rtp_diag_set(diag, RTP_EINTERNAL, "", "sweep names out of step");
-                    /* Deadline model left out: models share periods and WCETs. */
-                    p->stream = rtp_rng_mix(rtp_rng_mix(rtp_rng_mix((uint64_t)p->tasks) ^
-                                                        (uint64_t)p->cpus) ^
-                                            rtp_rng_mix((uint64_t)p->util.num) ^
-                                            ((uint64_t)p->util.den << 20));
-                }
+    for (size_t k = 0; k < n; k++) { /* k = ((((t c) u) l) r) s, mixed radix */
+        size_t at = k, s = at % ncs, r = (at /= ncs) % nr, l = (at /= nr) % d->n_deadlines;
+        size_t u = (at /= d->n_deadlines) % d->n_utilizations;
+        size_t c = (at /= d->n_utilizations) % d->n_cpus, t = at / d->n_cpus;
+        rtp_sweep_point *p = &sw->points[k];
+        p->tasks = d->tasks[t];
+        p->cpus = d->cpus[c];
+        p->util = d->utilizations[u];
+        if (rtp_gen_deadlines_parse(d->deadlines[l], &p->deadlines) != 0)
+            return rtp_diag_set(diag, RTP_EINTERNAL, "", "sweep names out of step");
+        /* Deadline model and resources left out: models share periods and
+         * WCETs, and every resource point of a (tasks, cpus, util) draws the
+         * same tasks and the same random numbers for their sections (common
+         * random numbers along the critical-section axis). */
+        p->stream = rtp_rng_mix(rtp_rng_mix(rtp_rng_mix((uint64_t)p->tasks) ^ (uint64_t)p->cpus) ^
+                                rtp_rng_mix((uint64_t)p->util.num) ^
+                                ((uint64_t)p->util.den << 20));
+        if (d->n_resource_counts) {
+            p->resources = d->resource_counts[r];
+            p->cs_min_ns = d->cs_min_ns[s];
+            p->cs_max_ns = d->cs_max_ns[s];
+        }
+    }
     sw->n_points = n;
-    for (k = 0; k < n; k++) {
+    for (size_t k = 0; k < n; k++) {
         int64_t total;
         if (__builtin_mul_overflow(sw->points[k].util.num, sw->points[k].cpus, &total))
             return rtp_diag_set(diag, RTP_EINPUT, "utilization", "too many digits");
@@ -155,10 +208,9 @@ static rtp_status make_points(rtp_sweep *sw, rtp_diag *diag)
         rtp_diag why;
         rtp_diag_clear(&why);
         if (rtp_gen_check(&o, &why) != RTP_OK) {
-            char key[128];
-            rtp_sweep_point_key(sw, k, key, sizeof key);
-            return rtp_diag_set(diag, RTP_EINPUT, "", "point %s (tasks,cpus,utilization,deadlines): %s",
-                                key, why.message);
+            char key[400];
+            point_label(sw, k, key, sizeof key);
+            return rtp_diag_set(diag, RTP_EINPUT, "", "point %s: %s", key, why.message);
         }
     }
     return RTP_OK;
@@ -221,11 +273,10 @@ rtp_status rtp_sweep_taskset(const rtp_sweep *sw, size_t point, size_t index,
     rtp_status st = rtp_gen_taskset(&gen, (uint64_t)sw->doc.seed, sw->points[point].stream,
                                     index, out, diag);
     if (st == RTP_EINPUT) { /* a draw the point cannot have: say which */
-        char key[128], why[sizeof diag->message];
-        rtp_sweep_point_key(sw, point, key, sizeof key);
+        char key[400], why[sizeof diag->message];
+        point_label(sw, point, key, sizeof key);
         snprintf(why, sizeof why, "%s", diag ? diag->message : "");
-        return rtp_diag_set(diag, st, "", "point %s (tasks,cpus,utilization,deadlines), set %zu: %s",
-                            key, index, why);
+        return rtp_diag_set(diag, st, "", "point %s, set %zu: %s", key, index, why);
     }
     return st;
 }

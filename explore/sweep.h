@@ -1,8 +1,10 @@
 /* explore/sweep.h — a sweep file turned into the list of points `rtpack
  * explore` evaluates (docs/explore.md).
  *
- * A point is (tasks, cpus, utilization per CPU, deadline model); points are
- * enumerated nested in that order (the row order of docs/spec.md), and each point is
+ * A point is (tasks, cpus, utilization per CPU, deadline model) and, in a
+ * sweep with "resources", (number of resources, critical-section length
+ * range); points are enumerated nested in that order (the row order of
+ * docs/spec.md), and each point is
  * evaluated under every policy x method. The sweep's identity is a 64-bit
  * FNV-1a hash of a canonical text of every parsed field plus RTP_GEN_VERSION:
  * shards and resumed runs must carry the same one. Ownership: rtp_sweep owns
@@ -17,10 +19,12 @@
 RTP_API_BEGIN
 
 typedef enum rtp_explore_method {
-    RTP_EX_FFD = 0, RTP_EX_BFD, RTP_EX_WFD, RTP_EX_NFD, RTP_EX_BEST, RTP_EX_ILP
+    RTP_EX_FFD = 0, RTP_EX_BFD, RTP_EX_WFD, RTP_EX_NFD, RTP_EX_BEST, RTP_EX_ILP,
+    RTP_EX_SFD,         /* slack fit decreasing (Greedy Slacker), FP only */
+    RTP_EX_ILP_COLOCATE /* the ILP with --colocate */
 } rtp_explore_method;
 
-const char *rtp_explore_method_name(rtp_explore_method m); /* "ffd", ... */
+const char *rtp_explore_method_name(rtp_explore_method m); /* "ffd", ..., "ilp-colocate" */
 
 typedef struct rtp_sweep_point {
     int64_t tasks;
@@ -28,6 +32,8 @@ typedef struct rtp_sweep_point {
     rtp_ratio util;               /* per CPU, as in the sweep */
     rtp_gen_deadlines deadlines;
     uint64_t stream;              /* RNG point key: hash of (tasks, cpus, util) */
+    int64_t resources;            /* 0 in a sweep without "resources" */
+    rtp_ns cs_min_ns, cs_max_ns;
 } rtp_sweep_point;
 
 typedef struct rtp_sweep {
@@ -36,7 +42,7 @@ typedef struct rtp_sweep {
     size_t n_points;
     rtp_policy policies[2];
     size_t n_policies;
-    rtp_explore_method methods[6];
+    rtp_explore_method methods[8];
     size_t n_methods;
     rtp_prio_rule priority;       /* FP rule on each CPU */
     rtp_gen_opts gen;             /* template: n_tasks and total_util per point */
@@ -53,6 +59,10 @@ rtp_gen_opts rtp_sweep_gen_opts(const rtp_sweep *sw, size_t point);
 
 /* "tasks,cpus,utilization,deadlines" of a point, e.g. "20,4,0.65,implicit". */
 void rtp_sweep_point_key(const rtp_sweep *sw, size_t point, char *buf, size_t size);
+
+/* The resource columns of a point, "resources,access,requests,cs_min_ns,
+ * cs_max_ns" (e.g. "4,0.25,2,2500,5000"); "" in a sweep without resources. */
+void rtp_sweep_point_resources(const rtp_sweep *sw, size_t point, char *buf, size_t size);
 
 /* For callers that do not see the struct (the Python package): a sweep
  * parsed into the heap (NULL on error, diag says why; rtp_sweep_close frees

@@ -14,7 +14,8 @@
 static const char *const deadline_names[] = {"implicit", "constrained", "arbitrary", NULL};
 static const char *const generator_names[] = {"uunifast-discard", "randfixedsum", NULL};
 static const char *const policy_names[] = {"edf", "fp", NULL};
-static const char *const method_names[] = {"ffd", "bfd", "wfd", "nfd", "best", "ilp", NULL};
+static const char *const method_names[] = {"ffd", "bfd", "wfd", "nfd", "best", "ilp", "sfd",
+                                           "ilp-colocate", NULL};
 static const char *const priority_names[] = {"opa", "dm", "rm", NULL};
 
 /* The static name in `names` equal to node's string, or an error listing them. */
@@ -227,6 +228,106 @@ static rtp_status read_periods(const rtp_json *doc, const cJSON *node, rtp_sweep
     return RTP_OK;
 }
 
+/* resources.cs_length[i] (or resources.cs_length): {"min": T, "max": T}. */
+static rtp_status read_cs_length(const rtp_json *doc, const cJSON *node, const char *path,
+                                 rtp_ns *min, rtp_ns *max, rtp_diag *diag)
+{
+    static const char *const keys[] = {"min", "max", NULL};
+    char item_path[RTP_DIAG_PATH_SIZE];
+    rtp_ns *slots[] = {min, max};
+    rtp_status st;
+    if (!cJSON_IsObject(node))
+        return rtp_diag_set(diag, RTP_EINPUT, path, "must be {\"min\": TIME, \"max\": TIME}");
+    if ((st = rtp_json_check_keys(node, path, keys, diag)) != RTP_OK)
+        return st;
+    for (int k = 0; k < 2; k++) {
+        const cJSON *item = cJSON_GetObjectItemCaseSensitive(node, keys[k]);
+        rtp_json_path_key(item_path, sizeof item_path, path, keys[k]);
+        if (!item)
+            return rtp_diag_set(diag, RTP_EINPUT, item_path, "missing");
+        if ((st = rtp_json_time(doc, item, item_path, 1, 0, slots[k], diag)) != RTP_OK)
+            return st;
+    }
+    if (*max < *min)
+        return rtp_diag_set(diag, RTP_EINPUT, item_path, "must not be below min");
+    return RTP_OK;
+}
+
+/* "resources": {"count", "access", "requests", "cs_length"} (gen's --resources,
+ * --access, --requests, --cs-length; count and cs_length may be lists). */
+static rtp_status read_resources(const rtp_json *doc, const cJSON *node, rtp_sweep_doc *d,
+                                 rtp_diag *diag)
+{
+    static const char *const keys[] = {"count", "access", "requests", "cs_length", NULL};
+    char path[RTP_DIAG_PATH_SIZE];
+    const rtp_ratio one = {1, 1};
+    const cJSON *item;
+    rtp_status st;
+    if (!cJSON_IsObject(node))
+        return rtp_diag_set(diag, RTP_EINPUT, "resources", "must be an object");
+    if ((st = rtp_json_check_keys(node, "resources", keys, diag)) != RTP_OK)
+        return st;
+    if (!(item = cJSON_GetObjectItemCaseSensitive(node, "count")))
+        return rtp_diag_set(diag, RTP_EINPUT, "resources.count", "missing");
+    if ((st = read_ints(doc, item, "resources.count", 1, 1000, &d->resource_counts,
+                        &d->n_resource_counts, diag)) != RTP_OK)
+        return st;
+    if ((item = cJSON_GetObjectItemCaseSensitive(node, "access"))) {
+        if ((st = read_decimal(item, "resources.access", &d->access, diag)) != RTP_OK)
+            return st;
+        if (rtp_ratio_cmp(d->access, one) > 0)
+            return rtp_diag_set(diag, RTP_EINPUT, "resources.access", "must be in [0, 1]");
+    }
+    if ((item = cJSON_GetObjectItemCaseSensitive(node, "requests")) &&
+        (st = rtp_json_int(doc, item, "resources.requests", 1, 1000, &d->max_requests,
+                           diag)) != RTP_OK)
+        return st;
+    if (!(item = cJSON_GetObjectItemCaseSensitive(node, "cs_length")))
+        return rtp_diag_set(diag, RTP_EINPUT, "resources.cs_length", "missing");
+    size_t n = cJSON_IsArray(item) ? (size_t)cJSON_GetArraySize(item) : 1, i = 0;
+    if (n == 0 || n > RTP_SWEEP_MAX_ITEMS)
+        return rtp_diag_set(diag, RTP_EINPUT, "resources.cs_length",
+                            "must be {\"min\", \"max\"} or a list of 1..%d of them",
+                            RTP_SWEEP_MAX_ITEMS);
+    if (!(d->cs_min_ns = calloc(n, sizeof *d->cs_min_ns)) ||
+        !(d->cs_max_ns = calloc(n, sizeof *d->cs_max_ns)))
+        return rtp_diag_set(diag, RTP_ENOMEM, "resources.cs_length", "out of memory");
+    d->n_cs_lengths = n;
+    if (!cJSON_IsArray(item))
+        return read_cs_length(doc, item, "resources.cs_length", &d->cs_min_ns[0],
+                              &d->cs_max_ns[0], diag);
+    for (const cJSON *c = item->child; c; c = c->next, i++) {
+        rtp_json_path_index(path, sizeof path, "resources.cs_length", i);
+        if ((st = read_cs_length(doc, c, path, &d->cs_min_ns[i], &d->cs_max_ns[i], diag)) !=
+            RTP_OK)
+            return st;
+        for (size_t j = 0; j < i; j++)
+            if (d->cs_min_ns[j] == d->cs_min_ns[i] && d->cs_max_ns[j] == d->cs_max_ns[i])
+                return rtp_diag_set(diag, RTP_EINPUT, path, "is listed twice");
+    }
+    return RTP_OK;
+}
+
+/* Methods that do not apply to the sweep's sets: Greedy Slacker places by
+ * FP response times, and the ILP models resources only co-located. */
+static rtp_status check_methods(const rtp_sweep_doc *d, rtp_diag *diag)
+{
+    char path[RTP_DIAG_PATH_SIZE];
+    for (size_t i = 0; i < d->n_methods; i++) {
+        rtp_json_path_index(path, sizeof path, "methods", i);
+        if (strcmp(d->methods[i], "sfd") == 0)
+            for (size_t p = 0; p < d->n_policies; p++)
+                if (strcmp(d->policies[p], "fp") != 0)
+                    return rtp_diag_set(diag, RTP_EINPUT, path,
+                                        "\"sfd\" (Greedy Slacker) needs policies [\"fp\"]");
+        if (strcmp(d->methods[i], "ilp") == 0 && d->n_resource_counts > 0)
+            return rtp_diag_set(diag, RTP_EINPUT, path,
+                                "the ILP models shared resources only with every resource's "
+                                "users on one CPU: use \"ilp-colocate\"");
+    }
+    return RTP_OK;
+}
+
 static rtp_status read_options(const cJSON *root, rtp_sweep_doc *d, rtp_diag *diag)
 {
     static const char *const ratio_keys[] = {"max_task_util", "constrained_factor",
@@ -254,7 +355,7 @@ static rtp_status read_sweep(const rtp_json *doc, rtp_sweep_doc *d, rtp_diag *di
     static const char *const keys[] = {
         "seed", "sets_per_point", "tasks", "cpus", "utilization", "periods", "deadlines",
         "generator", "policies", "methods", "priority", "max_task_util", "constrained_factor",
-        "arbitrary_factor", "time_limit", "max_attempts", "sets_jsonl", NULL};
+        "arbitrary_factor", "time_limit", "max_attempts", "sets_jsonl", "resources", NULL};
     const cJSON *root = doc->root, *item;
     if (!cJSON_IsObject(root))
         return rtp_diag_set(diag, RTP_EINPUT, "", "the sweep must be a JSON object");
@@ -295,8 +396,13 @@ static rtp_status read_sweep(const rtp_json *doc, rtp_sweep_doc *d, rtp_diag *di
                          diag)) != RTP_OK)
         return st;
     if ((item = cJSON_GetObjectItemCaseSensitive(root, "methods")) &&
-        (st = read_names(item, "methods", method_names, d->methods, 6, &d->n_methods,
+        (st = read_names(item, "methods", method_names, d->methods, 8, &d->n_methods,
                          diag)) != RTP_OK)
+        return st;
+    if ((item = cJSON_GetObjectItemCaseSensitive(root, "resources")) &&
+        (st = read_resources(doc, item, d, diag)) != RTP_OK)
+        return st;
+    if ((st = check_methods(d, diag)) != RTP_OK)
         return st;
     if ((item = cJSON_GetObjectItemCaseSensitive(root, "max_attempts")) &&
         (st = rtp_json_int(doc, item, "max_attempts", 1, 1000000000, &d->max_attempts,
@@ -326,6 +432,8 @@ static void set_defaults(rtp_sweep_doc *d)
     d->arbitrary_factor = (rtp_ratio){2, 1};
     d->time_limit_s = (rtp_ratio){10, 1};
     d->max_attempts = 10000;
+    d->access = (rtp_ratio){1, 2};
+    d->max_requests = 1;
 }
 
 rtp_status rtp_sweep_doc_parse(const char *text, size_t len, rtp_sweep_doc *out,
@@ -355,5 +463,8 @@ void rtp_sweep_doc_free(rtp_sweep_doc *doc)
     free(doc->cpus);
     free(doc->utilizations);
     free(doc->period_set);
+    free(doc->resource_counts);
+    free(doc->cs_min_ns);
+    free(doc->cs_max_ns);
     memset(doc, 0, sizeof *doc);
 }

@@ -39,7 +39,8 @@ typedef struct rtp_sweep_doc {
     const char *generator;         /* "uunifast-discard" (default) | "randfixedsum" */
     const char *policies[2];       /* "edf" | "fp"; default ["edf"] */
     size_t n_policies;
-    const char *methods[6];        /* "ffd" "bfd" "wfd" "nfd" "best" "ilp" */
+    const char *methods[8];        /* "ffd" "bfd" "wfd" "nfd" "best" "ilp" "sfd"
+                                    * "ilp-colocate" */
     size_t n_methods;              /* default the first five */
     const char *priority;          /* FP rule per CPU: "opa" (default) | "dm" | "rm" */
     rtp_ratio max_task_util;       /* default 1 */
@@ -48,6 +49,14 @@ typedef struct rtp_sweep_doc {
     rtp_ratio time_limit_s;        /* per set, for "ilp"; default 10 */
     int64_t max_attempts;          /* uunifast-discard draws; default 10000 */
     int sets_jsonl;                /* write sets.jsonl; default false */
+    /* "resources" (docs/spec.md "Sweep document"): shared resources drawn
+     * as `rtpack gen --resources` does; n_resource_counts == 0 when absent. */
+    int64_t *resource_counts;      /* resources.count: 1..1000 each, an axis */
+    size_t n_resource_counts;
+    rtp_ratio access;              /* resources.access in [0, 1]; default 1/2 */
+    int64_t max_requests;          /* resources.requests, 1..1000; default 1 */
+    rtp_ns *cs_min_ns, *cs_max_ns; /* resources.cs_length: the innermost axis */
+    size_t n_cs_lengths;
 } rtp_sweep_doc;
 
 /* Parses `len` bytes. On error RTP_EINPUT/RTP_ENOMEM with diag set and *out
