@@ -6,6 +6,7 @@
 #include "solver/rr.h"
 
 #include "solver/sensitivity.h"
+#include "solver/sensitivity_locks.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,11 +55,56 @@ done:
     return st;
 }
 
+/* A plan with resources: wcet_max over the whole placement (spins and FMLP+
+ * couple the CPUs; solver/sensitivity_locks.h), no factor. */
+static rtp_status locks_sensitivity(rtp_plan *plan, const rtp_part_opts *opts, rtp_diag *diag)
+{
+    size_t n = 0, at = 0;
+    for (size_t j = 0; j < plan->n_bins; j++)
+        n += plan->bins[j].n_tasks;
+    rtp_task *tasks = malloc((n ? n : 1) * sizeof *tasks);
+    size_t *cpu = malloc((n ? n : 1) * sizeof *cpu);
+    rtp_ns *wmax = malloc((n ? n : 1) * sizeof *wmax);
+    rtp_status st = tasks && cpu && wmax ? RTP_OK : rtp_oom(diag);
+    for (size_t j = 0; st == RTP_OK && j < plan->n_bins; j++)
+        for (size_t k = 0; k < plan->bins[j].n_tasks; k++, at++) {
+            tasks[at] = plan->bins[j].tasks[k].task;
+            cpu[at] = j;
+        }
+    rtp_test test = rtp_test_exact(plan->policy, opts->priority, 1, opts->limits);
+    if (st == RTP_OK)
+        st = rtp_sensitivity_locks_wcet_max(&test, plan->resources, plan->n_resources, tasks, n,
+                                            cpu, plan->n_bins, &plan->overheads, wmax, diag);
+    rtp_scaling none;
+    memset(&none, 0, sizeof none);
+    none.not_defined = rtp_sensitivity_locks_no_factor();
+    at = 0;
+    for (size_t j = 0; st == RTP_OK && j < plan->n_bins; j++) {
+        for (size_t k = 0; k < plan->bins[j].n_tasks; k++, at++) {
+            plan->bins[j].tasks[k].has_wcet_max = 1;
+            plan->bins[j].tasks[k].wcet_max_ns = wmax[at];
+        }
+        if (plan->bins[j].n_tasks > 0)
+            st = set_scaling(&plan->bins[j].scaling, &none);
+    }
+    if (st == RTP_OK && n > 0)
+        st = set_scaling(&plan->scaling, &none);
+    free(tasks);
+    free(cpu);
+    free(wmax);
+    return st;
+}
+
 rtp_status rtp_part_sensitivity(rtp_plan *plan, const rtp_part_opts *opts, rtp_diag *diag)
 {
-    if (plan->n_resources > 0) /* wcet_max would ignore the spins of other CPUs */
+    int single = !plan->clustered;
+    for (size_t j = 0; j < plan->n_bins; j++)
+        single = single && plan->bins[j].n_cpus == 1;
+    if (plan->n_resources > 0 && !single)
         return rtp_diag_set(diag, RTP_EINPUT, "resources",
-                            "sensitivity does not model shared resources yet");
+                            "sensitivity does not model shared resources in clusters");
+    if (plan->n_resources > 0)
+        return locks_sensitivity(plan, opts, diag);
     rtp_scaling low; /* the minimum; not defined when one bin's is not */
     memset(&low, 0, sizeof low);
     low.unbounded = 1;

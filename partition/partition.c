@@ -69,7 +69,6 @@ static rtp_status check_resources(const rtp_taskset *ts, const rtp_partition_opt
         return RTP_OK;
     const char *which = opts->method == RTP_METHOD_ILP && !opts->ilp.colocate ? "--method ilp"
                         : clustered(ts, opts)             ? "clusters and layouts"
-                        : opts->sensitivity               ? "--sensitivity"
                         : opts->part.bound_admission      ? "--admission"
                                                           : NULL;
     if (!which)

@@ -11,6 +11,7 @@
 #include "solver/locks.h"
 #include "solver/rr.h"
 #include "solver/schedtest.h"
+#include "solver/sensitivity_locks.h"
 #include "solver/tardiness.h"
 #include <stdio.h>
 
@@ -52,11 +53,23 @@ static rtp_status sensitivity(const rtp_taskset *ts, const rtp_test *test, rtp_a
     size_t n = ts->n_tasks;
     if (!(a->wcet_max = malloc((n ? n : 1) * sizeof *a->wcet_max)))
         return RTP_ENOMEM;
-    rtp_status st = rtp_sensitivity_wcet_max(test, ts->tasks, n, &ts->platform.overheads,
-                                             a->wcet_max, diag);
-    if (st == RTP_OK)
-        st = rtp_sensitivity_scaling(test, ts->tasks, n, &ts->platform.overheads, &a->scaling,
-                                     diag);
+    rtp_status st;
+    if (rtp_tasks_have_requests(ts->tasks, n)) { /* one CPU: one bin, all local */
+        size_t *cpu = calloc(n ? n : 1, sizeof *cpu);
+        st = cpu ? rtp_sensitivity_locks_wcet_max(test, ts->resources, ts->n_resources,
+                                                  ts->tasks, n, cpu, 1, &ts->platform.overheads,
+                                                  a->wcet_max, diag)
+                 : rtp_oom(diag);
+        free(cpu);
+        memset(&a->scaling, 0, sizeof a->scaling);
+        a->scaling.not_defined = rtp_sensitivity_locks_no_factor();
+    } else {
+        st = rtp_sensitivity_wcet_max(test, ts->tasks, n, &ts->platform.overheads, a->wcet_max,
+                                      diag);
+        if (st == RTP_OK)
+            st = rtp_sensitivity_scaling(test, ts->tasks, n, &ts->platform.overheads,
+                                         &a->scaling, diag);
+    }
     if (st != RTP_OK)
         return st;
     for (size_t i = 0; i < n; i++) {
@@ -265,9 +278,6 @@ rtp_status rtp_analyze(const rtp_taskset *ts, const rtp_analyze_opts *s, rtp_ana
     d->tasks = a->rows;
     d->n_tasks = n;
     if (rtp_tasks_have_requests(ts->tasks, n)) {
-        if (s->sensitivity)
-            return rtp_diag_set(diag, RTP_EINPUT, "resources",
-                                "--sensitivity does not analyse shared resources yet");
         if ((st = lock_terms(ts, a, &test, diag)) != RTP_OK)
             return st;
     }

@@ -184,7 +184,14 @@ expect 1 "partition --explain (infeasible, resources)" "$B" partition "$TMP/msrp
 has 'couldnotbeplaced:onCPU0' "$TMP/out" "explain names the CPU and what breaks"
 expect 2 "partition --clusters refuses" "$B" partition "$TMP/msrp.json" --clusters 1x2
 expect 2 "analyze gedf refuses" "$B" analyze "$TMP/msrp.json" --policy gedf --cpus 2
-expect 2 "analyze --sensitivity refuses" "$B" analyze "$TMP/pcp.json" --sensitivity
+# wcet_max with PCP (RM): t1 R = C + B = C + 5 <= 50, t2 and t3 still pass at 45
+expect 0 "analyze --sensitivity with resources" "$B" analyze "$TMP/pcp.json" --sensitivity --policy fp --priority rm --json
+has '"name":"t1","wcet":4,' "$TMP/out" "sensitivity row of t1"
+has '"wcet_max":45' "$TMP/out" "wcet_max of t1 under PCP"
+if grep -q critical_scaling_factor "$TMP/out"; then
+    echo "FAIL: a factor for a set with resources" >&2
+    fails=$((fails + 1))
+fi
 sed 's/"name":"q"}/"name":"q","protocol":"pcp"}/' "$TMP/msrp.json" >"$TMP/pcp_global.json"
 expect 1 "a pcp resource on one CPU (U > 1: analysed, not refused)" "$B" analyze "$TMP/pcp_global.json" --policy fp
 "$B" partition "$TMP/pcp_global.json" --policy fp --method ffd >"$TMP/out" 2>"$TMP/err"

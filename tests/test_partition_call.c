@@ -167,8 +167,9 @@ static void test_option_rules(void **state)
     rtp_taskset_free(&ts);
 }
 
-/* Sensitivity is the plan's (rtp_part_sensitivity); shared resources are
- * refused where partitioning does not model them yet. */
+/* Sensitivity is the plan's (rtp_part_sensitivity), with shared resources
+ * too (wcet_max, no factor); they are refused where partitioning does not
+ * model them yet. */
 static void test_sensitivity_and_resources(void **state)
 {
     (void)state;
@@ -189,13 +190,19 @@ static void test_sensitivity_and_resources(void **state)
     o.sensitivity = 1;
     rtp_plan plan;
     rtp_partition_info info;
+    assert_int_equal(rtp_partition(&ts, &o, &plan, &info, &diag), RTP_OK);
+    assert_true(plan.n_resources > 0 && plan.scaling.not_defined && !plan.scaling.present);
+    for (size_t j = 0; j < plan.n_bins; j++)
+        for (size_t k = 0; k < plan.bins[j].n_tasks; k++)
+            assert_true(plan.bins[j].tasks[k].has_wcet_max &&
+                        plan.bins[j].tasks[k].wcet_max_ns >= plan.bins[j].tasks[k].task.wcet_ns);
+    rtp_plan_free(&plan);
+    o.sensitivity = 0;
+    o.part.bound_admission = 1;
     assert_int_equal(rtp_partition(&ts, &o, &plan, &info, &diag), RTP_EINPUT);
     assert_int_equal(info.options_error, 1);
-    assert_non_null(strstr(diag.message, "--sensitivity does not model shared resources"));
-    o.sensitivity = 0;
-    assert_int_equal(rtp_partition(&ts, &o, &plan, &info, &diag), RTP_OK);
-    assert_true(plan.n_resources > 0);
-    rtp_plan_free(&plan);
+    assert_non_null(strstr(diag.message, "--admission does not model shared resources"));
+    o.part.bound_admission = 0;
     rtp_taskset_free(&ts);
 
     tu_rng rng = {11};
