@@ -1,5 +1,5 @@
 """bench/sweep_svg.py - the acceptance-ratio chart of the sweep plots
-(bench/locks_sweep_plot.py, bench/semi_sweep_plot.py) as SVG text, stdlib
+(bench/semi_sweep_plot.py) as SVG text, stdlib
 only: one line per method with its 95% Wilson score interval as a band.
 """
 import csv

@@ -14,6 +14,8 @@
 #include "explore/explore_internal.h"
 #include "heuristics/partition.h"
 #include "ilp/ilp.h"
+#include "models/effective.h"
+#include "solver/locks.h"
 
 #include <omp.h>
 #include <stdlib.h>
@@ -25,6 +27,73 @@ enum { OUT_REJECTED = EXPLORE_REJECTED, OUT_ACCEPTED = EXPLORE_ACCEPTED,
 static int interrupted(const rtp_explore_opts *o)
 {
     return o->interrupt && *o->interrupt;
+}
+
+static int cmp_name(const void *a, const void *b, void *tasks)
+{
+    const rtp_task *t = tasks;
+    return strcmp(t[*(const size_t *)a].name, t[*(const size_t *)b].name);
+}
+
+/* The lock-oblivious baseline: first fit decreasing on the set without its
+ * requests, then the placement checked with them by the lock-aware exact
+ * test (solver/locks.h), as a lock-unaware tool would place and a real
+ * system would then run it. *accepted = the plan places every task and
+ * passes that check. */
+static rtp_status oblivious(const rtp_taskset *ts, const int *cpus, size_t m, rtp_part_opts po,
+                            int *accepted, rtp_diag *diag)
+{
+    size_t n = ts->n_tasks, nn = n ? n : 1;
+    rtp_taskset bare = *ts;
+    rtp_task *tasks = malloc(nn * sizeof *tasks), *placed = malloc(nn * sizeof *placed);
+    size_t *by_name = malloc(nn * sizeof *by_name), *cpu = malloc(nn * sizeof *cpu);
+    rtp_locks_task *out = malloc(nn * sizeof *out);
+    rtp_plan plan;
+    memset(&plan, 0, sizeof plan);
+    *accepted = 0;
+    rtp_status st = tasks && placed && by_name && cpu && out ? RTP_OK : rtp_oom(diag);
+    for (size_t i = 0; st == RTP_OK && i < n; i++) {
+        tasks[i] = ts->tasks[i];
+        tasks[i].requests = NULL;
+        tasks[i].n_requests = 0;
+        by_name[i] = i;
+    }
+    bare.tasks = tasks;
+    bare.resources = NULL;
+    bare.n_resources = 0;
+    po.placement = RTP_PLACE_FF;
+    po.order = RTP_ORDER_UTIL;
+    if (st == RTP_OK)
+        st = rtp_part_pack(&bare, cpus, m, &po, &plan, diag);
+    if (st == RTP_OK && plan.feasible && plan.n_unassigned == 0) {
+        qsort_r(by_name, n, sizeof *by_name, cmp_name, tasks);
+        size_t at = 0; /* the placed tasks, bin by bin, with their requests back */
+        for (size_t j = 0; j < plan.n_bins; j++)
+            for (size_t k = 0; k < plan.bins[j].n_tasks; k++, at++) {
+                size_t lo = 0, hi = n; /* the task of this name */
+                while (hi - lo > 1) {
+                    size_t mid = (lo + hi) / 2;
+                    if (strcmp(tasks[by_name[mid]].name, plan.bins[j].tasks[k].task.name) > 0)
+                        hi = mid;
+                    else
+                        lo = mid;
+                }
+                placed[at] = ts->tasks[by_name[lo]];
+                cpu[at] = j;
+            }
+        rtp_test test = rtp_test_exact(po.policy, po.priority, 1, po.limits);
+        if ((st = rtp_effective_tasks(placed, n, &ts->platform.overheads, po.policy, placed,
+                                      diag)) == RTP_OK)
+            st = rtp_locks_partitioned(ts->resources, ts->n_resources, placed, n, cpu,
+                                       plan.n_bins, &test, accepted, out, diag);
+    }
+    rtp_plan_free(&plan);
+    free(tasks);
+    free(placed);
+    free(by_name);
+    free(cpu);
+    free(out);
+    return st;
 }
 
 static rtp_status run_method(const rtp_sweep *sw, const rtp_explore_opts *o,
@@ -44,7 +113,11 @@ static rtp_status run_method(const rtp_sweep *sw, const rtp_explore_opts *o,
     memset(&plan, 0, sizeof plan);
     rtp_status st;
     rtp_ilp_status ilp_status = RTP_ILP_OPTIMAL;
-    if (method == RTP_EX_BEST) {
+    if (method == RTP_EX_FFD_OBLIVIOUS) {
+        int accepted;
+        st = oblivious(ts, cpus, m, po, &accepted, diag);
+        plan.feasible = accepted;
+    } else if (method == RTP_EX_BEST) {
         st = rtp_part_best(ts, cpus, m, &po, &plan, diag);
     } else if (method == RTP_EX_ILP || method == RTP_EX_ILP_COLOCATE) {
         rtp_ilp_opts io = rtp_ilp_opts_default();

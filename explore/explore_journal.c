@@ -29,9 +29,9 @@ static int parse_line(const char *line, const char *end, size_t stride, size_t s
     unsigned long long index = strtoull(line, &at, 10);
     if (at == line || errno || index >= sets || done[index])
         return 0;
-    unsigned char o[16]; /* 2 policies x 8 methods at most */
-    int64_t t[16];
-    if (stride > 16)
+    unsigned char o[18]; /* 2 policies x 9 methods at most */
+    int64_t t[18];
+    if (stride > 18)
         return 0;
     for (size_t c = 0; c < 2 * stride; c++) {
         if (*at != ' ')

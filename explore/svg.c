@@ -28,11 +28,12 @@
 #define FOOTER_H 40.0
 
 /* By rtp_explore_method; the ILPs, the exact ones: black and grey. */
-static const char *const colours[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
-                                      "#E69F00", "#000000", "#56B4E9", "#555555"};
-static const char *const dashes[] = {"", "7 4", "2 3", "9 3 2 3", "4 2", "1 0", "12 3", "5 2 1 2"};
+static const char *const colours[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00",
+                                      "#000000", "#56B4E9", "#555555", "#882255"};
+static const char *const dashes[] = {"", "7 4", "2 3", "9 3 2 3", "4 2", "1 0", "12 3", "5 2 1 2",
+                                     "3 3"};
 static const char *const labels[] = {"FFD", "BFD", "WFD", "NFD", "best", "ILP", "SFD",
-                                     "ILP co-loc."};
+                                     "ILP co-loc.", "FFD oblivious"};
 
 /* Marker k (by method) centred at (x, y). */
 static void marker(rtp_text *b, int k, double x, double y, const char *colour)
@@ -297,6 +298,11 @@ char *rtp_svg_acceptance(const rtp_sweep *sw, const rtp_explore_cell *cells,
         groups *= d->n_utilizations * d->n_resource_counts;
     double cell_w = MARGIN_L + PANEL_W + MARGIN_R, cell_h = MARGIN_T + PANEL_H + MARGIN_B;
     double width = cell_w * (double)cols + 20, height = LEGEND_H + cell_h * (double)groups + FOOTER_H;
+    double entry = 96.0;
+    for (size_t k = 0; k < sw->n_methods; k++)
+        entry = sw->methods[k] >= RTP_EX_ILP_COLOCATE ? 136.0 : entry; /* longer labels */
+    if (by_cs && entry * (double)sw->n_methods + 20 > width) /* room for the legend */
+        width = entry * (double)sw->n_methods + 20;
     double *xs = malloc(nx * sizeof *xs);
     size_t *pts = malloc(nx * sizeof *pts);
     if (!xs || !pts) {
@@ -312,9 +318,6 @@ char *rtp_svg_acceptance(const rtp_sweep *sw, const rtp_explore_cell *cells,
                         "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
                         width, height, width, height);
     /* Legend: one entry per method, centred above the panels. */
-    double entry = 96.0;
-    for (size_t k = 0; k < sw->n_methods; k++)
-        entry = sw->methods[k] == RTP_EX_ILP_COLOCATE ? 124.0 : entry; /* a longer label */
     double lx = (width - entry * (double)sw->n_methods) / 2;
     for (size_t k = 0; k < sw->n_methods; k++) {
         int id = (int)sw->methods[k];

@@ -7,7 +7,8 @@
 #include <string.h>
 
 static const char *const method_names[] = {"ffd", "bfd", "wfd", "nfd",
-                                           "best", "ilp", "sfd", "ilp-colocate"};
+                                           "best", "ilp", "sfd", "ilp-colocate",
+                                           "ffd-oblivious"};
 
 const char *rtp_explore_method_name(rtp_explore_method m)
 {

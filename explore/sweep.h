@@ -21,10 +21,12 @@ RTP_API_BEGIN
 typedef enum rtp_explore_method {
     RTP_EX_FFD = 0, RTP_EX_BFD, RTP_EX_WFD, RTP_EX_NFD, RTP_EX_BEST, RTP_EX_ILP,
     RTP_EX_SFD,         /* slack fit decreasing (Greedy Slacker), FP only */
-    RTP_EX_ILP_COLOCATE /* the ILP with --colocate */
+    RTP_EX_ILP_COLOCATE, /* the ILP with --colocate */
+    RTP_EX_FFD_OBLIVIOUS /* ffd placing the set without its requests, the
+                          * placement then checked with them (explore.c) */
 } rtp_explore_method;
 
-const char *rtp_explore_method_name(rtp_explore_method m); /* "ffd", ..., "ilp-colocate" */
+const char *rtp_explore_method_name(rtp_explore_method m); /* "ffd", ..., "ffd-oblivious" */
 
 typedef struct rtp_sweep_point {
     int64_t tasks;
@@ -42,7 +44,7 @@ typedef struct rtp_sweep {
     size_t n_points;
     rtp_policy policies[2];
     size_t n_policies;
-    rtp_explore_method methods[8];
+    rtp_explore_method methods[9];
     size_t n_methods;
     rtp_prio_rule priority;       /* FP rule on each CPU */
     rtp_gen_opts gen;             /* template: n_tasks and total_util per point */

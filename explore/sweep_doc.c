@@ -15,7 +15,7 @@ static const char *const deadline_names[] = {"implicit", "constrained", "arbitra
 static const char *const generator_names[] = {"uunifast-discard", "randfixedsum", NULL};
 static const char *const policy_names[] = {"edf", "fp", NULL};
 static const char *const method_names[] = {"ffd", "bfd", "wfd", "nfd", "best", "ilp", "sfd",
-                                           "ilp-colocate", NULL};
+                                           "ilp-colocate", "ffd-oblivious", NULL};
 static const char *const priority_names[] = {"opa", "dm", "rm", NULL};
 
 /* The static name in `names` equal to node's string, or an error listing them. */
@@ -396,7 +396,7 @@ static rtp_status read_sweep(const rtp_json *doc, rtp_sweep_doc *d, rtp_diag *di
                          diag)) != RTP_OK)
         return st;
     if ((item = cJSON_GetObjectItemCaseSensitive(root, "methods")) &&
-        (st = read_names(item, "methods", method_names, d->methods, 8, &d->n_methods,
+        (st = read_names(item, "methods", method_names, d->methods, 9, &d->n_methods,
                          diag)) != RTP_OK)
         return st;
     if ((item = cJSON_GetObjectItemCaseSensitive(root, "resources")) &&

@@ -39,8 +39,8 @@ typedef struct rtp_sweep_doc {
     const char *generator;         /* "uunifast-discard" (default) | "randfixedsum" */
     const char *policies[2];       /* "edf" | "fp"; default ["edf"] */
     size_t n_policies;
-    const char *methods[8];        /* "ffd" "bfd" "wfd" "nfd" "best" "ilp" "sfd"
-                                    * "ilp-colocate" */
+    const char *methods[9];        /* "ffd" "bfd" "wfd" "nfd" "best" "ilp" "sfd"
+                                    * "ilp-colocate" "ffd-oblivious" */
     size_t n_methods;              /* default the first five */
     const char *priority;          /* FP rule per CPU: "opa" (default) | "dm" | "rm" */
     rtp_ratio max_task_util;       /* default 1 */

@@ -62,6 +62,43 @@ static void test_doc_errors(void **state)
     expect_error("{" BASE "[\"0.5\"], \"sets_jsonl\": 1}", "sets_jsonl", "true or false");
 }
 
+#define CS "\"cs_length\": {\"min\": \"1us\", \"max\": \"5us\"}"
+
+static void test_doc_resource_errors(void **state)
+{
+    (void)state;
+    expect_error("{" BASE "[\"0.5\"], \"resources\": 3}", "resources", "object");
+    expect_error("{" BASE "[\"0.5\"], \"resources\": {\"count\": 2}}", "resources.cs_length",
+                 "missing");
+    expect_error("{" BASE "[\"0.5\"], \"resources\": {" CS "}}", "resources.count", "missing");
+    expect_error("{" BASE "[\"0.5\"], \"resources\": {\"count\": 0, " CS "}}",
+                 "resources.count", "");
+    expect_error("{" BASE "[\"0.5\"], \"resources\": {\"count\": [2, 2], " CS "}}",
+                 "resources.count[1]", "twice");
+    expect_error("{" BASE "[\"0.5\"], \"resources\": {\"count\": 2, \"colour\": 1, " CS "}}",
+                 "resources.colour", "unknown key");
+    expect_error("{" BASE "[\"0.5\"], \"resources\": {\"count\": 2, \"access\": \"1.5\", " CS "}}",
+                 "resources.access", "[0, 1]");
+    expect_error("{" BASE "[\"0.5\"], \"resources\": {\"count\": 2, \"requests\": 0, " CS "}}",
+                 "resources.requests", "");
+    expect_error("{" BASE "[\"0.5\"], \"resources\": {\"count\": 2, \"cs_length\": "
+                 "{\"min\": \"5us\", \"max\": \"1us\"}}}",
+                 "resources.cs_length.max", "below min");
+    expect_error("{" BASE "[\"0.5\"], \"resources\": {\"count\": 2, \"cs_length\": "
+                 "[{\"min\": \"1us\", \"max\": \"5us\"}, {\"max\": \"5us\", \"min\": 1000}]}}",
+                 "resources.cs_length[1]", "twice");
+    expect_error("{" BASE "[\"0.5\"], \"resources\": {\"count\": 2, \"cs_length\": "
+                 "[{\"min\": \"1us\"}]}}",
+                 "resources.cs_length[0].max", "missing");
+    expect_error("{" BASE "[\"0.5\"], \"resources\": {\"count\": 2, \"cs_length\": []}}",
+                 "resources.cs_length", "list of 1..");
+    expect_error("{" BASE "[\"0.5\"], \"methods\": [\"ffd\", \"ilp\"], \"resources\": "
+                 "{\"count\": 2, " CS "}}", "methods[1]", "ilp-colocate");
+    expect_error("{" BASE "[\"0.5\"], \"methods\": [\"sfd\"]}", "methods[0]", "\"fp\"");
+    expect_error("{" BASE "[\"0.5\"], \"policies\": [\"fp\", \"edf\"], \"methods\": [\"sfd\"]}",
+                 "methods[0]", "\"fp\"");
+}
+
 static void test_doc_utilizations_exact(void **state)
 {
     (void)state;
@@ -114,6 +151,59 @@ static void test_sweep_points(void **state)
     assert_non_null(strstr(diag.message, "2,4,0.6,implicit"));
 }
 
+/* A sweep with resources: two more axes (count, then the length range,
+ * innermost), their columns, and common random numbers along them: every
+ * point of one (tasks, cpus, utilization) draws the same tasks. */
+static void test_sweep_resource_points(void **state)
+{
+    (void)state;
+    const char *text = "{\"tasks\": 6, \"cpus\": 2, \"utilization\": [\"0.5\"], \"resources\": "
+                       "{\"count\": [1, 3], \"access\": \"0.75\", \"requests\": 2, \"cs_length\": "
+                       "[{\"min\": \"1us\", \"max\": \"2us\"}, {\"min\": 50, \"max\": \"100us\"}]}, "
+                       "\"periods\": {\"min\": \"10ms\", \"max\": \"100ms\"}}";
+    rtp_sweep sw;
+    rtp_diag diag;
+    rtp_diag_clear(&diag);
+    if (rtp_sweep_parse(text, strlen(text), &sw, &diag) != RTP_OK)
+        fail_msg("%s", diag.message);
+    assert_int_equal(sw.n_points, 4);
+    char key[160];
+    static const char *const want[] = {"1,0.75,2,1000,2000", "1,0.75,2,50,100000",
+                                       "3,0.75,2,1000,2000", "3,0.75,2,50,100000"};
+    rtp_taskset first;
+    for (size_t p = 0; p < 4; p++) {
+        rtp_sweep_point_resources(&sw, p, key, sizeof key);
+        assert_string_equal(key, want[p]);
+        rtp_sweep_point_key(&sw, p, key, sizeof key);
+        assert_string_equal(key, "6,2,0.5,implicit");
+        rtp_taskset ts;
+        assert_int_equal(rtp_sweep_taskset(&sw, p, 5, &ts, &diag), RTP_OK);
+        assert_int_equal(ts.n_resources, (size_t)sw.points[p].resources);
+        for (size_t i = 0; i < ts.n_tasks; i++)
+            for (size_t k = 0; k < ts.tasks[i].n_requests; k++) {
+                const rtp_request *q = &ts.tasks[i].requests[k];
+                assert_true(q->count >= 1 && q->count <= 2 &&
+                            q->length_ns <= sw.points[p].cs_max_ns);
+            }
+        if (p == 0) {
+            first = ts;
+            continue;
+        }
+        for (size_t i = 0; i < ts.n_tasks; i++) /* the same tasks at every point */
+            assert_true(ts.tasks[i].wcet_ns == first.tasks[i].wcet_ns &&
+                        ts.tasks[i].period_ns == first.tasks[i].period_ns);
+        rtp_taskset_free(&ts);
+    }
+    rtp_taskset_free(&first);
+    /* without resources the columns are empty */
+    rtp_sweep_free(&sw);
+    text = "{\"tasks\": 6, \"cpus\": 2, \"utilization\": [\"0.5\"]}";
+    assert_int_equal(rtp_sweep_parse(text, strlen(text), &sw, &diag), RTP_OK);
+    rtp_sweep_point_resources(&sw, 0, key, sizeof key);
+    assert_string_equal(key, "");
+    rtp_sweep_free(&sw);
+}
+
 /* The sweep document's names (explore/sweep_doc.c, which cannot see the
  * enums of gen/ and explore/) and the engine's name tables stay in step:
  * every name the document accepts maps to the enum value it means. */
@@ -127,8 +217,9 @@ static void test_sweep_names_in_step(void **state)
     static const rtp_gen_deadlines deadlines[] = {RTP_DL_IMPLICIT, RTP_DL_CONSTRAINED,
                                                   RTP_DL_ARBITRARY};
     static const rtp_policy policies[] = {RTP_POLICY_EDF, RTP_POLICY_FP};
-    static const rtp_explore_method methods[] = {RTP_EX_FFD, RTP_EX_BFD, RTP_EX_WFD,
-                                                 RTP_EX_NFD, RTP_EX_BEST, RTP_EX_ILP};
+    static const rtp_explore_method methods[] = {
+        RTP_EX_FFD, RTP_EX_BFD, RTP_EX_WFD, RTP_EX_NFD, RTP_EX_BEST,
+        RTP_EX_ILP, RTP_EX_ILP_COLOCATE, RTP_EX_FFD_OBLIVIOUS};
     for (size_t g = 0; g < 2; g++) {
         for (size_t p = 0; p < 3; p++) {
             char text[512];
@@ -136,7 +227,8 @@ static void test_sweep_names_in_step(void **state)
                      "{\"tasks\": 4, \"cpus\": 2, \"utilization\": [\"0.5\"], \"generator\": \"%s\", "
                      "\"priority\": \"%s\", \"deadlines\": [\"implicit\", \"constrained\", "
                      "\"arbitrary\"], \"policies\": [\"edf\", \"fp\"], \"methods\": [\"ffd\", "
-                     "\"bfd\", \"wfd\", \"nfd\", \"best\", \"ilp\"]}",
+                     "\"bfd\", \"wfd\", \"nfd\", \"best\", \"ilp\", \"ilp-colocate\", "
+                     "\"ffd-oblivious\"]}",
                      generators[g].name, priorities[p].name);
             rtp_sweep sw;
             rtp_diag diag;
@@ -151,12 +243,22 @@ static void test_sweep_names_in_step(void **state)
             assert_int_equal(sw.n_policies, 2);
             for (size_t k = 0; k < 2; k++)
                 assert_int_equal(sw.policies[k], policies[k]);
-            assert_int_equal(sw.n_methods, 6);
-            for (size_t k = 0; k < 6; k++)
+            assert_int_equal(sw.n_methods, 8);
+            for (size_t k = 0; k < 8; k++) {
                 assert_int_equal(sw.methods[k], methods[k]);
+                assert_string_equal(rtp_explore_method_name(sw.methods[k]), sw.doc.methods[k]);
+            }
             rtp_sweep_free(&sw);
         }
     }
+    const char *text = "{\"tasks\": 4, \"cpus\": 2, \"utilization\": [\"0.5\"], \"policies\": "
+                       "\"fp\", \"methods\": \"sfd\"}";
+    rtp_sweep sw;
+    rtp_diag diag;
+    assert_int_equal(rtp_sweep_parse(text, strlen(text), &sw, &diag), RTP_OK);
+    assert_int_equal(sw.methods[0], RTP_EX_SFD);
+    assert_string_equal(rtp_explore_method_name(sw.methods[0]), "sfd");
+    rtp_sweep_free(&sw);
 }
 
 static void test_point_thread_invariance(void **state)
@@ -386,6 +488,63 @@ static void test_resume_and_merge(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* A sweep with resources: its header, and three shards merged and a run
+ * cut inside a block and resumed give the single run's bytes. */
+static void test_resources_shards_and_resume(void **state)
+{
+    (void)state;
+    static const char sweep[] =
+        "{\"seed\": 24, \"sets_per_point\": 8, \"tasks\": 6, \"cpus\": 2, "
+        "\"utilization\": [\"0.6\"], \"periods\": {\"min\": \"10ms\", \"max\": \"100ms\"}, "
+        "\"policies\": \"fp\", \"methods\": [\"ffd-oblivious\", \"ffd\", \"sfd\", \"best\", "
+        "\"ilp-colocate\"], \"resources\": {\"count\": [1, 2], \"access\": \"0.5\", "
+        "\"cs_length\": [{\"min\": \"50us\", \"max\": \"100us\"}, "
+        "{\"min\": \"1ms\", \"max\": \"2ms\"}]}}";
+    char root[] = "/tmp/rtp_explore_XXXXXX";
+    assert_non_null(mkdtemp(root));
+    char one[600], cut[600], shard[3][600], merged[600], path[700];
+    snprintf(one, sizeof one, "%s/one", root);
+    snprintf(cut, sizeof cut, "%s/cut", root);
+    snprintf(merged, sizeof merged, "%s/merged", root);
+    run_into(one, sweep, 1, 1, 0, RTP_OK);
+    snprintf(path, sizeof path, "%s/results.csv", one);
+    char *full = slurp(path);
+    assert_non_null(strstr(full, "ratio,timeouts,resources,access,requests,cs_min_ns,cs_max_ns\n"
+                                 "6,2,0.6,implicit,fp,ffd-oblivious,"));
+    assert_non_null(strstr(full, ",2,0.5,1,1000000,2000000\n"));
+    for (int k = 0; k < 3; k++) {
+        snprintf(shard[k], sizeof shard[k], "%s/shard%d", root, k + 1);
+        run_into(shard[k], sweep, k + 1, 3, 0, RTP_OK);
+    }
+    rtp_diag diag;
+    const char *dirs[3] = {shard[1], shard[2], shard[0]};
+    assert_int_equal(rtp_explore_merge(dirs, 3, merged, 0, &diag), RTP_OK);
+    run_into(cut, sweep, 1, 1, 0, RTP_OK);
+    snprintf(path, sizeof path, "%s/results.csv", cut);
+    size_t keep = 0;
+    for (int lines = 0; lines < 1 + 5 * 2 + 2; keep++) /* into the third point */
+        lines += full[keep] == '\n';
+    assert_int_equal(truncate(path, (off_t)keep + 9), 0);
+    run_into(cut, sweep, 1, 1, 1, RTP_OK);
+    static const char *const files[] = {"results.csv", "weighted.csv", "acceptance.svg"};
+    for (int f = 0; f < 3; f++)
+        for (int d = 0; d < 2; d++) {
+            snprintf(path, sizeof path, "%s/%s", one, files[f]);
+            char *a = slurp(path);
+            snprintf(path, sizeof path, "%s/%s", d ? cut : merged, files[f]);
+            char *b = slurp(path);
+            assert_non_null(a);
+            assert_non_null(b);
+            assert_string_equal(a, b);
+            free(a);
+            free(b);
+        }
+    free(full);
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", root);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* Interrupts the run (through the flag the CLI's signal handler sets) once
  * `after` sets are done. */
 typedef struct stopper {
@@ -542,6 +701,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_doc_errors),
+        cmocka_unit_test(test_doc_resource_errors),
+        cmocka_unit_test(test_sweep_resource_points),
         cmocka_unit_test(test_doc_utilizations_exact),
         cmocka_unit_test(test_sweep_points),
         cmocka_unit_test(test_sweep_names_in_step),
@@ -549,6 +710,7 @@ int main(void)
         cmocka_unit_test(test_uniprocessor_edf_accepts_all),
         cmocka_unit_test(test_ffd_below_ilp_and_falling),
         cmocka_unit_test(test_resume_and_merge),
+        cmocka_unit_test(test_resources_shards_and_resume),
         cmocka_unit_test(test_interrupt_and_resume_inside_a_point),
         cmocka_unit_test(test_set_time_limit),
     };

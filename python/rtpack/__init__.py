@@ -397,8 +397,10 @@ def gen(n_tasks, utilization, seed=1, point=0, index=0, generator="uunifast-disc
 class Sweep:
     """A sweep file of `rtpack explore` (docs/explore.md): `points` lists
     each point as a dict (tasks, cpus, utilization per CPU as a Fraction,
-    deadlines) in explore's order; taskset(point, index) is the set explore
-    evaluates there, so a script can re-run or extend explore's numbers."""
+    deadlines; in a sweep with "resources" also resources, access as a
+    Fraction, requests, cs_min_ns, cs_max_ns) in explore's order;
+    taskset(point, index) is the set explore evaluates there (with its
+    critical sections), so a script can re-run or extend explore's numbers."""
 
     def __init__(self, path):
         with open(path, "rb") as f:
@@ -409,13 +411,20 @@ class Sweep:
         if sw == ffi.NULL:
             _check(lib.RTP_EINPUT if diag.message[0] else lib.RTP_ENOMEM, diag)
         self._sw = ffi.gc(sw, lib.rtp_sweep_close)
-        key = ffi.new("char[128]")
+        key = ffi.new("char[160]")
         self.points = []
         for p in range(lib.rtp_sweep_n_points(self._sw)):
-            lib.rtp_sweep_point_key(self._sw, p, key, 128)
+            lib.rtp_sweep_point_key(self._sw, p, key, 160)
             tasks, cpus, util, deadlines = ffi.string(key).decode().split(",")
-            self.points.append({"tasks": int(tasks), "cpus": int(cpus),
-                                "utilization": Fraction(util), "deadlines": deadlines})
+            point = {"tasks": int(tasks), "cpus": int(cpus), "utilization": Fraction(util),
+                     "deadlines": deadlines}
+            lib.rtp_sweep_point_resources(self._sw, p, key, 160)
+            if ffi.string(key):
+                count, access, requests, cs_min, cs_max = ffi.string(key).decode().split(",")
+                point.update(resources=int(count), access=Fraction(access),
+                             requests=int(requests), cs_min_ns=int(cs_min),
+                             cs_max_ns=int(cs_max))
+            self.points.append(point)
         self.sets_per_point = self.document["sets_per_point"]
 
     def taskset(self, point, index):

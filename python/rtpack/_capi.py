@@ -166,6 +166,7 @@ size_t rtp_sweep_n_points(const rtp_sweep *sw);
 rtp_status rtp_sweep_taskset(const rtp_sweep *sw, size_t point, size_t index,
                              rtp_taskset *out, rtp_diag *diag);
 void rtp_sweep_point_key(const rtp_sweep *sw, size_t point, char *buf, size_t size);
+void rtp_sweep_point_resources(const rtp_sweep *sw, size_t point, char *buf, size_t size);
 
 typedef struct rtp_text { char *data; size_t len; size_t cap; int failed; } rtp_text;
 void rtp_text_init(rtp_text *t);

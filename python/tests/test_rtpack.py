@@ -332,6 +332,32 @@ class Sweeps(unittest.TestCase):
                              method, str(ok), str(sweep.sets_per_point)))
         self.assertEqual(got, want)
 
+    def test_sweep_with_resources(self):
+        """A sweep's "resources": the points carry the resource columns of
+        results.csv, and the sets their critical sections."""
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "sweep.json")
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump({"seed": 5, "sets_per_point": 3, "tasks": 6, "cpus": 2,
+                           "utilization": ["0.5"], "policies": "fp",
+                           "methods": ["ffd-oblivious", "sfd"],
+                           "resources": {"count": [1, 2], "access": "0.75", "requests": 2,
+                                         "cs_length": [{"min": "1us", "max": "2us"},
+                                                       {"min": "5us", "max": "9us"}]}}, f)
+            subprocess.run([BIN, "explore", path, "--out", os.path.join(d, "out")],
+                           capture_output=True, check=True)
+            with open(os.path.join(d, "out", "results.csv"), encoding="utf-8") as f:
+                rows = [r.split(",") for r in f.read().splitlines()[1:]]
+            sweep = rtpack.Sweep(path)
+            self.assertEqual(len(sweep.points), 4)
+            cols = [[str(pt["resources"]), "0.75", str(pt["requests"]), str(pt["cs_min_ns"]),
+                     str(pt["cs_max_ns"])] for pt in sweep.points]
+            self.assertEqual([r[10:] for r in rows[::2]], cols)
+            self.assertEqual(sweep.points[3]["access"], Fraction(3, 4))
+            ts = json.loads(sweep.taskset(3, 0).to_json())
+            self.assertEqual([r["name"] for r in ts["resources"]], ["R1", "R2"])
+            self.assertTrue(any(t.get("requests") for t in ts["tasks"]))
+
 
 class Errors(unittest.TestCase):
     def test_bad_json_has_line_and_column(self):
