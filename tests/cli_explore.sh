@@ -36,6 +36,30 @@ done
 cmp "$WORK/t1/results.csv" "$WORK/merged/results.csv" || fail "merged shards differ from one run"
 cmp "$WORK/t1/acceptance.svg" "$WORK/merged/acceptance.svg" || fail "merged plot differs"
 
+# A sweep without "resources" keeps the bytes it had before sweeps took them
+# (tests/golden/explore: written by the build of main before that change).
+G=$SRC/tests/golden/explore
+"$BIN" explore "$G/sweep.json" --out "$WORK/golden" 2>/dev/null || fail "explore of the golden sweep"
+for f in results.csv weighted.csv acceptance.svg; do
+    cmp "$G/$f" "$WORK/golden/$f" || fail "$f of a sweep without resources changed"
+done
+# A sweep with resources: its columns, and bad input named by its path.
+cat > "$WORK/locks.json" <<'JSON'
+{"seed": 3, "sets_per_point": 4, "tasks": 6, "cpus": 2, "utilization": ["0.6"],
+ "policies": "fp", "methods": ["ffd-oblivious", "sfd"],
+ "resources": {"count": 2, "cs_length": [{"min": "10us", "max": "20us"}, {"min": 1000, "max": "2ms"}]}}
+JSON
+"$BIN" explore "$WORK/locks.json" --out "$WORK/locks" 2>/dev/null || fail "explore with resources"
+head -n 1 "$WORK/locks/results.csv" | grep -q ',ratio,timeouts,resources,access,requests,cs_min_ns,cs_max_ns$' \
+    || fail "resource columns: $(head -n 1 "$WORK/locks/results.csv")"
+grep -q '^6,2,0.6,implicit,fp,sfd,[0-9]*,4,[0-9.]*,0,2,0.5,1,1000,2000000$' "$WORK/locks/results.csv" \
+    || fail "resource row: $(cat "$WORK/locks/results.csv")"
+sed 's/"max": "2ms"/"max": "999ns"/' "$WORK/locks.json" > "$WORK/locks_bad.json"
+set +e
+"$BIN" explore "$WORK/locks_bad.json" --out "$WORK/locks_bad" 2>"$WORK/err"
+[ $? -eq 2 ] && grep -q 'resources.cs_length\[1\].max' "$WORK/err" || fail "bad cs_length: $(cat "$WORK/err")"
+set -e
+
 # Refusals: missing shard, a shard of another sweep, an existing DIR.
 set +e
 "$BIN" merge "$WORK/s1" "$WORK/s2" --out "$WORK/m2" 2>/dev/null; [ $? -eq 2 ] || fail "merge with a shard missing"
