@@ -406,6 +406,28 @@ static void run_into(const char *dir, const char *text, int k, int n, int resume
     assert_int_equal(st, expect);
 }
 
+/* DIR_A/NAME and DIR_B/NAME hold the same bytes. */
+static void same_file(const char *dir_a, const char *dir_b, const char *name)
+{
+    char path[700];
+    snprintf(path, sizeof path, "%s/%s", dir_a, name);
+    char *a = slurp(path);
+    snprintf(path, sizeof path, "%s/%s", dir_b, name);
+    char *b = slurp(path);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+}
+
+static void remove_tree(const char *root)
+{
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", root);
+    assert_int_equal(system(cmd), 0);
+}
+
 static void test_resume_and_merge(void **state)
 {
     (void)state;
@@ -442,17 +464,8 @@ static void test_resume_and_merge(void **state)
     assert_int_equal(rtp_explore_merge(dirs, 3, merged, 0, &diag), RTP_OK);
     static const char *const files[] = {"results.csv", "sets.jsonl", "weighted.csv",
                                         "acceptance.svg"};
-    for (int f = 0; f < 4; f++) {
-        snprintf(path, sizeof path, "%s/%s", one, files[f]);
-        char *a = slurp(path);
-        snprintf(path, sizeof path, "%s/%s", merged, files[f]);
-        char *b = slurp(path);
-        assert_non_null(a);
-        assert_non_null(b);
-        assert_string_equal(a, b);
-        free(a);
-        free(b);
-    }
+    for (int f = 0; f < 4; f++)
+        same_file(one, merged, files[f]);
     free(full);
 
     /* Refusals: a missing shard, a repeated one, another sweep, another
@@ -483,9 +496,7 @@ static void test_resume_and_merge(void **state)
     free(manifest);
     assert_int_equal(rtp_explore_merge(dirs, 3, merged, 0, &diag), RTP_EINPUT);
     assert_non_null(strstr(diag.message, "generator version 7"));
-    char cmd[700];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", root);
-    assert_int_equal(system(cmd), 0);
+    remove_tree(root);
 }
 
 /* A sweep with resources: its header, and three shards merged and a run
@@ -527,22 +538,12 @@ static void test_resources_shards_and_resume(void **state)
     assert_int_equal(truncate(path, (off_t)keep + 9), 0);
     run_into(cut, sweep, 1, 1, 1, RTP_OK);
     static const char *const files[] = {"results.csv", "weighted.csv", "acceptance.svg"};
-    for (int f = 0; f < 3; f++)
-        for (int d = 0; d < 2; d++) {
-            snprintf(path, sizeof path, "%s/%s", one, files[f]);
-            char *a = slurp(path);
-            snprintf(path, sizeof path, "%s/%s", d ? cut : merged, files[f]);
-            char *b = slurp(path);
-            assert_non_null(a);
-            assert_non_null(b);
-            assert_string_equal(a, b);
-            free(a);
-            free(b);
-        }
+    for (int f = 0; f < 3; f++) {
+        same_file(one, merged, files[f]);
+        same_file(one, cut, files[f]);
+    }
     free(full);
-    char cmd[700];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", root);
-    assert_int_equal(system(cmd), 0);
+    remove_tree(root);
 }
 
 /* Interrupts the run (through the flag the CLI's signal handler sets) once
@@ -632,9 +633,7 @@ static void test_interrupt_and_resume_inside_a_point(void **state)
     assert_string_equal(full, again);
     free(again);
     free(full);
-    char cmd[700];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", root);
-    assert_int_equal(system(cmd), 0);
+    remove_tree(root);
 }
 
 /* --set-time-limit: a method past its limit is a time-out, never a
@@ -692,9 +691,7 @@ static void test_set_time_limit(void **state)
     rtp_explore_opts r = {.threads = 1, .resume = 1, .set_time_limit_ns = 2};
     assert_int_equal(run_opts(dir, small_sweep, &r, &diag), RTP_EINPUT);
     assert_non_null(strstr(diag.message, "--set-time-limit"));
-    char cmd[700];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", root);
-    assert_int_equal(system(cmd), 0);
+    remove_tree(root);
 }
 
 int main(void)
