@@ -67,19 +67,29 @@ static size_t hp_seqs(const sctx *s, const char *hp, rtp_sens_seq *seq)
 }
 
 /* Does job q's level-i busy period end by a_{q+1} at alpha = a (w_q(a) <=
- * a_{q+1}), or does job q miss at a (w_q(a) > a_q + D_i)? */
+ * a_{q+1}), or does job q miss at a (w_q(a) > a_q + D_i)? *w holds
+ * w_{q-1}(a) on entry when *known (else the search starts at 0), w_q(a) on
+ * return when it meets. Job q's work is at least job q - 1's at every t,
+ * so no t < w_{q-1}(a) has W_q(t) <= t: the search may start after
+ * ceil(w_{q-1}(a)) - 1 (a busy period of q jobs then costs O(q) points,
+ * not O(q^2)). */
 static rtp_status fp_job(sctx *s, const rtp_sens_work *wk, size_t i, rtp_ns q, const mpq_t a,
-                         int *ends, int *misses)
+                         mpq_t w, int *known, int *ends, int *misses)
 {
     const rtp_task *ti = &s->e[i];
-    rtp_i128 arr = (rtp_i128)q * ti->period_ns - ti->jitter_ns;
-    mpq_t w;
-    mpq_init(w);
+    rtp_i128 arr = (rtp_i128)q * ti->period_ns - ti->jitter_ns, lo = 0;
+    if (*known) {
+        mpz_t z;
+        mpz_init(z);
+        mpz_cdiv_q(z, mpq_numref(w), mpq_denref(w));
+        lo = mpz_get_si(z) - 1;
+        mpz_clear(z);
+    }
     int holds = 0;
-    rtp_status st = rtp_sens_work_settle(s, wk, a, 0, arr + ti->deadline_ns, &holds, w);
+    rtp_status st = rtp_sens_work_settle(s, wk, a, lo, arr + ti->deadline_ns, &holds, w);
     *misses = !holds;
-    *ends = st == RTP_OK && holds && mpq_cmp_si(w, (long)(arr + ti->period_ns), 1) <= 0;
-    mpq_clear(w);
+    *known = st == RTP_OK && holds;
+    *ends = *known && mpq_cmp_si(w, (long)(arr + ti->period_ns), 1) <= 0;
     return st;
 }
 
@@ -90,7 +100,15 @@ static rtp_status fp_job(sctx *s, const rtp_sens_work *wk, size_t i, rtp_ns q, c
  * response-time iteration (fp_job); the exact g values are enumerated only
  * when a job misses there (the candidate then drops). Jobs whose busy period
  * goes on at the candidate are kept in `pending` until such an event needs
- * E_q. */
+ * E_q. Each job's g is taken over its own window only (points after a_q):
+ * at a point t, (t - K_q(t)) / A_q(t) falls with q wherever it is > 0 (A_q
+ * and the job count in K_q grow with q), so a positive value at t <= a_q is
+ * at most that of the job q' < q whose window (a_q', a_q'+1] holds t,
+ * already in E_q. max(g_q(a_q + D_i), E_q) is therefore the same whenever
+ * it is > 0 (and <= 0 both ways: then no alpha > 0 passes), and the scan
+ * visits each point once instead of once per later job (q^2 / 2 points in
+ * a long busy period: the reviewer's set took 2.6 s and then passed the
+ * step budget at job 17,692). */
 static rtp_status fp_task_alpha(sctx *s, size_t i, const char *hp, char *level,
                                 const mpq_t cap, const mpq_t floor, mpq_t best, int *exists)
 {
@@ -111,8 +129,9 @@ static rtp_status fp_task_alpha(sctx *s, size_t i, const char *hp, char *level,
     if (!rtp_sens_util_alpha(s, level, best))
         return RTP_OK;
     rtp_ns jobs = delays ? hyper / ti->period_ns : 0;
-    mpq_t ul, g, e;
-    mpq_inits(ul, g, e, NULL);
+    mpq_t ul, g, e, w;
+    mpq_inits(ul, g, e, w, NULL);
+    int known = 0; /* w = w_{q-1}(best) (fp_job) */
     mpq_set(ul, best);
     if (cap && mpq_cmp(cap, best) < 0)
         mpq_set(best, cap);
@@ -128,22 +147,22 @@ static rtp_status fp_task_alpha(sctx *s, size_t i, const char *hp, char *level,
     size_t nh = hp_seqs(s, hp, seq);
     for (rtp_ns q = 0;; q++) {
         rtp_sens_work jb = job_work(s, i, q, seq, nh);
-        if ((st = fp_job(s, &jb, i, q, best, &ends, &misses)) != RTP_OK)
+        if ((st = fp_job(s, &jb, i, q, best, w, &known, &ends, &misses)) != RTP_OK)
             break;
         if (misses) {
             /* the candidate drops to max(g_q(a_q + D), E_q), both exact */
             rtp_i128 arr = (rtp_i128)q * ti->period_ns - ti->jitter_ns;
-            if ((st = rtp_sens_work_max(s, &jb, 0, arr + ti->deadline_ns, best, g, &found,
-                                        &reached)) != RTP_OK)
+            if ((st = rtp_sens_work_max(s, &jb, arr > 0 ? arr : 0, arr + ti->deadline_ns, best,
+                                        g, &found, &reached)) != RTP_OK)
                 break;
             for (size_t k = 0; k < n_pending && st == RTP_OK; k++) {
                 rtp_sens_work pj = job_work(s, i, pending[k], seq, nh);
+                rtp_i128 from = (rtp_i128)pending[k] * ti->period_ns - ti->jitter_ns;
                 mpq_t ge;
                 mpq_init(ge);
                 int f2, r2;
-                st = rtp_sens_work_max(s, &pj, 0,
-                                       (rtp_i128)(pending[k] + 1) * ti->period_ns - ti->jitter_ns,
-                                       best, ge, &f2, &r2);
+                st = rtp_sens_work_max(s, &pj, from > 0 ? from : 0,
+                                       from + ti->period_ns, best, ge, &f2, &r2);
                 if (st == RTP_OK && f2 && (!has_e || mpq_cmp(ge, e) > 0)) {
                     mpq_set(e, ge);
                     has_e = 1;
@@ -159,11 +178,14 @@ static rtp_status fp_task_alpha(sctx *s, size_t i, const char *hp, char *level,
                 mpq_set(g, e);
             if (mpq_cmp(g, best) < 0) /* always: job q misses at best */
                 mpq_set(best, g);
+            if (mpq_sgn(best) <= 0)
+                break; /* no alpha > 0 passes (best only falls) */
             if (has_e && mpq_cmp(e, best) >= 0)
                 break; /* at best the busy period ends before job q */
             if (floor && mpq_cmp(best, floor) <= 0)
                 break;
-            if ((st = fp_job(s, &jb, i, q, best, &ends, &misses)) != RTP_OK)
+            known = 0; /* best fell: w_{q-1} at it is not known */
+            if ((st = fp_job(s, &jb, i, q, best, w, &known, &ends, &misses)) != RTP_OK)
                 break;
         }
         if (ends)
@@ -191,7 +213,7 @@ static rtp_status fp_task_alpha(sctx *s, size_t i, const char *hp, char *level,
 done:
     free(seq);
     free(pending);
-    mpq_clears(ul, g, e, NULL);
+    mpq_clears(ul, g, e, w, NULL);
     return st;
 }
 
