@@ -275,8 +275,8 @@ static rtp_status search(const rtp_task *tasks, size_t n, int m, size_t k, const
  * fp_k(low) <= fp_k(r*), which is r*_k or none when k ever improved, and
  * <= D_k = r*_k (when a value) otherwise: low stays <= r*. Hence:
  *  - fp_k(low) is none: fp_k(r*) is none, so the set is rejected at once
- *    (when response_time is NULL; else the rounds from above still run, as
- *    the last bounds they report are theirs);
+ *    (when response_time is NULL or warm given; else the rounds from
+ *    above still run, as the last bounds they report are theirs);
  *  - every search from above sees r >= r* >= low, so its least fixed point
  *    is >= low_k: it may start at low_k instead of C_k and finds the same
  *    point (no x in [C_k, low_k) passes, rtp_gw_fixed_point's jumps never
@@ -335,7 +335,7 @@ rtp_status rtp_gw_edf_rta_from(const rtp_task *tasks, size_t n, int m,
             if ((st = search(tasks, n, m, k, low, low[k], others, scratch, cap, &steps, limits,
                              &b, diag)))
                 goto done;
-            if (b < 0 && !response_time) {
+            if (b < 0 && (!response_time || warm)) {
                 *verdict = RTP_GLOBAL_REJECT;
                 goto done;
             }

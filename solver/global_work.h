@@ -96,7 +96,10 @@ rtp_status rtp_gw_edf_chain(const rtp_test *test, const rtp_task *tasks, size_t 
  * above settles at (global_edf.c). On acceptance warm[] gets the values the
  * iteration from below reached (each <= r*_i of this set, hence of any set
  * with the same tasks and no smaller wcet: r* is non-decreasing in every
- * C, solver/sensitivity.h). warm may be NULL (rtp_global_edf_rta). */
+ * C, solver/sensitivity.h). warm may be NULL (rtp_global_edf_rta). With
+ * warm, a set the iteration from below rejects is rejected at once, so
+ * response_time (when not NULL) is meaningful on acceptance only: then it
+ * holds the bounds of the round that accepted (each >= r*_i). */
 rtp_status rtp_gw_edf_rta_from(const rtp_task *tasks, size_t n, int m,
                                const rtp_limits *limits, rtp_ns *warm, rtp_ns *response_time,
                                rtp_global_verdict *verdict, rtp_diag *diag);

@@ -259,17 +259,18 @@ static rtp_status passes(const rtp_test *test, const rtp_task *e, size_t n, int 
                          rtp_diag *diag);
 
 /* The gedf RTA alone, its iteration from below started at warm[] (lower
- * bounds of every r*_i, updated on acceptance: rtp_gw_edf_rta_from); the
- * plain test when warm is NULL. */
+ * bounds of every r*_i, updated on acceptance: rtp_gw_edf_rta_from), and
+ * on acceptance the bounds it accepted with into bounds[] (when not NULL);
+ * the plain test when warm is NULL. */
 static rtp_status passes_warm(const rtp_test *test, const rtp_task *e, size_t n, rtp_ns *warm,
-                              int *ok, rtp_diag *diag)
+                              rtp_ns *bounds, int *ok, rtp_diag *diag)
 {
     if (!warm)
         return passes(test, e, n, ok, diag);
     rtp_global_verdict v = RTP_GLOBAL_NA;
     rtp_status st = rtp_limits_check(&test->limits, diag);
     if (st == RTP_OK)
-        st = rtp_gw_edf_rta_from(e, n, test->cpus, &test->limits, warm, NULL, &v, diag);
+        st = rtp_gw_edf_rta_from(e, n, test->cpus, &test->limits, warm, bounds, &v, diag);
     *ok = st == RTP_OK && v == RTP_GLOBAL_ACCEPT;
     return st;
 }
@@ -298,32 +299,92 @@ static rtp_status passes(const rtp_test *test, const rtp_task *e, size_t n, int 
 
 /* The largest x in [*lo, hi) such that `part` accepts with C'_k = x + c,
  * given that it accepts at *lo and its accepted wcets are downward closed:
- * bisection. With warm (the gedf RTA, passes_warm: each accepted x leaves
- * lower bounds low of r* for every larger one, the only ones tried after
- * it), an accepted x also caps the answer at x + D_k - low_k: with the
- * others' bounds fixed, raising C_k by d raises task k's least fixed point
- * by at least d (in y = L - C_k every interference term only grows, W_i's
- * window being y + C_k + r_i - C_i), and the others' r* only grow too, so a
- * wcet accepted at x + d has low_k(x) + d <= r*_k(x) + d <= D_k. */
+ * bisection. */
 static rtp_status bisect(const rtp_test *part, rtp_task *e, size_t n, size_t k, rtp_ns c,
-                         rtp_ns *lo, rtp_ns hi, rtp_ns *warm, rtp_diag *diag)
+                         rtp_ns *lo, rtp_ns hi, rtp_diag *diag)
 {
     rtp_ns keep = e[k].wcet_ns;
     rtp_status st = RTP_OK;
     int ok;
-    if (warm && *lo + e[k].deadline_ns - warm[k] + 1 < hi)
-        hi = *lo + e[k].deadline_ns - warm[k] + 1; /* warm: from the run at *lo */
     while (hi - *lo > 1 && st == RTP_OK) {
         rtp_ns mid = *lo + (hi - *lo) / 2;
         e[k].wcet_ns = mid + c;
-        if ((st = passes_warm(part, e, n, warm, &ok, diag)) == RTP_OK) {
+        if ((st = passes(part, e, n, &ok, diag)) == RTP_OK) {
             if (ok)
                 *lo = mid;
             else
                 hi = mid;
-            if (ok && warm && mid + e[k].deadline_ns - warm[k] + 1 < hi)
-                hi = mid + e[k].deadline_ns - warm[k] + 1;
         }
+    }
+    e[k].wcet_ns = keep;
+    return st;
+}
+
+/* Where the secant through the accepted wcets xp < x (bounds rp, rx, each
+ * task's bound >= r*_i) reaches the first deadline: the largest x + d with
+ * rx_i + d (rx_i - rp_i) / (x - xp) <= D_i for every task whose bound rose.
+ * A guess only (the bounds are not linear in the wcet): the search checks
+ * it with the test. */
+static rtp_i128 secant(const rtp_task *e, size_t n, rtp_ns xp, const rtp_ns *rp, rtp_ns x,
+                       const rtp_ns *rx)
+{
+    rtp_i128 best = (rtp_i128)1 << 100;
+    for (size_t i = 0; i < n; i++) {
+        rtp_i128 rise = (rtp_i128)rx[i] - rp[i], room = (rtp_i128)e[i].deadline_ns - rx[i];
+        if (rise > 0 && room >= 0 && x + room * (x - xp) / rise < best)
+            best = x + room * (x - xp) / rise;
+    }
+    return best;
+}
+
+/* The gedf RTA's largest accepted x in [*lo, hi), accepted at *lo with the
+ * bounds r[n..2n) there and, when xp < *lo, at xp with the bounds r[0..n)
+ * (r has 3n entries, the last n scratch): the same answer as bisection (the
+ * accepted wcets are downward closed; the search keeps an accepted *lo and
+ * a rejected hi and ends when they are 1 apart), with fewer runs of the
+ * RTA. Each try is the secant's guess through the two latest accepted
+ * wcets; after a rejection only when it lies in the inner half of
+ * (*lo, hi) (else the middle, so the bracket shrinks by at least a quarter
+ * every second try); hi - 1 when the guess lies past the cap. Each run's
+ * iteration from below starts at warm[] (passes_warm: each accepted x
+ * leaves lower bounds low of r* for every larger one), and an accepted x
+ * caps the answer at x + D_k - low_k: with the others' bounds fixed,
+ * raising C_k by d raises task k's least fixed point by at least d (in y =
+ * L - C_k every interference term only grows, W_i's window being y + C_k +
+ * r_i - C_i), and the others' r* only grow too, so a wcet accepted at x + d
+ * has low_k(x) + d <= r*_k(x) + d <= D_k. */
+static rtp_status rta_search(const rtp_test *part, rtp_task *e, size_t n, size_t k, rtp_ns c,
+                             rtp_ns *lo, rtp_ns hi, rtp_ns *warm, rtp_ns xp, rtp_ns *r,
+                             rtp_diag *diag)
+{
+    rtp_ns keep = e[k].wcet_ns, *rp = r, *rx = r + n, *out = r + 2 * n;
+    rtp_status st = RTP_OK;
+    int ok, rejected = 0;
+    while (st == RTP_OK) {
+        if (*lo + e[k].deadline_ns - warm[k] + 1 < hi)
+            hi = *lo + e[k].deadline_ns - warm[k] + 1;
+        if (hi - *lo <= 1)
+            break;
+        rtp_ns span = hi - *lo, x = *lo + span / 2;
+        if (xp < *lo) {
+            rtp_i128 g = secant(e, n, xp, rp, *lo, rx);
+            if (g < hi && (!rejected || (g > *lo + span / 4 && g < hi - span / 4)))
+                x = g > *lo ? (rtp_ns)g : *lo + 1;
+        }
+        e[k].wcet_ns = x + c;
+        if ((st = passes_warm(part, e, n, warm, out, &ok, diag)) != RTP_OK)
+            break;
+        rejected = !ok;
+        if (!ok) {
+            hi = x;
+            continue;
+        }
+        rtp_ns *t = rp; /* rp <- the bounds at *lo, rx <- those at x */
+        rp = rx;
+        rx = out;
+        out = t;
+        xp = *lo;
+        *lo = x;
     }
     e[k].wcet_ns = keep;
     return st;
@@ -353,19 +414,23 @@ static rtp_status wcet_max_of(const rtp_test *test, const rtp_task *tasks, size_
     size_t n_parts = bak ? rtp_sens_gedf_parts(test, parts) : 1;
     if (!bak)
         parts[0] = *test;
-    int ok = 0;
-    rtp_ns *warm0 = NULL, *warm = NULL; /* gedf RTA: lower bounds of r* (bisect) */
+    int ok = 0, rta_ok = 0;
+    /* gedf RTA (rta_search): lower bounds of r* at the declared set and in
+     * the search, the bounds it accepts the declared set with, 3n scratch */
+    rtp_ns *warm0 = NULL, *warm = NULL, *base = NULL, *r = NULL;
     if ((st = passes(test, e, n, &ok, diag)) != RTP_OK || !ok)
         goto done;
     if (bak) {
-        if (!(warm0 = malloc(2 * n * sizeof *warm0))) {
+        if (!(warm0 = malloc(6 * n * sizeof *warm0))) {
             st = rtp_oom(diag);
             goto done;
         }
         warm = warm0 + n;
+        base = warm0 + 2 * n;
+        r = warm0 + 3 * n;
         for (size_t i = 0; i < n; i++)
             warm0[i] = e[i].wcet_ns;
-        if ((st = passes_warm(test, e, n, warm0, &ok, diag)) != RTP_OK)
+        if ((st = passes_warm(test, e, n, warm0, base, &rta_ok, diag)) != RTP_OK)
             goto done;
     }
     if ((test->policy == RTP_POLICY_FP || (test->policy == RTP_POLICY_GFP && test->cpus <= 1)) &&
@@ -417,13 +482,21 @@ static rtp_status wcet_max_of(const rtp_test *test, const rtp_task *tasks, size_
                 break;
             ok = !bak; /* the whole test accepts the declared set */
             rtp_ns *w = bak && p == RTP_SENS_GEDF_RTA ? warm : NULL;
-            if (w)
+            if (w && !rta_ok)
+                break; /* the RTA rejects the declared set, so every larger wcet */
+            if (w) {
                 memcpy(w, warm0, n * sizeof *w); /* r* only grows with C_k */
+                memcpy(r, base, n * sizeof *r);
+            }
             e[k].wcet_ns = lo + c;
-            if (bak && (st = passes_warm(&parts[p], e, n, w, &ok, diag)) != RTP_OK)
+            if (bak && (st = passes_warm(&parts[p], e, n, w, r + n, &ok, diag)) != RTP_OK)
                 break;
             e[k].wcet_ns = keep;
-            if (ok && (st = bisect(&parts[p], e, n, k, c, &lo, hi, w, diag)) == RTP_OK)
+            if (ok && w)
+                st = rta_search(&parts[p], e, n, k, c, &lo, hi, w, keep - c, r, diag);
+            else if (ok)
+                st = bisect(&parts[p], e, n, k, c, &lo, hi, diag);
+            if (ok && st == RTP_OK)
                 best = lo;
         }
         e[k].wcet_ns = keep;

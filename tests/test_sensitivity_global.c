@@ -274,6 +274,75 @@ static void test_wcet_max(void **state)
     assert_true(bak_only > 0); /* BAK's exact maximum is exercised */
 }
 
+/* The largest C in [lo, top] `part` accepts (downward closed, accepting at
+ * lo) by plain bisection, every step one run of the test. */
+static rtp_ns bisect_part(const rtp_test *part, rtp_task *e, size_t n, size_t k, rtp_ns lo,
+                          rtp_ns top)
+{
+    rtp_ns keep = e[k].wcet_ns, hi = top + 1;
+    while (hi - lo > 1) {
+        e[k].wcet_ns = lo + (hi - lo) / 2;
+        if (run(part, e, n))
+            lo = e[k].wcet_ns;
+        else
+            hi = e[k].wcet_ns;
+    }
+    e[k].wcet_ns = keep;
+    return lo;
+}
+
+/* gedf wcet_max over wide ranges (periods up to 10^5 ns, 3-8 tasks, 2-4
+ * CPUs; too wide to scan every wcet as check_wcet_max does), where the RTA
+ * part is searched by secant guesses (solver/sensitivity.c, rta_search):
+ * equal to the largest of plain bisections over GFB, BCL and the RTA (each
+ * from the declared wcet, when it accepts there) and BAK's exact maximum. */
+static void test_gedf_wide(void **state)
+{
+    (void)state;
+    kind k = {RTP_POLICY_GEDF, RTP_PRIO_DM};
+    rtp_overheads none = {0, 0, 0, 0};
+    int tasks = 0, by_rta = 0;
+    for (uint64_t seed = 1; seed <= 200; seed++) {
+        tu_rng rng = {seed * 7919 + 3};
+        rtp_task ts[8];
+        size_t n = (size_t)tu_range(&rng, 3, 8);
+        int m = (int)tu_range(&rng, 2, 4);
+        for (size_t i = 0; i < n; i++) {
+            rtp_ns t = tu_range(&rng, 100, 100000);
+            rtp_ns d = tu_range(&rng, 0, 1) ? t : tu_range(&rng, t / 2, t);
+            ts[i] = tu_task(tu_range(&rng, 1, d * m / (rtp_ns)(2 * n) + 1), d, t);
+        }
+        rtp_test t = exact(k, m);
+        rtp_ns wmax[8];
+        assert_int_equal(rtp_sensitivity_wcet_max(&t, ts, n, &none, wmax, NULL), RTP_OK);
+        if (!run(&t, ts, n))
+            continue;
+        rtp_test parts[RTP_SENS_GEDF_PARTS];
+        size_t n_parts = rtp_sens_gedf_parts(&t, parts);
+        for (size_t j = 0; j < n; j++) {
+            rtp_ns top = ts[j].deadline_ns, ref = -1, b = -1;
+            for (size_t p = 0; p < n_parts; p++) {
+                if (!run(&parts[p], ts, n))
+                    continue;
+                rtp_ns got = bisect_part(&parts[p], ts, n, j, ts[j].wcet_ns, top);
+                by_rta += p == RTP_SENS_GEDF_RTA && got > ref;
+                ref = got > ref ? got : ref;
+            }
+            rtp_ns from = ref < 0 ? ts[j].wcet_ns : ref + 1;
+            if (from <= top)
+                assert_int_equal(rtp_sens_bak_max(ts, n, m, j, from, top, &b), RTP_OK);
+            ref = b > ref ? b : ref;
+            if (wmax[j] != ref)
+                fail_msg("seed %llu task %zu: wcet_max %lld, bisection %lld",
+                         (unsigned long long)seed, j, (long long)wmax[j], (long long)ref);
+            tasks++;
+        }
+    }
+    print_message("gedf wide: %d tasks equal to bisection, %d where the RTA gave it\n", tasks,
+                  by_rta);
+    assert_true(tasks > 300 && by_rta > 100);
+}
+
 /* Hand-worked: (1, 4, 4) and (2, 8, 8) on 2 CPUs. Each task can take its
  * whole deadline: under gedf the RTA bounds task 1 at C_1 = 4 by 4 (the
  * interference clamp x - C_1 + 1 = 1 < m) and task 2 at 8 by 8 likewise,
@@ -327,6 +396,7 @@ int main(void)
         cmocka_unit_test(test_bak_max),
         cmocka_unit_test(test_monotone),
         cmocka_unit_test(test_wcet_max),
+        cmocka_unit_test(test_gedf_wide),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
