@@ -155,16 +155,66 @@ static void work_at(sctx *s, const rtp_sens_work *wk, const mpq_t a, rtp_i128 A,
     mpq_add(w, w, tmp);
 }
 
+/* rtp_sens_work_settle with alpha = p / q >= 0 in 64-bit integers and every
+ * value a numerator over q in 128 bits (the iteration of an FP factor's
+ * long busy period visits millions of points; GMP rationals made each cost
+ * ~1 us). Returns 0, having decided nothing, when a product would pass 2^127
+ * (the caller then iterates in GMP). */
+static int settle_fixed(sctx *s, const rtp_sens_work *wk, rtp_i128 p, rtp_i128 q, rtp_i128 lo,
+                        rtp_i128 x, int *holds, mpq_t at, rtp_status *st)
+{
+    rtp_i128 A, N, w, next, v, lim_lo, lim_x;
+    if (__builtin_mul_overflow(lo, q, &lim_lo) || __builtin_mul_overflow(x, q, &lim_x))
+        return 0;
+    /* v = p A + q (c N + b) */
+#define WORK(out) (__builtin_mul_overflow(p, A, &(out)) ||                                      \
+                   __builtin_mul_overflow(N, (rtp_i128)s->c, &v) ||                            \
+                   __builtin_add_overflow(v, (rtp_i128)wk->b, &v) ||                           \
+                   __builtin_mul_overflow(v, q, &v) || __builtin_add_overflow(out, v, &(out)))
+    if ((*st = rtp_sens_work_sums(s, wk, lo + 1, &A, &N)) != RTP_OK)
+        return 1;
+    if (WORK(w))
+        return 0;
+    *holds = 0;
+    for (;;) {
+        if (w <= lim_lo) {
+            *holds = 1; /* W(lo+) <= lo: done just after lo */
+            break;
+        }
+        if (w > lim_x || (*st = rtp_sens_spend(s)) != RTP_OK)
+            break;
+        /* released before w = at or before ceil(w) - 1 (release times are integers) */
+        if ((*st = rtp_sens_work_sums(s, wk, (w + q - 1) / q, &A, &N)) != RTP_OK)
+            break;
+        if (WORK(next))
+            return 0;
+        if (next <= w) {
+            *holds = 1;
+            break;
+        }
+        w = next;
+    }
+#undef WORK
+    if (at)
+        rtp_sens_qset(at, w, q);
+    return 1;
+}
+
 rtp_status rtp_sens_work_settle(sctx *s, const rtp_sens_work *wk, const mpq_t a, rtp_i128 lo,
                                 rtp_i128 x, int *holds, mpq_t at)
 {
+    rtp_status st = RTP_OK;
+    if (mpq_sgn(a) >= 0 && mpz_fits_slong_p(mpq_numref(a)) && mpz_fits_slong_p(mpq_denref(a)) &&
+        settle_fixed(s, wk, mpz_get_si(mpq_numref(a)), mpz_get_si(mpq_denref(a)), lo, x, holds,
+                     at, &st))
+        return st;
     mpq_t w, next, tmp;
     mpz_t z;
     mpq_inits(w, next, tmp, NULL);
     mpz_init(z);
     *holds = 0;
     rtp_i128 A, N;
-    rtp_status st = rtp_sens_work_sums(s, wk, lo + 1, &A, &N); /* released at or before lo */
+    st = rtp_sens_work_sums(s, wk, lo + 1, &A, &N); /* released at or before lo */
     if (st == RTP_OK)
         work_at(s, wk, a, A, N, w, tmp);
     while (st == RTP_OK) {
