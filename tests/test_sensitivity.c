@@ -359,6 +359,39 @@ static void test_fp_factor_long(void **state)
     assert_true(sure > sets / 2);
 }
 
+/* The reviewer's set (FP, one CPU, U = 0.986, D > T and J > T on one
+ * task, given priorities): at its factor the lowest task's busy period runs
+ * 3.7 million jobs, which the job scan once visited q^2 / 2 points for
+ * (exit 3 after 1.7 s); now decided, and held to the exact test on the
+ * multiplied-out set at alpha* and just above. OPA's order does better. */
+static void test_fp_reviewer_set(void **state)
+{
+    (void)state;
+    rtp_task ts[5] = {tu_task(3, 62, 18), tu_task(2, 13, 40), tu_task(4, 181, 49),
+                      tu_task(1, 67, 47), tu_task(16, 37, 24)};
+    ts[3].jitter_ns = 48;
+    ts[3].blocking_ns = 7;
+    for (int i = 0; i < 5; i++) {
+        ts[i].has_priority = 1;
+        ts[i].priority = 5 - i;
+    }
+    rtp_overheads none;
+    memset(&none, 0, sizeof none);
+    tu_rng rng = {5};
+    const char *want[2] = {"212322/209401", "138180/136279"};
+    kind k[2] = {{RTP_POLICY_FP, RTP_PRIO_GIVEN}, {RTP_POLICY_FP, RTP_PRIO_OPA}};
+    for (int j = 0; j < 2; j++) {
+        rtp_test t = exact(k[j]);
+        rtp_scaling sc;
+        assert_int_equal(rtp_sensitivity_scaling(&t, ts, 5, &none, &sc, NULL), RTP_OK);
+        assert_string_equal(sc.exact, want[j]);
+        rtp_scaling_free(&sc);
+        int sure = 0;
+        check_scaling(k[j], ts, 5, &none, &rng, &sure);
+        assert_int_equal(sure, 1);
+    }
+}
+
 static void test_random(void **state)
 {
     (void)state;
@@ -803,6 +836,7 @@ int main(void)
         cmocka_unit_test(test_random_given_ties),
         cmocka_unit_test(test_ties_scaling),
         cmocka_unit_test(test_fp_factor_long),
+        cmocka_unit_test(test_fp_reviewer_set),
         cmocka_unit_test(test_edf_at_one),
         cmocka_unit_test(test_edf_deep),
         cmocka_unit_test(test_edf_factor_deep),
