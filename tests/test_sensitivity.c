@@ -128,6 +128,12 @@ static int passes(kind k, const rtp_task *eff, size_t n)
     return r.schedulable;
 }
 
+/* passes() for tu_bisect_wcet: ctx is the kind. */
+static int accepts(const rtp_task *eff, size_t n, const void *k)
+{
+    return passes(*(const kind *)k, eff, n);
+}
+
 /* Effective tasks at alpha = p / q with every time multiplied by q:
  * C' = p noisy(w) + q fixed, J' = q (J + release latency) (alpha scales a
  * job's work with its noise; the per-job constant stays). 0 when a value
@@ -558,17 +564,10 @@ static void test_edf_deep(void **state)
             continue;
         }
         for (size_t i = 0; i < n; i++) {
-            rtp_ns keep = ts[i].wcet_ns, lo = keep, hi = ts[i].deadline_ns + 1;
+            rtp_ns keep = ts[i].wcet_ns, hi = ts[i].deadline_ns + 1;
             if (ts[i].period_ns + 1 < hi)
                 hi = ts[i].period_ns + 1;
-            while (hi - lo > 1) {
-                ts[i].wcet_ns = lo + (hi - lo) / 2;
-                if (passes(edf, ts, n))
-                    lo = ts[i].wcet_ns;
-                else
-                    hi = ts[i].wcet_ns;
-            }
-            ts[i].wcet_ns = keep;
+            rtp_ns lo = tu_bisect_wcet(ts, n, i, keep, hi, accepts, &edf);
             assert_int_equal(wmax[i], lo);
             /* a demand point binds, not U' <= 1 (a count, in doubles) */
             double util = (double)(lo + 1 - keep) / (double)ts[i].period_ns;

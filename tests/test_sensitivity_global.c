@@ -274,21 +274,10 @@ static void test_wcet_max(void **state)
     assert_true(bak_only > 0); /* BAK's exact maximum is exercised */
 }
 
-/* The largest C in [lo, top] `part` accepts (downward closed, accepting at
- * lo) by plain bisection, every step one run of the test. */
-static rtp_ns bisect_part(const rtp_test *part, rtp_task *e, size_t n, size_t k, rtp_ns lo,
-                          rtp_ns top)
+/* run() for tu_bisect_wcet: ctx is the rtp_test. */
+static int test_accepts(const rtp_task *ts, size_t n, const void *test)
 {
-    rtp_ns keep = e[k].wcet_ns, hi = top + 1;
-    while (hi - lo > 1) {
-        e[k].wcet_ns = lo + (hi - lo) / 2;
-        if (run(part, e, n))
-            lo = e[k].wcet_ns;
-        else
-            hi = e[k].wcet_ns;
-    }
-    e[k].wcet_ns = keep;
-    return lo;
+    return run(test, ts, n);
 }
 
 /* gedf wcet_max over wide ranges (periods up to 10^5 ns, 3-8 tasks, 2-4
@@ -324,7 +313,8 @@ static void test_gedf_wide(void **state)
             for (size_t p = 0; p < n_parts; p++) {
                 if (!run(&parts[p], ts, n))
                     continue;
-                rtp_ns got = bisect_part(&parts[p], ts, n, j, ts[j].wcet_ns, top);
+                rtp_ns got =
+                    tu_bisect_wcet(ts, n, j, ts[j].wcet_ns, top + 1, test_accepts, &parts[p]);
                 by_rta += p == RTP_SENS_GEDF_RTA && got > ref;
                 ref = got > ref ? got : ref;
             }

@@ -71,6 +71,22 @@ rtp_ns tu_hyperperiod(const rtp_task *ts, size_t n)
     return h;
 }
 
+rtp_ns tu_bisect_wcet(rtp_task *ts, size_t n, size_t k, rtp_ns lo, rtp_ns hi,
+                      int (*accepts)(const rtp_task *ts, size_t n, const void *ctx),
+                      const void *ctx)
+{
+    rtp_ns keep = ts[k].wcet_ns;
+    while (hi - lo > 1) {
+        ts[k].wcet_ns = lo + (hi - lo) / 2;
+        if (accepts(ts, n, ctx))
+            lo = ts[k].wcet_ns;
+        else
+            hi = ts[k].wcet_ns;
+    }
+    ts[k].wcet_ns = keep;
+    return lo;
+}
+
 static char *slurp(const char *path)
 {
     FILE *f = fopen(path, "rb");

@@ -38,6 +38,14 @@ rtp_ns tu_fp_completion(const rtp_task *ts, size_t n, size_t i, rtp_ns q);
 /* lcm of the periods, unchecked: for the small periods of reference checks. */
 rtp_ns tu_hyperperiod(const rtp_task *ts, size_t n);
 
+/* The largest C of task k in [lo, hi) that accepts(ts, n, ctx) holds at,
+ * given that it holds at lo and its accepted wcets are downward closed:
+ * plain bisection, each step one call (ts[k].wcet_ns restored). The slow
+ * reference the sensitivity tests hold wcet_max to. */
+rtp_ns tu_bisect_wcet(rtp_task *ts, size_t n, size_t k, rtp_ns lo, rtp_ns hi,
+                      int (*accepts)(const rtp_task *ts, size_t n, const void *ctx),
+                      const void *ctx);
+
 /* Rearranges a[0..n-1] into the next permutation in lexicographic order;
  * 0 after the last one (a then left as it was; at once when n < 2). */
 int tu_next_permutation(int *a, size_t n);
