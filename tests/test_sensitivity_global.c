@@ -289,7 +289,8 @@ static void test_gedf_wide(void **state)
 {
     (void)state;
     kind k = {RTP_POLICY_GEDF, RTP_PRIO_DM};
-    rtp_overheads none = {0, 0, 0, 0};
+    rtp_overheads none;
+    memset(&none, 0, sizeof none);
     int tasks = 0, by_rta = 0;
     for (uint64_t seed = 1; seed <= 200; seed++) {
         tu_rng rng = {seed * 7919 + 3};
