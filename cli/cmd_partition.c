@@ -41,6 +41,7 @@ static const cli_choice objectives[] = {
 };
 static const cli_choice fits[] = {{"util", RTP_LOAD_UTIL}, {"density", RTP_LOAD_DENSITY}, {NULL, 0}};
 static const cli_choice admissions[] = {{"exact", 0}, {"bound", 1}, {NULL, 0}};
+static const cli_choice ties[] = {{"auto", 0}, {"given", 1}, {NULL, 0}};
 
 static int parse_layouts(const char *text, void *field, char *why, size_t why_size)
 {
@@ -55,6 +56,10 @@ static const cli_option options[] = {
     {.name = "priority", .type = CLI_ENUM, CLI_TARGET(part_cli, run.part.priority),
      .choices = priorities, .def = "opa", .when = "policy=fp",
      .help = "fixed-priority order on each CPU"},
+    {.name = "ties", .type = CLI_ENUM, CLI_TARGET(part_cli, run.part.keep_tie_policy),
+     .choices = ties, .def = "auto", .when = "priority=given",
+     .help = "tasks sharing a priority on a CPU: SCHED_FIFO or SCHED_RR chosen per level by "
+             "the exact analyses (auto), or each task's own policy (given)"},
     {.name = "method", .type = CLI_ENUM, CLI_TARGET(part_cli, run.method), .choices = methods,
      .def = "best",
      .help = "first/best/worst/next fit decreasing, slack fit (Greedy Slacker, fp), the exact "
@@ -254,7 +259,70 @@ static void print_cpu(const rtp_plan *plan, const rtp_plan_bin *bin, rtp_ratio c
         print_bin_scaling(bin);
 }
 
-static void print_human(const rtp_plan *plan, const part_cli *pc)
+/* A tied level's side: its worst bound, or the task that misses. */
+static void tie_side(FILE *out, const rtp_plan_bin *bin, const rtp_rr_level *lv, int k)
+{
+    char w[32];
+    fprintf(out, "%s ", k ? "SCHED_RR" : "SCHED_FIFO");
+    if (lv->worst_ns[k] < 0) {
+        fprintf(out, "misses %s", bin->tasks[lv->miss[k]].task.name);
+        return;
+    }
+    rtp_duration_format(lv->worst_ns[k], w, sizeof w);
+    fprintf(out, "worst %s%s", w, lv->cpu_meets[k] ? "" : " (a task below misses)");
+}
+
+/* Why each tied level of one-CPU bin j runs SCHED_FIFO or SCHED_RR
+ * (solver/rr_choose.h's rule): one line per level, nothing without ties or
+ * with --ties given. */
+static int print_ties(FILE *out, const cli_args *args, const rtp_plan *plan, size_t j,
+                      const part_cli *pc)
+{
+    const rtp_plan_bin *bin = &plan->bins[j];
+    if (plan->policy != RTP_POLICY_FP || pc->run.part.priority != RTP_PRIO_GIVEN ||
+        pc->run.part.keep_tie_policy || plan->clustered || plan->n_resources > 0 ||
+        bin->n_tasks < 2)
+        return 0;
+    rtp_rr_level *lv = malloc(bin->n_tasks * sizeof *lv);
+    size_t n = 0;
+    rtp_diag diag;
+    rtp_diag_clear(&diag);
+    if (!lv)
+        return cli_out_of_memory(args);
+    rtp_status st = rtp_part_ties(plan, &pc->run.part, j, lv, &n, &diag);
+    if (st != RTP_OK) {
+        free(lv);
+        return cli_fail(args, "", st, &diag);
+    }
+    for (size_t l = 0; l < n; l++) {
+        fprintf(out, "  tied priority %d (", lv[l].priority);
+        const char *sep = "";
+        for (size_t i = 0; i < bin->n_tasks; i++)
+            if (bin->tasks[i].priority == lv[l].priority) {
+                fprintf(out, "%s%s", sep, bin->tasks[i].task.name);
+                sep = ", ";
+            }
+        fprintf(out, "): %s", lv[l].rr ? "SCHED_RR" : "SCHED_FIFO");
+        if (!lv[l].usable) {
+            fprintf(out, ", the task set's (SCHED_RR is not analysable with this quantum, tick "
+                         "and context switch)\n");
+            continue;
+        }
+        fprintf(out, "; ");
+        tie_side(out, bin, &lv[l], 0);
+        if (lv[l].rr_limit)
+            fprintf(out, ", SCHED_RR's analysis passed the iteration limit\n");
+        else {
+            fprintf(out, ", ");
+            tie_side(out, bin, &lv[l], 1);
+            fprintf(out, "\n");
+        }
+    }
+    free(lv);
+    return 0;
+}
+
+static int print_human(const cli_args *args, const rtp_plan *plan, const part_cli *pc)
 {
     printf("feasible: %s  (method %s", plan->feasible ? "yes" : "no", plan->method);
     if (plan->chosen_layout[0])
@@ -269,8 +337,12 @@ static void print_human(const rtp_plan *plan, const part_cli *pc)
     printf(")\n");
     cli_print_overheads(&plan->overheads, plan->policy);
     int delays = plan_has_delays(plan);
-    for (size_t j = 0; j < plan->n_bins; j++)
+    for (size_t j = 0; j < plan->n_bins; j++) {
         print_cpu(plan, &plan->bins[j], pc->run.part.capacity, delays);
+        int rc = print_ties(stdout, args, plan, j, pc);
+        if (rc)
+            return rc;
+    }
     printf("unassigned:");
     for (size_t k = 0; k < plan->n_unassigned; k++)
         printf(" %s", plan->unassigned[k].task.name);
@@ -287,6 +359,7 @@ static void print_human(const rtp_plan *plan, const part_cli *pc)
     if (plan->deploy_judged)
         printf("deployable: %s%s\n", plan->deployable ? "yes (rtpack emit takes it)" : "no: ",
                plan->deployable ? "" : plan->deployable_reason);
+    return 0;
 }
 
 /* A task that fails alone on an empty CPU: which of its own terms breaks
@@ -503,6 +576,9 @@ static int print_bounds(FILE *out, const cli_args *args, rtp_plan *plan, const p
             fprintf(out, "  %-16s %14s %14s %14s %14s\n", pt->task.name, d, b, sl, mg);
         }
         free(bound);
+        int rc = args->json ? print_ties(out, args, plan, j, pc) : 0; /* else in the table */
+        if (rc)
+            return rc;
     }
     return 0;
 }
@@ -557,7 +633,11 @@ static int run(const cli_args *args, void *settings)
         printf("%s\n", text);
         free(text);
     } else {
-        print_human(&plan, pc);
+        int prc = print_human(args, &plan, pc);
+        if (prc) {
+            rtp_plan_free(&plan);
+            return prc;
+        }
     }
     if (info.undecided)
         fprintf(stderr, "rtpack partition: %s\n",

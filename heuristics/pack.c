@@ -428,6 +428,7 @@ static rtp_status admits(packer *p, size_t j, size_t i, int *why, rtp_diag *diag
     if (p->opts->soft)
         test = rtp_test_soft((int)size, p->opts->limits);
     test.rr = rr_of(job->ts);
+    test.choose_ties = !p->opts->keep_tie_policy;
     rtp_test_result res;
     memset(&res, 0, sizeof res);
     rtp_status st = rtp_test_run(&test, p->scratch, n, &res, diag);
@@ -563,8 +564,9 @@ static rtp_status build_plan(packer *p, rtp_plan *plan, rtp_diag *diag)
     plan->soft = opts->soft;
     int *priority = calloc(n ? n : 1, sizeof *priority);
     rtp_ns *response = calloc(n ? n : 1, sizeof *response);
+    unsigned char *chosen = calloc(n ? n : 1, 1);
     rtp_locks_task *lk = p->locks ? malloc((n ? n : 1) * sizeof *lk) : NULL;
-    if (st != RTP_OK || !priority || !response || (p->locks && !lk)) {
+    if (st != RTP_OK || !priority || !response || !chosen || (p->locks && !lk)) {
         st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
         goto done;
     }
@@ -603,19 +605,25 @@ static rtp_status build_plan(packer *p, rtp_plan *plan, rtp_diag *diag)
                                    : rtp_test_exact(job->policy, opts->priority,
                                                     (int)job->bins.len[j], opts->limits);
         test.rr = rr_of(job->ts);
+        test.choose_ties = !opts->keep_tie_policy;
         rtp_test_result res;
         memset(&res, 0, sizeof res);
         res.priority = priority;
         res.response_time = response;
+        res.rr = chosen;
+        for (size_t k = 0; k < len; k++) /* the tests that leave it alone: the tasks' own */
+            chosen[k] = (unsigned char)p->scratch[k].rr;
         if ((st = rtp_test_run(&test, p->scratch, len, &res, diag)) != RTP_OK)
             goto done;
         feasible = feasible && res.schedulable;
         if (res.schedulable && res.accepted_by)
             snprintf(plan->bins[j].test, sizeof plan->bins[j].test, "%s", res.accepted_by);
-        for (size_t k = 0; k < b->len; k++) /* the plan keeps the declared tasks */
+        for (size_t k = 0; k < b->len; k++) { /* the plan keeps the declared tasks */
             if ((st = rtp_plan_add_task(plan, j, &job->ts->tasks[b->idx[k]], is_fp ? priority[k] : 0,
                                         is_fp ? response[k] : -1)) != RTP_OK)
                 goto done;
+            plan->bins[j].tasks[plan->bins[j].n_tasks - 1].task.rr = chosen[k]; /* rr_choose.h */
+        }
     }
     for (size_t i = 0; i < n; i++) {
         if (p->where[i] != NONE)
@@ -628,6 +636,7 @@ static rtp_status build_plan(packer *p, rtp_plan *plan, rtp_diag *diag)
 done:
     free(priority);
     free(response);
+    free(chosen);
     free(lk);
     return st;
 }

@@ -123,6 +123,7 @@ rtp_status rtp_part_explain(const rtp_plan *plan, const rtp_part_opts *opts, siz
         return st0;
     rtp_test exact1 = rtp_test_exact(opts->policy, opts->priority, 1, opts->limits);
     exact1.rr = rtp_rr_params_of(plan->rr_quantum_ns, plan->tick_ns, &plan->overheads);
+    exact1.choose_ties = !opts->keep_tie_policy;
     rtp_test_result r1;
     memset(&r1, 0, sizeof r1);
     if ((st0 = rtp_test_run(&exact1, &alone, 1, &r1, diag)) != RTP_OK)
@@ -173,6 +174,7 @@ rtp_status rtp_part_explain(const rtp_plan *plan, const rtp_part_opts *opts, siz
     rtp_test exact = rtp_test_exact(opts->policy, opts->priority, 1, opts->limits);
     exact.want_first_miss = 1;
     exact.rr = rtp_rr_params_of(plan->rr_quantum_ns, plan->tick_ns, &plan->overheads);
+    exact.choose_ties = !opts->keep_tie_policy;
     rtp_test_result res;
     memset(&res, 0, sizeof res);
     if ((st = rtp_test_run(&exact, a, n, &res, diag)) != RTP_OK)

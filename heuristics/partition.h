@@ -14,6 +14,7 @@
 #include "models/plan.h"
 #include "models/ratio.h"
 #include "solver/schedtest.h"
+#include "solver/rr_choose.h"
 #include "models/api.h"
 
 RTP_API_BEGIN
@@ -51,6 +52,9 @@ typedef struct rtp_part_opts {
     rtp_load_kind fit_measure;/* best/worst fit: room by utilization or density */
     int bound_admission;      /* 1: utilization-bound test instead of exact */
     int soft;                 /* EDF: admit by rtp_test_soft (bounded tardiness) */
+    int keep_tie_policy;      /* FP, RTP_PRIO_GIVEN: 1 = the tasks' own SCHED_FIFO /
+                               * SCHED_RR at tied levels; 0 = chosen per level
+                               * (solver/rr_choose.h), in admission and plan */
     int threads;              /* rtp_part_best: 0 = OpenMP default */
     rtp_limits limits;
     /* Progress of long runs (optional, NULL = none), in placements, as
@@ -159,6 +163,16 @@ rtp_status rtp_part_explain(const rtp_plan *plan, const rtp_part_opts *opts,
  * give no per-task bound) or a bin that does not pass as it is. */
 rtp_status rtp_part_bounds(const rtp_plan *plan, const rtp_part_opts *opts, size_t j,
                            rtp_ns *bound, rtp_diag *diag);
+
+/* The tied priority levels of one-CPU FP bin j and why each runs
+ * SCHED_FIFO or SCHED_RR (`partition`'s table and --explain): rtp_rr_choose
+ * on the bin's effective tasks with the plan's priorities and SCHED_RR
+ * terms, which repeats the choice the plan was made with. levels: at least
+ * bin->n_tasks entries; *n_levels their count (0 when no level is tied).
+ * RTP_EINPUT for a cluster of 2+ CPUs, an EDF plan or one with shared
+ * resources (none is chosen there); RTP_ELIMIT as the analysis. */
+rtp_status rtp_part_ties(const rtp_plan *plan, const rtp_part_opts *opts, size_t j,
+                         rtp_rr_level *levels, size_t *n_levels, rtp_diag *diag);
 
 /* --sensitivity on a plan (docs/spec.md "Sensitivity"; solver/sensitivity.h):
  * every placed task's wcet_max and every non-empty bin's critical scaling

@@ -80,6 +80,7 @@ static void ctx_free(ilp_ctx *c)
     free(c->sub_idx);
     free(c->prio);
     free(c->rt);
+    free(c->rr);
     free(c->round_assign);
     free(c->round_members);
     free(c->round_count);
@@ -114,6 +115,7 @@ static rtp_status ctx_init(ilp_ctx *c, const rtp_taskset *ts, const int *cpus,
     c->test = rtp_test_exact(opts->part.policy, opts->part.priority, 1, opts->part.limits);
     c->test.rr = rtp_rr_params_of(ts->platform.rr_quantum_ns, ts->platform.tick_ns,
                                   &ts->platform.overheads);
+    c->test.choose_ties = !opts->part.keep_tie_policy;
     c->edf = rtp_test_exact(RTP_POLICY_EDF, RTP_PRIO_OPA, 1, opts->part.limits);
     c->edf.want_first_miss = 1;
     size_t n1 = c->n + 1, nm = (c->n ? c->n : 1) * (m ? m : 1);
@@ -126,6 +128,7 @@ static rtp_status ctx_init(ilp_ctx *c, const rtp_taskset *ts, const int *cpus,
     c->sub_idx = calloc(n1, sizeof *c->sub_idx);
     c->prio = calloc(n1, sizeof *c->prio);
     c->rt = calloc(n1, sizeof *c->rt);
+    c->rr = calloc(n1, sizeof *c->rr);
     c->round_assign = calloc(n1, sizeof *c->round_assign);
     c->round_members = calloc(nm, sizeof *c->round_members);
     c->round_count = calloc(m + 1, sizeof *c->round_count);
@@ -144,7 +147,7 @@ static rtp_status ctx_init(ilp_ctx *c, const rtp_taskset *ts, const int *cpus,
     if (!c->open || !c->fixed || !c->cut_tasks || !c->cut_cpus)
         return RTP_ENOMEM;
     if (!c->allowed || !c->xcol || !c->util || !c->sym_class || !c->order || !c->sub || !c->sub_idx ||
-        !c->prio || !c->rt || !c->round_assign || !c->round_members || !c->round_count ||
+        !c->prio || !c->rt || !c->rr || !c->round_assign || !c->round_members || !c->round_count ||
         !c->round_cpu || !c->row_cols || !c->row_vals ||
         (opts->objective == RTP_ILP_MIN_CPUS && !c->ycol))
         return RTP_ENOMEM;

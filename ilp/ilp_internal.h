@@ -50,6 +50,7 @@ typedef struct ilp_ctx {
     size_t *sub_idx;          /* n */
     int *prio;                /* n */
     rtp_ns *rt;               /* n */
+    unsigned char *rr;        /* n: each task's policy (solver/rr_choose.h) */
     int *round_assign;        /* n: ilp_round's assignment */
     size_t *round_members;    /* m * n: ilp_round's tasks per CPU */
     size_t *round_count;      /* m */

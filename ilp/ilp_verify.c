@@ -289,6 +289,9 @@ rtp_status ilp_plan(ilp_ctx *c, const int *assign, rtp_plan *plan)
         memset(&r, 0, sizeof r);
         r.priority = c->prio;
         r.response_time = c->rt;
+        r.rr = c->rr;
+        for (size_t q = 0; q < k; q++) /* the tests that leave it alone: the tasks' own */
+            c->rr[q] = (unsigned char)c->sub[q].rr;
         rtp_status st = rtp_test_run(&c->test, c->sub, k, &r, c->diag);
         if (st != RTP_OK)
             return st;
@@ -300,6 +303,7 @@ rtp_status ilp_plan(ilp_ctx *c, const int *assign, rtp_plan *plan)
                                    fp ? c->rt[q] : 0);
             if (st != RTP_OK)
                 return st;
+            plan->bins[j].tasks[plan->bins[j].n_tasks - 1].task.rr = c->rr[q];
         }
     }
     plan->feasible = 1;

@@ -190,6 +190,12 @@ int rtp_rr_present(const rtp_task *tasks, size_t n, const int *priority)
     return 0;
 }
 
+int rtp_rr_usable(const rtp_rr_params *rr)
+{
+    return rr->quantum_ns > 0 && (rr->tick_ns <= 0 || rr->quantum_ns % rr->tick_ns == 0) &&
+           (rr->tick_ns > 0 || rr->context_switch_ns == 0);
+}
+
 static rtp_status check(const ctx *c, rtp_diag *diag)
 {
     const rtp_rr_params *rr = c->rr;

@@ -28,6 +28,11 @@
  * 100 ms when 0), tick (0 = not given) and overheads' context switch. */
 rtp_rr_params rtp_rr_params_of(rtp_ns quantum_ns, rtp_ns tick_ns, const rtp_overheads *ov);
 
+/* 1 when rtp_rr_rta can analyse SCHED_RR ties with rr: a quantum, a tick
+ * (when given) that divides it, and a tick when the context switch is not 0
+ * (rtp_rr_rta's RTP_EINPUT cases otherwise). */
+int rtp_rr_usable(const rtp_rr_params *rr);
+
 /* 1 when some priority level holds two or more tasks and one of them is
  * SCHED_RR (the FIFO analysis of solver/fp.h then does not hold there). */
 int rtp_rr_present(const rtp_task *tasks, size_t n, const int *priority);

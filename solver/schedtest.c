@@ -17,7 +17,7 @@
 #include "solver/fp.h"
 #include "solver/global.h"
 #include "solver/locks.h"
-#include "solver/rr.h"
+#include "solver/rr_choose.h"
 
 #include <gmp.h>
 #include <stdlib.h>
@@ -110,13 +110,15 @@ static rtp_status run_fp(const rtp_test *test, const rtp_task *tasks, size_t n,
         else
             st = rtp_locks_fp_blocking(tasks, n, priority, blocked, diag);
     }
-    if (st == RTP_OK)
-        st = rtp_fp_rta(blocked ? blocked : tasks, n, priority, response, &sched, &test->limits,
-                        diag);
-    /* ties with SCHED_RR threads: the FIFO analysis does not hold there */
-    if (st == RTP_OK && rtp_rr_present(tasks, n, priority))
-        st = rtp_rr_rta(blocked ? blocked : tasks, n, priority, &test->rr, response, &sched,
-                        &test->limits, diag);
+    const rtp_task *a = blocked ? blocked : tasks;
+    if (st == RTP_OK && test->choose_ties && test->priority == RTP_PRIO_GIVEN)
+        st = rtp_rr_choose(a, n, priority, &test->rr, result->rr, response, &sched, NULL, NULL,
+                           &test->limits, diag);
+    else if (st == RTP_OK) {
+        st = rtp_rr_fp_rta(a, n, priority, &test->rr, response, &sched, &test->limits, diag);
+        for (size_t i = 0; result->rr && i < n; i++)
+            result->rr[i] = (unsigned char)tasks[i].rr;
+    }
     free(blocked);
     if (st == RTP_OK) {
         result->assignment_found = found;

@@ -23,6 +23,9 @@ typedef struct rtp_test_result {
     int has_first_miss;     /* EDF only */
     rtp_ns first_miss_ns;
     const char *accepted_by;/* global tests: the accepting test's name, else NULL */
+    unsigned char *rr;      /* in: caller array of n or NULL; out (FP on one CPU):
+                             * each task's policy, 1 = SCHED_RR (the chosen one
+                             * under choose_ties, else the task's own) */
 } rtp_test_result;
 
 struct rtp_test;
@@ -47,6 +50,9 @@ typedef struct rtp_test {
     int want_first_miss;     /* EDF: compute first_miss when unschedulable */
     rtp_limits limits;
     rtp_rr_params rr;        /* FP on one CPU with SCHED_RR ties (solver/rr.h) */
+    int choose_ties;         /* FP on one CPU, RTP_PRIO_GIVEN: each tied level
+                              * SCHED_FIFO or SCHED_RR by solver/rr_choose.h
+                              * instead of the tasks' own policies */
 } rtp_test;
 
 /* The exact test of `policy` on `cpus` processors (cpus > 1 only for the

@@ -140,6 +140,8 @@ done
 
 # SCHED_RR tasks: check compares the machine's quantum (the sysctl, rounded
 # up to the plan's tick) with the plan's platform.rr_quantum and says so.
+# (--ties given: the tasks' own SCHED_RR; partition would choose SCHED_FIFO
+# here, whose bounds are as small.)
 RR_MS=$(head -n 1 /proc/sys/kernel/sched_rr_timeslice_ms 2> /dev/null) || RR_MS=''
 if [ -n "$RR_MS" ] && [ "$RR_MS" -gt 0 ]; then
     for q in "$RR_MS" $((RR_MS + 1)); do
@@ -148,7 +150,8 @@ if [ -n "$RR_MS" ] && [ "$RR_MS" -gt 0 ]; then
   { "name": "a", "wcet": "1ms", "period": "1s", "priority": 5, "policy": "rr", "cmd": "a" },
   { "name": "b", "wcet": "1ms", "period": "1s", "priority": 5, "policy": "rr", "cmd": "b" } ] }
 EOF
-        "$BIN" partition "$T/rr.json" --policy fp --priority given --json > "$T/rr.plan" ||
+        "$BIN" partition "$T/rr.json" --policy fp --priority given --ties given --json \
+            > "$T/rr.plan" ||
             fail "partition rr"
         "$BIN" emit "$T/rr.plan" --format script --out "$T/rr.sh" 2> /dev/null || fail "emit rr"
         sh "$T/rr.sh" check > "$T/out" 2> "$T/err" || fail "rr check: $(cat "$T/err")"

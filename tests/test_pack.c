@@ -28,6 +28,7 @@
 #include "heuristics/cluster.h"
 #include "heuristics/partition.h"
 #include "models/effective.h"
+#include "solver/rr.h"
 #include "support/testutil.h"
 
 #define MAXN 48
@@ -199,6 +200,10 @@ static rtp_status ref_pack(const rtp_taskset *ts, const ref_bins *bins, rtp_poli
                 scratch[cnt++] = b[j].tasks[k];
             rtp_test test = bound ? rtp_test_bound(policy, opts->limits)
                                   : rtp_test_exact(policy, opts->priority, (int)size, opts->limits);
+            /* the engine's SCHED_RR terms and its choice at tied levels */
+            test.rr = rtp_rr_params_of(ts->platform.rr_quantum_ns, ts->platform.tick_ns,
+                                       &ts->platform.overheads);
+            test.choose_ties = !opts->keep_tie_policy;
             rtp_test_result res;
             memset(&res, 0, sizeof res);
             if ((st = rtp_test_run(&test, scratch, cnt, &res, &diag)) != RTP_OK || !res.schedulable)

@@ -92,7 +92,7 @@ typedef enum rtp_order { RTP_ORDER_UTIL = 0, RTP_ORDER_DENSITY, RTP_ORDER_DEADLI
     RTP_ORDER_PERIOD, RTP_ORDER_INPUT } rtp_order;
 typedef struct rtp_part_opts { rtp_policy policy; rtp_prio_rule priority;
     rtp_placement placement; rtp_order order; rtp_ratio capacity; rtp_load_kind fit_measure;
-    int bound_admission; int soft; int threads; rtp_limits limits;
+    int bound_admission; int soft; int keep_tie_policy; int threads; rtp_limits limits;
     void (*progress)(void *ctx, uint64_t planned, uint64_t placed); void *progress_ctx;
 } rtp_part_opts;
 
