@@ -83,37 +83,6 @@ static int dl_params_refused(const rtp_task *t, const char *path, rtp_diag *diag
     return 0;
 }
 
-/* Equal SCHED_FIFO priorities and a deadline past the period: the analysis
- * runs equal priorities first-in first-out by release (docs/spec.md
- * "Priorities"), which Linux gives only while no thread has a late job. A
- * periodic thread that finishes job k after job k + 1 was released does not
- * sleep, so it stays at the head of its priority list and runs job k + 1
- * before equal-priority jobs released earlier: the analysed order no longer
- * holds. A response beyond the period needs a deadline beyond the period
- * (the plan passed the exact test), so such a pair is refused. 1 when
- * refused, with diag set. */
-static int equal_late_refused(const rtp_plan_bin *bin, const char *bin_path, rtp_diag *diag)
-{
-    for (size_t i = 0; i < bin->n_tasks; i++) {
-        const rtp_task *late = &bin->tasks[i].task;
-        if (late->deadline_ns <= late->period_ns)
-            continue;
-        for (size_t k = 0; k < bin->n_tasks; k++) {
-            if (k == i || bin->tasks[k].priority != bin->tasks[i].priority)
-                continue;
-            rtp_diag_set(diag, RTP_OK, bin_path,
-                         "tasks %s and %s share a SCHED_FIFO priority and %s's deadline "
-                         "exceeds its period: a late SCHED_FIFO thread runs its next job before "
-                         "equal-priority jobs released earlier, which the analysis (first-in "
-                         "first-out among equals) does not cover; fix: give them distinct "
-                         "priorities (--priority dm or opa, or distinct given priorities)",
-                         late->name, bin->tasks[k].task.name, late->name);
-            return 1;
-        }
-    }
-    return 0;
-}
-
 static rtp_task *deployed_tasks(const rtp_plan *plan, size_t j, const rtp_deploy_opts *opts,
                                 rtp_status *st, rtp_diag *diag);
 
@@ -269,8 +238,6 @@ static int bin_refused(const rtp_plan *plan, size_t j, const rtp_deploy_opts *op
                      opts->fifo_hi - opts->fifo_lo + 1);
         return 1;
     }
-    if (!deadline && equal_late_refused(bin, bin_path, diag))
-        return 1;
     int ok = 0;
     if ((*st = retest_bin(plan, j, opts, tasks, &ok, diag)) != RTP_OK)
         return 1;

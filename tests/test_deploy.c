@@ -461,9 +461,11 @@ static void test_runtime_margin(void **state)
     rtp_plan_free(&plan);
 }
 
-/* Equal SCHED_FIFO priorities with a deadline past the period are refused
- * (a late Linux thread breaks first-in first-out among equals); equal
- * priorities with constrained deadlines, or distinct ones, are not. */
+/* Equal SCHED_FIFO priorities with a deadline past the period are taken
+ * when the analysis passes (solver/fp.c counts a late tied thread as higher
+ * priority for its peers, as Linux runs it; tests/test_recheck_ties.c holds
+ * the re-check to a simulation of Linux's run lists), as are constrained
+ * deadlines and distinct priorities. */
 static void test_check_equal_late(void **state)
 {
     (void)state;
@@ -471,7 +473,7 @@ static void test_check_equal_late(void **state)
     const struct {
         rtp_ns deadline_a;
         int prio_a, want;
-    } cases[] = {{8000000, 1, 0}, {4000000, 1, 1}, {8000000, 2, 1}};
+    } cases[] = {{8000000, 1, 1}, {4000000, 1, 1}, {8000000, 2, 1}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         rtp_task tasks[2] = {tu_task(1000000, cases[c].deadline_a, 4000000),
                              tu_task(1000000, 10000000, 10000000)};
@@ -485,8 +487,6 @@ static void test_check_equal_late(void **state)
         rtp_diag_clear(&diag);
         assert_int_equal(rtp_deploy_check(&plan, &opts, &deployable, &diag), RTP_OK);
         assert_int_equal(deployable, cases[c].want);
-        if (!cases[c].want)
-            assert_non_null(strstr(diag.message, "share a SCHED_FIFO priority and a's deadline"));
         rtp_plan_free(&plan);
     }
 }
