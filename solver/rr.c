@@ -257,11 +257,19 @@ rtp_status rtp_rr_rta(const rtp_task *tasks, size_t n, const int *priority,
         if (affected[i])
             st = busy(&c, i, agnostic_step, 0, NULL, &R[i]);
     }
+    /* Critical sections (ceilings, MSRP's non-preemptive spins) run a thread
+     * above its level, where its quantum can expire without sending it to
+     * the tail of its own list; Linux puts a thread whose priority drops at
+     * the head of its new list (__sched_setscheduler's ENQUEUE_HEAD, which
+     * PTHREAD_PRIO_PROTECT goes through), so a peer can run a refilled
+     * quantum right after its section: a turn is no longer at most Q + P.
+     * The turn arm is then left out; arm 1 holds for any order. */
+    int turns = turns_apply(rr) && !rtp_tasks_have_requests(tasks, n);
     for (int round = 0, changed = 1; round < RR_ROUNDS && changed && st == RTP_OK; round++) {
         changed = 0;
         for (size_t i = 0; i < n && st == RTP_OK; i++) {
             rtp_ns b;
-            if (!c.rrl[i] || !turns_apply(rr) ||
+            if (!c.rrl[i] || !turns ||
                 (st = busy(&c, i, turns_step, 1, R, &b)) != RTP_OK || b < 0)
                 continue;
             if (R[i] < 0 || b < R[i]) {

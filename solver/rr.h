@@ -17,7 +17,9 @@
  * the pending-stretch bound that caps each peer by the turns the task needs
  * under tick accounting, refined downward over the peers' own bounds. Turn
  * switches beyond the two per job in C' are charged to every task at or
- * below a round-robin level. Tasks are effective tasks (models/effective.h);
+ * below a round-robin level. With critical sections on the CPU (any task
+ * with requests: ceilings, MSRP) only (1) is used (rr.c says why). Tasks
+ * are effective tasks (models/effective.h);
  * times are rtp_ns. Pure: no globals, safe from many threads. */
 #ifndef RTP_RR_H
 #define RTP_RR_H

@@ -277,6 +277,32 @@ static void test_turn_switches(void **state)
 
 /* Times near the 2^62 limit and a turn length of 1 ns: no overflow (the
  * sanitizer build checks), a miss or a bound, never a wrong one. */
+/* Critical sections on the CPU: examples/rr-tied.json with the logger and
+ * the sensor sharing a resource (ceiling: the sensor's priority). A peer
+ * whose quantum expires inside a section runs above its level and is put
+ * back at the head of its list when its priority drops (rr.c), so the turn
+ * arm no longer applies: control's bound is arm 1's, 2 + 30 + 4 x 1 = 36 ms
+ * past its 25 ms deadline, where without the section the turn arm gives
+ * 23 ms. */
+static void test_sections_turn_arm_off(void **state)
+{
+    (void)state;
+    const rtp_ns ms = 1000000;
+    rtp_task ts[3] = {tu_task(1 * ms, 10 * ms, 10 * ms), tu_task(2 * ms, 25 * ms, 25 * ms),
+                      tu_task(30 * ms, 100 * ms, 100 * ms)};
+    ts[1].rr = ts[2].rr = 1;
+    int prio[3] = {2, 1, 1};
+    rtp_ns resp[3];
+    assert_true(analyse(ts, 3, prio, 4 * ms, 1 * ms, 0, resp));
+    assert_int_equal(resp[1], 23 * ms);
+    rtp_request req = {.resource = 0, .count = 1, .length_ns = 1 * ms};
+    ts[0].requests = ts[2].requests = &req;
+    ts[0].n_requests = ts[2].n_requests = 1;
+    assert_false(analyse(ts, 3, prio, 4 * ms, 1 * ms, 0, resp));
+    assert_int_equal(resp[1], -1);
+    assert_int_equal(resp[2], 38 * ms); /* arm 1 for the logger too: 30 + 2 x 2 + 4 x 1 */
+}
+
 static void test_extremes(void **state)
 {
     (void)state;
@@ -308,6 +334,7 @@ int main(void)
         cmocka_unit_test(test_carry_over),
         cmocka_unit_test(test_turn_switches),
         cmocka_unit_test(test_extremes),
+        cmocka_unit_test(test_sections_turn_arm_off),
         cmocka_unit_test(test_against_simulation),
         cmocka_unit_test(test_fifo_ties_against_simulation),
     };
