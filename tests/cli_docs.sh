@@ -15,6 +15,7 @@
 #     tests, fuzzers and benchmarks that exist;
 #  6. no source, build or test file cites an outside tracker's item (the
 #     word for one followed by its number): a comment says what and why.
+#  7. docs/tutorial.md's commands run and print the lines it shows.
 # Env: RTP_SOURCE_DIR (the source tree), RTP_BINARY (built rtpack).
 set -u
 SRC=${RTP_SOURCE_DIR:?}
@@ -185,6 +186,55 @@ grep -E '\.(c|h|sh|py|cpp|cmake|css)$|CMakeLists\.txt$' "$TMP/files" | while IFS
 done >"$TMP/tracker"
 if [ -s "$TMP/tracker" ]; then
     while IFS= read -r line; do bad "cites an outside tracker: $line"; done <"$TMP/tracker"
+fi
+
+# 7. docs/tutorial.md's commands run and print what it shows: every
+#    `$ rtpack ...` and `$ sed ...` line of its sh blocks (continued lines
+#    joined, `sudo` ones left out: they deploy) runs in order in a scratch
+#    folder beside the examples and exits 0 or 1 (1: a miss the text is
+#    about), and every output line shown under it (blanks squeezed; `...`
+#    lines stand for lines left out) is part of a line it prints.
+tutorial_check() {
+    mkdir "$TMP/tutorial" && ln -s "$SRC/examples" "$TMP/tutorial/examples" || return 1
+    awk '
+    /^```sh$/ { inblk = 1; have = 0; next }
+    /^```/ { inblk = 0; have = 0; next }
+    !inblk { next }
+    cont { line = $0; sub(/^ +/, "", line); cmd = cmd " " line
+           if (cmd ~ /\\$/) sub(/\\$/, "", cmd); else { cont = 0; n++; have = 1; print "CMD\t" n "\t" cmd }
+           next }
+    /^\$ / { cmd = substr($0, 3)
+             if (cmd ~ /\\$/) { sub(/\\$/, "", cmd); cont = 1 } else { n++; have = 1; print "CMD\t" n "\t" cmd }
+             next }
+    have { print "OUT\t" n "\t" $0 }
+    ' "$SRC/docs/tutorial.md" >"$TMP/tutorial/steps"
+    grep -q '^CMD' "$TMP/tutorial/steps" || echo "docs/tutorial.md: no commands found"
+    while IFS='	' read -r kind n text; do
+        case $kind in
+        CMD)
+            case $text in
+            rtpack\ *) run="\"\$BIN\" ${text#rtpack }" ;;
+            sed\ *) run=$text ;;
+            *) continue ;;
+            esac
+            (cd "$TMP/tutorial" && BIN=$BIN sh -c "$run" >"out$n" 2>"err$n")
+            rc=$?
+            [ "$rc" -le 1 ] ||
+                printf 'docs/tutorial.md: `%s` exited %d: %s\n' "$text" "$rc" "$(head -c 300 "$TMP/tutorial/err$n")"
+            tr -s ' ' <"$TMP/tutorial/out$n" >"$TMP/tutorial/flat$n"
+            ;;
+        OUT)
+            want=$(printf '%s\n' "$text" | tr -s ' ' | sed 's/^ //')
+            case $want in '' | ...) continue ;; esac
+            grep -F -q -- "$want" "$TMP/tutorial/flat$n" ||
+                printf 'docs/tutorial.md: command %s prints no line like `%s`\n' "$n" "$text"
+            ;;
+        esac
+    done <"$TMP/tutorial/steps"
+}
+tutorial_check >"$TMP/tutorial.out" 2>&1
+if [ -s "$TMP/tutorial.out" ]; then
+    while IFS= read -r line; do bad "$line"; done <"$TMP/tutorial.out"
 fi
 
 exit "$fail"
