@@ -304,10 +304,10 @@ def _fraction_in(value, lo_open, hi, what):
 def partition(ts, policy="edf", method="best", cpus=None, priority=None, capacity=None,
               sensitivity=False, max_iterations=None, order=None, fit=None, admission=None,
               soft=False, clusters=None, layouts=None, objective=None, time_limit=None,
-              write_lp=None):
+              write_lp=None, ties=None):
     """rtpack partition FILE with the same options, by name: policy (edf,
     fp), method (ffd, bfd, wfd, nfd, sfd, ilp, best, semi), cpus (--cpus M),
-    priority, capacity (a Fraction/int/str like "9/10"), sensitivity, order,
+    priority, ties ("auto", "given": with priority "given"), capacity (a Fraction/int/str like "9/10"), sensitivity, order,
     fit, admission, soft, clusters ("2x2", "3,1"), layouts (names, e.g.
     ["partitioned", "global"], with method best), objective, time_limit
     (seconds) and write_lp (a path) of the ILP. One library call
@@ -324,6 +324,10 @@ def partition(ts, policy="edf", method="best", cpus=None, priority=None, capacit
         part.priority = lib.RTP_PRIO_DM
     if priority is not None:
         part.priority = _choice(_PRIORITIES, priority, "priority")
+    if ties is not None:
+        if priority != "given":
+            raise InputError("input", 2, "ties applies only with priority \"given\"")
+        part.keep_tie_policy = _choice({"auto": 0, "given": 1}, ties, "ties")
     if capacity is not None:
         part.capacity.num, part.capacity.den = _fraction_in(capacity, 0, 1, "capacity")
     if order is not None:

@@ -103,7 +103,9 @@ class Examples(unittest.TestCase):
                            {"cpus": 2, "method": "ffd", "admission": "bound"},
                            {"cpus": 2, "method": "ilp", "objective": "min-cpus"},
                            {"cpus": 2, "capacity": "0.9", "priority": "rm"},
-                           {"cpus": 2, "soft": True}):
+                           {"cpus": 2, "soft": True},
+                           {"cpus": 1, "priority": "given", "method": "ffd"},
+                           {"cpus": 1, "priority": "given", "ties": "given", "method": "ffd"}):
                     kw = dict(kw)
                     method = kw.pop("method", "best")
                     if (kw.get("soft") and policy == "fp") or \
