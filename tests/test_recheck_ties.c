@@ -74,15 +74,8 @@ static void test_late_ties_against_simulation(void **state)
             continue;
         }
         taken++;
-        static rr_ref_scenario sc;
-        rtp_ns best[MAXN] = {0};
-        for (int s = 0; s < 30; s++) {
-            rtp_ns worst[MAXN];
-            rr_ref_random_scenario(&rng, ts, n, q, p, 160, &sc);
-            rr_ref_simulate(ts, n, prio, q, p, &sc, 480, &rng, NULL, worst, NULL);
-            for (size_t i = 0; i < n; i++)
-                best[i] = worst[i] > best[i] ? worst[i] : best[i];
-        }
+        rtp_ns best[MAXN];
+        rr_ref_worst(ts, n, prio, q, p, 30, &rng, best);
         for (size_t i = 0; i < n; i++) {
             if (best[i] > ts[i].deadline_ns)
                 fail_msg("set %d task %zu: re-check took it, simulated %lld > deadline %lld", k,

@@ -136,15 +136,8 @@ static void test_against_simulation(void **state)
             any |= resp[i] >= 0;
         if (!any || !rtp_rr_present(ts, n, prio))
             continue;
-        static scenario sc;
-        rtp_ns best[MAXN] = {0};
-        for (int s = 0; s < 40; s++) {
-            rtp_ns worst[MAXN];
-            rr_ref_random_scenario(&rng, ts, n, q, p, 160, &sc);
-            rr_ref_simulate(ts, n, prio, q, p, &sc, 480, &rng, NULL, worst, NULL);
-            for (size_t i = 0; i < n; i++)
-                best[i] = worst[i] > best[i] ? worst[i] : best[i];
-        }
+        rtp_ns best[MAXN];
+        rr_ref_worst(ts, n, prio, q, p, 40, &rng, best);
         for (size_t i = 0; i < n; i++) {
             /* ties among SCHED_FIFO threads only are solver/fp.h's
              * (first-in first-out by release, which Linux keeps only while
@@ -216,15 +209,8 @@ static void test_fifo_ties_against_simulation(void **state)
                 any |= j != i && prio[j] == prio[i] && resp[i] >= 0;
         if (!any)
             continue;
-        static scenario sc;
-        rtp_ns best[MAXN] = {0};
-        for (int s = 0; s < 30; s++) {
-            rtp_ns worst[MAXN];
-            rr_ref_random_scenario(&rng, ts, n, p, p, 160, &sc);
-            rr_ref_simulate(ts, n, prio, p, p, &sc, 480, &rng, NULL, worst, NULL);
-            for (size_t i = 0; i < n; i++)
-                best[i] = worst[i] > best[i] ? worst[i] : best[i];
-        }
+        rtp_ns best[MAXN];
+        rr_ref_worst(ts, n, prio, p, p, 30, &rng, best);
         for (size_t i = 0; i < n; i++) {
             if (resp[i] < 0)
                 continue;

@@ -185,15 +185,8 @@ static void test_seeded(void **state)
         memcpy(w, ts, n * sizeof *w);
         for (size_t i = 0; i < n; i++)
             w[i].rr = chosen[i];
-        static rr_ref_scenario sc;
-        rtp_ns best[MAXN] = {0};
-        for (int s = 0; s < 12; s++) {
-            rtp_ns worst[MAXN];
-            rr_ref_random_scenario(&rng, w, n, q, p, 160, &sc);
-            rr_ref_simulate(w, n, prio, q, p, &sc, 480, &rng, NULL, worst, NULL);
-            for (size_t i = 0; i < n; i++)
-                best[i] = worst[i] > best[i] ? worst[i] : best[i];
-        }
+        rtp_ns best[MAXN];
+        rr_ref_worst(w, n, prio, q, p, 12, &rng, best);
         for (size_t i = 0; i < n; i++) {
             if (resp[i] < 0)
                 continue;

@@ -154,3 +154,18 @@ void rr_ref_random_scenario(tu_rng *rng, const rtp_task *ts, size_t n, rtp_ns q,
         }
     }
 }
+
+void rr_ref_worst(const rtp_task *ts, size_t n, const int *prio, rtp_ns q, rtp_ns p,
+                  int patterns, tu_rng *rng, rtp_ns *best)
+{
+    static rr_ref_scenario sc; /* large: one per test program (not reentrant) */
+    for (size_t i = 0; i < n; i++)
+        best[i] = 0;
+    for (int s = 0; s < patterns; s++) {
+        rtp_ns worst[RR_REF_MAXN];
+        rr_ref_random_scenario(rng, ts, n, q, p, 160, &sc);
+        rr_ref_simulate(ts, n, prio, q, p, &sc, 480, rng, NULL, worst, NULL);
+        for (size_t i = 0; i < n; i++)
+            best[i] = worst[i] > best[i] ? worst[i] : best[i];
+    }
+}

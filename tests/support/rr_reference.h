@@ -50,4 +50,10 @@ size_t rr_ref_random_set(tu_rng *rng, rtp_task *ts, int *prio, rtp_ns *q, rtp_ns
 void rr_ref_random_scenario(tu_rng *rng, const rtp_task *ts, size_t n, rtp_ns q, rtp_ns p,
                             rtp_ns horizon, rr_ref_scenario *sc);
 
+/* best[i] = task i's largest response over `patterns` random patterns
+ * (rr_ref_random_scenario up to 160, simulated to 480, events of an instant
+ * in a random order), under the tasks' own policies. */
+void rr_ref_worst(const rtp_task *ts, size_t n, const int *prio, rtp_ns q, rtp_ns p,
+                  int patterns, tu_rng *rng, rtp_ns *best);
+
 #endif
