@@ -31,11 +31,22 @@ static rtp_status bin_sensitivity(const rtp_plan *plan, rtp_plan_bin *bin,
     size_t n = bin->n_tasks;
     rtp_task *tasks = malloc(n * sizeof *tasks);
     rtp_ns *wmax = malloc(n * sizeof *wmax);
+    int *prio = malloc(n * sizeof *prio);
     rtp_status st = RTP_ENOMEM;
-    if (!tasks || !wmax)
+    if (!tasks || !wmax || !prio)
         goto done;
-    for (size_t k = 0; k < n; k++)
+    for (size_t k = 0; k < n; k++) {
         tasks[k] = bin->tasks[k].task;
+        prio[k] = bin->tasks[k].priority;
+    }
+    /* solver/sensitivity.h scales under the FIFO analysis of ties: not the
+     * bounds of a SCHED_RR level (docs/spec.md "Choosing SCHED_RR") */
+    if (plan->policy == RTP_POLICY_FP && rtp_rr_present(tasks, n, prio)) {
+        sc->not_defined = "not computed for a CPU with SCHED_RR ties (the sensitivity "
+                          "analysis runs equal priorities as SCHED_FIFO)";
+        st = RTP_OK;
+        goto done;
+    }
     rtp_policy policy = plan->policy;
     if (plan->clustered) /* a cluster is scheduled globally */
         policy = policy == RTP_POLICY_FP || policy == RTP_POLICY_GFP ? RTP_POLICY_GFP
@@ -52,6 +63,7 @@ static rtp_status bin_sensitivity(const rtp_plan *plan, rtp_plan_bin *bin,
 done:
     free(tasks);
     free(wmax);
+    free(prio);
     return st;
 }
 
