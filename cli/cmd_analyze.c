@@ -234,6 +234,8 @@ static void print_sensitivity(const rtp_analysis *a)
     for (size_t i = 0; i < d->n_tasks; i++) {
         const rtp_analysis_task *r = &d->tasks[i];
         char w[40], wm[40], pct[48];
+        if (!r->has_wcet_max)
+            continue; /* not computed: the factor's line says why */
         rtp_duration_format(r->wcet_ns, w, sizeof w);
         if (r->wcet_max_ns < 0) {
             printf("  %-16s wcet %s: no wcet_max (the set is not schedulable as given)\n",
@@ -292,7 +294,7 @@ static void print_table(const rtp_taskset *ts, const rtp_analysis *a)
                resp, slack, verdict);
     }
     print_verdict(ts, a);
-    if (a->wcet_max)
+    if (a->wcet_max || a->scaling.not_defined)
         print_sensitivity(a);
 }
 

@@ -215,6 +215,15 @@ static rtp_status check(const ctx *c, rtp_diag *diag)
     return RTP_OK;
 }
 
+/* 1 when some task declares a given blocking (a section rtpack cannot see). */
+static int any_given_blocking(const rtp_task *tasks, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (tasks[i].blocking_ns > 0)
+            return 1;
+    return 0;
+}
+
 rtp_status rtp_rr_rta(const rtp_task *tasks, size_t n, const int *priority,
                       const rtp_rr_params *rr, rtp_ns *response_time, int *schedulable,
                       const rtp_limits *limits, rtp_diag *diag)
@@ -263,8 +272,14 @@ rtp_status rtp_rr_rta(const rtp_task *tasks, size_t n, const int *priority,
      * the head of its new list (__sched_setscheduler's ENQUEUE_HEAD, which
      * PTHREAD_PRIO_PROTECT goes through), so a peer can run a refilled
      * quantum right after its section: a turn is no longer at most Q + P.
-     * The turn arm is then left out; arm 1 holds for any order. */
-    int turns = turns_apply(rr) && !rtp_tasks_have_requests(tasks, n);
+     * The turn arm is then left out; arm 1 holds for any order. A given
+     * `blocking` is such a section too, declared by its number: the section
+     * may be a tied peer's (witness, ns, quantum 2, tick 1: i 1/40/16 and j
+     * 30/100/100 tied RR, H 1/100/100 above them blocked 20 by j's ceiling
+     * section; j runs 20 in its section, drops to the head with a refilled
+     * quantum, H runs, i responds in 23 > the turn arm's 15). */
+    int turns = turns_apply(rr) && !rtp_tasks_have_requests(tasks, n) &&
+                !any_given_blocking(tasks, n);
     for (int round = 0, changed = 1; round < RR_ROUNDS && changed && st == RTP_OK; round++) {
         changed = 0;
         for (size_t i = 0; i < n && st == RTP_OK; i++) {

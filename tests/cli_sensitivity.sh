@@ -165,6 +165,15 @@ expect 0 "emit reads it" "$B" emit "$TMP/plan.json" --format json
 expect 0 "partition human" "$B" partition "$S/examples/quickstart.json" --sensitivity
 has 'plan(thesmallestovertheCPUs):criticalscalingfactor1.42857142(+42.857%)' "$TMP/out" "plan line"
 has 'videowcet5ms,wcet_max8ms:wcetmargin+60%' "$TMP/out" "plan task line"
+# SCHED_RR ties (examples/rr-tied.json under its given priorities): the
+# sensitivity analysis runs ties as SCHED_FIFO, whose numbers would say the
+# set is not schedulable; nothing is computed and the line says why
+expect 0 "rr ties" "$B" analyze "$S/examples/rr-tied.json" --policy fp --priority given --sensitivity
+has 'criticalscalingfactor:notcomputedwithSCHED_RRties' "$TMP/out" "rr: the reason"
+hasnt 'wcet_max' "$TMP/out" "rr: no wcet_max"
+expect 0 "rr ties json" "$B" analyze "$S/examples/rr-tied.json" --policy fp --priority given --sensitivity --json
+hasnt 'wcet_max' "$TMP/out" "rr json: no wcet_max"
+hasnt 'critical_scaling_factor' "$TMP/out" "rr json: no factor"
 expect 0 "partition no flag" "$B" partition "$S/examples/quickstart.json" --json
 hasnt 'wcet_max' "$TMP/out" "no flag in plans"
 # a bad type in a plan's member is bad input

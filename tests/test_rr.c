@@ -261,8 +261,6 @@ static void test_turn_switches(void **state)
     assert_int_equal(rtp_rr_rta(ts, 3, prio, &rr, resp, &sched, &lim, NULL), RTP_EINPUT);
 }
 
-/* Times near the 2^62 limit and a turn length of 1 ns: no overflow (the
- * sanitizer build checks), a miss or a bound, never a wrong one. */
 /* Critical sections on the CPU: examples/rr-tied.json with the logger and
  * the sensor sharing a resource (ceiling: the sensor's priority). A peer
  * whose quantum expires inside a section runs above its level and is put
@@ -289,6 +287,28 @@ static void test_sections_turn_arm_off(void **state)
     assert_int_equal(resp[2], 38 * ms); /* arm 1 for the logger too: 30 + 2 x 2 + 4 x 1 */
 }
 
+/* A given blocking is a section rtpack cannot see, perhaps a tied peer's
+ * (the independent review's witness, ns, quantum 2, tick 1): H above i and
+ * j is blocked 20 by j's ceiling section; j's quantum expires inside it
+ * without a requeue (alone at the ceiling), it drops to the head of level 1
+ * with a refilled quantum, H runs, and i responds in 23, past the turn
+ * arm's 15 and its deadline 16. With the blocking the turn arm is off. */
+static void test_given_blocking_turn_arm_off(void **state)
+{
+    (void)state;
+    rtp_task ts[3] = {tu_task(1, 16, 40), tu_task(30, 100, 100), tu_task(1, 100, 100)};
+    ts[0].rr = ts[1].rr = 1;
+    int prio[3] = {1, 1, 2};
+    rtp_ns resp[3];
+    assert_true(analyse(ts, 3, prio, 2, 1, 0, resp));
+    assert_int_equal(resp[0], 15); /* the turn arm, sound without sections */
+    ts[2].blocking_ns = 20;
+    assert_false(analyse(ts, 3, prio, 2, 1, 0, resp));
+    assert_int_equal(resp[0], -1); /* arm 1: 1 + 30 + 1 > 16 */
+}
+
+/* Times near the 2^62 limit and a turn length of 1 ns: no overflow (the
+ * sanitizer build checks), a miss or a bound, never a wrong one. */
 static void test_extremes(void **state)
 {
     (void)state;
@@ -319,6 +339,7 @@ int main(void)
         cmocka_unit_test(test_tick_witness),
         cmocka_unit_test(test_carry_over),
         cmocka_unit_test(test_turn_switches),
+        cmocka_unit_test(test_given_blocking_turn_arm_off),
         cmocka_unit_test(test_extremes),
         cmocka_unit_test(test_sections_turn_arm_off),
         cmocka_unit_test(test_against_simulation),
