@@ -51,6 +51,9 @@
  *   resources' FIFO queue (requests of one instant in slot order) hands it
  *   over, and held non-preemptively.
  *
+ * The engine is sim.c; each refinement's rules are one file beside it
+ * (sim_internal.h lists them).
+ *
  * Units: rtp_ns; every time handed in lies in 0..2^62. Ownership: an
  * rtp_sim is created and freed by the caller; hooks are called
  * synchronously. Thread-safety: no globals; one rtp_sim per thread. */
