@@ -1,7 +1,11 @@
 /* report/report_gantt.c — the Gantt window of the page: the plan simulated
- * CPU by CPU (cluster by cluster) with its own policy and priorities, as
- * `rtpack simulate PLAN` does (sim/sim.h; docs/spec.md "rtpack simulate"),
- * over [0, W), and drawn by sim/gantt.h.
+ * by rtp_simulate_plan, the very simulation `rtpack simulate PLAN --until W`
+ * runs (sim/simulate.h; docs/spec.md "rtpack simulate": each CPU or
+ * cluster under its policy and priorities, SCHED_RR run lists, affinity
+ * masks, shared resources with their CPUs coupled), over [0, W), and drawn
+ * by sim/gantt.h; what it leaves out is its own not_simulated list. A plan
+ * simulate refuses (exit 2: e.g. resources in a cluster) gets no chart and
+ * its reason on the page.
  *
  * The window: --window W when given; otherwise the hyperperiod when at
  * most RTP_REPORT_DEFAULT_JOBS jobs are released in it (the whole pattern
@@ -18,27 +22,26 @@
 
 #include "models/arith.h"
 #include "sim/gantt.h"
+#include "sim/simulate.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct lanes {
-    rtp_task *tasks;        /* every placed task, bin after bin (shallow copies) */
-    int *prio;              /* FP: the plan's priorities, same order */
+    rtp_task *tasks;        /* every placed task, bin after bin (shallow copies), the
+                             * order of simulate's rows */
     size_t n;
 } lanes;
 
 static rtp_status collect(const rpt *r, lanes *l, rtp_diag *diag)
 {
     l->tasks = rtp_alloc(r->n_placed, sizeof *l->tasks, diag);
-    l->prio = rtp_alloc(r->n_placed, sizeof *l->prio, diag);
-    if (!l->tasks || !l->prio)
+    if (!l->tasks)
         return RTP_ENOMEM;
     for (size_t j = 0; j < r->plan->n_bins; j++)
         for (size_t k = 0; k < r->bins[j].bin->n_tasks; k++) {
             r->bins[j].tasks[k].sim_index = l->n;
-            l->prio[l->n] = r->bins[j].bin->tasks[k].priority;
             l->tasks[l->n++] = r->bins[j].bin->tasks[k].task;
         }
     return RTP_OK;
@@ -70,26 +73,23 @@ static void default_window(rpt *r, const lanes *l)
     }
 }
 
-/* Simulates bin j over [0, until), its boxes into rec, its tasks' results
- * into their sim (when keep). */
-static rtp_status simulate_bin(rpt *r, const lanes *l, size_t j, rtp_ns until,
-                               rtp_gantt_rec *rec, int keep, rtp_diag *diag)
+/* Bin j alone (j < n_bins), or the whole plan (j == n_bins), simulated
+ * over [0, until) with its chart recorded, into *out (freed by the caller
+ * in every case). */
+static rtp_status simulate_part(const rpt *r, size_t j, rtp_ns until, rtp_simulation *out,
+                                rtp_diag *diag)
 {
-    rpt_bin *b = &r->bins[j];
-    size_t n = b->bin->n_tasks, first = b->tasks[0].sim_index;
-    rtp_sim_task_stats *stats = rtp_alloc(n, sizeof *stats, diag);
-    if (!stats)
-        return RTP_ENOMEM;
-    int fixed = b->policy == RTP_POLICY_FP || b->policy == RTP_POLICY_GFP;
-    rtp_sim_periodic_opts o = {.until_ns = until, .overrun_task = -1,
-                               .hooks = rtp_gantt_rec_hooks(rec, first, b->bin->cpus)};
-    rtp_ns used;
-    rtp_status st = rtp_sim_periodic(&l->tasks[first], n, b->policy, (int)b->bin->n_cpus,
-                                     fixed ? &l->prio[first] : NULL, &o, stats, &used, diag);
-    for (size_t k = 0; st == RTP_OK && keep && k < n; k++)
-        b->tasks[k].sim = stats[k];
-    free(stats);
-    if (st == RTP_OK && rec->failed)
+    rtp_plan view = *r->plan;
+    if (j < r->plan->n_bins) {
+        view.bins = &r->plan->bins[j];
+        view.n_bins = 1;
+        view.n_unassigned = 0;
+    }
+    rtp_simulate_opts o = rtp_simulate_opts_default(view.policy);
+    o.until_ns = until;
+    o.gantt = 1;
+    rtp_status st = rtp_simulate_plan(&view, &o, out, diag);
+    if (st == RTP_OK && out->gantt.failed)
         st = rtp_oom(diag);
     return st;
 }
@@ -100,31 +100,32 @@ static int by_time(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Where a chart of every bin over [0, until) must end to hold at most
+/* Where a chart of the plan over [0, until) must end to hold at most
  * RTP_GANTT_MAX_BOXES boxes. The recorder's own cap is one budget for the
  * whole chart while the bins are simulated one after another, so the first
  * bin could spend it all and cut the chart at zero: each bin is simulated
  * alone first (its recorder keeps its boxes up to its own cut), and the
- * window ends where the first box past the cap, over all bins, starts. */
-static rtp_status find_cut(rpt *r, const lanes *l, rtp_ns until, rtp_ns *cut, rtp_diag *diag)
+ * window ends where the first box past the cap, over all bins, starts.
+ * With shared resources the CPUs are one simulation, recorded in time
+ * order: its own cut is the window's. */
+static rtp_status find_cut(const rpt *r, rtp_ns until, rtp_ns *cut, rtp_diag *diag)
 {
-    size_t n = 0, cap = 0;
+    size_t n = 0, cap = 0, parts = r->plan->n_resources > 0 ? 1 : r->plan->n_bins;
     rtp_ns *starts = NULL;
     rtp_status st = RTP_OK;
     *cut = until;
-    for (size_t j = 0; j < r->plan->n_bins && st == RTP_OK; j++) {
-        if (r->bins[j].bin->n_tasks == 0)
+    for (size_t j = 0; j < parts && st == RTP_OK; j++) {
+        if (parts > 1 && r->bins[j].bin->n_tasks == 0)
             continue;
-        rtp_gantt_rec one;
-        rtp_gantt_rec_init(&one, 0, until);
-        st = simulate_bin(r, l, j, until, &one, 0, diag);
-        if (st == RTP_OK && one.truncated && one.until < *cut)
-            *cut = one.until;
-        if (st == RTP_OK && RTP_GROW(starts, cap, n + one.n_boxes) != 0)
+        rtp_simulation one;
+        st = simulate_part(r, parts > 1 ? j : r->plan->n_bins, until, &one, diag);
+        if (st == RTP_OK && one.gantt.truncated && one.gantt.until < *cut)
+            *cut = one.gantt.until;
+        if (st == RTP_OK && RTP_GROW(starts, cap, n + one.gantt.n_boxes) != 0)
             st = rtp_oom(diag);
-        for (size_t k = 0; st == RTP_OK && k < one.n_boxes; k++)
-            starts[n++] = one.boxes[k].from;
-        rtp_gantt_rec_free(&one);
+        for (size_t k = 0; st == RTP_OK && k < one.gantt.n_boxes; k++)
+            starts[n++] = one.gantt.boxes[k].from;
+        rtp_simulation_free(&one);
     }
     if (st == RTP_OK && n > RTP_GANTT_MAX_BOXES) {
         qsort(starts, n, sizeof *starts, by_time);
@@ -192,13 +193,26 @@ done:
     return st == RTP_ENOMEM ? rtp_oom(diag) : st;
 }
 
+/* The simulation's results: per task its row, and what it left out. */
+static void keep(rpt *r, const rtp_simulation *sim)
+{
+    for (size_t j = 0; j < r->plan->n_bins; j++)
+        for (size_t k = 0; k < r->bins[j].bin->n_tasks; k++) {
+            rpt_task *t = &r->bins[j].tasks[k];
+            const rtp_sim_doc_task *row = &sim->doc.tasks[t->sim_index];
+            t->sim = (rtp_sim_task_stats){row->jobs, row->misses, row->first_miss_ns,
+                                          row->response_max_ns, row->spin_max_ns,
+                                          row->blocking_max_ns};
+        }
+    for (size_t k = 0; k < 5 && sim->doc.not_simulated[k]; k++)
+        r->not_simulated[k] = sim->doc.not_simulated[k];
+}
+
 rtp_status rpt_gantt_build(rpt *r, rtp_diag *diag)
 {
-    if (r->plan->n_resources > 0)
-        return RTP_OK; /* the simulator does not model critical sections yet */
-    lanes l = {NULL, NULL, 0};
-    rtp_gantt_rec rec;
-    rtp_gantt_rec_init(&rec, 0, 0);
+    lanes l = {NULL, 0};
+    rtp_simulation sim;
+    memset(&sim, 0, sizeof sim);
     rtp_status st = collect(r, &l, diag);
     if (st != RTP_OK || l.n == 0)
         goto done;
@@ -217,19 +231,28 @@ rtp_status rpt_gantt_build(rpt *r, rtp_diag *diag)
                                                 "jobs: give a shorter --window", w);
         goto done;
     }
-    st = find_cut(r, &l, r->window_asked_ns, &r->window_ns, diag);
-    rtp_gantt_rec_init(&rec, 0, r->window_ns);
-    for (size_t j = 0; j < r->plan->n_bins && st == RTP_OK; j++)
-        if (r->bins[j].bin->n_tasks > 0)
-            st = simulate_bin(r, &l, j, r->window_ns, &rec, 1, diag);
-    if (st == RTP_OK && rec.truncated) /* find_cut's window holds the cap's boxes at most */
+    rtp_diag_clear(&d);
+    st = find_cut(r, r->window_asked_ns, &r->window_ns, &d);
+    if (st == RTP_EINPUT || st == RTP_ELIMIT) { /* simulate refuses the plan: the page says why */
+        snprintf(r->sim_note, sizeof r->sim_note, "%s%s%s", d.path, d.path[0] ? ": " : "",
+                 d.message);
+        st = RTP_OK;
+        goto done;
+    }
+    if (st != RTP_OK) {
+        *diag = d;
+        goto done;
+    }
+    st = simulate_part(r, r->plan->n_bins, r->window_ns, &sim, diag);
+    if (st == RTP_OK && sim.gantt.truncated) /* find_cut's window holds the cap's boxes */
         st = rtp_diag_set(diag, RTP_EINTERNAL, "", "the Gantt chart was cut after its window "
                                                    "was chosen to fit");
-    if (st == RTP_OK)
-        st = draw(r, &l, &rec, diag);
+    if (st == RTP_OK) {
+        keep(r, &sim);
+        st = draw(r, &l, &sim.gantt, diag);
+    }
 done:
-    rtp_gantt_rec_free(&rec);
+    rtp_simulation_free(&sim);
     free(l.tasks);
-    free(l.prio);
     return st;
 }

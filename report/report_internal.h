@@ -80,6 +80,9 @@ typedef struct rpt {
     rtp_ns window_ns, window_asked_ns;
     const char *window_rule;   /* how the window was chosen, in words */
     char *gantt_svg;           /* the chart without its XML declaration, owned */
+    const char *not_simulated[5]; /* the window's simulation leaves them out (sim/sim_doc.h's
+                                * words: "jitter", "blocking", "overheads", ...), NULL-ended */
+    char sim_note[700];        /* no chart although tasks are placed: simulate's reason */
     int probe_covers;          /* the plan's overheads are each at least the probe's */
     uint64_t seen_misses, seen_jobs; /* the rehearsal's totals */
     size_t seen_over;          /* its tasks whose largest response passed the bound */
@@ -90,7 +93,8 @@ typedef struct rpt {
 rtp_status rpt_model_build(rpt *r, rtp_diag *diag);
 void rpt_model_free(rpt *r);
 
-/* report_gantt.c: the window, the simulation into tasks[].sim, the chart. */
+/* report_gantt.c: the window, the simulation (rtp_simulate_plan, as
+ * `rtpack simulate PLAN`) into tasks[].sim, the chart. */
 rtp_status rpt_gantt_build(rpt *r, rtp_diag *diag);
 
 /* ---- report_html.c: writers ---- */

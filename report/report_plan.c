@@ -753,10 +753,10 @@ void rpt_section_resources(rpt *r)
              "runs the ceiling protocol (PCP under FP <cite>[SRL90]</cite>, SRP under EDF "
              "<cite>[Bak91]</cite>), one whose users sit on several CPUs MSRP <cite>[GLD01]"
              "</cite> (spin charged to the wcet), and an <code>fmlp+</code> one the FMLP+ "
-             "<cite>[Bra11]</cite> (suspension counted as execution). The margins and the "
-             "simulated schedule are not computed on this page for such a plan (its "
-             "sensitivity and its schedule do not model critical sections; <code>rtpack "
-             "simulate</code> of the plan runs the protocols).</p>\n");
+             "<cite>[Bra11]</cite> (suspension counted as execution). The margins are not "
+             "computed on this page for such a plan (the sensitivity does not model critical "
+             "sections); the simulated schedule below runs the protocols, as <code>rtpack "
+             "simulate</code> of the plan does.</p>\n");
     h_raw(r, "<div class=\"scroll\"><table class=\"cards\"><caption>Resources</caption>"
              "<thead><tr>");
     h_th(r, NULL, "resource");

@@ -248,15 +248,33 @@ void rpt_section_platform(rpt *r)
 
 /* ---- the schedule ---- */
 
+/* simulate's not_simulated words on the page. */
+static const char *left_out_words(const char *word)
+{
+    if (strcmp(word, "jitter") == 0)
+        return "release jitter";
+    if (strcmp(word, "blocking") == 0)
+        return "the given blocking";
+    if (strcmp(word, "overheads") == 0)
+        return "the platform's overheads";
+    if (strcmp(word, "sched_rr") == 0)
+        return "SCHED_RR where the simulator runs it first-in first-out (in a cluster, under "
+               "EDF, or beside shared resources)";
+    return "an affinity naming no CPU of its cluster (the task runs on all of them)";
+}
+
 void rpt_section_schedule(rpt *r)
 {
     h_raw(r, "<section id=\"schedule\">\n<h2>Schedule</h2>\n");
     if (!r->gantt_svg) {
-        h_raw(r, r->plan->n_resources > 0
-                     ? "<p>Not simulated: the plan's tasks share resources, whose critical "
-                       "sections the simulator does not model yet (<code>rtpack simulate"
-                       "</code> refuses such a plan).</p>\n</section>\n"
-                     : "<p>No task is placed: there is nothing to simulate.</p>\n</section>\n");
+        if (r->sim_note[0]) {
+            h_raw(r, "<p>Not simulated: <code>rtpack simulate</code> refuses the plan "
+                     "(<span class=\"say\">");
+            h_text(r, r->sim_note);
+            h_raw(r, "</span>).</p>\n</section>\n");
+        } else {
+            h_raw(r, "<p>No task is placed: there is nothing to simulate.</p>\n</section>\n");
+        }
         return;
     }
     h_raw(r, "<p>The plan simulated from time zero to ");
@@ -265,9 +283,18 @@ void rpt_section_schedule(rpt *r)
     h_text(r, r->window_rule);
     h_raw(r, ". Every task is released at time zero (the critical instant) and then every period, "
              "each job running exactly its wcet, each CPU under its own policy and "
-             "priorities, as <code>rtpack simulate</code> runs it. Release jitter, blocking "
-             "and overheads are not simulated: a miss here shows the plan unschedulable, no "
-             "miss proves nothing beyond this window.");
+             "priorities: the very simulation of <code>rtpack simulate</code> (SCHED_RR run "
+             "lists, affinity masks, shared resources with their protocols). ");
+    if (r->not_simulated[0]) {
+        h_raw(r, "Not simulated, as <code>rtpack simulate</code> says too: ");
+        for (size_t k = 0; k < 5 && r->not_simulated[k]; k++) {
+            h_raw(r, k ? "; " : "");
+            h_text(r, left_out_words(r->not_simulated[k]));
+        }
+        h_raw(r, ". ");
+    }
+    h_raw(r, "A miss here shows the plan unschedulable, no miss proves nothing beyond this "
+             "window.");
     if (r->window_ns != r->window_asked_ns) {
         h_raw(r, " The window asked for ended at ");
         h_time(r, r->window_asked_ns, "analysis:window_asked");
@@ -284,7 +311,11 @@ void rpt_section_schedule(rpt *r)
     h_raw(r, "<div class=\"scroll\"><table class=\"cards\"><caption>In the simulated "
              "window</caption><thead><tr><th scope=\"col\">task</th><th scope=\"col\" "
              "class=\"n\">jobs</th><th scope=\"col\" class=\"n\">misses</th><th scope=\"col\" "
-             "class=\"n\">largest response</th></tr></thead><tbody>\n");
+             "class=\"n\">largest response</th>");
+    if (r->plan->n_resources > 0)
+        h_raw(r, "<th scope=\"col\" class=\"n\">longest blocking</th><th scope=\"col\" "
+                 "class=\"n\">longest spin</th>");
+    h_raw(r, "</tr></thead><tbody>\n");
     for (size_t j = 0; j < r->plan->n_bins; j++)
         for (size_t k = 0; k < r->bins[j].bin->n_tasks; k++) {
             const rpt_task *t = &r->bins[j].tasks[k];
@@ -300,6 +331,12 @@ void rpt_section_schedule(rpt *r)
             h_raw(r, "</td>");
             h_td_time(r, "largest response", t->sim.response_max_ns,
                       "sim:tasks[%zu].response_max", t->sim_index);
+            if (r->plan->n_resources > 0) {
+                h_td_time(r, "longest blocking", t->sim.blocked_max_ns,
+                          "sim:tasks[%zu].blocking_max", t->sim_index);
+                h_td_time(r, "longest spin", t->sim.spin_max_ns, "sim:tasks[%zu].spin_max",
+                          t->sim_index);
+            }
             h_raw(r, "</tr>\n");
         }
     h_raw(r, "</tbody></table></div>\n</section>\n");

@@ -99,6 +99,31 @@ numbers ilp "$EX/quickstart.json" --cpus 1 --method ilp --
 numbers unplaced "$EX/quickstart.json" --cpus 1 --method ffd --
 numbers unplaced_fp "$EX/quickstart.json" --cpus 1 --method ffd --policy fp --
 numbers clusters "$EX/quickstart.json" --cpus 4 --clusters 2x2 --
+# simulated NAME PARTITION-ARGS...: the page's schedule is simulate's own
+# (every sim: number equal to simulate --json over the page's window; the
+# other numbers are numbers()'s business).
+simulated() {
+    name=$1
+    shift
+    "$B" partition "$@" --json >"$TMP/$name.plan.json"
+    expect 0 "$name: report" "$B" report "$TMP/$name.plan.json" --out "$TMP/$name.html"
+    w=$(sed -n 's/.*<data value="\([0-9]*\)" data-j="sim:until">.*/\1/p' "$TMP/$name.html")
+    "$B" simulate "$TMP/$name.plan.json" --until "$w" --json >"$TMP/$name.sim.json"
+    $PY "$CHECK" "$TMP/$name.html" --plan "$TMP/$name.plan.json" --sim "$TMP/$name.sim.json" \
+        $OPTS >"$TMP/check" 2>&1
+    ! grep -F 'FAIL sim:' "$TMP/check" || fail "$name: the schedule is not simulate's"
+    tail -1 "$TMP/check" | grep -qE 'sim [1-9]' || fail "$name: no simulated number checked"
+}
+# SCHED_RR run lists (under FIFO order logger would respond in 36 ms, not
+# 38 ms, and control in 13 ms, not 3 ms), an APA mask (c migrates).
+simulated rr_ties "$EX/rr-tied.json" --policy fp --priority given --method ffd --cpus 1
+cat >"$TMP/semi.json" <<'JSON'
+{ "platform": { "cpus": 2 }, "tasks": [
+  { "name": "a", "wcet": "5ms", "period": "10ms", "affinity": [0], "cmd": "/bin/a" },
+  { "name": "b", "wcet": "7ms", "period": "10ms", "affinity": [1], "cmd": "/bin/b" },
+  { "name": "c", "wcet": "9ms", "period": "20ms", "cmd": "/bin/c" } ] }
+JSON
+simulated semi "$TMP/semi.json" --policy fp --method semi --capacity 0.9
 numbers app12_edf "$EX/app12.json" --policy edf --capacity 0.9 -- --probe "$F/app12.probe.json"
 grep -qF 'emit</code> refuses it: <span class="txt" data-j="plan:deployable_reason">cpus[1].tasks[4]: deadline' \
     "$TMP/app12_edf.html" || fail "app12 under EDF: the page does not say why emit refuses it"
@@ -110,7 +135,8 @@ grep -qF 'data-j="plan:proof.explanation"' "$TMP/ilp.html" || fail "ilp: no cert
 
 # ---- shared resources: the blocking columns and the resource table hold to
 # the plan (computed again for the whole placement), the lock ceilings to
-# emit --format header; margins and the schedule say why they are absent ----
+# emit --format header, the schedule (sections, spins, CPUs coupled) to
+# simulate --json of the plan over the page's window ----
 # locked NAME SET PARTITION-ARGS...
 locked() {
     name=$1 set=$2
@@ -121,12 +147,22 @@ locked() {
     "$B" emit "$TMP/$name.plan.json" --format script >"$TMP/$name.sh" 2>/dev/null &&
         "$B" emit "$TMP/$name.plan.json" --format header >"$TMP/$name.h" 2>/dev/null &&
         script="--script $TMP/$name.sh --header $TMP/$name.h"
+    sim=""
+    w=$(sed -n 's/.*<data value="\([0-9]*\)" data-j="sim:until">.*/\1/p' "$TMP/$name.html")
+    if [ -n "$w" ]; then
+        "$B" simulate "$TMP/$name.plan.json" --until "$w" --json >"$TMP/$name.sim.json"
+        sim="--sim $TMP/$name.sim.json"
+        grep -qF 'data-j="sim:tasks[0].blocking_max"' "$TMP/$name.html" ||
+            fail "$name: no simulated blocking"
+    else
+        grep -qF 'Not simulated: <code>rtpack simulate</code> refuses the plan' \
+            "$TMP/$name.html" || fail "$name: no schedule and no word why"
+    fi
     # shellcheck disable=SC2086
-    $PY "$CHECK" "$TMP/$name.html" --plan "$TMP/$name.plan.json" $script $OPTS >"$TMP/check" 2>&1 ||
-        { fail "$name: the page's numbers"; cat "$TMP/check" >&2; }
+    $PY "$CHECK" "$TMP/$name.html" --plan "$TMP/$name.plan.json" $sim $script $OPTS \
+        >"$TMP/check" 2>&1 || { fail "$name: the page's numbers"; cat "$TMP/check" >&2; }
     tail -1 "$TMP/check"
     grep -qF 'id="resources"' "$TMP/$name.html" || fail "$name: no resource section"
-    grep -qF 'Not simulated: the plan' "$TMP/$name.html" || fail "$name: no word on the schedule"
 }
 cat >"$TMP/locks.json" <<'JSON'
 {"platform":{"cpus":2},"resources":[{"name":"q"},{"name":"r"}],"tasks":[
@@ -137,6 +173,7 @@ cat >"$TMP/locks.json" <<'JSON'
  {"name":"t5","wcet":"60us","period":"140us","cmd":["a"]}]}
 JSON
 locked locks_fp "$TMP/locks.json" --policy fp --method ffd
+grep -qF 'data-j="sim:until"' "$TMP/locks_fp.html" || fail "locks_fp: not simulated"
 grep -qF 'data-j="plan:cpus[1].tasks[1].computed_blocking"' "$TMP/locks_fp.html" ||
     fail "locks_fp: no computed blocking"
 grep -qF 'data-j="emit:resources[1].ceiling"' "$TMP/locks_fp.html" || fail "locks_fp: no ceiling"
