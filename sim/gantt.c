@@ -93,7 +93,7 @@ static void on_done(void *ctx, const rtp_sim_job *job)
 }
 
 void rtp_gantt_rec_section(void *ctx, int cpu, const rtp_sim_job *job, size_t resource,
-                           int spinning, rtp_ns from, rtp_ns to)
+                           int what, rtp_ns from, rtp_ns to)
 {
     rtp_gantt_rec *rec = ctx;
     (void)cpu;
@@ -104,7 +104,7 @@ void rtp_gantt_rec_section(void *ctx, int cpu, const rtp_sim_job *job, size_t re
         return;
     }
     rec->locks[rec->n_locks++] =
-        (rtp_gantt_lock){rec->task_offset + job->task, from, to, resource, spinning};
+        (rtp_gantt_lock){rec->task_offset + job->task, from, to, resource, what};
 }
 
 rtp_sim_hooks rtp_gantt_rec_hooks(rtp_gantt_rec *rec, size_t task_offset, const int *cpu_ids)
@@ -263,7 +263,8 @@ static void arrows(rtp_text *b, const axis *a, const rtp_gantt_task *t, double b
 }
 
 /* Lane i's sections (a dark bar over the box, the resource named when it
- * fits) and spins (a striped box). */
+ * fits; a boosted one framed), spins (a striped box) and suspensions (a
+ * dashed empty box, the resource named when it fits). */
 static void locks(rtp_text *b, const axis *a, const rtp_gantt_rec *rec, size_t i, double base)
 {
     for (size_t k = 0; k < rec->n_locks; k++) {
@@ -275,14 +276,23 @@ static void locks(rtp_text *b, const axis *a, const rtp_gantt_rec *rec, size_t i
         double x0 = xpos(a, f), x1 = xpos(a, t);
         if (x1 - x0 < MIN_BOX_W)
             x1 = x0 + MIN_BOX_W;
-        if (l->spinning) {
+        if (l->what == RTP_SIM_SPINNING) {
             rtp_text_printf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.0f\" "
                                "fill=\"url(#spin)\" stroke=\"#222222\" stroke-width=\"0.6\"/>",
                             x0, base - BOX_H, x1 - x0, BOX_H);
             continue;
         }
-        rtp_text_printf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"5\" "
-                           "fill=\"#222222\"/>", x0, base - BOX_H, x1 - x0);
+        if (l->what == RTP_SIM_SUSPENDED)
+            rtp_text_printf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.0f\" "
+                               "fill=\"none\" stroke=\"#555555\" stroke-width=\"1\" "
+                               "stroke-dasharray=\"3 2\"/>", x0, base - BOX_H, x1 - x0, BOX_H);
+        else
+            rtp_text_printf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"5\" "
+                               "fill=\"#222222\"/>", x0, base - BOX_H, x1 - x0);
+        if (l->what == RTP_SIM_BOOSTED)
+            rtp_text_printf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.0f\" "
+                               "fill=\"none\" stroke=\"#222222\" stroke-width=\"1.5\"/>",
+                            x0, base - BOX_H, x1 - x0, BOX_H);
         const char *name = rec->resource_names ? rec->resource_names[l->resource] : NULL;
         if (name && x1 - x0 >= 8.0 * (double)strlen(name)) {
             rtp_text_printf(b, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"9\" "
@@ -292,6 +302,15 @@ static void locks(rtp_text *b, const axis *a, const rtp_gantt_rec *rec, size_t i
             rtp_text_append(b, "</text>");
         }
     }
+}
+
+/* FMLP+ was recorded (its legend). */
+static int suspends(const rtp_gantt_rec *rec)
+{
+    for (size_t k = 0; k < rec->n_locks; k++)
+        if (rec->locks[k].what == RTP_SIM_SUSPENDED || rec->locks[k].what == RTP_SIM_BOOSTED)
+            return 1;
+    return 0;
 }
 
 char *rtp_gantt_svg(const char *title, const rtp_gantt_task *tasks, size_t n_tasks,
@@ -326,8 +345,11 @@ char *rtp_gantt_svg(const char *title, const rtp_gantt_task *tasks, size_t n_tas
                             "<rect width=\"6\" height=\"6\" fill=\"#dddddd\"/><path d=\"M0 0V6\" "
                             "stroke=\"#555555\" stroke-width=\"2\"/></pattern></defs>\n"
                             "<text x=\"%.2f\" y=\"22\" font-size=\"11\" text-anchor=\"end\" "
-                            "fill=\"#555555\">dark bar: critical section; striped: spinning "
-                            "(MSRP)</text>\n", LEFT + PLOT_W);
+                            "fill=\"#555555\">%s</text>\n", LEFT + PLOT_W,
+                            suspends(rec) ? "dark bar: critical section, framed: boosted; "
+                                            "dashed: suspended (FMLP+)"
+                                          : "dark bar: critical section; striped: spinning "
+                                            "(MSRP)");
     legend(&b, tasks, n_tasks, TITLE_H + 14, 1);
     rtp_text_append(&b, "\n");
     double plot_bottom = height - AXIS_H - FOOT_H;

@@ -5,7 +5,8 @@
  * [OI08], red kept for misses), execution past a deadline and missed
  * deadlines in red, a time axis in ns, µs, ms or s chosen from the window,
  * and a legend; with shared resources, critical sections as a dark bar over
- * the box and spinning as a striped box. Drawn over a window [from, until]
+ * the box (boosted ones, FMLP+, framed), spinning as a striped box and
+ * suspension as a dashed empty box. Drawn over a window [from, until]
  * of the simulation.
  *
  * A recorder (rtp_gantt_rec) collects boxes and misses from the simulator's
@@ -47,12 +48,13 @@ typedef struct rtp_gantt_box {
     int late;               /* runs past its job's deadline */
 } rtp_gantt_box;
 
-/* A critical section or a spin inside an execution box (shared resources). */
+/* A critical section or a spin inside an execution box, or a suspension
+ * (shared resources). */
 typedef struct rtp_gantt_lock {
     size_t task;
     rtp_ns from, to;
     size_t resource;        /* index into the recorder's resource_names */
-    int spinning;           /* 1: spinning for it (MSRP), 0: holding it */
+    int what;               /* sim/sim.h: RTP_SIM_HOLDING, _SPINNING, _SUSPENDED, _BOOSTED */
 } rtp_gantt_lock;
 
 typedef struct rtp_gantt_rec {
@@ -76,9 +78,9 @@ void rtp_gantt_rec_init(rtp_gantt_rec *rec, rtp_ns from, rtp_ns until);
  * task_offset in the chart, its CPU slots are cpu_ids. */
 rtp_sim_hooks rtp_gantt_rec_hooks(rtp_gantt_rec *rec, size_t task_offset, const int *cpu_ids);
 /* rtp_sim_periodic_opts.section beside those hooks: records critical
- * sections and spins (drawn over the execution boxes). */
+ * sections and spins (drawn over the execution boxes) and suspensions. */
 void rtp_gantt_rec_section(void *rec, int cpu, const rtp_sim_job *job, size_t resource,
-                           int spinning, rtp_ns from, rtp_ns to);
+                           int what, rtp_ns from, rtp_ns to);
 void rtp_gantt_rec_free(rtp_gantt_rec *rec);
 
 /* The chart of what `rec` recorded; `title` heads it. NULL when out of memory. */

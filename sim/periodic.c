@@ -110,11 +110,11 @@ static void on_ran(void *ctx, int cpu, const rtp_sim_job *job, rtp_ns from, rtp_
 }
 
 static void on_section(void *ctx, int cpu, const rtp_sim_job *job, size_t resource,
-                       int spinning, rtp_ns from, rtp_ns to)
+                       int what, rtp_ns from, rtp_ns to)
 {
     tally *t = ctx;
     if (t->section)
-        t->section(t->user.ctx, cpu, job, resource, spinning, from, to);
+        t->section(t->user.ctx, cpu, job, resource, what, from, to);
 }
 
 rtp_status rtp_sim_periodic(const rtp_task *tasks, size_t n, rtp_policy policy, int cpus,
@@ -145,7 +145,7 @@ rtp_status rtp_sim_periodic(const rtp_task *tasks, size_t n, rtp_policy policy, 
     if (st == RTP_OK && opts->mask)
         st = rtp_sim_set_masks(sim, opts->mask, diag);
     if (st == RTP_OK && opts->slot)
-        st = rtp_sim_set_locks(sim, tasks, opts->slot, opts->n_resources, opts->msrp,
+        st = rtp_sim_set_locks(sim, tasks, opts->slot, opts->n_resources, opts->protocol,
                                on_section, diag);
     /* Release instants in order; at each, the tasks in input order. */
     for (rtp_ns now = 0; st == RTP_OK && now < until;) {

@@ -123,7 +123,7 @@ void rtp_sim_close_segment(rtp_sim *s, int c)
         rtp_ns from = s->state_since[c] > s->since[c] ? s->state_since[c] : s->since[c];
         if (s->now > from)
             s->section(s->hooks.ctx, c, &s->jobs[k].pub, s->jobs[k].res,
-                       s->jobs[k].state == RTP_SIM_SPIN, from, s->now);
+                       rtp_sim_locks_what(s, k), from, s->now);
     }
     s->since[c] = s->now;
 }
@@ -251,9 +251,9 @@ rtp_status rtp_sim_run(rtp_sim *s, rtp_ns until, rtp_diag *diag)
         if (cur != NONE && s->rr[cur] && s->tick == 0)
             s->qleft[cur] -= next - s->now;
         s->now = next;
-        if (s->tasks)
-            rtp_sim_locks_leave(s);
-        st = complete(s);
+        st = s->tasks ? rtp_sim_locks_leave(s) : RTP_OK;
+        if (st == RTP_OK)
+            st = complete(s);
         if (st != RTP_OK)
             return st;
         if (s->lists)
@@ -274,6 +274,8 @@ size_t rtp_sim_backlog(const rtp_sim *s, size_t task)
 
 void rtp_sim_drain(rtp_sim *s)
 {
+    if (s->tasks)
+        rtp_sim_locks_drain(s);
     for (int c = 0; c < s->m; c++) {
         rtp_sim_close_segment(s, c);
         s->running[c] = NONE;
@@ -316,9 +318,10 @@ void rtp_sim_free(rtp_sim *s)
     free(s->newrun);
     free(s->order);
     free(s->slot_of);
-    free(s->msrp);
+    free(s->proto);
     free(s->holder);
     free(s->fifo);
+    free(s->fifo_off);
     free(s->fifo_len);
     free(s->ceil_prio);
     free(s->ceil_dl);

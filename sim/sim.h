@@ -49,7 +49,15 @@
  *   users of a resource held on its CPU); a resource marked MSRP [GLD01] is
  *   requested non-preemptively, the requester spinning on its CPU until the
  *   resources' FIFO queue (requests of one instant in slot order) hands it
- *   over, and held non-preemptively.
+ *   over, and held non-preemptively; a resource marked FMLP+ (FP only; every
+ *   resource then FMLP+) follows the partitioned preemptive FMLP+ [Bra11] as
+ *   solver/fmlp.h analyses it: a job whose request finds the resource held
+ *   suspends (leaves its CPU) in the resource's FIFO queue, requests of one
+ *   instant queued in slot order (on one slot, a suspension lets the next
+ *   job run and request at the same instant); a holder is boosted above
+ *   every job of its slot that holds nothing, boosted jobs running in the
+ *   order of their requests; the resource passes to the head of its queue
+ *   when the section ends.
  *
  * The engine is sim.c; each refinement's rules are one file beside it
  * (sim_internal.h lists them).
@@ -79,7 +87,8 @@ typedef struct rtp_sim_job {
     rtp_ns finish_ns;   /* set when it completes; -1 when reported unfinished */
     rtp_ns spin_ns;     /* with resources: time it spun for a global one (MSRP) */
     rtp_ns blocked_ns;  /* with resources: time it was ready while its CPU ran a job of
-                         * lower priority (FP) or later deadline (EDF), spinning included */
+                         * lower priority (FP) or later deadline (EDF), spinning and
+                         * suspension (FMLP+) included */
 } rtp_sim_job;
 
 /* Optional callbacks (any may be NULL). */
@@ -92,11 +101,23 @@ typedef struct rtp_sim_hooks {
     void (*ran)(void *ctx, int cpu, const rtp_sim_job *job, rtp_ns from, rtp_ns to);
 } rtp_sim_hooks;
 
+/* How rtp_sim_set_locks runs a resource. */
+enum { RTP_SIM_LOCK_CEILING = 0, RTP_SIM_LOCK_MSRP = 1, RTP_SIM_LOCK_FMLP = 2 };
+
+/* What a job did with a resource over an interval (rtp_sim_section_fn). */
+enum {
+    RTP_SIM_HOLDING = 0,   /* held it (ceiling protocols, MSRP) */
+    RTP_SIM_SPINNING = 1,  /* spun for it (MSRP) */
+    RTP_SIM_SUSPENDED = 2, /* waited for it suspended, off its CPU (FMLP+) */
+    RTP_SIM_BOOSTED = 3    /* held it, priority-boosted (FMLP+) */
+};
+
 /* With resources (rtp_sim_set_locks), called with the hooks' ctx: `job`
- * spun for (spinning) or held `resource` on CPU slot `cpu` throughout
- * [from, to), inside a segment the ran hook reports. */
+ * did `what` (RTP_SIM_HOLDING, ...) with `resource` throughout [from, to)
+ * on CPU slot `cpu` (its own slot), inside a segment the ran hook reports
+ * except while RTP_SIM_SUSPENDED. */
 typedef void (*rtp_sim_section_fn)(void *ctx, int cpu, const rtp_sim_job *job, size_t resource,
-                                   int spinning, rtp_ns from, rtp_ns to);
+                                   int what, rtp_ns from, rtp_ns to);
 
 typedef struct rtp_sim rtp_sim;
 
@@ -119,14 +140,15 @@ rtp_status rtp_sim_set_masks(rtp_sim *sim, const uint64_t *mask, rtp_diag *diag)
 
 /* Shared resources (see above): tasks[i] (its requests and relative
  * deadline; borrowed while the simulator lives) runs on CPU slot slot[i];
- * msrp[r] non-zero runs resource r by MSRP, else by the ceiling protocol of
- * the policy (its users must then share one slot); `section` (may be NULL)
- * is told about every spin and section. RTP_EINPUT for a bad
- * slot or resource index, ceiling users on two slots, together with
- * SCHED_RR, or once a job was added. */
+ * protocol[r] runs resource r: RTP_SIM_LOCK_MSRP, RTP_SIM_LOCK_FMLP, or
+ * RTP_SIM_LOCK_CEILING, the ceiling protocol of the policy (its users must
+ * then share one slot); `section` (may be NULL) is told about every
+ * section, spin and suspension. RTP_EINPUT for a bad slot, resource index
+ * or protocol, ceiling users on two slots, FMLP+ under EDF or beside
+ * another protocol, together with SCHED_RR, or once a job was added. */
 rtp_status rtp_sim_set_locks(rtp_sim *sim, const rtp_task *tasks, const size_t *slot,
-                             size_t n_resources, const int *msrp, rtp_sim_section_fn section,
-                             rtp_diag *diag);
+                             size_t n_resources, const int *protocol,
+                             rtp_sim_section_fn section, rtp_diag *diag);
 
 /* Adds a job released at or after the clock (RTP_EINPUT otherwise, or for a
  * bad task index or exec_ns < 1). Jobs of one task must be added in release
@@ -171,10 +193,10 @@ typedef struct rtp_sim_periodic_opts {
     const int *rr;         /* non-NULL: rtp_sim_set_rr with rr_quantum_ns, tick_ns */
     rtp_ns rr_quantum_ns, tick_ns;
     const uint64_t *mask;  /* non-NULL: rtp_sim_set_masks */
-    const size_t *slot;    /* non-NULL: rtp_sim_set_locks(tasks, slot, n_resources, msrp,
-                            * section) */
+    const size_t *slot;    /* non-NULL: rtp_sim_set_locks(tasks, slot, n_resources,
+                            * protocol, section) */
     size_t n_resources;
-    const int *msrp;
+    const int *protocol;
     rtp_sim_section_fn section;
 } rtp_sim_periodic_opts;
 

@@ -3,7 +3,7 @@
  * queues, the clock, the M best jobs on M CPUs) and its rules, each in one
  * file: sim_heap.c (the binary heaps), sim_rr.c (Linux's run lists and the
  * SCHED_RR quantum), sim_apa.c (arbitrary affinities), sim_locks.c (shared
- * resources: the ceiling protocols and MSRP). sim.h states every
+ * resources: the ceiling protocols, MSRP and FMLP+). sim.h states every
  * rule; each file's header says which part it implements.
  *
  * Units: rtp_ns. Ownership: everything hangs off the rtp_sim and is freed
@@ -16,8 +16,9 @@
 #define RTP_SIM_NONE ((size_t)-1)
 
 /* A job's state with resources: running its own code, spinning for a
- * resource (MSRP), holding one. */
-enum { RTP_SIM_FREE = 0, RTP_SIM_SPIN, RTP_SIM_HOLD };
+ * resource (MSRP), holding one, suspended in a resource's queue (FMLP+: off
+ * its CPU, in no heap). */
+enum { RTP_SIM_FREE = 0, RTP_SIM_SPIN, RTP_SIM_HOLD, RTP_SIM_WAIT };
 
 typedef struct rtp_sim_sjob {
     rtp_sim_job pub;
@@ -29,7 +30,10 @@ typedef struct rtp_sim_sjob {
     size_t req;         /* the request of its next or current section ... */
     rtp_ns done_in_req; /* ... and how many of that request's sections began */
     rtp_ns sec_left;    /* HOLD: the section's execution still to do */
-    size_t res;         /* SPIN, HOLD: the resource */
+    size_t res;         /* SPIN, HOLD, WAIT: the resource */
+    rtp_ns req_ns;      /* FMLP+: when it requested res ... */
+    uint64_t req_seq;   /* ... and that request's place among all requests */
+    rtp_ns wait_since;  /* WAIT: since when */
 } rtp_sim_sjob;
 
 typedef struct rtp_sim_heap {
@@ -71,13 +75,16 @@ struct rtp_sim {
     const rtp_task *tasks;
     size_t *slot_of;   /* per task */
     size_t n_res;
-    int *msrp;         /* per resource: run by MSRP, else by the ceiling protocol */
+    int *proto;        /* per resource: RTP_SIM_LOCK_CEILING, _MSRP or _FMLP */
     size_t *holder;    /* per resource: the job holding it, or RTP_SIM_NONE */
-    size_t *fifo;      /* per resource: m places, its spinning requesters in order */
-    size_t *fifo_len;
+    size_t *fifo;      /* the waiting requesters of resource r in order (MSRP: spinning,
+                        * FMLP+: suspended) at fifo_off[r], one place per request of
+                        * its users */
+    size_t *fifo_off, *fifo_len;
     int *ceil_prio;    /* per (slot, resource): FP ceiling, the users' highest priority */
     rtp_ns *ceil_dl;   /* per (slot, resource): SRP ceiling, the users' least deadline */
     rtp_ns *state_since; /* per slot: where the running job's current state began */
+    uint64_t next_req; /* FMLP+: requests so far */
     rtp_sim_section_fn section;
 };
 
@@ -108,11 +115,18 @@ rtp_status rtp_sim_apa_dispatch(rtp_sim *s);
 int rtp_sim_locks_cmp(const rtp_sim *s, size_t a, size_t b);
 /* SRP: may job k start on its CPU now? */
 int rtp_sim_locks_may_start(const rtp_sim *s, size_t k);
-/* Running jobs at the start of a section request it. */
+/* Running jobs at the start of a section request it, slot by slot; a job
+ * that suspends (FMLP+) leaves its slot, which is dispatched again and its
+ * next job may request in turn, at the same instant. */
 rtp_status rtp_sim_locks_enter(rtp_sim *s);
 /* Sections that end at the clock hand their resources over. */
-void rtp_sim_locks_leave(rtp_sim *s);
-/* Spins, sections and blocking over the next dt. */
+rtp_status rtp_sim_locks_leave(rtp_sim *s);
+/* Spins, sections, suspensions and blocking over the next dt. */
 void rtp_sim_locks_account(rtp_sim *s, rtp_ns dt);
+/* Reports the suspensions open at the clock and forgets every holder and
+ * queue (rtp_sim_drain forgets their jobs). */
+void rtp_sim_locks_drain(rtp_sim *s);
+/* The kind of interval (sim.h: RTP_SIM_HOLDING, ...) of job k's state. */
+int rtp_sim_locks_what(const rtp_sim *s, size_t k);
 
 #endif

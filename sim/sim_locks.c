@@ -6,18 +6,37 @@
  * EDF: the stack resource policy [Bak91], a job that has not started waits
  * while a resource is held whose ceiling is at or below its relative
  * deadline), one marked MSRP [GLD01] by non-preemptive FIFO spinning and
- * non-preemptive holding. The engine asks here how resources order two
- * jobs, whether a job may start, and hands the instants of requests and
- * section ends over. */
+ * non-preemptive holding, one marked FMLP+ [Bra11] by suspension in a FIFO
+ * queue and priority boosting of its holder (boosted jobs in the order of
+ * their requests). The engine asks here how resources order two jobs,
+ * whether a job may start, and hands the instants of requests and section
+ * ends over. */
 #include "sim/sim_internal.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* Which protocols the requests use: refuses what sim.h refuses. */
+static int bad_protocols(const rtp_sim *s, const rtp_task *tasks, size_t n_resources,
+                         const int *protocol)
+{
+    int fmlp = 0, other = 0;
+    for (size_t r = 0; r < n_resources; r++)
+        if (protocol[r] < RTP_SIM_LOCK_CEILING || protocol[r] > RTP_SIM_LOCK_FMLP)
+            return 1;
+    for (size_t i = 0; i < s->n_tasks; i++)
+        for (size_t q = 0; q < tasks[i].n_requests; q++) {
+            int f = protocol[tasks[i].requests[q].resource] == RTP_SIM_LOCK_FMLP;
+            fmlp |= f;
+            other |= !f;
+        }
+    return fmlp && (other || s->edf);
+}
+
 rtp_status rtp_sim_set_locks(rtp_sim *s, const rtp_task *tasks, const size_t *slot,
-                             size_t n_resources, const int *msrp, rtp_sim_section_fn section,
-                             rtp_diag *diag)
+                             size_t n_resources, const int *protocol,
+                             rtp_sim_section_fn section, rtp_diag *diag)
 {
     int bad = s->next_seq > 0 || s->tasks || s->lists || s->mask;
     for (size_t i = 0; i < s->n_tasks && !bad; i++) {
@@ -25,24 +44,27 @@ rtp_status rtp_sim_set_locks(rtp_sim *s, const rtp_task *tasks, const size_t *sl
         for (size_t q = 0; q < tasks[i].n_requests && !bad; q++)
             bad = tasks[i].requests[q].resource >= n_resources;
     }
-    if (bad)
+    if (bad || bad_protocols(s, tasks, n_resources, protocol))
         return rtp_diag_set(diag, RTP_EINPUT, "",
                             "shared resources: every task on a CPU slot, every request on a "
-                            "declared resource, set once before the first job, without "
-                            "SCHED_RR");
-    size_t cells = (size_t)s->m * (n_resources ? n_resources : 1);
+                            "declared resource, FMLP+ under fixed priorities and alone, set "
+                            "once before the first job, without SCHED_RR");
+    size_t cells = (size_t)s->m * (n_resources ? n_resources : 1), places = 0;
+    for (size_t i = 0; i < s->n_tasks; i++)
+        places += tasks[i].n_requests;
     uint64_t *mask = calloc(s->n_tasks + 1, sizeof *mask);
     s->slot_of = malloc((s->n_tasks + 1) * sizeof *s->slot_of);
-    s->msrp = calloc(n_resources + 1, sizeof *s->msrp);
+    s->proto = calloc(n_resources + 1, sizeof *s->proto);
     s->holder = malloc((n_resources + 1) * sizeof *s->holder);
-    s->fifo = malloc(cells * sizeof *s->fifo);
+    s->fifo = malloc((places + 1) * sizeof *s->fifo);
+    s->fifo_off = calloc(n_resources + 1, sizeof *s->fifo_off);
     s->fifo_len = calloc(n_resources + 1, sizeof *s->fifo_len);
     s->ceil_prio = malloc(cells * sizeof *s->ceil_prio);
     s->ceil_dl = malloc(cells * sizeof *s->ceil_dl);
     s->state_since = calloc((size_t)s->m, sizeof *s->state_since);
     rtp_status st = RTP_OK;
-    if (!mask || !s->slot_of || !s->msrp || !s->holder || !s->fifo || !s->fifo_len ||
-        !s->ceil_prio || !s->ceil_dl || !s->state_since) {
+    if (!mask || !s->slot_of || !s->proto || !s->holder || !s->fifo || !s->fifo_off ||
+        !s->fifo_len || !s->ceil_prio || !s->ceil_dl || !s->state_since) {
         st = rtp_oom(diag);
         goto done;
     }
@@ -51,25 +73,30 @@ rtp_status rtp_sim_set_locks(rtp_sim *s, const rtp_task *tasks, const size_t *sl
         s->ceil_dl[c] = INT64_MAX;
     }
     for (size_t r = 0; r < n_resources; r++) {
-        s->msrp[r] = msrp[r] != 0;
+        s->proto[r] = protocol[r];
         s->holder[r] = RTP_SIM_NONE;
     }
+    /* a task waits in a queue with at most one request at a time: one place
+     * per request of the resource's users (fifo_off counts them first) */
     for (size_t i = 0; i < s->n_tasks; i++) {
         s->slot_of[i] = slot[i];
         mask[i] = (uint64_t)1 << (slot[i] % 64);
         for (size_t q = 0; q < tasks[i].n_requests; q++) {
             size_t r = tasks[i].requests[q].resource, c = slot[i] * n_resources + r;
+            s->fifo_off[r + 1]++;
             if (s->prio[i] > s->ceil_prio[c])
                 s->ceil_prio[c] = s->prio[i];
             if (tasks[i].deadline_ns < s->ceil_dl[c])
                 s->ceil_dl[c] = tasks[i].deadline_ns;
         }
     }
+    for (size_t r = 0; r < n_resources; r++)
+        s->fifo_off[r + 1] += s->fifo_off[r];
     for (size_t r = 0; r < n_resources && st == RTP_OK; r++) {
         int slots = 0;
         for (size_t c = 0; c < (size_t)s->m; c++)
             slots += s->ceil_dl[c * n_resources + r] != INT64_MAX;
-        if (slots > 1 && !s->msrp[r])
+        if (slots > 1 && s->proto[r] == RTP_SIM_LOCK_CEILING)
             st = rtp_diag_set(diag, RTP_EINPUT, "",
                               "shared resources: resource %zu has users on %d CPUs: it is "
                               "run by MSRP", r, slots);
@@ -91,7 +118,16 @@ done:
 /* A job spinning for or holding an MSRP resource is non-preemptive. */
 static int nonpreemptive(const rtp_sim *s, size_t k)
 {
-    return s->jobs[k].state != RTP_SIM_FREE && s->msrp[s->jobs[k].res];
+    const rtp_sim_sjob *j = &s->jobs[k];
+    return (j->state == RTP_SIM_SPIN || j->state == RTP_SIM_HOLD) &&
+           s->proto[j->res] == RTP_SIM_LOCK_MSRP;
+}
+
+/* A holder of an FMLP+ resource is boosted. */
+static int boosted(const rtp_sim *s, size_t k)
+{
+    const rtp_sim_sjob *j = &s->jobs[k];
+    return j->state == RTP_SIM_HOLD && s->proto[j->res] == RTP_SIM_LOCK_FMLP;
 }
 
 /* A holder of a ceiling resource under FP runs at its ceiling. */
@@ -99,7 +135,7 @@ static int effective_prio(const rtp_sim *s, size_t k)
 {
     const rtp_sim_sjob *j = &s->jobs[k];
     int p = s->prio[j->pub.task];
-    if (j->state == RTP_SIM_HOLD && !s->msrp[j->res]) {
+    if (j->state == RTP_SIM_HOLD && s->proto[j->res] == RTP_SIM_LOCK_CEILING) {
         int c = s->ceil_prio[s->slot_of[j->pub.task] * s->n_res + j->res];
         p = c > p ? c : p;
     }
@@ -112,6 +148,10 @@ int rtp_sim_locks_cmp(const rtp_sim *s, size_t a, size_t b)
         return nonpreemptive(s, a) ? 1 : -1;
     if (s->edf)
         return 0;
+    if (boosted(s, a) != boosted(s, b))
+        return boosted(s, a) ? 1 : -1;
+    if (boosted(s, a)) /* [Bra11]: boosted jobs in the order of their requests */
+        return s->jobs[a].req_seq < s->jobs[b].req_seq ? 1 : -1;
     /* a job of its ceiling's priority does not preempt a holder: the
      * holder joined that priority first (FIFO) */
     if (effective_prio(s, a) != effective_prio(s, b))
@@ -122,6 +162,16 @@ int rtp_sim_locks_cmp(const rtp_sim *s, size_t a, size_t b)
     return 0;
 }
 
+int rtp_sim_locks_what(const rtp_sim *s, size_t k)
+{
+    const rtp_sim_sjob *j = &s->jobs[k];
+    if (j->state == RTP_SIM_SPIN)
+        return RTP_SIM_SPINNING;
+    if (j->state == RTP_SIM_WAIT)
+        return RTP_SIM_SUSPENDED;
+    return boosted(s, k) ? RTP_SIM_BOOSTED : RTP_SIM_HOLDING;
+}
+
 /* A state change of the job running on slot c at the clock. */
 static void set_state(rtp_sim *s, int c, int state)
 {
@@ -130,51 +180,84 @@ static void set_state(rtp_sim *s, int c, int state)
     s->state_since[c] = s->now;
 }
 
-/* The running job on slot c takes resource r (ceiling resources are never
- * held by another job when taken; MSRP ones may be: spin). */
+static void hold(rtp_sim *s, size_t k, size_t r)
+{
+    rtp_sim_sjob *j = &s->jobs[k];
+    const rtp_request *q = &s->tasks[j->pub.task].requests[j->req];
+    s->holder[r] = k;
+    j->sec_left = q->length_ns < j->left ? q->length_ns : j->left;
+}
+
+/* The running job on slot c requests resource r: it holds it when free;
+ * ceiling resources are never held by another job then; else it queues,
+ * spinning on its slot (MSRP) or suspended off it (FMLP+, the slot left
+ * empty). */
 static rtp_status take(rtp_sim *s, int c, size_t r)
 {
     size_t k = s->running[c];
     rtp_sim_sjob *j = &s->jobs[k];
-    const rtp_request *q = &s->tasks[j->pub.task].requests[j->req];
     j->res = r;
     j->done_in_req++;
+    j->req_ns = s->now;
+    j->req_seq = s->next_req++;
     if (s->holder[r] == RTP_SIM_NONE) {
-        s->holder[r] = k;
-        j->sec_left = q->length_ns < j->left ? q->length_ns : j->left;
+        hold(s, k, r);
         set_state(s, c, RTP_SIM_HOLD);
         return RTP_OK;
     }
-    if (!s->msrp[r])
+    if (s->proto[r] == RTP_SIM_LOCK_CEILING)
         return RTP_EINTERNAL; /* the ceiling protocols exclude it */
-    s->fifo[r * (size_t)s->m + s->fifo_len[r]++] = k;
-    set_state(s, c, RTP_SIM_SPIN);
+    s->fifo[s->fifo_off[r] + s->fifo_len[r]++] = k;
+    if (s->proto[r] == RTP_SIM_LOCK_MSRP) {
+        set_state(s, c, RTP_SIM_SPIN);
+        return RTP_OK;
+    }
+    rtp_sim_close_segment(s, c);
+    s->running[c] = RTP_SIM_NONE;
+    j->cpu = -1;
+    j->state = RTP_SIM_WAIT;
+    j->wait_since = s->now;
     return RTP_OK;
 }
 
 rtp_status rtp_sim_locks_enter(rtp_sim *s)
 {
-    for (int c = 0; c < s->m; c++) {
-        size_t k = s->running[c];
-        if (k == RTP_SIM_NONE || s->jobs[k].state != RTP_SIM_FREE || s->jobs[k].left == 0)
-            continue;
-        rtp_sim_sjob *j = &s->jobs[k];
-        const rtp_task *t = &s->tasks[j->pub.task];
-        while (j->req < t->n_requests && j->done_in_req >= t->requests[j->req].count) {
-            j->req++;
-            j->done_in_req = 0;
-        }
-        if (j->req < t->n_requests) {
+    for (int c = 0; c < s->m; c++)
+        for (;;) {
+            size_t k = s->running[c];
+            if (k == RTP_SIM_NONE || s->jobs[k].state != RTP_SIM_FREE || s->jobs[k].left == 0)
+                break;
+            rtp_sim_sjob *j = &s->jobs[k];
+            const rtp_task *t = &s->tasks[j->pub.task];
+            while (j->req < t->n_requests && j->done_in_req >= t->requests[j->req].count) {
+                j->req++;
+                j->done_in_req = 0;
+            }
+            if (j->req == t->n_requests)
+                break;
             rtp_status st = take(s, c, t->requests[j->req].resource);
+            if (st == RTP_OK && s->running[c] == RTP_SIM_NONE)
+                st = rtp_sim_apa_dispatch(s); /* suspended: slot c runs its next job */
+            else if (st == RTP_OK)
+                break;
             if (st != RTP_OK)
                 return st;
         }
-    }
     return RTP_OK;
 }
 
-/* The resource passes to the first in its queue (MSRP) or is free again. */
-void rtp_sim_locks_leave(rtp_sim *s)
+/* Tells the section hook that job k waited suspended for its resource
+ * until the clock. */
+static void suspended(rtp_sim *s, size_t k)
+{
+    const rtp_sim_sjob *j = &s->jobs[k];
+    if (s->section && s->now > j->wait_since)
+        s->section(s->hooks.ctx, (int)s->slot_of[j->pub.task], &j->pub, j->res,
+                   RTP_SIM_SUSPENDED, j->wait_since, s->now);
+}
+
+/* The resource passes to the first in its queue, or is free again. */
+rtp_status rtp_sim_locks_leave(rtp_sim *s)
 {
     for (int c = 0; c < s->m; c++) {
         size_t k = s->running[c];
@@ -185,15 +268,20 @@ void rtp_sim_locks_leave(rtp_sim *s)
         s->holder[r] = RTP_SIM_NONE;
         if (s->fifo_len[r] == 0)
             continue;
-        size_t w = s->fifo[r * (size_t)s->m];
-        memmove(&s->fifo[r * (size_t)s->m], &s->fifo[r * (size_t)s->m + 1],
-                --s->fifo_len[r] * sizeof *s->fifo);
-        rtp_sim_sjob *next = &s->jobs[w];
-        const rtp_request *q = &s->tasks[next->pub.task].requests[next->req];
-        s->holder[r] = w;
-        next->sec_left = q->length_ns < next->left ? q->length_ns : next->left;
-        set_state(s, next->cpu, RTP_SIM_HOLD);
+        size_t *queue = &s->fifo[s->fifo_off[r]], w = queue[0];
+        memmove(queue, queue + 1, --s->fifo_len[r] * sizeof *queue);
+        hold(s, w, r);
+        if (s->proto[r] == RTP_SIM_LOCK_MSRP) {
+            set_state(s, s->jobs[w].cpu, RTP_SIM_HOLD);
+            continue;
+        }
+        suspended(s, w); /* FMLP+: it resumes boosted */
+        s->jobs[w].state = RTP_SIM_HOLD;
+        rtp_status st = rtp_sim_heap_push(s, &s->ready, rtp_sim_better, w);
+        if (st != RTP_OK)
+            return st;
     }
+    return RTP_OK;
 }
 
 int rtp_sim_locks_may_start(const rtp_sim *s, size_t k)
@@ -203,14 +291,14 @@ int rtp_sim_locks_may_start(const rtp_sim *s, size_t k)
         return 1;
     size_t c = s->slot_of[j->pub.task];
     for (size_t r = 0; r < s->n_res; r++)
-        if (!s->msrp[r] && s->holder[r] != RTP_SIM_NONE &&
+        if (s->proto[r] == RTP_SIM_LOCK_CEILING && s->holder[r] != RTP_SIM_NONE &&
             s->tasks[j->pub.task].deadline_ns >= s->ceil_dl[c * s->n_res + r])
             return 0;
     return 1;
 }
 
-/* Blocking: the time a ready job waits while its CPU runs a job of lower
- * priority (FP) or later deadline (EDF), spinning included. */
+/* Blocking: the time a job waits suspended, or ready while its CPU runs a
+ * job of lower priority (FP) or later deadline (EDF), spinning included. */
 void rtp_sim_locks_account(rtp_sim *s, rtp_ns dt)
 {
     for (int c = 0; c < s->m; c++) {
@@ -229,5 +317,18 @@ void rtp_sim_locks_account(rtp_sim *s, rtp_ns dt)
         if (s->edf ? x->deadline_ns > w->pub.deadline_ns
                    : s->prio[x->task] < s->prio[w->pub.task])
             w->pub.blocked_ns += dt;
+    }
+    for (size_t r = 0; r < s->n_res; r++)
+        for (size_t q = 0; s->proto[r] == RTP_SIM_LOCK_FMLP && q < s->fifo_len[r]; q++)
+            s->jobs[s->fifo[s->fifo_off[r] + q]].pub.blocked_ns += dt;
+}
+
+void rtp_sim_locks_drain(rtp_sim *s)
+{
+    for (size_t r = 0; r < s->n_res; r++) {
+        for (size_t q = 0; s->proto[r] == RTP_SIM_LOCK_FMLP && q < s->fifo_len[r]; q++)
+            suspended(s, s->fifo[s->fifo_off[r] + q]);
+        s->fifo_len[r] = 0;
+        s->holder[r] = RTP_SIM_NONE;
     }
 }

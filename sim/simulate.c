@@ -180,21 +180,29 @@ static int has_requests(const rtp_simulation *out, const source *src)
 }
 
 /* With shared resources the bins (single CPUs) run as one simulation, each
- * task pinned to its bin's slot, so MSRP's spinning couples them: slot[i]
- * its bin, msrp[r] whether r is run by MSRP (solver/locks.h's placement
- * decides, and refuses what the analysis refuses), cpu_ids[b] the bin's
- * CPU. */
+ * task pinned to its bin's slot, so MSRP's spinning and FMLP+'s queues
+ * couple them: slot[i] its bin, protocol[r] how r is run (an fmlp+ one by
+ * FMLP+, else solver/locks.h's placement decides between MSRP and the
+ * ceiling protocol, and refuses what the analysis refuses), cpu_ids[b] the
+ * bin's CPU. */
 static rtp_status lock_setup(const rtp_simulation *out, const source *src, size_t *slot,
-                             int *msrp, int *cpu_ids, rtp_diag *diag)
+                             int *protocol, int *cpu_ids, rtp_diag *diag)
 {
+    int fmlp = 0;
     for (size_t r = 0; r < src->n_resources; r++)
-        if (src->resources[r].protocol == RTP_LOCK_FMLP) {
-            char path[RTP_DIAG_PATH_SIZE];
-            snprintf(path, sizeof path, "resources[%zu].protocol", r);
+        fmlp |= src->resources[r].protocol == RTP_LOCK_FMLP;
+    for (size_t r = 0; r < src->n_resources && fmlp; r++) {
+        char path[RTP_DIAG_PATH_SIZE];
+        snprintf(path, sizeof path, "resources[%zu].protocol", r);
+        if (src->resources[r].protocol != RTP_LOCK_FMLP)
             return rtp_diag_set(diag, RTP_EINPUT, path,
-                                "the simulator runs PCP/SRP and MSRP, not FMLP+ (\"fmlp+\"): "
-                                "its suspensions and FIFO queues are not simulated");
-        }
+                                "a ceiling resource beside fmlp+ ones is analysed but not "
+                                "simulated yet (the simulator runs fmlp+ alone)");
+        if (out->bins[0].policy == RTP_POLICY_EDF || out->bins[0].policy == RTP_POLICY_GEDF)
+            return rtp_diag_set(diag, RTP_EINPUT, path,
+                                "fmlp+ is simulated, as it is analysed, under fixed priorities "
+                                "only (--policy fp, or an fp plan)");
+    }
     for (size_t b = 0; b < out->n_bins; b++) {
         if (out->bins[b].n_cpus > 1)
             return rtp_diag_set(diag, RTP_EINPUT, "resources",
@@ -213,7 +221,11 @@ static rtp_status lock_setup(const rtp_simulation *out, const source *src, size_
                                     slot, out->n_bins, placed, &store, diag);
     for (size_t i = 0; i < out->n_tasks && st == RTP_OK; i++)
         for (size_t q = 0; q < placed[i].n_requests; q++)
-            msrp[placed[i].requests[q].resource] |= placed[i].requests[q].np;
+            if (placed[i].requests[q].np)
+                protocol[placed[i].requests[q].resource] = RTP_SIM_LOCK_MSRP;
+    for (size_t r = 0; r < src->n_resources && st == RTP_OK; r++)
+        if (src->resources[r].protocol == RTP_LOCK_FMLP)
+            protocol[r] = RTP_SIM_LOCK_FMLP;
     free(placed);
     free(store);
     return st;
@@ -319,18 +331,19 @@ static rtp_status run_locks(const rtp_simulate_opts *o, const source *src, rtp_n
 {
     size_t n = out->n_tasks;
     size_t *slot = calloc(n ? n : 1, sizeof *slot);
-    int *msrp = calloc(src->n_resources + 1, sizeof *msrp);
+    int *protocol = calloc(src->n_resources + 1, sizeof *protocol);
     int *cpu_ids = calloc(out->n_bins + 1, sizeof *cpu_ids);
     out->resource_names = calloc(src->n_resources + 1, sizeof *out->resource_names);
-    rtp_status st = slot && msrp && cpu_ids && out->resource_names ? RTP_OK : rtp_oom(diag);
+    rtp_status st = slot && protocol && cpu_ids && out->resource_names ? RTP_OK : rtp_oom(diag);
     for (size_t r = 0; r < src->n_resources && st == RTP_OK; r++)
         out->resource_names[r] = src->resources[r].name;
     if (st == RTP_OK)
-        st = lock_setup(out, src, slot, msrp, cpu_ids, diag);
+        st = lock_setup(out, src, slot, protocol, cpu_ids, diag);
     if (st == RTP_OK) {
         rtp_sim_periodic_opts po = {.until_ns = until, .overrun_task = out->overrun_index,
                                     .overrun_ns = o->overrun_ns, .slot = slot,
-                                    .n_resources = src->n_resources, .msrp = msrp};
+                                    .n_resources = src->n_resources,
+                                    .protocol = protocol};
         if (o->gantt) {
             po.hooks = rtp_gantt_rec_hooks(&out->gantt, 0, cpu_ids);
             po.section = rtp_gantt_rec_section;
@@ -342,7 +355,7 @@ static rtp_status run_locks(const rtp_simulate_opts *o, const source *src, rtp_n
         out->gantt.cpu_ids = NULL; /* freed below; only recording used it */
     }
     free(slot);
-    free(msrp);
+    free(protocol);
     free(cpu_ids);
     return st;
 }

@@ -1,8 +1,8 @@
 #!/bin/sh
 # tests/cli_fmlp.sh — FMLP+ end to end (docs/spec.md "Shared resources"):
 # the protocol word, SchedCAT's numbers on a two-CPU plan through emit's
-# re-check and partition, analyze's "suspension" member, and the refusals
-# (EDF, mixed protocols, D > T, emit under SCHED_DEADLINE), and the
+# re-check, partition and simulate, analyze's "suspension" member, the
+# refusals (EDF, mixed protocols, D > T, emit under SCHED_DEADLINE), and the
 # overheads of suspensions analysed.
 set -u
 B=${RTP_BINARY:-./rtpack}
@@ -37,6 +37,19 @@ sed 's/"name":"h","wcet":"10ms"/"name":"h","wcet":"44ms"/' "$TMP/plan.json" >"$T
 expect 0 "h at 44 ms: R = 50 ms" "$B" emit "$TMP/tight.json" --format json
 sed 's/"name":"h","wcet":"10ms"/"name":"h","wcet":"45ms"/' "$TMP/plan.json" >"$TMP/over.json"
 expect 1 "h at 45 ms misses with its remote blocking" "$B" emit "$TMP/over.json" --format json
+# simulate runs FMLP+ (suspension, FIFO queues, boosting): lo, suspended
+# behind h's and m's sections on g, reaches SchedCAT's 31 ms; h and m stay
+# within 16 and 18 ms
+expect 0 "simulate the FMLP+ plan" "$B" simulate "$TMP/plan.json" --json
+has '"name":"lo","cpu":1,"policy":"fp","priority":1,"jobs":2,"misses":0,"first_miss":null,"response_max":31000000' \
+    "$TMP/out" "lo at its bound"
+has '"name":"h","cpu":0,"policy":"fp","priority":1,"jobs":8,"misses":0,"first_miss":null,"response_max":10000000' \
+    "$TMP/out" "h within its bound"
+has '"name":"m","cpu":1,"policy":"fp","priority":2,"jobs":4,"misses":0,"first_miss":null,"response_max":14000000,"blocking_max":4000000' \
+    "$TMP/out" "m within its bound, suspended 4 ms at most"
+expect 0 "its chart" "$B" simulate "$TMP/plan.json" --until 60ms --svg "$TMP/fmlp.svg"
+has 'dashed:suspended(FMLP+)' "$TMP/fmlp.svg" "the legend names suspension"
+has 'stroke-dasharray="32"' "$TMP/fmlp.svg" "a suspension drawn"
 sed 's/"policy":"fp"/"policy":"edf"/; s/,"priority":[12]//g' "$TMP/plan.json" >"$TMP/edfplan.json"
 expect 1 "an EDF plan with fmlp+ is not deployable" "$B" emit "$TMP/edfplan.json" --format json
 has 'fmlp+' "$TMP/err" "names the protocol"
@@ -60,8 +73,9 @@ expect 0 "partition fp best" "$B" partition "$TMP/set.json" --policy fp --cpus 2
 expect 2 "fmlp+ under edf" "$B" analyze "$TMP/set.json" --policy edf --json
 has 'fmlp+' "$TMP/err" "names the protocol"
 expect 2 "partition edf" "$B" partition "$TMP/set.json" --policy edf --cpus 2 --json
-expect 2 "simulate does not run fmlp+" "$B" simulate "$TMP/set.json" --policy fp
-has 'resources[0].protocol:thesimulatorrunsPCP/SRPandMSRP,notFMLP+' "$TMP/err" "simulate names the protocol"
+expect 2 "simulate fmlp+ under edf" "$B" simulate "$TMP/set.json" --policy edf
+has 'resources[0].protocol:fmlp+issimulated,asitisanalysed,underfixedprioritiesonly' "$TMP/err" \
+    "simulate names the protocol"
 sed 's/"name":"l","protocol":"fmlp+"/"name":"l"/' "$TMP/set.json" >"$TMP/mixed.json"
 expect 2 "fmlp+ beside auto" "$B" analyze "$TMP/mixed.json" --policy fp --json
 has 'resources[1].protocol' "$TMP/err" "the path of the other protocol"

@@ -181,6 +181,7 @@ locked locks_edf "$TMP/locks.json" --policy edf --method ffd
 sed 's/{"name":"q"},{"name":"r"}/{"name":"q","protocol":"fmlp+"},{"name":"r","protocol":"fmlp+"}/' \
     "$TMP/locks.json" >"$TMP/fmlp.json"
 locked locks_fmlp "$TMP/fmlp.json" --policy fp --method ffd
+grep -qF 'data-j="sim:until"' "$TMP/locks_fmlp.html" || fail "locks_fmlp: not simulated"
 grep -qF '.suspension"' "$TMP/locks_fmlp.html" || fail "locks_fmlp: no suspension column"
 
 # ---- the same bytes, whatever the locale ----

@@ -8,6 +8,9 @@
  *    release jitter (FP) and shorter executions: no simulated response above
  *    rtp_locks_partitioned's FP bound, no miss in a set its EDF test
  *    accepts, no simulated spin above the task's analysed spin;
+ *  - FMLP+ [Bra11] against tests/support/fmlp_reference.c (test_fmlp's
+ *    unit-step reference) trace for trace on seeded patterns, and no
+ *    response above solver/fmlp.h's bound;
  *  - SchedCAT's published MSRP unit test (the set of test_locks'
  *    worked_examples): over 2,000 release patterns the simulated spins,
  *    blockings and responses stay within the published 7/1/1/0, 0/8/20/0 and
@@ -18,11 +21,14 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sim/sim.h"
+#include "solver/fmlp.h"
 #include "solver/locks.h"
+#include "support/fmlp_reference.h"
 #include "solver/schedtest.h"
 #include "support/testutil.h"
 
@@ -336,12 +342,149 @@ static void test_schedcat_msrp_example(void **state)
     assert_int_equal(spin[3], 0);
 }
 
+/* FMLP+: the engine's jobs run their sections first, in the order of their
+ * requests, each cut to the execution left; the reference gets the same
+ * segments. */
+static void fmlp_segments(const rtp_task *t, rtp_ns exec, fmlp_ref_job *j)
+{
+    rtp_ns left = exec;
+    for (size_t q = 0; q < t->n_requests; q++)
+        for (rtp_ns c = 0; c < t->requests[q].count && left > 0; c++) {
+            rtp_ns len = t->requests[q].length_ns < left ? t->requests[q].length_ns : left;
+            j->segs[j->nseg++] = (fmlp_ref_seg){(int)t->requests[q].resource, (int)len};
+            left -= len;
+        }
+    if (left > 0)
+        j->segs[j->nseg++] = (fmlp_ref_seg){-1, (int)left};
+    fmlp_ref_job_ready(j);
+}
+
+static void on_finish(void *ctx, const rtp_sim_job *job)
+{
+    ((rtp_ns *)ctx)[job->seq] = job->finish_ns;
+}
+
+/* Distinct priorities on each CPU (the two simulators break ties alike
+ * only then). */
+static int distinct(const fmlp_ref_set *d, const int *prio)
+{
+    for (size_t i = 0; i < d->n; i++)
+        for (size_t k = i + 1; k < d->n; k++)
+            if (d->cpu[i] == d->cpu[k] && prio[i] == prio[k])
+                return 0;
+    return 1;
+}
+
+/* One pattern through both: offsets (often synchronous), sporadic gaps,
+ * jitter, now and then a shorter execution; every completion equal, every
+ * response within its bound. Returns the jobs compared. */
+static int fmlp_pattern(fmlp_ref *s, const fmlp_ref_set *d, const rtp_locks_task *out,
+                        rtp_rng *rng, int *reached)
+{
+    static rtp_ns exec[FMLP_REF_MAXT * FMLP_REF_MAXJ], got[FMLP_REF_MAXT * FMLP_REF_MAXJ];
+    static int want[FMLP_REF_MAXT * FMLP_REF_MAXJ];
+    const int horizon = 120, protocol[FMLP_REF_MAXR] = {RTP_SIM_LOCK_FMLP, RTP_SIM_LOCK_FMLP,
+                                                         RTP_SIM_LOCK_FMLP};
+    fmlp_ref_clear(s);
+    int tmax = 0;
+    for (size_t i = 0; i < d->n; i++) {
+        const rtp_task *t = &d->t[i];
+        s->head[i] = s->njobs;
+        int a = rtp_rng_range(rng, 0, 2) == 0 ? 0 : (int)rtp_rng_range(rng, 0, t->period_ns);
+        while (a < horizon && s->njobs < FMLP_REF_MAXT * FMLP_REF_MAXJ) {
+            int rel = a + (t->jitter_ns && rtp_rng_range(rng, 0, 1)
+                               ? (int)rtp_rng_range(rng, 0, t->jitter_ns) : 0);
+            rtp_ns c = rtp_rng_range(rng, 0, 4) ? t->wcet_ns : rtp_rng_range(rng, 1, t->wcet_ns);
+            exec[s->njobs] = c;
+            fmlp_segments(t, c, fmlp_ref_job_new(s, i, a, rel));
+            a += (int)t->period_ns + (rtp_rng_range(rng, 0, 4) ? 0 : (int)rtp_rng_range(rng, 1, 4));
+        }
+        s->last[i] = s->njobs;
+        tmax = a > tmax ? a : tmax;
+    }
+    fmlp_ref_run(s, tmax + horizon, want);
+    rtp_sim_hooks hooks = {.ctx = got, .done = on_finish};
+    rtp_sim *sim;
+    rtp_diag diag;
+    assert_int_equal(rtp_sim_create(RTP_POLICY_FP, (int)d->cpus, s->prio, d->n, &hooks, &sim,
+                                    &diag), RTP_OK);
+    assert_int_equal(rtp_sim_set_locks(sim, d->t, d->cpu, d->n_res, protocol, NULL, &diag),
+                     RTP_OK);
+    for (int k = 0; k < s->njobs; k++) {
+        const fmlp_ref_job *j = &s->jobs[k];
+        rtp_sim_job job = {.task = (size_t)j->task, .arrival_ns = j->arrival,
+                           .release_ns = j->release,
+                           .deadline_ns = j->arrival + d->t[j->task].deadline_ns,
+                           .exec_ns = exec[k]};
+        assert_int_equal(rtp_sim_add(sim, &job, NULL, &diag), RTP_OK);
+    }
+    assert_int_equal(rtp_sim_run(sim, tmax + horizon, &diag), RTP_OK);
+    rtp_sim_drain(sim);
+    rtp_sim_free(sim);
+    for (int k = 0; k < s->njobs; k++) {
+        const fmlp_ref_job *j = &s->jobs[k];
+        if (got[k] != want[k])
+            fprintf(stderr, "fmlp+ job %d of task %d (arrival %d): engine %lld, reference %d\n",
+                    k, j->task, j->arrival, (long long)got[k], want[k]);
+        assert_int_equal(got[k], want[k]);
+        rtp_ns bound = out[j->task].response_ns;
+        if (bound >= 0) {
+            assert_true(want[k] >= 0 && want[k] - j->arrival <= bound);
+            reached[j->task] |= want[k] - j->arrival == bound;
+        }
+    }
+    return s->njobs;
+}
+
+static void test_fmlp_against_reference(void **state)
+{
+    (void)state;
+    int sets = 1500, used = 0, bounds = 0, reached_n = 0;
+    long jobs = 0;
+    static fmlp_ref s;
+    for (int x = 0; x < sets; x++) {
+        rtp_rng rng = rtp_rng_stream(24, 5, (uint64_t)x);
+        fmlp_ref_set d;
+        fmlp_ref_random_set(&d, &rng);
+        rtp_locks_task out[FMLP_REF_MAXT];
+        int sched, found, prio[FMLP_REF_MAXT], reached[FMLP_REF_MAXT] = {0};
+        rtp_limits lim = rtp_limits_default();
+        rtp_diag diag;
+        assert_int_equal(rtp_fmlp_partitioned(d.t, d.n, d.cpu, d.cpus,
+                                              x % 2 ? RTP_PRIO_OPA : RTP_PRIO_DM, &lim, &sched,
+                                              &found, out, &diag),
+                         RTP_OK);
+        for (size_t i = 0; i < d.n; i++)
+            prio[i] = out[i].priority;
+        if (!distinct(&d, prio))
+            continue;
+        used++;
+        s.t = d.t;
+        s.n = d.n;
+        s.cpus = d.cpus;
+        s.cpu = d.cpu;
+        s.prio = prio;
+        for (int p = 0; p < 20; p++)
+            jobs += fmlp_pattern(&s, &d, out, &rng, reached);
+        for (size_t i = 0; i < d.n; i++) {
+            bounds += out[i].response_ns >= 0;
+            reached_n += reached[i];
+        }
+    }
+    fprintf(stderr, "fmlp+: %d sets x 20 patterns, %ld jobs completed alike in the engine and "
+                    "the reference; %d bounds never exceeded, %d reached\n",
+            used, jobs, bounds, reached_n);
+    assert_true(used > sets / 2);
+    assert_true(reached_n > bounds / 5);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hand_traces),
         cmocka_unit_test(test_against_the_bounds),
         cmocka_unit_test(test_schedcat_msrp_example),
+        cmocka_unit_test(test_fmlp_against_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
