@@ -19,10 +19,20 @@
 int rtp_sim_better(const rtp_sim *s, size_t a, size_t b)
 {
     const rtp_sim_job *x = &s->jobs[a].pub, *y = &s->jobs[b].pub;
-    if (s->tasks) {
-        int c = rtp_sim_locks_cmp(s, a, b);
-        if (c != 0)
-            return c > 0;
+    if (s->tasks) { /* the protocols' keys (sim_internal.h) */
+        const rtp_sim_sjob *p = &s->jobs[a], *q = &s->jobs[b];
+        if (p->np != q->np)
+            return p->np;
+        if (!s->edf && p->boost != q->boost)
+            return p->boost;
+        if (!s->edf && p->boost) /* [Bra11]: boosted jobs in the order of their requests */
+            return p->req_seq < q->req_seq;
+        /* a job of its ceiling's priority does not preempt a holder: the
+         * holder joined that priority first (FIFO) */
+        if (!s->edf && p->eprio != q->eprio)
+            return p->eprio > q->eprio;
+        if (!s->edf && x->release_ns != y->release_ns)
+            return x->release_ns < y->release_ns;
     }
     if (s->edf) {
         if (x->deadline_ns != y->deadline_ns)
@@ -99,7 +109,8 @@ rtp_status rtp_sim_add(rtp_sim *s, const rtp_sim_job *job, uint64_t *seq, rtp_di
             return rtp_oom(diag);
         k = s->n_jobs++;
     }
-    s->jobs[k] = (rtp_sim_sjob){.pub = *job, .left = job->exec_ns, .next = NONE, .cpu = -1};
+    s->jobs[k] = (rtp_sim_sjob){.pub = *job, .left = job->exec_ns, .next = NONE, .cpu = -1,
+                                .eprio = s->prio[job->task]};
     s->jobs[k].pub.seq = s->next_seq++;
     s->jobs[k].pub.finish_ns = -1;
     s->jobs[k].pub.spin_ns = s->jobs[k].pub.blocked_ns = 0;

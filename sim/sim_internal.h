@@ -34,6 +34,11 @@ typedef struct rtp_sim_sjob {
     rtp_ns req_ns;      /* FMLP+: when it requested res ... */
     uint64_t req_seq;   /* ... and that request's place among all requests */
     rtp_ns wait_since;  /* WAIT: since when */
+    /* the protocols' keys of rtp_sim_better, kept by sim_locks.c: ... */
+    int np;             /* ... non-preemptive (MSRP: spinning or holding), first; */
+    int boost;          /* ... boosted (FMLP+ holder), next, in req_seq order; */
+    int eprio;          /* ... FP: the priority it runs at (a ceiling's holder its
+                         * ceiling), then the earlier release */
 } rtp_sim_sjob;
 
 typedef struct rtp_sim_heap {
@@ -111,8 +116,6 @@ rtp_status rtp_sim_apa_install(rtp_sim *s, const uint64_t *mask, rtp_diag *diag)
 rtp_status rtp_sim_apa_dispatch(rtp_sim *s);
 
 /* sim_locks.c, with resources (s->tasks set): */
-/* >0: a runs first by the protocols' rules, <0: b, 0: the policy decides. */
-int rtp_sim_locks_cmp(const rtp_sim *s, size_t a, size_t b);
 /* SRP: may job k start on its CPU now? */
 int rtp_sim_locks_may_start(const rtp_sim *s, size_t k);
 /* Running jobs at the start of a section request it, slot by slot; a job

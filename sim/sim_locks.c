@@ -8,9 +8,9 @@
  * deadline), one marked MSRP [GLD01] by non-preemptive FIFO spinning and
  * non-preemptive holding, one marked FMLP+ [Bra11] by suspension in a FIFO
  * queue and priority boosting of its holder (boosted jobs in the order of
- * their requests). The engine asks here how resources order two jobs,
- * whether a job may start, and hands the instants of requests and section
- * ends over. */
+ * their requests). The engine orders jobs by the keys kept here on every
+ * change of state, asks here whether a job may start, and hands the
+ * instants of requests and section ends over. */
 #include "sim/sim_internal.h"
 
 #include <limits.h>
@@ -142,24 +142,15 @@ static int effective_prio(const rtp_sim *s, size_t k)
     return p;
 }
 
-int rtp_sim_locks_cmp(const rtp_sim *s, size_t a, size_t b)
+/* Job k's state becomes `state`: its keys for the engine's order
+ * (sim_internal.h) follow. */
+static void change(rtp_sim *s, size_t k, int state)
 {
-    if (nonpreemptive(s, a) != nonpreemptive(s, b))
-        return nonpreemptive(s, a) ? 1 : -1;
-    if (s->edf)
-        return 0;
-    if (boosted(s, a) != boosted(s, b))
-        return boosted(s, a) ? 1 : -1;
-    if (boosted(s, a)) /* [Bra11]: boosted jobs in the order of their requests */
-        return s->jobs[a].req_seq < s->jobs[b].req_seq ? 1 : -1;
-    /* a job of its ceiling's priority does not preempt a holder: the
-     * holder joined that priority first (FIFO) */
-    if (effective_prio(s, a) != effective_prio(s, b))
-        return effective_prio(s, a) > effective_prio(s, b) ? 1 : -1;
-    const rtp_sim_job *x = &s->jobs[a].pub, *y = &s->jobs[b].pub;
-    if (x->release_ns != y->release_ns)
-        return x->release_ns < y->release_ns ? 1 : -1;
-    return 0;
+    rtp_sim_sjob *j = &s->jobs[k];
+    j->state = state;
+    j->np = nonpreemptive(s, k);
+    j->boost = boosted(s, k);
+    j->eprio = effective_prio(s, k);
 }
 
 int rtp_sim_locks_what(const rtp_sim *s, size_t k)
@@ -176,7 +167,7 @@ int rtp_sim_locks_what(const rtp_sim *s, size_t k)
 static void set_state(rtp_sim *s, int c, int state)
 {
     rtp_sim_close_segment(s, c);
-    s->jobs[s->running[c]].state = state;
+    change(s, s->running[c], state);
     s->state_since[c] = s->now;
 }
 
@@ -215,7 +206,7 @@ static rtp_status take(rtp_sim *s, int c, size_t r)
     rtp_sim_close_segment(s, c);
     s->running[c] = RTP_SIM_NONE;
     j->cpu = -1;
-    j->state = RTP_SIM_WAIT;
+    change(s, k, RTP_SIM_WAIT);
     j->wait_since = s->now;
     return RTP_OK;
 }
@@ -276,7 +267,7 @@ rtp_status rtp_sim_locks_leave(rtp_sim *s)
             continue;
         }
         suspended(s, w); /* FMLP+: it resumes boosted */
-        s->jobs[w].state = RTP_SIM_HOLD;
+        change(s, w, RTP_SIM_HOLD);
         rtp_status st = rtp_sim_heap_push(s, &s->ready, rtp_sim_better, w);
         if (st != RTP_OK)
             return st;
