@@ -117,12 +117,10 @@ simulated() {
 # SCHED_RR run lists (under FIFO order logger would respond in 36 ms, not
 # 38 ms, and control in 13 ms, not 3 ms), an APA mask (c migrates).
 simulated rr_ties "$EX/rr-tied.json" --policy fp --priority given --method ffd --cpus 1
-cat >"$TMP/semi.json" <<'JSON'
-{ "platform": { "cpus": 2 }, "tasks": [
-  { "name": "a", "wcet": "5ms", "period": "10ms", "affinity": [0], "cmd": "/bin/a" },
-  { "name": "b", "wcet": "7ms", "period": "10ms", "affinity": [1], "cmd": "/bin/b" },
-  { "name": "c", "wcet": "9ms", "period": "20ms", "cmd": "/bin/c" } ] }
-JSON
+printf '%s\n' '{"platform":{"cpus":2},"tasks":[' \
+    '{"name":"a","wcet":"5ms","period":"10ms","affinity":[0],"cmd":"/bin/a"},' \
+    '{"name":"b","wcet":"7ms","period":"10ms","affinity":[1],"cmd":"/bin/b"},' \
+    '{"name":"c","wcet":"9ms","period":"20ms","cmd":"/bin/c"}]}' >"$TMP/semi.json"
 simulated semi "$TMP/semi.json" --policy fp --method semi --capacity 0.9
 numbers app12_edf "$EX/app12.json" --policy edf --capacity 0.9 -- --probe "$F/app12.probe.json"
 grep -qF 'emit</code> refuses it: <span class="txt" data-j="plan:deployable_reason">cpus[1].tasks[4]: deadline' \
