@@ -755,8 +755,8 @@ void rpt_section_resources(rpt *r)
              "</cite> (spin charged to the wcet), and an <code>fmlp+</code> one the FMLP+ "
              "<cite>[Bra11]</cite> (suspension counted as execution). The margins are not "
              "computed on this page for such a plan (the sensitivity does not model critical "
-             "sections); the simulated schedule below runs the protocols, as <code>rtpack "
-             "simulate</code> of the plan does.</p>\n");
+             "sections); the schedule below is <code>rtpack simulate</code>'s of the plan, "
+             "which runs the protocols (or the reason it refuses the plan).</p>\n");
     h_raw(r, "<div class=\"scroll\"><table class=\"cards\"><caption>Resources</caption>"
              "<thead><tr>");
     h_th(r, NULL, "resource");
