@@ -436,6 +436,32 @@ static int fmlp_pattern(fmlp_ref *s, const fmlp_ref_set *d, const rtp_locks_task
     return s->njobs;
 }
 
+/* FMLP+ is simulated under FP only and never beside another protocol
+ * (models/resources.c refuses mixed sets, solver/fmlp.h analyses FP). */
+static void test_fmlp_refusals(void **state)
+{
+    (void)state;
+    rtp_request rq[2] = {{.resource = 0, .count = 1, .length_ns = 1, .susp = 1},
+                         {.resource = 1, .count = 1, .length_ns = 1}};
+    rtp_task t[2] = {{.wcet_ns = 2, .deadline_ns = 10, .period_ns = 10, .requests = &rq[0],
+                      .n_requests = 1},
+                     {.wcet_ns = 2, .deadline_ns = 10, .period_ns = 10, .requests = &rq[1],
+                      .n_requests = 1}};
+    const size_t slot[2] = {0, 1};
+    const int prio[2] = {1, 1}, mixed[2] = {RTP_SIM_LOCK_FMLP, RTP_SIM_LOCK_MSRP},
+              fmlp[2] = {RTP_SIM_LOCK_FMLP, RTP_SIM_LOCK_FMLP}, bad[2] = {3, 0};
+    rtp_sim *sim;
+    rtp_diag d;
+    assert_int_equal(rtp_sim_create(RTP_POLICY_FP, 2, prio, 2, NULL, &sim, &d), RTP_OK);
+    assert_int_equal(rtp_sim_set_locks(sim, t, slot, 2, mixed, NULL, &d), RTP_EINPUT);
+    assert_int_equal(rtp_sim_set_locks(sim, t, slot, 2, bad, NULL, &d), RTP_EINPUT);
+    assert_int_equal(rtp_sim_set_locks(sim, t, slot, 2, fmlp, NULL, &d), RTP_OK);
+    rtp_sim_free(sim);
+    assert_int_equal(rtp_sim_create(RTP_POLICY_EDF, 2, NULL, 2, NULL, &sim, &d), RTP_OK);
+    assert_int_equal(rtp_sim_set_locks(sim, t, slot, 2, fmlp, NULL, &d), RTP_EINPUT);
+    rtp_sim_free(sim);
+}
+
 static void test_fmlp_against_reference(void **state)
 {
     (void)state;
@@ -484,6 +510,7 @@ int main(void)
         cmocka_unit_test(test_hand_traces),
         cmocka_unit_test(test_against_the_bounds),
         cmocka_unit_test(test_schedcat_msrp_example),
+        cmocka_unit_test(test_fmlp_refusals),
         cmocka_unit_test(test_fmlp_against_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
