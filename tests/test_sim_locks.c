@@ -408,7 +408,7 @@ static int fmlp_pattern(fmlp_ref *s, const fmlp_ref_set *d, const rtp_locks_task
     rtp_diag diag;
     assert_int_equal(rtp_sim_create(RTP_POLICY_FP, (int)d->cpus, s->prio, d->n, &hooks, &sim,
                                     &diag), RTP_OK);
-    assert_int_equal(rtp_sim_set_locks(sim, d->t, d->cpu, d->n_res, protocol, NULL, &diag),
+    assert_int_equal(rtp_sim_set_locks(sim, d->t, d->cpu, FMLP_REF_MAXR, protocol, NULL, &diag),
                      RTP_OK);
     for (int k = 0; k < s->njobs; k++) {
         const fmlp_ref_job *j = &s->jobs[k];
@@ -471,7 +471,7 @@ static void test_fmlp_against_reference(void **state)
     for (int x = 0; x < sets; x++) {
         rtp_rng rng = rtp_rng_stream(24, 5, (uint64_t)x);
         fmlp_ref_set d;
-        fmlp_ref_random_set(&d, &rng);
+        fmlp_ref_random_set(&d, &rng, 0);
         rtp_locks_task out[FMLP_REF_MAXT];
         int sched, found, prio[FMLP_REF_MAXT], reached[FMLP_REF_MAXT] = {0};
         rtp_limits lim = rtp_limits_default();
@@ -490,6 +490,8 @@ static void test_fmlp_against_reference(void **state)
         s.cpus = d.cpus;
         s.cpu = d.cpu;
         s.prio = prio;
+        for (int r = 0; r < FMLP_REF_MAXR; r++)
+            s.ceil[r] = -1; /* every resource FMLP+, no overheads (sw = wake = 0) */
         for (int p = 0; p < 20; p++)
             jobs += fmlp_pattern(&s, &d, out, &rng, reached);
         for (size_t i = 0; i < d.n; i++) {
