@@ -76,6 +76,10 @@ expect 2 "partition edf" "$B" partition "$TMP/set.json" --policy edf --cpus 2 --
 expect 2 "simulate fmlp+ under edf" "$B" simulate "$TMP/set.json" --policy edf
 has 'resources[0].protocol:fmlp+issimulated,asitisanalysed,underfixedprioritiesonly' "$TMP/err" \
     "simulate names the protocol"
+sed 's/"name":"l","protocol":"fmlp+"/"name":"l","protocol":"pcp"/' "$TMP/set.json" >"$TMP/withpcp.json"
+expect 2 "simulate pcp beside fmlp+" "$B" simulate "$TMP/withpcp.json" --policy fp
+has 'resources[1].protocol:aceilingresourcebesidefmlp+onesisanalysedbutnotsimulatedyet' \
+    "$TMP/err" "says it is not simulated yet"
 sed 's/"name":"l","protocol":"fmlp+"/"name":"l"/' "$TMP/set.json" >"$TMP/mixed.json"
 expect 2 "fmlp+ beside auto" "$B" analyze "$TMP/mixed.json" --policy fp --json
 has 'resources[1].protocol' "$TMP/err" "the path of the other protocol"
