@@ -14,12 +14,6 @@ fails=0
 
 . "$S/tests/support/cli_expect.sh"
 
-hasnt() {
-    if tr -d ' \t\n' <"$2" | grep -F -q -- "$1"; then
-        echo "FAIL: $3: '$1' in output" >&2
-        fails=$((fails + 1))
-    fi
-}
 
 # RM (1, 4), (2, 6): task 2's scheduling points 4 and 6 give 4/3 and 3/2;
 # wcet_max: T1 2 (response of T2 then 2 + 2 x 2 = 6), T2 4 (4 + 2 x 1 = 6).

@@ -13,12 +13,6 @@ fails=0
 
 . "$S/tests/support/cli_expect.sh"
 
-hasnt() {
-    if tr -d ' \t\n' <"$2" | grep -F -q -- "$1"; then
-        echo "FAIL: $3: '$1' in output" >&2
-        fails=$((fails + 1))
-    fi
-}
 
 # ---- absent = zero: byte-identical outputs ----
 # Every example task set rewritten with "jitter": 0, "blocking": 0 on every

@@ -5,6 +5,7 @@
 #                                       does not exit with CODE
 #   has PATTERN FILE DESCRIPTION         PATTERN, a fixed string, in FILE with
 #                                       blanks removed; counts a failure if not
+#   hasnt PATTERN FILE DESCRIPTION       the opposite: a failure if it is there
 expect() {
     code=$1 what=$2
     shift 2
@@ -21,6 +22,13 @@ has() {
     if ! tr -d ' \t\n' <"$2" | grep -F -q -- "$1"; then
         echo "FAIL: $3: '$1' not in output" >&2
         sed 's/^/  got: /' "$2" >&2
+        fails=$((fails + 1))
+    fi
+}
+
+hasnt() {
+    if tr -d ' \t\n' <"$2" | grep -F -q -- "$1"; then
+        echo "FAIL: $3: '$1' in output" >&2
         fails=$((fails + 1))
     fi
 }
