@@ -179,7 +179,6 @@ static void print_verdict(const rtp_taskset *ts, const rtp_analysis *a)
     }
     rtp_ratio one = {1, 1};
     int overloaded = rtp_load_cmp(a->eff, d->n_tasks, RTP_LOAD_UTIL, one) > 0;
-    int delays = rtp_tasks_have_delays(a->eff, d->n_tasks);
     switch (d->policy) {
     case RTP_POLICY_EDF:
         if (d->schedulable)
@@ -209,11 +208,11 @@ static void print_verdict(const rtp_taskset *ts, const rtp_analysis *a)
             printf("verdict: schedulable under global %s on %d CPU%s (accepted by %s)\n",
                    d->policy == RTP_POLICY_GEDF ? "EDF" : "FP", d->cpus, d->cpus == 1 ? "" : "s",
                    d->test);
-        else if (delays && d->cpus >= 2)
+        else if (d->not_applicable && d->cpus >= 2)
             printf("verdict: NOT shown schedulable under global %s on %d CPUs: not applicable "
-                   "(the global tests do not model release jitter or blocking; partition the "
-                   "tasks, or analyse one CPU, to have them analysed exactly)\n",
-                   d->policy == RTP_POLICY_GEDF ? "EDF" : "FP", d->cpus);
+                   "(%s; partition the tasks, or analyse one CPU, to have them analysed "
+                   "exactly)\n",
+                   d->policy == RTP_POLICY_GEDF ? "EDF" : "FP", d->cpus, d->not_applicable);
         else
             printf("verdict: NOT shown schedulable under global %s on %d CPU%s: no test "
                    "accepts (the tests are sufficient only)\n",

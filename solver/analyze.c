@@ -247,7 +247,9 @@ rtp_status rtp_analyze(const rtp_taskset *ts, const rtp_analyze_opts *s, rtp_ana
     d->assignment_found = res.assignment_found;
     d->has_test = is_global(s->policy);
     d->test = res.accepted_by;
-    if (is_global(s->policy) && cpus >= 2 && !res.schedulable &&
+    /* (the APA analysis models jitter: its own reason, a->why, when it does
+     * not apply) */
+    if (is_global(s->policy) && cpus >= 2 && !res.schedulable && !restricted &&
         rtp_tasks_have_delays(a->eff, n))
         d->not_applicable = "the global tests do not model release jitter or blocking";
     if (a->why[0])

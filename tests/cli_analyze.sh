@@ -211,5 +211,14 @@ printf '%s\n' '{"platform":{"cpus":3},"tasks":[{"name":"x","wcet":1,"period":10,
 expect 1 "apa not nested" "$B" analyze "$TMP/apa3.json" --policy gfp --priority given --json
 has 'push/pullmaystrandy:itsCPUsarenotwithinthoseofthemoreurgentx' "$TMP/out" "apa not nested"
 
+# A jittered APA set the analysis rejects: "no test accepts" with every bound
+# it found (the second review: it said the global tests do not model jitter
+# and hid c's bound)
+printf '%s\n' '{"platform":{"cpus":2},"tasks":[{"name":"a","wcet":6,"period":10,"jitter":1,"affinity":[0]},{"name":"b","wcet":6,"period":10,"affinity":[0]},{"name":"c","wcet":2,"period":10,"affinity":[1]}]}' >"$TMP/apa_rej.json"
+expect 1 "apa rejects with jitter" "$B" analyze "$TMP/apa_rej.json" --policy gfp
+has 'notestaccepts' "$TMP/out" "apa rejects: no test accepts"
+expect 1 "apa rejects with jitter, json" "$B" analyze "$TMP/apa_rej.json" --policy gfp --json
+has '"name":"c","wcet":2,"deadline":10,"period":10,"priority":1,"response_time":2' "$TMP/out" "apa rejects: c's bound"
+
 [ "$fails" -eq 0 ] && echo "cli_analyze: all checks passed"
 exit "$fails"
