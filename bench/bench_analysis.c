@@ -129,6 +129,25 @@ static uint64_t mix(uint64_t z)
     return z ^ (z >> 31);
 }
 
+/* A generated family: n tasks, total utilization u, deadline model dl, gen's
+ * other defaults. */
+static rtp_gen_opts family(size_t n, rtp_ratio u, rtp_gen_deadlines dl)
+{
+    rtp_gen_opts o = rtp_gen_opts_default();
+    o.n_tasks = n;
+    o.total_util = u;
+    o.deadlines = dl;
+    return o;
+}
+
+/* Periods 1 ms .. 100 ms at 1 us (the sensitivity families). */
+static void periods_1ms_100ms(rtp_gen_opts *o)
+{
+    o->period_min_ns = 1000000;
+    o->period_max_ns = 100000000;
+    o->granularity_ns = 1000;
+}
+
 /* Median thread-CPU time (us) of EDF QPA, FP RTA (DM) and OPA over the sets
  * as given (variant 0), with jitter and blocking (1), or with overheads of
  * 20 us release latency and 5 us context switch applied as effective tasks
@@ -141,10 +160,7 @@ static void terms_point(size_t n_tasks, rtp_ratio util, size_t sets, uint64_t se
     for (int k = 0; k < 3; k++)
         v[k] = calloc(sets, sizeof(double));
     *sched = 0;
-    rtp_gen_opts o = rtp_gen_opts_default();
-    o.n_tasks = n_tasks;
-    o.total_util = util;
-    o.deadlines = RTP_DL_CONSTRAINED;
+    rtp_gen_opts o = family(n_tasks, util, RTP_DL_CONSTRAINED);
     for (size_t k = 0; k < sets; k++) {
         rtp_taskset ts;
         rtp_diag diag;
@@ -240,10 +256,7 @@ static void bench_sensitivity(size_t sets, uint64_t seed)
     for (size_t si = 0; si < 3; si++)
         for (size_t ui = 0; ui < 2; ui++)
             for (size_t ki = 0; ki < sizeof kinds / sizeof kinds[0]; ki++) {
-                rtp_gen_opts o = rtp_gen_opts_default();
-                o.n_tasks = sizes[si];
-                o.total_util = utils[ui];
-                o.deadlines = RTP_DL_CONSTRAINED;
+                rtp_gen_opts o = family(sizes[si], utils[ui], RTP_DL_CONSTRAINED);
                 o.period_set = periods;
                 o.n_period_set = sizeof periods / sizeof periods[0];
                 rtp_test test = rtp_test_exact(kinds[ki].policy, kinds[ki].rule, 1, lim);
@@ -318,13 +331,8 @@ static void bench_sensitivity_family(size_t sets)
         rtp_test test = rtp_test_exact(kinds[ki].policy, kinds[ki].rule, 1, rtp_limits_default());
         size_t done = 0;
         for (size_t k = 0; k < sets; k++) {
-            rtp_gen_opts o = rtp_gen_opts_default();
-            o.n_tasks = 20;
-            o.total_util = (rtp_ratio){8, 10};
-            o.deadlines = RTP_DL_CONSTRAINED;
-            o.period_min_ns = 1000000;
-            o.period_max_ns = 100000000;
-            o.granularity_ns = 1000;
+            rtp_gen_opts o = family(20, (rtp_ratio){8, 10}, RTP_DL_CONSTRAINED);
+            periods_1ms_100ms(&o);
             rtp_taskset ts;
             rtp_diag diag;
             if (rtp_gen_taskset(&o, k + 1, 0, 0, &ts, &diag) != RTP_OK)
@@ -377,13 +385,8 @@ static void bench_sensitivity_arbitrary(size_t sets, uint64_t seed)
     size_t decided = 0, sched = 0, n_yes = 0;
     double *yes = calloc(sets ? sets : 1, sizeof(double)); /* ratios, schedulable and decided */
     for (size_t k = 0; k < sets; k++) {
-        rtp_gen_opts o = rtp_gen_opts_default();
-        o.n_tasks = k < sets / 2 ? 7 : 12;
-        o.total_util = (rtp_ratio){69, 100};
-        o.deadlines = RTP_DL_ARBITRARY;
-        o.period_min_ns = 1000000;
-        o.period_max_ns = 100000000;
-        o.granularity_ns = 1000;
+        rtp_gen_opts o = family(k < sets / 2 ? 7 : 12, (rtp_ratio){69, 100}, RTP_DL_ARBITRARY);
+        periods_1ms_100ms(&o);
         rtp_taskset ts;
         rtp_diag diag;
         if (rtp_gen_taskset(&o, seed, 400 + o.n_tasks, k, &ts, &diag) != RTP_OK)
@@ -461,10 +464,9 @@ static void bench_sensitivity_global(size_t sets, uint64_t seed)
         for (size_t mi = 0; mi < 2; mi++)
             for (size_t ui = 0; ui < 2; ui++)
                 for (size_t ki = 0; ki < 3; ki++) {
-                    rtp_gen_opts o = rtp_gen_opts_default();
-                    o.n_tasks = sizes[si];
-                    o.total_util = (rtp_ratio){per_cpu[ui].num * cpus[mi], per_cpu[ui].den};
-                    o.deadlines = RTP_DL_CONSTRAINED;
+                    rtp_gen_opts o =
+                        family(sizes[si], (rtp_ratio){per_cpu[ui].num * cpus[mi], per_cpu[ui].den},
+                               RTP_DL_CONSTRAINED);
                     rtp_test test = rtp_test_exact(kinds[ki].policy, kinds[ki].rule, cpus[mi],
                                                    rtp_limits_default());
                     size_t done = 0;
@@ -536,10 +538,7 @@ int main(int argc, char **argv)
            "enum/qpa", "fp_rta_dm", "fp_opa", "opa/rta", "edf_ok", "opa_ok");
     for (size_t si = 0; si < 3; si++)
         for (size_t ui = 0; ui < 2; ui++) {
-            rtp_gen_opts o = rtp_gen_opts_default();
-            o.n_tasks = sizes[si];
-            o.total_util = utils[ui];
-            o.deadlines = RTP_DL_CONSTRAINED;
+            rtp_gen_opts o = family(sizes[si], utils[ui], RTP_DL_CONSTRAINED);
             size_t edf_ok = 0, opa_ok = 0;
             for (size_t k = 0; k < sets; k++) {
                 rtp_taskset ts;
@@ -590,10 +589,7 @@ int main(int argc, char **argv)
     /* Batch throughput: the lines are generated first, then parsed and
      * analysed in one timed loop. */
     for (size_t si = 0; si < 2; si++) {
-        rtp_gen_opts o = rtp_gen_opts_default();
-        o.n_tasks = sizes[si];
-        o.total_util = (rtp_ratio){80, 100};
-        o.deadlines = RTP_DL_CONSTRAINED;
+        rtp_gen_opts o = family(sizes[si], (rtp_ratio){80, 100}, RTP_DL_CONSTRAINED);
         size_t lines = 2000;
         char **text = calloc(lines, sizeof *text);
         for (size_t k = 0; k < lines; k++) {
