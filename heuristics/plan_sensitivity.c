@@ -39,11 +39,7 @@ static rtp_status bin_sensitivity(const rtp_plan *plan, rtp_plan_bin *bin,
         tasks[k] = bin->tasks[k].task;
         prio[k] = bin->tasks[k].priority;
     }
-    /* solver/sensitivity.h scales under the FIFO analysis of ties: not the
-     * bounds of a SCHED_RR level (docs/spec.md "Choosing SCHED_RR") */
-    if (plan->policy == RTP_POLICY_FP && rtp_rr_present(tasks, n, prio)) {
-        sc->not_defined = "not computed for a CPU with SCHED_RR ties (the sensitivity "
-                          "analysis runs equal priorities as SCHED_FIFO)";
+    if ((sc->not_defined = rtp_sensitivity_rr_refusal(plan->policy, tasks, n, prio))) {
         st = RTP_OK;
         goto done;
     }

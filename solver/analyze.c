@@ -51,13 +51,10 @@ static rtp_status sensitivity(const rtp_taskset *ts, const rtp_test *test, rtp_a
                               rtp_diag *diag)
 {
     size_t n = ts->n_tasks;
-    /* solver/sensitivity.h scales under the FIFO analysis of ties: not the
-     * bounds of a SCHED_RR level (as partition, docs/spec.md "Choosing
-     * SCHED_RR"); no wcet_max, no factor */
-    if (test->policy == RTP_POLICY_FP && rtp_rr_present(ts->tasks, n, a->priority)) {
+    const char *rr = rtp_sensitivity_rr_refusal(test->policy, ts->tasks, n, a->priority);
+    if (rr) { /* no wcet_max, no factor */
         memset(&a->scaling, 0, sizeof a->scaling);
-        a->scaling.not_defined = "not computed with SCHED_RR ties (the sensitivity analysis "
-                                 "runs equal priorities as SCHED_FIFO)";
+        a->scaling.not_defined = rr;
         return RTP_OK;
     }
     if (!(a->wcet_max = malloc((n ? n : 1) * sizeof *a->wcet_max)))

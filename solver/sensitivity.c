@@ -15,6 +15,7 @@
 #include "models/effective.h"
 #include "solver/fp.h"
 #include "solver/global_work.h"
+#include "solver/rr.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -548,3 +549,12 @@ void rtp_scaling_free(rtp_scaling *s)
     s->exact = NULL;
 }
 
+
+const char *rtp_sensitivity_rr_refusal(rtp_policy policy, const rtp_task *tasks, size_t n,
+                                       const int *priority)
+{
+    return policy == RTP_POLICY_FP && rtp_rr_present(tasks, n, priority)
+               ? "not computed for a CPU with SCHED_RR ties (the sensitivity analysis runs "
+                 "equal priorities as SCHED_FIFO)"
+               : NULL;
+}

@@ -159,6 +159,14 @@ rtp_status rtp_sensitivity_scaling(const rtp_test *test, const rtp_task *tasks, 
                                    const rtp_overheads *ov, rtp_scaling *out,
                                    rtp_diag *diag);
 
+/* Why neither wcet_max nor alpha* is computed for these tasks, or NULL:
+ * under FP, tasks tied under SCHED_RR (rtp_rr_present), since this module
+ * scales under the SCHED_FIFO analysis of ties, whose numbers are not the
+ * deployed policy's (docs/spec.md "Choosing SCHED_RR"). analyze and
+ * partition both ask it before scaling. */
+const char *rtp_sensitivity_rr_refusal(rtp_policy policy, const rtp_task *tasks, size_t n,
+                                       const int *priority);
+
 /* sign(a - b) with "no alpha" lowest and "unbounded" highest (not_defined
  * counts as "no alpha": callers check it first). */
 int rtp_scaling_cmp(const rtp_scaling *a, const rtp_scaling *b);

@@ -163,7 +163,7 @@ has 'videowcet5ms,wcet_max8ms:wcetmargin+60%' "$TMP/out" "plan task line"
 # sensitivity analysis runs ties as SCHED_FIFO, whose numbers would say the
 # set is not schedulable; nothing is computed and the line says why
 expect 0 "rr ties" "$B" analyze "$S/examples/rr-tied.json" --policy fp --priority given --sensitivity
-has 'criticalscalingfactor:notcomputedwithSCHED_RRties' "$TMP/out" "rr: the reason"
+has 'criticalscalingfactor:notcomputedforaCPUwithSCHED_RRties' "$TMP/out" "rr: the reason"
 hasnt 'wcet_max' "$TMP/out" "rr: no wcet_max"
 expect 0 "rr ties json" "$B" analyze "$S/examples/rr-tied.json" --policy fp --priority given --sensitivity --json
 hasnt 'wcet_max' "$TMP/out" "rr json: no wcet_max"
