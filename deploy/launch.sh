@@ -616,6 +616,13 @@ undo() {
     return "$u_rc"
 }
 
+# leave_state_dir: the default state folder (rtpack's own, under /run) is
+# removed when no deployment is left in it, so a stop leaves the machine as
+# before the first start; a folder named by RTPACK_STATE_DIR is the user's.
+leave_state_dir() {
+    [ "$STATE_DIR" != "$STATE_DIR_DEFAULT" ] || rmdir "$STATE_DIR" 2>/dev/null || true
+}
+
 # teardown: stops what the state file records and undoes its changes, even
 # when this script has been re-emitted since. Goes on past failures; 1 if any.
 teardown() {
@@ -659,6 +666,7 @@ teardown() {
     if [ "$t_rc" -eq 0 ]; then
         rm -f "$STATE"
         [ ! -d "$DEP" ] || rmdir "$DEP" 2>/dev/null || msg "warning: $DEP is not empty; left in place"
+        leave_state_dir
     else
         msg "teardown incomplete: state kept in $STATE; run stop again"
     fi
@@ -714,11 +722,16 @@ setup() {
     if [ ! -d "$DEP" ] && ls -d "$ROOT/$PREFIX"-* > /dev/null 2>&1; then
         die "cpusets $ROOT/$PREFIX-* exist without a state file (left by an earlier run?); run stop first"
     fi
-    mkdir -p "$STATE_DIR" || die "cannot create $STATE_DIR"
-    if ! mkdir "$DEP" 2>/dev/null; then
+    # The default state folder goes when its last deployment stops
+    # (leave_state_dir), so another script's stop may remove it between a
+    # mkdir -p and the mkdir of DEP here: create both again, a few times.
+    s_try=0
+    until mkdir "$DEP" 2>/dev/null; do
         [ -d "$DEP" ] && die "already started (state $STATE); run stop first"
-        die "cannot create $DEP"
-    fi
+        s_try=$((s_try + 1))
+        [ "$s_try" -le 3 ] || die "cannot create $DEP"
+        mkdir -p "$STATE_DIR" || die "cannot create $STATE_DIR"
+    done
     trap start_exit EXIT
     trap 'exit 1' HUP INT TERM
     record version 1
@@ -966,6 +979,7 @@ stop)
     detect
     if [ ! -f "$STATE" ] && ! ls -d "$ROOT/$PREFIX"-* > /dev/null 2>&1; then
         [ ! -d "$DEP" ] || rmdir "$DEP" 2>/dev/null || true
+        leave_state_dir
         msg "not started: nothing to stop"
         exit 0
     fi

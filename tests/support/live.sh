@@ -1,7 +1,9 @@
 # tests/support/live.sh — what the live tests (*_real.sh) that rehearse plans
 # share, sourced after they set BIN (the built rtpack):
 #   live_begin NAME         a scratch folder $T removed on exit, FAILS=0, and
-#                           fail/ok/skip (skip exits 0 with NAME's message)
+#                           fail/ok/skip (skip exits 0 with NAME's message);
+#                           on exit also fails if /run/rtpack was created and
+#                           left behind
 #   live_judge OUT POLICY RC LOAD MIN_JOBS GRID?
 #                           prints the rehearsal document OUT (rehearse --json,
 #                           exit RC, the load average LOAD before it) per task
@@ -27,8 +29,22 @@
 live_begin() {
     LIVE_NAME=$1
     T=$(mktemp -d "/tmp/rtp_$1.XXXXXX") || exit 1
-    trap 'rm -rf "$T"' EXIT
+    LIVE_STATE_DIR=0
+    [ ! -d /run/rtpack ] || LIVE_STATE_DIR=1
+    trap live_exit EXIT
     FAILS=0
+}
+
+# On exit: $T removed, and a failure when rtpack's default state folder
+# exists now but did not at live_begin (a stop that left it behind).
+live_exit() {
+    l_rc=$?
+    rm -rf "$T"
+    if [ "$LIVE_STATE_DIR" -eq 0 ] && [ -d /run/rtpack ]; then
+        echo "FAIL: /run/rtpack left behind (holding: $(ls -A /run/rtpack | tr '\n' ' '))"
+        [ "$l_rc" -ne 0 ] || l_rc=1
+    fi
+    exit "$l_rc"
 }
 fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
 ok() { echo "ok: $*"; }

@@ -3,9 +3,13 @@
 # so two snapshots compare with cmp/diff: every cpuset folder under CG with
 # its cpus, exclusivity and load balancing (cgroup v1), and every live
 # (not zombie) thread with a real-time policy (field 41 of /proc/.../stat,
-# $40 once the command name is cut: 1 FIFO, 2 RR, 6 DEADLINE).
+# $40 once the command name is cut: 1 FIFO, 2 RR, 6 DEADLINE), and what
+# rtpack's default state folder /run/rtpack holds (an empty folder is not
+# reported: the last stop removes it; live.sh checks that).
 # shellcheck shell=sh
 machine_state() {
+    s_left=$(ls -A /run/rtpack 2> /dev/null | tr '\n' ' ')
+    [ -z "$s_left" ] || echo "state folder /run/rtpack: $s_left"
     if [ -d "$1" ]; then
         find "$1" -type d | sort | while read -r d; do
             echo "cpuset $d cpus=$(cat "$d/cpuset.cpus") excl=$(cat "$d/cpuset.cpu_exclusive")" \
