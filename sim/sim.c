@@ -27,8 +27,7 @@ int rtp_sim_better(const rtp_sim *s, size_t a, size_t b)
             return p->boost;
         if (!s->edf && p->boost) /* [Bra11]: boosted jobs in the order of their requests */
             return p->req_seq < q->req_seq;
-        /* a job of its ceiling's priority does not preempt a holder: the
-         * holder joined that priority first (FIFO) */
+        /* a ceiling's holder runs just above the ceiling (sim_locks.c) */
         if (!s->edf && p->eprio != q->eprio)
             return p->eprio > q->eprio;
         if (!s->edf && x->release_ns != y->release_ns)
@@ -110,7 +109,7 @@ rtp_status rtp_sim_add(rtp_sim *s, const rtp_sim_job *job, uint64_t *seq, rtp_di
         k = s->n_jobs++;
     }
     s->jobs[k] = (rtp_sim_sjob){.pub = *job, .left = job->exec_ns, .next = NONE, .cpu = -1,
-                                .eprio = s->prio[job->task]};
+                                .eprio = 2 * s->prio[job->task]}; /* sim_locks.c's scale */
     s->jobs[k].pub.seq = s->next_seq++;
     s->jobs[k].pub.finish_ns = -1;
     s->jobs[k].pub.spin_ns = s->jobs[k].pub.blocked_ns = 0;

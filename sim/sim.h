@@ -50,7 +50,8 @@
  *   requested non-preemptively, the requester spinning on its CPU until the
  *   resources' FIFO queue (requests of one instant in slot order) hands it
  *   over, and held non-preemptively; a resource marked FMLP+ (FP only; every
- *   resource then FMLP+) follows the partitioned preemptive FMLP+ [Bra11] as
+ *   other resource then FMLP+ or a ceiling one, whose holder runs just above
+ *   its ceiling and below boosted jobs) follows the partitioned preemptive FMLP+ [Bra11] as
  *   solver/fmlp.h analyses it: a job whose request finds the resource held
  *   suspends (leaves its CPU) in the resource's FIFO queue, requests of one
  *   instant queued in slot order (on one slot, a suspension lets the next
@@ -145,7 +146,7 @@ rtp_status rtp_sim_set_masks(rtp_sim *sim, const uint64_t *mask, rtp_diag *diag)
  * then share one slot); `section` (may be NULL) is told about every
  * section, spin and suspension. RTP_EINPUT for a bad slot, resource index
  * or protocol, ceiling users on two slots, FMLP+ under EDF or beside
- * another protocol, together with SCHED_RR, or once a job was added. */
+ * MSRP, together with SCHED_RR, or once a job was added. */
 rtp_status rtp_sim_set_locks(rtp_sim *sim, const rtp_task *tasks, const size_t *slot,
                              size_t n_resources, const int *protocol,
                              rtp_sim_section_fn section, rtp_diag *diag);

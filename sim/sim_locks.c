@@ -17,21 +17,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Which protocols the requests use: refuses what sim.h refuses. */
+/* Which protocols the requests use: refuses what sim.h refuses (FMLP+
+ * under EDF or beside MSRP). */
 static int bad_protocols(const rtp_sim *s, const rtp_task *tasks, size_t n_resources,
                          const int *protocol)
 {
-    int fmlp = 0, other = 0;
+    int fmlp = 0, msrp = 0;
     for (size_t r = 0; r < n_resources; r++)
         if (protocol[r] < RTP_SIM_LOCK_CEILING || protocol[r] > RTP_SIM_LOCK_FMLP)
             return 1;
     for (size_t i = 0; i < s->n_tasks; i++)
         for (size_t q = 0; q < tasks[i].n_requests; q++) {
-            int f = protocol[tasks[i].requests[q].resource] == RTP_SIM_LOCK_FMLP;
-            fmlp |= f;
-            other |= !f;
+            int p = protocol[tasks[i].requests[q].resource];
+            fmlp |= p == RTP_SIM_LOCK_FMLP;
+            msrp |= p == RTP_SIM_LOCK_MSRP;
         }
-    return fmlp && (other || s->edf);
+    return fmlp && (msrp || s->edf);
 }
 
 rtp_status rtp_sim_set_locks(rtp_sim *s, const rtp_task *tasks, const size_t *slot,
@@ -47,8 +48,8 @@ rtp_status rtp_sim_set_locks(rtp_sim *s, const rtp_task *tasks, const size_t *sl
     if (bad || bad_protocols(s, tasks, n_resources, protocol))
         return rtp_diag_set(diag, RTP_EINPUT, "",
                             "shared resources: every task on a CPU slot, every request on a "
-                            "declared resource, FMLP+ under fixed priorities and alone, set "
-                            "once before the first job, without SCHED_RR");
+                            "declared resource, FMLP+ under fixed priorities and not beside "
+                            "MSRP, set once before the first job, without SCHED_RR");
     size_t cells = (size_t)s->m * (n_resources ? n_resources : 1), places = 0;
     for (size_t i = 0; i < s->n_tasks; i++)
         places += tasks[i].n_requests;
@@ -130,16 +131,24 @@ static int boosted(const rtp_sim *s, size_t k)
     return j->state == RTP_SIM_HOLD && s->proto[j->res] == RTP_SIM_LOCK_FMLP;
 }
 
-/* A holder of a ceiling resource under FP runs at its ceiling. */
+/* A holder of a ceiling resource under FP runs just above its ceiling
+ * (2 c + 1 against the 2 p of a job at priority p): ahead of a job whose
+ * own priority is the ceiling, however early that job was released. Without
+ * suspensions such a job is always released after the holder started (else
+ * the holder could not have run), so "the earlier release first" gave the
+ * same order; beside FMLP+ a job released earlier can come back from a
+ * suspension while a lower-priority job holds the ceiling, and the holder
+ * stays ahead of it, as ICPP's exclusion needs (tests/support/
+ * fmlp_reference.c runs the same rule). */
 static int effective_prio(const rtp_sim *s, size_t k)
 {
     const rtp_sim_sjob *j = &s->jobs[k];
     int p = s->prio[j->pub.task];
     if (j->state == RTP_SIM_HOLD && s->proto[j->res] == RTP_SIM_LOCK_CEILING) {
         int c = s->ceil_prio[s->slot_of[j->pub.task] * s->n_res + j->res];
-        p = c > p ? c : p;
+        return 2 * (c > p ? c : p) + 1;
     }
-    return p;
+    return 2 * p;
 }
 
 /* Job k's state becomes `state`: its keys for the engine's order

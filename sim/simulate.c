@@ -188,17 +188,11 @@ static int has_requests(const rtp_simulation *out, const source *src)
 static rtp_status lock_setup(const rtp_simulation *out, const source *src, size_t *slot,
                              int *protocol, int *cpu_ids, rtp_diag *diag)
 {
-    int fmlp = 0;
-    for (size_t r = 0; r < src->n_resources; r++)
-        fmlp |= src->resources[r].protocol == RTP_LOCK_FMLP;
-    for (size_t r = 0; r < src->n_resources && fmlp; r++) {
+    int edf = out->bins[0].policy == RTP_POLICY_EDF || out->bins[0].policy == RTP_POLICY_GEDF;
+    for (size_t r = 0; r < src->n_resources; r++) {
         char path[RTP_DIAG_PATH_SIZE];
         snprintf(path, sizeof path, "resources[%zu].protocol", r);
-        if (src->resources[r].protocol != RTP_LOCK_FMLP)
-            return rtp_diag_set(diag, RTP_EINPUT, path,
-                                "a ceiling resource beside fmlp+ ones is analysed but not "
-                                "simulated yet (the simulator runs fmlp+ alone)");
-        if (out->bins[0].policy == RTP_POLICY_EDF || out->bins[0].policy == RTP_POLICY_GEDF)
+        if (edf && src->resources[r].protocol == RTP_LOCK_FMLP)
             return rtp_diag_set(diag, RTP_EINPUT, path,
                                 "fmlp+ is simulated, as it is analysed, under fixed priorities "
                                 "only (--policy fp, or an fp plan)");

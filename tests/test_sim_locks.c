@@ -383,8 +383,10 @@ static int fmlp_pattern(fmlp_ref *s, const fmlp_ref_set *d, const rtp_locks_task
 {
     static rtp_ns exec[FMLP_REF_MAXT * FMLP_REF_MAXJ], got[FMLP_REF_MAXT * FMLP_REF_MAXJ];
     static int want[FMLP_REF_MAXT * FMLP_REF_MAXJ];
-    const int horizon = 120, protocol[FMLP_REF_MAXR] = {RTP_SIM_LOCK_FMLP, RTP_SIM_LOCK_FMLP,
-                                                         RTP_SIM_LOCK_FMLP};
+    const int horizon = 120;
+    int protocol[FMLP_REF_MAXR];
+    for (int r = 0; r < FMLP_REF_MAXR; r++) /* the reference's ceiling resources: PCP */
+        protocol[r] = s->ceil[r] >= 0 ? RTP_SIM_LOCK_CEILING : RTP_SIM_LOCK_FMLP;
     fmlp_ref_clear(s);
     int tmax = 0;
     for (size_t i = 0; i < d->n; i++) {
@@ -436,8 +438,9 @@ static int fmlp_pattern(fmlp_ref *s, const fmlp_ref_set *d, const rtp_locks_task
     return s->njobs;
 }
 
-/* FMLP+ is simulated under FP only and never beside another protocol
- * (models/resources.c refuses mixed sets, solver/fmlp.h analyses FP). */
+/* FMLP+ is simulated under FP only and beside ceiling resources only, never
+ * beside MSRP (models/resources.c refuses those sets, solver/fmlp.h
+ * analyses FP). */
 static void test_fmlp_refusals(void **state)
 {
     (void)state;
@@ -449,7 +452,8 @@ static void test_fmlp_refusals(void **state)
                       .n_requests = 1}};
     const size_t slot[2] = {0, 1};
     const int prio[2] = {1, 1}, mixed[2] = {RTP_SIM_LOCK_FMLP, RTP_SIM_LOCK_MSRP},
-              fmlp[2] = {RTP_SIM_LOCK_FMLP, RTP_SIM_LOCK_FMLP}, bad[2] = {3, 0};
+              fmlp[2] = {RTP_SIM_LOCK_FMLP, RTP_SIM_LOCK_FMLP}, bad[2] = {3, 0},
+              pcp[2] = {RTP_SIM_LOCK_FMLP, RTP_SIM_LOCK_CEILING};
     rtp_sim *sim;
     rtp_diag d;
     assert_int_equal(rtp_sim_create(RTP_POLICY_FP, 2, prio, 2, NULL, &sim, &d), RTP_OK);
@@ -457,21 +461,26 @@ static void test_fmlp_refusals(void **state)
     assert_int_equal(rtp_sim_set_locks(sim, t, slot, 2, bad, NULL, &d), RTP_EINPUT);
     assert_int_equal(rtp_sim_set_locks(sim, t, slot, 2, fmlp, NULL, &d), RTP_OK);
     rtp_sim_free(sim);
+    assert_int_equal(rtp_sim_create(RTP_POLICY_FP, 2, prio, 2, NULL, &sim, &d), RTP_OK);
+    assert_int_equal(rtp_sim_set_locks(sim, t, slot, 2, pcp, NULL, &d), RTP_OK);
+    rtp_sim_free(sim);
     assert_int_equal(rtp_sim_create(RTP_POLICY_EDF, 2, NULL, 2, NULL, &sim, &d), RTP_OK);
     assert_int_equal(rtp_sim_set_locks(sim, t, slot, 2, fmlp, NULL, &d), RTP_EINPUT);
     rtp_sim_free(sim);
 }
 
-static void test_fmlp_against_reference(void **state)
+/* sets seeded sets (stream 5; with_pcp: stream 6, the last resource of
+ * each set a ceiling (PCP) one on one CPU, run just above its ceiling and
+ * below boosted jobs by both), 20 patterns each. */
+static void fmlp_against_reference(int with_pcp, int sets)
 {
-    (void)state;
-    int sets = 1500, used = 0, bounds = 0, reached_n = 0;
+    int used = 0, bounds = 0, reached_n = 0, pcp_sets = 0;
     long jobs = 0;
     static fmlp_ref s;
     for (int x = 0; x < sets; x++) {
-        rtp_rng rng = rtp_rng_stream(24, 5, (uint64_t)x);
+        rtp_rng rng = rtp_rng_stream(24, with_pcp ? 6 : 5, (uint64_t)x);
         fmlp_ref_set d;
-        fmlp_ref_random_set(&d, &rng, 0);
+        fmlp_ref_random_set(&d, &rng, with_pcp);
         rtp_locks_task out[FMLP_REF_MAXT];
         int sched, found, prio[FMLP_REF_MAXT], reached[FMLP_REF_MAXT] = {0};
         rtp_limits lim = rtp_limits_default();
@@ -490,8 +499,17 @@ static void test_fmlp_against_reference(void **state)
         s.cpus = d.cpus;
         s.cpu = d.cpu;
         s.prio = prio;
-        for (int r = 0; r < FMLP_REF_MAXR; r++)
-            s.ceil[r] = -1; /* every resource FMLP+, no overheads (sw = wake = 0) */
+        int any_pcp = 0;
+        for (int r = 0; r < FMLP_REF_MAXR; r++) { /* no overheads (sw = wake = 0) */
+            s.ceil[r] = -1; /* FMLP+, unless a non-suspending (PCP) user: its ceiling */
+            for (size_t i = 0; i < d.n; i++)
+                for (size_t k = 0; k < d.t[i].n_requests; k++)
+                    if (d.rq[i][k].resource == (size_t)r && !d.rq[i][k].susp) {
+                        s.ceil[r] = prio[i] > s.ceil[r] ? prio[i] : s.ceil[r];
+                        any_pcp = 1;
+                    }
+        }
+        pcp_sets += any_pcp;
         for (int p = 0; p < 20; p++)
             jobs += fmlp_pattern(&s, &d, out, &rng, reached);
         for (size_t i = 0; i < d.n; i++) {
@@ -499,11 +517,25 @@ static void test_fmlp_against_reference(void **state)
             reached_n += reached[i];
         }
     }
-    fprintf(stderr, "fmlp+: %d sets x 20 patterns, %ld jobs completed alike in the engine and "
-                    "the reference; %d bounds never exceeded, %d reached\n",
-            used, jobs, bounds, reached_n);
+    fprintf(stderr, "fmlp+%s: %d sets (%d with a pcp resource) x 20 patterns, %ld jobs "
+                    "completed alike in the engine and the reference; %d bounds never "
+                    "exceeded, %d reached\n",
+            with_pcp ? " beside pcp" : "", used, pcp_sets, jobs, bounds, reached_n);
     assert_true(used > sets / 2);
+    assert_true(!with_pcp || pcp_sets > used / 3);
     assert_true(reached_n > bounds / 5);
+}
+
+static void test_fmlp_against_reference(void **state)
+{
+    (void)state;
+    fmlp_against_reference(0, 1500);
+}
+
+static void test_fmlp_pcp_against_reference(void **state)
+{
+    (void)state;
+    fmlp_against_reference(1, 1500);
 }
 
 int main(void)
@@ -514,6 +546,7 @@ int main(void)
         cmocka_unit_test(test_schedcat_msrp_example),
         cmocka_unit_test(test_fmlp_refusals),
         cmocka_unit_test(test_fmlp_against_reference),
+        cmocka_unit_test(test_fmlp_pcp_against_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
