@@ -73,11 +73,23 @@
  * utilization exceeds 1 (exact, models/ratio.h) it never ends and responses
  * grow without bound: a miss. When it is exactly 1 and some B_i or J_j is
  * non-zero it never ends either (work released in [0, t) exceeds t), yet
- * the answer exists: with H the hyperperiod of the level-i tasks, job
- * q + H / T_i completes exactly H after job q (the fixed-point equation
- * shifted by H gains H U = H on both sides, and no completion lies in the
- * first H of it), so responses repeat: jobs q < H / T_i (FIFO: r < H)
- * suffice. H past 2^63 ns is RTP_ELIMIT.
+ * the answer exists. With H the hyperperiod of the level-i tasks and N = H /
+ * T_i, let W_q(t) = B_i + (q + 1) C_i + sum_{j above} ceil((t + J_j) / T_j)
+ * C_j (job q's fixed-point equation, in the busy period every job's
+ * completion c_q is its least fixed point t > 0). Every ceil gains exactly
+ * H / T_j when t grows by H (jitter included: (t + H + J_j) / T_j = (t +
+ * J_j) / T_j + H / T_j), and job q + N has N C_i more of its own, so
+ * W_{q+N}(t + H) = W_q(t) + H (N C_i + sum_j H / T_j C_j = H U = H): c_q +
+ * H is a fixed point of job q + N, hence c_{q+N} <= c_q + H, and as job q +
+ * N arrives exactly H after job q, R_{q+N} <= R_q. A late job q + N means
+ * a late job q: jobs q < N decide, and the largest of their responses is
+ * the WCRT. (Equality holds when i's jobs released by then number at most
+ * q + N + 1, i.e. J_i <= (q + 1) T_i; with J_i > T_i the jobs already
+ * pending at 0 may let job q + N finish earlier, never later.) The same
+ * holds without B_i and J_j, where the busy period ends by H anyway (the
+ * lattice search of far_jobs is then capped there too). FIFO peers: the
+ * release offsets r < H suffice likewise. H past 2^63 ns is RTP_ELIMIT
+ * where the busy period is endless.
  * Sums are 128-bit and saturate at 2^100, so nothing overflows. */
 #include "solver/fp.h"
 #include "solver/locks.h"
@@ -86,6 +98,7 @@
 #include "models/ratio.h"
 #include "solver/edf_near.h"
 #include "solver/fp_bound.h"
+#include "solver/fp_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -267,24 +280,27 @@ static int level_cmp(const rta_ctx *c, size_t i)
     return rtp_load_cmp(c->scratch, m, RTP_LOAD_UTIL, one);
 }
 
-/* At level utilization exactly 1: does the level-i busy period never end
- * (some blocking B_i or jitter J_j at or above i)? Then *hyper = the
- * hyperperiod of the level-i tasks (responses repeat with it); else 0. */
-static rtp_status endless_busy(const rta_ctx *c, size_t i, rtp_ns *hyper, rtp_diag *diag)
+/* At level utilization exactly 1: *hyper = the hyperperiod H of the
+ * level-i tasks (responses repeat with it, see the top), 0 when it passes
+ * 2^63 ns and the busy period ends by itself; *endless = the level-i busy
+ * period never ends (some blocking B_i or jitter J_j at or above i), and
+ * then H past 2^63 ns is RTP_ELIMIT. */
+static rtp_status level_hyperperiod(const rta_ctx *c, size_t i, rtp_ns *hyper, int *endless,
+                                    rtp_diag *diag)
 {
     int delays = c->tasks[i].blocking_ns > 0;
     for (size_t j = 0; j < c->n; j++)
         if (c->priority[j] >= c->priority[i])
             delays = delays || c->tasks[j].jitter_ns > 0;
     *hyper = 0;
-    if (!delays)
-        return RTP_OK;
+    *endless = delays;
     rtp_ns h = 1;
     for (size_t j = 0; j < c->n; j++)
         if (c->priority[j] >= c->priority[i] && rtp_lcm(h, c->tasks[j].period_ns, &h) != RTP_OK)
-            return rtp_diag_set(diag, RTP_ELIMIT, "",
-                                "fixed-priority analysis at utilization 1 needs the "
-                                "hyperperiod, which passes 2^63 ns");
+            return delays ? rtp_diag_set(diag, RTP_ELIMIT, "",
+                                         "fixed-priority analysis at utilization 1 needs the "
+                                         "hyperperiod, which passes 2^63 ns")
+                          : RTP_OK;
     *hyper = h;
     return RTP_OK;
 }
@@ -389,8 +405,9 @@ static rtp_status fifo_wcrt(rta_ctx *c, size_t i, rtp_ns *response, rtp_diag *di
     if (cmp > 0)
         return RTP_OK; /* the busy period never ends: a miss */
     rtp_ns end = 0;
-    rtp_status st = cmp == 0 ? endless_busy(c, i, &end, diag) : RTP_OK;
-    if (st == RTP_OK && end == 0)
+    int endless = 0;
+    rtp_status st = cmp == 0 ? level_hyperperiod(c, i, &end, &endless, diag) : RTP_OK;
+    if (st == RTP_OK && !endless)
         st = level_busy_period(c, i, &end, diag);
     if (st != RTP_OK)
         return st;
@@ -494,10 +511,13 @@ static rtp_status far_check(void *ctx, rtp_ns lo, rtp_ns hi, int want_first, rtp
  *     < B_i + C_i - U_i D*_i + sum_j U_j (J_j - 1 + T_j),
  * EDF's condition below U' = 1 with the points y_q as the only base: the
  * lattice search finds every such q (solver/edf_near.c) and each is checked
- * exactly. *decided = 0 when it cannot cover every q (level utilization 1
- * and no late job below 2^62 ns, or the search's budget). */
-static rtp_status far_jobs(rta_ctx *c, size_t i, rtp_ns from, int *late, int *decided,
-                           rtp_diag *diag)
+ * exactly. At level utilization 1 with an endless busy period only jobs
+ * q < jobs = H / T_i need looking at (see the top), so the search stops at
+ * y_{jobs - 1}: clear below it, every job is clear. *decided = 0 when it
+ * cannot cover every q (level utilization 1 with jobs = 0 or y past 2^62 ns,
+ * or the search's budget). */
+static rtp_status far_jobs(rta_ctx *c, size_t i, rtp_ns from, rtp_ns jobs, int *late,
+                           int *decided, rtp_diag *diag)
 {
     const rtp_task *ti = &c->tasks[i];
     *late = *decided = 0;
@@ -566,7 +586,11 @@ static rtp_status far_jobs(rta_ctx *c, size_t i, rtp_ns from, int *late, int *de
     uint64_t max = c->max_iterations; /* the checks' settle steps: a quarter too */
     rtp_edf_budget b = {0, left / 4, c->limits};
     c->max_iterations = c->used + left / 4;
-    rtp_edf_near_in in = {.tasks = hp, .n = m, .t_cap = RTP_NS_LIMIT, .check = far_check,
+    rtp_ns cap = RTP_NS_LIMIT; /* past the last job's point y_{jobs - 1}, when known */
+    rtp_i128 y_last = (rtp_i128)(jobs - 1) * ti->period_ns + ti->deadline_ns - ti->jitter_ns;
+    if (jobs > 0 && y_last < RTP_NS_LIMIT)
+        cap = (rtp_ns)y_last + 1;
+    rtp_edf_near_in in = {.tasks = hp, .n = m, .t_cap = cap, .check = far_check,
                           .check_ctx = &f, .b = &b, .k0 = k, .eps = eta, .base = &base};
     rtp_edf_near_result r;
     size_t keep = c->sw.of;
@@ -577,8 +601,8 @@ static rtp_status far_jobs(rta_ctx *c, size_t i, rtp_ns from, int *late, int *de
     c->max_iterations = max;
     c->used += b.used; /* the search's nodes; far_check's steps counted as they went */
     if (st == RTP_OK && mpq_sgn(eta) >= 0) {
-        *decided = r.decided;
         *late = r.failed > 0;
+        *decided = r.decided || (cap < RTP_NS_LIMIT && r.clear_below >= cap);
     }
     if (st == RTP_ELIMIT && c->used < c->max_iterations &&
         rtp_limits_check(c->limits, diag) == RTP_OK) {
@@ -657,7 +681,8 @@ static rtp_status task_wcrt(rta_ctx *c, size_t i, rtp_i128 start, rtp_ns *respon
             if (cmp > 0)
                 return RTP_OK; /* the busy period never ends: a miss */
             rtp_ns hyper = 0;
-            if (cmp == 0 && (st = endless_busy(c, i, &hyper, diag)) != RTP_OK)
+            int endless = 0;
+            if (cmp == 0 && (st = level_hyperperiod(c, i, &hyper, &endless, diag)) != RTP_OK)
                 return st;
             jobs = hyper / ti->period_ns; /* 0: the busy period ends by itself */
         }
@@ -667,7 +692,7 @@ static rtp_status task_wcrt(rta_ctx *c, size_t i, rtp_i128 start, rtp_ns *respon
             int late = 0, decided = 0;
             if ((st = bound_jobs(c, i, q + 1, &decided, diag)) != RTP_OK)
                 return st;
-            if (!decided && (st = far_jobs(c, i, q + 1, &late, &decided, diag)) != RTP_OK)
+            if (!decided && (st = far_jobs(c, i, q + 1, jobs, &late, &decided, diag)) != RTP_OK)
                 return st;
             if (decided) {
                 *response = late ? -1 : (rtp_ns)worst; /* verdict only: not the WCRT */
@@ -882,6 +907,35 @@ rtp_status rtp_fp_verdict(const rtp_task *tasks, size_t n, const int *priority,
         return rtp_oom(diag);
     rtp_status st = analyse(tasks, n, priority, resp, schedulable, 1, limits, diag);
     free(resp);
+    return st;
+}
+
+rtp_status rtp_fp_task_meets(const rtp_task *tasks, size_t n, const char *hp, size_t i,
+                             int *meets, uint64_t *steps, const rtp_limits *limits,
+                             rtp_diag *diag)
+{
+    *meets = 0;
+    *steps = 0;
+    if (rtp_limits_check(limits, diag) != RTP_OK)
+        return RTP_ELIMIT;
+    int *prio = malloc((n ? n : 1) * sizeof *prio);
+    if (!prio)
+        return rtp_oom(diag);
+    for (size_t j = 0; j < n; j++)
+        prio[j] = j == i ? 1 : hp[j] ? 2 : 0; /* 0: below i, not in its level */
+    rta_ctx c;
+    rtp_status st = ctx_init(&c, tasks, n, prio, limits);
+    if (st != RTP_OK) {
+        st = rtp_oom(diag);
+    } else {
+        c.verdict = 1;
+        rtp_ns r = -1;
+        st = task_wcrt(&c, i, 0, &r, NULL, diag);
+        *meets = st == RTP_OK && r >= 0;
+        *steps = c.used;
+    }
+    ctx_free(&c);
+    free(prio);
     return st;
 }
 

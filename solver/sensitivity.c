@@ -171,24 +171,7 @@ static rtp_status passes_at(const sctx *s, const int *prio, const mpq_t a, int *
     rtp_task *x = malloc(s->n * sizeof *x);
     if (!x)
         return RTP_ENOMEM;
-    int fits = mpz_fits_slong_p(mpq_numref(a)) && mpz_fits_slong_p(mpq_denref(a));
-    rtp_i128 p = fits ? mpz_get_si(mpq_numref(a)) : 0, q = fits ? mpz_get_si(mpq_denref(a)) : 0;
-    for (size_t i = 0; i < s->n && fits; i++) {
-        const rtp_task *t = &s->e[i];
-        rtp_i128 c = p * t->wcet_ns + q * s->c, v[4] = {q * t->period_ns, q * t->deadline_ns,
-                                                         q * t->jitter_ns, q * t->blocking_ns};
-        fits = c <= RTP_NS_LIMIT;
-        for (int k = 0; k < 4; k++)
-            fits = fits && v[k] <= RTP_NS_LIMIT;
-        if (fits) {
-            x[i] = *t;
-            x[i].wcet_ns = (rtp_ns)c;
-            x[i].period_ns = (rtp_ns)v[0];
-            x[i].deadline_ns = (rtp_ns)v[1];
-            x[i].jitter_ns = (rtp_ns)v[2];
-            x[i].blocking_ns = (rtp_ns)v[3];
-        }
-    }
+    int fits = rtp_sens_scaled(s, a, x);
     rtp_status st = fits ? rtp_fp_verdict(x, s->n, prio, ok, limits, diag) : RTP_OK;
     free(x);
     return st;

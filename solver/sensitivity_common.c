@@ -119,3 +119,26 @@ void rtp_sens_format_decimal(const mpq_t a, char *buf, size_t size)
     snprintf(buf, size, "%s", out);
     mpz_clears(m, p, lo, hi, NULL);
 }
+
+int rtp_sens_scaled(const sctx *s, const mpq_t a, rtp_task *x)
+{
+    int fits = mpz_fits_slong_p(mpq_numref(a)) && mpz_fits_slong_p(mpq_denref(a));
+    rtp_i128 p = fits ? mpz_get_si(mpq_numref(a)) : 0, q = fits ? mpz_get_si(mpq_denref(a)) : 0;
+    for (size_t i = 0; i < s->n && fits; i++) {
+        const rtp_task *t = &s->e[i];
+        rtp_i128 c = p * t->wcet_ns + q * s->c, v[4] = {q * t->period_ns, q * t->deadline_ns,
+                                                         q * t->jitter_ns, q * t->blocking_ns};
+        fits = c <= RTP_NS_LIMIT;
+        for (int k = 0; k < 4; k++)
+            fits = fits && v[k] <= RTP_NS_LIMIT;
+        if (fits) {
+            x[i] = *t;
+            x[i].wcet_ns = (rtp_ns)c;
+            x[i].period_ns = (rtp_ns)v[0];
+            x[i].deadline_ns = (rtp_ns)v[1];
+            x[i].jitter_ns = (rtp_ns)v[2];
+            x[i].blocking_ns = (rtp_ns)v[3];
+        }
+    }
+    return fits;
+}

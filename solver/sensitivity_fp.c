@@ -39,6 +39,7 @@
 #include "models/arith.h"
 #include "solver/fp.h"
 #include "solver/fp_bound.h"
+#include "solver/fp_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -90,6 +91,53 @@ static rtp_status fp_job(sctx *s, const rtp_sens_work *wk, size_t i, rtp_ns q, c
     *misses = !holds;
     *known = st == RTP_OK && holds;
     *ends = *known && mpq_cmp_si(w, (long)(arr + ti->period_ns), 1) <= 0;
+    return st;
+}
+
+/* At alpha_UL task i's level utilization is exactly 1 (with jitter or
+ * blocking its busy period never ends): does it pass there? Asked of
+ * solver/fp.c on the multiplied-out integers (rtp_sens_scaled), where the
+ * jobs q < H / T_i decide (R_{q + H/T_i} <= R_q, proved there) and the
+ * lattice search of its far_jobs covers them at once, in integers, where
+ * the rational walk below would visit every one. *tried = 0 when those
+ * times pass 2^62 ns (the walk then). Out of steps: RTP_ELIMIT saying what
+ * was tried (the walk would spend at least as many: at alpha_UL it visits
+ * the same jobs until the first late one, which the check finds too). */
+static rtp_status meets_at_limit(sctx *s, size_t i, const char *hp, const mpq_t ul, rtp_ns jobs,
+                                 int *meets, int *tried)
+{
+    *meets = *tried = 0;
+    rtp_task *x = malloc(s->n * sizeof *x);
+    if (!x)
+        return RTP_ENOMEM;
+    rtp_status st = RTP_OK;
+    if (rtp_sens_scaled(s, ul, x)) {
+        *tried = 1;
+        rtp_limits lim = rtp_limits_default();
+        lim.max_iterations = s->max > s->used ? s->max - s->used : 0;
+        uint64_t steps = 0;
+        rtp_diag d;
+        st = rtp_fp_task_meets(x, s->n, hp, i, meets, &steps, &lim, &d);
+        s->used += steps;
+        if (st == RTP_ELIMIT) {
+            char a[48];
+            rtp_sens_format_decimal(ul, a, sizeof a);
+            st = jobs > 0 ? rtp_diag_set(s->diag, RTP_ELIMIT, "",
+                                         "critical scaling factor not found in %llu steps: at "
+                                         "alpha_U = %s task %zu's level utilization is 1 and "
+                                         "its busy period never ends; its responses repeat "
+                                         "after %lld jobs (the level hyperperiod), which the "
+                                         "lattice search and the job walk did not cover",
+                                         (unsigned long long)s->max, a, i, (long long)jobs)
+                          : rtp_diag_set(s->diag, RTP_ELIMIT, "",
+                                         "critical scaling factor not found: at alpha_U = %s "
+                                         "task %zu's level utilization is 1 (%s)", a, i,
+                                         d.message);
+        } else if (st != RTP_OK) {
+            st = rtp_diag_set(s->diag, st, "", "%s", d.message);
+        }
+    }
+    free(x);
     return st;
 }
 
@@ -145,6 +193,15 @@ static rtp_status fp_task_alpha(sctx *s, size_t i, const char *hp, char *level,
         goto done;
     }
     size_t nh = hp_seqs(s, hp, seq);
+    if (mpq_equal(best, ul)) {
+        int meets = 0, tried = 0;
+        if ((st = meets_at_limit(s, i, hp, ul, jobs, &meets, &tried)) != RTP_OK)
+            goto done;
+        if (meets) {
+            *exists = 1; /* alpha_i <= alpha_UL always */
+            goto done;
+        }
+    }
     for (rtp_ns q = 0;; q++) {
         rtp_sens_work jb = job_work(s, i, q, seq, nh);
         if ((st = fp_job(s, &jb, i, q, best, w, &known, &ends, &misses)) != RTP_OK)

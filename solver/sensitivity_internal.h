@@ -38,6 +38,11 @@ void rtp_sens_zset(mpz_t z, rtp_i128 v);
 /* alpha_U of the tasks with mask[i] set (all when NULL): (1 - sum c / T) /
  * (sum w / T); 0 when the numerator is <= 0 (no alpha > 0 fits). */
 int rtp_sens_util_alpha(const sctx *s, const char *mask, mpq_t out);
+/* The tasks at alpha = a = p / q (a > 0) with every time multiplied by q,
+ * into x (s->n entries): C = p w + q c, T, D, J, B times q, integers on which
+ * the tests of solver/fp.c decide exactly what they would at a. 0 when one
+ * passes 2^62 ns (x then partly written). */
+int rtp_sens_scaled(const sctx *s, const mpq_t a, rtp_task *x);
 /* alpha rounded down to 9 significant digits, trailing zeros dropped. */
 void rtp_sens_format_decimal(const mpq_t a, char *buf, size_t size);
 
