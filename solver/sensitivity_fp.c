@@ -41,6 +41,7 @@
 #include "solver/fp_bound.h"
 #include "solver/fp_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,48 +95,50 @@ static rtp_status fp_job(sctx *s, const rtp_sens_work *wk, size_t i, rtp_ns q, c
     return st;
 }
 
+/* RTP_ELIMIT for task i's level at alpha_UL (utilization 1, an endless
+ * busy period whose responses repeat after `jobs` jobs), saying what was
+ * tried (`how`). */
+static rtp_status endless_limit(sctx *s, size_t i, const mpq_t ul, rtp_ns jobs, const char *how)
+{
+    char a[48];
+    rtp_sens_format_decimal(ul, a, sizeof a);
+    return rtp_diag_set(s->diag, RTP_ELIMIT, "",
+                        "critical scaling factor not found in %llu steps: at alpha_U = %s the "
+                        "level utilization of tasks[%zu] is 1 and its busy period never ends; "
+                        "its responses repeat after %lld jobs (the level hyperperiod), %s",
+                        (unsigned long long)s->max, a, i, (long long)jobs, how);
+}
+
 /* At alpha_UL task i's level utilization is exactly 1 (with jitter or
  * blocking its busy period never ends): does it pass there? Asked of
  * solver/fp.c on the multiplied-out integers (rtp_sens_scaled), where the
  * jobs q < H / T_i decide (R_{q + H/T_i} <= R_q, proved there) and the
  * lattice search of its far_jobs covers them at once, in integers, where
- * the rational walk below would visit every one. *tried = 0 when those
+ * the rational walk below would visit every one. *meets = 0 too when those
  * times pass 2^62 ns (the walk then). Out of steps: RTP_ELIMIT saying what
  * was tried (the walk would spend at least as many: at alpha_UL it visits
  * the same jobs until the first late one, which the check finds too). */
 static rtp_status meets_at_limit(sctx *s, size_t i, const char *hp, const mpq_t ul, rtp_ns jobs,
-                                 int *meets, int *tried)
+                                 int *meets)
 {
-    *meets = *tried = 0;
+    *meets = 0;
     rtp_task *x = malloc(s->n * sizeof *x);
     if (!x)
         return RTP_ENOMEM;
     rtp_status st = RTP_OK;
     if (rtp_sens_scaled(s, ul, x)) {
-        *tried = 1;
         rtp_limits lim = rtp_limits_default();
         lim.max_iterations = s->max > s->used ? s->max - s->used : 0;
         uint64_t steps = 0;
         rtp_diag d;
         st = rtp_fp_task_meets(x, s->n, hp, i, meets, &steps, &lim, &d);
         s->used += steps;
-        if (st == RTP_ELIMIT) {
-            char a[48];
-            rtp_sens_format_decimal(ul, a, sizeof a);
-            st = jobs > 0 ? rtp_diag_set(s->diag, RTP_ELIMIT, "",
-                                         "critical scaling factor not found in %llu steps: at "
-                                         "alpha_U = %s task %zu's level utilization is 1 and "
-                                         "its busy period never ends; its responses repeat "
-                                         "after %lld jobs (the level hyperperiod), which the "
-                                         "lattice search and the job walk did not cover",
-                                         (unsigned long long)s->max, a, i, (long long)jobs)
-                          : rtp_diag_set(s->diag, RTP_ELIMIT, "",
-                                         "critical scaling factor not found: at alpha_U = %s "
-                                         "task %zu's level utilization is 1 (%s)", a, i,
-                                         d.message);
-        } else if (st != RTP_OK) {
+        if (st == RTP_ELIMIT)
+            st = jobs > 0 ? endless_limit(s, i, ul, jobs, "which the lattice search and the "
+                                                          "job walk in integers did not cover")
+                          : rtp_diag_set(s->diag, RTP_ELIMIT, "", "%s", d.message);
+        else if (st != RTP_OK)
             st = rtp_diag_set(s->diag, st, "", "%s", d.message);
-        }
     }
     free(x);
     return st;
@@ -194,15 +197,16 @@ static rtp_status fp_task_alpha(sctx *s, size_t i, const char *hp, char *level,
     }
     size_t nh = hp_seqs(s, hp, seq);
     if (mpq_equal(best, ul)) {
-        int meets = 0, tried = 0;
-        if ((st = meets_at_limit(s, i, hp, ul, jobs, &meets, &tried)) != RTP_OK)
+        int meets = 0;
+        if ((st = meets_at_limit(s, i, hp, ul, jobs, &meets)) != RTP_OK)
             goto done;
         if (meets) {
             *exists = 1; /* alpha_i <= alpha_UL always */
             goto done;
         }
     }
-    for (rtp_ns q = 0;; q++) {
+    rtp_ns walked = 0;
+    for (rtp_ns q = 0;; q = ++walked) {
         rtp_sens_work jb = job_work(s, i, q, seq, nh);
         if ((st = fp_job(s, &jb, i, q, best, w, &known, &ends, &misses)) != RTP_OK)
             break;
@@ -264,6 +268,12 @@ static rtp_status fp_task_alpha(sctx *s, size_t i, const char *hp, char *level,
         pending[n_pending++] = q;
         if (jobs > 0 && q + 1 >= jobs && mpq_equal(best, ul))
             break; /* at alpha_UL the responses repeat from here */
+    }
+    if (st == RTP_ELIMIT && jobs > 0 && mpq_equal(best, ul)) {
+        char how[160];
+        snprintf(how, sizeof how, "of which the job walk in rationals checked %lld (the "
+                 "multiplied-out times pass 2^62 ns: no search in integers)", (long long)walked);
+        st = endless_limit(s, i, ul, jobs, how);
     }
     if (st == RTP_OK)
         *exists = mpq_sgn(best) > 0;
