@@ -96,17 +96,19 @@ static rtp_status fp_job(sctx *s, const rtp_sens_work *wk, size_t i, rtp_ns q, c
 }
 
 /* RTP_ELIMIT for task i's level at alpha_UL (utilization 1, an endless
- * busy period whose responses repeat after `jobs` jobs), saying what was
- * tried (`how`). */
+ * busy period whose responses repeat after `jobs` jobs, 0: a hyperperiod
+ * past 2^63 ns), saying what was tried (`how`). */
 static rtp_status endless_limit(sctx *s, size_t i, const mpq_t ul, rtp_ns jobs, const char *how)
 {
-    char a[48];
+    char a[48], rep[96] = "its level hyperperiod passes 2^63 ns";
     rtp_sens_format_decimal(ul, a, sizeof a);
+    if (jobs > 0)
+        snprintf(rep, sizeof rep, "its responses repeat after %lld jobs (the level hyperperiod)",
+                 (long long)jobs);
     return rtp_diag_set(s->diag, RTP_ELIMIT, "",
                         "critical scaling factor not found in %llu steps: at alpha_U = %s the "
                         "level utilization of tasks[%zu] is 1 and its busy period never ends; "
-                        "its responses repeat after %lld jobs (the level hyperperiod), %s",
-                        (unsigned long long)s->max, a, i, (long long)jobs, how);
+                        "%s, %s", (unsigned long long)s->max, a, i, rep, how);
 }
 
 /* At alpha_UL task i's level utilization is exactly 1 (with jitter or
@@ -269,10 +271,11 @@ static rtp_status fp_task_alpha(sctx *s, size_t i, const char *hp, char *level,
         if (jobs > 0 && q + 1 >= jobs && mpq_equal(best, ul))
             break; /* at alpha_UL the responses repeat from here */
     }
-    if (st == RTP_ELIMIT && jobs > 0 && mpq_equal(best, ul)) {
+    if (st == RTP_ELIMIT && delays && mpq_equal(best, ul)) {
         char how[160];
-        snprintf(how, sizeof how, "of which the job walk in rationals checked %lld (the "
-                 "multiplied-out times pass 2^62 ns: no search in integers)", (long long)walked);
+        snprintf(how, sizeof how, "and the job walk in rationals found no late job in the "
+                 "first %lld (the multiplied-out times pass 2^62 ns: no search in integers)",
+                 (long long)walked);
         st = endless_limit(s, i, ul, jobs, how);
     }
     if (st == RTP_OK)
