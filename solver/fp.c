@@ -670,6 +670,15 @@ static rtp_status task_wcrt(rta_ctx *c, size_t i, rtp_i128 start, rtp_ns *respon
         rtp_status st = settle(c, i, own, a + ti->deadline_ns, &w, &miss, diag);
         if (q == 0 && done0)
             *done0 = w; /* at most job 0's completion, exactly it unless a miss */
+        if (st == RTP_ELIMIT && jobs > 0 && c->used > c->max_iterations)
+            return rtp_diag_set(diag, RTP_ELIMIT, "",
+                                "fixed-priority response-time iteration passed %llu steps: the "
+                                "level utilization of tasks[%zu] is 1, its responses repeat "
+                                "after %lld jobs (the level hyperperiod), and %s reached job %lld",
+                                (unsigned long long)c->max_iterations, i, (long long)jobs,
+                                c->verdict ? "the search found no late job; the walk"
+                                           : "the walk for the largest response",
+                                (long long)q);
         if (st != RTP_OK || miss)
             return st;
         if (w - a > worst)
