@@ -109,7 +109,7 @@ rtp_status rtp_sim_add(rtp_sim *s, const rtp_sim_job *job, uint64_t *seq, rtp_di
         k = s->n_jobs++;
     }
     s->jobs[k] = (rtp_sim_sjob){.pub = *job, .left = job->exec_ns, .next = NONE, .cpu = -1,
-                                .eprio = 2 * s->prio[job->task]}; /* sim_locks.c's scale */
+                                .eprio = 2 * (int64_t)s->prio[job->task]}; /* sim_locks.c's scale */
     s->jobs[k].pub.seq = s->next_seq++;
     s->jobs[k].pub.finish_ns = -1;
     s->jobs[k].pub.spin_ns = s->jobs[k].pub.blocked_ns = 0;

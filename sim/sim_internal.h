@@ -37,7 +37,7 @@ typedef struct rtp_sim_sjob {
     /* the protocols' keys of rtp_sim_better, kept by sim_locks.c: ... */
     int np;             /* ... non-preemptive (MSRP: spinning or holding), first; */
     int boost;          /* ... boosted (FMLP+ holder), next, in req_seq order; */
-    int eprio;          /* ... FP: the priority it runs at, doubled (2 p; a
+    int64_t eprio;      /* ... FP: the priority it runs at, doubled (2 p; a
                          * ceiling's holder 2 c + 1, just above its ceiling c),
                          * then the earlier release */
 } rtp_sim_sjob;

@@ -140,12 +140,12 @@ static int boosted(const rtp_sim *s, size_t k)
  * suspension while a lower-priority job holds the ceiling, and the holder
  * stays ahead of it, as ICPP's exclusion needs (tests/support/
  * fmlp_reference.c runs the same rule). */
-static int effective_prio(const rtp_sim *s, size_t k)
+static int64_t effective_prio(const rtp_sim *s, size_t k)
 {
     const rtp_sim_sjob *j = &s->jobs[k];
-    int p = s->prio[j->pub.task];
+    int64_t p = s->prio[j->pub.task]; /* any int: 2 p + 1 fits in 64 bits */
     if (j->state == RTP_SIM_HOLD && s->proto[j->res] == RTP_SIM_LOCK_CEILING) {
-        int c = s->ceil_prio[s->slot_of[j->pub.task] * s->n_res + j->res];
+        int64_t c = s->ceil_prio[s->slot_of[j->pub.task] * s->n_res + j->res];
         return 2 * (c > p ? c : p) + 1;
     }
     return 2 * p;
