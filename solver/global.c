@@ -60,10 +60,8 @@ rtp_status rtp_global_edf(const rtp_test *test, const rtp_task *tasks, size_t n,
     return rtp_gw_edf_chain(test, tasks, n, RTP_GW_ALL, result, diag);
 }
 
-/* Dense ranking of the given priorities into priority[]; *distinct = no two
- * tasks share one. RTP_EINPUT naming the first task without a priority. */
-static rtp_status given_ranks(const rtp_task *tasks, size_t n, int *priority,
-                              int *distinct, rtp_diag *diag)
+rtp_status rtp_gw_given_ranks(const rtp_task *tasks, size_t n, int *priority, int *distinct,
+                              rtp_diag *diag)
 {
     *distinct = 1;
     for (size_t i = 0; i < n; i++) {
@@ -119,7 +117,7 @@ rtp_status rtp_global_fp(const rtp_test *test, const rtp_task *tasks, size_t n,
         break;
     case RTP_PRIO_GIVEN: {
         int distinct;
-        if ((st = given_ranks(tasks, n, priority, &distinct, diag)))
+        if ((st = rtp_gw_given_ranks(tasks, n, priority, &distinct, diag)))
             goto done;
         if (!distinct) { /* not applicable: the global tests need a strict order */
             for (size_t i = 0; i < n; i++)

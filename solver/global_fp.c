@@ -94,10 +94,8 @@ rtp_status rtp_global_fp_rta(const rtp_task *tasks, size_t n, int m,
     return st;
 }
 
-/* DA / DA-LC of task k against hp[0..n_hp-1]: the interference at
- * L = D_k with R_i = D_i, strictly below m (D_k - C_k + 1). */
-static int da_passes(const rtp_task *tasks, const size_t *hp, size_t n_hp, int m,
-                     size_t k, int lc, gw_term *scratch, const rtp_ns *deadlines)
+int rtp_gw_da_passes(const rtp_task *tasks, const size_t *hp, size_t n_hp, int m, size_t k,
+                     int lc, gw_term *scratch, const rtp_ns *deadlines)
 {
     const rtp_task *tk = &tasks[k];
     if (tk->wcet_ns > tk->deadline_ns)
@@ -130,7 +128,7 @@ rtp_status rtp_global_fp_da(const rtp_task *tasks, size_t n, int m, size_t k,
             if (i != k && higher[i])
                 hp[n_hp++] = i;
         }
-        *passes = da_passes(tasks, hp, n_hp, m, k, limited_carry_in, scratch, deadlines);
+        *passes = rtp_gw_da_passes(tasks, hp, n_hp, m, k, limited_carry_in, scratch, deadlines);
     }
     free(hp);
     free(deadlines);
@@ -172,8 +170,8 @@ rtp_status rtp_global_fp_opa(const rtp_task *tasks, size_t n, int m,
             for (size_t i = 0; i < n; i++)
                 if (i != k && !level[i])
                     hp[n_hp++] = i;
-            if (da_passes(tasks, hp, n_hp, m, k, 0, scratch, deadlines) ||
-                da_passes(tasks, hp, n_hp, m, k, 1, scratch, deadlines)) {
+            if (rtp_gw_da_passes(tasks, hp, n_hp, m, k, 0, scratch, deadlines) ||
+                rtp_gw_da_passes(tasks, hp, n_hp, m, k, 1, scratch, deadlines)) {
                 level[k] = lv;
                 ok = 1;
             }

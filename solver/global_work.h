@@ -117,6 +117,22 @@ rtp_status rtp_gw_fp_rta_from(const rtp_task *tasks, size_t n, int m, const size
                               size_t from, int limited_carry_in, const rtp_ns *start,
                               const rtp_limits *limits, rtp_ns *r, int *all_fit, rtp_diag *diag);
 
+/* DA (lc = 0) or DA-LC (lc = 1) of task k against the tasks hp[0..n_hp-1]
+ * (solver/global.h, rtp_global_fp_da): the interference at L = D_k with
+ * R_i = deadlines[i], strictly below m (D_k - C_k + 1); 0 when C_k > D_k.
+ * scratch: n_hp entries. global_fp.c's OPA and solver/sensitivity_global.c
+ * (the same test under a fixed order). */
+int rtp_gw_da_passes(const rtp_task *tasks, const size_t *hp, size_t n_hp, int m, size_t k,
+                     int lc, gw_term *scratch, const rtp_ns *deadlines);
+
+/* --priority given on m >= 2 CPUs: the dense ranks (1..) of the given
+ * priorities into priority[]; *distinct = no two tasks share one (the
+ * global tests need a strict order: rtp_global_fp calls a set with ties not
+ * applicable). RTP_EINPUT naming the first task without a priority
+ * (global.c; solver/sensitivity.c's gfp wcet_max under the same order). */
+rtp_status rtp_gw_given_ranks(const rtp_task *tasks, size_t n, int *priority, int *distinct,
+                              rtp_diag *diag);
+
 /* RTP_EINPUT unless the cluster has a CPU (m >= 1). */
 static inline rtp_status gw_check_cpus(int m, rtp_diag *diag)
 {

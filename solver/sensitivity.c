@@ -444,12 +444,11 @@ static rtp_status wcet_max_of(const rtp_test *test, const rtp_task *tasks, size_
                 wcet_max[k] += tasks[k].wcet_ns;
         goto done;
     }
-    if (test->policy == RTP_POLICY_GFP && test->cpus > 1 &&
-        (test->priority == RTP_PRIO_DM || test->priority == RTP_PRIO_RM)) {
-        /* global FP, a monotonic order: each bisection step re-bounds only
-         * the tasks from the raised one's priority on (sensitivity_global.c) */
-        if ((st = rtp_sens_gfp_max(e, n, test->cpus, test->priority, &test->limits, wcet_max,
-                                   diag)) == RTP_OK)
+    if (test->policy == RTP_POLICY_GFP && test->cpus > 1) {
+        /* global FP: under a fixed order each bisection step re-bounds only
+         * the tasks from the raised one's priority on; under OPA the orders
+         * OPA finds, each searched by its DA levels (sensitivity_global.c) */
+        if ((st = rtp_sens_gfp_max(test, e, n, wcet_max, diag)) == RTP_OK)
             for (size_t k = 0; k < n; k++)
                 wcet_max[k] = wcet_max[k] >= 0 ? wcet_max[k] - c : -1;
         goto done;

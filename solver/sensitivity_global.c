@@ -312,75 +312,249 @@ rtp_status rtp_sens_bak_max(const rtp_task *e, size_t n, int m, size_t j, rtp_ns
     return st;
 }
 
-/* Global FP with a monotonic order. The test accepts iff the RTA with
- * limited carry-in accepts (rtp_global_fp: the RTA, else the RTA-LC, whose
- * bound per task is the smaller of both given the more urgent tasks'
- * bounds, so each of its bounds is at most the RTA's: it accepts whatever
- * the RTA accepts). Raising C'_k leaves the bounds of the more urgent tasks
- * as they are, so each bisection step re-bounds the tasks from k's
- * position on, each search starting at its bound under the last accepted
- * wcet (every least fixed point is non-decreasing in every C and every
- * bound it uses, solver/sensitivity.h, so those are lower bounds), and an
- * accepted x caps the answer at x + D_k - r_k(x) (in y = L - C_k every
- * term only grows with C_k, so r_k grows by at least what C_k does).
- * Same answers as bisection over the whole test (test_sensitivity_global). */
-rtp_status rtp_sens_gfp_max(const rtp_task *e, size_t n, int m, rtp_prio_rule rule,
-                            const rtp_limits *lim, rtp_ns *cmax, rtp_diag *diag)
+/* ------------------------------------------------------------ global FP */
+
+/* Global FP on m >= 2 CPUs (rtp_sens_gfp_max).
+ *
+ * A fixed order (DM, RM, given distinct priorities: none depends on a
+ * wcet). The test accepts iff the RTA with limited carry-in accepts
+ * (rtp_global_fp: the RTA, else the RTA-LC, whose bound per task is the
+ * smaller of both given the more urgent tasks' bounds, so each of its
+ * bounds is at most the RTA's: it accepts whatever the RTA accepts).
+ * Raising C'_k leaves the bounds of the more urgent tasks as they are, so
+ * each bisection step re-bounds the tasks from k's position on, each search
+ * starting at its bound under the last accepted wcet (every least fixed
+ * point is non-decreasing in every C and every bound it uses,
+ * solver/sensitivity.h, so those are lower bounds), and an accepted x caps
+ * the answer at x + D_k - r_k(x) (in y = L - C_k every term only grows with
+ * C_k, so r_k grows by at least what C_k does).
+ *
+ * OPA. rtp_global_fp accepts iff Audsley's algorithm finds an order in
+ * which every task passes "DA or DA-LC" against the tasks above it (then
+ * the RTA on that order accepts: DA's interference with R_i = D_i at
+ * L = D_k bounds the RTA's, whose R_i <= D_i, so D_k is a fixed point of
+ * the RTA's equation, BC or LC alike), or else the RTA-LC accepts the DM
+ * order. "DA or DA-LC" is OPA-compatible [DB09] [Dav11]: a task's verdict
+ * depends on the set of tasks above it, not on their order (R_i = D_i),
+ * and holds for any subset of them (every term, and DA-LC's m - 1 largest
+ * carry-in excesses max(CI - NC, 0), are >= 0), and so is the "or" of the
+ * two. So OPA finds an order iff one exists [Aud01], and the accepted
+ * wcets are A u F: A = the union over orders pi of DA(pi) (the wcets every
+ * task of pi passes at its level), F = the RTA-LC's under DM. Each DA(pi)
+ * is downward closed in C'_k (solver/sensitivity.h), so A is, and F is (the
+ * fixed-order case): max(A u F) = max(max A, max F). max A, from an x in A
+ * with the order pi OPA found for it: x0 = max DA(pi) >= x; if OPA finds
+ * no order at x0 + 1, nothing above x0 is in A (downward closed) and
+ * max A = x0; else OPA's order pi1 at x0 + 1 gives max DA(pi1) >= x0 + 1,
+ * and so on, strictly increasing up to min(D_k, T_k). max DA(pi) needs no
+ * response-time bound: task k's own level and those below it (the levels
+ * above do not see C'_k), each task's largest passing C'_k on its own
+ * (their minimum is the maximum: each is downward closed). max F is
+ * searched only when F accepts max A + 1 (else max F <= max A). */
+typedef struct gfp {
+    rtp_task *t; /* the effective tasks; t[k].wcet_ns the tried C'_k */
+    const rtp_task *e;
+    size_t n;
+    int m;
+    const rtp_limits *lim;
+    rtp_diag *diag;
+    int *prio;
+    size_t *fixed;          /* the RTA-LC's order (DM under OPA), most urgent first */
+    rtp_ns *base, *r, *low; /* its bounds at e, at the last run, lower bounds */
+    size_t *opa;            /* the order OPA found last */
+    rtp_ns *deadlines;      /* DA's R_i = D_i */
+    gw_term *scratch;
+} gfp;
+
+/* One RTA-LC run under g->fixed with C'_k = x, k = g->fixed[p]: the
+ * bounds from p on into g->r (those above p are g->base's: they do not
+ * see C'_k), each search from g->low; *ok = every task has one. */
+static rtp_status rta_run(gfp *g, size_t p, rtp_ns x, int *ok)
+{
+    size_t k = g->fixed[p];
+    g->t[k].wcet_ns = x;
+    memcpy(g->r, g->base, g->n * sizeof *g->r);
+    rtp_status st = rtp_limits_check(g->lim, g->diag);
+    if (st == RTP_OK)
+        st = rtp_gw_fp_rta_from(g->t, g->n, g->m, g->fixed, p, 1, g->low, g->lim, g->r, ok,
+                                g->diag);
+    g->t[k].wcet_ns = g->e[k].wcet_ns;
+    return st;
+}
+
+/* The largest x in [*lo, hi) the RTA-LC accepts under g->fixed, k =
+ * g->fixed[p], given that it accepts *lo and g->low holds lower bounds of
+ * its bounds there: into *lo. */
+static rtp_status rta_max(gfp *g, size_t p, rtp_ns *lo, rtp_ns hi)
+{
+    size_t k = g->fixed[p];
+    rtp_status st = RTP_OK;
+    for (;;) {
+        if (*lo + g->t[k].deadline_ns - g->low[k] + 1 < hi)
+            hi = *lo + g->t[k].deadline_ns - g->low[k] + 1;
+        if (hi - *lo <= 1)
+            break;
+        rtp_ns x = *lo + (hi - *lo) / 2;
+        int ok = 0;
+        if ((st = rta_run(g, p, x, &ok)) != RTP_OK)
+            break;
+        if (!ok) {
+            hi = x;
+            continue;
+        }
+        *lo = x;
+        memcpy(g->low, g->r, g->n * sizeof *g->low);
+    }
+    return st;
+}
+
+/* Task g->opa[q] passes DA or DA-LC against the tasks above it. */
+static int da_level(gfp *g, size_t q)
+{
+    return rtp_gw_da_passes(g->t, g->opa, q, g->m, g->opa[q], 0, g->scratch, g->deadlines) ||
+           rtp_gw_da_passes(g->t, g->opa, q, g->m, g->opa[q], 1, g->scratch, g->deadlines);
+}
+
+/* max DA(g->opa) over C'_k in [*lo, hi), k = g->opa[p], given *lo in it:
+ * the minimum over the levels from p down of each one's largest passing
+ * C'_k (bisection where it is below the current top), into *lo. */
+static void da_max(gfp *g, size_t p, rtp_ns *lo, rtp_ns hi)
+{
+    size_t k = g->opa[p];
+    for (size_t q = p; q < g->n && hi - *lo > 1; q++) {
+        g->t[k].wcet_ns = hi - 1;
+        if (da_level(g, q))
+            continue;
+        rtp_ns pass = *lo, fail = hi - 1;
+        while (fail - pass > 1) {
+            g->t[k].wcet_ns = pass + (fail - pass) / 2;
+            if (da_level(g, q))
+                pass = g->t[k].wcet_ns;
+            else
+                fail = g->t[k].wcet_ns;
+        }
+        hi = fail;
+    }
+    *lo = hi - 1;
+    g->t[k].wcet_ns = g->e[k].wcet_ns;
+}
+
+/* OPA's order for the tasks with C'_k = x into g->opa; *found. */
+static rtp_status opa_at(gfp *g, size_t k, rtp_ns x, int *found)
+{
+    g->t[k].wcet_ns = x;
+    rtp_status st = rtp_limits_check(g->lim, g->diag);
+    if (st == RTP_OK)
+        st = rtp_global_fp_opa(g->t, g->n, g->m, g->prio, found, g->diag);
+    if (st == RTP_OK && *found)
+        st = gw_priority_order(g->prio, g->n, g->opa, "global FP analysis", g->diag);
+    g->t[k].wcet_ns = g->e[k].wcet_ns;
+    return st;
+}
+
+static size_t position(const size_t *order, size_t n, size_t k)
+{
+    size_t p = 0;
+    while (p < n && order[p] != k)
+        p++;
+    return p;
+}
+
+/* max A (file comment above) from lo = e[k]'s C'_k, which OPA accepts with
+ * the order g->opa: into *best. */
+static rtp_status opa_max(gfp *g, size_t k, rtp_ns lo, rtp_ns hi, rtp_ns *best)
+{
+    rtp_status st = RTP_OK;
+    int found = 1;
+    while (found && st == RTP_OK) {
+        da_max(g, position(g->opa, g->n, k), &lo, hi);
+        found = 0;
+        if (lo + 1 < hi && (st = opa_at(g, k, lo + 1, &found)) == RTP_OK && found)
+            lo++;
+    }
+    *best = lo;
+    return st;
+}
+
+/* The fixed order of test->priority (DM under OPA) into g->fixed, and its
+ * bounds at e into g->base; *ok = they all exist. */
+static rtp_status fixed_order(gfp *g, const rtp_test *test, int *ok)
+{
+    rtp_status st = RTP_OK;
+    int distinct = 1;
+    *ok = 0;
+    if (test->priority == RTP_PRIO_GIVEN)
+        st = rtp_gw_given_ranks(g->e, g->n, g->prio, &distinct, g->diag);
+    else
+        rtp_global_monotonic(g->e, g->n,
+                             test->priority == RTP_PRIO_RM ? RTP_PRIO_RM : RTP_PRIO_DM, g->prio);
+    if (st != RTP_OK || !distinct) /* ties: not applicable, never accepted */
+        return st;
+    if ((st = gw_priority_order(g->prio, g->n, g->fixed, "global FP analysis", g->diag)) !=
+        RTP_OK)
+        return st;
+    return rtp_gw_fp_rta_from(g->e, g->n, g->m, g->fixed, 0, 1, NULL, g->lim, g->base, ok,
+                              g->diag);
+}
+
+rtp_status rtp_sens_gfp_max(const rtp_test *test, const rtp_task *e, size_t n, rtp_ns *cmax,
+                            rtp_diag *diag)
 {
     size_t cells = n ? n : 1;
-    int *prio = malloc(cells * sizeof *prio);
-    size_t *order = malloc(cells * sizeof *order);
-    rtp_ns *base = malloc(cells * sizeof *base), *r = malloc(cells * sizeof *r);
-    rtp_ns *low = malloc(cells * sizeof *low);
-    rtp_task *t = malloc(cells * sizeof *t);
+    gfp g = {malloc(cells * sizeof *g.t), e, n, test->cpus, &test->limits, diag,
+             malloc(cells * sizeof *g.prio), malloc(cells * sizeof *g.fixed),
+             malloc(3 * cells * sizeof *g.base), NULL, NULL,
+             malloc(2 * cells * sizeof *g.opa), malloc(cells * sizeof *g.deadlines),
+             malloc(cells * sizeof *g.scratch)};
     rtp_status st = RTP_OK;
-    int fit = 0;
-    if (!prio || !order || !base || !r || !low || !t) {
+    int fixed_ok = 0, opa_found = 0;
+    size_t *opa0 = g.opa ? g.opa + n : NULL; /* OPA's order at e */
+    for (size_t i = 0; i < n; i++)
+        cmax[i] = -1;
+    if (!g.t || !g.prio || !g.fixed || !g.base || !g.opa || !g.deadlines || !g.scratch) {
         st = rtp_oom(diag);
         goto done;
     }
-    memcpy(t, e, n * sizeof *t);
-    rtp_global_monotonic(e, n, rule, prio);
-    if ((st = gw_priority_order(prio, n, order, "global FP analysis", diag)) != RTP_OK ||
-        (st = rtp_gw_fp_rta_from(e, n, m, order, 0, 1, NULL, lim, base, &fit, diag)) != RTP_OK)
+    g.r = g.base + n;
+    g.low = g.base + 2 * n;
+    memcpy(g.t, e, n * sizeof *g.t);
+    for (size_t i = 0; i < n; i++)
+        g.deadlines[i] = e[i].deadline_ns;
+    if (test->priority == RTP_PRIO_OPA && n > 0) {
+        if ((st = opa_at(&g, 0, e[0].wcet_ns, &opa_found)) != RTP_OK)
+            goto done;
+        memcpy(opa0, g.opa, n * sizeof *opa0);
+    }
+    if ((st = fixed_order(&g, test, &fixed_ok)) != RTP_OK)
         goto done;
-    for (size_t p = 0; p < n && st == RTP_OK; p++) {
-        size_t k = order[p];
-        rtp_ns lo = e[k].wcet_ns, hi = e[k].deadline_ns < e[k].period_ns ? e[k].deadline_ns
-                                                                         : e[k].period_ns;
-        hi++; /* C' > min(D, T) misses (J' = 0 here) */
-        if (!fit) {
-            cmax[k] = -1; /* not reached: e is accepted */
-            continue;
-        }
-        memcpy(low, base, n * sizeof *low);
-        if (lo + e[k].deadline_ns - base[k] + 1 < hi)
-            hi = lo + e[k].deadline_ns - base[k] + 1;
-        while (hi - lo > 1) {
-            int ok = 0;
-            t[k].wcet_ns = lo + (hi - lo) / 2;
-            memcpy(r, base, n * sizeof *r); /* the more urgent tasks' bounds */
-            if ((st = rtp_limits_check(lim, diag)) != RTP_OK ||
-                (st = rtp_gw_fp_rta_from(t, n, m, order, p, 1, low, lim, r, &ok, diag)) != RTP_OK)
+    for (size_t k = 0; k < n && st == RTP_OK; k++) {
+        rtp_ns lo = e[k].wcet_ns, best = -1,
+               hi = (e[k].deadline_ns < e[k].period_ns ? e[k].deadline_ns : e[k].period_ns) + 1;
+        if (opa_found) {
+            memcpy(g.opa, opa0, n * sizeof *g.opa);
+            if ((st = opa_max(&g, k, lo, hi, &best)) != RTP_OK)
                 break;
-            if (!ok) {
-                hi = t[k].wcet_ns;
-                continue;
-            }
-            lo = t[k].wcet_ns;
-            memcpy(low, r, n * sizeof *low);
-            if (lo + e[k].deadline_ns - r[k] + 1 < hi)
-                hi = lo + e[k].deadline_ns - r[k] + 1;
         }
-        t[k].wcet_ns = e[k].wcet_ns;
-        cmax[k] = lo;
+        rtp_ns from = best < 0 ? lo : best + 1;
+        size_t p = position(g.fixed, n, k);
+        int ok = fixed_ok && from < hi;
+        memcpy(g.low, g.base, n * sizeof *g.low);
+        if (ok && from > lo && (st = rta_run(&g, p, from, &ok)) == RTP_OK && ok)
+            memcpy(g.low, g.r, n * sizeof *g.low);
+        if (st == RTP_OK && ok && (st = rta_max(&g, p, &from, hi)) == RTP_OK)
+            best = from;
+        cmax[k] = best;
     }
 done:
-    free(prio);
-    free(order);
-    free(base);
-    free(r);
-    free(low);
-    free(t);
+    if (st != RTP_OK)
+        for (size_t i = 0; i < n; i++)
+            cmax[i] = -1;
+    free(g.t);
+    free(g.prio);
+    free(g.fixed);
+    free(g.base);
+    free(g.opa);
+    free(g.deadlines);
+    free(g.scratch);
     return st;
 }

@@ -119,10 +119,11 @@ size_t rtp_sens_gedf_parts(const rtp_test *test, rtp_test *parts);
  * tasks e on m CPUs with e[j].wcet_ns = x, into *best; -1 when none. */
 rtp_status rtp_sens_bak_max(const rtp_task *e, size_t n, int m, size_t j, rtp_ns lo,
                             rtp_ns hi, rtp_ns *best);
-/* Global FP on m >= 2 CPUs with a monotonic order (DM or RM: it does not
- * depend on the wcets): cmax[k] = the largest C'_k (effective tasks e, the
- * others unchanged) the test accepts, e itself accepted (sensitivity_global.c). */
-rtp_status rtp_sens_gfp_max(const rtp_task *e, size_t n, int m, rtp_prio_rule rule,
-                            const rtp_limits *lim, rtp_ns *cmax, rtp_diag *diag);
+/* Global FP on test->cpus >= 2 CPUs under test->priority (DM, RM, given,
+ * OPA): cmax[k] = the largest C'_k (effective tasks e, the others
+ * unchanged) the test accepts, e itself accepted; -1 everywhere on an
+ * error (sensitivity_global.c). */
+rtp_status rtp_sens_gfp_max(const rtp_test *test, const rtp_task *e, size_t n, rtp_ns *cmax,
+                            rtp_diag *diag);
 
 #endif
