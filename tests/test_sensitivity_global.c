@@ -334,6 +334,125 @@ static void test_gedf_wide(void **state)
     assert_true(tasks > 300 && by_rta > 100);
 }
 
+/* The gfp parts of test_gfp_wide's reference, each a predicate over a set
+ * for tu_bisect_wcet (ctx: the CPU count; da_order: an order's priorities
+ * after the CPU count). */
+typedef struct gfp_ref {
+    int m;
+    int prio[8];
+} gfp_ref;
+
+static int opa_finds(const rtp_task *ts, size_t n, const void *ctx)
+{
+    int prio[8], found;
+    assert_int_equal(rtp_global_fp_opa(ts, n, ((const gfp_ref *)ctx)->m, prio, &found, NULL),
+                     RTP_OK);
+    return found;
+}
+
+static int rta_lc_dm(const rtp_task *ts, size_t n, const void *ctx)
+{
+    int prio[8];
+    rtp_global_verdict v;
+    rtp_limits lim = rtp_limits_default();
+    rtp_global_monotonic(ts, n, RTP_PRIO_DM, prio);
+    assert_int_equal(rtp_global_fp_rta(ts, n, ((const gfp_ref *)ctx)->m, prio, 1, &lim, NULL,
+                                       &v, NULL),
+                     RTP_OK);
+    return v == RTP_GLOBAL_ACCEPT;
+}
+
+static int da_order(const rtp_task *ts, size_t n, const void *ctx)
+{
+    const gfp_ref *g = ctx;
+    for (size_t k = 0; k < n; k++) {
+        unsigned char higher[8];
+        int da = 0, lc = 0;
+        for (size_t i = 0; i < n; i++)
+            higher[i] = g->prio[i] > g->prio[k];
+        assert_int_equal(rtp_global_fp_da(ts, n, g->m, k, higher, 0, &da, NULL), RTP_OK);
+        assert_int_equal(rtp_global_fp_da(ts, n, g->m, k, higher, 1, &lc, NULL), RTP_OK);
+        if (!da && !lc)
+            return 0;
+    }
+    return 1;
+}
+
+/* The largest wcet of task j in [ts[j].wcet_ns, top] that `pred`
+ * accepts, by bisection from the declared one (-1 when it rejects there). */
+static rtp_ns bisect_from(rtp_task *ts, size_t n, size_t j, rtp_ns top,
+                          int (*pred)(const rtp_task *, size_t, const void *),
+                          const void *ctx)
+{
+    if (!pred(ts, n, ctx))
+        return -1;
+    return tu_bisect_wcet(ts, n, j, ts[j].wcet_ns, top + 1, pred, ctx);
+}
+
+/* gfp wcet_max over wide ranges (periods 100..10^5 ns, 3-8 tasks, 2-4
+ * CPUs), under DM, RM, given priorities and OPA (solver/sensitivity_global.c:
+ * the fixed-order search, and OPA's rounds of DA levels): equal to plain
+ * bisection over the whole test from the declared wcet. Under OPA also
+ * against the argument's parts, each bisected on its own: the answer is
+ * the larger of A ("OPA finds an order") and F (the RTA-LC under DM); and
+ * the broken variants that argument rules out give wrong answers here:
+ * stopping after the first round (the maximum under the declared set's
+ * OPA order alone) and leaving F out. */
+static void test_gfp_wide(void **state)
+{
+    (void)state;
+    const rtp_prio_rule rules[] = {RTP_PRIO_DM, RTP_PRIO_RM, RTP_PRIO_GIVEN, RTP_PRIO_OPA};
+    rtp_overheads none;
+    memset(&none, 0, sizeof none);
+    int tasks = 0, one_round_wrong = 0, without_f_wrong = 0;
+    for (uint64_t seed = 1; seed <= 300; seed++) {
+        tu_rng rng = {seed * 6661 + 5};
+        rtp_task ts[8];
+        size_t n = (size_t)tu_range(&rng, 3, 8);
+        int m = (int)tu_range(&rng, 2, 4);
+        for (size_t i = 0; i < n; i++) {
+            rtp_ns t = tu_range(&rng, 100, 100000);
+            rtp_ns d = tu_range(&rng, 0, 1) ? t : tu_range(&rng, t / 2, t);
+            /* every third set heavier, where the RTA under DM passes some
+             * sets no DA order does */
+            ts[i] = tu_task(tu_range(&rng, 1, d * m / (rtp_ns)(seed % 3 ? 2 * n : n) + 1), d, t);
+            ts[i].has_priority = 1;
+            ts[i].priority = (int)tu_range(&rng, 1, 1000000); /* distinct but for chance */
+        }
+        for (size_t r = 0; r < sizeof rules / sizeof rules[0]; r++) {
+            kind k = {RTP_POLICY_GFP, rules[r]};
+            rtp_test t = exact(k, m);
+            rtp_ns wmax[8];
+            assert_int_equal(rtp_sensitivity_wcet_max(&t, ts, n, &none, wmax, NULL), RTP_OK);
+            gfp_ref g = {.m = m};
+            int opa0 = 0;
+            if (rules[r] == RTP_PRIO_OPA)
+                assert_int_equal(rtp_global_fp_opa(ts, n, m, g.prio, &opa0, NULL), RTP_OK);
+            for (size_t j = 0; j < n; j++) {
+                rtp_ns top = ts[j].deadline_ns < ts[j].period_ns ? ts[j].deadline_ns
+                                                                 : ts[j].period_ns;
+                rtp_ns ref = bisect_from(ts, n, j, top, test_accepts, &t);
+                if (wmax[j] != ref)
+                    fail_msg("seed %llu %s task %zu: wcet_max %lld, bisection %lld",
+                             (unsigned long long)seed, t.name, j, (long long)wmax[j],
+                             (long long)ref);
+                tasks += ref >= 0;
+                if (rules[r] != RTP_PRIO_OPA || ref < 0)
+                    continue;
+                rtp_ns a = bisect_from(ts, n, j, top, opa_finds, &g),
+                       f = bisect_from(ts, n, j, top, rta_lc_dm, &g);
+                assert_int_equal(ref, a > f ? a : f);
+                one_round_wrong += opa0 && bisect_from(ts, n, j, top, da_order, &g) < ref;
+                without_f_wrong += a < ref;
+            }
+        }
+    }
+    print_message("gfp wide: %d tasks equal to bisection; under OPA one round alone would be "
+                  "wrong on %d, leaving F out on %d\n",
+                  tasks, one_round_wrong, without_f_wrong);
+    assert_true(tasks > 1000 && one_round_wrong > 0 && without_f_wrong > 0);
+}
+
 /* Hand-worked: (1, 4, 4) and (2, 8, 8) on 2 CPUs. Each task can take its
  * whole deadline: under gedf the RTA bounds task 1 at C_1 = 4 by 4 (the
  * interference clamp x - C_1 + 1 = 1 < m) and task 2 at 8 by 8 likewise,
@@ -388,6 +507,7 @@ int main(void)
         cmocka_unit_test(test_monotone),
         cmocka_unit_test(test_wcet_max),
         cmocka_unit_test(test_gedf_wide),
+        cmocka_unit_test(test_gfp_wide),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
