@@ -65,11 +65,12 @@
  *    Every wcet up to wcet_max is then schedulable even where a test's
  *    accepting set has a gap: each test's proof holds for jobs that run
  *    less than the wcet it was given.
- *    So gfp bisects over its whole test (with DM or RM, whose order does
+ *    So gfp bisects (with DM, RM or given priorities, whose order does
  *    not depend on the wcets, over the RTA-LC alone, which accepts whatever
  *    the RTA does, re-bounding only the tasks from the raised one's
- *    priority on, each search from its bound at the last accepted wcet:
- *    sensitivity_global.c), and gedf takes the largest of
+ *    priority on, each search from its bound at the last accepted wcet;
+ *    with OPA the maximum of the union's two parts, the DA orders by
+ *    rounds of OPA and the RTA-LC under DM: sensitivity_global.c), and gedf takes the largest of
  *    GFB's, BCL's and the RTA's maxima (each bisected; the RTA's runs
  *    start from the lower bounds of r* the last accepted wcet left, and
  *    each accepted wcet caps the answer, sensitivity.c) and BAK's exact

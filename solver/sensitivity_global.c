@@ -1,8 +1,8 @@
 /* solver/sensitivity_global.c — wcet_max under the sufficient global tests on
  * m >= 2 CPUs (solver/global.h); the proofs are in solver/sensitivity.h.
  *
- * Global FP needs nothing here: its test is downward closed in each wcet, so
- * sensitivity.c's binary search over it is exact. Global EDF accepts when
+ * Global FP: its test is downward closed in each wcet; its search is at the
+ * end of this file (a fixed order, and OPA's union of orders). Global EDF accepts when
  * "gfb or bak or bcl or rta" does; GFB, BCL and the RTA are downward closed
  * (each is searched by bisection, rtp_sens_gedf_parts), BAK is not: its condition for
  * the task k whose wcet grows can turn from false to true (the beta_k(i) of
@@ -334,7 +334,7 @@ rtp_status rtp_sens_bak_max(const rtp_task *e, size_t n, int m, size_t j, rtp_ns
  * the RTA on that order accepts: DA's interference with R_i = D_i at
  * L = D_k bounds the RTA's, whose R_i <= D_i, so D_k is a fixed point of
  * the RTA's equation, BC or LC alike), or else the RTA-LC accepts the DM
- * order. "DA or DA-LC" is OPA-compatible [DB09] [Dav11]: a task's verdict
+ * order. "DA or DA-LC" is OPA-compatible [DB09] [DB11]: a task's verdict
  * depends on the set of tasks above it, not on their order (R_i = D_i),
  * and holds for any subset of them (every term, and DA-LC's m - 1 largest
  * carry-in excesses max(CI - NC, 0), are >= 0), and so is the "or" of the
