@@ -304,73 +304,30 @@ static rtp_status bisect(const rtp_test *part, rtp_task *e, size_t n, size_t k, 
     return st;
 }
 
-/* Where the secant through the accepted wcets xp < x (bounds rp, rx, each
- * task's bound >= r*_i) reaches the first deadline: the largest x + d with
- * rx_i + d (rx_i - rp_i) / (x - xp) <= D_i for every task whose bound rose.
- * A guess only (the bounds are not linear in the wcet): the search checks
- * it with the test. */
-static rtp_i128 secant(const rtp_task *e, size_t n, rtp_ns xp, const rtp_ns *rp, rtp_ns x,
-                       const rtp_ns *rx)
-{
-    rtp_i128 best = (rtp_i128)1 << 100;
-    for (size_t i = 0; i < n; i++) {
-        rtp_i128 rise = (rtp_i128)rx[i] - rp[i], room = (rtp_i128)e[i].deadline_ns - rx[i];
-        if (rise > 0 && room >= 0 && x + room * (x - xp) / rise < best)
-            best = x + room * (x - xp) / rise;
-    }
-    return best;
-}
+/* rtp_sens_secant_max's run for the gedf RTA alone: C'_k = x + c, each
+ * run's iteration from below started at warm[] (passes_warm: each accepted
+ * x leaves lower bounds of r* for every larger one), bounds[] those it
+ * accepted with (each >= r*_i: the secant's points). warm[k] is the cap's
+ * low[k]: with the others' bounds fixed, raising C_k by d raises task k's
+ * least fixed point by at least d (in y = L - C_k every interference term
+ * only grows, W_i's window being y + C_k + r_i - C_i), and the others' r*
+ * only grow too, so a wcet accepted at x + d has warm_k(x) + d <= r*_k(x)
+ * + d <= D_k. */
+typedef struct gedf_try {
+    const rtp_test *part;
+    rtp_task *e;
+    size_t n, k;
+    rtp_ns c, *warm;
+    rtp_diag *diag;
+} gedf_try;
 
-/* The gedf RTA's largest accepted x in [*lo, hi), accepted at *lo with the
- * bounds r[n..2n) there and, when xp < *lo, at xp with the bounds r[0..n)
- * (r has 3n entries, the last n scratch): the same answer as bisection (the
- * accepted wcets are downward closed; the search keeps an accepted *lo and
- * a rejected hi and ends when they are 1 apart), with fewer runs of the
- * RTA. Each try is the secant's guess through the two latest accepted
- * wcets; after a rejection only when it lies in the inner half of
- * (*lo, hi) (else the middle, so the bracket shrinks by at least a quarter
- * every second try); hi - 1 when the guess lies past the cap. Each run's
- * iteration from below starts at warm[] (passes_warm: each accepted x
- * leaves lower bounds low of r* for every larger one), and an accepted x
- * caps the answer at x + D_k - low_k: with the others' bounds fixed,
- * raising C_k by d raises task k's least fixed point by at least d (in y =
- * L - C_k every interference term only grows, W_i's window being y + C_k +
- * r_i - C_i), and the others' r* only grow too, so a wcet accepted at x + d
- * has low_k(x) + d <= r*_k(x) + d <= D_k. */
-static rtp_status rta_search(const rtp_test *part, rtp_task *e, size_t n, size_t k, rtp_ns c,
-                             rtp_ns *lo, rtp_ns hi, rtp_ns *warm, rtp_ns xp, rtp_ns *r,
-                             rtp_diag *diag)
+static rtp_status gedf_run(void *ctx, rtp_ns x, rtp_ns *bounds, int *ok)
 {
-    rtp_ns keep = e[k].wcet_ns, *rp = r, *rx = r + n, *out = r + 2 * n;
-    rtp_status st = RTP_OK;
-    int ok, rejected = 0;
-    while (st == RTP_OK) {
-        if (*lo + e[k].deadline_ns - warm[k] + 1 < hi)
-            hi = *lo + e[k].deadline_ns - warm[k] + 1;
-        if (hi - *lo <= 1)
-            break;
-        rtp_ns span = hi - *lo, x = *lo + span / 2;
-        if (xp < *lo) {
-            rtp_i128 g = secant(e, n, xp, rp, *lo, rx);
-            if (g < hi && (!rejected || (g > *lo + span / 4 && g < hi - span / 4)))
-                x = g > *lo ? (rtp_ns)g : *lo + 1;
-        }
-        e[k].wcet_ns = x + c;
-        if ((st = passes_warm(part, e, n, warm, out, &ok, diag)) != RTP_OK)
-            break;
-        rejected = !ok;
-        if (!ok) {
-            hi = x;
-            continue;
-        }
-        rtp_ns *t = rp; /* rp <- the bounds at *lo, rx <- those at x */
-        rp = rx;
-        rx = out;
-        out = t;
-        xp = *lo;
-        *lo = x;
-    }
-    e[k].wcet_ns = keep;
+    gedf_try *g = ctx;
+    rtp_ns keep = g->e[g->k].wcet_ns;
+    g->e[g->k].wcet_ns = x + g->c;
+    rtp_status st = passes_warm(g->part, g->e, g->n, g->warm, bounds, ok, g->diag);
+    g->e[g->k].wcet_ns = keep;
     return st;
 }
 
@@ -399,7 +356,7 @@ static rtp_status wcet_max_of(const rtp_test *test, const rtp_task *tasks, size_
     if (!bak)
         parts[0] = *test;
     int ok = 0, rta_ok = 0;
-    /* gedf RTA (rta_search): lower bounds of r* at the declared set and in
+    /* gedf RTA (rtp_sens_secant_max): lower bounds of r* at the declared set and in
      * the search, the bounds it accepts the declared set with, 3n scratch */
     rtp_ns *warm0 = NULL, *warm = NULL, *base = NULL, *r = NULL;
     if ((st = passes(test, e, n, &ok, diag)) != RTP_OK || !ok)
@@ -475,8 +432,10 @@ static rtp_status wcet_max_of(const rtp_test *test, const rtp_task *tasks, size_
             if (bak && (st = passes_warm(&parts[p], e, n, w, r + n, &ok, diag)) != RTP_OK)
                 break;
             e[k].wcet_ns = keep;
-            if (ok && w)
-                st = rta_search(&parts[p], e, n, k, c, &lo, hi, w, keep - c, r, diag);
+            if (ok && w) { /* each accepted x leaves warm[] lower bounds of r* */
+                gedf_try g = {&parts[p], e, n, k, c, w, diag};
+                st = rtp_sens_secant_max(e, n, k, &lo, hi, w, keep - c, r, gedf_run, &g);
+            }
             else if (ok)
                 st = bisect(&parts[p], e, n, k, c, &lo, hi, diag);
             if (ok && st == RTP_OK)

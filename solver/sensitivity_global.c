@@ -312,6 +312,59 @@ rtp_status rtp_sens_bak_max(const rtp_task *e, size_t n, int m, size_t j, rtp_ns
     return st;
 }
 
+/* ------------------------------------------------- the secant search */
+
+/* Where the secant through the accepted xp < x (bounds rp, rx) reaches the
+ * first deadline: the largest x + d with rx_i + d (rx_i - rp_i) / (x - xp)
+ * <= D_i for every task whose bound rose. A guess only (the bounds are not
+ * linear in the wcet): the search checks it with the test. */
+static rtp_i128 secant(const rtp_task *e, size_t n, rtp_ns xp, const rtp_ns *rp, rtp_ns x,
+                       const rtp_ns *rx)
+{
+    rtp_i128 best = (rtp_i128)1 << 100;
+    for (size_t i = 0; i < n; i++) {
+        rtp_i128 rise = (rtp_i128)rx[i] - rp[i], room = (rtp_i128)e[i].deadline_ns - rx[i];
+        if (rise > 0 && room >= 0 && x + room * (x - xp) / rise < best)
+            best = x + room * (x - xp) / rise;
+    }
+    return best;
+}
+
+rtp_status rtp_sens_secant_max(const rtp_task *e, size_t n, size_t k, rtp_ns *lo, rtp_ns hi,
+                               const rtp_ns *low, rtp_ns xp, rtp_ns *r, rtp_sens_run run,
+                               void *ctx)
+{
+    rtp_ns *rp = r, *rx = r + n, *out = r + 2 * n;
+    rtp_status st = RTP_OK;
+    int ok, rejected = 0;
+    while (st == RTP_OK) {
+        if (*lo + e[k].deadline_ns - low[k] + 1 < hi)
+            hi = *lo + e[k].deadline_ns - low[k] + 1;
+        if (hi - *lo <= 1)
+            break;
+        rtp_ns span = hi - *lo, x = *lo + span / 2;
+        if (xp < *lo) {
+            rtp_i128 g = secant(e, n, xp, rp, *lo, rx);
+            if (g < hi && (!rejected || (g > *lo + span / 4 && g < hi - span / 4)))
+                x = g > *lo ? (rtp_ns)g : *lo + 1;
+        }
+        if ((st = run(ctx, x, out, &ok)) != RTP_OK)
+            break;
+        rejected = !ok;
+        if (!ok) {
+            hi = x;
+            continue;
+        }
+        rtp_ns *t = rp; /* rp <- the bounds at *lo, rx <- those at x */
+        rp = rx;
+        rx = out;
+        out = t;
+        xp = *lo;
+        *lo = x;
+    }
+    return st;
+}
+
 /* ------------------------------------------------------------ global FP */
 
 /* Global FP on m >= 2 CPUs (rtp_sens_gfp_max).
@@ -360,51 +413,30 @@ typedef struct gfp {
     rtp_diag *diag;
     int *prio;
     size_t *fixed;          /* the RTA-LC's order (DM under OPA), most urgent first */
-    rtp_ns *base, *r, *low; /* its bounds at e, at the last run, lower bounds */
+    rtp_ns *base, *r, *low; /* its bounds at e, 3n for the search, lower bounds */
+    size_t p;               /* the raised task's position in it */
     size_t *opa;            /* the order OPA found last */
     rtp_ns *deadlines;      /* DA's R_i = D_i */
     gw_term *scratch;
 } gfp;
 
-/* One RTA-LC run under g->fixed with C'_k = x, k = g->fixed[p]: the
- * bounds from p on into g->r (those above p are g->base's: they do not
- * see C'_k), each search from g->low; *ok = every task has one. */
-static rtp_status rta_run(gfp *g, size_t p, rtp_ns x, int *ok)
+/* One RTA-LC run under g->fixed with C'_k = x, k = g->fixed[g->p] (an
+ * rtp_sens_run): the bounds into bounds[] (those above p are g->base's:
+ * they do not see C'_k), each search from g->low, which an acceptance
+ * raises to them. */
+static rtp_status rta_run(void *ctx, rtp_ns x, rtp_ns *bounds, int *ok)
 {
-    size_t k = g->fixed[p];
+    gfp *g = ctx;
+    size_t k = g->fixed[g->p];
     g->t[k].wcet_ns = x;
-    memcpy(g->r, g->base, g->n * sizeof *g->r);
+    memcpy(bounds, g->base, g->n * sizeof *bounds);
     rtp_status st = rtp_limits_check(g->lim, g->diag);
     if (st == RTP_OK)
-        st = rtp_gw_fp_rta_from(g->t, g->n, g->m, g->fixed, p, 1, g->low, g->lim, g->r, ok,
+        st = rtp_gw_fp_rta_from(g->t, g->n, g->m, g->fixed, g->p, 1, g->low, g->lim, bounds, ok,
                                 g->diag);
+    if (st == RTP_OK && *ok)
+        memcpy(g->low, bounds, g->n * sizeof *g->low);
     g->t[k].wcet_ns = g->e[k].wcet_ns;
-    return st;
-}
-
-/* The largest x in [*lo, hi) the RTA-LC accepts under g->fixed, k =
- * g->fixed[p], given that it accepts *lo and g->low holds lower bounds of
- * its bounds there: into *lo. */
-static rtp_status rta_max(gfp *g, size_t p, rtp_ns *lo, rtp_ns hi)
-{
-    size_t k = g->fixed[p];
-    rtp_status st = RTP_OK;
-    for (;;) {
-        if (*lo + g->t[k].deadline_ns - g->low[k] + 1 < hi)
-            hi = *lo + g->t[k].deadline_ns - g->low[k] + 1;
-        if (hi - *lo <= 1)
-            break;
-        rtp_ns x = *lo + (hi - *lo) / 2;
-        int ok = 0;
-        if ((st = rta_run(g, p, x, &ok)) != RTP_OK)
-            break;
-        if (!ok) {
-            hi = x;
-            continue;
-        }
-        *lo = x;
-        memcpy(g->low, g->r, g->n * sizeof *g->low);
-    }
     return st;
 }
 
@@ -503,7 +535,7 @@ rtp_status rtp_sens_gfp_max(const rtp_test *test, const rtp_task *e, size_t n, r
     size_t cells = n ? n : 1;
     gfp g = {malloc(cells * sizeof *g.t), e, n, test->cpus, &test->limits, diag,
              malloc(cells * sizeof *g.prio), malloc(cells * sizeof *g.fixed),
-             malloc(3 * cells * sizeof *g.base), NULL, NULL,
+             malloc(5 * cells * sizeof *g.base), NULL, NULL, 0,
              malloc(2 * cells * sizeof *g.opa), malloc(cells * sizeof *g.deadlines),
              malloc(cells * sizeof *g.scratch)};
     rtp_status st = RTP_OK;
@@ -516,7 +548,7 @@ rtp_status rtp_sens_gfp_max(const rtp_test *test, const rtp_task *e, size_t n, r
         goto done;
     }
     g.r = g.base + n;
-    g.low = g.base + 2 * n;
+    g.low = g.base + 4 * n;
     memcpy(g.t, e, n * sizeof *g.t);
     for (size_t i = 0; i < n; i++)
         g.deadlines[i] = e[i].deadline_ns;
@@ -536,12 +568,15 @@ rtp_status rtp_sens_gfp_max(const rtp_test *test, const rtp_task *e, size_t n, r
                 break;
         }
         rtp_ns from = best < 0 ? lo : best + 1;
-        size_t p = position(g.fixed, n, k);
         int ok = fixed_ok && from < hi;
+        g.p = position(g.fixed, n, k);
         memcpy(g.low, g.base, n * sizeof *g.low);
-        if (ok && from > lo && (st = rta_run(&g, p, from, &ok)) == RTP_OK && ok)
-            memcpy(g.low, g.r, n * sizeof *g.low);
-        if (st == RTP_OK && ok && (st = rta_max(&g, p, &from, hi)) == RTP_OK)
+        memcpy(g.r + n, g.base, n * sizeof *g.r); /* the bounds at from */
+        if (ok && from > lo)
+            st = rta_run(&g, from, g.r + n, &ok);
+        if (st == RTP_OK && ok &&
+            (st = rtp_sens_secant_max(g.t, n, k, &from, hi, g.low, from, g.r, rta_run, &g)) ==
+                RTP_OK)
             best = from;
         cmax[k] = best;
     }

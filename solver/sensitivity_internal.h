@@ -119,6 +119,26 @@ size_t rtp_sens_gedf_parts(const rtp_test *test, rtp_test *parts);
  * tasks e on m CPUs with e[j].wcet_ns = x, into *best; -1 when none. */
 rtp_status rtp_sens_bak_max(const rtp_task *e, size_t n, int m, size_t j, rtp_ns lo,
                             rtp_ns hi, rtp_ns *best);
+/* One try of rtp_sens_secant_max: the test at x into *ok and, on
+ * acceptance, every task's bound there into bounds[] (n entries). */
+typedef rtp_status (*rtp_sens_run)(void *ctx, rtp_ns x, rtp_ns *bounds, int *ok);
+/* The largest x in [*lo, hi) that run accepts, into *lo, given that it
+ * accepts at *lo with the bounds r[n..2n) and, when xp < *lo, at xp with
+ * the bounds r[0..n) (r has 3n entries, the last n scratch), that its
+ * accepted x are downward closed and that low[k] (which run may raise on
+ * acceptance) is a lower bound of task k's bound at *lo that rises by at
+ * least d when x does (so *lo + D_k - low[k] caps the answer). The same
+ * answer as bisection (an accepted *lo and a rejected hi, until 1 apart),
+ * with fewer runs: each try is the secant's guess through the two latest
+ * accepted x (where it reaches the first deadline); after a rejection only
+ * when it lies in the inner half of (*lo, hi), else the middle (so the
+ * bracket shrinks by at least a quarter every second try); the middle too
+ * when the guess is at or past hi (sensitivity_global.c). Used by the gedf
+ * RTA (sensitivity.c) and gfp's fixed orders. */
+rtp_status rtp_sens_secant_max(const rtp_task *e, size_t n, size_t k, rtp_ns *lo, rtp_ns hi,
+                               const rtp_ns *low, rtp_ns xp, rtp_ns *r, rtp_sens_run run,
+                               void *ctx);
+
 /* Global FP on test->cpus >= 2 CPUs under test->priority (DM, RM, given,
  * OPA): cmax[k] = the largest C'_k (effective tasks e, the others
  * unchanged) the test accepts, e itself accepted; -1 everywhere on an
