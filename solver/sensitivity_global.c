@@ -423,7 +423,13 @@ typedef struct gfp {
 /* One RTA-LC run under g->fixed with C'_k = x, k = g->fixed[g->p] (an
  * rtp_sens_run): the bounds into bounds[] (those above p are g->base's:
  * they do not see C'_k), each search from g->low, which an acceptance
- * raises to them. */
+ * raises to them. First the cheaper pass without limited carry-in from p
+ * on (one fixed point per task instead of two): its bounds are at least
+ * the RTA-LC's (by induction down the order: the same bounds above p, and
+ * below, [BC07]'s fixed point is non-decreasing in the bounds it uses and
+ * at least the RTA-LC's minimum), so its acceptance is the RTA-LC's; they
+ * are not lower bounds of the RTA-LC's, so g->low stays (it still bounds
+ * them from below: they only grow with C'_k). */
 static rtp_status rta_run(void *ctx, rtp_ns x, rtp_ns *bounds, int *ok)
 {
     gfp *g = ctx;
@@ -431,6 +437,14 @@ static rtp_status rta_run(void *ctx, rtp_ns x, rtp_ns *bounds, int *ok)
     g->t[k].wcet_ns = x;
     memcpy(bounds, g->base, g->n * sizeof *bounds);
     rtp_status st = rtp_limits_check(g->lim, g->diag);
+    if (st == RTP_OK)
+        st = rtp_gw_fp_rta_from(g->t, g->n, g->m, g->fixed, g->p, 0, g->low, g->lim, bounds, ok,
+                                g->diag);
+    if (st == RTP_OK && *ok) {
+        g->t[k].wcet_ns = g->e[k].wcet_ns;
+        return st;
+    }
+    memcpy(bounds, g->base, g->n * sizeof *bounds);
     if (st == RTP_OK)
         st = rtp_gw_fp_rta_from(g->t, g->n, g->m, g->fixed, g->p, 1, g->low, g->lim, bounds, ok,
                                 g->diag);
