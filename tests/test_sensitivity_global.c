@@ -280,6 +280,20 @@ static int test_accepts(const rtp_task *ts, size_t n, const void *test)
     return run(test, ts, n);
 }
 
+/* A set for the wide tests: 3-8 tasks, periods 100..10^5 ns, half with
+ * implicit deadlines, each wcet up to D m / (spread n); *m in 2..4. */
+static size_t wide_set(tu_rng *rng, rtp_ns spread, rtp_task *ts, int *m)
+{
+    size_t n = (size_t)tu_range(rng, 3, 8);
+    *m = (int)tu_range(rng, 2, 4);
+    for (size_t i = 0; i < n; i++) {
+        rtp_ns t = tu_range(rng, 100, 100000);
+        rtp_ns d = tu_range(rng, 0, 1) ? t : tu_range(rng, t / 2, t);
+        ts[i] = tu_task(tu_range(rng, 1, d * *m / (spread * (rtp_ns)n) + 1), d, t);
+    }
+    return n;
+}
+
 /* gedf wcet_max over wide ranges (periods up to 10^5 ns, 3-8 tasks, 2-4
  * CPUs; too wide to scan every wcet as check_wcet_max does), where the RTA
  * part is searched by secant guesses (solver/sensitivity.c, rta_search):
@@ -295,13 +309,8 @@ static void test_gedf_wide(void **state)
     for (uint64_t seed = 1; seed <= 200; seed++) {
         tu_rng rng = {seed * 7919 + 3};
         rtp_task ts[8];
-        size_t n = (size_t)tu_range(&rng, 3, 8);
-        int m = (int)tu_range(&rng, 2, 4);
-        for (size_t i = 0; i < n; i++) {
-            rtp_ns t = tu_range(&rng, 100, 100000);
-            rtp_ns d = tu_range(&rng, 0, 1) ? t : tu_range(&rng, t / 2, t);
-            ts[i] = tu_task(tu_range(&rng, 1, d * m / (rtp_ns)(2 * n) + 1), d, t);
-        }
+        int m;
+        size_t n = wide_set(&rng, 2, ts, &m);
         rtp_test t = exact(k, m);
         rtp_ns wmax[8];
         assert_int_equal(rtp_sensitivity_wcet_max(&t, ts, n, &none, wmax, NULL), RTP_OK);
@@ -408,14 +417,11 @@ static void test_gfp_wide(void **state)
     for (uint64_t seed = 1; seed <= 300; seed++) {
         tu_rng rng = {seed * 6661 + 5};
         rtp_task ts[8];
-        size_t n = (size_t)tu_range(&rng, 3, 8);
-        int m = (int)tu_range(&rng, 2, 4);
+        int m;
+        /* every third set heavier, where the RTA under DM passes some sets
+         * no DA order does */
+        size_t n = wide_set(&rng, seed % 3 ? 2 : 1, ts, &m);
         for (size_t i = 0; i < n; i++) {
-            rtp_ns t = tu_range(&rng, 100, 100000);
-            rtp_ns d = tu_range(&rng, 0, 1) ? t : tu_range(&rng, t / 2, t);
-            /* every third set heavier, where the RTA under DM passes some
-             * sets no DA order does */
-            ts[i] = tu_task(tu_range(&rng, 1, d * m / (rtp_ns)(seed % 3 ? 2 * n : n) + 1), d, t);
             ts[i].has_priority = 1;
             ts[i].priority = (int)tu_range(&rng, 1, 1000000); /* distinct but for chance */
         }
