@@ -134,9 +134,16 @@ static void GW_(interference)(const gw_ctx *ctx, GW_INT x, GW_INT *value, GW_INT
          * its right slope is the slopes' sum over the top set ordered by
          * (value, slope). */
         size_t keep = (size_t)ctx->m - 1;
-        if (ctx->n_interferers > keep)
-            qsort(scratch, ctx->n_interferers, sizeof *scratch, GW_(by_value_desc));
         for (size_t j = 0; j < ctx->n_interferers && j < keep; j++) {
+            /* selection of the j-th in that order: O(n (m - 1)), where a
+             * full sort was most of OPA's and the RTA-LC's time */
+            size_t top_j = j;
+            for (size_t l = j + 1; l < ctx->n_interferers; l++)
+                if (GW_(by_value_desc)(&scratch[l], &scratch[top_j]) < 0)
+                    top_j = l;
+            GW_TERM t = scratch[top_j];
+            scratch[top_j] = scratch[j];
+            scratch[j] = t;
             sum += scratch[j].value;
             sl += scratch[j].slope;
         }
