@@ -6,7 +6,9 @@
 #   rtp_find_dependencies(cjson gmp glpk openmp zlib threads)
 #
 # defines, for the names given: rtpack::cjson, rtpack::gmp, rtpack::glpk,
-# rtpack::zlib (imported targets), OpenMP::OpenMP_C and Threads::Threads.
+# rtpack::zlib (imported targets), OpenMP::OpenMP_C and Threads::Threads;
+# also rtpack::libdivide (header only: the build and the fuzz project ask
+# for it, installed consumers need not, its code is compiled in).
 # Names not found are listed in RTP_DEPENDENCIES_MISSING (the caller decides
 # whether that is fatal).
 # Why each is found this way (docs/platform-notes.md): GLPK 5.0 ships
@@ -45,6 +47,15 @@ macro(rtp_find_dependencies)
                               INTERFACE_INCLUDE_DIRECTORIES "${RTP_GMP_INCLUDE_DIR}")
       else()
         list(APPEND RTP_DEPENDENCIES_MISSING "GMP (libgmp-dev)")
+      endif()
+    elseif(_rtp_dep STREQUAL "libdivide" AND NOT TARGET rtpack::libdivide)
+      find_path(RTP_LIBDIVIDE_INCLUDE_DIR libdivide.h)
+      if(RTP_LIBDIVIDE_INCLUDE_DIR)
+        add_library(rtpack::libdivide INTERFACE IMPORTED)
+        set_target_properties(rtpack::libdivide PROPERTIES
+                              INTERFACE_INCLUDE_DIRECTORIES "${RTP_LIBDIVIDE_INCLUDE_DIR}")
+      else()
+        list(APPEND RTP_DEPENDENCIES_MISSING "libdivide (libdivide-dev)")
       endif()
     elseif(_rtp_dep STREQUAL "glpk" AND NOT TARGET rtpack::glpk)
       find_path(RTP_GLPK_INCLUDE_DIR glpk.h)
