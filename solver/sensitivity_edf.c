@@ -861,7 +861,15 @@ static rtp_i128 load_jobs(const rtp_task *e, const struct libdivide_u64_t *dv, s
  * j = h(t) + the largest delta_k n_k(t) of the others, passes, as a task
  * left out fails nowhere at t' >= h(t) and every other has h(t') + delta_k
  * n_k(t') <= h(t) + delta_k n_k(t) <= j <= t'. Lowered deltas keep their
- * reach valid (reach_k only grows with delta_k). */
+ * reach valid (reach_k only grows with delta_k). A task with reach_k <= lo
+ * fails nowhere in [lo, bound]: the walk leaves it out altogether (a jump
+ * it would have shortened lands at j >= lo, or ends the walk), so the
+ * walks past two longest periods, where few tasks reach, look at those
+ * few per step (bench_analysis's family: see the commit). The deltas it
+ * ends with do not depend on the points it visits: each is the least of
+ * its start and floor((t - h(t)) / n_k(t)) over the failing t of [lo,
+ * bound], as every value it takes is one of these and every t passes at
+ * the end. */
 static rtp_status combined_walk(const rtp_task *e, const struct libdivide_u64_t *dv, size_t n,
                                 rtp_ns *delta, const char *in, const rtp_ns *reach, rtp_ns lo,
                                 rtp_ns bound, rtp_edf_budget *bud, rtp_diag *diag)
@@ -874,8 +882,15 @@ static rtp_status combined_walk(const rtp_task *e, const struct libdivide_u64_t 
             d_min = dstar(&e[i]);
     }
     rtp_ns *jobs = malloc((n ? n : 1) * sizeof *jobs);
-    if (!jobs)
+    size_t *act = malloc((n ? n : 1) * sizeof *act), na = 0; /* the tasks that can fail */
+    if (!jobs || !act) {
+        free(jobs);
+        free(act);
         return rtp_oom(diag);
+    }
+    for (size_t k = 0; k < n; k++)
+        if (in[k] && (!reach || reach[k] > lo))
+            act[na++] = k;
     rtp_status st = RTP_OK;
     rtp_ns t = rtp_edf_prev_deadline(e, n, bound + 1), prev;
     while (t > 0 && t >= lo) {
@@ -884,9 +899,8 @@ static rtp_status combined_walk(const rtp_task *e, const struct libdivide_u64_t 
             break;
         }
         rtp_i128 h = load_jobs(e, dv, n, t, b > 0, jobs, &prev), extra = 0;
-        for (size_t k = 0; k < n; k++) {
-            if (!in[k])
-                continue;
+        for (size_t a = 0; a < na; a++) {
+            size_t k = act[a];
             rtp_i128 need = (rtp_i128)delta[k] * jobs[k];
             if (h + need > t) /* h(t) <= t: the set as given passes */
                 delta[k] = (rtp_ns)((t - h) / jobs[k]);
@@ -900,6 +914,7 @@ static rtp_status combined_walk(const rtp_task *e, const struct libdivide_u64_t 
         t = h < t ? (rtp_ns)h : prev;
     }
     free(jobs);
+    free(act);
     return st;
 }
 
