@@ -755,36 +755,56 @@ static rtp_ns due(const rtp_task *k, rtp_ns t)
     return t < d ? 0 : (t - d) / k->period_ns + 1;
 }
 
+/* U of the set in fixed point, 64 fraction bits, each term rounded down:
+ * sum floor(C_i 2^64 / T_i), within n of U 2^64 below it (C_i < 2^62:
+ * each numerator below 2^126). The setup's bounds in 128 bits instead of
+ * GMP rationals (whose common denominator grows with every period). */
+static rtp_i128 util_fixed(const rtp_task *e, size_t n)
+{
+    rtp_i128 f = 0;
+    for (size_t i = 0; i < n; i++)
+        f += (rtp_i128)(((unsigned __int128)e[i].wcet_ns << 64) / (uint64_t)e[i].period_ns);
+    return f;
+}
+
+/* floor((1 - U) T_k) (U <= 1) into *room; 0 when the fixed point of U
+ * (util_fixed's u) leaves it open: (1 - U) T_k 2^64 lies in [T_k (2^64 -
+ * u - n), T_k (2^64 - u)], whose ends' floors then differ. */
+static int util_room(const rtp_task *k, rtp_i128 u, size_t n, rtp_ns *room)
+{
+    rtp_i128 hi = (rtp_i128)k->period_ns * (((rtp_i128)1 << 64) - u); /* below 2^126 */
+    rtp_i128 lo = hi - (rtp_i128)k->period_ns * (rtp_i128)n;
+    if ((hi >> 64) != (lo >> 64)) /* arithmetic shift: floor */
+        return 0;
+    *room = (rtp_ns)(hi >> 64);
+    return 1;
+}
+
 /* The linear envelope of the set as given: h(t) <= (1 - eps) t + k0 for
  * every t >= 0, with eps = 1 - U and k0 = B + sum U_i (T_i - D*_i)^+
- * (dbf_i(t) <= U_i (t + (T_i - D*_i)^+), b <= B), both exact rationals
- * converted once to doubles (mpq_get_d truncates: within one ulp). */
+ * (dbf_i(t) <= U_i (t + (T_i - D*_i)^+), b <= B), in doubles: eps from
+ * util_fixed's u rounded down (within n 2^-64), k0 with each term rounded
+ * up to the ns (within n ns), then each within half an ulp. A smaller eps
+ * and a larger k0 only raise a reach (task_reach), so only the last
+ * rounding counts, which its margins cover. */
 typedef struct wm_lin {
     double k0, eps;
 } wm_lin;
 
-static wm_lin lin_terms(const rtp_task *e, size_t n)
+static wm_lin lin_terms(const rtp_task *e, size_t n, rtp_i128 u)
 {
-    mpq_t k0, eps, x, y;
-    mpq_inits(k0, eps, x, y, NULL);
-    mpq_set_ui(eps, 1, 1);
+    rtp_i128 k0 = 0;
     rtp_ns bmax = 0;
     for (size_t i = 0; i < n; i++) {
-        mpq_set_si(x, e[i].wcet_ns, (unsigned long)e[i].period_ns);
-        mpq_canonicalize(x);
-        mpq_sub(eps, eps, x);
-        if (dstar(&e[i]) < e[i].period_ns) {
-            mpq_set_si(y, e[i].period_ns - dstar(&e[i]), 1);
-            mpq_mul(y, y, x);
-            mpq_add(k0, k0, y);
-        }
+        rtp_ns slack = e[i].period_ns - dstar(&e[i]);
+        if (slack > 0) /* ceil(C (T - D*) / T), C (T - D*) below 2^124 */
+            k0 += ((rtp_i128)e[i].wcet_ns * slack + e[i].period_ns - 1) / e[i].period_ns;
         if (e[i].blocking_ns > bmax)
             bmax = e[i].blocking_ns;
     }
-    mpq_set_si(x, bmax, 1);
-    mpq_add(k0, k0, x);
-    wm_lin l = {mpq_get_d(k0), mpq_get_d(eps)};
-    mpq_clears(k0, eps, x, y, NULL);
+    k0 += bmax;
+    rtp_i128 eps = ((rtp_i128)1 << 64) - u - (rtp_i128)n;
+    wm_lin l = {(double)k0, (double)eps * 0x1p-64};
     return l;
 }
 
@@ -1082,24 +1102,31 @@ rtp_status rtp_sens_edf_wcet_max(const rtp_task *e, size_t n, const rtp_limits *
     mpq_t free_u, x;
     mpq_inits(free_u, x, NULL);
     rtp_status st = RTP_OK;
-    /* U' <= 1: delta_k <= floor((1 - U) T_k) */
-    mpq_set_ui(free_u, 1, 1);
-    for (size_t i = 0; i < n; i++) {
-        mpq_set_si(x, e[i].wcet_ns, (unsigned long)e[i].period_ns);
-        mpq_canonicalize(x);
-        mpq_sub(free_u, free_u, x);
-    }
+    /* U' <= 1: delta_k <= floor((1 - U) T_k), in 128 bits, else exactly */
+    rtp_i128 u = util_fixed(e, n);
+    int exact_u = 0;
     int with_b = 0;
     for (size_t i = 0; i < n; i++)
         with_b = with_b || e[i].blocking_ns > 0;
     for (size_t k = 0; k < n && st == RTP_OK; k++) {
-        mpq_set_si(x, e[k].period_ns, 1);
-        mpq_mul(x, x, free_u);
-        mpz_t z;
-        mpz_init(z);
-        mpz_fdiv_q(z, mpq_numref(x), mpq_denref(x));
-        delta[k] = mpz_get_si(z); /* < T_k */
-        mpz_clear(z);
+        if (!util_room(&e[k], u, n, &delta[k])) {
+            if (!exact_u) {
+                mpq_set_ui(free_u, 1, 1);
+                for (size_t i = 0; i < n; i++) {
+                    mpq_set_si(x, e[i].wcet_ns, (unsigned long)e[i].period_ns);
+                    mpq_canonicalize(x);
+                    mpq_sub(free_u, free_u, x);
+                }
+                exact_u = 1;
+            }
+            mpq_set_si(x, e[k].period_ns, 1);
+            mpq_mul(x, x, free_u);
+            mpz_t z;
+            mpz_init(z);
+            mpz_fdiv_q(z, mpq_numref(x), mpq_denref(x));
+            delta[k] = mpz_get_si(z); /* < T_k */
+            mpz_clear(z);
+        }
         /* its first deadline D*_k: delta_k <= D*_k - h(D*_k) */
         rtp_i128 slack = (rtp_i128)dstar(&e[k]) - rtp_edf_load(e, n, dstar(&e[k]), with_b);
         if (slack < delta[k])
@@ -1118,7 +1145,7 @@ rtp_status rtp_sens_edf_wcet_max(const rtp_task *e, size_t n, const rtp_limits *
      * bench_analysis (300 sets), against one walk over 64 periods: median
      * 1.9x faster with L0 = 64 periods, 2.8-3x with 2^13 (p90 2.9x), the
      * same answers. */
-    wm_lin lin = lin_terms(e, n);
+    wm_lin lin = lin_terms(e, n, u);
     rtp_ns longest = 1;
     for (size_t k = 0; k < n; k++)
         if (e[k].period_ns > longest)
