@@ -26,6 +26,7 @@
  * failing t (rebuilt by the Chinese remainder theorem) starts the descent.
  */
 #include "solver/sensitivity_internal.h"
+#include "solver/edf.h"
 #include "solver/edf_internal.h"
 #include "solver/edf_near.h"
 #include "solver/edf_tail.h"
@@ -842,33 +843,20 @@ static rtp_ns all_reach(const wm_lin *l, const rtp_task *e, size_t n, const rtp_
     return top;
 }
 
-/* h(t) = dbf(t) + b(t) (b when with_b) as rtp_edf_load, saturated at
- * RTP_I128_SATURATED, with each task's jobs due by t into jobs[] and the
- * largest step point below t into *prev (0 if none): one division per
- * task for all three (dv: dividers). */
+/* dbf(t) as rtp_edf_load, saturated at RTP_I128_SATURATED, with each
+ * task's jobs due by t into jobs[] (dv: dividers). The walk asks for b(t)
+ * and the step point below t apart: b is constant past the largest D*,
+ * and the step point is needed only where h(t) = t. */
 static rtp_i128 load_jobs(const rtp_task *e, const struct libdivide_u64_t *dv, size_t n, rtp_ns t,
-                          int with_b, rtp_ns *jobs, rtp_ns *prev)
+                          rtp_ns *jobs)
 {
     rtp_i128 h = 0;
-    rtp_ns b = 0, below = 0;
     for (size_t i = 0; i < n; i++) {
-        rtp_ns d = dstar(&e[i]), p = e[i].period_ns;
         jobs[i] = jobs_by(&e[i], &dv[i], t);
-        if (jobs[i] == 0)
-            continue;
-        rtp_ns last = d + (jobs[i] - 1) * p; /* <= t */
-        rtp_ns before = last < t ? last : jobs[i] > 1 ? last - p : 0;
-        if (before > below)
-            below = before;
-        if (e[i].blocking_ns > b)
-            b = e[i].blocking_ns;
         if (h < RTP_I128_SATURATED)
             h += (rtp_i128)jobs[i] * e[i].wcet_ns;
     }
-    *prev = below;
-    if (h > RTP_I128_SATURATED)
-        h = RTP_I128_SATURATED;
-    return with_b ? h + b : h;
+    return h > RTP_I128_SATURATED ? RTP_I128_SATURATED : h;
 }
 
 /* One QPA walk [ZB09] over [lo, bound] of h*(t) = h(t) + max_{k in set}
@@ -894,12 +882,14 @@ static rtp_status combined_walk(const rtp_task *e, const struct libdivide_u64_t 
                                 rtp_ns *delta, const char *in, const rtp_ns *reach, rtp_ns lo,
                                 rtp_ns bound, rtp_edf_budget *bud, rtp_diag *diag)
 {
-    rtp_ns b = 0, d_min = INT64_MAX;
+    rtp_ns b = 0, d_min = INT64_MAX, d_max = 0;
     for (size_t i = 0; i < n; i++) {
         if (e[i].blocking_ns > b)
             b = e[i].blocking_ns;
         if (dstar(&e[i]) < d_min)
             d_min = dstar(&e[i]);
+        if (dstar(&e[i]) > d_max)
+            d_max = dstar(&e[i]);
     }
     rtp_ns *jobs = malloc((n ? n : 1) * sizeof *jobs);
     size_t *act = malloc((n ? n : 1) * sizeof *act), na = 0; /* the tasks that can fail */
@@ -912,13 +902,15 @@ static rtp_status combined_walk(const rtp_task *e, const struct libdivide_u64_t 
         if (in[k] && (!reach || reach[k] > lo))
             act[na++] = k;
     rtp_status st = RTP_OK;
-    rtp_ns t = rtp_edf_prev_deadline(e, n, bound + 1), prev;
+    rtp_ns t = rtp_edf_prev_deadline(e, n, bound + 1);
     while (t > 0 && t >= lo) {
         if (rtp_edf_spend(bud, diag, "wcet_max: EDF QPA did not finish")) {
             st = RTP_ELIMIT;
             break;
         }
-        rtp_i128 h = load_jobs(e, dv, n, t, b > 0, jobs, &prev), extra = 0;
+        rtp_i128 h = load_jobs(e, dv, n, t, jobs), extra = 0;
+        if (b > 0) /* b(t) = B from the largest D* on */
+            h += t >= d_max ? b : rtp_edf_blocking(e, n, t);
         for (size_t a = 0; a < na; a++) {
             size_t k = act[a];
             rtp_i128 need = (rtp_i128)delta[k] * jobs[k];
@@ -931,7 +923,7 @@ static rtp_status combined_walk(const rtp_task *e, const struct libdivide_u64_t 
         h += extra;
         if (h <= d_min)
             break;
-        t = h < t ? (rtp_ns)h : prev;
+        t = h < t ? (rtp_ns)h : rtp_edf_prev_deadline(e, n, t);
     }
     free(jobs);
     free(act);
