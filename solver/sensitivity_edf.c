@@ -757,8 +757,8 @@ static rtp_ns due(const rtp_task *k, rtp_ns t)
 }
 
 /* U of the set in fixed point, 64 fraction bits, each term rounded down:
- * sum floor(C_i 2^64 / T_i), within n of U 2^64 below it (C_i < 2^62:
- * each numerator below 2^126). The setup's bounds in 128 bits instead of
+ * sum floor(C_i 2^64 / T_i), within n of U 2^64 below it (C_i <= 2^62:
+ * each numerator at most 2^126). The setup's bounds in 128 bits instead of
  * GMP rationals (whose common denominator grows with every period). */
 static rtp_i128 util_fixed(const rtp_task *e, size_t n)
 {
