@@ -4,8 +4,12 @@
  *   J' = jitter + release_latency,
  *   C' = wcet + ceil(wcet x noise_per_ms / 1 ms) + 2 x context_switch
  *        (+ deadline_charge when SCHED_DEADLINE runs the task: EDF, GEDF)
- *        + sum over its requests of count x lock (the lock overhead, each
- *        request's lock_ns; its sections are held length + lock, solver/locks.h).
+ *        + sum over its requests of count x lock (the lock overhead; with
+ *        FMLP+ also 3 x context_switch), and its critical sections are held
+ *        for rtp_request_held with the same overheads (solver/locks.h): the
+ *        effective copy carries them in rtp_task.charged, so an analysis
+ *        with other overheads than the document's (report's probe, a
+ *        sweep) charges its sections with those, never with stale ones.
  * Why each term: a context switch into the job and one out of it are charged
  * to the job [BC07]; interrupts, the tick and a hypervisor take CPU time
  * from a running job in proportion to how long it runs (osnoise's view of
@@ -64,8 +68,14 @@ rtp_status rtp_effective_wcet(const rtp_task *task, const rtp_overheads *ov,
 rtp_status rtp_effective_jitter(const rtp_task *task, const rtp_overheads *ov,
                                 rtp_ns *out);
 
-/* out[i] = tasks[i] with wcet_ns = C' (under `policy`) and jitter_ns = J'
- * (shallow copies; out may be tasks itself). RTP_ELIMIT naming the task
+/* task->charged = *ov (all 0 when ov is NULL): the overheads the solver
+ * holds task's critical sections with. rtp_effective_tasks sets it; a
+ * caller that builds an effective task term by term (deploy's runtimes)
+ * calls it with the overheads of its C'. */
+void rtp_effective_charge(rtp_task *task, const rtp_overheads *ov);
+
+/* out[i] = tasks[i] with wcet_ns = C' (under `policy`), jitter_ns = J' and
+ * charged = *ov (shallow copies; out may be tasks itself). RTP_ELIMIT naming the task
  * when a term passes 2^62 ns (out then partly written). */
 rtp_status rtp_effective_tasks(const rtp_task *tasks, size_t n,
                                const rtp_overheads *ov, rtp_policy policy,

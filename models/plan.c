@@ -738,16 +738,6 @@ done:
     return st;
 }
 
-/* platform.overheads onto every request (models/taskset.h). */
-static void charge_locks(rtp_plan *plan)
-{
-    for (size_t b = 0; b < plan->n_bins; b++)
-        for (size_t k = 0; k < plan->bins[b].n_tasks; k++)
-            rtp_requests_charge(&plan->bins[b].tasks[k].task, 1, &plan->overheads);
-    for (size_t k = 0; k < plan->n_unassigned; k++)
-        rtp_requests_charge(&plan->unassigned[k].task, 1, &plan->overheads);
-}
-
 static rtp_status read_plan(const rtp_json *doc, rtp_plan *plan, rtp_diag *diag)
 {
     static const char *const keys[] = {"feasible", "deployable", "deployable_reason", "method",
@@ -782,7 +772,6 @@ static rtp_status read_plan(const rtp_json *doc, rtp_plan *plan, rtp_diag *diag)
     if ((item = cJSON_GetObjectItemCaseSensitive(root, "proof")) &&
         (st = read_proof(doc, item, plan, diag)) != RTP_OK)
         return st;
-    charge_locks(plan);
     return check_plan(plan, bins_key, diag);
 }
 

@@ -261,19 +261,10 @@ int rtp_tasks_have_requests(const rtp_task *tasks, size_t n)
     return 0;
 }
 
-void rtp_requests_charge(rtp_task *tasks, size_t n, const rtp_overheads *ov)
+rtp_ns rtp_request_held(const rtp_request *q, const rtp_overheads *ov)
 {
-    for (size_t i = 0; i < n; i++)
-        for (size_t k = 0; k < tasks[i].n_requests; k++) {
-            rtp_request *q = &tasks[i].requests[k];
-            q->lock_ns = ov->lock_ns;
-            q->switch_ns = ov->context_switch_ns;
-            q->wake_ns = ov->release_latency_ns;
-        }
-}
-
-rtp_ns rtp_request_held(const rtp_request *q)
-{
-    rtp_ns held = q->length_ns + q->lock_ns;
-    return q->susp ? held + q->wake_ns + 2 * q->switch_ns : held;
+    if (!ov)
+        return q->length_ns;
+    rtp_ns held = q->length_ns + ov->lock_ns;
+    return q->susp ? held + ov->release_latency_ns + 2 * ov->context_switch_ns : held;
 }

@@ -474,8 +474,6 @@ rtp_status rtp_taskset_from_json(const rtp_json *doc, rtp_taskset *out, rtp_diag
     rtp_status st = read_taskset(doc, out, diag);
     if (st != RTP_OK)
         rtp_taskset_free(out);
-    else
-        rtp_requests_charge(out->tasks, out->n_tasks, &out->platform.overheads);
     return st;
 }
 

@@ -53,18 +53,31 @@ typedef struct rtp_resource {
                          * (auto, pcp, srp, msrp, fmlp+), written back as given */
 } rtp_resource;
 
+/* platform.overheads (times in ns, 0 when absent; docs/spec.md
+ * "Real-system terms" and "The SCHED_DEADLINE charge"). */
+typedef struct rtp_overheads {
+    rtp_ns release_latency_ns; /* added to every task's jitter */
+    rtp_ns context_switch_ns;  /* charged twice to every job's execution */
+    rtp_ns deadline_charge_ns; /* SCHED_DEADLINE: budget a job consumes beyond
+                                * its own CPU time (dispatch paths), per job */
+    rtp_ns noise_per_ms_ns;    /* CPU time taken from a running job by
+                                * interrupts, the tick, the hypervisor, per
+                                * ms of its execution; < 1 ms */
+    rtp_ns lock_ns;            /* "lock": one uncontended lock + unlock of
+                                * a deployed lock, charged per critical
+                                * section (rtp_request_held) */
+} rtp_overheads;
+
 /* A task's critical sections on one resource: at most `count` per job,
  * each at most length_ns, not nested. np, susp and spin_ns are analysis
  * terms (solver/locks.h): np = the sections run non-preemptively (MSRP),
  * susp = a job waiting for one suspends (FMLP+, solver/fmlp.h), spin_ns =
  * the longest spin before one of them; as read, np is 1 only for an MSRP
  * resource, susp only for an FMLP+ one, and spin_ns is 0 (one CPU: nobody
- * to spin for). lock_ns, switch_ns and wake_ns are the platform's lock
- * overhead, context switch and release latency (set by the readers from
- * platform.overheads, rtp_requests_charge): every analysis holds the section
- * for rtp_request_held and the job executes count x (lock_ns, plus 3 x
- * switch_ns when susp) more (models/effective.h; docs/spec.md "Lock
- * overheads"). */
+ * to spin for). What the platform adds to a section (the lock overhead,
+ * context switches, the wake-up) is not part of the request: it comes from
+ * the overheads an analysis is given, rtp_request_held and rtp_task.charged
+ * (docs/spec.md "Lock overheads"). */
 typedef struct rtp_request {
     size_t resource;    /* index into the task set's resources */
     rtp_ns count;
@@ -72,9 +85,6 @@ typedef struct rtp_request {
     int np;
     rtp_ns spin_ns;
     int susp;
-    rtp_ns lock_ns;
-    rtp_ns switch_ns;
-    rtp_ns wake_ns;
 } rtp_request;
 
 typedef struct rtp_task {
@@ -96,22 +106,13 @@ typedef struct rtp_task {
     size_t n_requests;
     int rr;             /* "policy": "rr": SCHED_RR among equal priorities
                          * (solver/rr.h), else SCHED_FIFO */
+    rtp_overheads charged; /* an effective copy's overheads (models/effective.h,
+                            * set by rtp_effective_tasks with its C' and J'):
+                            * what the solver holds this task's critical
+                            * sections with (rtp_request_held); all 0 in a
+                            * declared task, which nothing charges */
 } rtp_task;
 
-/* platform.overheads (times in ns, 0 when absent; docs/spec.md
- * "Real-system terms" and "The SCHED_DEADLINE charge"). */
-typedef struct rtp_overheads {
-    rtp_ns release_latency_ns; /* added to every task's jitter */
-    rtp_ns context_switch_ns;  /* charged twice to every job's execution */
-    rtp_ns deadline_charge_ns; /* SCHED_DEADLINE: budget a job consumes beyond
-                                * its own CPU time (dispatch paths), per job */
-    rtp_ns noise_per_ms_ns;    /* CPU time taken from a running job by
-                                * interrupts, the tick, the hypervisor, per
-                                * ms of its execution; < 1 ms */
-    rtp_ns lock_ns;            /* "lock": one uncontended lock + unlock of
-                                * a deployed lock, charged per critical
-                                * section (rtp_request.lock_ns) */
-} rtp_overheads;
 
 typedef struct rtp_platform {
     int *cpus;          /* Linux CPU ids, in input order */
@@ -150,17 +151,13 @@ void rtp_resources_free(rtp_resource *res, size_t n);
 /* Deep copy of n resources into *to (NULL when n == 0). RTP_ENOMEM. */
 rtp_status rtp_resources_copy(const rtp_resource *from, size_t n, rtp_resource **to);
 
-/* Sets lock_ns, switch_ns and wake_ns of every request of the n tasks from
- * ov's lock, context_switch and release_latency (the readers call it with
- * platform.overheads once the tasks are read). */
-void rtp_requests_charge(rtp_task *tasks, size_t n, const rtp_overheads *ov);
-
-/* How long an analysis takes a section of q to hold its resource:
- * length_ns + lock_ns, and for a suspension-based (FMLP+) request also
- * wake_ns + 2 x switch_ns: the holder's wake-up after the hand-over, its
- * switch in and the switch away after the section [Bra11]. Checked to stay
- * within 2^62 by rtp_effective_tasks. */
-rtp_ns rtp_request_held(const rtp_request *q);
+/* How long an analysis with the overheads ov (NULL: none) takes a section
+ * of q to hold its resource: length_ns + lock, and for a suspension-based
+ * (FMLP+) request also release_latency + 2 x context_switch: the holder's
+ * wake-up after the hand-over, its switch in and the switch away after the
+ * section [Bra11]. The solver passes the holder's rtp_task.charged. Checked
+ * to stay within 2^62 by rtp_effective_tasks. */
+rtp_ns rtp_request_held(const rtp_request *q, const rtp_overheads *ov);
 
 /* 1 when some task declares a critical section. */
 int rtp_tasks_have_requests(const rtp_task *tasks, size_t n);

@@ -56,6 +56,13 @@ static rtp_ns pending(const ctx *c, size_t j, size_t k, rtp_ns w)
     return cap(jobs * c->t[j].requests[k].count); /* < 2^63 x 2^62 */
 }
 
+/* How long a section of t's request k holds its resource, with the
+ * overheads t was made effective with (models/taskset.h). */
+static rtp_ns held(const rtp_task *t, size_t k)
+{
+    return rtp_request_held(&t->requests[k], &t->charged);
+}
+
 /* The largest m sections of j among its requests, each request r repeated
  * pending(j, r, w) times (top_m of [Bra11]); adds each resource's share to
  * c->contrib. */
@@ -70,8 +77,7 @@ static rtp_i128 top(ctx *c, size_t j, rtp_ns m, rtp_ns w)
     while (m > 0) {
         size_t best = nr;
         for (size_t k = 0; k < nr; k++)
-            if (!taken[k] && (best == nr || rtp_request_held(&t->requests[k]) >
-                                                rtp_request_held(&t->requests[best])))
+            if (!taken[k] && (best == nr || held(t, k) > held(t, best)))
                 best = k;
         if (best == nr)
             break;
@@ -79,7 +85,7 @@ static rtp_i128 top(ctx *c, size_t j, rtp_ns m, rtp_ns w)
         rtp_ns num = pending(c, j, best, w);
         if (num > m)
             num = m;
-        rtp_i128 part = (rtp_i128)num * rtp_request_held(&t->requests[best]); /* < 2^125 */
+        rtp_i128 part = (rtp_i128)num * held(t, best); /* < 2^125 */
         sum = sat(sum, part);
         c->contrib[t->requests[best].resource] = cap(c->contrib[t->requests[best].resource] + part);
         m -= num;
@@ -108,14 +114,10 @@ static void bounds(ctx *c, size_t i, rtp_ns *remote, rtp_ns *local)
     rtp_ns w = c->R[i];
     memset(c->contrib, 0, c->n_res * sizeof *c->contrib);
     rtp_i128 br = 0, direct = 0, n_i = 0;
-    rtp_ns wake = 0;
-    for (size_t a = 0; a < ti->n_requests; a++) {
-        if (!ti->requests[a].susp)
-            continue; /* a ceiling (PCP) request never suspends */
-        n_i += ti->requests[a].count;
-        if (ti->requests[a].wake_ns > wake)
-            wake = ti->requests[a].wake_ns;
-    }
+    rtp_ns wake = ti->charged.release_latency_ns;
+    for (size_t a = 0; a < ti->n_requests; a++)
+        if (ti->requests[a].susp) /* a ceiling (PCP) request never suspends */
+            n_i += ti->requests[a].count;
     for (size_t bin = 0; bin < c->n_bins; bin++) {
         rtp_i128 x = 0, issued = 0; /* X_ic, I_ic */
         for (size_t a = 0; a < ti->n_requests; a++) {

@@ -32,8 +32,9 @@ rtp_status rtp_locks_place(const rtp_resource *resources, size_t n_resources,
         for (size_t k = 0; k < tasks[i].n_requests; k++) {
             const rtp_request *q = &tasks[i].requests[k];
             rtp_ns *at = &longest[q->resource * n_bins + cpu_of[i]];
-            if (rtp_request_held(q) > *at)
-                *at = rtp_request_held(q);
+            rtp_ns held = rtp_request_held(q, &tasks[i].charged);
+            if (held > *at)
+                *at = held;
         }
     size_t used = 0;
     for (size_t i = 0; i < n; i++) {
@@ -117,7 +118,8 @@ rtp_ns rtp_locks_fp_term(const rtp_task *tasks, size_t n, const int *priority, s
                 continue; /* FMLP+: boosted, not a ceiling section (solver/fmlp.h) */
             /* A non-preemptive section blocks every job above it; a ceiling
              * section only jobs at or below its resource's ceiling. */
-            rtp_ns len = q->np ? q->spin_ns + rtp_request_held(q) : rtp_request_held(q);
+            rtp_ns held = rtp_request_held(q, &tasks[j].charged);
+            rtp_ns len = q->np ? q->spin_ns + held : held;
             if (len > best &&
                 (q->np || used_at_or_above(tasks, n, priority, priority[i], q->resource))) {
                 best = len;
@@ -175,10 +177,10 @@ static rtp_ns holds_against(const rtp_task *tasks, size_t n, size_t k, size_t j,
 {
     if (j == k)
         return 0;
+    rtp_ns held = rtp_request_held(q, &tasks[j].charged);
     if (q->np)
-        return q->spin_ns + rtp_request_held(q);
-    return ceiling_deadline(tasks, n, q->resource) <= tasks[k].deadline_ns ? rtp_request_held(q)
-                                                                           : 0;
+        return q->spin_ns + held;
+    return ceiling_deadline(tasks, n, q->resource) <= tasks[k].deadline_ns ? held : 0;
 }
 
 /* Task k's term of b(t), the given blocking left out (D*_k <= t). */

@@ -112,7 +112,7 @@ static void simulate(sim *s, rtp_rng *rng, int horizon, int *worst)
 
 
 /* rtp_fmlp_partitioned of d with the overheads ov (through
- * rtp_requests_charge and rtp_effective_tasks, as every command does); *d
+ * rtp_effective_tasks, as every command does); *d
  * is then replaced by the set with what the simulation runs as plain work
  * written out (docs/spec.md "Lock overheads"): each section lock longer,
  * each job count x lock + 2 x context_switch longer, the release latency
@@ -136,18 +136,19 @@ static void analyse_with_overheads(draw *d, const rtp_overheads *ov, rtp_prio_ru
         }
     }
     rtp_task eff[MAXT];
-    rtp_requests_charge(d->t, d->n, ov);
     assert_int_equal(rtp_effective_tasks(d->t, d->n, ov, RTP_POLICY_FP, eff, &diag), RTP_OK);
     assert_int_equal(rtp_fmlp_partitioned(eff, d->n, d->cpu, d->cpus, rule, &lim, sched, &found,
                                           out, &diag),
                      RTP_OK);
     /* the teeth: the same analysis without the per-suspension switches and
      * wake-ups (the overheads of a job without locks only) */
-    for (size_t i = 0; i < d->n; i++)
+    for (size_t i = 0; i < d->n; i++) {
         for (size_t q = 0; q < d->t[i].n_requests; q++)
-            d->rq[i][q].switch_ns = d->rq[i][q].wake_ns = 0;
+            if (d->rq[i][q].susp)
+                eff[i].wcet_ns -= 3 * d->rq[i][q].count * ov->context_switch_ns;
+        eff[i].charged.context_switch_ns = eff[i].charged.release_latency_ns = 0;
+    }
     int sched_naive;
-    assert_int_equal(rtp_effective_tasks(d->t, d->n, ov, RTP_POLICY_FP, eff, &diag), RTP_OK);
     assert_int_equal(rtp_fmlp_partitioned(eff, d->n, d->cpu, d->cpus, rule, &lim, &sched_naive,
                                           &found, naive, &diag),
                      RTP_OK);
@@ -306,9 +307,9 @@ static void schedcat_corpus(void **state)
     draw d;
     memset(&d, 0, sizeof d);
     const rtp_ns C[3] = {10, 10, 20}, T[3] = {50, 100, 200};
-    const rtp_request rq[3][2] = {{{0, 1, 1, 0, 0, 1, 0, 0, 0}},
-                                  {{0, 1, 2, 0, 0, 1, 0, 0, 0}},
-                                  {{0, 1, 3, 0, 0, 1, 0, 0, 0}, {1, 1, 4, 0, 0, 1, 0, 0, 0}}};
+    const rtp_request rq[3][2] = {{{0, 1, 1, 0, 0, 1}},
+                                  {{0, 1, 2, 0, 0, 1}},
+                                  {{0, 1, 3, 0, 0, 1}, {1, 1, 4, 0, 0, 1}}};
     const size_t nreq[3] = {1, 1, 2}, cpu[3] = {0, 1, 1};
     for (size_t i = 0; i < 3; i++) {
         d.t[i].wcet_ns = C[i];
@@ -397,7 +398,7 @@ static void schedcat_recorded(void **state)
             for (char *p = strtok(line + used, " \n"); p; p = strtok(NULL, " \n")) {
                 assert_int_equal(sscanf(p, "%15[^:]:%lld:%lld", rn, &cnt, &len), 3);
                 assert_true(k->n_requests < RECQ);
-                r.d.rq[i][k->n_requests++] = (rtp_request){res_index(&r, rn), cnt, len, 0, 0, 1, 0, 0, 0};
+                r.d.rq[i][k->n_requests++] = (rtp_request){res_index(&r, rn), cnt, len, 0, 0, 1};
             }
         } else if (strncmp(line, "end", 3) == 0) {
             assert_true(analysed && sched);
@@ -436,7 +437,7 @@ static void schedcat_recorded(void **state)
 static void preconditions(void **state)
 {
     (void)state;
-    rtp_request q = {0, 1, 1, 0, 0, 1, 0, 0, 0};
+    rtp_request q = {0, 1, 1, 0, 0, 1};
     rtp_task t[1];
     memset(t, 0, sizeof t);
     t[0].name = "a";
@@ -473,8 +474,8 @@ static void large_values(void **state)
         t[i].name = "x";
         t[i].period_ns = t[i].deadline_ns = (rtp_ns)1 << 62;
         t[i].wcet_ns = (rtp_ns)1 << 61;
-        q[i][0] = (rtp_request){0, (rtp_ns)1 << 30, (rtp_ns)1 << 30, 0, 0, 1, 0, 0, 0};
-        q[i][1] = (rtp_request){1, 1, (rtp_ns)1 << 60, 0, 0, 1, 0, 0, 0};
+        q[i][0] = (rtp_request){0, (rtp_ns)1 << 30, (rtp_ns)1 << 30, 0, 0, 1};
+        q[i][1] = (rtp_request){1, 1, (rtp_ns)1 << 60, 0, 0, 1};
         t[i].requests = q[i];
         t[i].n_requests = 2;
         cpu[i] = i % 4;

@@ -318,7 +318,6 @@ static rtp_status analyse_with_lock(tiny *x, rtp_ns lock, const rtp_test *test, 
                                            outy, diag);
     rtp_overheads ov = {0, 0, 0, 0, lock};
     rtp_task eff[MAXT];
-    rtp_requests_charge(x->t, x->n, &ov);
     assert_int_equal(rtp_effective_tasks(x->t, x->n, &ov, test->policy, eff, diag), RTP_OK);
     rtp_status st = rtp_locks_partitioned(x->res, MAXR, eff, x->n, x->cpu, x->cpus, test, sched,
                                           out, diag);
@@ -535,10 +534,10 @@ static void worked_examples(void **state)
 {
     (void)state;
     rtp_resource res[2] = {{"q", RTP_LOCK_AUTO, 0}, {"r", RTP_LOCK_AUTO, 0}};
-    rtp_request rq[4][2] = {{{0, 1, 1, 0, 0, 0, 0, 0, 0}},
-                            {{0, 1, 5, 0, 0, 0, 0, 0, 0}},
-                            {{0, 1, 7, 0, 0, 0, 0, 0, 0}, {1, 1, 10, 0, 0, 0, 0, 0, 0}},
-                            {{1, 1, 20, 0, 0, 0, 0, 0, 0}}};
+    rtp_request rq[4][2] = {{{0, 1, 1, 0, 0, 0}},
+                            {{0, 1, 5, 0, 0, 0}},
+                            {{0, 1, 7, 0, 0, 0}, {1, 1, 10, 0, 0, 0}},
+                            {{1, 1, 20, 0, 0, 0}}};
     rtp_task t[4];
     const rtp_ns T[4] = {100, 120, 130, 140};
     const size_t nreq[4] = {1, 1, 2, 1}, cpu[4] = {0, 1, 1, 1};
@@ -564,9 +563,9 @@ static void worked_examples(void **state)
     }
     assert_int_equal(out[2].binding, 1); /* t3: t4's section on r */
 
-    rtp_request pq[3][3] = {{{0, 1, 2, 0, 0, 0, 0, 0, 0}, {2, 1, 2, 0, 0, 0, 0, 0, 0}},
-                            {{0, 1, 2, 0, 0, 0, 0, 0, 0}, {1, 1, 3, 0, 0, 0, 0, 0, 0}},
-                            {{0, 1, 3, 0, 0, 0, 0, 0, 0}, {1, 1, 2, 0, 0, 0, 0, 0, 0}, {2, 1, 5, 0, 0, 0, 0, 0, 0}}};
+    rtp_request pq[3][3] = {{{0, 1, 2, 0, 0, 0}, {2, 1, 2, 0, 0, 0}},
+                            {{0, 1, 2, 0, 0, 0}, {1, 1, 3, 0, 0, 0}},
+                            {{0, 1, 3, 0, 0, 0}, {1, 1, 2, 0, 0, 0}, {2, 1, 5, 0, 0, 0}}};
     rtp_resource pr[3] = {{"R1", RTP_LOCK_AUTO, 0}, {"R2", RTP_LOCK_AUTO, 0},
                           {"R3", RTP_LOCK_AUTO, 0}};
     const rtp_ns C[3] = {4, 5, 10}, P[3] = {50, 100, 200};
@@ -597,7 +596,7 @@ static void worked_examples(void **state)
 static void srp_jitter_witness(void **state)
 {
     (void)state;
-    rtp_request a = {0, 1, 4, 0, 0, 0, 0, 0, 0}, b = {0, 1, 1, 0, 0, 0, 0, 0, 0};
+    rtp_request a = {0, 1, 4, 0, 0, 0}, b = {0, 1, 1, 0, 0, 0};
     rtp_task t[4];
     memset(t, 0, sizeof t);
     const rtp_ns C[4] = {4, 1, 5, 1}, D[4] = {100, 20, 15, 30};

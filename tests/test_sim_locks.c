@@ -226,7 +226,7 @@ static void test_against_the_bounds(void **state)
 static void test_hand_traces(void **state)
 {
     (void)state;
-    rtp_request lq[1] = {{0, 1, 3, 0, 0, 0, 0, 0, 0}}, hq[1] = {{0, 1, 1, 0, 0, 0, 0, 0, 0}};
+    rtp_request lq[1] = {{0, 1, 3, 0, 0, 0}}, hq[1] = {{0, 1, 1, 0, 0, 0}};
     rtp_task t[2] = {tu_task(4, 20, 100), tu_task(1, 5, 100)};
     t[0].requests = lq;
     t[0].n_requests = 1;
@@ -255,7 +255,7 @@ static void test_hand_traces(void **state)
         assert_int_equal(o.resp[0], 5);
     }
     /* MSRP */
-    rtp_request aq[1] = {{0, 1, 4, 0, 0, 0, 0, 0, 0}}, bq[1] = {{0, 1, 2, 0, 0, 0, 0, 0, 0}};
+    rtp_request aq[1] = {{0, 1, 4, 0, 0, 0}}, bq[1] = {{0, 1, 2, 0, 0, 0}};
     rtp_task m[3] = {tu_task(4, 50, 50), tu_task(2, 50, 50), tu_task(1, 50, 50)};
     m[0].requests = aq;
     m[0].n_requests = 1;
@@ -296,10 +296,10 @@ static void test_schedcat_msrp_example(void **state)
 {
     (void)state;
     rtp_resource res[2] = {{"q", RTP_LOCK_AUTO, 0}, {"r", RTP_LOCK_AUTO, 0}};
-    rtp_request rq[4][2] = {{{0, 1, 1, 0, 0, 0, 0, 0, 0}},
-                            {{0, 1, 5, 0, 0, 0, 0, 0, 0}},
-                            {{0, 1, 7, 0, 0, 0, 0, 0, 0}, {1, 1, 10, 0, 0, 0, 0, 0, 0}},
-                            {{1, 1, 20, 0, 0, 0, 0, 0, 0}}};
+    rtp_request rq[4][2] = {{{0, 1, 1, 0, 0, 0}},
+                            {{0, 1, 5, 0, 0, 0}},
+                            {{0, 1, 7, 0, 0, 0}, {1, 1, 10, 0, 0, 0}},
+                            {{1, 1, 20, 0, 0, 0}}};
     rtp_task t[4];
     const rtp_ns T[4] = {100, 120, 130, 140};
     const size_t nreq[4] = {1, 1, 2, 1}, slot[4] = {0, 1, 1, 1};

@@ -24,15 +24,15 @@ typedef struct rtp_limits { uint64_t max_iterations; rtp_ns deadline_ns;
 typedef struct rtp_ratio { int64_t num; int64_t den; } rtp_ratio;
 typedef enum rtp_load_kind { RTP_LOAD_UTIL = 0, RTP_LOAD_DENSITY } rtp_load_kind;
 
+typedef struct rtp_overheads { rtp_ns release_latency_ns; rtp_ns context_switch_ns;
+    rtp_ns deadline_charge_ns; rtp_ns noise_per_ms_ns; rtp_ns lock_ns; } rtp_overheads;
 typedef struct rtp_task {
     char *name; rtp_ns wcet_ns; rtp_ns deadline_ns; rtp_ns period_ns; rtp_ns jitter_ns;
     rtp_ns blocking_ns; char **cmd; size_t cmd_len; int cmd_is_string; int *affinity;
     size_t affinity_len; int has_priority; int priority;
     void *requests; size_t n_requests;  /* rtp_request *: not read here */
-    int rr;
+    int rr; rtp_overheads charged;
 } rtp_task;
-typedef struct rtp_overheads { rtp_ns release_latency_ns; rtp_ns context_switch_ns;
-    rtp_ns deadline_charge_ns; rtp_ns noise_per_ms_ns; rtp_ns lock_ns; } rtp_overheads;
 typedef struct rtp_platform { int *cpus; size_t n_cpus; int **clusters; size_t *cluster_len;
     size_t n_clusters; int cpus_given_as_count; int has_overheads;
     rtp_overheads overheads; rtp_ns rr_quantum_ns; rtp_ns tick_ns; } rtp_platform;
