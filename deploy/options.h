@@ -54,6 +54,11 @@ typedef struct rtp_deploy_opts {
      * plan's script would. NULL = the plan's cmd. */
     const char *const *(*cmd_for)(void *ctx, size_t j, size_t i);
     void *cmd_ctx;
+    /* The overheads the re-check holds critical sections with
+     * (rtp_effective_charge); NULL = the plan's. rt-app's re-check sets the
+     * plan's here: it judges a copy whose wcets are C' already, rounded, and
+     * whose overheads are zeroed so that C' is not charged twice. */
+    const rtp_overheads *sections;
 } rtp_deploy_opts;
 
 #define RTP_RECLAIM_AUTO (-1)

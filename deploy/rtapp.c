@@ -90,10 +90,14 @@ static rtp_status prepare(const rtp_plan *plan, const rtp_deploy_opts *opts, rtp
         return st == RTP_ENOMEM ? rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory") : st;
     rtp_deploy_opts exact = *opts;
     exact.runtime_margin = (rtp_ratio){0, 1};
-    /* the rounded wcet is C' already: only the release latency stays */
+    /* the rounded wcet is C' already (its lock overheads included): only
+     * the release latency stays, and the critical sections are held with
+     * the plan's overheads, as the plan was analysed */
+    exact.sections = &plan->overheads;
     rounded->overheads.context_switch_ns = 0;
     rounded->overheads.deadline_charge_ns = 0;
     rounded->overheads.noise_per_ms_ns = 0;
+    rounded->overheads.lock_ns = 0;
     st = rtp_deploy_check(rounded, &exact, deployable, diag);
     if (st == RTP_OK && !*deployable) {
         char reason[sizeof diag->message];

@@ -299,12 +299,16 @@ static rtp_status deployability(rpt *r, rtp_diag *diag)
     return RTP_OK;
 }
 
-static int covers(const rtp_overheads *plan, const rtp_probe_report *p)
+/* The lock overhead counts only where some task takes a lock: a plan
+ * without critical sections is covered whatever the probe's lock. */
+static int covers(const rtp_plan *plan, const rtp_probe_report *p)
 {
-    return plan->release_latency_ns >= p->release_latency_ns &&
-           plan->context_switch_ns >= p->context_switch_ns &&
-           plan->deadline_charge_ns >= p->deadline_charge_ns &&
-           plan->noise_per_ms_ns >= p->noise_per_ms_ns;
+    const rtp_overheads *ov = &plan->overheads;
+    return ov->release_latency_ns >= p->release_latency_ns &&
+           ov->context_switch_ns >= p->context_switch_ns &&
+           ov->deadline_charge_ns >= p->deadline_charge_ns &&
+           ov->noise_per_ms_ns >= p->noise_per_ms_ns &&
+           (plan->n_resources == 0 || ov->lock_ns >= p->lock_ns);
 }
 
 static rtp_status build_bin(rpt *r, size_t j, rtp_diag *diag)
@@ -359,8 +363,10 @@ static rtp_status build_bin(rpt *r, size_t j, rtp_diag *diag)
                                                             : -1;
     if (st == RTP_OK && n > 0 && bin->n_cpus == 1 && r->probe && r->probe->has_overheads &&
         !r->probe_covers) {
+        /* a probe that measured no lock (0) leaves the plan's */
         rtp_overheads ov = {r->probe->release_latency_ns, r->probe->context_switch_ns,
-                            r->probe->deadline_charge_ns, r->probe->noise_per_ms_ns, 0};
+                            r->probe->deadline_charge_ns, r->probe->noise_per_ms_ns,
+                            r->probe->lock_ns ? r->probe->lock_ns : plan->overheads.lock_ns};
         st = analyse(r, b, &ov, NULL, &b->probe, diag);
     }
     free(resp);
@@ -378,7 +384,7 @@ rtp_status rpt_model_build(rpt *r, rtp_diag *diag)
         r->deploy.overrun_signal = r->rehearsal->overrun_signal;
     }
     r->fp = plan->policy == RTP_POLICY_FP || plan->policy == RTP_POLICY_GFP;
-    r->probe_covers = !r->probe || !r->probe->has_overheads || covers(&plan->overheads, r->probe);
+    r->probe_covers = !r->probe || !r->probe->has_overheads || covers(plan, r->probe);
     if (!(r->bins = rtp_alloc(plan->n_bins, sizeof *r->bins, diag)))
         return RTP_ENOMEM;
     rtp_status st = RTP_OK;

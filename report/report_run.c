@@ -44,12 +44,20 @@ static void overheads(rpt *r)
     const rtp_overheads *ov = &r->plan->overheads;
     const rtp_probe_report *p = r->probe;
     int has = !rtp_overheads_zero(ov), measured = p && p->has_overheads;
+    /* the lock overhead, where some task takes a lock and it was given or measured */
+    int lock = r->plan->n_resources > 0 && (ov->lock_ns != 0 || (measured && p->lock_ns != 0));
     h_raw(r, "<p>What a job costs its CPU and when it is released, as every analysis here "
              "counts it (<code>C\xE2\x80\xB2 = wcet + ceil(wcet \xC3\x97 noise per ms) + "
              "2 \xC3\x97 context switch");
     if (!r->fp)
         h_raw(r, " + deadline charge");
+    if (lock)
+        h_raw(r, " + count \xC3\x97 lock per request of a critical section");
     h_raw(r, "</code>, <code>J\xE2\x80\xB2 = jitter + release latency</code>).");
+    if (lock)
+        h_raw(r, " Each critical section is held length + lock (an FMLP+ section also a "
+                 "wake-up and two context switches, which its request adds three of to C\xE2\x80\xB2; "
+                 "docs/spec.md \"Lock overheads\").");
     if (!has)
         h_raw(r, " The plan carries no overheads: it assumes a machine that adds nothing.");
     h_raw(r, "</p>\n<div class=\"scroll\"><table class=\"cards narrow\"><caption>Overheads"
@@ -59,15 +67,18 @@ static void overheads(rpt *r)
         h_raw(r, "<th scope=\"col\" class=\"n\">measured by the probe</th>");
     h_raw(r, "</tr></thead><tbody>\n");
     overhead_row(r, "release latency", "release_latency", ov->release_latency_ns, has,
-                 measured ? p->release_latency_ns : 0, measured);
+                 measured ? p->release_latency_ns : 0, measured && p->has_release_latency);
     overhead_row(r, "context switch", "context_switch", ov->context_switch_ns, has,
-                 measured ? p->context_switch_ns : 0, measured);
+                 measured ? p->context_switch_ns : 0, measured && p->has_context_switch);
     overhead_row(r, "deadline charge", "deadline_charge", ov->deadline_charge_ns,
                  ov->deadline_charge_ns != 0, measured ? p->deadline_charge_ns : 0,
                  measured && p->deadline_charge_ns != 0);
     overhead_row(r, "noise per ms", "noise_per_ms", ov->noise_per_ms_ns,
                  ov->noise_per_ms_ns != 0, measured ? p->noise_per_ms_ns : 0,
                  measured && p->noise_per_ms_ns != 0);
+    if (lock)
+        overhead_row(r, "lock", "lock", ov->lock_ns, ov->lock_ns != 0,
+                     measured ? p->lock_ns : 0, measured && p->lock_ns != 0);
     h_raw(r, "</tbody></table></div>\n");
 }
 
@@ -77,8 +88,11 @@ static void probe_check(rpt *r)
     h_raw(r, "<div id=\"probe-check\" class=\"callout warn\"><p>");
     h_mark(r, "warn");
     h_raw(r, "<strong>The probe measured more than the plan allows for.</strong> With the "
-             "probe's overheads in place of the plan's, each CPU's tasks judged again by the "
-             "same exact test:</p><ul>\n");
+             "probe's overheads in place of the plan's");
+    if (r->plan->n_resources > 0)
+        h_raw(r, r->probe->lock_ns ? " (its lock overhead in every critical section)"
+                                   : " (the plan's lock overhead: the probe measured none)");
+    h_raw(r, ", each CPU's tasks judged again by the same exact test:</p><ul>\n");
     for (size_t j = 0; j < r->plan->n_bins; j++) {
         const rpt_bin *b = &r->bins[j];
         if (b->bin->n_tasks == 0 || b->bin->n_cpus != 1)

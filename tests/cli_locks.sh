@@ -160,6 +160,16 @@ expect 0 "emit rtapp (fp, local resources)" "$B" emit "$TMP/fp_local.json" --for
 has '"log_size":4,"pi_enabled":true' "$TMP/out" "rt-app: pi_enabled"
 has '"lock0":"R1","run0":2000,"unlock0":"R1","lock1":"R3","run1":2000,"unlock1":"R3","run":0' "$TMP/out" "rt-app: t1 takes R1 and R3 for 2 ms each"
 has 'warning:rt-apphasnoceilingmutexes' "$TMP/err" "rt-app: the inheritance warning"
+# rt-app's re-check takes the rounded C' as it is, its lock overheads in it:
+# whole microseconds, nothing rounds, and the plan deploys (a's C' 600 us,
+# U' 0.85; counting a's 100 locks twice made it 1.05, "not deployable")
+cat >"$TMP/lockrt.json" <<'JSON'
+{"time_unit":"us","platform":{"cpus":1,"overheads":{"lock":"2us"}},"resources":[{"name":"m"}],"tasks":[
+ {"name":"a","wcet":400,"period":1000,"cmd":["a"],"requests":[{"resource":"m","count":100,"length":1}]},
+ {"name":"b","wcet":250,"period":1000,"cmd":["b"]}]}
+JSON
+"$B" partition "$TMP/lockrt.json" --policy fp --json >"$TMP/lockrt_plan.json"
+expect 0 "emit rtapp with a lock overhead" "$B" emit "$TMP/lockrt_plan.json" --format rtapp
 
 # simulate runs the protocols (tests/cli_simulate.sh); report shows them.
 expect 0 "report shows a plan with resources" "$B" report "$TMP/plan.json" --out "$TMP/r.html"

@@ -182,6 +182,42 @@ locked locks_fmlp "$TMP/fmlp.json" --policy fp --method ffd
 grep -qF 'data-j="sim:until"' "$TMP/locks_fmlp.html" || fail "locks_fmlp: not simulated"
 grep -qF '.suspension"' "$TMP/locks_fmlp.html" || fail "locks_fmlp: no suspension column"
 
+# ---- the probe's lock overhead: a plan written without one (lock 0, its
+# other overheads covering the probe's) is not covered by a probe that
+# measured 2.6 us per lock; judged again with it, ctl's 100 sections a job
+# (C' 808 us + 260 us > 1 ms) fail CPU 0; a probe without a lock covers it ----
+cat >"$TMP/lockcost.json" <<'JSON'
+{"platform":{"cpus":2,"overheads":{"context_switch":"4us"}},"resources":[{"name":"bus"}],"tasks":[
+ {"name":"ctl","wcet":"800us","period":"1ms","cmd":["c"],"requests":[{"resource":"bus","count":100,"length":"1us"}]},
+ {"name":"io","wcet":"100us","period":"10ms","cmd":["i"],"requests":[{"resource":"bus","count":1,"length":"20us"}]}]}
+JSON
+"$B" partition "$TMP/lockcost.json" --policy fp --method ffd --json >"$TMP/lockcost.plan.json"
+for lock in 2600ns none; do
+    $PY - "$F/app12.probe.json" "$TMP/lock_$lock.probe.json" "$lock" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["platform"]["overheads"] = {"context_switch": "3965ns"}
+if sys.argv[3] != "none":
+    d["platform"]["overheads"]["lock"] = sys.argv[3]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+    expect 0 "lock $lock: report" "$B" report "$TMP/lockcost.plan.json" \
+        --probe "$TMP/lock_$lock.probe.json" --out "$TMP/lock_$lock.html"
+done
+H=$TMP/lock_2600ns.html
+grep -qF 'id="probe-check"' "$H" || fail "probe lock: the page does not judge the probe's lock"
+sed -n '/id="probe-check"/,/<\/div>/p' "$H" | sed 's/<[^>]*>//g' | grep -q 'CPU.0: .*not schedulable' ||
+    fail "probe lock: CPU 0 is not judged unschedulable with the probe's lock"
+grep -qF 'its lock overhead in every critical section' "$H" || fail "probe lock: no word of the lock"
+grep -qF 'data-j="probe:platform.overheads.lock"' "$H" || fail "probe lock: no measured lock row"
+w=$(sed -n 's/.*<data value="\([0-9]*\)" data-j="sim:until">.*/\1/p' "$H")
+"$B" simulate "$TMP/lockcost.plan.json" --until "$w" --json >"$TMP/lockcost.sim.json"
+# shellcheck disable=SC2086
+$PY "$CHECK" "$H" --plan "$TMP/lockcost.plan.json" --probe "$TMP/lock_2600ns.probe.json" \
+    --sim "$TMP/lockcost.sim.json" $OPTS \
+    >"$TMP/check" 2>&1 || { fail "probe lock: the page's numbers"; cat "$TMP/check" >&2; }
+! grep -qF 'id="probe-check"' "$TMP/lock_none.html" || fail "probe without a lock: not covered"
+
 # ---- the same bytes, whatever the locale ----
 P="$TMP/app12_edf.plan.json"
 for loc in C C.UTF-8 POSIX de_DE.UTF-8 fr_FR.UTF-8; do
