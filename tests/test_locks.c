@@ -623,6 +623,55 @@ static void srp_jitter_witness(void **state)
     assert_int_equal(rtp_locks_edf_b(t, 4, 7, NULL), 4);
 }
 
+/* The section charges come from the overheads an analysis is given, never
+ * from the document's (models/taskset.h): a set read with lock 5 and
+ * context switch 2, analysed with the document's overheads, with none, and
+ * with a probe's lock 9. lo's section (length 4) blocks hi under PCP by
+ * length + lock; the FMLP+ request of lo is held length + lock + wake-up +
+ * 2 switches, and costs its job count x (lock + 3 switches). */
+static void sections_follow_overheads(void **state)
+{
+    (void)state;
+    static const char doc[] =
+        "{\"platform\":{\"cpus\":1,\"overheads\":{\"lock\":5,\"context_switch\":2,"
+        "\"release_latency\":3}},"
+        "\"resources\":[{\"name\":\"q\",\"protocol\":\"pcp\"},"
+        "{\"name\":\"f\",\"protocol\":\"fmlp+\"}],"
+        "\"tasks\":[{\"name\":\"hi\",\"wcet\":10,\"period\":100,"
+        "\"requests\":[{\"resource\":\"q\",\"count\":1,\"length\":1}]},"
+        "{\"name\":\"lo\",\"wcet\":20,\"period\":200,"
+        "\"requests\":[{\"resource\":\"q\",\"count\":2,\"length\":4},"
+        "{\"resource\":\"f\",\"count\":1,\"length\":6}]}]}";
+    rtp_taskset ts;
+    rtp_diag d;
+    rtp_diag_clear(&d);
+    assert_int_equal(rtp_taskset_parse_json(doc, sizeof doc - 1, &ts, &d), RTP_OK);
+    const rtp_overheads none = {0, 0, 0, 0, 0}, probe = {0, 0, 0, 0, 9};
+    const struct {
+        const rtp_overheads *ov;
+        rtp_ns c_lo, pcp_hi, held_f;
+    } want[] = {
+        {&ts.platform.overheads, 20 + 4 + 2 * 5 + (5 + 3 * 2), 4 + 5, 6 + 5 + 3 + 2 * 2},
+        {&none, 20, 4, 6},
+        {&probe, 20 + 2 * 9 + 9, 4 + 9, 6 + 9},
+        {&ts.platform.overheads, 20 + 4 + 2 * 5 + (5 + 3 * 2), 4 + 5, 6 + 5 + 3 + 2 * 2},
+    };
+    int prio[2] = {2, 1};
+    for (size_t k = 0; k < sizeof want / sizeof *want; k++) {
+        rtp_task eff[2];
+        assert_int_equal(rtp_effective_tasks(ts.tasks, 2, want[k].ov, RTP_POLICY_FP, eff, &d),
+                         RTP_OK);
+        assert_int_equal(eff[1].wcet_ns, want[k].c_lo);
+        size_t bind = 0;
+        assert_int_equal(rtp_locks_fp_term(eff, 2, prio, 0, &bind), want[k].pcp_hi);
+        assert_int_equal(bind, 0);
+        assert_int_equal(rtp_request_held(&eff[1].requests[1], &eff[1].charged), want[k].held_f);
+        /* the declared tasks carry nothing: held as declared */
+        assert_int_equal(rtp_request_held(&ts.tasks[1].requests[1], &ts.tasks[1].charged), 6);
+    }
+    rtp_taskset_free(&ts);
+}
+
 static void reading_rules(void **state)
 {
     (void)state;
@@ -684,6 +733,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(reading_rules),
+        cmocka_unit_test(sections_follow_overheads),
         cmocka_unit_test(worked_examples),
         cmocka_unit_test(srp_jitter_witness),
         cmocka_unit_test(opa_with_blocking),
