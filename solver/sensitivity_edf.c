@@ -633,16 +633,17 @@ static rtp_status edf_doubling(sctx *s, mpq_t a, int *decided, rtp_ns *failed, r
     *decided = 0;
     *failed = 0;
     for (;;) {
-        rtp_ns la = la_upper(s, a);
-        if (la - 1 <= covered || (hb > 0 && hb - 1 <= covered)) {
+        rtp_ns la = la_upper(s, a); /* RTP_NS_LIMIT: none known, not a bound */
+        if ((la < RTP_NS_LIMIT && la - 1 <= covered) || (hb > 0 && hb - 1 <= covered)) {
             *decided = 1;
             break;
         }
         rtp_ns hi = covered == 0 ? 2 * longest : 2 * covered;
         if (hi > la - 1)
             hi = la - 1;
-        if (hi > cap || (st = edf_walk(s, a, 1, covered + 1, hi + 1, failed, fa, fk)) != RTP_OK)
-            break;
+        if (hi <= covered || hi > cap ||
+            (st = edf_walk(s, a, 1, covered + 1, hi + 1, failed, fa, fk)) != RTP_OK)
+            break; /* hi <= covered: 2^62 reached, La unknown */
         covered = hi;
         if (*failed < 0) {
             *decided = 1;
@@ -1171,7 +1172,9 @@ rtp_status rtp_sens_edf_wcet_max(const rtp_task *e, size_t n, const rtp_limits *
         covered = hi;
         top = all_reach(&lin, e, n, delta, reach);
     }
-    int done = top <= covered || covered == hb;
+    /* a reach of RTP_NS_LIMIT is "none below 2^62", not a bound: a failure
+     * past 2^62 ns (the plain test looks there, solver/edf.c) stays possible */
+    int done = (top <= covered && top < RTP_NS_LIMIT) || (hb > 0 && covered == hb);
     if (st == RTP_OK && !done)
         st = wm_near(e, dv, n, delta, covered, n, lim, &done, diag);
     /* the rest one by one: the search on each task's own relaxation, else
@@ -1181,7 +1184,8 @@ rtp_status rtp_sens_edf_wcet_max(const rtp_task *e, size_t n, const rtp_limits *
     for (size_t k = 0; k < n && st == RTP_OK && !done; k++) {
         if (delta[k] == 0)
             continue;
-        int own = task_reach(&lin, &e[k], delta[k]) <= covered;
+        rtp_ns own_reach = task_reach(&lin, &e[k], delta[k]);
+        int own = own_reach < RTP_NS_LIMIT && own_reach <= covered;
         if (!own && (st = wm_near(e, dv, n, delta, covered, k, lim, &own, diag)) != RTP_OK)
             break;
         if (own || delta[k] == 0)

@@ -509,6 +509,66 @@ static void test_edf_at_one(void **state)
     assert_true(at_u > 200);
 }
 
+/* A reviewer's sets (rev5b) whose first failing demand point lies past
+ * 2^62 ns (hyperperiods past 2^62, every time below it): sensitivity took a
+ * reach or La of RTP_NS_LIMIT ("none below 2^62") for a bound and answered
+ * wcet_max values and factors the exact test rejects (A: 16/15 where the
+ * set raised so fails at t = H = 6917528373755828160; B: 16/15 where the
+ * blocking fails at H; C: t2's wcet_max 499599200844555089, first miss
+ * 5387444317986983587). Now every answer given passes the exact test (and
+ * one ns more fails it), or the search says it hit a resource limit. */
+static void edf_past_2_62(rtp_task *ts, size_t n, const char *wrong_factor)
+{
+    rtp_overheads none;
+    memset(&none, 0, sizeof none);
+    rtp_test t = exact((kind){RTP_POLICY_EDF, RTP_PRIO_OPA});
+    rtp_ns wm[8];
+    rtp_status st = rtp_sensitivity_wcet_max(&t, ts, n, &none, wm, NULL);
+    assert_true(st == RTP_OK || st == RTP_ELIMIT);
+    for (size_t k = 0; st == RTP_OK && k < n; k++) {
+        rtp_ns keep = ts[k].wcet_ns;
+        for (int more = 0; more < 2; more++) {
+            rtp_test_result r;
+            memset(&r, 0, sizeof r);
+            ts[k].wcet_ns = wm[k] + more;
+            rtp_status s2 = rtp_test_run(&t, ts, n, &r, NULL);
+            assert_true(s2 == RTP_OK || s2 == RTP_ELIMIT);
+            if (s2 == RTP_OK)
+                assert_int_equal(r.schedulable, !more);
+        }
+        ts[k].wcet_ns = keep;
+    }
+    rtp_scaling sc;
+    st = rtp_sensitivity_scaling(&t, ts, n, &none, &sc, NULL);
+    assert_true(st == RTP_OK || st == RTP_ELIMIT);
+    if (st == RTP_OK && sc.exists && wrong_factor)
+        assert_string_not_equal(sc.exact, wrong_factor);
+    if (st == RTP_OK)
+        rtp_scaling_free(&sc);
+}
+
+static void test_edf_past_2_62(void **state)
+{
+    (void)state;
+    rtp_task a[2] = {tu_task(432345523359739260, 1729382093438957040, 1729382093438957040),
+                     tu_task(1585266918985710620, 2305842791251942720, 2305842791251942720)};
+    a[0].jitter_ns = 176266423313162300;
+    a[1].blocking_ns = 70918802809366342;
+    edf_past_2_62(a, 2, "16/15");
+    const rtp_ns s = (rtp_ns)1 << 59;
+    rtp_task b[2] = {tu_task(3 * s / 4, 3 * s, 3 * s), tu_task(11 * s / 4, 4 * s, 4 * s)};
+    b[1].blocking_ns = 1000;
+    edf_past_2_62(b, 2, "16/15");
+    rtp_task c[6] = {tu_task(76861415514546933, 947175767087283599, 768614155145469350),
+                     tu_task(538029908601828545, 3074456620581877400, 3074456620581877400),
+                     tu_task(76861415514546935, 4611684930872816100, 4611684930872816100),
+                     tu_task(768614155145469350, 1805002399700945636, 3074456620581877400),
+                     tu_task(76861415514546935, 1152921232718204025, 1152921232718204025),
+                     tu_task(230584246543640805, 768614155145469350, 768614155145469350)};
+    c[1].jitter_ns = 761468923176771213;
+    edf_past_2_62(c, 6, NULL);
+}
+
 /* A mid-size EDF set (at most 8 tasks) for the deep tests below: n_lo..n_hi
  * tasks, U from u_lo to u_hi percent split by random weights, periods 50
  * to p_max ns, deadlines in [C + (T - C) / div, T], with `blocking` some
@@ -1101,6 +1161,7 @@ int main(void)
         cmocka_unit_test(test_fp_factor_level_one),
         cmocka_unit_test(test_fp_reviewer_level_one),
         cmocka_unit_test(test_edf_at_one),
+        cmocka_unit_test(test_edf_past_2_62),
         cmocka_unit_test(test_edf_deep),
         cmocka_unit_test(test_edf_factor_deep),
         cmocka_unit_test(test_harmonic_breakdown),
