@@ -750,13 +750,6 @@ rtp_status rtp_sens_edf(sctx *s, mpq_t out, int *exists)
 
 /* ------------------------------------------------------------- wcet_max */
 
-/* n_k(t): jobs of task k due by t. */
-static rtp_ns due(const rtp_task *k, rtp_ns t)
-{
-    rtp_ns d = dstar(k);
-    return t < d ? 0 : (t - d) / k->period_ns + 1;
-}
-
 /* U of the set in fixed point, 64 fraction bits, each term rounded down:
  * sum floor(C_i 2^64 / T_i), within n of U 2^64 below it (C_i <= 2^62:
  * each numerator at most 2^126). The setup's bounds in 128 bits instead of
@@ -1015,7 +1008,7 @@ static rtp_status wm_check(void *ctx, rtp_ns lo, rtp_ns hi, int want_first, rtp_
     double need = 0;
     for (size_t k = 0; k < w->n; k++) {
         w->in[k] = w->delta[k] > 0;
-        double x = (double)w->delta[k] * (double)due(&w->e[k], hi);
+        double x = (double)w->delta[k] * (double)jobs_by(&w->e[k], &w->dv[k], hi);
         if (x > need)
             need = x;
     }
@@ -1196,7 +1189,7 @@ rtp_status rtp_sens_edf_wcet_max(const rtp_task *e, size_t n, const rtp_limits *
             if ((st = rtp_edf_failure(m, n, lim, &failed, diag)) != RTP_OK || failed == 0)
                 break;
             rtp_i128 h = rtp_edf_load(e, n, failed, with_b);
-            delta[k] = (rtp_ns)((failed - h) / due(&e[k], failed));
+            delta[k] = (rtp_ns)((failed - h) / jobs_by(&e[k], &dv[k], failed));
         }
         m[k].wcet_ns = e[k].wcet_ns;
     }
