@@ -1,42 +1,179 @@
 /* solver/tardiness.c — the tardiness bounds of solver/tardiness.h.
  *
- * Every quantity is an exact rational (mpq_t): the conditions U <= m and
- * lambda = ceil(U) - 1 decide which terms enter, so a rounded U could both
- * accept an overloaded cluster and drop a term (SchedCAT's float sums do
- * both near integers). Only the final ceilings leave GMP. */
+ * Every verdict and bound is exact. The quantities behind them — U against
+ * m and lambda = ceil(U) - 1 (which decide which terms enter), Devi &
+ * Anderson's x, the compliant-vector root s* — are sums of n rationals with
+ * unrelated denominators (their common one passes 2^160 for a few co-prime
+ * periods near 2^40). So each is first enclosed in 128-bit fixed point, every
+ * term floored and ceiled at 2^-32 as models/ratio.c does for utilization
+ * sums, and an answer is taken only when the whole enclosure lies on one side
+ * of every boundary that matters; where it does not, or a step passes 128
+ * bits, solver/tardiness_q.c answers in GMP rationals.
+ *
+ * The root needs no rationals at all: every lift ceil(s* - C_i/m) changes
+ * only at multiples of 1/m, so P = ceil(m s*) gives them all as
+ * ceil((P - C_i)/m); and since F(s) = S + (sum of the lambda largest v_i(s))
+ * - m s is strictly decreasing, P is the one integer with F(P/m) <= 0 and
+ * (P = 0 or F((P-1)/m) > 0). A double Dinkelbach iteration [Din67] guesses
+ * P; two enclosed evaluations of F confirm it (doubles never decide). */
 #include "solver/tardiness.h"
+#include "solver/tardiness_q.h"
 
-#include "models/arith.h"
-
-#include <gmp.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Task i as the sporadic model sees it: minimum release distance T - J'. */
-static rtp_ns gap(const rtp_task *t)
+/* ---- 128-bit enclosures ---- */
+
+#define FX_ONE ((rtp_i128)1 << 32)
+/* An enclosure gives up (to GMP) past these: with terms below 2^102 (integer
+ * parts below 2^70) and fewer than 2^20 of them, every sum below, plus P
+ * 2^32 < 2^112, stays under 2^127. */
+#define FX_INT_CAP ((rtp_i128)1 << 70)
+#define FX_MAX_TERMS ((size_t)1 << 20)
+
+/* lo <= 2^32 v <= hi for a rational v. */
+typedef struct fx {
+    rtp_i128 lo, hi;
+} fx;
+
+/* Encloses x/d for 0 < d < 2^94 (so the remainder shifted by 32 fits); 0
+ * when the quotient passes FX_INT_CAP. */
+static int fx_div(rtp_i128 x, rtp_i128 d, fx *out)
 {
-    return t->period_ns - t->jitter_ns;
+    rtp_i128 q = x / d, r = x % d;
+    if (r < 0) {
+        q -= 1;
+        r += d;
+    }
+    if (q >= FX_INT_CAP || q <= -FX_INT_CAP)
+        return 0;
+    rtp_i128 f = (r << 32) / d;
+    out->lo = q * FX_ONE + f;
+    out->hi = out->lo + (f * d != r << 32);
+    return 1;
 }
 
-static void q_set(mpq_t q, rtp_ns num, rtp_ns den)
+/* ceil(x / 2^32), rounding toward plus infinity for either sign. */
+static rtp_i128 fx_ceil1(rtp_i128 x)
 {
-    mpz_set_si(mpq_numref(q), num);
-    mpz_set_si(mpq_denref(q), den);
-    mpq_canonicalize(q);
+    return -((-x) >> 32);
 }
 
-/* ceil(q) into *out, RTP_ELIMIT when it does not fit in rtp_ns. */
-static rtp_status q_ceil(const mpq_t q, rtp_ns *out)
+/* ceil(v) into *out when both ends of the enclosure agree on it. */
+static int fx_ceil(fx v, rtp_i128 *out)
 {
-    mpz_t c;
-    mpz_init(c);
-    mpz_cdiv_q(c, mpq_numref(q), mpq_denref(q));
-    int fits = mpz_fits_slong_p(c);
-    if (fits)
-        *out = mpz_get_si(c);
-    mpz_clear(c);
-    return fits ? RTP_OK : RTP_ELIMIT;
+    *out = fx_ceil1(v.lo);
+    return *out == fx_ceil1(v.hi);
 }
+
+/* u_i = C_i/(T_i - J'_i) enclosed (C <= T - J' < 2^62: a quotient of 0 or
+ * 1, within the cap). */
+static fx util(const rtp_task *t)
+{
+    fx u = {0, 0};
+    fx_div(t->wcet_ns, rtp_tardiness_gap(t), &u);
+    return u;
+}
+
+/* Orders idx[0..n) so that its first k entries name the k largest keys
+ * (three-way quickselect); cmp(key, a, b) = sign(key[a] - key[b]). */
+typedef int (*key_cmp)(const void *key, size_t a, size_t b);
+
+static void select_top(size_t *idx, size_t n, size_t k, const void *key, key_cmp cmp)
+{
+    if (k == 0 || k >= n)
+        return;
+    size_t lo = 0, hi = n; /* idx[0, lo) >= idx[lo, hi) >= idx[hi, n), lo <= k <= hi */
+    while (hi - lo > 1) {
+        size_t pivot = idx[lo + (hi - lo) / 2], gt = lo, lt = hi, p = lo;
+        while (p < lt) {
+            int c = cmp(key, idx[p], pivot);
+            size_t x = idx[p];
+            if (c > 0) {
+                idx[p++] = idx[gt];
+                idx[gt++] = x;
+            } else if (c < 0) {
+                idx[p] = idx[--lt];
+                idx[lt] = x;
+            } else
+                p++;
+        }
+        /* [lo, gt) above the pivot, [gt, lt) equal, [lt, hi) below */
+        if (k < gt)
+            hi = gt;
+        else if (k > lt)
+            lo = lt;
+        else
+            break;
+    }
+}
+
+static int cmp_i128(const void *key, size_t a, size_t b)
+{
+    const rtp_i128 *v = key;
+    return (v[a] > v[b]) - (v[a] < v[b]);
+}
+
+static int cmp_double(const void *key, size_t a, size_t b)
+{
+    const double *v = key;
+    return (v[a] > v[b]) - (v[a] < v[b]);
+}
+
+/* Sum of the k largest of v[0..n); idx is scratch. */
+static rtp_i128 top_sum(const rtp_i128 *v, size_t n, size_t k, size_t *idx)
+{
+    for (size_t i = 0; i < n; i++)
+        idx[i] = i;
+    select_top(idx, n, k, v, cmp_i128);
+    rtp_i128 s = 0;
+    for (size_t i = 0; i < k; i++)
+        s += v[idx[i]];
+    return s;
+}
+
+/* ---- U <= m and lambda ---- */
+
+/* From the enclosure of U = sum C/(T - J'): 0 when ceil(U) is not certain. */
+static int load_int(const rtp_task *tasks, size_t n, int m, int *ok, long *lambda)
+{
+    if (n >= FX_MAX_TERMS)
+        return 0;
+    fx U = {0, 0};
+    for (size_t i = 0; i < n; i++) {
+        fx u = util(&tasks[i]);
+        U.lo += u.lo;
+        U.hi += u.hi;
+    }
+    rtp_i128 c;
+    if (!fx_ceil(U, &c))
+        return 0;
+    *ok = c <= m; /* U <= m iff ceil(U) <= m */
+    *lambda = (long)c - 1;
+    return 1;
+}
+
+/* 1 when the bounds apply (no blocking, every C' <= T - J', U <= m
+ * exactly), with *lambda = ceil(U) - 1; *undecided on the integer path
+ * alone when its enclosure cannot tell. */
+static int applies(const rtp_task *tasks, size_t n, int m, rtp_tardiness_path path,
+                   int *undecided, long *lambda)
+{
+    for (size_t i = 0; i < n; i++)
+        if (tasks[i].blocking_ns > 0 || rtp_tardiness_gap(&tasks[i]) < tasks[i].wcet_ns)
+            return 0;
+    int ok;
+    if (path != RTP_TARDINESS_Q && load_int(tasks, n, m, &ok, lambda))
+        return ok;
+    if (path == RTP_TARDINESS_INT) {
+        *undecided = 1;
+        return 0;
+    }
+    return rtp_tardiness_q_load(tasks, n, m, lambda);
+}
+
+/* ---- [DA08] ---- */
 
 static int by_wcet_desc(const void *a, const void *b)
 {
@@ -48,8 +185,27 @@ static int by_wcet_desc(const void *a, const void *b)
 static int by_util_desc(const void *a, const void *b)
 {
     const rtp_task *x = a, *y = b;
-    rtp_i128 l = (rtp_i128)x->wcet_ns * gap(y), r = (rtp_i128)y->wcet_ns * gap(x);
+    rtp_i128 l = (rtp_i128)x->wcet_ns * rtp_tardiness_gap(y),
+             r = (rtp_i128)y->wcet_ns * rtp_tardiness_gap(x);
     return (l < r) - (l > r);
+}
+
+/* ceil(top / den), den = m minus the lambda - 1 largest utilizations, from
+ * den's enclosure: top 2^32 / den.hi <= x <= top 2^32 / den.lo. */
+static int da_int(const rtp_task *by_util, int m, long lambda, rtp_i128 top, rtp_i128 *x)
+{
+    fx den = {m * FX_ONE, m * FX_ONE};
+    for (long k = 0; k + 1 < lambda; k++) {
+        fx u = util(&by_util[k]);
+        den.lo -= u.hi;
+        den.hi -= u.lo;
+    }
+    if (den.lo <= 0 || top >= (rtp_i128)1 << 94)
+        return 0;
+    rtp_i128 num = top << 32, a = num / den.hi + (num % den.hi != 0),
+             b = num / den.lo + (num % den.lo != 0);
+    *x = a;
+    return a == b;
 }
 
 /* [DA08] Thm. 1 (Devi's thesis, Cor. 4.11): with lambda = ceil(U) - 1,
@@ -57,7 +213,8 @@ static int by_util_desc(const void *a, const void *b)
  * largest u), tardiness_i <= C_i + ceil(x); x = 0 on one CPU. `sorted` is
  * scratch of n tasks. */
 static rtp_status da_bound(const rtp_task *tasks, size_t n, int m, long lambda,
-                           rtp_task *sorted, rtp_ns *x_out)
+                           rtp_tardiness_path path, rtp_task *sorted, int *undecided,
+                           rtp_ns *x_out)
 {
     *x_out = 0;
     if (m == 1 || lambda <= 0)
@@ -71,96 +228,165 @@ static rtp_status da_bound(const rtp_task *tasks, size_t n, int m, long lambda,
     if (top <= 0)
         return RTP_OK;
     qsort(sorted, n, sizeof *sorted, by_util_desc);
-    mpq_t den, u, x;
-    mpq_inits(den, u, x, NULL);
-    mpq_set_si(den, m, 1);
-    for (long k = 0; k + 1 < lambda && (size_t)k < n; k++) {
-        q_set(u, sorted[k].wcet_ns, gap(&sorted[k]));
-        mpq_sub(den, den, u);
+    rtp_i128 x;
+    if (path != RTP_TARDINESS_Q && da_int(sorted, m, lambda, top, &x)) {
+        if (x > INT64_MAX)
+            return RTP_ELIMIT;
+        *x_out = (rtp_ns)x;
+        return RTP_OK;
     }
-    /* den > 0: lambda - 1 <= m - 2 utilizations, each <= 1 */
-    mpz_set_si(mpq_numref(x), (long)(top >> 62));
-    mpz_mul_2exp(mpq_numref(x), mpq_numref(x), 62);
-    mpz_add_ui(mpq_numref(x), mpq_numref(x), (unsigned long)(top & (((rtp_i128)1 << 62) - 1)));
-    mpz_set_ui(mpq_denref(x), 1);
-    mpq_div(x, x, den);
-    rtp_status st = q_ceil(x, x_out);
-    mpq_clears(den, u, x, NULL);
-    return st;
+    if (path == RTP_TARDINESS_INT) {
+        *undecided = 1;
+        return RTP_OK;
+    }
+    return rtp_tardiness_q_da(sorted, m, lambda, top, x_out);
 }
 
-/* The compliant-vector search state: per task the line v_i(s) = v0_i + u_i s
- * of [EDB10]'s compliant-vector condition and its value at the current s. */
-typedef struct cv_state {
+/* ---- [EGB10] ---- */
+
+/* The integer path's view of one set: F's constant S enclosed, per-task
+ * scratch for the enclosures of v_i(P/m), and the double guess's lines. */
+typedef struct cv_int {
+    const rtp_task *tasks;
     size_t n;
-    mpq_t *v0, *u, *val;
-    size_t *order, *scratch;
-} cv_state;
+    int m;
+    long lambda;
+    rtp_ns dmin;
+    fx S;
+    rtp_i128 *lo, *hi;
+    double *v0, *u, *val, Sd;
+    size_t *idx;
+} cv_int;
 
-/* Stable merge sort of order[lo, hi) by val descending. */
-static void sort_desc(cv_state *c, size_t lo, size_t hi)
+/* Y_i = D_i - dmin, and min(Y_i, T_i - J'_i) as S_i uses it. */
+static rtp_ns cv_y(const cv_int *c, const rtp_task *t)
 {
-    if (hi - lo < 2)
-        return;
-    size_t mid = lo + (hi - lo) / 2, a = lo, b = mid, k = lo;
-    sort_desc(c, lo, mid);
-    sort_desc(c, mid, hi);
-    while (a < mid || b < hi)
-        c->scratch[k++] = b >= hi || (a < mid && mpq_cmp(c->val[c->order[a]],
-                                                         c->val[c->order[b]]) >= 0)
-                              ? c->order[a++]
-                              : c->order[b++];
-    memcpy(c->order + lo, c->scratch + lo, (hi - lo) * sizeof *c->order);
+    rtp_ns y = t->deadline_ns - c->dmin, g = rtp_tardiness_gap(t);
+    return y < g ? y : g;
 }
 
-/* s* = the least s >= 0 with S + (sum of the lambda largest v_i(s)) <= m s
- * [EGB10]. The left side minus m s is convex, piecewise linear and strictly
- * decreasing (the lambda <= m - 1 slopes u_i <= 1 sum below m), so Newton's
- * step from s = 0 — the root of the line of the lambda largest values at s —
- * never passes s* and reaches it after finitely many distinct lines
- * (Dinkelbach's iteration [Din67]). */
-static rtp_status cv_root(cv_state *c, const mpq_t S, int m, long lambda,
-                          const rtp_limits *limits, mpq_t s)
+/* sign(F(P/m)) from the enclosures: 1 above 0, -1 at most 0, 0 when they
+ * straddle 0 or a step passes 128 bits. With G = T - J' and Y' = min(Y, G),
+ * v_i(P/m) = C_i - S_i + C_i (P - C_i)/(m G_i) = C_i (m Y'_i + P - C_i)/(m G_i),
+ * one fraction per task; the sum of the lambda largest is enclosed by that
+ * of the lower and that of the upper ends. */
+static int cv_sign(cv_int *c, rtp_i128 P)
 {
-    mpq_t a, b;
-    mpq_inits(a, b, NULL);
-    rtp_status st = RTP_OK;
-    mpq_set_ui(s, 0, 1);
-    for (uint64_t step = 0;; step++) {
-        if (step >= limits->max_iterations) {
-            st = RTP_ELIMIT;
-            break;
-        }
-        for (size_t i = 0; i < c->n; i++) {
-            mpq_mul(c->val[i], c->u[i], s);
-            mpq_add(c->val[i], c->val[i], c->v0[i]);
-            c->order[i] = i;
-        }
-        sort_desc(c, 0, c->n);
-        mpq_set(a, S);              /* the active line: a - b s' */
-        mpq_set_si(b, m, 1);
-        for (long k = 0; k < lambda && (size_t)k < c->n; k++) {
-            mpq_add(a, a, c->v0[c->order[k]]);
-            mpq_sub(b, b, c->u[c->order[k]]);
-        }
-        mpq_div(a, a, b);           /* its root */
-        if (mpq_cmp(a, s) <= 0)
-            break;
-        mpq_set(s, a);
+    for (size_t i = 0; i < c->n; i++) {
+        const rtp_task *t = &c->tasks[i];
+        rtp_i128 f = (rtp_i128)c->m * cv_y(c, t) + P - t->wcet_ns, w;
+        fx v;
+        if (__builtin_mul_overflow(f, (rtp_i128)t->wcet_ns, &w) ||
+            !fx_div(w, (rtp_i128)c->m * rtp_tardiness_gap(t), &v))
+            return 0;
+        c->lo[i] = v.lo;
+        c->hi[i] = v.hi;
     }
-    mpq_clears(a, b, NULL);
-    return st;
+    size_t k = (size_t)(c->lambda > 0 ? c->lambda : 0);
+    rtp_i128 lo = c->S.lo - P * FX_ONE + top_sum(c->lo, c->n, k, c->idx),
+             hi = c->S.hi - P * FX_ONE + top_sum(c->hi, c->n, k, c->idx);
+    return lo > 0 ? 1 : hi <= 0 ? -1 : 0;
 }
 
-static void cv_free(cv_state *c)
+/* s* in doubles by the iteration of solver/tardiness_q.c: a guess only. */
+static double cv_guess(cv_int *c)
 {
-    for (size_t i = 0; c->val && i < c->n; i++)
-        mpq_clears(c->v0[i], c->u[i], c->val[i], NULL);
-    free(c->v0);
-    free(c->u);
-    free(c->val);
-    free(c->order);
-    free(c->scratch);
+    size_t k = (size_t)(c->lambda > 0 ? c->lambda : 0);
+    double s = 0;
+    for (int step = 0; step < 64; step++) {
+        for (size_t i = 0; i < c->n; i++) {
+            c->val[i] = c->v0[i] + c->u[i] * s;
+            c->idx[i] = i;
+        }
+        select_top(c->idx, c->n, k, c->val, cmp_double);
+        double a = c->Sd, b = c->m;
+        for (size_t j = 0; j < k; j++) {
+            a += c->v0[c->idx[j]];
+            b -= c->u[c->idx[j]];
+        }
+        if (!(a / b > s))
+            break;
+        s = a / b;
+    }
+    return s;
+}
+
+/* P = ceil(m s*): the guess, moved by at most a few steps until F's signs
+ * at P/m and (P-1)/m confirm it; 0 when they cannot. s* >= 0, so P = 0
+ * needs only F(0) <= 0. */
+static int cv_confirm(cv_int *c, rtp_i128 *out)
+{
+    double g = ceil(cv_guess(c) * c->m);
+    if (!(g < 0x1p80))
+        return 0;
+    rtp_i128 P = g > 0 ? (rtp_i128)g : 0;
+    for (int tries = 0; tries < 4; tries++) {
+        int at = cv_sign(c, P);
+        if (at == 0)
+            return 0;
+        if (at > 0) {
+            P++;
+            continue;
+        }
+        int below = P == 0 ? 1 : cv_sign(c, P - 1);
+        if (below == 0)
+            return 0;
+        if (below > 0) {
+            *out = P;
+            return 1;
+        }
+        P--;
+    }
+    return 0;
+}
+
+/* lift[i] = ceil(s* - C_i/m) on the integer path; *done = 0 when it cannot
+ * decide. RTP_ELIMIT when a lift does not fit in rtp_ns, RTP_ENOMEM. */
+static rtp_status lift_int(const rtp_task *tasks, size_t n, int m, long lambda, rtp_ns dmin,
+                           rtp_ns *lift, int *done)
+{
+    *done = 0;
+    if (n >= FX_MAX_TERMS)
+        return RTP_OK;
+    cv_int c = {.tasks = tasks, .n = n, .m = m, .lambda = lambda, .dmin = dmin};
+    /* one block: the 16-byte-aligned 128-bit arrays first */
+    char *block = malloc(n * (2 * sizeof(rtp_i128) + 3 * sizeof(double) + sizeof(size_t)));
+    if (!block)
+        return RTP_ENOMEM;
+    c.lo = (rtp_i128 *)block;
+    c.hi = c.lo + n;
+    c.v0 = (double *)(c.hi + n);
+    c.u = c.v0 + n;
+    c.val = c.u + n;
+    c.idx = (size_t *)(c.val + n);
+    size_t i = 0;
+    for (; i < n; i++) {
+        const rtp_task *t = &tasks[i];
+        rtp_ns y = cv_y(&c, t), g = rtp_tardiness_gap(t);
+        fx s = {0, 0}; /* S_i = C_i (G_i - Y'_i)/G_i <= C_i: within the cap */
+        if (!fx_div((rtp_i128)t->wcet_ns * (g - y), g, &s))
+            break;
+        c.S.lo += s.lo;
+        c.S.hi += s.hi;
+        double C = (double)t->wcet_ns, Si = C * (double)(g - y) / (double)g;
+        c.u[i] = C / (double)g;
+        c.v0[i] = C - C * c.u[i] / m - Si;
+        c.Sd += Si;
+    }
+    rtp_i128 P;
+    rtp_status st = RTP_OK;
+    if (i == n && cv_confirm(&c, &P)) {
+        *done = 1;
+        for (i = 0; i < n && st == RTP_OK; i++) {
+            rtp_i128 a = P - tasks[i].wcet_ns, l = a / m + (a % m > 0);
+            if (l > INT64_MAX || l < INT64_MIN)
+                st = RTP_ELIMIT;
+            else
+                lift[i] = (rtp_ns)l;
+        }
+    }
+    free(block);
+    return st;
 }
 
 /* [EGB10] with G-EDF's priority points Y_i = D_i - min D (a uniform shift
@@ -168,7 +394,8 @@ static void cv_free(cv_state *c)
  * ceil(s* - C_i/m), tardiness = that - D_i, at least 0. On one CPU with
  * implicit deadlines EDF meets every deadline at U <= 1 [LL73]. */
 static rtp_status cv_bound(const rtp_task *tasks, size_t n, int m, long lambda,
-                           const rtp_limits *limits, rtp_ns *tard)
+                           const rtp_limits *limits, rtp_tardiness_path path, int *undecided,
+                           rtp_ns *tard)
 {
     int implicit = 1;
     rtp_ns dmin = tasks[0].deadline_ns;
@@ -181,58 +408,24 @@ static rtp_status cv_bound(const rtp_task *tasks, size_t n, int m, long lambda,
         memset(tard, 0, n * sizeof *tard);
         return RTP_OK;
     }
-    cv_state c = {.n = n};
-    rtp_status st = RTP_ENOMEM;
-    c.v0 = malloc(n * sizeof *c.v0);
-    c.u = malloc(n * sizeof *c.u);
-    c.val = malloc(n * sizeof *c.val);
-    c.order = malloc(n * sizeof *c.order);
-    c.scratch = malloc(n * sizeof *c.scratch);
-    if (!c.v0 || !c.u || !c.val || !c.order || !c.scratch) {
-        free(c.v0), free(c.u), free(c.val), free(c.order), free(c.scratch);
-        return RTP_ENOMEM;
+    int done = 0;
+    rtp_status st = path != RTP_TARDINESS_Q
+                        ? lift_int(tasks, n, m, lambda, dmin, tard, &done)
+                        : RTP_OK;
+    if (st == RTP_OK && !done) {
+        if (path == RTP_TARDINESS_INT) {
+            *undecided = 1;
+            return RTP_OK;
+        }
+        st = rtp_tardiness_q_lift(tasks, n, m, lambda, dmin, limits, tard);
     }
-    for (size_t i = 0; i < n; i++)
-        mpq_inits(c.v0[i], c.u[i], c.val[i], NULL);
-    mpq_t S, Si, t, s;
-    mpq_inits(S, Si, t, s, NULL);
-    for (size_t i = 0; i < n; i++) {
-        const rtp_task *k = &tasks[i];
-        rtp_ns y = k->deadline_ns - dmin, g = gap(k);
-        q_set(c.u[i], k->wcet_ns, g);
-        /* S_i = C_i max(0, 1 - Y_i/T_i) */
-        if (y < g) {
-            q_set(Si, g - y, g);
-            mpq_set_si(t, k->wcet_ns, 1);
-            mpq_mul(Si, Si, t);
-        } else
-            mpq_set_ui(Si, 0, 1);
-        mpq_add(S, S, Si);
-        /* v0_i = C_i - C_i u_i / m - S_i */
-        mpq_set_si(c.v0[i], k->wcet_ns, 1);
-        mpq_mul(t, c.v0[i], c.u[i]);
-        q_set(s, 1, m);
-        mpq_mul(t, t, s);
-        mpq_sub(c.v0[i], c.v0[i], t);
-        mpq_sub(c.v0[i], c.v0[i], Si);
-    }
-    if (lambda <= 0) {
-        q_set(t, 1, m);
-        mpq_mul(s, S, t);
-        st = RTP_OK;
-    } else
-        st = cv_root(&c, S, m, lambda, limits, s);
     for (size_t i = 0; i < n && st == RTP_OK; i++) {
         const rtp_task *k = &tasks[i];
-        rtp_ns lift, r;
-        q_set(t, k->wcet_ns, m);
-        mpq_sub(t, s, t);
-        st = q_ceil(t, &lift);
+        rtp_ns r;
         /* response from the release = Y + C + lift; tardiness from the
          * arrival adds J' back */
-        if (st == RTP_OK &&
-            (__builtin_add_overflow(k->deadline_ns - dmin, k->wcet_ns, &r) ||
-             __builtin_add_overflow(r, lift, &r)))
+        if (__builtin_add_overflow(k->deadline_ns - dmin, k->wcet_ns, &r) ||
+            __builtin_add_overflow(r, tard[i], &r))
             st = RTP_ELIMIT;
         if (st == RTP_OK) {
             r = r > k->deadline_ns ? r - k->deadline_ns : 0;
@@ -240,33 +433,10 @@ static rtp_status cv_bound(const rtp_task *tasks, size_t n, int m, long lambda,
                 st = RTP_ELIMIT;
         }
     }
-    mpq_clears(S, Si, t, s, NULL);
-    cv_free(&c);
     return st;
 }
 
-/* U = sum C/(T - J') exactly; *lambda = ceil(U) - 1. 0 when the bounds do
- * not apply (blocking, C > T - J', U > m). */
-static int applies(const rtp_task *tasks, size_t n, int m, long *lambda)
-{
-    for (size_t i = 0; i < n; i++)
-        if (tasks[i].blocking_ns > 0 || gap(&tasks[i]) < tasks[i].wcet_ns)
-            return 0;
-    mpq_t U, u;
-    mpq_inits(U, u, NULL);
-    for (size_t i = 0; i < n; i++) {
-        q_set(u, tasks[i].wcet_ns, gap(&tasks[i]));
-        mpq_add(U, U, u);
-    }
-    int ok = mpq_cmp_si(U, m, 1) <= 0;
-    mpz_t c;
-    mpz_init(c);
-    mpz_cdiv_q(c, mpq_numref(U), mpq_denref(U));
-    *lambda = mpz_get_si(c) - 1; /* <= m - 1 when ok */
-    mpz_clear(c);
-    mpq_clears(U, u, NULL);
-    return ok;
-}
+/* ---- the entry points ---- */
 
 static rtp_status run_soft(const rtp_test *test, const rtp_task *tasks, size_t n,
                            rtp_test_result *result, rtp_diag *diag)
@@ -296,17 +466,18 @@ rtp_test rtp_test_soft(int cpus, rtp_limits limits)
     return t;
 }
 
-rtp_status rtp_tardiness_bounds(const rtp_task *tasks, size_t n, int m,
-                                const rtp_limits *limits, rtp_tardiness *out,
-                                int *bounded, rtp_diag *diag)
+rtp_status rtp_tardiness_bounds_via(const rtp_task *tasks, size_t n, int m,
+                                    const rtp_limits *limits, rtp_tardiness_path path,
+                                    rtp_tardiness *out, int *bounded, int *undecided,
+                                    rtp_diag *diag)
 {
     if (m < 1)
         return rtp_diag_set(diag, RTP_EINPUT, NULL, "tardiness: m = %d CPUs", m);
-    *bounded = 0;
+    *bounded = *undecided = 0;
     for (size_t i = 0; i < n; i++)
         out[i].bound_ns = out[i].da_ns = out[i].cv_ns = -1;
     long lambda = 0;
-    if (n == 0 || !applies(tasks, n, m, &lambda))
+    if (n == 0 || !applies(tasks, n, m, path, undecided, &lambda))
         return RTP_OK;
     int implicit = 1;
     for (size_t i = 0; i < n; i++)
@@ -319,10 +490,11 @@ rtp_status rtp_tardiness_bounds(const rtp_task *tasks, size_t n, int m,
         return rtp_oom(diag);
     }
     rtp_ns x = 0;
-    rtp_status st = implicit ? da_bound(tasks, n, m, lambda, sorted, &x) : RTP_OK;
-    if (st == RTP_OK)
-        st = cv_bound(tasks, n, m, lambda, limits, cv);
-    for (size_t i = 0; i < n && st == RTP_OK; i++) {
+    rtp_status st =
+        implicit ? da_bound(tasks, n, m, lambda, path, sorted, undecided, &x) : RTP_OK;
+    if (st == RTP_OK && !*undecided)
+        st = cv_bound(tasks, n, m, lambda, limits, path, undecided, cv);
+    for (size_t i = 0; i < n && st == RTP_OK && !*undecided; i++) {
         out[i].cv_ns = cv[i];
         if (implicit && __builtin_add_overflow(tasks[i].wcet_ns, x, &out[i].da_ns))
             st = RTP_ELIMIT;
@@ -332,12 +504,23 @@ rtp_status rtp_tardiness_bounds(const rtp_task *tasks, size_t n, int m,
     free(sorted);
     if (st == RTP_ENOMEM)
         return rtp_oom(diag);
-    if (st == RTP_ELIMIT) {
+    if (st == RTP_ELIMIT || *undecided) {
         for (size_t i = 0; i < n; i++)
             out[i].bound_ns = out[i].da_ns = out[i].cv_ns = -1;
+        if (*undecided)
+            return RTP_OK;
         return rtp_diag_set(diag, RTP_ELIMIT, NULL,
                             "tardiness bound beyond 2^63 ns or past --max-iterations");
     }
     *bounded = 1;
     return RTP_OK;
+}
+
+rtp_status rtp_tardiness_bounds(const rtp_task *tasks, size_t n, int m,
+                                const rtp_limits *limits, rtp_tardiness *out,
+                                int *bounded, rtp_diag *diag)
+{
+    int undecided;
+    return rtp_tardiness_bounds_via(tasks, n, m, limits, RTP_TARDINESS_AUTO, out, bounded,
+                                    &undecided, diag);
 }

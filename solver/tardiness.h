@@ -2,7 +2,8 @@
  * (soft real-time: every job completes, at most a bounded time after its
  * deadline) whenever the total utilization is at most m: Devi & Anderson's
  * bound [DA08] (implicit deadlines) and the compliant-vector bound
- * [EDB10][EGB10] (any deadline), computed in exact rationals (GMP).
+ * [EDB10][EGB10] (any deadline), computed exactly: 128-bit integer
+ * enclosures, GMP rationals where those cannot decide (solver/tardiness_q.h).
  *
  * Model: sporadic tasks, one thread each (a job starts only after its
  * predecessor completed), preemptive global EDF by absolute deadline, as

@@ -15,12 +15,14 @@
 #include <cmocka.h>
 
 #include <gmp.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sim/sim.h"
 #include "solver/tardiness.h"
+#include "solver/tardiness_q.h"
 #include "support/reference.h"
 #include "support/testutil.h"
 
@@ -438,6 +440,127 @@ static void test_soft_test(void **state)
     assert_string_equal(r.accepted_by, "soft");
 }
 
+/* ---- the integer path against the rationals ---- */
+
+#define PATHS_N 40
+
+/* Families of the comparison: periods log-uniform over [1 ms, 1 s] in ns;
+ * round periods (1, 2, 4, 5, 10 x 10 ms, whole-ms C: U is often exactly an
+ * integer); periods near 2^62 (steps past 128 bits); all three with
+ * implicit, constrained or arbitrary deadlines and sometimes jitter. */
+enum { FAM_NS, FAM_ROUND, FAM_HUGE, FAM_COUNT };
+
+static rtp_ns log_uniform(tu_rng *rng, rtp_ns lo, rtp_ns hi)
+{
+    double f = (double)tu_range(rng, 0, 1 << 30) / (double)(1 << 30);
+    rtp_ns v = (rtp_ns)((double)lo * pow((double)hi / (double)lo, f));
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+static size_t family_set(tu_rng *rng, int fam, rtp_task *ts, int *m)
+{
+    *m = (int)tu_range(rng, 1, 8);
+    size_t n = (size_t)tu_range(rng, (int64_t)*m + 1, PATHS_N);
+    int kind = (int)tu_range(rng, 0, 2), jitter = tu_range(rng, 0, 3) == 0;
+    /* per task about m/n of a CPU, so U lands in about [0.5 m, 1.2 m] */
+    int64_t share = 1000 * *m / (int64_t)n;
+    for (size_t i = 0; i < n; i++) {
+        static const rtp_ns round[5] = {10, 20, 40, 50, 100};
+        rtp_ns t = fam == FAM_NS      ? log_uniform(rng, 1000000, 1000000000)
+                   : fam == FAM_ROUND ? round[tu_range(rng, 0, 4)] * 1000000
+                                      : tu_range(rng, (rtp_ns)1 << 61, (rtp_ns)1 << 62);
+        int64_t permille = tu_range(rng, share / 2 + 1, share * 3 / 2 + 1);
+        rtp_ns c = (rtp_ns)((rtp_i128)t * (permille > 1000 ? 1000 : permille) / 1000);
+        if (fam == FAM_ROUND)
+            c = c / 1000000 * 1000000;
+        c = c < 1 ? 1 : c;
+        rtp_ns d = kind == 0 ? t : kind == 1 ? tu_range(rng, c, t) : tu_range(rng, c, 2 * t);
+        ts[i] = tu_task(c, d, t);
+        if (jitter && tu_range(rng, 0, 1))
+            ts[i].jitter_ns = tu_range(rng, 0, (t - c) / 4);
+    }
+    return n;
+}
+
+/* Raises the last task's C to the largest value with U <= m (by bisection
+ * on the exact sum): U within 1/T of m, where the enclosure must defer. */
+static void near_m(rtp_task *ts, size_t n, int m)
+{
+    rtp_ns lo = 1, hi = rtp_tardiness_gap(&ts[n - 1]);
+    long lambda;
+    while (lo < hi) {
+        ts[n - 1].wcet_ns = lo + (hi - lo + 1) / 2;
+        if (rtp_tardiness_q_load(ts, n, m, &lambda))
+            lo = ts[n - 1].wcet_ns;
+        else
+            hi = ts[n - 1].wcet_ns - 1;
+    }
+    ts[n - 1].wcet_ns = lo;
+}
+
+/* One set by `path`: status, bounded, the three bounds per task. */
+typedef struct path_out {
+    rtp_status st;
+    int bounded, undecided;
+    rtp_tardiness t[PATHS_N];
+} path_out;
+
+static void by_path(const rtp_task *ts, size_t n, int m, rtp_tardiness_path path, path_out *o)
+{
+    rtp_limits l = limits();
+    rtp_diag d;
+    o->st = rtp_tardiness_bounds_via(ts, n, m, &l, path, o->t, &o->bounded, &o->undecided, &d);
+}
+
+static void assert_same(const path_out *a, const path_out *b, size_t n)
+{
+    assert_int_equal(a->st, b->st);
+    assert_int_equal(a->bounded, b->bounded);
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(a->t[i].bound_ns, b->t[i].bound_ns);
+        assert_int_equal(a->t[i].da_ns, b->t[i].da_ns);
+        assert_int_equal(a->t[i].cv_ns, b->t[i].cv_ns);
+    }
+}
+
+/* Every set: the product's answer (integer enclosures, GMP fallback) equals
+ * the GMP path's, and so does the integer path's wherever it decides alone;
+ * it must decide almost every set of the ordinary families. */
+static void test_integer_path(void **state)
+{
+    (void)state;
+    tu_rng rng = {27};
+    int sets[FAM_COUNT + 1] = {0}, decided[FAM_COUNT + 1] = {0}, bounded[FAM_COUNT + 1] = {0};
+    for (int k = 0; k < 6000; k++) {
+        int fam = k % (FAM_COUNT + 1), m; /* FAM_COUNT: FAM_NS raised to U near m */
+        rtp_task ts[PATHS_N];
+        size_t n = family_set(&rng, fam == FAM_COUNT ? FAM_NS : fam, ts, &m);
+        if (fam == FAM_COUNT)
+            near_m(ts, n, m);
+        path_out q, i, a;
+        by_path(ts, n, m, RTP_TARDINESS_Q, &q);
+        by_path(ts, n, m, RTP_TARDINESS_INT, &i);
+        by_path(ts, n, m, RTP_TARDINESS_AUTO, &a);
+        assert_false(q.undecided || a.undecided);
+        assert_same(&a, &q, n);
+        if (!i.undecided)
+            assert_same(&i, &q, n);
+        sets[fam]++;
+        decided[fam] += !i.undecided;
+        bounded[fam] += q.bounded;
+    }
+    print_message("tardiness paths: sets / integer path decided / bounded: ns %d/%d/%d, "
+                  "round %d/%d/%d, near 2^62 %d/%d/%d, U near m %d/%d/%d\n",
+                  sets[0], decided[0], bounded[0], sets[1], decided[1], bounded[1], sets[2],
+                  decided[2], bounded[2], sets[3], decided[3], bounded[3]);
+    /* the families reach both paths and both sides of U <= m */
+    for (int f = 0; f <= FAM_COUNT; f++)
+        assert_true(bounded[f] > sets[f] / 10 && bounded[f] < sets[f]);
+    assert_true(decided[FAM_NS] > sets[FAM_NS] * 95 / 100);
+    assert_true(decided[FAM_HUGE] < sets[FAM_HUGE]);
+    assert_true(decided[FAM_COUNT] < sets[FAM_COUNT]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -448,6 +571,7 @@ int main(void)
         cmocka_unit_test(test_against_reference),
         cmocka_unit_test(test_simulation),
         cmocka_unit_test(test_soft_test),
+        cmocka_unit_test(test_integer_path),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
