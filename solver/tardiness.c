@@ -19,6 +19,8 @@
 #include "solver/tardiness.h"
 #include "solver/tardiness_q.h"
 
+#include "models/load_sum.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,19 +54,6 @@ static int fx_div(rtp_i128 x, rtp_i128 d, fx *out)
     out->lo = q * FX_ONE + f;
     out->hi = out->lo + (f * d != r << 32);
     return 1;
-}
-
-/* ceil(x / 2^32), rounding toward plus infinity for either sign. */
-static rtp_i128 fx_ceil1(rtp_i128 x)
-{
-    return -((-x) >> 32);
-}
-
-/* ceil(v) into *out when both ends of the enclosure agree on it. */
-static int fx_ceil(fx v, rtp_i128 *out)
-{
-    *out = fx_ceil1(v.lo);
-    return *out == fx_ceil1(v.hi);
 }
 
 /* u_i = C_i/(T_i - J'_i) enclosed (C <= T - J' < 2^62: a quotient of 0 or
@@ -135,22 +124,24 @@ static rtp_i128 top_sum(const rtp_i128 *v, size_t n, size_t k, size_t *idx)
 
 /* ---- U <= m and lambda ---- */
 
-/* From the enclosure of U = sum C/(T - J'): 0 when ceil(U) is not certain. */
+/* ceil(U), U = sum C/(T - J'), from the running sum of models/load_sum.h
+ * (2^-64 enclosure, exact while the common denominator fits 63 bits; the
+ * generators' "U = 2" sums land within 1e-9 of 2, past a 2^-32 enclosure):
+ * 0 when neither tells. */
 static int load_int(const rtp_task *tasks, size_t n, int m, int *ok, long *lambda)
 {
-    if (n >= FX_MAX_TERMS)
+    rtp_load_sum U = rtp_load_sum_zero();
+    for (size_t i = 0; i < n; i++)
+        rtp_load_sum_add(&U, tasks[i].wcet_ns, rtp_tardiness_gap(&tasks[i]));
+    rtp_u128 one = (rtp_u128)1 << 64, c;
+    if (U.den > 0)
+        c = (rtp_u128)(U.num / U.den + (U.num % U.den != 0));
+    else if (U.hi < RTP_LOAD_SUM_SAT && (U.lo + one - 1) >> 64 == (U.hi + one - 1) >> 64)
+        c = (U.lo + one - 1) >> 64;
+    else
         return 0;
-    fx U = {0, 0};
-    for (size_t i = 0; i < n; i++) {
-        fx u = util(&tasks[i]);
-        U.lo += u.lo;
-        U.hi += u.hi;
-    }
-    rtp_i128 c;
-    if (!fx_ceil(U, &c))
-        return 0;
-    *ok = c <= m; /* U <= m iff ceil(U) <= m */
-    *lambda = (long)c - 1;
+    *ok = c <= (rtp_u128)m; /* U <= m iff ceil(U) <= m */
+    *lambda = (long)c - 1;  /* c <= n */
     return 1;
 }
 
@@ -173,13 +164,32 @@ static int applies(const rtp_task *tasks, size_t n, int m, rtp_tardiness_path pa
     return rtp_tardiness_q_load(tasks, n, m, lambda);
 }
 
-/* ---- [DA08] ---- */
+/* ---- scratch ---- */
 
-static int by_wcet_desc(const void *a, const void *b)
+/* Per-task scratch of one call, one block (the 16-byte-aligned 128-bit
+ * arrays first): enclosure ends, the double guess's lines, an index. */
+typedef struct scratch {
+    rtp_i128 *lo, *hi;
+    double *v0, *u, *val;
+    size_t *idx;
+} scratch;
+
+/* The block to free, NULL when out of memory. */
+static void *scratch_new(size_t n, scratch *w)
 {
-    rtp_ns x = ((const rtp_task *)a)->wcet_ns, y = ((const rtp_task *)b)->wcet_ns;
-    return (x < y) - (x > y);
+    char *block = malloc(n * (2 * sizeof(rtp_i128) + 3 * sizeof(double) + sizeof(size_t)));
+    if (!block)
+        return NULL;
+    w->lo = (rtp_i128 *)block;
+    w->hi = w->lo + n;
+    w->v0 = (double *)(w->hi + n);
+    w->u = w->v0 + n;
+    w->val = w->u + n;
+    w->idx = (size_t *)(w->val + n);
+    return block;
 }
+
+/* ---- [DA08] ---- */
 
 /* u_a > u_b first; C_a/G_a vs C_b/G_b cross-multiplied (< 2^124). */
 static int by_util_desc(const void *a, const void *b)
@@ -190,17 +200,24 @@ static int by_util_desc(const void *a, const void *b)
     return (l < r) - (l > r);
 }
 
-/* ceil(top / den), den = m minus the lambda - 1 largest utilizations, from
- * den's enclosure: top 2^32 / den.hi <= x <= top 2^32 / den.lo. */
-static int da_int(const rtp_task *by_util, int m, long lambda, rtp_i128 top, rtp_i128 *x)
+/* ceil(top / den), den = m minus the sum of the lambda - 1 largest
+ * utilizations, enclosed by m minus the same sums of their upper and lower
+ * ends (the sum of the k largest grows with each value): then
+ * top 2^32 / den.hi <= x <= top 2^32 / den.lo. */
+static int da_int(const rtp_task *tasks, size_t n, int m, long lambda, rtp_i128 top,
+                  scratch *w, rtp_i128 *x)
 {
-    fx den = {m * FX_ONE, m * FX_ONE};
-    for (long k = 0; k + 1 < lambda; k++) {
-        fx u = util(&by_util[k]);
-        den.lo -= u.hi;
-        den.hi -= u.lo;
+    if (n >= FX_MAX_TERMS || top >= (rtp_i128)1 << 94)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        fx u = util(&tasks[i]);
+        w->lo[i] = u.lo;
+        w->hi[i] = u.hi;
     }
-    if (den.lo <= 0 || top >= (rtp_i128)1 << 94)
+    size_t k = (size_t)lambda - 1;
+    fx den = {m * FX_ONE - top_sum(w->hi, n, k, w->idx),
+              m * FX_ONE - top_sum(w->lo, n, k, w->idx)};
+    if (den.lo <= 0)
         return 0;
     rtp_i128 num = top << 32, a = num / den.hi + (num % den.hi != 0),
              b = num / den.lo + (num % den.lo != 0);
@@ -210,26 +227,24 @@ static int da_int(const rtp_task *by_util, int m, long lambda, rtp_i128 top, rtp
 
 /* [DA08] Thm. 1 (Devi's thesis, Cor. 4.11): with lambda = ceil(U) - 1,
  * x = (sum of the lambda largest C - C_min) / (m - sum of the lambda - 1
- * largest u), tardiness_i <= C_i + ceil(x); x = 0 on one CPU. `sorted` is
- * scratch of n tasks. */
+ * largest u), tardiness_i <= C_i + ceil(x); x = 0 on one CPU. */
 static rtp_status da_bound(const rtp_task *tasks, size_t n, int m, long lambda,
-                           rtp_tardiness_path path, rtp_task *sorted, int *undecided,
+                           rtp_tardiness_path path, scratch *w, int *undecided,
                            rtp_ns *x_out)
 {
     *x_out = 0;
     if (m == 1 || lambda <= 0)
         return RTP_OK;
-    memcpy(sorted, tasks, n * sizeof *sorted);
-    qsort(sorted, n, sizeof *sorted, by_wcet_desc);
-    rtp_i128 top = 0; /* n < 2^32 terms of < 2^62 */
-    for (long k = 0; k < lambda && (size_t)k < n; k++)
-        top += sorted[k].wcet_ns;
-    top -= sorted[n - 1].wcet_ns;
+    rtp_ns cmin = tasks[0].wcet_ns;
+    for (size_t i = 0; i < n; i++) {
+        w->lo[i] = tasks[i].wcet_ns;
+        cmin = tasks[i].wcet_ns < cmin ? tasks[i].wcet_ns : cmin;
+    }
+    /* n < 2^32 terms of < 2^62 */
+    rtp_i128 top = top_sum(w->lo, n, (size_t)lambda, w->idx) - cmin, x;
     if (top <= 0)
         return RTP_OK;
-    qsort(sorted, n, sizeof *sorted, by_util_desc);
-    rtp_i128 x;
-    if (path != RTP_TARDINESS_Q && da_int(sorted, m, lambda, top, &x)) {
+    if (path != RTP_TARDINESS_Q && da_int(tasks, n, m, lambda, top, w, &x)) {
         if (x > INT64_MAX)
             return RTP_ELIMIT;
         *x_out = (rtp_ns)x;
@@ -239,7 +254,14 @@ static rtp_status da_bound(const rtp_task *tasks, size_t n, int m, long lambda,
         *undecided = 1;
         return RTP_OK;
     }
-    return rtp_tardiness_q_da(sorted, m, lambda, top, x_out);
+    rtp_task *sorted = malloc(n * sizeof *sorted);
+    if (!sorted)
+        return RTP_ENOMEM;
+    memcpy(sorted, tasks, n * sizeof *sorted);
+    qsort(sorted, n, sizeof *sorted, by_util_desc);
+    rtp_status st = rtp_tardiness_q_da(sorted, m, lambda, top, x_out);
+    free(sorted);
+    return st;
 }
 
 /* ---- [EGB10] ---- */
@@ -253,9 +275,8 @@ typedef struct cv_int {
     long lambda;
     rtp_ns dmin;
     fx S;
-    rtp_i128 *lo, *hi;
-    double *v0, *u, *val, Sd;
-    size_t *idx;
+    double Sd;
+    scratch w;
 } cv_int;
 
 /* Y_i = D_i - dmin, and min(Y_i, T_i - J'_i) as S_i uses it. */
@@ -279,12 +300,12 @@ static int cv_sign(cv_int *c, rtp_i128 P)
         if (__builtin_mul_overflow(f, (rtp_i128)t->wcet_ns, &w) ||
             !fx_div(w, (rtp_i128)c->m * rtp_tardiness_gap(t), &v))
             return 0;
-        c->lo[i] = v.lo;
-        c->hi[i] = v.hi;
+        c->w.lo[i] = v.lo;
+        c->w.hi[i] = v.hi;
     }
     size_t k = (size_t)(c->lambda > 0 ? c->lambda : 0);
-    rtp_i128 lo = c->S.lo - P * FX_ONE + top_sum(c->lo, c->n, k, c->idx),
-             hi = c->S.hi - P * FX_ONE + top_sum(c->hi, c->n, k, c->idx);
+    rtp_i128 lo = c->S.lo - P * FX_ONE + top_sum(c->w.lo, c->n, k, c->w.idx),
+             hi = c->S.hi - P * FX_ONE + top_sum(c->w.hi, c->n, k, c->w.idx);
     return lo > 0 ? 1 : hi <= 0 ? -1 : 0;
 }
 
@@ -295,14 +316,14 @@ static double cv_guess(cv_int *c)
     double s = 0;
     for (int step = 0; step < 64; step++) {
         for (size_t i = 0; i < c->n; i++) {
-            c->val[i] = c->v0[i] + c->u[i] * s;
-            c->idx[i] = i;
+            c->w.val[i] = c->w.v0[i] + c->w.u[i] * s;
+            c->w.idx[i] = i;
         }
-        select_top(c->idx, c->n, k, c->val, cmp_double);
+        select_top(c->w.idx, c->n, k, c->w.val, cmp_double);
         double a = c->Sd, b = c->m;
         for (size_t j = 0; j < k; j++) {
-            a += c->v0[c->idx[j]];
-            b -= c->u[c->idx[j]];
+            a += c->w.v0[c->w.idx[j]];
+            b -= c->w.u[c->w.idx[j]];
         }
         if (!(a / b > s))
             break;
@@ -341,52 +362,38 @@ static int cv_confirm(cv_int *c, rtp_i128 *out)
 }
 
 /* lift[i] = ceil(s* - C_i/m) on the integer path; *done = 0 when it cannot
- * decide. RTP_ELIMIT when a lift does not fit in rtp_ns, RTP_ENOMEM. */
+ * decide. RTP_ELIMIT when a lift does not fit in rtp_ns. */
 static rtp_status lift_int(const rtp_task *tasks, size_t n, int m, long lambda, rtp_ns dmin,
-                           rtp_ns *lift, int *done)
+                           scratch *w, rtp_ns *lift, int *done)
 {
     *done = 0;
     if (n >= FX_MAX_TERMS)
         return RTP_OK;
-    cv_int c = {.tasks = tasks, .n = n, .m = m, .lambda = lambda, .dmin = dmin};
-    /* one block: the 16-byte-aligned 128-bit arrays first */
-    char *block = malloc(n * (2 * sizeof(rtp_i128) + 3 * sizeof(double) + sizeof(size_t)));
-    if (!block)
-        return RTP_ENOMEM;
-    c.lo = (rtp_i128 *)block;
-    c.hi = c.lo + n;
-    c.v0 = (double *)(c.hi + n);
-    c.u = c.v0 + n;
-    c.val = c.u + n;
-    c.idx = (size_t *)(c.val + n);
-    size_t i = 0;
-    for (; i < n; i++) {
+    cv_int c = {.tasks = tasks, .n = n, .m = m, .lambda = lambda, .dmin = dmin, .w = *w};
+    for (size_t i = 0; i < n; i++) {
         const rtp_task *t = &tasks[i];
         rtp_ns y = cv_y(&c, t), g = rtp_tardiness_gap(t);
         fx s = {0, 0}; /* S_i = C_i (G_i - Y'_i)/G_i <= C_i: within the cap */
         if (!fx_div((rtp_i128)t->wcet_ns * (g - y), g, &s))
-            break;
+            return RTP_OK;
         c.S.lo += s.lo;
         c.S.hi += s.hi;
         double C = (double)t->wcet_ns, Si = C * (double)(g - y) / (double)g;
-        c.u[i] = C / (double)g;
-        c.v0[i] = C - C * c.u[i] / m - Si;
+        c.w.u[i] = C / (double)g;
+        c.w.v0[i] = C - C * c.w.u[i] / m - Si;
         c.Sd += Si;
     }
     rtp_i128 P;
-    rtp_status st = RTP_OK;
-    if (i == n && cv_confirm(&c, &P)) {
-        *done = 1;
-        for (i = 0; i < n && st == RTP_OK; i++) {
-            rtp_i128 a = P - tasks[i].wcet_ns, l = a / m + (a % m > 0);
-            if (l > INT64_MAX || l < INT64_MIN)
-                st = RTP_ELIMIT;
-            else
-                lift[i] = (rtp_ns)l;
-        }
+    if (!cv_confirm(&c, &P))
+        return RTP_OK;
+    *done = 1;
+    for (size_t i = 0; i < n; i++) {
+        rtp_i128 a = P - tasks[i].wcet_ns, l = a / m + (a % m > 0);
+        if (l > INT64_MAX || l < INT64_MIN)
+            return RTP_ELIMIT;
+        lift[i] = (rtp_ns)l;
     }
-    free(block);
-    return st;
+    return RTP_OK;
 }
 
 /* [EGB10] with G-EDF's priority points Y_i = D_i - min D (a uniform shift
@@ -394,8 +401,8 @@ static rtp_status lift_int(const rtp_task *tasks, size_t n, int m, long lambda, 
  * ceil(s* - C_i/m), tardiness = that - D_i, at least 0. On one CPU with
  * implicit deadlines EDF meets every deadline at U <= 1 [LL73]. */
 static rtp_status cv_bound(const rtp_task *tasks, size_t n, int m, long lambda,
-                           const rtp_limits *limits, rtp_tardiness_path path, int *undecided,
-                           rtp_ns *tard)
+                           const rtp_limits *limits, rtp_tardiness_path path, scratch *w,
+                           int *undecided, rtp_ns *tard)
 {
     int implicit = 1;
     rtp_ns dmin = tasks[0].deadline_ns;
@@ -410,7 +417,7 @@ static rtp_status cv_bound(const rtp_task *tasks, size_t n, int m, long lambda,
     }
     int done = 0;
     rtp_status st = path != RTP_TARDINESS_Q
-                        ? lift_int(tasks, n, m, lambda, dmin, tard, &done)
+                        ? lift_int(tasks, n, m, lambda, dmin, w, tard, &done)
                         : RTP_OK;
     if (st == RTP_OK && !done) {
         if (path == RTP_TARDINESS_INT) {
@@ -482,18 +489,18 @@ rtp_status rtp_tardiness_bounds_via(const rtp_task *tasks, size_t n, int m,
     int implicit = 1;
     for (size_t i = 0; i < n; i++)
         implicit &= tasks[i].deadline_ns == tasks[i].period_ns && tasks[i].jitter_ns == 0;
+    scratch w;
     rtp_ns *cv = malloc(n * sizeof *cv);
-    rtp_task *sorted = implicit ? malloc(n * sizeof *sorted) : NULL;
-    if (!cv || (implicit && !sorted)) {
+    void *block = scratch_new(n, &w);
+    if (!cv || !block) {
         free(cv);
-        free(sorted);
+        free(block);
         return rtp_oom(diag);
     }
     rtp_ns x = 0;
-    rtp_status st =
-        implicit ? da_bound(tasks, n, m, lambda, path, sorted, undecided, &x) : RTP_OK;
+    rtp_status st = implicit ? da_bound(tasks, n, m, lambda, path, &w, undecided, &x) : RTP_OK;
     if (st == RTP_OK && !*undecided)
-        st = cv_bound(tasks, n, m, lambda, limits, path, undecided, cv);
+        st = cv_bound(tasks, n, m, lambda, limits, path, &w, undecided, cv);
     for (size_t i = 0; i < n && st == RTP_OK && !*undecided; i++) {
         out[i].cv_ns = cv[i];
         if (implicit && __builtin_add_overflow(tasks[i].wcet_ns, x, &out[i].da_ns))
@@ -501,7 +508,7 @@ rtp_status rtp_tardiness_bounds_via(const rtp_task *tasks, size_t n, int m,
         out[i].bound_ns = implicit && out[i].da_ns < cv[i] ? out[i].da_ns : cv[i];
     }
     free(cv);
-    free(sorted);
+    free(block);
     if (st == RTP_ENOMEM)
         return rtp_oom(diag);
     if (st == RTP_ELIMIT || *undecided) {
