@@ -65,30 +65,38 @@ static fx util(const rtp_task *t)
     return u;
 }
 
-/* Orders idx[0..n) so that its first k entries name the k largest keys
- * (three-way quickselect); cmp(key, a, b) = sign(key[a] - key[b]). */
-typedef int (*key_cmp)(const void *key, size_t a, size_t b);
-
-static void select_top(size_t *idx, size_t n, size_t k, const void *key, key_cmp cmp)
+/* The sum of the k largest of v[0..n), moved to v[0..k): for k <= 8 (lambda
+ * < m, so every cluster of up to 9 CPUs) by insertion into a sorted v[0..k),
+ * else by three-way quickselect ([lo, gt) above the pivot, [gt, lt) equal,
+ * [lt, hi) below). */
+static rtp_i128 top_sum(rtp_i128 *v, size_t n, size_t k)
 {
-    if (k == 0 || k >= n)
-        return;
-    size_t lo = 0, hi = n; /* idx[0, lo) >= idx[lo, hi) >= idx[hi, n), lo <= k <= hi */
-    while (hi - lo > 1) {
-        size_t pivot = idx[lo + (hi - lo) / 2], gt = lo, lt = hi, p = lo;
+    for (size_t i = 0; k <= 8 && i < n; i++) {
+        rtp_i128 x = v[i];
+        size_t j = i < k ? i : k;
+        if (j == k && (k == 0 || x <= v[k - 1]))
+            continue;
+        if (j == k)
+            v[i] = v[--j]; /* the smallest kept moves out, to x's slot */
+        for (; j > 0 && v[j - 1] < x; j--)
+            v[j] = v[j - 1];
+        v[j] = x;
+    }
+    size_t lo = 0, hi = n; /* v[0, lo) >= v[lo, hi) >= v[hi, n), lo <= k <= hi */
+    while (k > 8 && k > lo && k < hi && hi - lo > 1) {
+        rtp_i128 pivot = v[lo + (hi - lo) / 2], x;
+        size_t gt = lo, lt = hi, p = lo;
         while (p < lt) {
-            int c = cmp(key, idx[p], pivot);
-            size_t x = idx[p];
-            if (c > 0) {
-                idx[p++] = idx[gt];
-                idx[gt++] = x;
-            } else if (c < 0) {
-                idx[p] = idx[--lt];
-                idx[lt] = x;
+            x = v[p];
+            if (x > pivot) {
+                v[p++] = v[gt];
+                v[gt++] = x;
+            } else if (x < pivot) {
+                v[p] = v[--lt];
+                v[lt] = x;
             } else
                 p++;
         }
-        /* [lo, gt) above the pivot, [gt, lt) equal, [lt, hi) below */
         if (k < gt)
             hi = gt;
         else if (k > lt)
@@ -96,30 +104,49 @@ static void select_top(size_t *idx, size_t n, size_t k, const void *key, key_cmp
         else
             break;
     }
+    rtp_i128 sum = 0;
+    for (size_t i = 0; i < k && i < n; i++)
+        sum += v[i];
+    return sum;
 }
 
-static int cmp_i128(const void *key, size_t a, size_t b)
+/* The sum of the k largest of n enclosed values, from their lower ends lo[]
+ * (reordered) when `inexact` of them have an upper end one above (the rest
+ * are exact): the sum of the k largest grows with each value, so it lies
+ * between that of the lower ends and that of the lower ends plus one for
+ * each of at most min(k, inexact) inexact values. */
+static fx top_enclosed(rtp_i128 *lo, size_t n, size_t k, size_t inexact)
 {
-    const rtp_i128 *v = key;
-    return (v[a] > v[b]) - (v[a] < v[b]);
+    rtp_i128 sum = top_sum(lo, n, k);
+    fx e = {sum, sum + (rtp_i128)(inexact < k ? inexact : k)};
+    return e;
 }
 
-static int cmp_double(const void *key, size_t a, size_t b)
+/* The same selection for the double guess, of indices by key[]. */
+static void select_top(size_t *idx, size_t n, size_t k, const double *key)
 {
-    const double *v = key;
-    return (v[a] > v[b]) - (v[a] < v[b]);
-}
-
-/* Sum of the k largest of v[0..n); idx is scratch. */
-static rtp_i128 top_sum(const rtp_i128 *v, size_t n, size_t k, size_t *idx)
-{
-    for (size_t i = 0; i < n; i++)
-        idx[i] = i;
-    select_top(idx, n, k, v, cmp_i128);
-    rtp_i128 s = 0;
-    for (size_t i = 0; i < k; i++)
-        s += v[idx[i]];
-    return s;
+    size_t lo = 0, hi = n;
+    while (k > lo && k < hi && hi - lo > 1) {
+        double pivot = key[idx[lo + (hi - lo) / 2]];
+        size_t gt = lo, lt = hi, p = lo, x;
+        while (p < lt) {
+            x = idx[p];
+            if (key[x] > pivot) {
+                idx[p++] = idx[gt];
+                idx[gt++] = x;
+            } else if (key[x] < pivot) {
+                idx[p] = idx[--lt];
+                idx[lt] = x;
+            } else
+                p++;
+        }
+        if (k < gt)
+            hi = gt;
+        else if (k > lt)
+            lo = lt;
+        else
+            break;
+    }
 }
 
 /* ---- U <= m and lambda ---- */
@@ -201,22 +228,21 @@ static int by_util_desc(const void *a, const void *b)
 }
 
 /* ceil(top / den), den = m minus the sum of the lambda - 1 largest
- * utilizations, enclosed by m minus the same sums of their upper and lower
- * ends (the sum of the k largest grows with each value): then
+ * utilizations, from the enclosure of that sum (top_enclosed): then
  * top 2^32 / den.hi <= x <= top 2^32 / den.lo. */
 static int da_int(const rtp_task *tasks, size_t n, int m, long lambda, rtp_i128 top,
                   scratch *w, rtp_i128 *x)
 {
     if (n >= FX_MAX_TERMS || top >= (rtp_i128)1 << 94)
         return 0;
+    size_t k = (size_t)lambda - 1, inexact = 0;
     for (size_t i = 0; i < n; i++) {
         fx u = util(&tasks[i]);
         w->lo[i] = u.lo;
-        w->hi[i] = u.hi;
+        inexact += u.hi != u.lo;
     }
-    size_t k = (size_t)lambda - 1;
-    fx den = {m * FX_ONE - top_sum(w->hi, n, k, w->idx),
-              m * FX_ONE - top_sum(w->lo, n, k, w->idx)};
+    fx top_u = top_enclosed(w->lo, n, k, inexact), den = {m * FX_ONE - top_u.hi,
+                                                           m * FX_ONE - top_u.lo};
     if (den.lo <= 0)
         return 0;
     rtp_i128 num = top << 32, a = num / den.hi + (num % den.hi != 0),
@@ -241,7 +267,7 @@ static rtp_status da_bound(const rtp_task *tasks, size_t n, int m, long lambda,
         cmin = tasks[i].wcet_ns < cmin ? tasks[i].wcet_ns : cmin;
     }
     /* n < 2^32 terms of < 2^62 */
-    rtp_i128 top = top_sum(w->lo, n, (size_t)lambda, w->idx) - cmin, x;
+    rtp_i128 top = top_sum(w->lo, n, (size_t)lambda) - cmin, x;
     if (top <= 0)
         return RTP_OK;
     if (path != RTP_TARDINESS_Q && da_int(tasks, n, m, lambda, top, w, &x)) {
@@ -289,10 +315,11 @@ static rtp_ns cv_y(const cv_int *c, const rtp_task *t)
 /* sign(F(P/m)) from the enclosures: 1 above 0, -1 at most 0, 0 when they
  * straddle 0 or a step passes 128 bits. With G = T - J' and Y' = min(Y, G),
  * v_i(P/m) = C_i - S_i + C_i (P - C_i)/(m G_i) = C_i (m Y'_i + P - C_i)/(m G_i),
- * one fraction per task; the sum of the lambda largest is enclosed by that
- * of the lower and that of the upper ends. */
+ * one fraction per task, enclosed (fx_div: an upper end at most one above
+ * the lower); the sum of the lambda largest by top_enclosed. */
 static int cv_sign(cv_int *c, rtp_i128 P)
 {
+    size_t k = (size_t)(c->lambda > 0 ? c->lambda : 0), inexact = 0;
     for (size_t i = 0; i < c->n; i++) {
         const rtp_task *t = &c->tasks[i];
         rtp_i128 f = (rtp_i128)c->m * cv_y(c, t) + P - t->wcet_ns, w;
@@ -301,11 +328,10 @@ static int cv_sign(cv_int *c, rtp_i128 P)
             !fx_div(w, (rtp_i128)c->m * rtp_tardiness_gap(t), &v))
             return 0;
         c->w.lo[i] = v.lo;
-        c->w.hi[i] = v.hi;
+        inexact += v.hi != v.lo;
     }
-    size_t k = (size_t)(c->lambda > 0 ? c->lambda : 0);
-    rtp_i128 lo = c->S.lo - P * FX_ONE + top_sum(c->w.lo, c->n, k, c->w.idx),
-             hi = c->S.hi - P * FX_ONE + top_sum(c->w.hi, c->n, k, c->w.idx);
+    fx top = top_enclosed(c->w.lo, c->n, k, inexact);
+    rtp_i128 lo = c->S.lo - P * FX_ONE + top.lo, hi = c->S.hi - P * FX_ONE + top.hi;
     return lo > 0 ? 1 : hi <= 0 ? -1 : 0;
 }
 
@@ -319,7 +345,7 @@ static double cv_guess(cv_int *c)
             c->w.val[i] = c->w.v0[i] + c->w.u[i] * s;
             c->w.idx[i] = i;
         }
-        select_top(c->w.idx, c->n, k, c->w.val, cmp_double);
+        select_top(c->w.idx, c->n, k, c->w.val);
         double a = c->Sd, b = c->m;
         for (size_t j = 0; j < k; j++) {
             a += c->w.v0[c->w.idx[j]];

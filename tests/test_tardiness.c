@@ -459,7 +459,7 @@ static rtp_ns log_uniform(tu_rng *rng, rtp_ns lo, rtp_ns hi)
 
 static size_t family_set(tu_rng *rng, int fam, rtp_task *ts, int *m)
 {
-    *m = (int)tu_range(rng, 1, 8);
+    *m = (int)tu_range(rng, 1, tu_range(rng, 0, 3) ? 8 : 16); /* lambda > 8: quickselect */
     size_t n = (size_t)tu_range(rng, (int64_t)*m + 1, PATHS_N);
     int kind = (int)tu_range(rng, 0, 2), jitter = tu_range(rng, 0, 3) == 0;
     /* per task about m/n of a CPU, so U lands in about [0.5 m, 1.2 m] */
