@@ -43,6 +43,18 @@ typedef struct fx {
  * when the quotient passes FX_INT_CAP. */
 static int fx_div(rtp_i128 x, rtp_i128 d, fx *out)
 {
+    if (d < FX_ONE && x < INT64_MAX && x > INT64_MIN) {
+        /* the same in 64-bit divisions, several times cheaper: r < d < 2^32 */
+        int64_t q = (int64_t)x / (int64_t)d, r = (int64_t)x % (int64_t)d;
+        if (r < 0) {
+            q -= 1;
+            r += (int64_t)d;
+        }
+        uint64_t shifted = (uint64_t)r << 32, f = shifted / (uint64_t)d;
+        out->lo = (rtp_i128)q * FX_ONE + (rtp_i128)f;
+        out->hi = out->lo + (f * (uint64_t)d != shifted);
+        return 1;
+    }
     rtp_i128 q = x / d, r = x % d;
     if (r < 0) {
         q -= 1;
@@ -125,8 +137,18 @@ static fx top_enclosed(rtp_i128 *lo, size_t n, size_t k, size_t inexact)
 /* The same selection for the double guess, of indices by key[]. */
 static void select_top(size_t *idx, size_t n, size_t k, const double *key)
 {
+    for (size_t i = 0; k <= 8 && i < n; i++) {
+        size_t x = idx[i], j = i < k ? i : k;
+        if (j == k && (k == 0 || key[x] <= key[idx[k - 1]]))
+            continue;
+        if (j == k)
+            idx[i] = idx[--j];
+        for (; j > 0 && key[idx[j - 1]] < key[x]; j--)
+            idx[j] = idx[j - 1];
+        idx[j] = x;
+    }
     size_t lo = 0, hi = n;
-    while (k > lo && k < hi && hi - lo > 1) {
+    while (k > 8 && k > lo && k < hi && hi - lo > 1) {
         double pivot = key[idx[lo + (hi - lo) / 2]];
         size_t gt = lo, lt = hi, p = lo, x;
         while (p < lt) {
