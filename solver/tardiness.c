@@ -77,98 +77,67 @@ static fx util(const rtp_task *t)
     return u;
 }
 
-/* The sum of the k largest of v[0..n), moved to v[0..k): for k <= 8 (lambda
- * < m, so every cluster of up to 9 CPUs) by insertion into a sorted v[0..k),
- * else by three-way quickselect ([lo, gt) above the pivot, [gt, lt) equal,
- * [lt, hi) below). */
-static rtp_i128 top_sum(rtp_i128 *v, size_t n, size_t k)
-{
-    for (size_t i = 0; k <= 8 && i < n; i++) {
-        rtp_i128 x = v[i];
-        size_t j = i < k ? i : k;
-        if (j == k && (k == 0 || x <= v[k - 1]))
-            continue;
-        if (j == k)
-            v[i] = v[--j]; /* the smallest kept moves out, to x's slot */
-        for (; j > 0 && v[j - 1] < x; j--)
-            v[j] = v[j - 1];
-        v[j] = x;
+/* Orders idx[0..n) so that idx[0..k) name the k largest key[] values: for
+ * k <= 8 (lambda < m: every cluster of up to 9 CPUs) by insertion into a
+ * sorted idx[0..k), else by three-way quickselect ([lo, gt) above the
+ * pivot, [gt, lt) equal, [lt, hi) below; key[idx[0, lo)] >= those of
+ * [lo, hi) >= those of [hi, n), lo <= k <= hi). One body for the
+ * enclosures' 128-bit ends and the guess's doubles. */
+#define SELECT_TOP(name, key_t)                                                  \
+    static void name(size_t *idx, size_t n, size_t k, const key_t *key)          \
+    {                                                                            \
+        for (size_t i = 0; k <= 8 && i < n; i++) {                               \
+            size_t x = idx[i], j = i < k ? i : k;                                \
+            if (j == k && (k == 0 || key[x] <= key[idx[k - 1]]))                 \
+                continue;                                                        \
+            if (j == k)                                                          \
+                idx[i] = idx[--j]; /* the smallest kept moves to x's slot */     \
+            for (; j > 0 && key[idx[j - 1]] < key[x]; j--)                       \
+                idx[j] = idx[j - 1];                                             \
+            idx[j] = x;                                                          \
+        }                                                                        \
+        size_t lo = 0, hi = n;                                                   \
+        while (k > 8 && k > lo && k < hi && hi - lo > 1) {                       \
+            key_t pivot = key[idx[lo + (hi - lo) / 2]];                          \
+            size_t gt = lo, lt = hi, p = lo, x;                                  \
+            while (p < lt) {                                                     \
+                x = idx[p];                                                      \
+                if (key[x] > pivot) {                                            \
+                    idx[p++] = idx[gt];                                          \
+                    idx[gt++] = x;                                               \
+                } else if (key[x] < pivot) {                                     \
+                    idx[p] = idx[--lt];                                          \
+                    idx[lt] = x;                                                 \
+                } else                                                           \
+                    p++;                                                         \
+            }                                                                    \
+            if (k < gt)                                                          \
+                hi = gt;                                                         \
+            else if (k > lt)                                                     \
+                lo = lt;                                                         \
+            else                                                                 \
+                break;                                                           \
+        }                                                                        \
     }
-    size_t lo = 0, hi = n; /* v[0, lo) >= v[lo, hi) >= v[hi, n), lo <= k <= hi */
-    while (k > 8 && k > lo && k < hi && hi - lo > 1) {
-        rtp_i128 pivot = v[lo + (hi - lo) / 2], x;
-        size_t gt = lo, lt = hi, p = lo;
-        while (p < lt) {
-            x = v[p];
-            if (x > pivot) {
-                v[p++] = v[gt];
-                v[gt++] = x;
-            } else if (x < pivot) {
-                v[p] = v[--lt];
-                v[lt] = x;
-            } else
-                p++;
-        }
-        if (k < gt)
-            hi = gt;
-        else if (k > lt)
-            lo = lt;
-        else
-            break;
-    }
-    rtp_i128 sum = 0;
-    for (size_t i = 0; i < k && i < n; i++)
-        sum += v[i];
-    return sum;
-}
+
+SELECT_TOP(select_top, rtp_i128)
+SELECT_TOP(select_top_double, double)
 
 /* The sum of the k largest of n enclosed values, from their lower ends lo[]
- * (reordered) when `inexact` of them have an upper end one above (the rest
- * are exact): the sum of the k largest grows with each value, so it lies
- * between that of the lower ends and that of the lower ends plus one for
- * each of at most min(k, inexact) inexact values. */
-static fx top_enclosed(rtp_i128 *lo, size_t n, size_t k, size_t inexact)
+ * when `inexact` of them have an upper end one above (the rest are exact):
+ * the sum of the k largest grows with each value, so it lies between that
+ * of the lower ends and that of the lower ends plus one for each of at most
+ * min(k, inexact) inexact values. idx is scratch. */
+static fx top_enclosed(const rtp_i128 *lo, size_t n, size_t k, size_t inexact, size_t *idx)
 {
-    rtp_i128 sum = top_sum(lo, n, k);
+    for (size_t i = 0; i < n; i++)
+        idx[i] = i;
+    select_top(idx, n, k, lo);
+    rtp_i128 sum = 0;
+    for (size_t i = 0; i < k && i < n; i++)
+        sum += lo[idx[i]];
     fx e = {sum, sum + (rtp_i128)(inexact < k ? inexact : k)};
     return e;
-}
-
-/* The same selection for the double guess, of indices by key[]. */
-static void select_top(size_t *idx, size_t n, size_t k, const double *key)
-{
-    for (size_t i = 0; k <= 8 && i < n; i++) {
-        size_t x = idx[i], j = i < k ? i : k;
-        if (j == k && (k == 0 || key[x] <= key[idx[k - 1]]))
-            continue;
-        if (j == k)
-            idx[i] = idx[--j];
-        for (; j > 0 && key[idx[j - 1]] < key[x]; j--)
-            idx[j] = idx[j - 1];
-        idx[j] = x;
-    }
-    size_t lo = 0, hi = n;
-    while (k > 8 && k > lo && k < hi && hi - lo > 1) {
-        double pivot = key[idx[lo + (hi - lo) / 2]];
-        size_t gt = lo, lt = hi, p = lo, x;
-        while (p < lt) {
-            x = idx[p];
-            if (key[x] > pivot) {
-                idx[p++] = idx[gt];
-                idx[gt++] = x;
-            } else if (key[x] < pivot) {
-                idx[p] = idx[--lt];
-                idx[lt] = x;
-            } else
-                p++;
-        }
-        if (k < gt)
-            hi = gt;
-        else if (k > lt)
-            lo = lt;
-        else
-            break;
-    }
 }
 
 /* ---- U <= m and lambda ---- */
@@ -263,7 +232,7 @@ static int da_int(const rtp_task *tasks, size_t n, int m, long lambda, rtp_i128 
         w->lo[i] = u.lo;
         inexact += u.hi != u.lo;
     }
-    fx top_u = top_enclosed(w->lo, n, k, inexact), den = {m * FX_ONE - top_u.hi,
+    fx top_u = top_enclosed(w->lo, n, k, inexact, w->idx), den = {m * FX_ONE - top_u.hi,
                                                            m * FX_ONE - top_u.lo};
     if (den.lo <= 0)
         return 0;
@@ -289,7 +258,7 @@ static rtp_status da_bound(const rtp_task *tasks, size_t n, int m, long lambda,
         cmin = tasks[i].wcet_ns < cmin ? tasks[i].wcet_ns : cmin;
     }
     /* n < 2^32 terms of < 2^62 */
-    rtp_i128 top = top_sum(w->lo, n, (size_t)lambda) - cmin, x;
+    rtp_i128 top = top_enclosed(w->lo, n, (size_t)lambda, 0, w->idx).lo - cmin, x;
     if (top <= 0)
         return RTP_OK;
     if (path != RTP_TARDINESS_Q && da_int(tasks, n, m, lambda, top, w, &x)) {
@@ -352,7 +321,7 @@ static int cv_sign(cv_int *c, rtp_i128 P)
         c->w.lo[i] = v.lo;
         inexact += v.hi != v.lo;
     }
-    fx top = top_enclosed(c->w.lo, c->n, k, inexact);
+    fx top = top_enclosed(c->w.lo, c->n, k, inexact, c->w.idx);
     rtp_i128 lo = c->S.lo - P * FX_ONE + top.lo, hi = c->S.hi - P * FX_ONE + top.hi;
     return lo > 0 ? 1 : hi <= 0 ? -1 : 0;
 }
@@ -367,7 +336,7 @@ static double cv_guess(cv_int *c)
             c->w.val[i] = c->w.v0[i] + c->w.u[i] * s;
             c->w.idx[i] = i;
         }
-        select_top(c->w.idx, c->n, k, c->w.val);
+        select_top_double(c->w.idx, c->n, k, c->w.val);
         double a = c->Sd, b = c->m;
         for (size_t j = 0; j < k; j++) {
             a += c->w.v0[c->w.idx[j]];
