@@ -840,10 +840,19 @@ static rtp_ns all_reach(const wm_lin *l, const rtp_task *e, size_t n, const rtp_
 /* dbf(t) as rtp_edf_load, saturated at RTP_I128_SATURATED, with each
  * task's jobs due by t into jobs[] (dv: dividers). The walk asks for b(t)
  * and the step point below t apart: b is constant past the largest D*,
- * and the step point is needed only where h(t) = t. */
+ * and the step point is needed only where h(t) = t. With `small` (the
+ * caller knows dbf(t) < 2^62), in 64 bits: every term is at most the sum. */
 static rtp_i128 load_jobs(const rtp_task *e, const struct libdivide_u64_t *dv, size_t n, rtp_ns t,
-                          rtp_ns *jobs)
+                          rtp_ns *jobs, int small)
 {
+    if (small) {
+        rtp_ns h = 0;
+        for (size_t i = 0; i < n; i++) {
+            jobs[i] = jobs_by(&e[i], &dv[i], t);
+            h += jobs[i] * e[i].wcet_ns;
+        }
+        return h;
+    }
     rtp_i128 h = 0;
     for (size_t i = 0; i < n; i++) {
         jobs[i] = jobs_by(&e[i], &dv[i], t);
@@ -897,12 +906,14 @@ static rtp_status combined_walk(const rtp_task *e, const struct libdivide_u64_t 
             act[na++] = k;
     rtp_status st = RTP_OK;
     rtp_ns t = rtp_edf_prev_deadline(e, n, bound + 1);
+    /* dbf only falls as t does: 64 bits below 2^62 at the first t */
+    int small = t > 0 && load_jobs(e, dv, n, t, jobs, 0) < RTP_NS_LIMIT;
     while (t > 0 && t >= lo) {
         if (rtp_edf_spend(bud, diag, "wcet_max: EDF QPA did not finish")) {
             st = RTP_ELIMIT;
             break;
         }
-        rtp_i128 h = load_jobs(e, dv, n, t, jobs), extra = 0;
+        rtp_i128 h = load_jobs(e, dv, n, t, jobs, small), extra = 0;
         if (b > 0) /* b(t) = B from the largest D* on */
             h += t >= d_max ? b : rtp_edf_blocking(e, n, t);
         for (size_t a = 0; a < na; a++) {
