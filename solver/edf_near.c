@@ -132,11 +132,12 @@ typedef struct near {
 
 /* ------------------------------------------------------------------ LLL */
 
-/* Gram-Schmidt of the columns b[0..s-1] (each of length s). */
-static void gram_schmidt(size_t s, double b[][DIM_MAX], double bs[][DIM_MAX],
+/* Gram-Schmidt of the columns b[from..s-1] (each of length s), those
+ * before `from` (and their bs, mu, norm) unchanged. */
+static void gram_schmidt(size_t from, size_t s, double b[][DIM_MAX], double bs[][DIM_MAX],
                          double mu[][DIM_MAX], double *norm)
 {
-    for (size_t i = 0; i < s; i++) {
+    for (size_t i = from; i < s; i++) {
         memcpy(bs[i], b[i], sizeof bs[i]);
         for (size_t k = 0; k < i; k++) {
             double d = 0;
@@ -192,7 +193,7 @@ static int lll(near *c, double b[][DIM_MAX])
     for (size_t i = 0; i < s; i++)
         for (size_t r = 0; r < s; r++)
             c->v[i][r] = c->vinv[i][r] = i == r;
-    gram_schmidt(s, b, bs, mu, norm);
+    gram_schmidt(0, s, b, bs, mu, norm);
     size_t k = 1, rounds = 0;
     while (k < s) {
         if (++rounds > 100000)
@@ -209,8 +210,10 @@ static int lll(near *c, double b[][DIM_MAX])
         if (norm[k] >= (0.99 - mu[k][k - 1] * mu[k][k - 1]) * norm[k - 1]) {
             k++;
         } else {
+            /* the columns before k - 1 keep their b*: only the swapped
+             * pair and those after them are orthogonalised again */
             swap_cols(c, b, k);
-            gram_schmidt(s, b, bs, mu, norm);
+            gram_schmidt(k - 1, s, b, bs, mu, norm);
             k = k > 1 ? k - 1 : 1;
         }
     }
