@@ -250,23 +250,33 @@ static rtp_status edf_bound(sctx *s, const mpq_t a, int busy, rtp_ns *bound)
 }
 
 /* a = p / q in lowest terms as 128-bit integers when both fit a long
- * (small), read once for every step the walk takes at that a. */
+ * (small), read once for every step the walk takes at that a; else (alpha_U
+ * itself, whose terms have the periods' lcm for a denominator) a in a
+ * double for a first look at each comparison. */
 typedef struct small_q {
     int small;
     rtp_i128 p, q;
+    double d;
 } small_q;
 
 static small_q small_of(const mpq_t a)
 {
-    small_q f = {0, 0, 1};
+    small_q f = {0, 0, 1, mpq_get_d(a)};
     if (mpz_fits_slong_p(mpq_numref(a)) && mpz_fits_slong_p(mpq_denref(a)))
-        f = (small_q){1, mpz_get_si(mpq_numref(a)), mpz_get_si(mpq_denref(a))};
+        f = (small_q){1, mpz_get_si(mpq_numref(a)), mpz_get_si(mpq_denref(a)), f.d};
     return f;
 }
 
 /* sign(a A + K - t) for a = p / q in lowest terms, in 128 bits when p, q,
- * A, K, t all stay below 2^63 (each product below 2^126), else in GMP. */
-static int over(const mpq_t a, small_q f, rtp_i128 A, rtp_i128 K, rtp_ns t, mpq_t scratch)
+ * A, K, t all stay below 2^63 (each product below 2^126); else in doubles
+ * when that is clear by more than their rounding (a's double within 2^-52
+ * relative while it is a normal double, A, K and t within 2^-53, the
+ * products and sums adding a few 2^-53 each: 2^-45 of the magnitudes
+ * covers them; alpha_U can be as small as 1 / lcm T, below the doubles'
+ * normal range), else exactly as the
+ * integer sign(p A + q (K - t)) (no gcd: at alpha_U the walk spent most of
+ * its time canonicalising rationals here). z: two scratch integers. */
+static int over(const mpq_t a, small_q f, rtp_i128 A, rtp_i128 K, rtp_ns t, mpz_t z[2])
 {
     const rtp_i128 lim = (rtp_i128)1 << 63;
     if (f.small && A < lim && K < lim) {
@@ -274,32 +284,29 @@ static int over(const mpq_t a, small_q f, rtp_i128 A, rtp_i128 K, rtp_ns t, mpq_
         rtp_i128 l = p * A + q * K, r = q * t;
         return (l > r) - (l < r);
     }
-    rtp_sens_qset(scratch, A, 1);
-    mpq_mul(scratch, scratch, a);
-    mpq_t k;
-    mpq_init(k);
-    rtp_sens_qset(k, K - t, 1);
-    mpq_add(scratch, scratch, k);
-    mpq_clear(k);
-    return mpq_sgn(scratch);
+    double ad = f.d * (double)A, v = ad + (double)K - (double)t;
+    double err = (fabs(ad) + fabs((double)K) + fabs((double)t)) * 0x1p-45;
+    if (f.d > 0x1p-1000 && isfinite(v) && isfinite(err) && fabs(v) > err)
+        return v > 0 ? 1 : -1;
+    rtp_sens_zset(z[0], A);
+    mpz_mul(z[0], z[0], mpq_numref(a));
+    rtp_sens_zset(z[1], K - t);
+    mpz_addmul(z[0], z[1], mpq_denref(a));
+    return mpz_sgn(z[0]);
 }
 
-/* floor(a A + K), known to be below t <= 2^62. */
-static rtp_ns load_floor(const mpq_t a, small_q f, rtp_i128 A, rtp_i128 K, mpq_t scratch)
+/* floor(a A + K), known to be below t <= 2^62: floor(p A / q) + K. */
+static rtp_ns load_floor(const mpq_t a, small_q f, rtp_i128 A, rtp_i128 K, mpz_t z[2])
 {
     const rtp_i128 lim = (rtp_i128)1 << 63;
     if (f.small && A < lim && K < lim) {
         rtp_i128 p = f.p, q = f.q;
         return (rtp_ns)((p * A + q * K) / q); /* >= 0 */
     }
-    mpz_t z;
-    mpz_init(z);
-    rtp_sens_qset(scratch, A, 1);
-    mpq_mul(scratch, scratch, a);
-    mpz_fdiv_q(z, mpq_numref(scratch), mpq_denref(scratch));
-    rtp_ns out = mpz_get_si(z) + (rtp_ns)K;
-    mpz_clear(z);
-    return out;
+    rtp_sens_zset(z[0], A);
+    mpz_mul(z[0], z[0], mpq_numref(a));
+    mpz_fdiv_q(z[0], z[0], mpq_denref(a));
+    return mpz_get_si(z[0]) + (rtp_ns)K;
 }
 
 /* QPA at alpha = a over the step points in [lo, bound): *failed = a
@@ -318,8 +325,8 @@ static rtp_status edf_walk(sctx *s, mpq_t a, int lower, rtp_ns lo, rtp_ns bound,
     struct libdivide_u64_t *dv = dividers(s->e, s->n);
     if (!dv)
         return rtp_oom(s->diag);
-    mpq_t scratch;
-    mpq_init(scratch);
+    mpz_t scratch[2];
+    mpz_inits(scratch[0], scratch[1], NULL);
     small_q f = small_of(a);
     rtp_status st = RTP_OK;
     rtp_ns t = 0;
@@ -354,7 +361,7 @@ static rtp_status edf_walk(sctx *s, mpq_t a, int lower, rtp_ns lo, rtp_ns bound,
             break; /* h(t) <= the smallest D*: nothing below t fails */
         edf_point(s, dv, cmp < 0 ? load_floor(a, f, A, K, scratch) : t - 1, &t, &A, &K, &big);
     }
-    mpq_clear(scratch);
+    mpz_clears(scratch[0], scratch[1], NULL);
     free(dv);
     return st;
 }
