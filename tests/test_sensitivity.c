@@ -735,6 +735,23 @@ static void expect(kind k, const rtp_task *ts, size_t n, const rtp_overheads *ov
     rtp_scaling_free(&sc);
 }
 
+/* alpha_U = p / q with q past 2^63 (the walks then compare a A + K with t
+ * in doubles, and exactly where that is too close to call) and a tie there:
+ * (2^61 + 1, D 2^60 - 1, T 2^60) and (2^62 - 2, D = T = 3 2^60) have alpha_U
+ * = 3 2^60 / (5 2^61 + 1); at alpha_U every deadline of the first task
+ * passes (h = 0.6, 1.2, 1.8 x 2^60 at 2^60 - 1, 2^61 - 1, 3 2^60 - 1) and
+ * h(3 2^60) = 3 2^60 exactly (a tie no rounding can call: the walk's
+ * exact integer comparison decides it), so alpha* = alpha_U. */
+static void test_edf_factor_big_alpha_u(void **state)
+{
+    (void)state;
+    const rtp_ns x = (rtp_ns)1 << 60;
+    rtp_task ts[2] = {tu_task(2 * x + 1, x - 1, x), tu_task(4 * x - 2, 3 * x, 3 * x)};
+    rtp_overheads none = {0, 0, 0, 0, 0};
+    expect((kind){RTP_POLICY_EDF, RTP_PRIO_OPA}, ts, 2, &none,
+           "3458764513820540928/11529215046068469761", "0.299999999");
+}
+
 static void test_examples(void **state)
 {
     (void)state;
@@ -1162,6 +1179,7 @@ int main(void)
         cmocka_unit_test(test_fp_reviewer_level_one),
         cmocka_unit_test(test_edf_at_one),
         cmocka_unit_test(test_edf_past_2_62),
+        cmocka_unit_test(test_edf_factor_big_alpha_u),
         cmocka_unit_test(test_edf_deep),
         cmocka_unit_test(test_edf_factor_deep),
         cmocka_unit_test(test_harmonic_breakdown),
