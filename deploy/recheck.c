@@ -116,9 +116,13 @@ static rtp_task *deployed_tasks(const rtp_plan *plan, size_t j, const rtp_deploy
                  : rtp_deploy_runtime(plan, &bin->tasks[i].task, opts, &tasks[i].wcet_ns, diag);
         if (*st == RTP_OK)
             *st = rtp_effective_jitter(&tasks[i], &plan->overheads, &tasks[i].jitter_ns);
-        rtp_effective_charge(&tasks[i], opts->sections ? opts->sections : &plan->overheads);
+        if (*st == RTP_OK)
+            *st = rtp_effective_charge(&tasks[i],
+                                       opts->sections ? opts->sections : &plan->overheads);
         if (*st != RTP_OK && diag->message[0] == '\0')
-            rtp_diag_set(diag, *st, "", "task %s: wcet or jitter plus overheads passes 2^62 ns",
+            rtp_diag_set(diag, *st, "",
+                         "task %s: wcet, jitter or a critical section plus overheads passes "
+                         "2^62 ns",
                          tasks[i].name);
     }
     if (*st != RTP_OK) {

@@ -75,16 +75,14 @@ rtp_status rtp_effective_wcet(const rtp_task *task, const rtp_overheads *ov, rtp
      * request may suspend: a switch away, one back and one after the
      * section [Bra11] (eq. 7.3, as SchedCAT's charge_semaphore_overheads):
      * work the job runs beyond its declared wcet (docs/spec.md "Lock
-     * overheads"). The section as held (rtp_request_held) must fit too. */
-    rtp_ns lock = ov ? ov->lock_ns : 0, sw = ov ? ov->context_switch_ns : 0,
-           wake = ov ? ov->release_latency_ns : 0;
+     * overheads"). The section as held (rtp_request_held) must fit too:
+     * the solvers then read it unchecked through rtp_task_held. */
+    rtp_ns lock = ov ? ov->lock_ns : 0, sw = ov ? ov->context_switch_ns : 0;
     for (size_t k = 0; k < task->n_requests; k++) {
         const rtp_request *q = &task->requests[k];
         rtp_ns per = lock, held;
         if ((q->susp && add_times(per, sw, 3, &per) != RTP_OK) ||
-            add_times(q->length_ns, lock, 1, &held) != RTP_OK ||
-            (q->susp && (add_times(held, wake, 1, &held) != RTP_OK ||
-                         add_times(held, sw, 2, &held) != RTP_OK)) ||
+            rtp_request_held(q, ov, &held) != RTP_OK ||
             rtp_mul(q->count, per, &per) != RTP_OK || add_times(noisy, per, 1, &noisy) != RTP_OK)
             return RTP_ELIMIT;
     }
@@ -97,9 +95,14 @@ rtp_status rtp_effective_jitter(const rtp_task *task, const rtp_overheads *ov, r
     return add_times(task->jitter_ns, ov ? ov->release_latency_ns : 0, 1, out);
 }
 
-void rtp_effective_charge(rtp_task *task, const rtp_overheads *ov)
+rtp_status rtp_effective_charge(rtp_task *task, const rtp_overheads *ov)
 {
+    rtp_ns held;
+    for (size_t k = 0; k < task->n_requests; k++)
+        if (rtp_request_held(&task->requests[k], ov, &held) != RTP_OK)
+            return RTP_ELIMIT;
     task->charged = ov ? *ov : (rtp_overheads){0};
+    return RTP_OK;
 }
 
 rtp_status rtp_effective_tasks(const rtp_task *tasks, size_t n, const rtp_overheads *ov,
@@ -119,7 +122,8 @@ rtp_status rtp_effective_tasks(const rtp_task *tasks, size_t n, const rtp_overhe
             out[i] = tasks[i];
         out[i].wcet_ns = c;
         out[i].jitter_ns = j;
-        rtp_effective_charge(&out[i], ov);
+        /* rtp_effective_wcet checked every section held with ov */
+        out[i].charged = ov ? *ov : (rtp_overheads){0};
     }
     return RTP_OK;
 }

@@ -71,8 +71,10 @@ rtp_status rtp_effective_jitter(const rtp_task *task, const rtp_overheads *ov,
 /* task->charged = *ov (all 0 when ov is NULL): the overheads the solver
  * holds task's critical sections with. rtp_effective_tasks sets it; a
  * caller that builds an effective task term by term (deploy's runtimes)
- * calls it with the overheads of its C'. */
-void rtp_effective_charge(rtp_task *task, const rtp_overheads *ov);
+ * calls it with the overheads its plan was analysed with. RTP_ELIMIT (task
+ * untouched) when a section held with them (rtp_request_held) passes 2^62
+ * ns: what charged holds has always been checked. */
+rtp_status rtp_effective_charge(rtp_task *task, const rtp_overheads *ov);
 
 /* out[i] = tasks[i] with wcet_ns = C' (under `policy`), jitter_ns = J' and
  * charged = *ov (shallow copies; out may be tasks itself). RTP_ELIMIT naming the task

@@ -261,10 +261,25 @@ int rtp_tasks_have_requests(const rtp_task *tasks, size_t n)
     return 0;
 }
 
-rtp_ns rtp_request_held(const rtp_request *q, const rtp_overheads *ov)
+rtp_status rtp_request_held(const rtp_request *q, const rtp_overheads *ov, rtp_ns *out)
 {
-    if (!ov)
-        return q->length_ns;
-    rtp_ns held = q->length_ns + ov->lock_ns;
-    return q->susp ? held + ov->release_latency_ns + 2 * ov->context_switch_ns : held;
+    if (!ov) {
+        *out = q->length_ns;
+        return RTP_OK;
+    }
+    /* every term within 0..2^62: the sum fits 128 bits */
+    rtp_i128 held = (rtp_i128)q->length_ns + ov->lock_ns;
+    if (q->susp)
+        held += (rtp_i128)ov->release_latency_ns + 2 * (rtp_i128)ov->context_switch_ns;
+    if (held > RTP_NS_LIMIT)
+        return RTP_ELIMIT;
+    *out = (rtp_ns)held;
+    return RTP_OK;
+}
+
+rtp_ns rtp_task_held(const rtp_task *task, size_t k)
+{
+    rtp_ns held;
+    return rtp_request_held(&task->requests[k], &task->charged, &held) == RTP_OK ? held
+                                                                                 : RTP_NS_LIMIT;
 }

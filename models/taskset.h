@@ -109,7 +109,7 @@ typedef struct rtp_task {
     rtp_overheads charged; /* an effective copy's overheads (models/effective.h,
                             * set by rtp_effective_tasks with its C' and J'):
                             * what the solver holds this task's critical
-                            * sections with (rtp_request_held); all 0 in a
+                            * sections with (rtp_task_held); all 0 in a
                             * declared task, which nothing charges */
 } rtp_task;
 
@@ -155,9 +155,18 @@ rtp_status rtp_resources_copy(const rtp_resource *from, size_t n, rtp_resource *
  * of q to hold its resource: length_ns + lock, and for a suspension-based
  * (FMLP+) request also release_latency + 2 x context_switch: the holder's
  * wake-up after the hand-over, its switch in and the switch away after the
- * section [Bra11]. The solver passes the holder's rtp_task.charged. Checked
- * to stay within 2^62 by rtp_effective_tasks. */
-rtp_ns rtp_request_held(const rtp_request *q, const rtp_overheads *ov);
+ * section [Bra11]. The one place this length is computed: C'
+ * (rtp_effective_wcet), the check of rtp_effective_charge and the solvers
+ * (rtp_task_held) all come here. RTP_ELIMIT (*out untouched) past 2^62 ns. */
+rtp_status rtp_request_held(const rtp_request *q, const rtp_overheads *ov, rtp_ns *out);
+
+/* rtp_request_held of task's k-th request with task->charged, for the
+ * solvers. It fits: whatever sets charged has checked every section of the
+ * task with it (rtp_effective_tasks, rtp_effective_charge), and a declared
+ * task's charged is all 0 (the length itself). A task whose charged was
+ * set otherwise, against that contract, gets RTP_NS_LIMIT (more than any
+ * deadline: no test passes with it), never a wrapped value. */
+rtp_ns rtp_task_held(const rtp_task *task, size_t k);
 
 /* 1 when some task declares a critical section. */
 int rtp_tasks_have_requests(const rtp_task *tasks, size_t n);

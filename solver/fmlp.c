@@ -56,12 +56,6 @@ static rtp_ns pending(const ctx *c, size_t j, size_t k, rtp_ns w)
     return cap(jobs * c->t[j].requests[k].count); /* < 2^63 x 2^62 */
 }
 
-/* How long a section of t's request k holds its resource, with the
- * overheads t was made effective with (models/taskset.h). */
-static rtp_ns held(const rtp_task *t, size_t k)
-{
-    return rtp_request_held(&t->requests[k], &t->charged);
-}
 
 /* The largest m sections of j among its requests, each request r repeated
  * pending(j, r, w) times (top_m of [Bra11]); adds each resource's share to
@@ -77,7 +71,7 @@ static rtp_i128 top(ctx *c, size_t j, rtp_ns m, rtp_ns w)
     while (m > 0) {
         size_t best = nr;
         for (size_t k = 0; k < nr; k++)
-            if (!taken[k] && (best == nr || held(t, k) > held(t, best)))
+            if (!taken[k] && (best == nr || rtp_task_held(t, k) > rtp_task_held(t, best)))
                 best = k;
         if (best == nr)
             break;
@@ -85,7 +79,7 @@ static rtp_i128 top(ctx *c, size_t j, rtp_ns m, rtp_ns w)
         rtp_ns num = pending(c, j, best, w);
         if (num > m)
             num = m;
-        rtp_i128 part = (rtp_i128)num * held(t, best); /* < 2^125 */
+        rtp_i128 part = (rtp_i128)num * rtp_task_held(t, best); /* < 2^125 */
         sum = sat(sum, part);
         c->contrib[t->requests[best].resource] = cap(c->contrib[t->requests[best].resource] + part);
         m -= num;

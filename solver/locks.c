@@ -32,7 +32,7 @@ rtp_status rtp_locks_place(const rtp_resource *resources, size_t n_resources,
         for (size_t k = 0; k < tasks[i].n_requests; k++) {
             const rtp_request *q = &tasks[i].requests[k];
             rtp_ns *at = &longest[q->resource * n_bins + cpu_of[i]];
-            rtp_ns held = rtp_request_held(q, &tasks[i].charged);
+            rtp_ns held = rtp_task_held(&tasks[i], k);
             if (held > *at)
                 *at = held;
         }
@@ -118,7 +118,7 @@ rtp_ns rtp_locks_fp_term(const rtp_task *tasks, size_t n, const int *priority, s
                 continue; /* FMLP+: boosted, not a ceiling section (solver/fmlp.h) */
             /* A non-preemptive section blocks every job above it; a ceiling
              * section only jobs at or below its resource's ceiling. */
-            rtp_ns held = rtp_request_held(q, &tasks[j].charged);
+            rtp_ns held = rtp_task_held(&tasks[j], k);
             rtp_ns len = q->np ? q->spin_ns + held : held;
             if (len > best &&
                 (q->np || used_at_or_above(tasks, n, priority, priority[i], q->resource))) {
@@ -170,14 +170,14 @@ static rtp_ns ceiling_deadline(const rtp_task *tasks, size_t n, size_t r)
     return d;
 }
 
-/* What task j's request q can hold against a job of k: 0 when it cannot
+/* What task j's x-th request can hold against a job of k: 0 when it cannot
  * block k. */
-static rtp_ns holds_against(const rtp_task *tasks, size_t n, size_t k, size_t j,
-                            const rtp_request *q)
+static rtp_ns holds_against(const rtp_task *tasks, size_t n, size_t k, size_t j, size_t x)
 {
     if (j == k)
         return 0;
-    rtp_ns held = rtp_request_held(q, &tasks[j].charged);
+    const rtp_request *q = &tasks[j].requests[x];
+    rtp_ns held = rtp_task_held(&tasks[j], x);
     if (q->np)
         return q->spin_ns + held;
     return ceiling_deadline(tasks, n, q->resource) <= tasks[k].deadline_ns ? held : 0;
@@ -193,7 +193,7 @@ static rtp_i128 edf_term(const rtp_task *tasks, size_t n, size_t k, rtp_ns t, si
             continue;
         for (size_t x = 0; x < tasks[j].n_requests; x++) {
             const rtp_request *q = &tasks[j].requests[x];
-            rtp_ns h = holds_against(tasks, n, k, j, q);
+            rtp_ns h = holds_against(tasks, n, k, j, x);
             if (q->np && h > np) {
                 np = h;
                 r_np = q->resource;

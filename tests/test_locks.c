@@ -665,11 +665,63 @@ static void sections_follow_overheads(void **state)
         size_t bind = 0;
         assert_int_equal(rtp_locks_fp_term(eff, 2, prio, 0, &bind), want[k].pcp_hi);
         assert_int_equal(bind, 0);
-        assert_int_equal(rtp_request_held(&eff[1].requests[1], &eff[1].charged), want[k].held_f);
+        assert_int_equal(rtp_task_held(&eff[1], 1), want[k].held_f);
         /* the declared tasks carry nothing: held as declared */
-        assert_int_equal(rtp_request_held(&ts.tasks[1].requests[1], &ts.tasks[1].charged), 6);
+        assert_int_equal(rtp_task_held(&ts.tasks[1], 1), 6);
     }
     rtp_taskset_free(&ts);
+}
+
+/* A section held past 2^62 ns is a resource limit, never a wrapped value:
+ * the one formula (rtp_request_held) says RTP_ELIMIT, rtp_effective_charge
+ * refuses such overheads, and a solver handed a task charged against that
+ * contract blocks with RTP_NS_LIMIT rather than a wrapped (negative) length.
+ * Fails on 52cc03b: there the FP term summed length + lock in 64 bits,
+ * 2^62 + 2^62 wrapped to INT64_MIN, and the blocking came out 0. */
+static void held_checked(void **state)
+{
+    (void)state;
+    const rtp_ns lim = RTP_NS_LIMIT;
+    rtp_request q = {.resource = 0, .count = 1, .length_ns = lim - 1};
+    rtp_overheads ov = {.lock_ns = 1};
+    rtp_ns out = -7;
+    assert_int_equal(rtp_request_held(&q, &ov, &out), RTP_OK);
+    assert_int_equal(out, lim);
+    ov.lock_ns = 2;
+    out = -7;
+    assert_int_equal(rtp_request_held(&q, &ov, &out), RTP_ELIMIT);
+    assert_int_equal(out, -7);
+    /* FMLP+: the wake-up and both switches count; every term at 2^62 */
+    rtp_request s = {.resource = 0, .count = 1, .length_ns = 1, .susp = 1};
+    rtp_overheads big = {lim, lim, 0, 0, lim};
+    assert_int_equal(rtp_request_held(&s, &big, &out), RTP_ELIMIT);
+    const rtp_overheads wake = {.release_latency_ns = lim - 1};
+    assert_int_equal(rtp_request_held(&s, &wake, &out), RTP_OK);
+    assert_int_equal(out, lim);
+    assert_int_equal(rtp_request_held(&s, NULL, &out), RTP_OK);
+    assert_int_equal(out, 1);
+
+    rtp_request hi_q = {.resource = 0, .count = 1, .length_ns = 1};
+    rtp_request lo_q = {.resource = 0, .count = 1, .length_ns = lim};
+    rtp_task t[2] = {
+        {.name = "hi", .wcet_ns = 1, .deadline_ns = lim, .period_ns = lim, .requests = &hi_q,
+         .n_requests = 1},
+        {.name = "lo", .wcet_ns = 1, .deadline_ns = lim, .period_ns = lim, .requests = &lo_q,
+         .n_requests = 1},
+    };
+    const rtp_overheads huge = {.lock_ns = lim};
+    assert_int_equal(rtp_effective_charge(&t[1], &huge), RTP_ELIMIT);
+    assert_int_equal(t[1].charged.lock_ns, 0); /* untouched */
+    assert_int_equal(rtp_effective_charge(&t[1], NULL), RTP_OK);
+    rtp_diag d;
+    rtp_diag_clear(&d);
+    rtp_task eff[2];
+    assert_int_equal(rtp_effective_tasks(t, 2, &huge, RTP_POLICY_FP, eff, &d), RTP_ELIMIT);
+    /* against the contract: charged set by hand */
+    t[1].charged = huge;
+    assert_int_equal(rtp_task_held(&t[1], 0), lim);
+    int prio[2] = {2, 1};
+    assert_int_equal(rtp_locks_fp_term(t, 2, prio, 0, NULL), lim);
 }
 
 static void reading_rules(void **state)
@@ -734,6 +786,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(reading_rules),
         cmocka_unit_test(sections_follow_overheads),
+        cmocka_unit_test(held_checked),
         cmocka_unit_test(worked_examples),
         cmocka_unit_test(srp_jitter_witness),
         cmocka_unit_test(opa_with_blocking),
