@@ -110,7 +110,8 @@ rtp_status rtp_deploy_locks_check(const rtp_plan *plan, const rtp_deploy_opts *o
     int fp = !rtp_deploy_is_deadline(plan);
     rtp_test test = rtp_test_exact(fp ? RTP_POLICY_FP : RTP_POLICY_EDF, RTP_PRIO_GIVEN, 1,
                                    opts->limits);
-    test.rr = rtp_rr_params_of(plan->rr_quantum_ns, plan->tick_ns, &plan->overheads);
+    test.rr = rtp_rr_params_of(plan->rr_quantum_ns, plan->tick_ns,
+                               rtp_deploy_analysed(plan, opts));
     if ((st = rtp_locks_partitioned(plan->resources, plan->n_resources, all, m, cpu,
                                     plan->n_bins, &test, ok, out, diag)) == RTP_OK && !*ok)
         rtp_diag_set(diag, RTP_OK, "resources",

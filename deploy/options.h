@@ -54,11 +54,13 @@ typedef struct rtp_deploy_opts {
      * plan's script would. NULL = the plan's cmd. */
     const char *const *(*cmd_for)(void *ctx, size_t j, size_t i);
     void *cmd_ctx;
-    /* The overheads the re-check holds critical sections with
-     * (rtp_effective_charge); NULL = the plan's. rt-app's re-check sets the
-     * plan's here: it judges a copy whose wcets are C' already, rounded, and
-     * whose overheads are zeroed so that C' is not charged twice. */
-    const rtp_overheads *sections;
+    /* The overheads the plan was analysed with, for what the re-check
+     * charges beyond each C': critical sections held (rtp_effective_charge)
+     * and the switch of each SCHED_RR turn (rtp_rr_params_of); NULL = the
+     * plan's (rtp_deploy_analysed). rt-app's re-check sets the plan's here:
+     * it judges a copy whose wcets are C' already, rounded, and whose
+     * overheads are zeroed so that C' is not charged twice. */
+    const rtp_overheads *analysed;
 } rtp_deploy_opts;
 
 #define RTP_RECLAIM_AUTO (-1)

@@ -36,6 +36,11 @@ rtp_status rtp_deploy_runtime(const rtp_plan *plan, const rtp_task *task,
     return RTP_OK;
 }
 
+const rtp_overheads *rtp_deploy_analysed(const rtp_plan *plan, const rtp_deploy_opts *opts)
+{
+    return opts->analysed ? opts->analysed : &plan->overheads;
+}
+
 int64_t rtp_linux_bw(rtp_ns runtime, rtp_ns period, int round_up)
 {
     unsigned __int128 num = (unsigned __int128)runtime << RTP_LINUX_BW_SHIFT;
@@ -117,8 +122,7 @@ static rtp_task *deployed_tasks(const rtp_plan *plan, size_t j, const rtp_deploy
         if (*st == RTP_OK)
             *st = rtp_effective_jitter(&tasks[i], &plan->overheads, &tasks[i].jitter_ns);
         if (*st == RTP_OK)
-            *st = rtp_effective_charge(&tasks[i],
-                                       opts->sections ? opts->sections : &plan->overheads);
+            *st = rtp_effective_charge(&tasks[i], rtp_deploy_analysed(plan, opts));
         if (*st != RTP_OK && diag->message[0] == '\0')
             rtp_diag_set(diag, *st, "",
                          "task %s: wcet, jitter or a critical section plus overheads passes "
@@ -186,7 +190,8 @@ static rtp_status retest_bin(const rtp_plan *plan, size_t j, const rtp_deploy_op
     rtp_test test = plan->soft && !fp ? rtp_test_soft((int)bin->n_cpus, opts->limits)
                                       : rtp_test_exact(policy, RTP_PRIO_GIVEN, (int)bin->n_cpus,
                                                        opts->limits);
-    test.rr = rtp_rr_params_of(plan->rr_quantum_ns, plan->tick_ns, &plan->overheads);
+    test.rr = rtp_rr_params_of(plan->rr_quantum_ns, plan->tick_ns,
+                               rtp_deploy_analysed(plan, opts));
     rtp_test_result result;
     memset(&result, 0, sizeof result);
     rtp_status st = rtp_test_run(&test, tasks, bin->n_tasks, &result, diag);

@@ -46,6 +46,11 @@ RTP_API_BEGIN
 rtp_status rtp_deploy_runtime(const rtp_plan *plan, const rtp_task *task,
                               const rtp_deploy_opts *opts, rtp_ns *runtime, rtp_diag *diag);
 
+/* The overheads `plan` was analysed with: opts->analysed, else the plan's
+ * own. The re-check holds critical sections and charges SCHED_RR turns
+ * with them. */
+const rtp_overheads *rtp_deploy_analysed(const rtp_plan *plan, const rtp_deploy_opts *opts);
+
 /* The kernel's fixed-point bandwidth to_ratio(period, runtime) =
  * (runtime << 20) / period, rounded down (as the kernel) or up. */
 int64_t rtp_linux_bw(rtp_ns runtime, rtp_ns period, int round_up);

@@ -91,9 +91,9 @@ static rtp_status prepare(const rtp_plan *plan, const rtp_deploy_opts *opts, rtp
     rtp_deploy_opts exact = *opts;
     exact.runtime_margin = (rtp_ratio){0, 1};
     /* the rounded wcet is C' already (its lock overheads included): only
-     * the release latency stays, and the critical sections are held with
-     * the plan's overheads, as the plan was analysed */
-    exact.sections = &plan->overheads;
+     * the release latency stays, and the critical sections and SCHED_RR
+     * turns are charged with the plan's overheads, as the plan was analysed */
+    exact.analysed = &plan->overheads;
     rounded->overheads.context_switch_ns = 0;
     rounded->overheads.deadline_charge_ns = 0;
     rounded->overheads.noise_per_ms_ns = 0;

@@ -106,11 +106,22 @@ typedef struct rtp_task {
     size_t n_requests;
     int rr;             /* "policy": "rr": SCHED_RR among equal priorities
                          * (solver/rr.h), else SCHED_FIFO */
-    rtp_overheads charged; /* an effective copy's overheads (models/effective.h,
-                            * set by rtp_effective_tasks with its C' and J'):
-                            * what the solver holds this task's critical
-                            * sections with (rtp_task_held); all 0 in a
-                            * declared task, which nothing charges */
+    rtp_overheads charged; /* an effective copy's overheads (models/effective.h):
+                            * what the lock solvers hold this task's
+                            * critical sections with (rtp_task_held) and
+                            * wake an FMLP+ holder with; all 0 in a declared
+                            * task, which nothing charges. Invariant: the
+                            * overheads this copy's C' and J' were made
+                            * with, every section held with them checked.
+                            * Written only by rtp_effective_tasks (with C'
+                            * and J', in the same call) and
+                            * rtp_effective_charge (deploy's runtimes: the
+                            * overheads its plan was analysed with,
+                            * rtp_deploy_analysed); any other copy moves it
+                            * with C' and J'. So it cannot go stale; the
+                            * one other overhead an analysis takes, the
+                            * switch of a SCHED_RR turn (rtp_test.rr), its
+                            * callers take from the same overheads. */
 } rtp_task;
 
 

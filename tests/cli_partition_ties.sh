@@ -55,6 +55,19 @@ hasnt '"policy":"rr"' "$TMP/out" "fifo wins: no rr"
 expect 0 "given: the tasks' rr" "$B" partition "$TMP/rr.json" $P --ties given --json
 has '"policy":"rr","priority":1,"response_time":4500000' "$TMP/out" "given: rr kept"
 
+# emit's rt-app re-check charges each SCHED_RR turn its switch, as the plan was
+# analysed: a's wcet 999.5 us and deadline 4,499,999 ns hold at 4,499,500 ns;
+# rounded to whole microseconds (C' 1.2 ms, deadline 4.499 ms) a waits 4.5 ms
+# with the switches (3.9 ms without them, which the re-check passed before).
+sed 's/"wcet":"1ms","period":"5ms"/"wcet":"999.5us","deadline":4499999,"period":"5ms"/; s/"policy":"rr"}/"policy":"rr","cmd":"true"}/g' \
+    "$TMP/rr.json" >"$TMP/rr_round.json"
+expect 0 "rounding: the plan holds" "$B" partition "$TMP/rr_round.json" $P --ties given --json
+cp "$TMP/out" "$TMP/rr_round_plan.json"
+has '"response_time":4499500' "$TMP/rr_round_plan.json" "rounding: a at 4,499,500 ns"
+expect 0 "rounding: the script takes it" "$B" emit "$TMP/rr_round_plan.json" --format script
+expect 1 "rounding: rt-app refuses it" "$B" emit "$TMP/rr_round_plan.json" --format rtapp
+has 'afterroundingtowholemicrosecondsforrt-app' "$TMP/err" "rounding: rt-app says why"
+
 # No ties: byte-identical with and without the choice
 sed '/logger/s/"priority": 50/"priority": 40/' "$TMP/fifo.json" >"$TMP/distinct.json"
 for f in "" --json; do
