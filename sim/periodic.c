@@ -85,12 +85,16 @@ static void on_done(void *ctx, const rtp_sim_job *job)
 {
     tally *t = ctx;
     rtp_sim_task_stats *st = &t->stats[job->task];
-    if (job->finish_ns >= 0 && job->finish_ns - job->arrival_ns > st->response_max_ns)
-        st->response_max_ns = job->finish_ns - job->arrival_ns;
-    if (job->spin_ns > st->spin_max_ns)
-        st->spin_max_ns = job->spin_ns;
-    if (job->blocked_ns > st->blocked_max_ns)
-        st->blocked_max_ns = job->blocked_ns;
+    /* A job still pending at `until` has waited and spun an unknown total:
+     * the maxima count completed jobs only, as the response does. */
+    if (job->finish_ns >= 0) {
+        if (job->finish_ns - job->arrival_ns > st->response_max_ns)
+            st->response_max_ns = job->finish_ns - job->arrival_ns;
+        if (job->spin_ns > st->spin_max_ns)
+            st->spin_max_ns = job->spin_ns;
+        if (job->blocked_ns > st->blocked_max_ns)
+            st->blocked_max_ns = job->blocked_ns;
+    }
     int late = job->finish_ns >= 0 ? job->finish_ns > job->deadline_ns
                                    : job->deadline_ns <= t->until;
     if (late) {

@@ -182,8 +182,9 @@ typedef struct rtp_sim_task_stats {
     uint64_t misses;       /* due by `until` and completed after the deadline or not at all */
     rtp_ns first_miss_ns;  /* absolute deadline of the first such job; -1: none */
     rtp_ns response_max_ns;/* largest completion - arrival; -1: no job completed */
-    rtp_ns spin_max_ns;    /* with resources: the largest spin_ns of a job, else 0 */
-    rtp_ns blocked_max_ns; /* with resources: the largest blocked_ns of a job, else 0 */
+    rtp_ns spin_max_ns;    /* with resources: the largest spin_ns of a completed job, else 0 */
+    rtp_ns blocked_max_ns; /* with resources: the largest blocked_ns of a completed job,
+                            * else 0 */
 } rtp_sim_task_stats;
 
 typedef struct rtp_sim_periodic_opts {

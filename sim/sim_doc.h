@@ -30,8 +30,9 @@ typedef struct rtp_sim_doc_task {
     rtp_ns first_miss_ns;      /* -1: null */
     rtp_ns response_max_ns;    /* -1: null */
     int has_locks;             /* the set has shared resources: the two below are written */
-    rtp_ns blocking_max_ns;    /* the longest a job waited while its CPU ran a less urgent job */
-    rtp_ns spin_max_ns;        /* the longest a job spun for a global resource (MSRP) */
+    rtp_ns blocking_max_ns;    /* the longest a completed job waited while its CPU ran a less
+                                * urgent job */
+    rtp_ns spin_max_ns;        /* the longest a completed job spun for a global resource (MSRP) */
 } rtp_sim_doc_task;
 
 typedef struct rtp_sim_doc {

@@ -144,6 +144,21 @@ PY
 expect 1 "shared resources, one fp CPU (unschedulable)" "$B" simulate "$EX/shared_resources.json" \
     --policy fp --until 100ms
 grep -q "max blocking *max spin" "$TMP/out" || fail "shared resources: the table's columns"
+# blocking_max counts completed jobs, as response_max: hi's second job (released
+# at 3) waits for lo's section until 6; with --until 5 it is still waiting, and
+# the only job of hi that completed waited 0 (52cc03b said 2, the pending wait).
+cat >"$TMP/pending.json" <<'JSON'
+{"resources":[{"name":"R"}],"tasks":[
+ {"name":"hi","wcet":1,"period":3,"requests":[{"resource":"R","count":1,"length":1}]},
+ {"name":"lo","wcet":6,"period":100,"requests":[{"resource":"R","count":1,"length":5}]}]}
+JSON
+expect 0 "blocking of a pending job" "$B" simulate "$TMP/pending.json" --policy fp \
+    --priority rm --until 5 --json
+has '"name":"hi","cpu":0,"policy":"fp","priority":2,"jobs":2,"misses":0,"first_miss":null,"response_max":1,"blocking_max":0,"spin_max":0' \
+    "$TMP/out" "pending job: hi's blocking_max 0"
+expect 1 "blocking of a completed job" "$B" simulate "$TMP/pending.json" --policy fp \
+    --priority rm --until 7 --json
+has '"response_max":4,"blocking_max":3' "$TMP/out" "completed job: hi waited 3"
 expect 2 "shared resources in a cluster" "$B" simulate "$EX/shared_resources.json" \
     --policy gfp --cpus 2
 grep -q "not in a cluster of 2" "$TMP/err" || fail "shared resources in a cluster: said so"
