@@ -1,12 +1,8 @@
 #!/bin/sh
 # tests/cli_analyze.sh — `rtpack analyze` end to end (docs/spec.md "rtpack
 # analyze", batch mode, exit codes) on the seed examples and small inline sets.
-set -u
-B=${RTP_BINARY:-./rtpack}
-S=${RTP_SOURCE_DIR:-.}
-TMP=$(mktemp -d) || exit 1
-trap 'rm -rf "$TMP"' EXIT
-fails=0
+. "${RTP_SOURCE_DIR:-.}/tests/support/cli.sh"
+cli_begin cli_analyze
 
 . "$S/tests/support/cli_expect.sh"
 
@@ -220,5 +216,4 @@ has 'notestaccepts' "$TMP/out" "apa rejects: no test accepts"
 expect 1 "apa rejects with jitter, json" "$B" analyze "$TMP/apa_rej.json" --policy gfp --json
 has '"name":"c","wcet":2,"deadline":10,"period":10,"priority":1,"response_time":2' "$TMP/out" "apa rejects: c's bound"
 
-[ "$fails" -eq 0 ] && echo "cli_analyze: all checks passed"
-exit "$fails"
+cli_end

@@ -4,12 +4,8 @@
 # re-check, partition and simulate, analyze's "suspension" member, the
 # refusals (EDF, mixed protocols, D > T, emit under SCHED_DEADLINE), and the
 # overheads of suspensions analysed.
-set -u
-B=${RTP_BINARY:-./rtpack}
-S=${RTP_SOURCE_DIR:-.}
-TMP=$(mktemp -d) || exit 1
-trap 'rm -rf "$TMP"' EXIT
-fails=0
+. "${RTP_SOURCE_DIR:-.}/tests/support/cli.sh"
+cli_begin cli_fmlp
 
 . "$S/tests/support/cli_expect.sh"
 
@@ -119,5 +115,4 @@ sed 's/{"resources"/{"platform":{"overheads":{"context_switch":1,"release_latenc
 expect 0 "fmlp+ with a context switch and a release latency" "$B" analyze "$TMP/ov.json" --policy fp --priority dm --json
 has '"name":"h","wcet":10,"deadline":50,"period":50,"priority":3,"response_time":46,"meets_deadline":true,"computed_blocking":29,"spin":0,"blocking_resource":"g","suspension":2' "$TMP/out" "h: 15 + 29 + 2"
 has '"name":"m","wcet":10,"deadline":100,"period":100,"priority":2,"response_time":64,"meets_deadline":true,"computed_blocking":17,"spin":0,"blocking_resource":"l","suspension":2' "$TMP/out" "m: 62 + 2"
-[ "$fails" -eq 0 ] && echo "cli_fmlp: all checks passed"
-[ "$fails" -eq 0 ]
+cli_end

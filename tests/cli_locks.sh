@@ -5,12 +5,8 @@
 # classic-MSRP example), the SRP-with-jitter witness (not schedulable),
 # partition's lock-aware placement and plans that carry resources,
 # and the commands that refuse them (exit 2).
-set -u
-B=${RTP_BINARY:-./rtpack}
-S=${RTP_SOURCE_DIR:-.}
-TMP=$(mktemp -d) || exit 1
-trap 'rm -rf "$TMP"' EXIT
-fails=0
+. "${RTP_SOURCE_DIR:-.}/tests/support/cli.sh"
+cli_begin cli_locks
 
 . "$S/tests/support/cli_expect.sh"
 
@@ -232,5 +228,4 @@ PY
 expect 1 "a generated set is analysed (U = 1.5 on one CPU: not schedulable)" "$B" analyze "$TMP/g1.json" --policy fp --json
 expect 2 "--access without --resources" "$B" gen --tasks 3 --utilization 1 --access 0.5
 
-[ "$fails" -eq 0 ] && echo "cli_locks: all checks passed"
-[ "$fails" -eq 0 ]
+cli_end

@@ -8,12 +8,8 @@
 # --ties given (the tasks' own SCHED_FIFO: infeasible); two tied tasks that
 # ask for SCHED_RR where a 100 us context switch makes every SCHED_RR bound
 # larger (FIFO wins); a set without ties, byte-identical either way.
-set -u
-B=${RTP_BINARY:-./rtpack}
-S=${RTP_SOURCE_DIR:-.}
-TMP=$(mktemp -d) || exit 1
-trap 'rm -rf "$TMP"' EXIT
-fails=0
+. "${RTP_SOURCE_DIR:-.}/tests/support/cli.sh"
+cli_begin cli_partition_ties
 
 # expect CODE DESCRIPTION COMMAND... (output in $TMP/out, $TMP/err)
 . "$S/tests/support/cli_expect.sh"
@@ -81,5 +77,4 @@ hasnt 'tied' "$TMP/a" "no ties: no tie line"
 expect 2 "ties without given" "$B" partition "$TMP/fifo.json" --cpus 1 --policy fp --ties auto
 has 'ties' "$TMP/err" "ties usage error"
 
-[ "$fails" -eq 0 ] && echo "cli_partition_ties: all checks passed"
-exit "$fails"
+cli_end

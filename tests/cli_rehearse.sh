@@ -5,11 +5,8 @@
 # as any user, beside other tests. Every case here is refused by the re-check
 # or the reader, which come before anything is created; the live rehearsal
 # is cli_rehearse_real.sh.
-set -u
-B=${RTP_BINARY:-./rtpack}
-TMP=$(mktemp -d) || exit 1
-trap 'rm -rf "$TMP"' EXIT
-fails=0
+. "${RTP_SOURCE_DIR:-.}/tests/support/cli.sh"
+cli_begin cli_rehearse
 
 # refused WHAT PATTERN ARGS... -- exit 2, PATTERN on stderr, nothing on stdout
 refused() {
@@ -57,5 +54,4 @@ fi
 sed 's/"wcet":[[:space:]]*2000000/"wcet": 9000000/' "$TMP/edf.plan" >"$TMP/edited.plan"
 refused "an edited plan that fails the exact test" "fails the exact EDF test" "$TMP/edited.plan"
 
-[ "$fails" -eq 0 ] || { echo "$fails failure(s)" >&2; exit 1; }
-echo "cli_rehearse: all passed"
+cli_end

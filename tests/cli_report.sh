@@ -10,16 +10,8 @@
 # input — a rehearsal of another plan, a truncated or foreign document, a
 # probe of other CPUs, conflicting options — is exit 2 with the file and the
 # JSON path, and no file is written; an existing page is replaced whole.
-set -u
-B=${RTP_BINARY:-./rtpack}
-S=${RTP_SOURCE_DIR:-.}
-TMP=$(mktemp -d) || exit 1
-trap 'rm -rf "$TMP"' EXIT
-fails=0
-fail() {
-    echo "FAIL: $*" >&2
-    fails=$((fails + 1))
-}
+. "${RTP_SOURCE_DIR:-.}/tests/support/cli.sh"
+cli_begin cli_report
 # html5lib (.ci/setup: python3-html5lib) lives in Debian's python3.
 PY=python3
 /usr/bin/python3 -c 'import html5lib' 2>/dev/null && PY=/usr/bin/python3
@@ -315,5 +307,4 @@ done
 expect 0 "man page" "$B" help --man report
 grep -q '^\.TH RTPACK-REPORT' "$TMP/out" || fail "no man page header"
 
-[ "$fails" -eq 0 ] && echo "cli_report: all checks passed"
-exit "$fails"
+cli_end

@@ -14,20 +14,12 @@
 # two runs that need it go side by side (the same bytes in every locale:
 # tests/cli_report.sh, on faster plans). Exit 77 (skipped) without
 # Chromium (.ci/setup installs Debian's chromium).
-set -u
-B=${RTP_BINARY:-./rtpack}
-S=${RTP_SOURCE_DIR:-.}
-TMP=$(mktemp -d) || exit 1
-trap 'rm -rf "$TMP"' EXIT
+. "${RTP_SOURCE_DIR:-.}/tests/support/cli.sh"
+cli_begin cli_report_browser
 OUT=${RTP_REPORT_OUT:-$TMP}
 F=$S/tests/fixtures/report
 PY=python3
 /usr/bin/python3 -c 'import html5lib' 2>/dev/null && PY=/usr/bin/python3
-fails=0
-fail() {
-    echo "FAIL: $*" >&2
-    fails=$((fails + 1))
-}
 if ! command -v chromium >/dev/null 2>&1; then
     echo "cli_report_browser: no chromium on PATH (Debian package chromium; .ci/setup): skipped"
     exit 77
@@ -62,5 +54,4 @@ $PY "$S/tests/support/report_browser.py" "$TMP/page.html" --desktop "$OUT/report
     --phone "$OUT/report_app12_phone_full.png" --phone-screen "$OUT/report_app12_phone.png" \
     --pdf "$OUT/report_app12.pdf" --timeout 60 || fail "in the browser"
 
-[ "$fails" -eq 0 ] && echo "cli_report_browser: all checks passed"
-exit "$fails"
+cli_end

@@ -5,12 +5,8 @@
 # that emit still reads, the human margins, the global tests on 2+ CPUs
 # (wcet_max, no factor), the refused cases (exit 3), and no member without
 # the flag.
-set -u
-B=${RTP_BINARY:-./rtpack}
-S=${RTP_SOURCE_DIR:-.}
-TMP=$(mktemp -d) || exit 1
-trap 'rm -rf "$TMP"' EXIT
-fails=0
+. "${RTP_SOURCE_DIR:-.}/tests/support/cli.sh"
+cli_begin cli_sensitivity
 
 . "$S/tests/support/cli_expect.sh"
 
@@ -175,5 +171,4 @@ sed 's/"critical_scaling_factor_exact":\t"10\/7"/"critical_scaling_factor_exact"
 expect 2 "bad member" "$B" emit "$TMP/bad.json" --format json
 has 'critical_scaling_factor_exact' "$TMP/err" "bad member path"
 
-[ "$fails" -eq 0 ] && echo "cli_sensitivity: all checks passed"
-[ "$fails" -eq 0 ]
+cli_end

@@ -6,16 +6,8 @@
 # 2^62 ns / 10^7-job limits; every SVG renders to a PNG of the size it
 # declares (rsvg-convert, .ci/setup installs librsvg2-bin); docs/img/*.svg
 # are what docs/img/make.sh draws today, byte for byte.
-set -u
-B=${RTP_BINARY:-./rtpack}
-S=${RTP_SOURCE_DIR:-.}
-TMP=$(mktemp -d) || exit 1
-trap 'rm -rf "$TMP"' EXIT
-fails=0
-fail() {
-    echo "FAIL: $*" >&2
-    fails=$((fails + 1))
-}
+. "${RTP_SOURCE_DIR:-.}/tests/support/cli.sh"
+cli_begin cli_simulate
 
 # expect CODE DESCRIPTION COMMAND... (output in $TMP/out, $TMP/err)
 . "$S/tests/support/cli_expect.sh"
@@ -221,5 +213,4 @@ PY
     grep -q 'time (ms)' "$TMP/img/textbook_edf.svg" || fail "time axis in ms"
 fi
 
-[ "$fails" -eq 0 ] || { echo "$fails failure(s)" >&2; exit 1; }
-echo "cli_simulate: ok"
+cli_end

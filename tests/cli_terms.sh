@@ -4,12 +4,8 @@
 # read strictly (exit 2 with the JSON path), carried through plans and
 # re-checked by emit, C' / J' past 2^62 a resource limit (exit 3), and every
 # output byte-identical when the new fields are all absent or all zero.
-set -u
-B=${RTP_BINARY:-./rtpack}
-S=${RTP_SOURCE_DIR:-.}
-TMP=$(mktemp -d) || exit 1
-trap 'rm -rf "$TMP"' EXIT
-fails=0
+. "${RTP_SOURCE_DIR:-.}/tests/support/cli.sh"
+cli_begin cli_terms
 
 . "$S/tests/support/cli_expect.sh"
 
@@ -271,5 +267,4 @@ expect 1 "emit systemd: task without cmd" "$B" emit "$TMP/nocmd_plan.json" --for
 [ ! -e "$TMP/nocmd_units" ] || { echo "FAIL: emit systemd left $TMP/nocmd_units" >&2; fails=$((fails + 1)); }
 expect 0 "emit json: task without cmd" "$B" emit "$TMP/nocmd_plan.json" --format json
 
-[ "$fails" -eq 0 ] && echo "cli_terms: all checks passed"
-[ "$fails" -eq 0 ]
+cli_end
