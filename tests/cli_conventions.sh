@@ -6,24 +6,16 @@
 # shard; the messages that used to mislead say what is wrong. Each case
 # asserts the exit code and the message.
 # Env: RTP_BINARY (built rtpack), RTP_SOURCE_DIR (the source tree).
-set -u
-BIN=${RTP_BINARY:?set RTP_BINARY to the built rtpack}
-SRC=${RTP_SOURCE_DIR:?set RTP_SOURCE_DIR to the source tree}
-TMP=$(mktemp -d /tmp/rtp_cli_conventions.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
-failures=0
+. "${RTP_SOURCE_DIR:-.}/tests/support/cli.sh"
+cli_begin cli_conventions
 checks=0
-fail() {
-    echo "FAIL: $*" >&2
-    failures=$((failures + 1))
-}
 
 # expect CODE TEXT ARGS...: exit CODE and TEXT in the one line on stderr.
 expect() {
     code=$1 want=$2
     shift 2
     checks=$((checks + 1))
-    "$BIN" "$@" </dev/null >"$TMP/out" 2>"$TMP/err"
+    "$B" "$@" </dev/null >"$TMP/out" 2>"$TMP/err"
     rc=$?
     err=$(cat "$TMP/err")
     [ "$rc" -eq "$code" ] || fail "rtpack $*: exit $rc, want $code ($err)"
@@ -42,7 +34,7 @@ stdin_expect() {
     expect "$code" "$want" "$@" "$TMP/doc.json"
 }
 
-E=$SRC/examples
+E=$S/examples
 Q=$E/quickstart.json
 
 # --- every option works or is a usage error ---
@@ -69,7 +61,7 @@ expect 2 "--priority applies only with --policy fp, gfp or gedf (here --policy i
     analyze "$Q" --policy edf --priority rm
 # the global synopsis of docs/spec.md lists --priority under gedf: accepted, no effect
 checks=$((checks + 1))
-"$BIN" analyze "$Q" --policy gedf --cpus 2 --priority rm --json >"$TMP/out" 2>"$TMP/err"
+"$B" analyze "$Q" --policy gedf --cpus 2 --priority rm --json >"$TMP/out" 2>"$TMP/err"
 rc=$?
 { [ "$rc" -le 1 ] && grep -q '"gedf"' "$TMP/out" && [ ! -s "$TMP/err" ]; } ||
     fail "analyze --policy gedf --priority rm: exit $rc, $(cat "$TMP/err")"
@@ -99,14 +91,14 @@ for args in "partition $Q --method ilp --write-lp $TMP/m.lp --time-limit 30 --ob
     "gen --tasks 3 --utilization 1 --deadlines arbitrary --arbitrary-factor 3"; do
     checks=$((checks + 1))
     # shellcheck disable=SC2086 # the words of one command line
-    "$BIN" $args >/dev/null 2>"$TMP/err"
+    "$B" $args >/dev/null 2>"$TMP/err"
     case $? in 0 | 1) ;; *) fail "rtpack $args: $(cat "$TMP/err")" ;; esac
 done
 [ -s "$TMP/m.lp" ] || fail "--method ilp --write-lp wrote no model"
 
 # --- explore and merge: --force, refusals, --json summary, missing shards ---
 SW=$E/sweep.json
-"$BIN" explore "$SW" --out "$TMP/one" --json >"$TMP/one.json" 2>"$TMP/err" || fail "explore --json: $(cat "$TMP/err")"
+"$B" explore "$SW" --out "$TMP/one" --json >"$TMP/one.json" 2>"$TMP/err" || fail "explore --json: $(cat "$TMP/err")"
 python3 - "$TMP/one.json" "$TMP/one/results.csv" <<'EOF' || fail "explore --json summary"
 import csv, json, sys
 d = json.load(open(sys.argv[1]))
@@ -124,14 +116,14 @@ EOF
 expect 2 "already holds results: add --resume to continue that sweep, --force to replace them" \
     explore "$SW" --out "$TMP/one"
 cp "$TMP/one/results.csv" "$TMP/first.csv"
-"$BIN" explore "$SW" --out "$TMP/one" --force 2>"$TMP/err" || fail "explore --force: $(cat "$TMP/err")"
+"$B" explore "$SW" --out "$TMP/one" --force 2>"$TMP/err" || fail "explore --force: $(cat "$TMP/err")"
 cmp -s "$TMP/first.csv" "$TMP/one/results.csv" || fail "explore --force: other results"
 expect 2 "--force replaces what --resume would continue: give one" \
     explore "$SW" --out "$TMP/one" --force --resume
 for k in 1 2 3; do
-    "$BIN" explore "$SW" --out "$TMP/s$k" --shard "$k/3" 2>"$TMP/err" || fail "shard $k/3: $(cat "$TMP/err")"
+    "$B" explore "$SW" --out "$TMP/s$k" --shard "$k/3" 2>"$TMP/err" || fail "shard $k/3: $(cat "$TMP/err")"
 done
-"$BIN" explore "$SW" --out "$TMP/s2" --shard 2/3 --json --resume >"$TMP/s2.json" || fail "shard --json"
+"$B" explore "$SW" --out "$TMP/s2" --shard 2/3 --json --resume >"$TMP/s2.json" || fail "shard --json"
 grep -q '"shard":[[:space:]]*"2/3"' "$TMP/s2.json" || fail "shard summary: $(cat "$TMP/s2.json")"
 expect 2 "shard 2/3 missing (given: 1/3 from $TMP/s1, 3/3 from $TMP/s3)" \
     merge "$TMP/s3" "$TMP/s1" --out "$TMP/m"
@@ -139,7 +131,7 @@ expect 2 "shards 2/3, 3/3 missing (given: 1/3 from $TMP/s1)" merge "$TMP/s1" --o
 expect 2 "$TMP/s1: shard 1/3 is given twice (also $TMP/s1)" merge "$TMP/s1" "$TMP/s1" "$TMP/s2" --out "$TMP/m"
 expect 2 "holds shard 1/3 but $TMP/one holds shard 1/1: shards of two different splits" \
     merge "$TMP/s1" "$TMP/one" --out "$TMP/m"
-"$BIN" merge "$TMP/s2" "$TMP/s3" "$TMP/s1" --out "$TMP/m" --json >"$TMP/m.json" 2>"$TMP/err" ||
+"$B" merge "$TMP/s2" "$TMP/s3" "$TMP/s1" --out "$TMP/m" --json >"$TMP/m.json" 2>"$TMP/err" ||
     fail "merge --json: $(cat "$TMP/err")"
 cmp -s "$TMP/one/results.csv" "$TMP/m/results.csv" || fail "merge: not the single run's results"
 sed 's|"out":.*||' "$TMP/one.json" >"$TMP/a"
@@ -149,7 +141,7 @@ cp "$TMP/m/results.csv" "$TMP/merged.csv"
 expect 2 "$TMP/m already holds results: choose another --out, or add --force to replace them" \
     merge "$TMP/s2" "$TMP/s3" "$TMP/s1" --out "$TMP/m"
 cmp -s "$TMP/merged.csv" "$TMP/m/results.csv" || fail "a refused merge changed the results"
-"$BIN" merge "$TMP/s2" "$TMP/s3" "$TMP/s1" --out "$TMP/m" --force 2>"$TMP/err" ||
+"$B" merge "$TMP/s2" "$TMP/s3" "$TMP/s1" --out "$TMP/m" --force 2>"$TMP/err" ||
     fail "merge --force: $(cat "$TMP/err")"
 
 # --- messages that said the wrong thing ---
@@ -164,10 +156,10 @@ stdin_expect 2 "tasks[0].period: 4.5 has a fraction" \
 stdin_expect 2 "tasks[0].wcet: -1.5 is negative" \
     '{"tasks": [{"name": "a", "wcet": -1.5, "period": 4}]}' analyze
 printf '{"tasks": [{"name": "a", "wcet": "1µs", "period": "4μs"}]}\n' >"$TMP/mu1.json"
-"$BIN" analyze "$TMP/mu1.json" --json >"$TMP/out" 2>"$TMP/err" || fail "µs and μs: $(cat "$TMP/err")"
+"$B" analyze "$TMP/mu1.json" --json >"$TMP/out" 2>"$TMP/err" || fail "µs and μs: $(cat "$TMP/err")"
 grep -q '"period":[[:space:]]*4000' "$TMP/out" || fail "4 μs is not 4000 ns: $(cat "$TMP/out")"
 printf '{"time_unit": "µs", "tasks": [{"name": "a", "wcet": 1, "period": 4}]}\n' >"$TMP/mu.json"
-"$BIN" analyze "$TMP/mu.json" --json >"$TMP/out" 2>"$TMP/err" || fail "time_unit µs: $(cat "$TMP/err")"
+"$B" analyze "$TMP/mu.json" --json >"$TMP/out" 2>"$TMP/err" || fail "time_unit µs: $(cat "$TMP/err")"
 grep -q '"wcet":[[:space:]]*1000,' "$TMP/out" || fail "1 µs is not 1000 ns: $(cat "$TMP/out")"
 python3 -c "print('[' * 5000 + ']' * 5000)" >"$TMP/deep.json"
 expect 3 "arrays and objects nested more than 1000 deep" analyze "$TMP/deep.json"
@@ -186,9 +178,8 @@ EOF
 expect 1 "SCHED_DEADLINE bandwidth 1038091/1048576 exceeds Linux's admission limit of 1038090/1048576 (--budget 0.99 per CPU" \
     emit "$TMP/tight.json" --format json --budget 0.99
 printf '{"platform": {"cpus": 1}, "tasks": [{"name": "a", "wcet": 99000001, "period": 100000000}]}\n' >"$TMP/cap.json"
-"$BIN" partition "$TMP/cap.json" --capacity 0.99 --explain >"$TMP/out" 2>&1
+"$B" partition "$TMP/cap.json" --capacity 0.99 --explain >"$TMP/out" 2>&1
 grep -q "its own utilization 0.99000001 passes --capacity 0.99" "$TMP/out" ||
     fail "explain: capacity not shown exactly: $(cat "$TMP/out")"
 
-echo "cli_conventions: $checks runs, $failures failures"
-[ "$failures" -eq 0 ]
+cli_end "$checks runs"

@@ -12,16 +12,11 @@
 # - an exclusive cpuset that is no rtpack deployment's: named;
 # - a plain cpuset on a planned CPU refuses an EDF plan (its bins are
 #   exclusive) but not an FP one; cpusets on other CPUs refuse nothing.
-set -u
-BIN=${RTP_BINARY:?RTP_BINARY must name the built rtpack}
-T=$(mktemp -d /tmp/rtp_deploy_clash.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-FAILS=0
-fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
-ok() { echo "ok: $*"; }
+. "${RTP_SOURCE_DIR:-.}/tests/support/cli.sh"
+cli_begin cli_deploy_clash
 
-FAKE=$T/cgroup
-STATE=$T/state
+FAKE=$TMP/cgroup
+STATE=$TMP/state
 mkdir -p "$FAKE" "$STATE"
 printf '0-1\n' > "$FAKE/cpuset.cpus"
 printf '0\n' > "$FAKE/cpuset.mems"
@@ -35,7 +30,7 @@ cpuset() { # NAME CPUS EXCLUSIVE
     : > "$FAKE/$1/cgroup.procs"
 }
 
-cat > "$T/edf.json" <<'EOF'
+cat > "$TMP/edf.json" <<'EOF'
 { "feasible": true, "method": "ffd", "policy": "edf", "platform": { "cpus": [0, 1] },
   "cpus": [ { "cpu": 0, "tasks": [ { "name": "a", "wcet": 1000000, "period": 10000000,
                                     "cmd": ["sleep", "60"] } ] },
@@ -43,42 +38,42 @@ cat > "$T/edf.json" <<'EOF'
   "unassigned": [] }
 EOF
 sed 's/"edf"/"fp"/; s/"period": 10000000,/"period": 10000000, "priority": 1, "response_time": 1000000,/' \
-    "$T/edf.json" > "$T/fp.json"
+    "$TMP/edf.json" > "$TMP/fp.json"
 for p in edf fp; do
-    "$BIN" emit "$T/$p.json" --format script --name B --out "$T/$p.sh" 2> /dev/null ||
+    "$B" emit "$TMP/$p.json" --format script --name B --out "$TMP/$p.sh" 2> /dev/null ||
         fail "emit $p"
 done
 
 # run VERB POLICY WANT PATTERN LABEL: sh SCRIPT VERB against the fake tree.
 run() {
-    RTPACK_CGROUP=v1 RTPACK_CGROUP_ROOT=$FAKE RTPACK_STATE_DIR=$STATE RTPACK_LOG_DIR=$T/log \
-        timeout 60 sh "$T/$2.sh" "$1" > "$T/out" 2> "$T/err"
+    RTPACK_CGROUP=v1 RTPACK_CGROUP_ROOT=$FAKE RTPACK_STATE_DIR=$STATE RTPACK_LOG_DIR=$TMP/log \
+        timeout 60 sh "$TMP/$2.sh" "$1" > "$TMP/out" 2> "$TMP/err"
     rc=$?
     if [ "$rc" -ne "$3" ]; then
-        fail "$5: $1 exit $rc, want $3: $(cat "$T/err")"
-    elif [ -n "$4" ] && ! grep -qF -- "$4" "$T/err"; then
-        fail "$5: $1 stderr lacks '$4': $(cat "$T/err")"
+        fail "$5: $1 exit $rc, want $3: $(cat "$TMP/err")"
+    elif [ -n "$4" ] && ! grep -qF -- "$4" "$TMP/err"; then
+        fail "$5: $1 stderr lacks '$4': $(cat "$TMP/err")"
     else
-        ok "$5 ($1 exit $rc)${4:+: $(cat "$T/err")}"
+        ok "$5 ($1 exit $rc)${4:+: $(cat "$TMP/err")}"
     fi
 }
 
 # Deployment A holds CPU 0: its state records the script that started it.
 cpuset rtpack-A-0 0 1
 mkdir -p "$STATE/A"
-printf '#!/bin/sh\n' > "$T/A.sh"
-printf 'version 1\nstarter 1\nscript %s\nmode v1\nroot %s\n' "$T/A.sh" "$FAKE" > "$STATE/A/state"
-want="rtpack deployment 'A' holds CPUs 0 (cpuset $FAKE/rtpack-A-0, state $STATE/A/state): stop it with: RTPACK_STATE_DIR=$STATE sh $T/A.sh stop"
+printf '#!/bin/sh\n' > "$TMP/A.sh"
+printf 'version 1\nstarter 1\nscript %s\nmode v1\nroot %s\n' "$TMP/A.sh" "$FAKE" > "$STATE/A/state"
+want="rtpack deployment 'A' holds CPUs 0 (cpuset $FAKE/rtpack-A-0, state $STATE/A/state): stop it with: RTPACK_STATE_DIR=$STATE sh $TMP/A.sh stop"
 run check edf 1 "$want" "EDF plan, deployment A on CPU 0"
 run check fp 1 "$want" "FP plan, deployment A on CPU 0"
 if [ "$(id -u)" -eq 0 ]; then
-    ls "$FAKE" > "$T/before"
+    ls "$FAKE" > "$TMP/before"
     run start edf 1 "$want" "start refused before any change"
-    ls "$FAKE" > "$T/after"
-    cmp -s "$T/before" "$T/after" && [ ! -e "$STATE/B" ] || fail "start changed the tree: $(ls "$FAKE" "$STATE")"
+    ls "$FAKE" > "$TMP/after"
+    cmp -s "$TMP/before" "$TMP/after" && [ ! -e "$STATE/B" ] || fail "start changed the tree: $(ls "$FAKE" "$STATE")"
 fi
-rm "$T/A.sh"
-run check edf 1 "the script that started it ($T/A.sh) is gone: emit its plan again with --name A" \
+rm "$TMP/A.sh"
+run check edf 1 "the script that started it ($TMP/A.sh) is gone: emit its plan again with --name A" \
     "A's script is gone"
 rm -r "$FAKE/rtpack-A-0" "$STATE/A"
 
@@ -102,7 +97,6 @@ rm -r "$FAKE/docker"
 # Other CPUs: nothing to say.
 cpuset rtpack-A-1 1 1
 run check edf 0 "" "deployment A on CPU 1 only"
-grep -q 'status: not started' "$T/out" || fail "check output: $(cat "$T/out")"
+grep -q 'status: not started' "$TMP/out" || fail "check output: $(cat "$TMP/out")"
 
-echo "$FAILS failure(s)"
-[ "$FAILS" -eq 0 ]
+cli_end

@@ -4,26 +4,21 @@
 # with a hostile --launcher path) parse under dash, busybox sh and bash and are
 # clean under `shellcheck -s sh` (each tool is skipped with a note when it is
 # not installed).
-set -u
-BIN=${RTP_BINARY:?RTP_BINARY must name the built rtpack}
-SRC=${RTP_SOURCE_DIR:?RTP_SOURCE_DIR must name the source tree}
-FAILS=0
-fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
-T=$(mktemp -d /tmp/rtp_deploy_lint.XXXXXX)
-trap 'rm -rf "$T"' EXIT
+. "${RTP_SOURCE_DIR:-.}/tests/support/cli.sh"
+cli_begin cli_deploy_lint
 
-# lint NAME: $T/NAME.sh parses under each shell here and lints clean.
+# lint NAME: $TMP/NAME.sh parses under each shell here and lints clean.
 lint() {
     for sh in dash bash "busybox sh"; do
         command -v "${sh%% *}" > /dev/null || continue
-        $sh -n "$T/$1.sh" || fail "$sh -n $1.sh"
+        $sh -n "$TMP/$1.sh" || fail "$sh -n $1.sh"
     done
     if command -v shellcheck > /dev/null; then
-        shellcheck -s sh "$T/$1.sh" || fail "shellcheck -s sh $1.sh"
+        shellcheck -s sh "$TMP/$1.sh" || fail "shellcheck -s sh $1.sh"
     fi
 }
 
-cat > "$T/hostile.json" <<'EOP'
+cat > "$TMP/hostile.json" <<'EOP'
 { "feasible": true, "method": "ffd", "policy": "fp", "platform": { "cpus": [0] },
   "cpus": [ { "cpu": 0, "tasks": [
     { "name": "$(touch x)", "wcet": 1, "period": 10, "priority": 3,
@@ -32,26 +27,25 @@ cat > "$T/hostile.json" <<'EOP'
     { "name": "../../etc", "wcet": 1, "period": 10, "priority": 1, "cmd": ["echo"] } ] } ],
   "unassigned": [] }
 EOP
-for plan in "$SRC/examples/plan_edf.json" "$SRC/examples/plan_fp.json" \
-    "$SRC/examples/plan_clustered.json" "$T/hostile.json"; do
+for plan in "$S/examples/plan_edf.json" "$S/examples/plan_fp.json" \
+    "$S/examples/plan_clustered.json" "$TMP/hostile.json"; do
     name=$(basename "$plan" .json)
-    "$BIN" emit "$plan" --format script --out "$T/$name.sh" 2> /dev/null || { fail "emit $name"; continue; }
+    "$B" emit "$plan" --format script --out "$TMP/$name.sh" 2> /dev/null || { fail "emit $name"; continue; }
     lint "$name"
 done
 # a hostile --cgroup-root is quoted, parses, and lints clean too
-"$BIN" emit "$T/hostile.json" --format script --cgroup-root '/tmp/x;rm $(id) `x` '"'"'q\' \
-    --out "$T/root.sh" 2> /dev/null || fail "emit with a hostile --cgroup-root"
+"$B" emit "$TMP/hostile.json" --format script --cgroup-root '/tmp/x;rm $(id) `x` '"'"'q\' \
+    --out "$TMP/root.sh" 2> /dev/null || fail "emit with a hostile --cgroup-root"
 lint root
 # the launcher variants (emit --reclaim, --overrun-signal): a hostile
 # --launcher path is quoted, and the launcher check parses and lints clean
-"$BIN" emit "$SRC/examples/plan_edf.json" --format script --reclaim --out "$T/reclaim.sh" \
+"$B" emit "$S/examples/plan_edf.json" --format script --reclaim --out "$TMP/reclaim.sh" \
     2> /dev/null || fail "emit --reclaim"
-"$BIN" emit "$SRC/examples/plan_clustered.json" --format script --overrun-signal --reclaim \
-    --launcher '/opt/x;rm $(id) `x` '"'"'q\/rtpack-launch' --out "$T/launcher.sh" 2> /dev/null ||
+"$B" emit "$S/examples/plan_clustered.json" --format script --overrun-signal --reclaim \
+    --launcher '/opt/x;rm $(id) `x` '"'"'q\/rtpack-launch' --out "$TMP/launcher.sh" 2> /dev/null ||
     fail "emit with a hostile --launcher"
 lint reclaim
 lint launcher
 command -v shellcheck > /dev/null || echo "note: shellcheck not installed, not run"
 
-[ "$FAILS" -eq 0 ] || { echo "$FAILS failure(s)"; exit 1; }
-echo "launch scripts parse and lint clean"
+cli_end "launch scripts parse and lint clean"

@@ -6,26 +6,19 @@
 # from "-" (standard input), before any analysis; unknown options, --cpus 0 and a
 # missing FILE are exit 2; --help is exit 0 for every command.
 # Env: RTP_BINARY (built rtpack), RTP_SOURCE_DIR (unused here).
-set -u
-BIN=${RTP_BINARY:-./rtpack}
-TMP=$(mktemp -d /tmp/rtp_cli_input.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
-failures=0
+. "${RTP_SOURCE_DIR:-.}/tests/support/cli.sh"
+cli_begin cli_input
 checks=0
 
-fail() {
-    echo "FAIL: $*" >&2
-    failures=$((failures + 1))
-}
 
 # run ARGS...: runs rtpack with stdin from $TMP/in (if present), sets $rc,
 # $TMP/out and $TMP/err.
 run() {
     checks=$((checks + 1))
     if [ -f "$TMP/in" ]; then
-        "$BIN" "$@" <"$TMP/in" >"$TMP/out" 2>"$TMP/err"
+        "$B" "$@" <"$TMP/in" >"$TMP/out" 2>"$TMP/err"
     else
-        "$BIN" "$@" </dev/null >"$TMP/out" 2>"$TMP/err"
+        "$B" "$@" </dev/null >"$TMP/out" 2>"$TMP/err"
     fi
     rc=$?
 }
@@ -180,5 +173,4 @@ fi
 run emit
 [ "$rc" -eq 2 ] || fail "rtpack emit (no PLAN): want exit 2, got $rc"
 
-echo "cli_input: $checks runs, $failures failures"
-[ "$failures" -eq 0 ]
+cli_end "$checks runs"

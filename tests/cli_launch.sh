@@ -9,18 +9,10 @@
 # there (a fake cgroup v1 folder, a temporary state folder: nothing on the
 # machine changes). The live half is cli_launch_real.sh.
 # Env: RTP_BINARY, RTP_SOURCE_DIR, RTP_LAUNCHER (the built rtpack-launch).
-set -u
-BIN=${RTP_BINARY:?set RTP_BINARY to the built rtpack}
-SRC=${RTP_SOURCE_DIR:?set RTP_SOURCE_DIR to the source tree}
+. "${RTP_SOURCE_DIR:-.}/tests/support/cli.sh"
+cli_begin cli_launch
 LAUNCH=${RTP_LAUNCHER:?set RTP_LAUNCHER to the built rtpack-launch}
-T=$(mktemp -d /tmp/rtp_cli_launch.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-FAILS=0
 CHECKS=0
-fail() {
-    echo "FAIL: $*"
-    FAILS=$((FAILS + 1))
-}
 
 # expect CODE TEXT CMD...: CMD exits CODE with one line on stderr holding
 # TEXT, and prints nothing on stdout.
@@ -28,12 +20,12 @@ expect() {
     e_code=$1 e_want=$2
     shift 2
     CHECKS=$((CHECKS + 1))
-    "$@" < /dev/null > "$T/out" 2> "$T/err"
+    "$@" < /dev/null > "$TMP/out" 2> "$TMP/err"
     e_rc=$?
-    e_err=$(cat "$T/err")
+    e_err=$(cat "$TMP/err")
     [ "$e_rc" -eq "$e_code" ] || fail "$*: exit $e_rc, want $e_code ($e_err)"
-    [ "$(wc -l < "$T/err")" -eq 1 ] || fail "$*: want one line on stderr, got: $e_err"
-    [ ! -s "$T/out" ] || fail "$*: printed on stdout: $(cat "$T/out")"
+    [ "$(wc -l < "$TMP/err")" -eq 1 ] || fail "$*: want one line on stderr, got: $e_err"
+    [ ! -s "$TMP/out" ] || fail "$*: printed on stdout: $(cat "$TMP/out")"
     case $e_err in
     *"$e_want"*) ;;
     *) fail "$*: message lacks '$e_want': $e_err" ;;
@@ -69,49 +61,49 @@ P='--runtime 1000000 --deadline 2000000 --period 3000000'
     expect 2 "--overrun-signal given twice" "$LAUNCH" $P --overrun-signal --overrun-signal true
     expect 2 "--period given twice" "$LAUNCH" $P --period 3000000 true
 }
-if ! "$LAUNCH" --help > "$T/out" 2> "$T/err" || [ -s "$T/err" ] ||
-    ! grep -q '^usage: rtpack-launch --runtime NS' "$T/out"; then
-    fail "--help: $(cat "$T/out" "$T/err")"
+if ! "$LAUNCH" --help > "$TMP/out" 2> "$TMP/err" || [ -s "$TMP/err" ] ||
+    ! grep -q '^usage: rtpack-launch --runtime NS' "$TMP/out"; then
+    fail "--help: $(cat "$TMP/out" "$TMP/err")"
 fi
 
 # --- emit: the flags where they mean nothing (exit 2, nothing written) ---
-E=$SRC/examples
+E=$S/examples
 expect 2 "--reclaim applies only to SCHED_DEADLINE plans (policy edf or gedf); this plan's policy is fp" \
-    "$BIN" emit "$E/plan_fp.json" --format script --reclaim --out "$T/fp.sh"
-[ ! -e "$T/fp.sh" ] || fail "an FP plan with --reclaim wrote a script"
+    "$B" emit "$E/plan_fp.json" --format script --reclaim --out "$TMP/fp.sh"
+[ ! -e "$TMP/fp.sh" ] || fail "an FP plan with --reclaim wrote a script"
 expect 2 "--overrun-signal applies only to SCHED_DEADLINE plans" \
-    "$BIN" emit "$E/plan_fp.json" --format systemd --overrun-signal --out "$T/units"
-[ ! -e "$T/units" ] || fail "an FP plan with --overrun-signal wrote units"
+    "$B" emit "$E/plan_fp.json" --format systemd --overrun-signal --out "$TMP/units"
+[ ! -e "$TMP/units" ] || fail "an FP plan with --overrun-signal wrote units"
 expect 2 "--reclaim applies only with --format script or systemd: rt-app sets no SCHED_DEADLINE flag" \
-    "$BIN" emit "$E/plan_edf.json" --format rtapp --reclaim --out "$T/rtapp"
-[ ! -e "$T/rtapp" ] || fail "rtapp with --reclaim wrote files"
+    "$B" emit "$E/plan_edf.json" --format rtapp --reclaim --out "$TMP/rtapp"
+[ ! -e "$TMP/rtapp" ] || fail "rtapp with --reclaim wrote files"
 expect 2 "--overrun-signal applies only with --format script or systemd: rt-app" \
-    "$BIN" emit "$E/plan_fp.json" --format rtapp --overrun-signal
+    "$B" emit "$E/plan_fp.json" --format rtapp --overrun-signal
 expect 2 "--reclaim applies only with --format script or systemd (here --format is json)" \
-    "$BIN" emit "$E/plan_edf.json" --format json --reclaim
+    "$B" emit "$E/plan_edf.json" --format json --reclaim
 expect 2 "--launcher means nothing for this plan: its tasks do not start through a launcher" \
-    "$BIN" emit "$E/plan_edf.json" --format script --launcher /usr/bin/rtpack-launch
+    "$B" emit "$E/plan_edf.json" --format script --launcher /usr/bin/rtpack-launch
 for bad in relative/rtpack-launch -x ''; do
     expect 2 "--launcher wants a command name (looked up on PATH) or an absolute path" \
-        "$BIN" emit "$E/plan_edf.json" --format script --reclaim --launcher "$bad"
+        "$B" emit "$E/plan_edf.json" --format script --reclaim --launcher "$bad"
 done
 
 # --- the emitted script checks its launcher (no root, a fake cpuset folder) ---
-mkdir "$T/cg" "$T/bin"
-echo 0-1 > "$T/cg/cpuset.cpus"
-echo 0 > "$T/cg/cpuset.mems"
-echo 0 > "$T/cg/cpuset.cpu_exclusive"
-echo 1 > "$T/cg/cpuset.sched_load_balance"
-: > "$T/cg/cgroup.procs"
-cp "$LAUNCH" "$T/bin/rtpack-launch"
-: > "$T/bin/not-executable"
-export RTPACK_CGROUP_ROOT="$T/cg" RTPACK_STATE_DIR="$T/state" RTPACK_LOG_DIR="$T/log"
-"$BIN" emit "$E/plan_edf.json" --format script --reclaim --out "$T/name.sh" 2> /dev/null ||
+mkdir "$TMP/cg" "$TMP/bin"
+echo 0-1 > "$TMP/cg/cpuset.cpus"
+echo 0 > "$TMP/cg/cpuset.mems"
+echo 0 > "$TMP/cg/cpuset.cpu_exclusive"
+echo 1 > "$TMP/cg/cpuset.sched_load_balance"
+: > "$TMP/cg/cgroup.procs"
+cp "$LAUNCH" "$TMP/bin/rtpack-launch"
+: > "$TMP/bin/not-executable"
+export RTPACK_CGROUP_ROOT="$TMP/cg" RTPACK_STATE_DIR="$TMP/state" RTPACK_LOG_DIR="$TMP/log"
+"$B" emit "$E/plan_edf.json" --format script --reclaim --out "$TMP/name.sh" 2> /dev/null ||
     fail "emit --reclaim"
-"$BIN" emit "$E/plan_edf.json" --format script --reclaim --launcher "$T/bin/rtpack-launch" \
-    --out "$T/abs.sh" 2> /dev/null || fail "emit --reclaim --launcher"
-"$BIN" emit "$E/plan_edf.json" --format script --reclaim --launcher "$T/bin/not-executable" \
-    --out "$T/noexec.sh" 2> /dev/null || fail "emit --launcher not-executable"
+"$B" emit "$E/plan_edf.json" --format script --reclaim --launcher "$TMP/bin/rtpack-launch" \
+    --out "$TMP/abs.sh" 2> /dev/null || fail "emit --reclaim --launcher"
+"$B" emit "$E/plan_edf.json" --format script --reclaim --launcher "$TMP/bin/not-executable" \
+    --out "$TMP/noexec.sh" 2> /dev/null || fail "emit --launcher not-executable"
 NOPATH=/usr/sbin:/usr/bin:/sbin:/bin
 for sh in dash bash "busybox sh"; do
     command -v "${sh%% *}" > /dev/null || continue
@@ -119,24 +111,24 @@ for sh in dash bash "busybox sh"; do
         [ "$verb" = run ] && extra='0 true' || extra=''
         # shellcheck disable=SC2086 # $sh and $extra are several words
         expect 1 "cannot find the launcher rtpack-launch (PATH=$NOPATH)" \
-            env PATH="$NOPATH" $sh "$T/name.sh" $verb $extra
+            env PATH="$NOPATH" $sh "$TMP/name.sh" $verb $extra
         # shellcheck disable=SC2086
-        expect 1 "cannot find the launcher $T/bin/not-executable" \
-            env PATH="$NOPATH" $sh "$T/noexec.sh" $verb $extra
+        expect 1 "cannot find the launcher $TMP/bin/not-executable" \
+            env PATH="$NOPATH" $sh "$TMP/noexec.sh" $verb $extra
     done
     for script in name abs; do
         # shellcheck disable=SC2086
-        env PATH="$T/bin:$NOPATH" $sh "$T/$script.sh" check > "$T/out" 2> "$T/err" ||
-            fail "$sh $script.sh check with the launcher there: $(cat "$T/err")"
-        grep -q "video: .*rtpack-launch'* --reset-on-fork --reclaim --runtime 5000000 --deadline 10000000 --period 16666666 -- video_processing_tool --fast" "$T/out" ||
-            fail "$sh $script.sh check does not list the launcher: $(cat "$T/out")"
+        env PATH="$TMP/bin:$NOPATH" $sh "$TMP/$script.sh" check > "$TMP/out" 2> "$TMP/err" ||
+            fail "$sh $script.sh check with the launcher there: $(cat "$TMP/err")"
+        grep -q "video: .*rtpack-launch'* --reset-on-fork --reclaim --runtime 5000000 --deadline 10000000 --period 16666666 -- video_processing_tool --fast" "$TMP/out" ||
+            fail "$sh $script.sh check does not list the launcher: $(cat "$TMP/out")"
     done
     # status needs no launcher (it reads the kernel)
     # shellcheck disable=SC2086
-    env PATH="$NOPATH" $sh "$T/name.sh" status > "$T/out" 2>&1
-    grep -q "not started" "$T/out" || fail "$sh status: $(cat "$T/out")"
+    env PATH="$NOPATH" $sh "$TMP/name.sh" status > "$TMP/out" 2>&1
+    grep -q "not started" "$TMP/out" || fail "$sh status: $(cat "$TMP/out")"
 done
-[ ! -e "$T/state/plan" ] || fail "a refused start left state behind"
+[ ! -e "$TMP/state/plan" ] || fail "a refused start left state behind"
 
 # SCHED_RR tasks: check compares the machine's quantum (the sysctl, rounded
 # up to the plan's tick) with the plan's platform.rr_quantum and says so.
@@ -145,28 +137,27 @@ done
 RR_MS=$(head -n 1 /proc/sys/kernel/sched_rr_timeslice_ms 2> /dev/null) || RR_MS=''
 if [ -n "$RR_MS" ] && [ "$RR_MS" -gt 0 ]; then
     for q in "$RR_MS" $((RR_MS + 1)); do
-        cat > "$T/rr.json" << EOF
+        cat > "$TMP/rr.json" << EOF
 { "platform": { "cpus": 1, "rr_quantum": "${q}ms", "tick": "1ms" }, "tasks": [
   { "name": "a", "wcet": "1ms", "period": "1s", "priority": 5, "policy": "rr", "cmd": "a" },
   { "name": "b", "wcet": "1ms", "period": "1s", "priority": 5, "policy": "rr", "cmd": "b" } ] }
 EOF
-        "$BIN" partition "$T/rr.json" --policy fp --priority given --ties given --json \
-            > "$T/rr.plan" ||
+        "$B" partition "$TMP/rr.json" --policy fp --priority given --ties given --json \
+            > "$TMP/rr.plan" ||
             fail "partition rr"
-        "$BIN" emit "$T/rr.plan" --format script --out "$T/rr.sh" 2> /dev/null || fail "emit rr"
-        sh "$T/rr.sh" check > "$T/out" 2> "$T/err" || fail "rr check: $(cat "$T/err")"
+        "$B" emit "$TMP/rr.plan" --format script --out "$TMP/rr.sh" 2> /dev/null || fail "emit rr"
+        sh "$TMP/rr.sh" check > "$TMP/out" 2> "$TMP/err" || fail "rr check: $(cat "$TMP/err")"
         if [ "$q" = "$RR_MS" ]; then
             want="SCHED_RR quantum: $((RR_MS * 1000000)) ns here (sched_rr_timeslice_ms $RR_MS), as the plan assumes"
         else
             want="warning: SCHED_RR quantum $((RR_MS * 1000000)) ns here (sched_rr_timeslice_ms $RR_MS) but the plan was analysed with $((q * 1000000)) ns"
         fi
         CHECKS=$((CHECKS + 1))
-        grep -q -F "$want" "$T/out" || fail "rr check: no '$want' in $(cat "$T/out")"
+        grep -q -F "$want" "$TMP/out" || fail "rr check: no '$want' in $(cat "$TMP/out")"
     done
 fi
-"$BIN" emit "$E/plan_fp.json" --format script --out "$T/fp.sh" 2> /dev/null || fail "emit fp"
+"$B" emit "$E/plan_fp.json" --format script --out "$TMP/fp.sh" 2> /dev/null || fail "emit fp"
 CHECKS=$((CHECKS + 1))
-! grep -q RR_QUANTUM_NS "$T/fp.sh" || fail "a plan without SCHED_RR tasks checks no quantum"
+! grep -q RR_QUANTUM_NS "$TMP/fp.sh" || fail "a plan without SCHED_RR tasks checks no quantum"
 
-[ "$FAILS" -eq 0 ] || { echo "$FAILS of $CHECKS checks failed"; exit 1; }
-echo "cli_launch: $CHECKS checks passed"
+cli_end "$CHECKS checks passed"

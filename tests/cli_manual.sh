@@ -6,16 +6,9 @@
 # `rtpack CMD --help`, and the installed completion offers commands, options
 # and the allowed values of an option.
 # Env: RTP_BINARY (built rtpack; its folder is the build tree).
-set -u
-BIN=${RTP_BINARY:?set RTP_BINARY to the built rtpack}
-BUILD=$(dirname "$BIN")
-TMP=$(mktemp -d /tmp/rtp_cli_manual.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
-failures=0
-fail() {
-    echo "FAIL: $*" >&2
-    failures=$((failures + 1))
-}
+. "${RTP_SOURCE_DIR:-.}/tests/support/cli.sh"
+cli_begin cli_manual
+BUILD=$(dirname "$B")
 command -v man >/dev/null || { echo "FAIL: man is not installed (.ci/setup installs man-db)"; exit 1; }
 
 P=$TMP/prefix
@@ -27,7 +20,7 @@ export MANPATH
 MANWIDTH=200
 export MANWIDTH
 
-"$BIN" --help | sed -n 's/^  \([a-z][a-z-]*\)  .*/\1/p' >"$TMP/commands"
+"$B" --help | sed -n 's/^  \([a-z][a-z-]*\)  .*/\1/p' >"$TMP/commands"
 [ "$(wc -l <"$TMP/commands")" -ge 6 ] || fail "rtpack --help lists too few commands"
 
 where=$(man -w rtpack 2>/dev/null)
@@ -47,12 +40,12 @@ while IFS= read -r cmd; do
         fail "man rtpack-$cmd: no NAME section"
     fi
     # The same options, from the same table: --help's and the page's OPTIONS.
-    "$BIN" "$cmd" --help | grep -oE '^  --[a-z][a-z-]*' | sed 's/^ *//' | sort >"$TMP/help_opts"
+    "$B" "$cmd" --help | grep -oE '^  --[a-z][a-z-]*' | sed 's/^ *//' | sort >"$TMP/help_opts"
     sed -n '/^OPTIONS/,/^EXIT STATUS/p' "$TMP/page" | grep -oE '^ +--[a-z][a-z-]*' |
         sed 's/^ *//' | sort >"$TMP/man_opts"
     cmp -s "$TMP/help_opts" "$TMP/man_opts" ||
         fail "rtpack-$cmd(1) options differ from --help: $(diff "$TMP/help_opts" "$TMP/man_opts" | tr '\n' ' ')"
-    "$BIN" help --man "$cmd" | cmp -s - "$page" || fail "installed rtpack-$cmd.1 is not what the binary writes"
+    "$B" help --man "$cmd" | cmp -s - "$page" || fail "installed rtpack-$cmd.1 is not what the binary writes"
     # Completion offers every option of the command.
     bash -c '. "$1"; COMP_WORDS=(rtpack "$2" --); COMP_CWORD=2; _rtpack; printf "%s\n" "${COMPREPLY[@]}"' \
         sh "$COMPLETION" "$cmd" | grep -v '^--help$' | sort >"$TMP/completed"
@@ -79,5 +72,4 @@ mkdir -p "$TMP/work/sub" && : >"$TMP/work/set.json"
 complete_is "$TMP/work/set.json" rtpack analyze "$TMP/work/se"
 complete_is "$TMP/work/sub" rtpack merge "$TMP/work/s"
 
-echo "cli_manual: $failures failures"
-[ "$failures" -eq 0 ]
+cli_end

@@ -5,22 +5,14 @@
 # named, `rtpack help CMD`, -V. Each case asserts the exit code and the
 # message (one line on stderr, nothing on stdout for a usage error).
 # Env: RTP_BINARY (built rtpack), RTP_SOURCE_DIR (the source tree).
-set -u
-BIN=${RTP_BINARY:?set RTP_BINARY to the built rtpack}
-SRC=${RTP_SOURCE_DIR:?set RTP_SOURCE_DIR to the source tree}
-TMP=$(mktemp -d /tmp/rtp_cli_options.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
-failures=0
+. "${RTP_SOURCE_DIR:-.}/tests/support/cli.sh"
+cli_begin cli_options
 checks=0
 
-fail() {
-    echo "FAIL: $*" >&2
-    failures=$((failures + 1))
-}
 
 run() {
     checks=$((checks + 1))
-    "$BIN" "$@" </dev/null >"$TMP/out" 2>"$TMP/err"
+    "$B" "$@" </dev/null >"$TMP/out" 2>"$TMP/err"
     rc=$?
 }
 
@@ -45,7 +37,7 @@ ok() {
     case $rc in 0 | 1) ;; *) fail "rtpack $*: exit $rc: $(cat "$TMP/err")" ;; esac
 }
 
-E=$SRC/examples
+E=$S/examples
 Q=$E/quickstart.json
 
 # --- every value type: accepted forms, and the one message format ---
@@ -123,5 +115,4 @@ for v in -V --version; do
     grep -Eq '^rtpack [0-9]+\.[0-9]+\.[0-9]+$' "$TMP/out" || fail "rtpack $v printed: $(cat "$TMP/out")"
 done
 
-echo "cli_options: $checks runs, $failures failures"
-[ "$failures" -eq 0 ]
+cli_end "$checks runs"

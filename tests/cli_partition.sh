@@ -1,21 +1,15 @@
 #!/bin/sh
 # tests/cli_partition.sh — `rtpack partition` end to end: exit codes, the plan
 # document, defaults, bad input, and the same bytes for 1 and 2 threads.
-set -u
-BIN=${RTP_BINARY:-./rtpack}
-SRC=${RTP_SOURCE_DIR:-.}
-[ -x "$BIN" ] || { echo "no rtpack binary at $BIN (set RTP_BINARY)"; exit 1; }
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-FAILS=0
+. "${RTP_SOURCE_DIR:-.}/tests/support/cli.sh"
+cli_begin cli_partition
 
-fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
 
 # expect CODE ARGS...: runs rtpack partition ARGS, checks the exit status.
 expect() {
     want=$1
     shift
-    "$BIN" partition "$@" >"$TMP/out" 2>"$TMP/err"
+    "$B" partition "$@" >"$TMP/out" 2>"$TMP/err"
     got=$?
     [ "$got" -eq "$want" ] || fail "partition $* exited $got, wanted $want: $(cat "$TMP/err")"
 }
@@ -31,11 +25,11 @@ EOF
 # Dhall's set on its 4 CPUs: feasible with every method and both policies.
 for m in best ffd bfd wfd nfd; do
     for p in edf fp; do
-        expect 0 "$SRC/examples/dhall.json" --method "$m" --policy "$p" --json
+        expect 0 "$S/examples/dhall.json" --method "$m" --policy "$p" --json
         contains "$TMP/out" '"feasible":[[:space:]]*true'
     done
 done
-expect 0 "$SRC/examples/dhall.json" --json
+expect 0 "$S/examples/dhall.json" --json
 contains "$TMP/out" '"method":[[:space:]]*"best"'
 contains "$TMP/out" '"chosen"'
 contains "$TMP/out" '"policy":[[:space:]]*"edf"'
@@ -83,16 +77,16 @@ expect 1 "$TMP/pigeon.json" --method ilp --policy fp --json
 contains "$TMP/out" '"kind":[[:space:]]*"conflict-clique"'
 contains "$TMP/out" '"tasks":[[:space:]]*\["A",[[:space:]]*"B",[[:space:]]*"C",[[:space:]]*"D"\]'
 cp "$TMP/out" "$TMP/pigeon.plan"
-"$BIN" emit "$TMP/pigeon.plan" --format json >/dev/null 2>"$TMP/err"
+"$B" emit "$TMP/pigeon.plan" --format json >/dev/null 2>"$TMP/err"
 [ $? -eq 1 ] || fail "emit of an infeasible plan with a proof: $(cat "$TMP/err")"
 sed 's/"kind"/"knid"/' "$TMP/pigeon.plan" >"$TMP/bad.plan"
-"$BIN" emit "$TMP/bad.plan" --format json >/dev/null 2>"$TMP/err"
+"$B" emit "$TMP/bad.plan" --format json >/dev/null 2>"$TMP/err"
 [ $? -eq 2 ] || fail "emit of a plan with proof.knid: $(cat "$TMP/err")"
 contains "$TMP/err" 'proof.knid'
 
 # The four packings differ.
 for m in ffd bfd wfd nfd; do
-    expect 0 "$SRC/examples/four_packings.json" --method "$m" --json
+    expect 0 "$S/examples/four_packings.json" --method "$m" --json
     tr -d ' \n' <"$TMP/out" | sed 's/"chosen[^}]*}//; s/"method":"[a-z]*"//' >"$TMP/$m"
 done
 for a in ffd bfd wfd nfd; do
@@ -121,9 +115,9 @@ awk 'BEGIN { s = 7; printf "{ \"platform\": { \"cpus\": 6 }, \"tasks\": [";
     printf "%s{\"name\": \"t%d\", \"wcet\": %d, \"period\": %d}", (i ? ", " : ""), i, c, t }
   printf "] }\n" }' >"$TMP/big.json"
 for p in edf fp; do
-    OMP_NUM_THREADS=1 "$BIN" partition "$TMP/big.json" --policy "$p" --json >"$TMP/one"
+    OMP_NUM_THREADS=1 "$B" partition "$TMP/big.json" --policy "$p" --json >"$TMP/one"
     r1=$?
-    OMP_NUM_THREADS=2 "$BIN" partition "$TMP/big.json" --policy "$p" --json >"$TMP/two"
+    OMP_NUM_THREADS=2 "$B" partition "$TMP/big.json" --policy "$p" --json >"$TMP/two"
     r2=$?
     [ "$r1" -eq "$r2" ] || fail "exit $r1 with 1 thread, $r2 with 2"
     [ "$r1" -le 1 ] || fail "big.json exited $r1"
@@ -171,11 +165,11 @@ expect 0 "$TMP/textbook.json" --help
 
 # Clusters (docs/spec.md "rtpack partition"): the Dhall set is rejected by global
 # EDF on one 4-CPU cluster, accepted partitioned; --layouts picks partitioned.
-expect 1 "$SRC/examples/dhall.json" --clusters 1x4 --json
+expect 1 "$S/examples/dhall.json" --clusters 1x4 --json
 contains "$TMP/out" '"clusters":'
-expect 0 "$SRC/examples/dhall.json" --layouts partitioned,global --json
+expect 0 "$S/examples/dhall.json" --layouts partitioned,global --json
 contains "$TMP/out" '"layout":[[:space:]]*"partitioned"'
-expect 0 "$SRC/examples/quickstart.json" --cpus 4 --clusters 2x2 --policy fp --json
+expect 0 "$S/examples/quickstart.json" --cpus 4 --clusters 2x2 --policy fp --json
 contains "$TMP/out" '"test":[[:space:]]*"rta'
 contains "$TMP/out" '"policy":[[:space:]]*"fp"'
 cat >"$TMP/clustered.json" <<'EOF'
@@ -187,16 +181,16 @@ EOF
 expect 0 "$TMP/clustered.json" --json
 contains "$TMP/out" '"clusters":'
 expect 2 "$TMP/clustered.json" --method ilp
-expect 2 "$SRC/examples/dhall.json" --clusters 3x3
-expect 2 "$SRC/examples/dhall.json" --layouts partitioned,sideways
-expect 2 "$SRC/examples/dhall.json" --layouts clustered
+expect 2 "$S/examples/dhall.json" --clusters 3x3
+expect 2 "$S/examples/dhall.json" --layouts partitioned,sideways
+expect 2 "$S/examples/dhall.json" --layouts clustered
 
 # Progress (--progress-every): placements made, rate and ETA on standard
 # error while a long run goes on; nothing by default on a non-terminal for a
 # run shorter than 10 s; the ILP reports nothing, so the option is refused there.
-"$BIN" gen --tasks 4000 --utilization 28.8 --cpus 32 --max-task-util 0.5 --seed 5 >"$TMP/big.json" ||
+"$B" gen --tasks 4000 --utilization 28.8 --cpus 32 --max-task-util 0.5 --seed 5 >"$TMP/big.json" ||
     fail "gen for the progress case"
-expect 0 "$SRC/examples/dhall.json" --json
+expect 0 "$S/examples/dhall.json" --json
 [ ! -s "$TMP/err" ] || fail "progress lines without --progress-every on a short run: $(head -c 300 "$TMP/err")"
 expect 0 "$TMP/big.json" --progress-every 0.001 --json
 grep -q '^partition: [0-9]*:[0-9][0-9]:[0-9][0-9] [0-9]*/80000 placements ([0-9]*%), [0-9.e+]* placements/s, ETA [-0-9:]*$' "$TMP/err" ||
@@ -219,7 +213,7 @@ cat > "$TMP/causes.json" <<'EOF'
     { "name": "b", "wcet": "6ms", "period": "10ms" },
     { "name": "c", "wcet": "6ms", "period": "10ms" } ] }
 EOF
-"$BIN" partition "$TMP/causes.json" --capacity 0.9 --explain > "$TMP/out" 2>&1
+"$B" partition "$TMP/causes.json" --capacity 0.9 --explain > "$TMP/out" 2>&1
 for want in "big could not be placed: it misses its deadline even alone on an empty CPU, so no CPU count and no --method can place it: its execution C' = 9.02ms (wcet + 2 x context switch) exceeds its deadline 5ms" \
     "j could not be placed: it misses its deadline even alone on an empty CPU, so no CPU count and no --method can place it: J' + C' = 3ms + 2.02ms = 5.02ms" \
     "fat could not be placed: its own utilization 0.9520 passes --capacity 0.9: no CPU takes it, however many; fix: raise --capacity" \
@@ -237,36 +231,36 @@ grep -qF "ctrl could not be placed: it misses its deadline even alone on an empt
     fail "explain of the release latency case: $(cat "$TMP/out")"
 
 # --explain of a feasible plan: per CPU and task the bound, slack, margin.
-expect 0 "$SRC/examples/quickstart.json" --explain
+expect 0 "$S/examples/quickstart.json" --explain
 for want in "why it holds" "name                   deadline          bound          slack         margin" \
     "video                      10ms            5ms            5ms           +3ms" \
     "logger                    100ms           19ms           81ms"; do
     grep -qF "$want" "$TMP/out" || fail "feasible explain lacks '$want': $(cat "$TMP/out")"
 done
-expect 0 "$SRC/examples/quickstart.json" --explain --policy fp
+expect 0 "$S/examples/quickstart.json" --explain --policy fp
 grep -q "its worst-case response time" "$TMP/out" || fail "FP explain: $(cat "$TMP/out")"
 
 # --soft (docs/spec.md "rtpack partition"): three tasks 5.5/10 ms on a cluster
 # of 2 CPUs pass no hard test, but their tardiness is bounded (U = 1.65 <= 2):
 # accepted as soft, and emit takes the plan (one cpuset of both CPUs).
 printf '%s\n' '{"platform":{"cpus":2},"tasks":[{"name":"a","wcet":"5.5ms","period":"10ms","cmd":"true"},{"name":"b","wcet":"5.5ms","period":"10ms","cmd":"true"},{"name":"c","wcet":"5.5ms","period":"10ms","cmd":"true"}]}' >"$TMP/soft.json"
-"$BIN" partition "$TMP/soft.json" --clusters 2 >"$TMP/out" 2>&1
+"$B" partition "$TMP/soft.json" --clusters 2 >"$TMP/out" 2>&1
 [ $? -eq 1 ] || fail "hard cluster should fail"
-"$BIN" partition "$TMP/soft.json" --clusters 2 --soft --json >"$TMP/softplan.json" 2>"$TMP/err" ||
+"$B" partition "$TMP/soft.json" --clusters 2 --soft --json >"$TMP/softplan.json" 2>"$TMP/err" ||
     fail "soft cluster"
 tr -d ' \t\n' <"$TMP/softplan.json" | grep -q '"feasible":true,"deployable":true,"method":"best","soft":true' ||
     fail "soft plan label"
 tr -d ' \t\n' <"$TMP/softplan.json" | grep -q '"test":"soft"' || fail "soft cluster test"
-"$BIN" emit "$TMP/softplan.json" --format script --out "$TMP/soft.sh" 2>"$TMP/err" ||
+"$B" emit "$TMP/softplan.json" --format script --out "$TMP/soft.sh" 2>"$TMP/err" ||
     fail "emit soft plan: $(cat "$TMP/err")"
 grep -q "^BINS='0:0,1:2:" "$TMP/soft.sh" || fail "soft cluster cpuset"
-"$BIN" partition "$TMP/soft.json" --clusters 2 --soft | grep -q 'accepted by soft (bounded tardiness' ||
+"$B" partition "$TMP/soft.json" --clusters 2 --soft | grep -q 'accepted by soft (bounded tardiness' ||
     fail "soft table"
-"$BIN" partition "$TMP/soft.json" --policy fp --soft >"$TMP/out" 2>&1
+"$B" partition "$TMP/soft.json" --policy fp --soft >"$TMP/out" 2>&1
 [ $? -eq 2 ] || fail "--soft under fp should be a usage error"
 # overloaded (U > M): not even soft
 printf '%s\n' '{"platform":{"cpus":2},"tasks":[{"name":"a","wcet":"9ms","period":"10ms"},{"name":"b","wcet":"9ms","period":"10ms"},{"name":"c","wcet":"9ms","period":"10ms"}]}' >"$TMP/over.json"
-"$BIN" partition "$TMP/over.json" --clusters 2 --soft >"$TMP/out" 2>&1
+"$B" partition "$TMP/over.json" --clusters 2 --soft >"$TMP/out" 2>&1
 [ $? -eq 1 ] || fail "overloaded soft cluster"
 
 # --method semi: c (9/20 ms) fits neither CPU's 0.9 alone and migrates over
@@ -285,12 +279,12 @@ contains "$TMP/semi.flat" '"test":"apa"'
 contains "$TMP/semi.flat" '"name":"c","wcet":9000000,"deadline":20000000,"period":20000000,"cmd":"/bin/c","affinity":\[0,1\],"priority":1,"response_time":19000000'
 contains "$TMP/semi.flat" '"deployable":true'
 cp "$TMP/out" "$TMP/semi.plan"
-"$BIN" emit "$TMP/semi.plan" --format script --out "$TMP/semi.sh" || fail "emit semi"
+"$B" emit "$TMP/semi.plan" --format script --out "$TMP/semi.sh" || fail "emit semi"
 contains "$TMP/semi.sh" "'c' 'c' taskset -c 0,1 chrt -f"
 contains "$TMP/semi.sh" "'a' 'a' taskset -c 0 chrt -f"
-"$BIN" emit "$TMP/semi.plan" --format systemd --out "$TMP/semi.d" || fail "emit semi systemd"
+"$B" emit "$TMP/semi.plan" --format systemd --out "$TMP/semi.d" || fail "emit semi systemd"
 contains "$TMP/semi.d/rtpack-plan-c.service" "CPUAffinity=0,1"
-"$BIN" emit "$TMP/semi.plan" --format rtapp --out "$TMP/semi.rtapp" || fail "emit semi rtapp"
+"$B" emit "$TMP/semi.plan" --format rtapp --out "$TMP/semi.rtapp" || fail "emit semi rtapp"
 tr -d ' \t\n' <"$TMP/semi.rtapp" | grep -q '"cpus":\[0,1\],"run":9000' || fail "rt-app mask"
 expect 0 "$TMP/semi.json" --policy fp --method semi --capacity 0.9 --explain
 contains "$TMP/out" "accepted by apa (each task on its mask"
@@ -306,7 +300,7 @@ cat >"$TMP/semi_edf.plan" <<'EOF2'
       "cmd": "/bin/c", "affinity": [0] } ] } ],
   "unassigned": [] }
 EOF2
-"$BIN" emit "$TMP/semi_edf.plan" --format script --out "$TMP/x.sh" 2>"$TMP/err"
+"$B" emit "$TMP/semi_edf.plan" --format script --out "$TMP/x.sh" 2>"$TMP/err"
 [ $? -eq 1 ] || fail "an EDF plan with a mask should be refused"
 contains "$TMP/err" "sched_setattr fails with EPERM"
 # With a release latency (J' = 1 ms for all, tests/test_apa.c's arithmetic):
@@ -318,14 +312,10 @@ expect 0 "$TMP/semi_j.json" --policy fp --method semi --capacity 0.9 --json
 tr -d ' \t\n' <"$TMP/out" >"$TMP/semi_j.flat"
 contains "$TMP/semi_j.flat" '"affinity":\[0,1\],"priority":1,"response_time":20000000'
 cp "$TMP/out" "$TMP/semi_j.plan"
-"$BIN" emit "$TMP/semi_j.plan" --format script --out "$TMP/semi_j.sh" || fail "emit semi, jitter"
+"$B" emit "$TMP/semi_j.plan" --format script --out "$TMP/semi_j.sh" || fail "emit semi, jitter"
 contains "$TMP/semi_j.sh" "'c' 'c' taskset -c 0,1 chrt -f"
 printf '%s\n' '{"platform":{"cpus":2},"tasks":[{"name":"j","wcet":1,"period":10,"blocking":1}]}' >"$TMP/semi_b.json"
 expect 2 "$TMP/semi_b.json" --policy fp --method semi
 contains "$TMP/err" "tasks\[0\].blocking"
 
-if [ "$FAILS" -ne 0 ]; then
-    echo "$FAILS failure(s)"
-    exit 1
-fi
-echo "cli_partition: all passed"
+cli_end

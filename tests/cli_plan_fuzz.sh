@@ -10,17 +10,12 @@
 # plan_mutate.py): infeasible edits exit 1, malformed ones exit 2 with one
 # line. Deterministic: a fixed LCG seeds every choice. Skipped (with a note)
 # without python3.
-set -u
-BIN=${RTP_BINARY:?RTP_BINARY must name the built rtpack}
-SRC=${RTP_SOURCE_DIR:?RTP_SOURCE_DIR must name the source tree}
+. "${RTP_SOURCE_DIR:-.}/tests/support/cli.sh"
+cli_begin cli_plan_fuzz
 ROUNDS=${RTP_PLAN_FUZZ_ROUNDS:-25}
 command -v python3 > /dev/null || { echo "note: python3 not installed, not run"; exit 0; }
-CHECK="$SRC/tests/support/plan_check.py"
-MUTATE="$SRC/tests/support/plan_mutate.py"
-T=$(mktemp -d /tmp/rtp_plan_fuzz.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-FAILS=0
-fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
+CHECK="$S/tests/support/plan_check.py"
+MUTATE="$S/tests/support/plan_mutate.py"
 
 STATE=20261203
 # rnd N: a number in 0..N-1 in $R (31-bit LCG, same on every sh)
@@ -51,19 +46,19 @@ while [ "$round" -lt "$ROUNDS" ]; do
     pick 0.3 0.7 1.0 1.5 2.0 2.5; u=$P
     pick implicit constrained arbitrary; dl=$P
     pick 1 0.8 0.5; cap_task=$P
-    "$BIN" gen --tasks "$n" --utilization "$u" --seed "$round" --deadlines "$dl" \
-        --periods 1ms:8ms --granularity 100us --max-task-util "$cap_task" > "$T/gen.json" 2> "$T/err"
+    "$B" gen --tasks "$n" --utilization "$u" --seed "$round" --deadlines "$dl" \
+        --periods 1ms:8ms --granularity 100us --max-task-util "$cap_task" > "$TMP/gen.json" 2> "$TMP/err"
     rc=$?
     if [ "$rc" -ne 0 ]; then
-        if [ "$rc" -ne 2 ] || [ "$(wc -l < "$T/err")" -ne 1 ]; then
-            fail "gen round $round exit $rc: $(cat "$T/err")"
+        if [ "$rc" -ne 2 ] || [ "$(wc -l < "$TMP/err")" -ne 1 ]; then
+            fail "gen round $round exit $rc: $(cat "$TMP/err")"
         fi
         continue
     fi
-    "$BIN" gen --tasks "$n" --utilization "$u" --seed "$round" --deadlines "$dl" \
-        --periods 1ms:8ms --granularity 100us --max-task-util "$cap_task" | cmp -s - "$T/gen.json" ||
+    "$B" gen --tasks "$n" --utilization "$u" --seed "$round" --deadlines "$dl" \
+        --periods 1ms:8ms --granularity 100us --max-task-util "$cap_task" | cmp -s - "$TMP/gen.json" ||
         fail "gen round $round: not the same bytes twice"
-    augment "$T/gen.json" "$round" "$m" "$T/ts.json"
+    augment "$TMP/gen.json" "$round" "$m" "$TMP/ts.json"
     pick fp edf; pol=$P
     pick best ffd bfd wfd nfd ilp; meth=$P
     set -- --policy "$pol" --method "$meth"
@@ -77,42 +72,41 @@ while [ "$round" -lt "$ROUNDS" ]; do
     rnd 3; [ "$R" -eq 0 ] && { pick 0.9 0.75 0.5; capargs="--capacity $P"; }
     rnd 3; [ "$R" -eq 0 ] && set -- "$@" --explain
     # shellcheck disable=SC2086 # capargs is two words or none
-    OMP_NUM_THREADS=1 "$BIN" partition "$T/ts.json" "$@" $capargs --json > "$T/plan.json" 2> "$T/err"
+    OMP_NUM_THREADS=1 "$B" partition "$TMP/ts.json" "$@" $capargs --json > "$TMP/plan.json" 2> "$TMP/err"
     rc=$?
     what="round $round: partition $* $capargs"
     # shellcheck disable=SC2086
-    OMP_NUM_THREADS=2 "$BIN" partition "$T/ts.json" "$@" $capargs --json > "$T/plan2.json" 2> /dev/null
-    cmp -s "$T/plan.json" "$T/plan2.json" || fail "$what: different bytes for 1 and 2 threads"
+    OMP_NUM_THREADS=2 "$B" partition "$TMP/ts.json" "$@" $capargs --json > "$TMP/plan2.json" 2> /dev/null
+    cmp -s "$TMP/plan.json" "$TMP/plan2.json" || fail "$what: different bytes for 1 and 2 threads"
     if [ "$rc" -gt 1 ]; then
-        fail "$what exited $rc: $(cat "$T/err")"
+        fail "$what exited $rc: $(cat "$TMP/err")"
         continue
     fi
     # shellcheck disable=SC2086
-    python3 "$CHECK" "$T/ts.json" "$T/plan.json" "$rc" $capargs > "$T/chk" ||
-        fail "$what: $(cat "$T/chk")"
+    python3 "$CHECK" "$TMP/ts.json" "$TMP/plan.json" "$rc" $capargs > "$TMP/chk" ||
+        fail "$what: $(cat "$TMP/chk")"
     [ "$rc" -eq 0 ] || continue
-    "$BIN" emit "$T/plan.json" --format json --budget 1 > "$T/emitted.json" 2> "$T/err"
+    "$B" emit "$TMP/plan.json" --format json --budget 1 > "$TMP/emitted.json" 2> "$TMP/err"
     erc=$?
-    [ "$erc" -le 1 ] || fail "$what: emit of its own plan exited $erc: $(cat "$T/err")"
-    [ "$pol" = fp ] && [ "$erc" -ne 0 ] && fail "$what: emit refused a feasible fp plan: $(cat "$T/err")"
+    [ "$erc" -le 1 ] || fail "$what: emit of its own plan exited $erc: $(cat "$TMP/err")"
+    [ "$pol" = fp ] && [ "$erc" -ne 0 ] && fail "$what: emit refused a feasible fp plan: $(cat "$TMP/err")"
     for k in 1 2 3; do
-        res=$(python3 "$MUTATE" "$T/plan.json" "$((round * 10 + k))" "$T/edit.json")
+        res=$(python3 "$MUTATE" "$TMP/plan.json" "$((round * 10 + k))" "$TMP/edit.json")
         [ "$res" = skip ] && continue
-        "$BIN" emit "$T/edit.json" --format json --budget 1 > /dev/null 2> "$T/err"
+        "$B" emit "$TMP/edit.json" --format json --budget 1 > /dev/null 2> "$TMP/err"
         erc=$?
         case ${res#* } in
             ok) want=0 ;; infeasible) want=1 ;; malformed) want=2 ;; *) want=$erc ;;
         esac
         # SCHED_DEADLINE refuses tiny runtimes and D > T: exit 1 is right there
         if [ "$want" -eq 0 ] && [ "$erc" -eq 1 ] && [ "$pol" = edf ] &&
-            grep -q "SCHED_DEADLINE" "$T/err"; then
+            grep -q "SCHED_DEADLINE" "$TMP/err"; then
             want=1
         fi
-        [ "$erc" -eq "$want" ] || fail "$what; edit '$res': emit exited $erc, wanted $want: $(cat "$T/err")"
-        [ "$erc" -eq 0 ] || [ "$(wc -l < "$T/err")" -eq 1 ] ||
-            fail "$what; edit '$res': emit error is not one line: $(cat "$T/err")"
+        [ "$erc" -eq "$want" ] || fail "$what; edit '$res': emit exited $erc, wanted $want: $(cat "$TMP/err")"
+        [ "$erc" -eq 0 ] || [ "$(wc -l < "$TMP/err")" -eq 1 ] ||
+            fail "$what; edit '$res': emit error is not one line: $(cat "$TMP/err")"
     done
 done
 
-[ "$FAILS" -eq 0 ] || { echo "$FAILS failure(s)"; exit 1; }
-echo "plan fuzz: $ROUNDS rounds clean"
+cli_end "$ROUNDS rounds clean"

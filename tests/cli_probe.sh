@@ -5,17 +5,12 @@
 # tests/fixtures/probe: this kind of VM, kernel 6.18, HZ=250, PREEMPT_NONE,
 # debugfs locked down) prints the facts and warnings the fixture implies,
 # in JSON and as text. The live probe is tests/cli_probe_real.sh.
-set -u
-BIN=${RTP_BINARY:?RTP_BINARY must name the built rtpack}
-SRC=${RTP_SOURCE_DIR:?RTP_SOURCE_DIR must name the source tree}
-FIX=$SRC/tests/fixtures/probe
-T=$(mktemp -d /tmp/rtp_cli_probe.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-FAILS=0
-fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
+. "${RTP_SOURCE_DIR:-.}/tests/support/cli.sh"
+cli_begin cli_probe
+FIX=$S/tests/fixtures/probe
 
 # The recorded tree: facts only, so nothing below measures or changes anything.
-R=$T/tree
+R=$TMP/tree
 mkdir -p "$R/proc/sys/kernel" "$R/sys/devices/system/cpu/cpu0/topology" \
     "$R/sys/devices/system/cpu/cpu1/topology" "$R/sys/fs/cgroup/cpuset"
 echo 6.18.44-fc-v1252 > "$R/proc/sys/kernel/osrelease"
@@ -33,12 +28,12 @@ export RTPACK_PROBE_ROOT="$R"
 
 # bad ARGS...: exit 2, stdout empty, exactly one line on stderr naming probe.
 bad() {
-    "$BIN" probe "$@" > "$T/out" 2> "$T/err"
+    "$B" probe "$@" > "$TMP/out" 2> "$TMP/err"
     rc=$?
     [ "$rc" -eq 2 ] || fail "probe $* exited $rc, not 2"
-    [ ! -s "$T/out" ] || fail "probe $* printed on stdout"
-    [ "$(wc -l < "$T/err")" -eq 1 ] || fail "probe $*: not one line on stderr: $(cat "$T/err")"
-    grep -q '^rtpack probe: ' "$T/err" || fail "probe $*: message does not name the command"
+    [ ! -s "$TMP/out" ] || fail "probe $* printed on stdout"
+    [ "$(wc -l < "$TMP/err")" -eq 1 ] || fail "probe $*: not one line on stderr: $(cat "$TMP/err")"
+    grep -q '^rtpack probe: ' "$TMP/err" || fail "probe $*: message does not name the command"
 }
 bad --cpus x
 bad --cpus ''
@@ -60,16 +55,16 @@ bad --release-latency mean
 bad --json=yes
 bad --bogus
 bad extra-argument
-"$BIN" probe --cpus 7 2> "$T/err" > /dev/null
-grep -q 'CPU 7 is not online (online: 0-1)' "$T/err" || fail "--cpus 7: $(cat "$T/err")"
+"$B" probe --cpus 7 2> "$TMP/err" > /dev/null
+grep -q 'CPU 7 is not online (online: 0-1)' "$TMP/err" || fail "--cpus 7: $(cat "$TMP/err")"
 
-"$BIN" probe --help > "$T/out" 2>&1 || fail "probe --help exit $?"
-grep -q -- '^  --cpus LIST  *CPUs to measure' "$T/out" || fail "--help does not show probe's own --cpus LIST"
-[ "$(grep -c -- '--cpus' "$T/out")" -eq 1 ] || fail "--help lists --cpus more than once"
+"$B" probe --help > "$TMP/out" 2>&1 || fail "probe --help exit $?"
+grep -q -- '^  --cpus LIST  *CPUs to measure' "$TMP/out" || fail "--help does not show probe's own --cpus LIST"
+[ "$(grep -c -- '--cpus' "$TMP/out")" -eq 1 ] || fail "--help lists --cpus more than once"
 
 # The recorded tree, as JSON.
-"$BIN" probe --json > "$T/probe.json" 2> "$T/err" || fail "probe --json on the tree: exit $?"
-python3 - "$T/probe.json" << 'EOF' || fail "JSON of the recorded tree"
+"$B" probe --json > "$TMP/probe.json" 2> "$TMP/err" || fail "probe --json on the tree: exit $?"
+python3 - "$TMP/probe.json" << 'EOF' || fail "JSON of the recorded tree"
 import json, sys
 d = json.load(open(sys.argv[1]))
 k = d["kernel"]
@@ -93,13 +88,13 @@ assert any("recorded tree" in x for x in d["skipped"]), d["skipped"]
 EOF
 
 # The same as text: every warning printed, the platform line ready to paste.
-"$BIN" probe > "$T/human" 2> "$T/err" || fail "probe (text) on the tree: exit $?"
-grep -q '^  HZ  *250 (/proc/config.gz)' "$T/human" || fail "text: HZ line"
-grep -q '^  "platform": {"cpus":\[0,1\]}' "$T/human" || fail "text: platform line"
-grep -q '^warnings:' "$T/human" || fail "text: no warnings section"
-grep -q '^  - HZ=250 and HRTICK_DL off' "$T/human" || fail "text: HZ warning"
-n_json=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["warnings"]))' "$T/probe.json")
-n_text=$(sed -n '/^warnings:/,$p' "$T/human" | grep -c '^  - ')
+"$B" probe > "$TMP/human" 2> "$TMP/err" || fail "probe (text) on the tree: exit $?"
+grep -q '^  HZ  *250 (/proc/config.gz)' "$TMP/human" || fail "text: HZ line"
+grep -q '^  "platform": {"cpus":\[0,1\]}' "$TMP/human" || fail "text: platform line"
+grep -q '^warnings:' "$TMP/human" || fail "text: no warnings section"
+grep -q '^  - HZ=250 and HRTICK_DL off' "$TMP/human" || fail "text: HZ warning"
+n_json=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["warnings"]))' "$TMP/probe.json")
+n_text=$(sed -n '/^warnings:/,$p' "$TMP/human" | grep -c '^  - ')
 [ "$n_json" -eq "$n_text" ] || fail "text shows $n_text warnings, JSON $n_json"
 
 # Without root the probe measures the context switch (as
@@ -112,9 +107,9 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv > /dev/null; then
     unpriv="setpriv --reuid=65534 --regid=65534 --clear-groups"
 fi
 if [ "$(id -u)" -ne 0 ] || [ -n "$unpriv" ]; then
-    env -u RTPACK_PROBE_ROOT $unpriv "$BIN" probe --seconds 1 --cpus 0 --json > "$T/np.json" 2> "$T/err" ||
-        fail "probe without root: exit $?: $(cat "$T/err")"
-    python3 - "$T/np.json" <<'EOF' || fail "probe without root: $(cat "$T/np.json")"
+    env -u RTPACK_PROBE_ROOT $unpriv "$B" probe --seconds 1 --cpus 0 --json > "$TMP/np.json" 2> "$TMP/err" ||
+        fail "probe without root: exit $?: $(cat "$TMP/err")"
+    python3 - "$TMP/np.json" <<'EOF' || fail "probe without root: $(cat "$TMP/np.json")"
 import json, sys
 d = json.load(open(sys.argv[1]))
 ov = d["platform"].get("overheads", {})
@@ -123,8 +118,4 @@ assert any("release latency was not measured" in w for w in d["warnings"]), d["w
 EOF
 fi
 
-if [ "$FAILS" -ne 0 ]; then
-    echo "$FAILS failure(s)"
-    exit 1
-fi
-echo "cli_probe: ok"
+cli_end
