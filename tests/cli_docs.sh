@@ -17,17 +17,12 @@
 #     word for one followed by its number): a comment says what and why.
 #  7. docs/tutorial.md's commands run and print the lines it shows.
 # Env: RTP_SOURCE_DIR (the source tree), RTP_BINARY (built rtpack).
-set -u
-SRC=${RTP_SOURCE_DIR:?}
-BIN=${RTP_BINARY:?}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-fail=0
-bad() { printf 'cli_docs: %s\n' "$*" >&2; fail=1; }
+. "${RTP_SOURCE_DIR:-.}/tests/support/cli.sh"
+cli_begin cli_docs
 
 # The files of the tree: tracked and new ones when this is a git work tree,
 # else everything outside build folders.
-cd "$SRC" || exit 1
+cd "$S" || exit 1
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
     git ls-files --cached --others --exclude-standard
 else
@@ -36,7 +31,7 @@ else
 fi | while IFS= read -r f; do
     [ -f "$f" ] && grep -Iq . "$f" && printf '%s\n' "$f"
 done >"$TMP/files"
-[ -s "$TMP/files" ] || bad "found no files under $SRC"
+[ -s "$TMP/files" ] || fail "found no files under $S"
 
 # 1. Names of the external documents, spelled so this file does not match
 #    itself.
@@ -45,7 +40,7 @@ while IFS= read -r f; do
     grep -Hn "$ext" "$f"
 done <"$TMP/files" >"$TMP/outside"
 if [ -s "$TMP/outside" ]; then
-    bad "these lines refer to documents outside the repository (cite docs/spec.md, HACKING.md or docs/platform-notes.md instead):"
+    fail "these lines refer to documents outside the repository (cite docs/spec.md, HACKING.md or docs/platform-notes.md instead):"
     cat "$TMP/outside" >&2
 fi
 
@@ -90,15 +85,15 @@ grep -E '\.py$' "$TMP/files" >"$TMP/pyfiles"
 # Keys defined: the bold bracketed word opening a list item of
 # docs/references.md.
 sed -n 's/^- \*\*\[\([^]]*\)\]\*\*.*/\1/p' docs/references.md | sort -u >"$TMP/defined"
-[ -s "$TMP/defined" ] || bad "docs/references.md defines no keys"
+[ -s "$TMP/defined" ] || fail "docs/references.md defines no keys"
 # Keys cited: a bracketed word with a capital first letter, in comments.
 grep -oE '^[^:]+:[0-9]+:|\[[A-Z][A-Za-z0-9+-]*\]' "$TMP/comments" |
     awk '/^\[/ { print where " " substr($0, 2, length($0) - 2); next } { where = $0 }' |
     sort -k2 >"$TMP/cited"
 while read -r where key; do
-    grep -qxF "$key" "$TMP/defined" || bad "$where cites [$key], which docs/references.md does not define"
+    grep -qxF "$key" "$TMP/defined" || fail "$where cites [$key], which docs/references.md does not define"
 done <"$TMP/cited"
-[ -s "$TMP/cited" ] || bad "no reference key is cited anywhere (is the comment scan broken?)"
+[ -s "$TMP/cited" ] || fail "no reference key is cited anywhere (is the comment scan broken?)"
 
 # Sections of docs/spec.md cited by their quoted title, on one line.
 sed -n 's/^#\{1,6\} \(.*\)$/\1/p' docs/spec.md | sed 's/ (in progress)$//' >"$TMP/headings"
@@ -106,9 +101,9 @@ grep -oE '^[^:]+:[0-9]+:|docs/spec\.md "[^"]+"' "$TMP/comments" |
     awk '/^docs\/spec\.md "/ { sub(/^docs\/spec\.md "/, ""); sub(/"$/, ""); print where "\t" $0; next } { where = $0 }' \
     >"$TMP/sections"
 while IFS="$(printf '\t')" read -r where title; do
-    grep -qxF "$title" "$TMP/headings" || bad "$where cites docs/spec.md \"$title\", which is not a heading there"
+    grep -qxF "$title" "$TMP/headings" || fail "$where cites docs/spec.md \"$title\", which is not a heading there"
 done <"$TMP/sections"
-[ -s "$TMP/sections" ] || bad "no comment cites a docs/spec.md section (is the comment scan broken?)"
+[ -s "$TMP/sections" ] || fail "no comment cites a docs/spec.md section (is the comment scan broken?)"
 
 # Links between the Markdown documents: the file exists and, with #anchor,
 # a heading of it has that anchor (GitHub's rule: lower case, punctuation
@@ -128,23 +123,23 @@ while IFS= read -r md; do
         case $link in *'#'*) anchor=${link#*#} ;; esac
         if [ -z "$target" ]; then target=$md; else target=$dir/$target; fi
         if [ ! -f "$target" ]; then
-            bad "$md links to $link: no such file"
+            fail "$md links to $link: no such file"
         elif [ -n "$anchor" ] && ! slugs "$target" | grep -qxF "$anchor"; then
-            bad "$md links to $link: no such heading"
+            fail "$md links to $link: no such heading"
         fi
     done <"$TMP/links"
 done <"$TMP/mdfiles"
 
 # 4. Every option of every command's --help appears in docs/spec.md.
-"$BIN" --help >"$TMP/help" || bad "rtpack --help failed"
+"$B" --help >"$TMP/help" || fail "rtpack --help failed"
 sed -n 's/^  \([a-z][a-z-]*\)  .*/\1/p' "$TMP/help" >"$TMP/commands"
-[ -s "$TMP/commands" ] || bad "rtpack --help lists no commands"
+[ -s "$TMP/commands" ] || fail "rtpack --help lists no commands"
 while IFS= read -r cmd; do
-    grep -q "^## rtpack $cmd\b\|^## .*rtpack $cmd\b" docs/spec.md || bad "docs/spec.md has no section for rtpack $cmd"
-    "$BIN" "$cmd" --help >"$TMP/cmdhelp" || bad "rtpack $cmd --help failed"
+    grep -q "^## rtpack $cmd\b\|^## .*rtpack $cmd\b" docs/spec.md || fail "docs/spec.md has no section for rtpack $cmd"
+    "$B" "$cmd" --help >"$TMP/cmdhelp" || fail "rtpack $cmd --help failed"
     grep -oE '^  --[a-z][a-z-]*' "$TMP/cmdhelp" | sed 's/^  //' >"$TMP/options"
     while IFS= read -r opt; do
-        grep -qF -- "\`$opt" docs/spec.md || bad "rtpack $cmd $opt is not documented in docs/spec.md"
+        grep -qF -- "\`$opt" docs/spec.md || fail "rtpack $cmd $opt is not documented in docs/spec.md"
     done <"$TMP/options"
 done <"$TMP/commands"
 
@@ -175,7 +170,7 @@ while IFS= read -r row; do
     done
 done >>"$TMP/pointers"
 if [ -s "$TMP/pointers" ]; then
-    while IFS= read -r line; do bad "$line"; done <"$TMP/pointers"
+    while IFS= read -r line; do fail "$line"; done <"$TMP/pointers"
 fi
 
 # 6. No citation of an outside tracker in code (spelled so this file does
@@ -185,7 +180,7 @@ grep -E '\.(c|h|sh|py|cpp|cmake|css)$|CMakeLists\.txt$' "$TMP/files" | while IFS
     grep -HnE "${word}s? *#?[0-9]|${word}-[0-9]" "$f"
 done >"$TMP/tracker"
 if [ -s "$TMP/tracker" ]; then
-    while IFS= read -r line; do bad "cites an outside tracker: $line"; done <"$TMP/tracker"
+    while IFS= read -r line; do fail "cites an outside tracker: $line"; done <"$TMP/tracker"
 fi
 
 # 7. docs/tutorial.md's commands run and print what it shows: every
@@ -195,7 +190,7 @@ fi
 #    about), and every output line shown under it (blanks squeezed; `...`
 #    lines stand for lines left out) is part of a line it prints.
 tutorial_check() {
-    mkdir "$TMP/tutorial" && ln -s "$SRC/examples" "$TMP/tutorial/examples" || return 1
+    mkdir "$TMP/tutorial" && ln -s "$S/examples" "$TMP/tutorial/examples" || return 1
     awk '
     /^```sh$/ { inblk = 1; have = 0; next }
     /^```/ { inblk = 0; have = 0; next }
@@ -207,17 +202,17 @@ tutorial_check() {
              if (cmd ~ /\\$/) { sub(/\\$/, "", cmd); cont = 1 } else { n++; have = 1; print "CMD\t" n "\t" cmd }
              next }
     have { print "OUT\t" n "\t" $0 }
-    ' "$SRC/docs/tutorial.md" >"$TMP/tutorial/steps"
+    ' "$S/docs/tutorial.md" >"$TMP/tutorial/steps"
     grep -q '^CMD' "$TMP/tutorial/steps" || echo "docs/tutorial.md: no commands found"
     while IFS='	' read -r kind n text; do
         case $kind in
         CMD)
             case $text in
-            rtpack\ *) run="\"\$BIN\" ${text#rtpack }" ;;
+            rtpack\ *) run="\"\$B\" ${text#rtpack }" ;;
             sed\ *) run=$text ;;
             *) continue ;;
             esac
-            (cd "$TMP/tutorial" && BIN=$BIN sh -c "$run" >"out$n" 2>"err$n")
+            (cd "$TMP/tutorial" && B=$B sh -c "$run" >"out$n" 2>"err$n")
             rc=$?
             [ "$rc" -le 1 ] ||
                 printf 'docs/tutorial.md: `%s` exited %d: %s\n' "$text" "$rc" "$(head -c 300 "$TMP/tutorial/err$n")"
@@ -234,7 +229,7 @@ tutorial_check() {
 }
 tutorial_check >"$TMP/tutorial.out" 2>&1
 if [ -s "$TMP/tutorial.out" ]; then
-    while IFS= read -r line; do bad "$line"; done <"$TMP/tutorial.out"
+    while IFS= read -r line; do fail "$line"; done <"$TMP/tutorial.out"
 fi
 
-exit "$fail"
+cli_end

@@ -4,15 +4,14 @@
 # a relocatable rtpack.pc with which a small C program including the umbrella
 # <rtpack/rtpack.h> compiles, links the shared library (and, with --static,
 # the static one) and runs the exact EDF test.
-set -eu
-BIN=${RTP_BINARY:?set RTP_BINARY to the built rtpack}
-BUILD=$(dirname "$BIN")
+. "${RTP_SOURCE_DIR:-.}/tests/support/cli.sh"
+cli_begin cli_install
+set -e
+BUILD=$(dirname "$B")
 if grep -q '^RTP_SANITIZE:BOOL=ON' "$BUILD/CMakeCache.txt" 2>/dev/null; then
     echo "cli_install: sanitizer build, the consumer would need the sanitizer runtime: skipped"
     exit 0
 fi
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
 cmake --install "$BUILD" --prefix "$TMP/prefix" >/dev/null
 ver=$(sed -n 's/^CMAKE_PROJECT_VERSION:[A-Z]*=//p' "$BUILD/CMakeCache.txt")
 soname=librtpack.so.${ver%.*}
@@ -20,7 +19,7 @@ for f in bin/rtpack lib/librtpack.a lib/librtpack.so "lib/$soname" "lib/librtpac
          lib/pkgconfig/rtpack.pc include/rtpack/rtpack.h \
          include/rtpack/models/taskset.h include/rtpack/solver/edf.h \
          include/rtpack/heuristics/partition.h include/rtpack/ilp/ilp.h; do
-    [ -e "$TMP/prefix/$f" ] || { echo "FAIL: $f not installed"; exit 1; }
+    [ -e "$TMP/prefix/$f" ] || die "$f not installed"
 done
 cat >"$TMP/consumer.c" <<'CEOF'
 #include <stdio.h>
@@ -49,17 +48,17 @@ export PKG_CONFIG_PATH
 cc -o "$TMP/consumer" "$TMP/consumer.c" $(pkg-config --cflags --libs rtpack) \
     -Wl,-rpath,"$TMP/prefix/lib"
 readelf -d "$TMP/prefix/lib/librtpack.so" | grep -q "SONAME.*\[$soname\]" ||
-    { echo "FAIL: librtpack.so's SONAME is not $soname"; exit 1; }
+    die "librtpack.so's SONAME is not $soname"
 readelf -d "$TMP/consumer" | grep -q "NEEDED.*\[$soname\]" ||
-    { echo "FAIL: the pkg-config consumer does not link $soname"; exit 1; }
+    die "the pkg-config consumer does not link $soname"
 # shellcheck disable=SC2046
 cc -o "$TMP/consumer_static" "$TMP/consumer.c" -Wl,-Bstatic -lrtpack -Wl,-Bdynamic \
     $(pkg-config --cflags --libs --static rtpack | sed 's/-lrtpack//')
 ! readelf -d "$TMP/consumer_static" | grep -q "NEEDED.*librtpack" ||
-    { echo "FAIL: the --static consumer needs librtpack.so"; exit 1; }
+    die "the --static consumer needs librtpack.so"
 for prog in consumer consumer_static; do
     out=$("$TMP/$prog")
-    [ "$out" = "schedulable=1" ] || { echo "FAIL: $prog printed '$out'"; exit 1; }
+    [ "$out" = "schedulable=1" ] || die "$prog printed '$out'"
 done
 "$TMP/prefix/bin/rtpack" --version >/dev/null
-echo "cli_install: all passed"
+cli_end

@@ -8,11 +8,13 @@
 #                   folder /tmp/rtp_NAME.XXXXXX removed on exit (after
 #                   cli_cleanup, when the test defines one), fails = 0
 #   fail MESSAGE    prints "FAIL: MESSAGE" on stderr and counts a failure
+#   die MESSAGE     prints "FAIL: MESSAGE" on stderr and exits 1 at once
+#                   (for a step the next ones build on)
 #   ok MESSAGE      prints "ok: MESSAGE"
-#   cli_end [LINE]  exit 1 with "NAME: N failure(s)" on stderr when a check
-#                   failed, else prints "NAME: LINE" (default "all checks
-#                   passed") and exits 0. (A count as the exit status would
-#                   wrap: 256 failures would pass.)
+#   cli_end TEXT?   exit 1 with "NAME: N failure(s)" on stderr when a check
+#                   failed, else prints "NAME: TEXT" (without TEXT "all
+#                   checks passed") and exits 0. (A count as the exit status
+#                   would wrap: 256 failures would pass.)
 # The checks expect, has and hasnt are in tests/support/cli_expect.sh.
 # shellcheck shell=sh
 cli_begin() {
@@ -38,6 +40,11 @@ cli_exit() {
 fail() {
     echo "FAIL: $*" >&2
     fails=$((fails + 1))
+}
+
+die() {
+    echo "FAIL: $*" >&2
+    exit 1
 }
 
 ok() {
