@@ -276,10 +276,3 @@ rtp_status rtp_request_held(const rtp_request *q, const rtp_overheads *ov, rtp_n
     *out = (rtp_ns)held;
     return RTP_OK;
 }
-
-rtp_ns rtp_task_held(const rtp_task *task, size_t k)
-{
-    rtp_ns held;
-    return rtp_request_held(&task->requests[k], &task->charged, &held) == RTP_OK ? held
-                                                                                 : RTP_NS_LIMIT;
-}

@@ -177,7 +177,12 @@ rtp_status rtp_request_held(const rtp_request *q, const rtp_overheads *ov, rtp_n
  * task's charged is all 0 (the length itself). A task whose charged was
  * set otherwise, against that contract, gets RTP_NS_LIMIT (more than any
  * deadline: no test passes with it), never a wrapped value. */
-rtp_ns rtp_task_held(const rtp_task *task, size_t k);
+static inline rtp_ns rtp_task_held(const rtp_task *task, size_t k)
+{
+    rtp_ns held; /* inline: the lock solvers' inner loops call it */
+    return rtp_request_held(&task->requests[k], &task->charged, &held) == RTP_OK ? held
+                                                                                 : RTP_NS_LIMIT;
+}
 
 /* 1 when some task declares a critical section. */
 int rtp_tasks_have_requests(const rtp_task *tasks, size_t n);
