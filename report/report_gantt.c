@@ -151,7 +151,7 @@ static rtp_status draw(rpt *r, const lanes *l, const rtp_gantt_rec *rec, rtp_dia
             continue;
         int fixed = b->policy == RTP_POLICY_FP || b->policy == RTP_POLICY_GFP;
         snprintf(sec[n_sec].title, sizeof sec[n_sec].title, "%s: %s", b->name,
-                 rpt_policy_words(b->policy));
+                 rpt_policy_words(b->policy, b->rr));
         sec[n_sec].first = b->tasks[0].sim_index;
         sec[n_sec].n = b->bin->n_tasks;
         sec[n_sec].cpu_ids = b->bin->cpus;

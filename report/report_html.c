@@ -335,11 +335,13 @@ void h_page_end(rpt *r)
              "bytes.</p></footer>\n</body>\n</html>\n");
 }
 
-const char *rpt_policy_words(rtp_policy policy)
+const char *rpt_policy_words(rtp_policy policy, int rr)
 {
     switch (policy) {
     case RTP_POLICY_EDF: return "EDF (SCHED_DEADLINE)";
-    case RTP_POLICY_FP: return "fixed priority (SCHED_FIFO)";
+    case RTP_POLICY_FP:
+        return rr ? "fixed priority (SCHED_FIFO; SCHED_RR on tied levels)"
+                  : "fixed priority (SCHED_FIFO)";
     case RTP_POLICY_GEDF: return "global EDF (SCHED_DEADLINE)";
     default: return "global fixed priority (SCHED_FIFO)";
     }

@@ -52,6 +52,7 @@ typedef struct rpt_bin {
     char path[32];             /* "cpus[0]", "clusters[1]" */
     char name[48];             /* "CPU 0", "CPUs 2,3" */
     rtp_policy policy;         /* EDF or FP on one CPU, GEDF or GFP on a cluster */
+    int rr;                    /* some task runs SCHED_RR (a tied level) */
     rpt_task *tasks;           /* bin->n_tasks entries, in the plan's order */
     size_t *order;             /* indices into tasks, the tightest first */
     size_t *growth;            /* indices into tasks by wcet_max / wcet, the least first */
@@ -71,6 +72,7 @@ typedef struct rpt {
     rpt_bin *bins;             /* plan->n_bins */
     size_t n_placed;
     int fp;                    /* the plan's policy is FP (or GFP) */
+    int rr;                    /* some bin has a SCHED_RR task */
     rtp_plan sens;             /* a copy of the plan holding the sensitivity results */
     int has_sens;
     char sens_note[400];       /* why there are none, when !has_sens */
@@ -187,6 +189,6 @@ void rpt_section_reading(rpt *r);
 
 /* Words for a bin's policy: "EDF (SCHED_DEADLINE)", "fixed priority
  * (SCHED_FIFO)", "global EDF", "global fixed priority". */
-const char *rpt_policy_words(rtp_policy policy);
+const char *rpt_policy_words(rtp_policy policy, int rr);
 
 #endif

@@ -12,6 +12,8 @@
 #include "solver/fmlp.h"
 #include "solver/fp.h"
 #include "solver/locks.h"
+#include "solver/rr.h"
+#include "solver/rr_choose.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +60,7 @@ static rtp_status analyse_locks(const rpt *r, const rpt_bin *b, const rtp_overhe
         st = rtp_effective_tasks(all, n, ov, b->policy, all, d);
     rtp_test test = rtp_test_exact(b->policy, RTP_PRIO_GIVEN, 1, r->opts->limits);
     test.want_first_miss = 1;
+    test.rr = rtp_rr_params_of(plan->rr_quantum_ns, plan->tick_ns, ov);
     int sched = 0;
     if (st == RTP_OK)
         st = rtp_locks_partitioned(plan->resources, plan->n_resources, all, n, cpu,
@@ -111,7 +114,9 @@ static rtp_status analyse_locks(const rpt *r, const rpt_bin *b, const rtp_overhe
 
 /* The exact test of one CPU with the overheads `ov`: EDF processor demand
  * [BMR90] by QPA [ZB09], FP response-time analysis [ABRTW93] with the
- * plan's priorities. response[] (n entries, may be NULL) gets FP's WCRTs.
+ * plan's priorities, and on a tied level of SCHED_RR tasks the SCHED_RR
+ * bounds (solver/rr.h), each turn charged the switch of `ov`, as emit's
+ * re-check and partition charge it. response[] (n entries, may be NULL) gets FP's WCRTs.
  * A resource limit is not an error here: the verdict is then "not
  * analysed" and its note says why. */
 static rtp_status analyse(const rpt *r, const rpt_bin *b, const rtp_overheads *ov,
@@ -152,7 +157,9 @@ static rtp_status analyse(const rpt *r, const rpt_bin *b, const rtp_overheads *o
                 v->jitter_late = 1;
             }
     } else {
-        st = rtp_fp_rta(eff, n, prio, resp, &v->schedulable, &r->opts->limits, &d);
+        /* as deployed: SCHED_RR levels with their turns' switches (solver/rr.h) */
+        rtp_rr_params rr = rtp_rr_params_of(r->plan->rr_quantum_ns, r->plan->tick_ns, ov);
+        st = rtp_rr_fp_rta(eff, n, prio, &rr, resp, &v->schedulable, &r->opts->limits, &d);
         for (size_t k = 0; st == RTP_OK && !v->schedulable && k < n && v->late_task < 0; k++)
             if (resp[k] < 0)
                 v->late_task = (long)k;
@@ -320,6 +327,9 @@ static rtp_status build_bin(rpt *r, size_t j, rtp_diag *diag)
     int edf = plan->policy == RTP_POLICY_EDF || plan->policy == RTP_POLICY_GEDF;
     b->policy = bin->n_cpus > 1 ? (edf ? RTP_POLICY_GEDF : RTP_POLICY_GFP)
                                 : (edf ? RTP_POLICY_EDF : RTP_POLICY_FP);
+    for (size_t k = 0; k < n; k++)
+        b->rr |= bin->tasks[k].task.rr;
+    r->rr |= b->rr;
     rtp_deploy_bin_path(plan, j, b->path, sizeof b->path);
     bin_name(bin, b->name, sizeof b->name);
     if (!(b->tasks = rtp_alloc(n, sizeof *b->tasks, diag)) ||

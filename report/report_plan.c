@@ -44,7 +44,7 @@ void rpt_section_summary(rpt *r)
     h_raw(r, " tasks on ");
     h_int(r, (long long)plan->n_platform_cpus, "count:cpus");
     h_fmt(r, " CPU%s under %s; method ", plan->n_platform_cpus == 1 ? "" : "s",
-          rpt_policy_words(r->fp ? RTP_POLICY_FP : RTP_POLICY_EDF));
+          rpt_policy_words(r->fp ? RTP_POLICY_FP : RTP_POLICY_EDF, r->rr));
     h_string(r, plan->method[0] ? plan->method : "?", "plan:method");
     if (plan->chosen_placement[0]) {
         h_raw(r, " (placement ");
@@ -265,6 +265,10 @@ void rpt_section_cpus(rpt *r)
                  "</cite>, from the arrival, release jitter included); slack is the deadline "
                  "minus that bound. Priorities are the plan's ranks, the largest the most "
                  "urgent.");
+    if (r->fp && r->rr)
+        h_raw(r, " On a tied level whose tasks run SCHED_RR the bound is the round-robin "
+                 "analysis <cite>[MJN03]</cite> with Linux's quantum and tick, each turn "
+                 "charged a context switch, as partition and emit compute it.");
     else
         h_raw(r, "Under EDF the exact test (processor demand <cite>[BMR90]</cite>) proves "
                  "that every job completes by its deadline, so the bound is the deadline "
@@ -275,7 +279,7 @@ void rpt_section_cpus(rpt *r)
         const rpt_bin *b = &r->bins[j];
         h_fmt(r, "<section class=\"cpu\" id=\"cpu-%zu\">\n<h3>", j);
         h_bin_name(r, b);
-        h_fmt(r, " <small>%s", rpt_policy_words(b->policy));
+        h_fmt(r, " <small>%s", rpt_policy_words(b->policy, b->rr));
         if (b->bin->test[0]) {
             h_raw(r, ", accepted by ");
             h_string(r, b->bin->test, "plan:%s.test", b->path);
@@ -454,7 +458,7 @@ static void bin_proof(rpt *r, const rpt_bin *b)
 {
     h_raw(r, "<li><strong>");
     h_bin_name(r, b);
-    h_fmt(r, "</strong>, %s: ", rpt_policy_words(b->policy));
+    h_fmt(r, "</strong>, %s: ", rpt_policy_words(b->policy, b->rr));
     if (b->bin->n_cpus > 1) {
         h_mark(r, b->bin->test[0] ? "ok" : "bad");
         if (b->bin->test[0]) {

@@ -236,7 +236,7 @@ void rpt_section_platform(rpt *r)
         h_int(r, plan->platform_cpus[k], "plan:platform.cpus[%zu]", k);
     }
     h_fmt(r, "; each runs its tasks under %s%s.</p>\n",
-          rpt_policy_words(r->fp ? RTP_POLICY_FP : RTP_POLICY_EDF),
+          rpt_policy_words(r->fp ? RTP_POLICY_FP : RTP_POLICY_EDF, r->rr),
           plan->clustered ? " (global inside a cluster of several CPUs)" : "");
     overheads(r);
     if (!r->probe) {

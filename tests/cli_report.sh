@@ -91,6 +91,22 @@ numbers ilp "$EX/quickstart.json" --cpus 1 --method ilp --
 numbers unplaced "$EX/quickstart.json" --cpus 1 --method ffd --
 numbers unplaced_fp "$EX/quickstart.json" --cpus 1 --method ffd --policy fp --
 numbers clusters "$EX/quickstart.json" --cpus 4 --clusters 2x2 --
+# SCHED_RR ties (docs/spec.md "SCHED_RR"): the page's bounds are the plan's
+# round-robin ones, each turn charged its switch (4.5 ms; the SCHED_FIFO
+# analysis the page ran before said 3.9 ms), and a deadline of 4.2 ms, which
+# only that analysis met, is not schedulable (the old page said it was).
+printf '%s\n' '{"platform":{"rr_quantum":"4ms","tick":"1ms","overheads":{"context_switch":"100us"}},"tasks":[{"name":"a","wcet":"1ms","period":"5ms","priority":10,"policy":"rr","cmd":"true"},{"name":"b","wcet":"2.5ms","period":"40ms","priority":10,"policy":"rr","cmd":"true"}]}' >"$TMP/rr.json"
+numbers rr_ties "$TMP/rr.json" --cpus 1 --policy fp --priority given --ties given --
+grep -q 'SCHED_RR on tied levels' "$TMP/rr_ties.html" || fail "rr ties: the page does not say SCHED_RR"
+$PY - "$TMP/rr_ties.plan.json" "$TMP/rr42.plan.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["cpus"][0]["tasks"][0]["deadline"] = 4200000
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect 0 "rr ties, a at 4.2 ms: report" "$B" report "$TMP/rr42.plan.json" --out "$TMP/rr42.html"
+grep -q 'Not schedulable' "$TMP/rr42.html" && ! grep -q '&#10004; Schedulable\|✔ Schedulable' "$TMP/rr42.html" ||
+    fail "rr ties: a plan only the SCHED_FIFO analysis meets is shown schedulable"
 # simulated NAME PARTITION-ARGS...: the page's schedule is simulate's own
 # (every sim: number equal to simulate --json over the page's window; the
 # other numbers are numbers()'s business).

@@ -134,7 +134,7 @@ class Checker:
         name = resolve(self.docs["plan"], task_path)["name"]
         for line in self.script.splitlines():
             if "'%s' '%s'" % (name, name) in line:
-                key = r"chrt -f (\d+)" if what == "priority" else r"--(?:sched-)?runtime (\d+)"
+                key = r"chrt -[fr] (\d+)" if what == "priority" else r"--(?:sched-)?runtime (\d+)"
                 m = re.search(key, line)
                 return int(m.group(1)) if m else None
         return None
