@@ -96,7 +96,9 @@ rtp_status rtp_gw_edf_chain(const rtp_test *test, const rtp_task *tasks, size_t 
  * above settles at (global_edf.c). On acceptance warm[] gets the values the
  * iteration from below reached (each <= r*_i of this set, hence of any set
  * with the same tasks and no smaller wcet: r* is non-decreasing in every
- * C, solver/sensitivity.h). warm may be NULL (rtp_global_edf_rta). With
+ * C, solver/sensitivity.h). With warm the iteration from above also jumps
+ * over runs of rounds that repeat a descent (global_edf.c, jump(): the
+ * same verdict, fewer rounds). warm may be NULL (rtp_global_edf_rta). With
  * warm, a set the iteration from below rejects is rejected at once, so
  * response_time (when not NULL) is meaningful on acceptance only: then it
  * holds the bounds of the round that accepted (each >= r*_i). */
