@@ -496,12 +496,13 @@ rtp_status rtp_global_edf_rta(const rtp_task *tasks, size_t n, int m,
                               const rtp_limits *limits, rtp_ns *response_time,
                               rtp_global_verdict *verdict, rtp_diag *diag)
 {
-    return rtp_gw_edf_rta_from(tasks, n, m, limits, NULL, response_time, verdict, diag);
+    return rtp_gw_edf_rta_from(tasks, n, m, limits, NULL, NULL, response_time, verdict, diag);
 }
 
 rtp_status rtp_gw_edf_rta_from(const rtp_task *tasks, size_t n, int m,
-                               const rtp_limits *limits, rtp_ns *warm, rtp_ns *response_time,
-                               rtp_global_verdict *verdict, rtp_diag *diag)
+                               const rtp_limits *limits, rtp_ns *warm, rtp_ns *above,
+                               rtp_ns *response_time, rtp_global_verdict *verdict,
+                               rtp_diag *diag)
 {
     rtp_status st = gw_begin(m, n, response_time, diag);
     if (st != RTP_OK)
@@ -528,7 +529,7 @@ rtp_status rtp_gw_edf_rta_from(const rtp_task *tasks, size_t n, int m,
         goto done;
     }
     for (size_t i = 0; i < n; i++) {
-        rbound[i] = tasks[i].deadline_ns;
+        rbound[i] = above ? above[i] : tasks[i].deadline_ns;
         low[i] = warm && warm[i] > tasks[i].wcet_ns ? warm[i] : tasks[i].wcet_ns;
     }
     uint64_t steps = 0, now = 1;
@@ -588,6 +589,8 @@ rtp_status rtp_gw_edf_rta_from(const rtp_task *tasks, size_t n, int m,
     for (size_t i = 0; warm && all_fit && i < n; i++)
         warm[i] = low[i];
 done:
+    if (st == RTP_OK && above && *verdict == RTP_GLOBAL_REJECT) /* every rbound >= r* */
+        memcpy(above, rbound, n * sizeof *above);
     free(jp.ring);
     free(rbound);
     free(bound);

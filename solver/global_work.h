@@ -98,13 +98,19 @@ rtp_status rtp_gw_edf_chain(const rtp_test *test, const rtp_task *tasks, size_t 
  * with the same tasks and no smaller wcet: r* is non-decreasing in every
  * C, solver/sensitivity.h). With warm the iteration from above also jumps
  * over runs of rounds that repeat a descent (global_edf.c, jump(): the
- * same verdict, fewer rounds). warm may be NULL (rtp_global_edf_rta). With
- * warm, a set the iteration from below rejects is rejected at once, so
- * response_time (when not NULL) is meaningful on acceptance only: then it
- * holds the bounds of the round that accepted (each >= r*_i). */
+ * same verdict, fewer rounds). The iteration from above starts at
+ * above[i] instead of D_i when above is given, each in [r*_i, D_i] (the
+ * verdict is the same: global_edf.c, the comment of jump()); on rejection
+ * above[] gets the state it reached (each >= r*_i of this set, hence of any
+ * set with the same tasks and no larger wcet). warm and above may be NULL
+ * (rtp_global_edf_rta). With warm, a set the iteration from below rejects
+ * is rejected at once, so response_time (when not NULL) is meaningful on
+ * acceptance only: then it holds the bounds of the round that accepted
+ * (each >= r*_i). */
 rtp_status rtp_gw_edf_rta_from(const rtp_task *tasks, size_t n, int m,
-                               const rtp_limits *limits, rtp_ns *warm, rtp_ns *response_time,
-                               rtp_global_verdict *verdict, rtp_diag *diag);
+                               const rtp_limits *limits, rtp_ns *warm, rtp_ns *above,
+                               rtp_ns *response_time, rtp_global_verdict *verdict,
+                               rtp_diag *diag);
 
 /* Global FP response-time bounds ([BC07]; with limited_carry_in also
  * [GSYY09]'s, the smaller of the two per task) of the tasks at positions

@@ -243,18 +243,20 @@ static rtp_status passes(const rtp_test *test, const rtp_task *e, size_t n, int 
                          rtp_diag *diag);
 
 /* The gedf RTA alone, its iteration from below started at warm[] (lower
- * bounds of every r*_i, updated on acceptance: rtp_gw_edf_rta_from), and
+ * bounds of every r*_i, updated on acceptance: rtp_gw_edf_rta_from), from
+ * above at above[] (when not NULL: upper bounds, updated on rejection), and
  * on acceptance the bounds it accepted with into bounds[] (when not NULL);
  * the plain test when warm is NULL. */
 static rtp_status passes_warm(const rtp_test *test, const rtp_task *e, size_t n, rtp_ns *warm,
-                              rtp_ns *bounds, int *ok, rtp_diag *diag)
+                              rtp_ns *above, rtp_ns *bounds, int *ok, rtp_diag *diag)
 {
     if (!warm)
         return passes(test, e, n, ok, diag);
     rtp_global_verdict v = RTP_GLOBAL_NA;
     rtp_status st = rtp_limits_check(&test->limits, diag);
     if (st == RTP_OK)
-        st = rtp_gw_edf_rta_from(e, n, test->cpus, &test->limits, warm, bounds, &v, diag);
+        st = rtp_gw_edf_rta_from(e, n, test->cpus, &test->limits, warm, above, bounds, &v,
+                                 diag);
     *ok = st == RTP_OK && v == RTP_GLOBAL_ACCEPT;
     return st;
 }
@@ -312,12 +314,14 @@ static rtp_status bisect(const rtp_test *part, rtp_task *e, size_t n, size_t k, 
  * least fixed point by at least d (in y = L - C_k every interference term
  * only grows, W_i's window being y + C_k + r_i - C_i), and the others' r*
  * only grow too, so a wcet accepted at x + d has warm_k(x) + d <= r*_k(x)
- * + d <= D_k. */
+ * + d <= D_k. above[] (from D) gets the state each rejection's iteration
+ * from above reached: upper bounds of r* at every smaller wcet, where the
+ * search goes on (r* is non-decreasing in C_k). */
 typedef struct gedf_try {
     const rtp_test *part;
     rtp_task *e;
     size_t n, k;
-    rtp_ns c, *warm;
+    rtp_ns c, *warm, *above;
     rtp_diag *diag;
 } gedf_try;
 
@@ -326,7 +330,7 @@ static rtp_status gedf_run(void *ctx, rtp_ns x, rtp_ns *bounds, int *ok)
     gedf_try *g = ctx;
     rtp_ns keep = g->e[g->k].wcet_ns;
     g->e[g->k].wcet_ns = x + g->c;
-    rtp_status st = passes_warm(g->part, g->e, g->n, g->warm, bounds, ok, g->diag);
+    rtp_status st = passes_warm(g->part, g->e, g->n, g->warm, g->above, bounds, ok, g->diag);
     g->e[g->k].wcet_ns = keep;
     return st;
 }
@@ -358,20 +362,21 @@ static rtp_status wcet_max_of(const rtp_test *test, const rtp_task *tasks, size_
     int ok = 0, rta_ok = 0;
     /* gedf RTA (rtp_sens_secant_max): lower bounds of r* at the declared set and in
      * the search, the bounds it accepts the declared set with, 3n scratch */
-    rtp_ns *warm0 = NULL, *warm = NULL, *base = NULL, *r = NULL;
+    rtp_ns *warm0 = NULL, *warm = NULL, *base = NULL, *r = NULL, *above = NULL;
     if ((st = passes(test, e, n, &ok, diag)) != RTP_OK || !ok)
         goto done;
     if (bak) {
-        if (!(warm0 = malloc(6 * n * sizeof *warm0))) {
+        if (!(warm0 = malloc(7 * n * sizeof *warm0))) {
             st = rtp_oom(diag);
             goto done;
         }
         warm = warm0 + n;
         base = warm0 + 2 * n;
         r = warm0 + 3 * n;
+        above = warm0 + 6 * n;
         for (size_t i = 0; i < n; i++)
             warm0[i] = e[i].wcet_ns;
-        if ((st = passes_warm(test, e, n, warm0, base, &rta_ok, diag)) != RTP_OK)
+        if ((st = passes_warm(test, e, n, warm0, NULL, base, &rta_ok, diag)) != RTP_OK)
             goto done;
     }
     if ((test->policy == RTP_POLICY_FP || (test->policy == RTP_POLICY_GFP && test->cpus <= 1)) &&
@@ -427,13 +432,16 @@ static rtp_status wcet_max_of(const rtp_test *test, const rtp_task *tasks, size_
             if (w) {
                 memcpy(w, warm0, n * sizeof *w); /* r* only grows with C_k */
                 memcpy(r, base, n * sizeof *r);
+                for (size_t i = 0; i < n; i++)
+                    above[i] = e[i].deadline_ns;
             }
             e[k].wcet_ns = lo + c;
-            if (bak && (st = passes_warm(&parts[p], e, n, w, r + n, &ok, diag)) != RTP_OK)
+            if (bak && (st = passes_warm(&parts[p], e, n, w, w ? above : NULL, r + n, &ok, diag)) !=
+                           RTP_OK)
                 break;
             e[k].wcet_ns = keep;
             if (ok && w) { /* each accepted x leaves warm[] lower bounds of r* */
-                gedf_try g = {&parts[p], e, n, k, c, w, diag};
+                gedf_try g = {&parts[p], e, n, k, c, w, above, diag};
                 st = rtp_sens_secant_max(e, n, k, &lo, hi, w, keep - c, r, gedf_run, &g);
             }
             else if (ok)
