@@ -33,6 +33,25 @@ void rtp_global_monotonic(const rtp_task *tasks, size_t n, rtp_prio_rule rule,
     }
 }
 
+rtp_status rtp_gw_fp_bound(const rtp_task *tasks, const size_t *order, size_t p, int m,
+                           int limited_carry_in, const rtp_ns *start, const rtp_ns *r,
+                           gw_term *scratch, uint64_t *steps, const rtp_limits *limits,
+                           rtp_ns *bound, rtp_diag *diag)
+{
+    size_t k = order[p];
+    gw_ctx ctx = {tasks, order, p, r, &tasks[k], m, GW_FP_BC, scratch, NULL,
+                  start ? start[k] : 0, 0};
+    rtp_ns bc, lc = -1;
+    rtp_status st = rtp_gw_fixed_point(&ctx, steps, limits, &bc, diag);
+    ctx.kind = GW_FP_LC;
+    if (st == RTP_OK && limited_carry_in)
+        st = rtp_gw_fixed_point(&ctx, steps, limits, &lc, diag);
+    /* Both are valid upper bounds given valid bounds r[] of the more
+     * urgent tasks, so their minimum is one too. */
+    *bound = bc < 0 ? lc : (lc < 0 ? bc : (bc < lc ? bc : lc));
+    return st;
+}
+
 rtp_status rtp_gw_fp_rta_from(const rtp_task *tasks, size_t n, int m, const size_t *order,
                               size_t from, int limited_carry_in, const rtp_ns *start,
                               const rtp_limits *limits, rtp_ns *r, int *all_fit, rtp_diag *diag)
@@ -48,17 +67,9 @@ rtp_status rtp_gw_fp_rta_from(const rtp_task *tasks, size_t n, int m, const size
         r[k] = -1;
         if (!*all_fit)
             continue; /* a more urgent task has no bound: none for k either */
-        gw_ctx ctx = {tasks, order, p, r, &tasks[k], m, GW_FP_BC, scratch, NULL,
-                      start ? start[k] : 0, 0};
-        rtp_ns bc, lc = -1;
-        if ((st = rtp_gw_fixed_point(&ctx, &steps, limits, &bc, diag)))
+        if ((st = rtp_gw_fp_bound(tasks, order, p, m, limited_carry_in, start, r, scratch,
+                                  &steps, limits, &r[k], diag)))
             break;
-        ctx.kind = GW_FP_LC;
-        if (limited_carry_in && (st = rtp_gw_fixed_point(&ctx, &steps, limits, &lc, diag)))
-            break;
-        /* Both are valid upper bounds given valid bounds r[] of the more
-         * urgent tasks, so their minimum is one too. */
-        r[k] = bc < 0 ? lc : (lc < 0 ? bc : (bc < lc ? bc : lc));
         *all_fit = r[k] >= 0;
     }
     free(scratch);

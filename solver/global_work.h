@@ -125,6 +125,17 @@ rtp_status rtp_gw_fp_rta_from(const rtp_task *tasks, size_t n, int m, const size
                               size_t from, int limited_carry_in, const rtp_ns *start,
                               const rtp_limits *limits, rtp_ns *r, int *all_fit, rtp_diag *diag);
 
+/* One step of rtp_gw_fp_rta_from: the bound of the task at position p of
+ * order[] given the bounds r[] of the more urgent ones (*bound, -1: none),
+ * its searches from start[] as there; *steps counts against limits.
+ * solver/sensitivity_global.c also calls it with lower bounds of the
+ * more urgent tasks' bounds, for a lower bound of the task's (every least
+ * fixed point is non-decreasing in the bounds it uses). */
+rtp_status rtp_gw_fp_bound(const rtp_task *tasks, const size_t *order, size_t p, int m,
+                           int limited_carry_in, const rtp_ns *start, const rtp_ns *r,
+                           gw_term *scratch, uint64_t *steps, const rtp_limits *limits,
+                           rtp_ns *bound, rtp_diag *diag);
+
 /* DA (lc = 0) or DA-LC (lc = 1) of task k against the tasks hp[0..n_hp-1]
  * (solver/global.h, rtp_global_fp_da): the interference at L = D_k with
  * R_i = deadlines[i], strictly below m (D_k - C_k + 1); 0 when C_k > D_k.

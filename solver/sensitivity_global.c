@@ -422,6 +422,7 @@ typedef struct gfp {
     size_t *opa;            /* the order OPA found last */
     rtp_ns *deadlines;      /* DA's R_i = D_i */
     gw_term *scratch;
+    size_t fail;            /* where the last rejected try of the RTA-LC failed (> p), or 0 */
 } gfp;
 
 /* One RTA-LC run under g->fixed with C'_k = x, k = g->fixed[g->p] (an
@@ -433,14 +434,34 @@ typedef struct gfp {
  * below, [BC07]'s fixed point is non-decreasing in the bounds it uses and
  * at least the RTA-LC's minimum), so its acceptance is the RTA-LC's; they
  * are not lower bounds of the RTA-LC's, so g->low stays (it still bounds
- * them from below: they only grow with C'_k). */
+ * them from below: they only grow with C'_k).
+ * Before both, when the last rejection failed at a task below p: that
+ * task's RTA-LC bound with max(g->low, C') as the more urgent tasks'
+ * bounds, a lower bound of its bound in this run (the true ones are >=
+ * g->low and >= C', which the formulas also need: the raised task's
+ * g->low is its bound at a smaller C'; and the bound is non-decreasing in
+ * them), so none there rejects the run at the cost of one task instead of
+ * every task from p down to it. */
 static rtp_status rta_run(void *ctx, rtp_ns x, rtp_ns *bounds, int *ok)
 {
     gfp *g = ctx;
     size_t k = g->fixed[g->p];
     g->t[k].wcet_ns = x;
-    memcpy(bounds, g->base, g->n * sizeof *bounds);
     rtp_status st = rtp_limits_check(g->lim, g->diag);
+    if (st == RTP_OK && g->fail > g->p) {
+        uint64_t steps = 0;
+        rtp_ns b;
+        for (size_t i = 0; i < g->n; i++) /* and every bound is at least its task's wcet */
+            bounds[i] = g->low[i] > g->t[i].wcet_ns ? g->low[i] : g->t[i].wcet_ns;
+        st = rtp_gw_fp_bound(g->t, g->fixed, g->fail, g->m, 1, g->low, bounds, g->scratch,
+                             &steps, g->lim, &b, g->diag);
+        if (st == RTP_OK && b < 0) {
+            *ok = 0;
+            g->t[k].wcet_ns = g->e[k].wcet_ns;
+            return st;
+        }
+    }
+    memcpy(bounds, g->base, g->n * sizeof *bounds);
     if (st == RTP_OK)
         st = rtp_gw_fp_rta_from(g->t, g->n, g->m, g->fixed, g->p, 0, g->low, g->lim, bounds, ok,
                                 g->diag);
@@ -454,6 +475,11 @@ static rtp_status rta_run(void *ctx, rtp_ns x, rtp_ns *bounds, int *ok)
                                 g->diag);
     if (st == RTP_OK && *ok)
         memcpy(g->low, bounds, g->n * sizeof *g->low);
+    for (size_t q = g->p; st == RTP_OK && !*ok && q < g->n; q++)
+        if (bounds[g->fixed[q]] < 0) {
+            g->fail = q;
+            break;
+        }
     g->t[k].wcet_ns = g->e[k].wcet_ns;
     return st;
 }
@@ -567,7 +593,7 @@ rtp_status rtp_sens_gfp_max(const rtp_test *test, const rtp_task *e, size_t n, r
              malloc(cells * sizeof *g.prio), malloc(cells * sizeof *g.fixed),
              malloc(5 * cells * sizeof *g.base), NULL, NULL, 0,
              malloc(2 * cells * sizeof *g.opa), malloc(cells * sizeof *g.deadlines),
-             malloc(cells * sizeof *g.scratch)};
+             malloc(cells * sizeof *g.scratch), 0};
     rtp_status st = RTP_OK;
     int fixed_ok = 0, opa_found = 0;
     size_t *opa0 = g.opa ? g.opa + n : NULL; /* OPA's order at e */
@@ -600,6 +626,7 @@ rtp_status rtp_sens_gfp_max(const rtp_test *test, const rtp_task *e, size_t n, r
         rtp_ns from = best < 0 ? lo : best + 1;
         int ok = fixed_ok && from < hi;
         g.p = position(g.fixed, n, k);
+        g.fail = 0;
         memcpy(g.low, g.base, n * sizeof *g.low);
         memcpy(g.r + n, g.base, n * sizeof *g.r); /* the bounds at from */
         if (ok && from > lo)
