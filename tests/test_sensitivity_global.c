@@ -343,6 +343,58 @@ static void test_gedf_wide(void **state)
     assert_true(tasks > 300 && by_rta > 100);
 }
 
+/* Every wcet_max at its edge, for gedf and gfp (DM, OPA) against the plain
+ * test (rtp_test_run, which runs none of the search's shortcuts: no warm
+ * starts, no jumps of the slack iteration, no early rejections): it
+ * accepts the set with C_j = wcet_max and rejects it with wcet_max + 1 (a
+ * maximum of accepted wcets; the wide tests check there is none above).
+ * 1,200 seeded sets of 4-10 tasks, 2 and 4 CPUs, U/m 0.3-0.8, implicit
+ * and constrained deadlines, periods 1 us - 1 ms. */
+static void test_wcet_max_edges(void **state)
+{
+    (void)state;
+    const kind edge_kinds[] = {{RTP_POLICY_GEDF, RTP_PRIO_DM},
+                               {RTP_POLICY_GFP, RTP_PRIO_DM},
+                               {RTP_POLICY_GFP, RTP_PRIO_OPA}};
+    rtp_overheads none;
+    memset(&none, 0, sizeof none);
+    tu_rng rng = {20261208};
+    long edges = 0;
+    for (int s = 0; s < 1200; s++) {
+        rtp_task ts[10];
+        int m = s % 2 ? 4 : 2;
+        size_t n = (size_t)tu_range(&rng, 4, 10);
+        int64_t weight[10], total = 0, percent = tu_range(&rng, 30, 80) * m;
+        for (size_t i = 0; i < n; i++)
+            total += weight[i] = tu_range(&rng, 1, 100);
+        for (size_t i = 0; i < n; i++) {
+            rtp_ns t = tu_range(&rng, 1000, 1000000);
+            rtp_ns d = (s / 2) % 2 ? tu_range(&rng, (t + 1) / 2, t) : t;
+            rtp_ns c = t * percent * weight[i] / (100 * total);
+            ts[i] = tu_task(c < 1 ? 1 : c > d ? d : c, d, t);
+        }
+        rtp_test t = exact(edge_kinds[s % 3], m);
+        rtp_ns wmax[10];
+        assert_int_equal(rtp_sensitivity_wcet_max(&t, ts, n, &none, wmax, NULL), RTP_OK);
+        for (size_t j = 0; j < n; j++) {
+            if (wmax[j] < 0)
+                continue;
+            rtp_ns keep = ts[j].wcet_ns;
+            ts[j].wcet_ns = wmax[j];
+            if (!run(&t, ts, n))
+                fail_msg("set %d task %zu: rejected at wcet_max %lld", s, j, (long long)wmax[j]);
+            ts[j].wcet_ns = wmax[j] + 1;
+            if (wmax[j] < ts[j].deadline_ns && run(&t, ts, n))
+                fail_msg("set %d task %zu: accepted above wcet_max %lld", s, j,
+                         (long long)wmax[j]);
+            ts[j].wcet_ns = keep;
+            edges++;
+        }
+    }
+    print_message("wcet_max edges: %ld equal to the plain test\n", edges);
+    assert_true(edges > 3000);
+}
+
 /* The gfp parts of test_gfp_wide's reference, each a predicate over a set
  * for tu_bisect_wcet (ctx: the CPU count; da_order: an order's priorities
  * after the CPU count). */
@@ -513,6 +565,7 @@ int main(void)
         cmocka_unit_test(test_monotone),
         cmocka_unit_test(test_wcet_max),
         cmocka_unit_test(test_gedf_wide),
+        cmocka_unit_test(test_wcet_max_edges),
         cmocka_unit_test(test_gfp_wide),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
