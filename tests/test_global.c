@@ -518,6 +518,26 @@ static void test_jumps_equal_plain_iteration(void **state)
     }
 }
 
+/* A set near the global EDF boundary on m CPUs: m + 1..SIM_MAX tasks,
+ * total utilization 0.4 m..m split by random weights, periods in
+ * [t_min, t_max], deadlines implicit or (constrained) in [T/2, T]. */
+static size_t near_boundary(tu_rng *rng, int m, rtp_ns t_min, rtp_ns t_max, int constrained,
+                            rtp_task *t)
+{
+    size_t n = (size_t)tu_range(rng, (int64_t)m + 1, SIM_MAX);
+    int64_t weight[SIM_MAX], total = 0, percent = tu_range(rng, 40 * m, 100 * m);
+    for (size_t i = 0; i < n; i++)
+        total += weight[i] = tu_range(rng, 1, 100);
+    for (size_t i = 0; i < n; i++) {
+        rtp_ns period = tu_range(rng, t_min, t_max);
+        rtp_ns deadline = constrained ? tu_range(rng, (period + 1) / 2, period) : period;
+        rtp_ns wcet = period * percent * weight[i] / (100 * total);
+        wcet = wcet < 1 ? 1 : wcet > deadline ? deadline : wcet;
+        t[i] = tu_task(wcet, deadline, period);
+    }
+    return n;
+}
+
 /* rtp_global_edf_rta's rounds from below (solver/global_edf.c) change only
  * the work: with and without response_time, the verdict is the reference
  * iteration's (ref_edf_bounds: accept iff its last round bounds every task)
@@ -533,17 +553,7 @@ static void test_edf_rta_from_below(void **state)
     for (int s = 0; s < 4000; s++) {
         rtp_task t[SIM_MAX];
         int m = (int)tu_range(&rng, 2, 8);
-        size_t n = (size_t)tu_range(&rng, (int64_t)m + 1, SIM_MAX);
-        int64_t weight[SIM_MAX], total = 0, percent = tu_range(&rng, 40 * m, 100 * m);
-        for (size_t i = 0; i < n; i++)
-            total += weight[i] = tu_range(&rng, 1, 100);
-        for (size_t i = 0; i < n; i++) {
-            rtp_ns period = tu_range(&rng, 20, 2000);
-            rtp_ns deadline = s % 2 ? tu_range(&rng, (period + 1) / 2, period) : period;
-            rtp_ns wcet = period * percent * weight[i] / (100 * total);
-            wcet = wcet < 1 ? 1 : wcet > deadline ? deadline : wcet;
-            t[i] = tu_task(wcet, deadline, period);
-        }
+        size_t n = near_boundary(&rng, m, 20, 2000, s % 2, t);
         int64_t want[SIM_MAX];
         rtp_ns got[SIM_MAX];
         rtp_global_verdict with, without;
@@ -614,18 +624,9 @@ static void test_edf_rta_jumps(void **state)
     for (int s = 0; s < 3000; s++) {
         rtp_task t[SIM_MAX];
         int m = (int)tu_range(&rng, 2, 4);
-        size_t n = (size_t)tu_range(&rng, (int64_t)m + 1, SIM_MAX);
-        int64_t weight[SIM_MAX], total = 0, percent = tu_range(&rng, 40 * m, 100 * m);
+        size_t n = near_boundary(&rng, m, 200, 200000, s % 2, t);
         for (size_t i = 0; i < n; i++)
-            total += weight[i] = tu_range(&rng, 1, 100);
-        for (size_t i = 0; i < n; i++) {
-            rtp_ns period = tu_range(&rng, 200, 200000);
-            rtp_ns deadline = s % 2 ? tu_range(&rng, (period + 1) / 2, period) : period;
-            rtp_ns wcet = period * percent * weight[i] / (100 * total);
-            wcet = wcet < 1 ? 1 : wcet > deadline ? deadline : wcet;
-            t[i] = tu_task(wcet, deadline, period);
-            warm[i] = wcet;
-        }
+            warm[i] = t[i].wcet_ns;
         if (rtp_load_cmp(t, n, RTP_LOAD_UTIL, (rtp_ratio){m, 1}) > 0)
             continue; /* rejected before any search */
         assert_int_equal(rtp_gw_edf_rta_from(t, n, m, &limits, warm, NULL, NULL, &v, NULL), RTP_OK);
