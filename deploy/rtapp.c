@@ -100,10 +100,18 @@ static rtp_status prepare(const rtp_plan *plan, const rtp_deploy_opts *opts, rtp
     rounded->overheads.lock_ns = 0;
     st = rtp_deploy_check(rounded, &exact, deployable, diag);
     if (st == RTP_OK && !*deployable) {
+        /* the re-check's own fix ("partition again instead of editing the
+         * plan") does not fit a plan that holds until it is rounded */
         char reason[sizeof diag->message];
         snprintf(reason, sizeof reason, "%s", diag->message);
+        char *fix = strstr(reason, "; fix: ");
+        if (fix)
+            *fix = '\0';
         rtp_diag_set(diag, RTP_OK, diag->path, "after rounding to whole microseconds for rt-app "
-                                               "(wcet up, deadline and period down): %s",
+                                               "(wcet up, deadline and period down): %s; fix: "
+                                               "--format script deploys the plan unrounded, or "
+                                               "leave rt-app room for the rounding (e.g. partition "
+                                               "with a lower --capacity)",
                      reason);
     }
     return st;

@@ -63,6 +63,8 @@ has '"response_time":4499500' "$TMP/rr_round_plan.json" "rounding: a at 4,499,50
 expect 0 "rounding: the script takes it" "$B" emit "$TMP/rr_round_plan.json" --format script
 expect 1 "rounding: rt-app refuses it" "$B" emit "$TMP/rr_round_plan.json" --format rtapp
 has 'afterroundingtowholemicrosecondsforrt-app' "$TMP/err" "rounding: rt-app says why"
+has 'fix:--formatscriptdeploystheplanunrounded' "$TMP/err" "rounding: the fix fits a plan that holds unrounded"
+hasnt 'insteadofeditingtheplan' "$TMP/err" "rounding: no advice about editing"
 
 # No ties: byte-identical with and without the choice
 sed '/logger/s/"priority": 50/"priority": 40/' "$TMP/fifo.json" >"$TMP/distinct.json"
