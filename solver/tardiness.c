@@ -445,17 +445,16 @@ static rtp_status cv_bound(const rtp_task *tasks, size_t n, int m, long lambda,
     }
     for (size_t i = 0; i < n && st == RTP_OK; i++) {
         const rtp_task *k = &tasks[i];
-        rtp_ns r;
-        /* response from the release = Y + C + lift; tardiness from the
-         * arrival adds J' back */
-        if (__builtin_add_overflow(k->deadline_ns - dmin, k->wcet_ns, &r) ||
-            __builtin_add_overflow(r, tard[i], &r))
+        /* response from the release = Y + C + lift, in 128 bits (each term
+         * is an rtp_ns: the sum may pass 2^63 while the tardiness, after D
+         * is taken off, fits); tardiness from the arrival adds J' back */
+        rtp_i128 r = (rtp_i128)(k->deadline_ns - dmin) + k->wcet_ns + tard[i];
+        r = r > k->deadline_ns ? r - k->deadline_ns : 0;
+        r += k->jitter_ns;
+        if (r > INT64_MAX)
             st = RTP_ELIMIT;
-        if (st == RTP_OK) {
-            r = r > k->deadline_ns ? r - k->deadline_ns : 0;
-            if (__builtin_add_overflow(r, k->jitter_ns, &tard[i]))
-                st = RTP_ELIMIT;
-        }
+        else
+            tard[i] = (rtp_ns)r;
     }
     return st;
 }

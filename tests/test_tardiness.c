@@ -129,6 +129,23 @@ static void test_not_applicable(void **state)
     assert_int_equal(rtp_tardiness_bounds(jit, 2, 0, &l, t, &bounded, NULL), RTP_EINPUT);
 }
 
+/* The response Y + C + lift may pass 2^63 while the tardiness, D taken
+ * off, fits (the second review's set: a = 2^62 / 2^62, b = 1 / D 1 / T
+ * 2^62 on 2 CPUs; the sum was added in 64 bits and exited 3): cv =
+ * 2^62 and 2^61 + 1. */
+static void test_response_past_2_63(void **state)
+{
+    (void)state;
+    const rtp_ns h = (rtp_ns)1 << 62;
+    rtp_task ts[2] = {tu_task(h, h, h), tu_task(1, 1, h)};
+    rtp_tardiness t[2];
+    int bounded = 0;
+    bounds(ts, 2, 2, t, &bounded);
+    assert_true(bounded);
+    assert_int_equal(t[0].cv_ns, h);
+    assert_int_equal(t[1].cv_ns, h / 2 + 1);
+}
+
 /* ---- the slow reference ---- */
 
 static void q_ns(mpq_t q, rtp_ns a, rtp_ns b)
@@ -568,6 +585,7 @@ int main(void)
         cmocka_unit_test(test_u_equals_m),
         cmocka_unit_test(test_u_just_above_m),
         cmocka_unit_test(test_not_applicable),
+        cmocka_unit_test(test_response_past_2_63),
         cmocka_unit_test(test_against_reference),
         cmocka_unit_test(test_simulation),
         cmocka_unit_test(test_soft_test),
