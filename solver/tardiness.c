@@ -169,8 +169,14 @@ static int load_int(const rtp_task *tasks, size_t n, int m, int *ok, long *lambd
 static int applies(const rtp_task *tasks, size_t n, int m, rtp_tardiness_path path,
                    int *undecided, long *lambda)
 {
+    /* Tasks whose J' differ: not applicable. SCHED_DEADLINE's periods put
+     * each deadline at arrival + D (docs/deploy.md "Release patterns"), and
+     * then a task released late behind one with less jitter exceeds the
+     * bounds of the release-based model (review rev6a, 2026-12-06: C/T/D/J
+     * 3/7/3/0 and 1/8/8/6 on one CPU, cv 0, observed 1) */
     for (size_t i = 0; i < n; i++)
-        if (tasks[i].blocking_ns > 0 || rtp_tardiness_gap(&tasks[i]) < tasks[i].wcet_ns)
+        if (tasks[i].blocking_ns > 0 || rtp_tardiness_gap(&tasks[i]) < tasks[i].wcet_ns ||
+            tasks[i].jitter_ns != tasks[0].jitter_ns)
             return 0;
     int ok;
     if (path != RTP_TARDINESS_Q && load_int(tasks, n, m, &ok, lambda))

@@ -11,8 +11,14 @@
  * effective tasks (models/effective.h: wcet_ns = C'). A task with release
  * jitter J' is analysed with the minimum distance between two releases,
  * T - J', and its deadline counted from the release; the bound returned is
- * measured from the arrival, so J' is added back. Blocking is not modelled:
- * a task with blocking_ns > 0 makes the bounds not applicable.
+ * measured from the arrival, so J' is added back. Deployed, SCHED_DEADLINE
+ * puts each deadline at arrival + D instead (the kernel's period grid):
+ * with every task's J' equal (a machine's release latency, the common
+ * case) no schedule past the bounds has been seen in that model either
+ * (test_tardiness simulates both; evidence, not a proof), while tasks whose
+ * J' differ can exceed them there, so the bounds apply only when every J'
+ * is the same. Blocking is not modelled: a task with blocking_ns > 0 makes
+ * the bounds not applicable.
  * Times are rtp_ns. Pure: no globals, safe from many threads. */
 #ifndef RTP_TARDINESS_H
 #define RTP_TARDINESS_H
@@ -30,7 +36,8 @@ typedef struct rtp_tardiness {
 } rtp_tardiness;
 
 /* Fills out[0..n-1] and *bounded: 1 when the bounds apply (no blocking,
- * every C' <= T - J', sum C'/(T - J') <= m exactly), else 0 and every bound
+ * every J' the same, every C' <= T - J', sum C'/(T - J') <= m exactly),
+ * else 0 and every bound
  * -1. RTP_ELIMIT when a bound does not fit in rtp_ns or the compliant-vector
  * search takes more than limits->max_iterations steps; RTP_EINPUT for m < 1
  * or n == 0 with out NULL; RTP_ENOMEM. */

@@ -120,7 +120,18 @@ static void test_not_applicable(void **state)
     jit[0].jitter_ns = 6; /* T - J = 4 < C */
     bounds(jit, 2, 2, t, &bounded);
     assert_false(bounded);
-    jit[0].jitter_ns = 2; /* T - J = 8: U = 5/8 + 1/2; no DA (jitter), CV + 2 */
+    jit[0].jitter_ns = 2; /* J' differ: a deadline on the arrival grid can pass them */
+    bounds(jit, 2, 2, t, &bounded);
+    assert_false(bounded);
+    /* the review's witness (rev6a): t0 3/7/3 (C/T/D), t1 1/8/8 with J' 6 on
+     * one CPU; the old code gave t0 cv 0, but t1 arriving at 8 is released
+     * at 14 with its deadline at 16 on the kernel's grid, ahead of t0's job
+     * arriving at 14 (deadline 17): t1 runs 14-15, t0 15-18, 1 late */
+    rtp_task wit[2] = {tu_task(3, 3, 7), tu_task(1, 8, 8)};
+    wit[1].jitter_ns = 6;
+    bounds(wit, 2, 1, t, &bounded);
+    assert_false(bounded);
+    jit[1].jitter_ns = 2; /* T - J = 8: U = 5/8 + 5/8; no DA (jitter), CV + 2 */
     bounds(jit, 2, 2, t, &bounded);
     assert_true(bounded);
     assert_int_equal(t[0].da_ns, -1);
@@ -179,7 +190,8 @@ static void reference(const rtp_task *ts, size_t n, int m, rtp_ns *da, rtp_ns *c
     for (size_t i = 0; i < n; i++) {
         mpq_inits(u[i], Si[i], v0[i], NULL);
         g[i] = ts[i].period_ns - ts[i].jitter_ns;
-        *bounded &= ts[i].wcet_ns <= g[i] && ts[i].blocking_ns == 0;
+        *bounded &= ts[i].wcet_ns <= g[i] && ts[i].blocking_ns == 0 &&
+                    ts[i].jitter_ns == ts[0].jitter_ns;
         implicit &= ts[i].deadline_ns == ts[i].period_ns && ts[i].jitter_ns == 0;
         dmin = ts[i].deadline_ns < dmin ? ts[i].deadline_ns : dmin;
         q_ns(u[i], ts[i].wcet_ns, g[i]);
@@ -280,6 +292,7 @@ static size_t random_set(tu_rng *rng, rtp_task *ts, int *m)
     *m = (int)tu_range(rng, 1, 4);
     size_t n = (size_t)tu_range(rng, (int64_t)*m + 1, MAXN);
     int kind = (int)tu_range(rng, 0, 3), jitter = tu_range(rng, 0, 4) == 0;
+    rtp_ns common = jitter && tu_range(rng, 0, 1) ? tu_range(rng, 1, 3) : -1; /* every J' */
     for (size_t i = 0; i < n; i++) {
         rtp_ns t = tu_range(rng, 4, 40);
         rtp_ns c = tu_range(rng, 1, t);
@@ -289,7 +302,9 @@ static size_t random_set(tu_rng *rng, rtp_task *ts, int *m)
             c = tu_range(rng, aim > 2 ? aim - 2 : 1, aim < t ? aim + (aim < t) : t);
         rtp_ns d = kind == 0 ? t : kind == 1 ? tu_range(rng, c, t) : tu_range(rng, c, 2 * t);
         ts[i] = tu_task(c, d, t);
-        if (jitter)
+        if (common >= 0)
+            ts[i].jitter_ns = common;
+        else if (jitter)
             ts[i].jitter_ns = tu_range(rng, 0, t - c);
     }
     return n;
@@ -348,10 +363,11 @@ static void on_done(void *ctx, const rtp_sim_job *job)
 
 /* One random sporadic schedule under global EDF: releases at least T apart
  * (often exactly), each released up to J after its arrival with its
- * deadline counted from the release (as SCHED_DEADLINE sets it), executing
+ * deadline counted from the release (the model of solver/tardiness.h) or,
+ * with `grid`, from the arrival (SCHED_DEADLINE's period grid), executing
  * C or less. Tie order among equal deadlines: the tasks' order in `ts`. */
 static void simulate(tu_rng *rng, const rtp_task *ts, size_t n, int m, rtp_ns horizon,
-                     tally *out)
+                     int grid, tally *out)
 {
     memset(out, 0, sizeof *out);
     out->ts = ts;
@@ -368,7 +384,8 @@ static void simulate(tu_rng *rng, const rtp_task *ts, size_t n, int m, rtp_ns ho
             rtp_ns rel = a + (tu_range(rng, 0, 1) ? ts[i].jitter_ns : tu_range(rng, 0, ts[i].jitter_ns));
             rtp_ns c = tu_range(rng, 0, 5) ? ts[i].wcet_ns : tu_range(rng, 1, ts[i].wcet_ns);
             rtp_sim_job job = {.task = i, .arrival_ns = a, .release_ns = rel,
-                               .deadline_ns = rel + ts[i].deadline_ns, .exec_ns = c};
+                               .deadline_ns = (grid ? a : rel) + ts[i].deadline_ns,
+                               .exec_ns = c};
             assert_int_equal(rtp_sim_add(sim, &job, NULL, NULL), RTP_OK);
             total += c;
             rtp_ns next = a + ts[i].period_ns + (tu_range(rng, 0, 5) ? 0 : tu_range(rng, 1, 6));
@@ -396,9 +413,9 @@ static void test_simulation(void **state)
         bounds(ts, n, m, t, &bounded);
         if (!bounded)
             continue;
-        for (int p = 0; p < 20; p++) {
+        for (int p = 0; p < 40; p++) {
             tally got;
-            simulate(&rng, ts, n, m, 12 * 40, &got);
+            simulate(&rng, ts, n, m, 12 * 40, p % 2, &got); /* both deadline models */
             assert_false(got.unfinished);
             for (size_t i = 0; i < n; i++) {
                 if (got.worst[i] > t[i].bound_ns) {
@@ -495,6 +512,15 @@ static size_t family_set(tu_rng *rng, int fam, rtp_task *ts, int *m)
         ts[i] = tu_task(c, d, t);
         if (jitter && tu_range(rng, 0, 1))
             ts[i].jitter_ns = tu_range(rng, 0, (t - c) / 4);
+    }
+    /* half of the jitter sets with one J' for every task (the bounds apply
+     * only then): the largest any task drew, where it fits every task */
+    if (jitter && tu_range(rng, 0, 1)) {
+        rtp_ns j = 0;
+        for (size_t i = 0; i < n; i++)
+            j = ts[i].jitter_ns > j ? ts[i].jitter_ns : j;
+        for (size_t i = 0; i < n; i++)
+            ts[i].jitter_ns = j <= ts[i].period_ns - ts[i].wcet_ns ? j : 0;
     }
     return n;
 }
