@@ -18,7 +18,8 @@
 # probe that caught a rare stall of several ms in its charge jobs (seen once
 # in a CI run: deadline_charge 5.95 ms from one job, 0.4 ms otherwise) makes
 # the set unprovable, and partition rightly refuses it: the probe is then
-# repeated once, and a set still refused is a failure, never a skip. A
+# repeated, at most twice (live_prove), and a set still refused is a
+# failure, never a skip. A
 # rehearsal with a miss is repeated at most twice (live_retry,
 # tests/support/live.sh), printing every try: a plan that misses every
 # time fails.
@@ -54,8 +55,8 @@ json.dump({"platform": {"cpus": 2, "overheads": ov},
 PY
 }
 
-# Both policies must prove the set with the probed terms (one repeat of
-# the probe, see the header); the plans proved() writes are the ones rehearsed.
+# Both policies must prove the set with the probed terms (the probe
+# repeated, see the header); the plans proved() writes are the ones rehearsed.
 proved() {
     all=0
     for policy in edf fp; do
@@ -64,20 +65,12 @@ proved() {
     done
     return $all
 }
-probe_and_set || fail "probe or its document"
-if ! proved; then
-    echo "note: the probed terms cannot prove the set; probing once more"
-    probe_and_set || fail "probe or its document"
-    proved
-fi
+# probe and plan, at most 3 times (live_prove): a probe under load can see
+# a stall of ~20 ms (a CI run beside two reviewers: 20.3 and 18.9 ms), which
+# rightly proves nothing
+prove_both() { probe_and_set && proved; }
+live_prove prove_both "set under both policies" || true
 
-# One rehearsal of $policy's plan and its judgement (live_retry repeats it
-# at most twice when only timing failed: tests/support/live.sh says why).
-hold_try() {
-    load=$(cut -d' ' -f1 /proc/loadavg)
-    "$BIN" rehearse "$T/$policy.plan" --seconds 10 --json > "$T/$policy.out" 2> "$T/$policy.err"
-    live_judge "$T/$policy.out" "$policy" "$?" "$load" 600 kernel
-}
 for policy in edf fp; do
     if ! [ -s "$T/$policy.plan" ]; then
         fail "partition $policy could not prove the set with the probed terms: $("$BIN" partition "$T/set.json" --policy "$policy" --capacity 0.9 --explain 2>&1 | tail -5)"
