@@ -71,6 +71,13 @@ proved() {
 prove_both() { probe_and_set && proved; }
 live_prove prove_both "set under both policies" || true
 
+# One rehearsal of $policy's plan and its judgement (live_retry repeats it
+# at most twice when only timing failed: tests/support/live.sh says why).
+hold_try() {
+    load=$(cut -d' ' -f1 /proc/loadavg)
+    "$BIN" rehearse "$T/$policy.plan" --seconds 10 --json > "$T/$policy.out" 2> "$T/$policy.err"
+    live_judge "$T/$policy.out" "$policy" "$?" "$load" 600 kernel
+}
 for policy in edf fp; do
     if ! [ -s "$T/$policy.plan" ]; then
         fail "partition $policy could not prove the set with the probed terms: $("$BIN" partition "$T/set.json" --policy "$policy" --capacity 0.9 --explain 2>&1 | tail -5)"
