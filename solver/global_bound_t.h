@@ -191,7 +191,9 @@ static GW_INT GW_(reach)(const gw_ctx *ctx, GW_INT c, GW_INT top)
     return d > 0 ? d : 0;
 }
 
-/* GW_EDF: J_i^k = floor(D_k / T_i) C_i + min(C_i, [D_k mod T_i - S_i]_0)
+/* (global_edf.c's cert_task() restates these GW_EDF terms piecewise for
+ * the jumps: a change here changes it too.)
+ * GW_EDF: J_i^k = floor(D_k / T_i) C_i + min(C_i, [D_k mod T_i - S_i]_0)
  * with S_i = D_i - bound[i], fixed while bound[] is. */
 static void GW_(fill_caps)(const gw_ctx *ctx)
 {

@@ -320,7 +320,7 @@ static gw_piece stair_down(rtp_i128 u, const rtp_task *ti, rtp_i128 fall)
 {
     rtp_i128 t = ti->period_ns, c = ti->wcet_ns, q = u / t, rem = u - q * t;
     rtp_i128 value = q * c + (rem < c ? rem : c);
-    if (c >= t) /* the line u */
+    if (c >= t) /* the line u (c == t: C <= D <= T, so never c > t) */
         return piece_of(value, 1, u, fall);
     if (rem == 0) /* the flat part below */
         return piece_of(value, 0, u - (q * t - (t - c)), fall);
@@ -343,7 +343,8 @@ static gw_piece cap_down(const rtp_task *tl, const rtp_task *tj, rtp_i128 bound_
     return piece_of(jobs * c + v, 1, v, fall);
 }
 
-/* Task j's check in one sub-round of the jump (the comment above): the
+/* Task j's check in one sub-round of the jump (the comment above; its
+ * terms are global_bound_t.h's GW_EDF ones, which must stay the same): the
  * sub-round starts at base - s delta and lowers j by d_j (d_j > 0), the
  * tasks before j by their d_l. The largest e >= 0 such that G_j <= -1
  * from s = s0 to s0 + e (G_j affine there), or -1 when G_j(s0) > -1. */

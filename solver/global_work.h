@@ -102,7 +102,8 @@ rtp_status rtp_gw_edf_chain(const rtp_test *test, const rtp_task *tasks, size_t 
  * above[i] instead of D_i when above is given, each in [r*_i, D_i] (the
  * verdict is the same: global_edf.c, the comment of jump()); on rejection
  * above[] gets the state it reached (each >= r*_i of this set, hence of any
- * set with the same tasks and no larger wcet). warm and above may be NULL
+ * set with the same tasks and no larger wcet: the sensitivity search only
+ * passes above[] to tries below the wcet that produced it). warm and above may be NULL
  * (rtp_global_edf_rta). With warm, a set the iteration from below rejects
  * is rejected at once, so response_time (when not NULL) is meaningful on
  * acceptance only: then it holds the bounds of the round that accepted
