@@ -56,7 +56,6 @@ static rtp_ns pending(const ctx *c, size_t j, size_t k, rtp_ns w)
     return cap(jobs * c->t[j].requests[k].count); /* < 2^63 x 2^62 */
 }
 
-
 /* The largest m sections of j among its requests, each request r repeated
  * pending(j, r, w) times (top_m of [Bra11]); adds each resource's share to
  * c->contrib. */

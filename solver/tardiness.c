@@ -423,17 +423,14 @@ static rtp_status lift_int(const rtp_task *tasks, size_t n, int m, long lambda, 
  * of every priority point changes no decision): response_i <= Y_i + C_i +
  * ceil(s* - C_i/m), tardiness = that - D_i, at least 0. On one CPU with
  * implicit deadlines EDF meets every deadline at U <= 1 [LL73]. */
-static rtp_status cv_bound(const rtp_task *tasks, size_t n, int m, long lambda,
+static rtp_status cv_bound(const rtp_task *tasks, size_t n, int m, long lambda, int implicit,
                            const rtp_limits *limits, rtp_tardiness_path path, scratch *w,
                            int *undecided, rtp_ns *tard)
 {
-    int implicit = 1;
     rtp_ns dmin = tasks[0].deadline_ns;
-    for (size_t i = 0; i < n; i++) {
-        implicit &= tasks[i].deadline_ns == tasks[i].period_ns && tasks[i].jitter_ns == 0;
+    for (size_t i = 0; i < n; i++)
         if (tasks[i].deadline_ns < dmin)
             dmin = tasks[i].deadline_ns;
-    }
     if (m == 1 && implicit) {
         memset(tard, 0, n * sizeof *tard);
         return RTP_OK;
@@ -508,7 +505,7 @@ rtp_status rtp_tardiness_bounds_via(const rtp_task *tasks, size_t n, int m,
     long lambda = 0;
     if (n == 0 || !applies(tasks, n, m, path, undecided, &lambda))
         return RTP_OK;
-    int implicit = 1;
+    int implicit = 1; /* every D = T and no jitter: [DA08] applies */
     for (size_t i = 0; i < n; i++)
         implicit &= tasks[i].deadline_ns == tasks[i].period_ns && tasks[i].jitter_ns == 0;
     scratch w;
@@ -522,7 +519,7 @@ rtp_status rtp_tardiness_bounds_via(const rtp_task *tasks, size_t n, int m,
     rtp_ns x = 0;
     rtp_status st = implicit ? da_bound(tasks, n, m, lambda, path, &w, undecided, &x) : RTP_OK;
     if (st == RTP_OK && !*undecided)
-        st = cv_bound(tasks, n, m, lambda, limits, path, &w, undecided, cv);
+        st = cv_bound(tasks, n, m, lambda, implicit, limits, path, &w, undecided, cv);
     for (size_t i = 0; i < n && st == RTP_OK && !*undecided; i++) {
         out[i].cv_ns = cv[i];
         if (implicit && __builtin_add_overflow(tasks[i].wcet_ns, x, &out[i].da_ns))
