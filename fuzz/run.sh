@@ -35,6 +35,9 @@ for target in $TARGETS; do
         # mode 0x08: release jitter and blocking drawn after the tasks
         printf '\010\003\001\002\003\001\001\004\006\005\002\002\011\024\004\003\000\007\002\001\005\003\003\004\002\001' \
             >"$corpus/seed-delays"
+        # an interference sum past 2^127 in the 128-bit search (UBSan, CI 2026-12-06)
+        printf '\017\006\000\001\033\000\017\006\000\001\033\000\001\006\007\011\361\361\361\361\361\007\377\377\377\016\361\361\010\014\175\175\175\175\175\175\175\175\175\175\175\175\175\175\175\361\361\361\361\007\377\377\377\016\361\361\010\014\015' \
+            >"$corpus/seed-top-overflow"
         dict=""
     else
         dict="-dict=$ROOT/fuzz/json.dict"

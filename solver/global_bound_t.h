@@ -121,7 +121,11 @@ static void GW_(interference)(const gw_ctx *ctx, GW_INT x, GW_INT *value, GW_INT
             }
             if (scratch) {
                 scratch[j] = w;
-                top_sum += w.value + (w.slope ? w.run : 0); /* a slope-1 run is finite */
+                /* a slope-1 run is finite; a sum past GW_INT (terms near
+                 * GW_INF_V, found by fuzz_analysis) leaves top unknown: -1 */
+                GW_INT add = w.value + (w.slope ? w.run : 0);
+                if (top_sum >= 0 && __builtin_add_overflow(top_sum, add, &top_sum))
+                    top_sum = -1;
             }
             term = GW_(tmin)(w, clamp);
         }
@@ -229,8 +233,8 @@ static rtp_status GW_(fixed_point)(const gw_ctx *ctx, uint64_t *steps, const rtp
             *bound = (rtp_ns)x;
             return RTP_OK;
         }
-        if (concave) {
-            x += GW_(reach)(ctx, x - tk->wcet_ns + 1, top) + 1;
+        if (concave) { /* top unknown (-1): the next point, no jump */
+            x += (top >= 0 ? GW_(reach)(ctx, x - tk->wcet_ns + 1, top) : 0) + 1;
             continue;
         }
         /* On [x, x + run]: h(x + d) >= h + (slope - m) d. */
