@@ -5,6 +5,7 @@
 #include "solver/global_work.h"
 
 #include <gmp.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -430,12 +431,37 @@ static rtp_i128 jump(const rtp_task *tasks, size_t n, int m, const rtp_ns *r, gw
     return s0;
 }
 
+/* Which searches are stale: changed[i] is the stamp (a count of changes,
+ * now) of task i's last change; a task's bound is searched again when
+ * another task changed after its last search. `last` is the task of the
+ * latest change and `other` the latest stamp of any other task, so the
+ * latest change among the tasks other than k is O(1), not a scan of all n
+ * per task and round. */
+typedef struct gw_stamps {
+    uint64_t *changed, now, other;
+    size_t last; /* SIZE_MAX: nothing changed yet */
+} gw_stamps;
+
+static void mark_changed(gw_stamps *s, size_t k)
+{
+    if (k != s->last) {
+        s->other = s->last == SIZE_MAX ? 0 : s->changed[s->last];
+        s->last = k;
+    }
+    s->changed[k] = ++s->now;
+}
+
+static uint64_t latest_other(const gw_stamps *s, size_t k)
+{
+    return k == s->last ? s->other : s->last == SIZE_MAX ? 0 : s->changed[s->last];
+}
+
 /* After a round from above that improved without accepting (the state
  * before it is in the ring): every GW_WINDOW rounds at most, the jump to
  * y(S) when S > 1 (y(1) is the state now), marking the tasks it lowers as
  * changed. */
 static void try_jump(const rtp_task *tasks, size_t n, int m, rtp_ns *r, gw_jumps *jp,
-                     const rtp_ns *low, uint64_t *changed, uint64_t *now, int rounds)
+                     const rtp_ns *low, gw_stamps *stamps, int rounds)
 {
     if (rounds < jp->next)
         return;
@@ -444,7 +470,7 @@ static void try_jump(const rtp_task *tasks, size_t n, int m, rtp_ns *r, gw_jumps
     for (size_t k = 0; s > 1 && k < n; k++)
         if (jp->delta[k] > 0) {
             r[k] -= (rtp_ns)((s - 1) * jp->delta[k]);
-            changed[k] = ++*now;
+            mark_changed(stamps, k);
         }
 }
 
@@ -457,8 +483,25 @@ static void try_jump(const rtp_task *tasks, size_t n, int m, rtp_ns *r, gw_jumps
  * its search, or none past D_k; r_k = min(r_k, b_k)), until a round bounds
  * every task within its deadline (accept) or no r_k improves (reject). A
  * task's bound depends only on the others' r, so it is searched again only
- * when one of them changed since its last search (changed[i] / searched[k]
- * are stamps of `now`, which counts changes; searched[k] = 0: never).
+ * when one of them changed since its last search (gw_stamps; searched[k] is
+ * the stamp of its last search, 0: never).
+ *
+ * Verdict only (response_time and warm NULL: the chain and
+ * rtp_global_edf_report, where no bound is reported): each round from
+ * above takes the tasks without a bound first and stops as soon as every
+ * task has one. The verdict is the same, only the work changes. Every state
+ * the rounds pass is >= r* (below), in any order of the re-bounds, and a
+ * bound fp_k(z) found at such a state z stays a value at every later state
+ * z' <= z (fp_k is monotone) and gives fp_k(r*) <= fp_k(z) <= D_k: so when
+ * every task has a bound, every fp_k(r*) is a value and the set is accepted,
+ * as the plain rounds would. A round that improves nothing visits every task
+ * with the others unchanged since its last search: the state is post-fixed,
+ * hence r* (comment of jump()), and it rejects exactly when some fp_k(r*) is
+ * none, as the plain rounds. The jumps (jump()) prove their certificate for
+ * rounds in index order, so they stay with warm; on the batch families they
+ * would not pay anyway (a jump is first tried after GW_WINDOW = 8 rounds;
+ * rounds from above per set average 1.0-3.3 there, bench_throughput's
+ * families with the RTA reached).
  *
  * From below (ours; it never changes a verdict or a bound, only the work):
  * every interference term grows with the others' r_i (W_i's window
@@ -513,7 +556,7 @@ rtp_status rtp_gw_edf_rta_from(const rtp_task *tasks, size_t n, int m,
     size_t cells = n ? n : 1;
     rtp_ns *rbound = malloc(cells * sizeof *rbound); /* r_i = D_i - S_i */
     rtp_ns *bound = malloc(cells * sizeof *bound), *low = malloc(cells * sizeof *low);
-    size_t *others = malloc(cells * sizeof *others);
+    size_t *others = malloc(cells * sizeof *others), *order = malloc(cells * sizeof *order);
     uint64_t *changed = calloc(cells, sizeof *changed), *searched = calloc(cells, sizeof *searched);
     gw_term *scratch = malloc(cells * sizeof *scratch);
     rtp_i128 *cap = malloc(cells * sizeof *cap);
@@ -524,8 +567,8 @@ rtp_status rtp_gw_edf_rta_from(const rtp_task *tasks, size_t n, int m,
         jp.d = jp.ring + (GW_WINDOW + 1) * cells;
         jp.delta = jp.d + GW_WINDOW * cells;
     }
-    if (!rbound || !bound || !low || !others || !changed || !searched || !scratch || !cap ||
-        (warm && !jp.ring)) {
+    if (!rbound || !bound || !low || !others || !order || !changed || !searched || !scratch ||
+        !cap || (warm && !jp.ring)) {
         st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
         goto done;
     }
@@ -533,8 +576,11 @@ rtp_status rtp_gw_edf_rta_from(const rtp_task *tasks, size_t n, int m,
         rbound[i] = above ? above[i] : tasks[i].deadline_ns;
         low[i] = warm && warm[i] > tasks[i].wcet_ns ? warm[i] : tasks[i].wcet_ns;
     }
-    uint64_t steps = 0, now = 1;
+    uint64_t steps = 0;
+    gw_stamps stamps = {changed, 1, 0, SIZE_MAX};
     int all_fit = 0, improved = 1, rising = 1, rounds = 0; /* rounds from above */
+    int verdict_only = !response_time && !warm; /* no bounds reported, no jumps */
+    size_t n_fit = 0;                             /* tasks whose bound[] is a value */
     while (improved && !all_fit) {
         /* a round from below: before the first round from above, then from
          * the fourth on (most accepted sets are done by then) */
@@ -558,31 +604,35 @@ rtp_status rtp_gw_edf_rta_from(const rtp_task *tasks, size_t n, int m,
             }
         }
         improved = 0;
-        all_fit = 1;
         if (jp.ring)
             memcpy(jp.ring + (size_t)(rounds % (GW_WINDOW + 1)) * n, rbound, n * sizeof *rbound);
-        for (size_t k = 0; k < n; k++) {
-            uint64_t latest = 0;
-            for (size_t i = 0; i < n; i++)
-                if (i != k)
-                    latest = changed[i] > latest ? changed[i] : latest;
-            if (searched[k] == 0 || latest > searched[k]) {
-                searched[k] = now;
+        /* verdict_only: the tasks without a bound first, the round ending
+         * once every task has one (the comment above) */
+        size_t n_order = 0;
+        for (int fit = 0; fit < 2; fit++)
+            for (size_t k = 0; k < n; k++)
+                if (!verdict_only ? fit == 0 : (searched[k] != 0 && bound[k] >= 0) == fit)
+                    order[n_order++] = k;
+        for (size_t p = 0; p < n && !(verdict_only && n_fit == n); p++) {
+            size_t k = order[p];
+            if (searched[k] == 0 || latest_other(&stamps, k) > searched[k]) {
+                n_fit -= searched[k] != 0 && bound[k] >= 0;
+                searched[k] = stamps.now;
                 if ((st = search(tasks, n, m, k, rbound, low[k], others, scratch, cap, &steps,
                                  limits, &bound[k], diag)))
                     goto done;
+                n_fit += bound[k] >= 0;
             }
-            if (bound[k] < 0) {
-                all_fit = 0;
-            } else if (bound[k] < rbound[k]) { /* slack D_k - bound grew */
+            if (bound[k] >= 0 && bound[k] < rbound[k]) { /* slack D_k - bound grew */
                 rbound[k] = bound[k];
-                changed[k] = ++now;
+                mark_changed(&stamps, k);
                 improved = 1;
             }
         }
+        all_fit = n_fit == n;
         rounds++;
         if (jp.ring && improved && !all_fit)
-            try_jump(tasks, n, m, rbound, &jp, low, changed, &now, rounds);
+            try_jump(tasks, n, m, rbound, &jp, low, &stamps, rounds);
     }
     *verdict = all_fit ? RTP_GLOBAL_ACCEPT : RTP_GLOBAL_REJECT;
     for (size_t i = 0; response_time && i < n; i++)
@@ -597,6 +647,7 @@ done:
     free(bound);
     free(low);
     free(others);
+    free(order);
     free(changed);
     free(searched);
     free(scratch);
