@@ -68,11 +68,16 @@ void rtp_gw_interference(const gw_ctx *ctx, rtp_i128 x, rtp_i128 *value,
  * m (4N + 1) B and G within that; x + reach + 1 at most (4N + 2) B; the
  * "infinite" run 2^62 plus x below 2^63. All within (m + 2)(4N + 4) B <=
  * 2^62. */
+static int fits(int m, size_t n_interferers, rtp_i128 b)
+{
+    return (rtp_i128)(m + 2) * (4 * (rtp_i128)n_interferers + 4) * b <= (rtp_i128)1 << 62;
+}
+
 static int narrow(const gw_ctx *ctx)
 {
     const rtp_task *tk = ctx->tk;
     if (ctx->wide)
-        return 0;
+        return ctx->wide < 0;
     rtp_i128 b = tk->period_ns > tk->deadline_ns ? tk->period_ns : tk->deadline_ns;
     b = tk->wcet_ns > b ? tk->wcet_ns : b;
     for (size_t j = 0; j < ctx->n_interferers; j++) {
@@ -84,8 +89,22 @@ static int narrow(const gw_ctx *ctx)
         b = ti->deadline_ns > b ? ti->deadline_ns : b;
         b = ctx->bound[i] > b ? ctx->bound[i] : b;
     }
-    return (rtp_i128)(ctx->m + 2) * (4 * (rtp_i128)ctx->n_interferers + 4) * b <=
-           (rtp_i128)1 << 62;
+    return fits(ctx->m, ctx->n_interferers, b);
+}
+
+int rtp_gw_narrow_all(const rtp_task *tasks, size_t n, int m, rtp_ns max_bound)
+{
+    if (max_bound < 0)
+        return 0;
+    rtp_i128 b = max_bound;
+    for (size_t i = 0; i < n; i++) {
+        const rtp_task *ti = &tasks[i];
+        if (ti->wcet_ns > ti->period_ns)
+            return 0;
+        b = ti->period_ns > b ? ti->period_ns : b;
+        b = ti->deadline_ns > b ? ti->deadline_ns : b;
+    }
+    return fits(m, n, b); /* n >= every search's interferers */
 }
 
 rtp_status rtp_gw_fixed_point(const gw_ctx *ctx, uint64_t *steps,

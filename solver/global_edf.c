@@ -233,9 +233,9 @@ rtp_status rtp_global_bcl(const rtp_task *tasks, size_t n, int m,
 }
 
 /* Task k's bound (rtp_gw_fixed_point, GW_EDF) with the others' response
- * bounds r[], its search starting at `from`. */
+ * bounds r[], its search starting at `from`; wide as gw_ctx's. */
 static rtp_status search(const rtp_task *tasks, size_t n, int m, size_t k, const rtp_ns *r,
-                         rtp_ns from, size_t *others, gw_term *scratch, rtp_i128 *cap,
+                         rtp_ns from, size_t *others, gw_term *scratch, rtp_i128 *cap, int wide,
                          uint64_t *steps, const rtp_limits *limits, rtp_ns *bound,
                          rtp_diag *diag)
 {
@@ -243,7 +243,7 @@ static rtp_status search(const rtp_task *tasks, size_t n, int m, size_t k, const
     for (size_t i = 0; i < n; i++)
         if (i != k)
             others[n_others++] = i;
-    gw_ctx ctx = {tasks, others, n_others, r, &tasks[k], m, GW_EDF, scratch, cap, from, 0};
+    gw_ctx ctx = {tasks, others, n_others, r, &tasks[k], m, GW_EDF, scratch, cap, from, wide};
     return rtp_gw_fixed_point(&ctx, steps, limits, bound, diag);
 }
 
@@ -572,10 +572,16 @@ rtp_status rtp_gw_edf_rta_from(const rtp_task *tasks, size_t n, int m,
         st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
         goto done;
     }
+    /* Every bound a search sees stays within [0, the largest of these]: r
+     * only falls (to bounds >= C), low only rises to bounds <= D. */
+    rtp_ns most = 0;
     for (size_t i = 0; i < n; i++) {
         rbound[i] = above ? above[i] : tasks[i].deadline_ns;
         low[i] = warm && warm[i] > tasks[i].wcet_ns ? warm[i] : tasks[i].wcet_ns;
+        rtp_ns top = rbound[i] > low[i] ? rbound[i] : low[i];
+        most = most < 0 || rbound[i] < 0 ? -1 : top > most ? top : most;
     }
+    int wide = rtp_gw_narrow_all(tasks, n, m, most) ? -1 : 0;
     uint64_t steps = 0;
     gw_stamps stamps = {changed, 1, 0, SIZE_MAX};
     int all_fit = 0, improved = 1, rising = 1, rounds = 0; /* rounds from above */
@@ -590,8 +596,8 @@ rtp_status rtp_gw_edf_rta_from(const rtp_task *tasks, size_t n, int m,
                 break;
             }
             rtp_ns b;
-            if ((st = search(tasks, n, m, k, low, low[k], others, scratch, cap, &steps, limits,
-                             &b, diag)))
+            if ((st = search(tasks, n, m, k, low, low[k], others, scratch, cap, wide, &steps,
+                             limits, &b, diag)))
                 goto done;
             if (b < 0 && (!response_time || warm)) {
                 *verdict = RTP_GLOBAL_REJECT;
@@ -618,8 +624,8 @@ rtp_status rtp_gw_edf_rta_from(const rtp_task *tasks, size_t n, int m,
             if (searched[k] == 0 || latest_other(&stamps, k) > searched[k]) {
                 n_fit -= searched[k] != 0 && bound[k] >= 0;
                 searched[k] = stamps.now;
-                if ((st = search(tasks, n, m, k, rbound, low[k], others, scratch, cap, &steps,
-                                 limits, &bound[k], diag)))
+                if ((st = search(tasks, n, m, k, rbound, low[k], others, scratch, cap, wide,
+                                 &steps, limits, &bound[k], diag)))
                     goto done;
                 n_fit += bound[k] >= 0;
             }

@@ -49,7 +49,9 @@ typedef struct gw_ctx {
                                 * value <= its least fixed point (the answer is
                                 * the same: no x below that point passes) */
     int wide;                  /* 1: rtp_gw_fixed_point always in rtp_i128, never
-                                * its int64_t twin (tests compare the two) */
+                                * its int64_t twin (tests compare the two); -1:
+                                * always int64_t, the caller has checked it
+                                * with rtp_gw_narrow_all */
 } gw_ctx;
 
 /* The interference bound at x >= 1 (*value), a lower bound on its right
@@ -73,6 +75,12 @@ void rtp_gw_interference(const gw_ctx *ctx, rtp_i128 x, rtp_i128 *value,
 rtp_status rtp_gw_fixed_point(const gw_ctx *ctx, uint64_t *steps,
                               const rtp_limits *limits, rtp_ns *bound,
                               rtp_diag *diag);
+
+/* Whether every search over tasks[0..n-1] on m CPUs (any k, the others as
+ * interferers, every bound at most max_bound) fits rtp_gw_fixed_point's
+ * int64_t search: its per-search check once for them all (gw_ctx's wide =
+ * -1), as global_edf.c's RTA runs some 80 searches per 20-task set. */
+int rtp_gw_narrow_all(const rtp_task *tasks, size_t n, int m, rtp_ns max_bound);
 
 /* BAK's beta_k(i) [BAK] (solver/global.h) into `beta`, with the wcets of
  * task i and task k given as the rationals ci and ck (their wcet_ns is not

@@ -676,13 +676,16 @@ static void test_edf_rta_huge_from_below(void **state)
 /* rtp_gw_fixed_point's int64_t search against its rtp_i128 one (ctx.wide):
  * the same bound, status and step count for every kind of sum, with and
  * without scratch, on times from tiny to 2^62 and many right at the edge of
- * what global_bound.c's narrow() admits, (m + 2)(4N + 4) B <= 2^62. */
+ * what global_bound.c's narrow() admits, (m + 2)(4N + 4) B <= 2^62; and
+ * where rtp_gw_narrow_all admits the whole set (wide = -1, the int64_t
+ * search without its own check), the same again (UBSan checks that nothing
+ * overflows there). */
 static void test_fixed_point_narrow_equals_wide(void **state)
 {
     (void)state;
     tu_rng rng = {20261208};
     rtp_limits limits = rtp_limits_default();
-    long narrow = 0, wide = 0;
+    long narrow = 0, wide = 0, narrow_all = 0;
     for (int s = 0; s < 6000; s++) {
         rtp_task t[SIM_MAX];
         rtp_ns r[SIM_MAX];
@@ -717,18 +720,24 @@ static void test_fixed_point_narrow_equals_wide(void **state)
         gw_ctx ctx = {t, idx, n_i, r, &t[k], m, kind,
                       kind == GW_FP_BC && s % 2 ? NULL : scratch, kind == GW_EDF ? cap : NULL,
                       0, 0};
-        rtp_ns got[2];
-        uint64_t steps[2] = {0, 0};
-        rtp_status st[2];
-        for (int w = 0; w < 2; w++) {
-            ctx.wide = w;
+        rtp_ns got[3], most = 0;
+        uint64_t steps[3] = {0, 0, 0};
+        rtp_status st[3];
+        for (size_t i = 0; i < n; i++)
+            most = r[i] > most ? r[i] : most;
+        int all = rtp_gw_narrow_all(t, n, m, most);
+        for (int w = 0; w < 2 + all; w++) {
+            ctx.wide = w < 2 ? w : -1;
             st[w] = rtp_gw_fixed_point(&ctx, &steps[w], &limits, &got[w], NULL);
         }
-        assert_int_equal(st[0], st[1]);
-        assert_int_equal(got[0], got[1]);
-        assert_int_equal(steps[0], steps[1]);
+        for (int w = 1; w < 2 + all; w++) {
+            assert_int_equal(st[0], st[w]);
+            assert_int_equal(got[0], got[w]);
+            assert_int_equal(steps[0], steps[w]);
+        }
+        narrow_all += all;
     }
-    assert_true(narrow > 1500 && wide > 1500);
+    assert_true(narrow > 1500 && wide > 1500 && narrow_all > 1000);
 }
 
 /* BAK [BAK] as restated in solver/global.h, written out in GMP rationals
