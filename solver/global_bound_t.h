@@ -114,10 +114,19 @@ static void GW_(interference)(const gw_ctx *ctx, GW_INT x, GW_INT *value, GW_INT
             term = nc;
             len = GW_(lmin)(len, ci.run);
         } else {
-            GW_TERM w = GW_(staircase)(x + ctx->bound[i] - ti->wcet_ns, ti);
-            if (ctx->kind == GW_EDF) {
-                GW_TERM j_ik = {cap[j], GW_INF_V, 0};
-                w = GW_(tmin)(w, j_ik);
+            GW_TERM w;
+            if (ctx->kind == GW_EDF && x >= cap[ctx->n_interferers + j]) {
+                /* W_i >= J_i^k from here on (W_i is nondecreasing): the
+                 * term is J_i^k for every larger x, no division */
+                w.value = cap[j];
+                w.slope = 0;
+                w.run = GW_INF_V;
+            } else {
+                w = GW_(staircase)(x + ctx->bound[i] - ti->wcet_ns, ti);
+                if (ctx->kind == GW_EDF) {
+                    GW_TERM j_ik = {cap[j], GW_INF_V, 0};
+                    w = GW_(tmin)(w, j_ik);
+                }
             }
             if (scratch) {
                 scratch[j] = w;
@@ -198,17 +207,25 @@ static GW_INT GW_(reach)(const gw_ctx *ctx, GW_INT c, GW_INT top)
 /* (global_edf.c's cert_task() restates these GW_EDF terms piecewise for
  * the jumps: a change here changes it too.)
  * GW_EDF: J_i^k = floor(D_k / T_i) C_i + min(C_i, [D_k mod T_i - S_i]_0)
- * with S_i = D_i - bound[i], fixed while bound[] is. */
+ * with S_i = D_i - bound[i], fixed while bound[] is; and, after the n caps,
+ * the least x whose window's W_i (staircase of span x + bound[i] - C_i) is
+ * >= J_i^k: the span jobs T_i + e for J_i^k = jobs C_i + e, e > 0, else
+ * (jobs - 1) T_i + C_i (0 when jobs = 0). Past it the term is J_i^k and
+ * its staircase (a division) is not needed. The staircase needs C_i <= T_i
+ * (so does W_i's formula; the RTA's sets have C <= D <= T): otherwise never. */
 static void GW_(fill_caps)(const gw_ctx *ctx)
 {
     const rtp_task *tk = ctx->tk;
-    GW_INT *cap = (GW_INT *)ctx->cap;
+    GW_INT *cap = (GW_INT *)ctx->cap, *from = cap + ctx->n_interferers;
     for (size_t j = 0; ctx->kind == GW_EDF && j < ctx->n_interferers; j++) {
         const rtp_task *ti = &ctx->tasks[ctx->interferers[j]];
+        GW_INT c = ti->wcet_ns, bound = ctx->bound[ctx->interferers[j]];
         GW_INT jobs = GW_(quot)(tk->deadline_ns, ti->period_ns);
-        GW_INT rest = tk->deadline_ns - jobs * ti->period_ns -
-                      (ti->deadline_ns - ctx->bound[ctx->interferers[j]]);
-        cap[j] = jobs * ti->wcet_ns + (rest > 0 ? GW_(lmin)(ti->wcet_ns, rest) : 0);
+        GW_INT rest = tk->deadline_ns - jobs * ti->period_ns - (ti->deadline_ns - bound);
+        GW_INT e = rest > 0 ? GW_(lmin)(c, rest) : 0;
+        GW_INT span = e > 0 ? jobs * ti->period_ns + e : jobs > 0 ? (jobs - 1) * ti->period_ns + c : 0;
+        cap[j] = jobs * c + e;
+        from[j] = c <= ti->period_ns ? span - bound + c : GW_INF_V;
     }
 }
 

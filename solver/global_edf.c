@@ -559,7 +559,7 @@ rtp_status rtp_gw_edf_rta_from(const rtp_task *tasks, size_t n, int m,
     size_t *others = malloc(cells * sizeof *others), *order = malloc(cells * sizeof *order);
     uint64_t *changed = calloc(cells, sizeof *changed), *searched = calloc(cells, sizeof *searched);
     gw_term *scratch = malloc(cells * sizeof *scratch);
-    rtp_i128 *cap = malloc(cells * sizeof *cap);
+    rtp_i128 *cap = malloc(2 * cells * sizeof *cap);
     /* with warm (the sensitivity search): the jumps (jump() above) */
     gw_jumps jp = {warm ? malloc((2 * GW_WINDOW + 2) * cells * sizeof *jp.ring) : NULL, NULL,
                    NULL, GW_WINDOW};

@@ -43,7 +43,8 @@ typedef struct gw_ctx {
     gw_kind kind;
     gw_term *scratch;          /* n_interferers entries, or NULL (GW_FP_BC only:
                                 * then rtp_gw_fixed_point jumps less far) */
-    rtp_i128 *cap;             /* n_interferers entries (GW_EDF: J_i^k, filled by
+    rtp_i128 *cap;             /* 2 n_interferers entries (GW_EDF: J_i^k, then
+                                * the x from which W_i reaches it, filled by
                                 * rtp_gw_fixed_point), else NULL */
     rtp_ns from;               /* where rtp_gw_fixed_point starts: 0 (C_k), or a
                                 * value <= its least fixed point (the answer is

@@ -715,7 +715,7 @@ static void test_fixed_point_narrow_equals_wide(void **state)
         else
             wide++;
         gw_term scratch[SIM_MAX];
-        rtp_i128 cap[SIM_MAX];
+        rtp_i128 cap[2 * SIM_MAX];
         gw_kind kind = (gw_kind)(s % 3);
         gw_ctx ctx = {t, idx, n_i, r, &t[k], m, kind,
                       kind == GW_FP_BC && s % 2 ? NULL : scratch, kind == GW_EDF ? cap : NULL,
