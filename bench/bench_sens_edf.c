@@ -1,0 +1,160 @@
+/* bench/bench_sens_edf.c — EDF sensitivity (wcet_max of every task, the
+ * critical scaling factor) per set, answers and thread CPU times, one line
+ * per set, for comparing two builds on the same sets: answers must be
+ * identical (or both exit 3), times as per-set ratios.
+ *
+ * Families (SETS sets each, seeds 1..SETS):
+ *   family  gen: 20 tasks, U = 0.8, constrained, periods 1ms:100ms at 1 us
+ *           (bench_analysis's sensitivity family);
+ *   near    gen: 10 tasks, U = 0.99 / 0.999 / 0.9999 in turn, constrained,
+ *           periods 1ms:100ms at 1 us;
+ *   deep    5-8 tasks, U 0.60-0.97, periods 50-5,000 ns, D in
+ *           [C + (T - C) / 2, T], blocking on some (test_edf_deep's kind);
+ *   fdeep   4-7 tasks, U 0.50-0.95, periods 50-2,000 ns, D in
+ *           [C + (T - C) / 3, T] (test_edf_factor_deep's kind);
+ *   top     4-8 tasks, U 0.97-1.00, periods 50-5,000 ns, blocking on some;
+ *   huge    2-6 tasks, U 0.5-0.99, periods 2^40-2^61 ns (hyperperiods past
+ *           2^62), jitter on some.
+ * Per line: family seed, then "w" status time_us wcet_max..., then "f"
+ * status time_us factor (exact). Times are the minimum of REPS runs.
+ *
+ * usage: bench_sens_edf FAMILY SETS [REPS (default 1)] */
+#include "gen/gen.h"
+#include "solver/schedtest.h"
+#include "solver/sensitivity.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+static uint64_t next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* uniform in [lo, hi] */
+static int64_t range(uint64_t *s, int64_t lo, int64_t hi)
+{
+    return lo + (int64_t)(next(s) % (uint64_t)(hi - lo + 1));
+}
+
+/* n tasks, U from u_lo to u_hi per mille split by random weights, periods
+ * p_lo..p_hi, D in [C + (T - C) / div, T], blocking on some every third
+ * task when asked, jitter (below D - C) on some when asked. */
+static size_t mid_set(uint64_t *s, int64_t n_lo, int64_t n_hi, int64_t u_lo, int64_t u_hi,
+                      rtp_ns p_lo, rtp_ns p_hi, rtp_ns div, int blocking, int jitter,
+                      rtp_task *ts)
+{
+    size_t n = (size_t)range(s, n_lo, n_hi);
+    int64_t w[8], sum = 0, u = range(s, u_lo, u_hi);
+    for (size_t i = 0; i < n; i++)
+        sum += w[i] = range(s, 1, 100);
+    for (size_t i = 0; i < n; i++) {
+        memset(&ts[i], 0, sizeof ts[i]);
+        rtp_ns p = range(s, p_lo, p_hi);
+        rtp_ns c = (rtp_ns)((__int128)p * u * w[i] / (1000 * sum));
+        c = c < 1 ? 1 : c;
+        ts[i].wcet_ns = c;
+        ts[i].period_ns = p;
+        ts[i].deadline_ns = range(s, c + (p - c) / div, p);
+        if (blocking && i % 3 == 0 && range(s, 0, 1))
+            ts[i].blocking_ns = range(s, 1, c);
+        if (jitter && range(s, 0, 2) == 0)
+            ts[i].jitter_ns = range(s, 0, (ts[i].deadline_ns - c) / 4);
+    }
+    return n;
+}
+
+static int make(const char *fam, uint64_t seed, rtp_taskset *ts, rtp_task *own, size_t *n)
+{
+    rtp_diag diag;
+    if (!strcmp(fam, "family") || !strcmp(fam, "near")) {
+        rtp_gen_opts o = rtp_gen_opts_default();
+        int near = !strcmp(fam, "near");
+        static const rtp_ratio u_near[3] = {{99, 100}, {999, 1000}, {9999, 10000}};
+        o.n_tasks = near ? 10 : 20;
+        o.total_util = near ? u_near[seed % 3] : (rtp_ratio){8, 10};
+        o.deadlines = RTP_DL_CONSTRAINED;
+        o.period_min_ns = 1000000;
+        o.period_max_ns = 100000000;
+        o.granularity_ns = 1000;
+        if (rtp_gen_taskset(&o, seed, 0, 0, ts, &diag) != RTP_OK)
+            return 0;
+        *n = ts->n_tasks;
+        return 1;
+    }
+    uint64_t s = seed * 0x1234567ULL + (uint64_t)fam[0] * 31 + (uint64_t)fam[1];
+    ts->tasks = own;
+    if (!strcmp(fam, "deep"))
+        *n = mid_set(&s, 5, 8, 600, 970, 50, 5000, 2, 1, 0, own);
+    else if (!strcmp(fam, "fdeep"))
+        *n = mid_set(&s, 4, 7, 500, 950, 50, 2000, 3, 0, 0, own);
+    else if (!strcmp(fam, "top"))
+        *n = mid_set(&s, 4, 8, 970, 1000, 50, 5000, 2, 1, 0, own);
+    else if (!strcmp(fam, "huge"))
+        *n = mid_set(&s, 2, 6, 500, 990, (rtp_ns)1 << 40, (rtp_ns)1 << 61, 2, 0, 1, own);
+    else
+        return 0;
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: bench_sens_edf FAMILY SETS [REPS]\n");
+        return 2;
+    }
+    const char *fam = argv[1];
+    size_t sets = (size_t)strtoull(argv[2], NULL, 10);
+    int reps = argc > 3 ? atoi(argv[3]) : 1;
+    rtp_test test = rtp_test_exact(RTP_POLICY_EDF, RTP_PRIO_OPA, 1, rtp_limits_default());
+    for (uint64_t seed = 1; seed <= sets; seed++) {
+        rtp_taskset ts;
+        memset(&ts, 0, sizeof ts);
+        rtp_task own[8];
+        size_t n = 0;
+        if (!make(fam, seed, &ts, own, &n)) {
+            fprintf(stderr, "cannot make %s %llu\n", fam, (unsigned long long)seed);
+            return 2;
+        }
+        rtp_ns wm[32];
+        rtp_diag diag;
+        rtp_status sw = RTP_OK, sf = RTP_OK;
+        double tw = 1e300, tf = 1e300;
+        char factor[512] = "-";
+        for (int r = 0; r < reps; r++) {
+            double t0 = now_us();
+            sw = rtp_sensitivity_wcet_max(&test, ts.tasks, n, NULL, wm, &diag);
+            double t1 = now_us();
+            rtp_scaling sc;
+            sf = rtp_sensitivity_scaling(&test, ts.tasks, n, NULL, &sc, &diag);
+            double t2 = now_us();
+            if (t1 - t0 < tw)
+                tw = t1 - t0;
+            if (t2 - t1 < tf)
+                tf = t2 - t1;
+            if (sf == RTP_OK) {
+                snprintf(factor, sizeof factor, "%s", sc.exists ? sc.exact : "none");
+                rtp_scaling_free(&sc);
+            }
+        }
+        printf("%s %llu w %d %.1f", fam, (unsigned long long)seed, (int)sw, tw);
+        for (size_t i = 0; sw == RTP_OK && i < n; i++)
+            printf(" %lld", (long long)wm[i]);
+        printf(" f %d %.1f %s\n", (int)sf, tf, sf == RTP_OK ? factor : "-");
+        if (ts.tasks != own)
+            rtp_taskset_free(&ts);
+    }
+    return 0;
+}
