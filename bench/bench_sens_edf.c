@@ -3,7 +3,7 @@
  * per set, for comparing two builds on the same sets: answers must be
  * identical (or both exit 3), times as per-set ratios.
  *
- * Families (SETS sets each, seeds 1..SETS):
+ * Families (SETS sets each, seeds FIRST..FIRST + SETS - 1):
  *   family  gen: 20 tasks, U = 0.8, constrained, periods 1ms:100ms at 1 us
  *           (bench_analysis's sensitivity family);
  *   near    gen: 10 tasks, U = 0.99 / 0.999 / 0.9999 in turn, constrained,
@@ -18,7 +18,7 @@
  * Per line: family seed, then "w" status time_us wcet_max..., then "f"
  * status time_us factor (exact). Times are the minimum of REPS runs.
  *
- * usage: bench_sens_edf FAMILY SETS [REPS (default 1)] */
+ * usage: bench_sens_edf FAMILY SETS [REPS (default 1)] [FIRST seed (default 1)] */
 #include "gen/gen.h"
 #include "solver/schedtest.h"
 #include "solver/sensitivity.h"
@@ -112,14 +112,15 @@ static int make(const char *fam, uint64_t seed, rtp_taskset *ts, rtp_task *own, 
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: bench_sens_edf FAMILY SETS [REPS]\n");
+        fprintf(stderr, "usage: bench_sens_edf FAMILY SETS [REPS] [FIRST]\n");
         return 2;
     }
     const char *fam = argv[1];
     size_t sets = (size_t)strtoull(argv[2], NULL, 10);
     int reps = argc > 3 ? atoi(argv[3]) : 1;
+    uint64_t first = argc > 4 ? strtoull(argv[4], NULL, 10) : 1;
     rtp_test test = rtp_test_exact(RTP_POLICY_EDF, RTP_PRIO_OPA, 1, rtp_limits_default());
-    for (uint64_t seed = 1; seed <= sets; seed++) {
+    for (uint64_t seed = first; seed < first + sets; seed++) {
         rtp_taskset ts;
         memset(&ts, 0, sizeof ts);
         rtp_task own[8];

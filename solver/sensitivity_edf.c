@@ -1037,13 +1037,28 @@ static rtp_status wm_check(void *ctx, rtp_ns lo, rtp_ns hi, int want_first, rtp_
     return combined_walk(w->e, w->dv, w->n, w->delta, w->in, NULL, lo, hi, w->b, w->diag);
 }
 
+/* The runs the lattice search would enumerate for the relaxation of w
+ * past `from` with the task of the largest wcet alone in its lattice:
+ * (K* / eta - from) / its period, in doubles (an estimate: it only decides
+ * whether to search); HUGE_VAL when eta <= 0. */
+static double wm_runs(const wm_ctx *w, rtp_ns from)
+{
+    size_t c = 0;
+    for (size_t i = 1; i < w->n; i++)
+        if (w->e[i].wcet_ns > w->e[c].wcet_ns)
+            c = i;
+    double eps = mpq_get_d(w->eps), la = mpq_get_d(w->k0) / eps;
+    return eps > 0 ? (la - (double)from) / (double)w->e[c].period_ns : HUGE_VAL;
+}
+
 /* Past L0, when some delta keeps U' within a hair of 1: every t at once by
  * the lattice search of solver/edf_near.c on the relaxation above (of task
  * `only`, on the set with its wcet raised by its delta, when only < n: its
- * own, tighter one). *done = 0 when it could not cover every t. */
+ * own, tighter one). *done = 0 when it could not cover every t, or (with
+ * max_runs > 0) was not tried as wm_runs passes max_runs. */
 static rtp_status wm_near(const rtp_task *e, const struct libdivide_u64_t *dv, size_t n,
-                          rtp_ns *delta, rtp_ns from, size_t only, const rtp_limits *lim,
-                          int *done, rtp_diag *diag)
+                          rtp_ns *delta, rtp_ns from, size_t only, double max_runs,
+                          const rtp_limits *lim, int *done, rtp_diag *diag)
 {
     /* 2^18 steps at most (a sixteenth of the budget when smaller): a
      * lattice of structured periods can hold many near-alignments, which
@@ -1078,8 +1093,10 @@ static rtp_status wm_near(const rtp_task *e, const struct libdivide_u64_t *dv, s
                           .check = wm_check,
                           .check_ctx = &w, .b = &b, .k0 = w.k0, .eps = w.eps,
                           .refresh = wm_refresh};
-    rtp_edf_near_result r;
-    rtp_status st = rtp_edf_near(&in, &r, diag);
+    rtp_edf_near_result r = {0};
+    rtp_status st = RTP_OK;
+    if (max_runs <= 0 || wm_runs(&w, from) <= max_runs)
+        st = rtp_edf_near(&in, &r, diag);
     *done = st == RTP_OK && r.decided;
     if (st == RTP_ELIMIT && rtp_limits_check(lim, diag) == RTP_OK)
         st = RTP_OK; /* only this quarter was spent: the deltas so far stay upper bounds */
@@ -1186,8 +1203,22 @@ rtp_status rtp_sens_edf_wcet_max(const rtp_task *e, size_t n, const rtp_limits *
     /* a reach of RTP_NS_LIMIT is "none below 2^62", not a bound: a failure
      * past 2^62 ns (the plain test looks there, solver/edf.c) stays possible */
     int done = (top <= covered && top < RTP_NS_LIMIT) || (hb > 0 && covered == hb);
+    /* The search on the relaxation of every task at once (K* the largest
+     * right-hand side, eta the least slope) only when it should end soon:
+     * far from U' = 1 one task of the largest wcet is its whole lattice
+     * and it takes each of that task's runs below K* / eta (wm_runs; 6-10
+     * steps a run, ~75 ns a step), where each task's own search (lattices
+     * of 7-10 tasks, ~0.75 us a step) takes 1,000-10,000 steps. Family of
+     * bench_analysis (seeds 1-300: the 21 sets that get here), it ended at
+     * its cap (undecided, 2-28 ms lost) in every set past 41,600 runs and
+     * decided in every set below 27,700, where it won over the tasks one
+     * by one (per task 1-4 ms) only beside more than a task per 4,000 runs. */
+    size_t nact = 0;
+    for (size_t k = 0; k < n; k++)
+        nact += delta[k] > 0 && reach[k] > covered;
+    double max_runs = 4000.0 * (double)nact < 30000 ? 4000.0 * (double)nact : 30000;
     if (st == RTP_OK && !done)
-        st = wm_near(e, dv, n, delta, covered, n, lim, &done, diag);
+        st = wm_near(e, dv, n, delta, covered, n, max_runs, lim, &done, diag);
     /* the rest one by one: the search on each task's own relaxation, else
      * Dinkelbach [Din67] on the exact test, each failure t lowering delta_k
      * to its own floor((t - h(t)) / n_k(t)) */
@@ -1197,7 +1228,7 @@ rtp_status rtp_sens_edf_wcet_max(const rtp_task *e, size_t n, const rtp_limits *
             continue;
         rtp_ns own_reach = task_reach(&lin, &e[k], delta[k]);
         int own = own_reach < RTP_NS_LIMIT && own_reach <= covered;
-        if (!own && (st = wm_near(e, dv, n, delta, covered, k, lim, &own, diag)) != RTP_OK)
+        if (!own && (st = wm_near(e, dv, n, delta, covered, k, 0, lim, &own, diag)) != RTP_OK)
             break;
         if (own || delta[k] == 0)
             continue;
