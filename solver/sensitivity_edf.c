@@ -1184,6 +1184,8 @@ rtp_status rtp_sens_edf_wcet_max(const rtp_task *e, size_t n, const rtp_limits *
         st = combined_walk(e, dv, n, delta, in, reach, 1, covered, &bud, diag);
     top = all_reach(&lin, e, n, delta, reach);
     uint64_t share = max / 16 < ((uint64_t)1 << 15) ? max / 16 : (uint64_t)1 << 15;
+    uint64_t stretch = max / 16 < ((uint64_t)1 << 17) ? max / 16 : (uint64_t)1 << 17;
+    rtp_ns from = covered;
     rtp_edf_budget more = {0, share, lim};
     while (st == RTP_OK && top > covered && covered < l0) {
         rtp_ns hi = top < l0 ? top : l0;
@@ -1191,6 +1193,19 @@ rtp_status rtp_sens_edf_wcet_max(const rtp_task *e, size_t n, const rtp_limits *
             hi = 2 * covered;
         for (size_t k = 0; k < n; k++)
             in[k] = delta[k] > 0;
+        /* up to 2^17 steps (a sixteenth of the budget when smaller) when
+         * the steps per ns so far, times what is left up to the largest
+         * reach, say the walks end there: the tasks' own lattice searches
+         * that follow cost 1-4 ms each (bench_analysis's family: the sets
+         * that reach 1,024 longest periods within 2^15 steps have their
+         * largest reach at 1,200-25,000 of them) */
+        double rate = covered > from ? (double)more.used / (double)(covered - from) : 0;
+        more.max = more.used > 0 && rate * (double)(hi < l0 ? top - covered : l0 - covered) <=
+                                        (double)(stretch - more.used)
+                       ? stretch
+                       : share;
+        if (more.used >= more.max)
+            break;
         st = combined_walk(e, dv, n, delta, in, reach, covered + 1, hi, &more, diag);
         if (st == RTP_ELIMIT && rtp_limits_check(lim, diag) == RTP_OK) {
             rtp_diag_clear(diag); /* only the share was spent: the deltas stay upper bounds */
