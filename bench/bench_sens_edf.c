@@ -18,7 +18,11 @@
  * Per line: family seed, then "w" status time_us wcet_max..., then "f"
  * status time_us factor (exact). Times are the minimum of REPS runs.
  *
- * usage: bench_sens_edf FAMILY SETS [REPS (default 1)] [FIRST seed (default 1)] */
+ * With check as the fifth word, each wcet_max is also held to the plain exact test
+ * (accepted at wcet_max, rejected one ns above; "edge" and the count of
+ * disagreements, -1 when the plain test exits 3) after the line.
+ *
+ * usage: bench_sens_edf FAMILY SETS [REPS (default 1)] [FIRST seed (default 1)] [check] */
 #include "gen/gen.h"
 #include "solver/schedtest.h"
 #include "solver/sensitivity.h"
@@ -109,6 +113,29 @@ static int make(const char *fam, uint64_t seed, rtp_taskset *ts, rtp_task *own, 
     return 1;
 }
 
+/* Disagreements of wcet_max with the plain exact test (accepted at
+ * wcet_max, rejected one ns above; -1 as soon as the test exits 3). */
+static int edges(const rtp_test *test, rtp_task *t, size_t n, const rtp_ns *wm)
+{
+    int bad = 0;
+    for (size_t k = 0; k < n && wm[k] >= 0; k++) {
+        rtp_ns keep = t[k].wcet_ns;
+        for (int more = 0; more < 2; more++) {
+            rtp_test_result r;
+            memset(&r, 0, sizeof r);
+            rtp_diag diag;
+            t[k].wcet_ns = wm[k] + more;
+            if (rtp_test_run(test, t, n, &r, &diag) != RTP_OK) {
+                t[k].wcet_ns = keep;
+                return -1;
+            }
+            bad += r.schedulable != !more;
+        }
+        t[k].wcet_ns = keep;
+    }
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -153,7 +180,10 @@ int main(int argc, char **argv)
         printf("%s %llu w %d %.1f", fam, (unsigned long long)seed, (int)sw, tw);
         for (size_t i = 0; sw == RTP_OK && i < n; i++)
             printf(" %lld", (long long)wm[i]);
-        printf(" f %d %.1f %s\n", (int)sf, tf, sf == RTP_OK ? factor : "-");
+        printf(" f %d %.1f %s", (int)sf, tf, sf == RTP_OK ? factor : "-");
+        if (argc > 5 && !strcmp(argv[5], "check") && sw == RTP_OK)
+            printf(" edge %d", edges(&test, ts.tasks, n, wm));
+        printf("\n");
         if (ts.tasks != own)
             rtp_taskset_free(&ts);
     }
