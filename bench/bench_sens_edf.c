@@ -24,6 +24,7 @@
  *
  * usage: bench_sens_edf FAMILY SETS [REPS (default 1)] [FIRST seed (default 1)] [check] */
 #include "gen/gen.h"
+#include "gen/rng.h"
 #include "solver/schedtest.h"
 #include "solver/sensitivity.h"
 
@@ -39,43 +40,29 @@ static double now_us(void)
     return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
 }
 
-static uint64_t next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-/* uniform in [lo, hi] */
-static int64_t range(uint64_t *s, int64_t lo, int64_t hi)
-{
-    return lo + (int64_t)(next(s) % (uint64_t)(hi - lo + 1));
-}
-
 /* n tasks, U from u_lo to u_hi per mille split by random weights, periods
  * p_lo..p_hi, D in [C + (T - C) / div, T], blocking on some every third
  * task when asked, jitter (below D - C) on some when asked. */
-static size_t mid_set(uint64_t *s, int64_t n_lo, int64_t n_hi, int64_t u_lo, int64_t u_hi,
+static size_t mid_set(rtp_rng *s, int64_t n_lo, int64_t n_hi, int64_t u_lo, int64_t u_hi,
                       rtp_ns p_lo, rtp_ns p_hi, rtp_ns div, int blocking, int jitter,
                       rtp_task *ts)
 {
-    size_t n = (size_t)range(s, n_lo, n_hi);
-    int64_t w[8], sum = 0, u = range(s, u_lo, u_hi);
+    size_t n = (size_t)rtp_rng_range(s, n_lo, n_hi);
+    int64_t w[8], sum = 0, u = rtp_rng_range(s, u_lo, u_hi);
     for (size_t i = 0; i < n; i++)
-        sum += w[i] = range(s, 1, 100);
+        sum += w[i] = rtp_rng_range(s, 1, 100);
     for (size_t i = 0; i < n; i++) {
         memset(&ts[i], 0, sizeof ts[i]);
-        rtp_ns p = range(s, p_lo, p_hi);
+        rtp_ns p = rtp_rng_range(s, p_lo, p_hi);
         rtp_ns c = (rtp_ns)((__int128)p * u * w[i] / (1000 * sum));
         c = c < 1 ? 1 : c;
         ts[i].wcet_ns = c;
         ts[i].period_ns = p;
-        ts[i].deadline_ns = range(s, c + (p - c) / div, p);
-        if (blocking && i % 3 == 0 && range(s, 0, 1))
-            ts[i].blocking_ns = range(s, 1, c);
-        if (jitter && range(s, 0, 2) == 0)
-            ts[i].jitter_ns = range(s, 0, (ts[i].deadline_ns - c) / 4);
+        ts[i].deadline_ns = rtp_rng_range(s, c + (p - c) / div, p);
+        if (blocking && i % 3 == 0 && rtp_rng_range(s, 0, 1))
+            ts[i].blocking_ns = rtp_rng_range(s, 1, c);
+        if (jitter && rtp_rng_range(s, 0, 2) == 0)
+            ts[i].jitter_ns = rtp_rng_range(s, 0, (ts[i].deadline_ns - c) / 4);
     }
     return n;
 }
@@ -98,7 +85,7 @@ static int make(const char *fam, uint64_t seed, rtp_taskset *ts, rtp_task *own, 
         *n = ts->n_tasks;
         return 1;
     }
-    uint64_t s = seed * 0x1234567ULL + (uint64_t)fam[0] * 31 + (uint64_t)fam[1];
+    rtp_rng s = rtp_rng_stream(seed, (uint64_t)fam[0] * 256 + (uint64_t)fam[1], 0);
     ts->tasks = own;
     if (!strcmp(fam, "deep"))
         *n = mid_set(&s, 5, 8, 600, 970, 50, 5000, 2, 1, 0, own);
