@@ -1054,8 +1054,8 @@ static double wm_runs(const wm_ctx *w, rtp_ns from)
 /* Past L0, when some delta keeps U' within a hair of 1: every t at once by
  * the lattice search of solver/edf_near.c on the relaxation above (of task
  * `only`, on the set with its wcet raised by its delta, when only < n: its
- * own, tighter one). *done = 0 when it could not cover every t, or (with
- * max_runs > 0) was not tried as wm_runs passes max_runs. */
+ * own, tighter one). *done = 0 when it could not cover every t, or was not
+ * tried as wm_runs passes max_runs (HUGE_VAL: always tried). */
 static rtp_status wm_near(const rtp_task *e, const struct libdivide_u64_t *dv, size_t n,
                           rtp_ns *delta, rtp_ns from, size_t only, double max_runs,
                           const rtp_limits *lim, int *done, rtp_diag *diag)
@@ -1095,7 +1095,7 @@ static rtp_status wm_near(const rtp_task *e, const struct libdivide_u64_t *dv, s
                           .refresh = wm_refresh};
     rtp_edf_near_result r = {0};
     rtp_status st = RTP_OK;
-    if (max_runs <= 0 || wm_runs(&w, from) <= max_runs)
+    if (!(wm_runs(&w, from) > max_runs))
         st = rtp_edf_near(&in, &r, diag);
     *done = st == RTP_OK && r.decided;
     if (st == RTP_ELIMIT && rtp_limits_check(lim, diag) == RTP_OK)
@@ -1200,8 +1200,7 @@ rtp_status rtp_sens_edf_wcet_max(const rtp_task *e, size_t n, const rtp_limits *
          * that reach 1,024 longest periods within 2^15 steps have their
          * largest reach at 1,200-25,000 of them) */
         double rate = covered > from ? (double)more.used / (double)(covered - from) : 0;
-        more.max = more.used > 0 && rate * (double)(hi < l0 ? top - covered : l0 - covered) <=
-                                        (double)(stretch - more.used)
+        more.max = more.used > 0 && rate * (double)(top - covered) <= (double)(stretch - more.used)
                        ? stretch
                        : share;
         if (more.used >= more.max)
@@ -1231,7 +1230,7 @@ rtp_status rtp_sens_edf_wcet_max(const rtp_task *e, size_t n, const rtp_limits *
     size_t nact = 0;
     for (size_t k = 0; k < n; k++)
         nact += delta[k] > 0 && reach[k] > covered;
-    double max_runs = 4000.0 * (double)nact < 30000 ? 4000.0 * (double)nact : 30000;
+    double max_runs = 4000.0 * (double)nact < 30000 ? 4000.0 * (double)nact : 30000; /* 0: none */
     if (st == RTP_OK && !done)
         st = wm_near(e, dv, n, delta, covered, n, max_runs, lim, &done, diag);
     /* the rest one by one: the search on each task's own relaxation, else
@@ -1243,7 +1242,8 @@ rtp_status rtp_sens_edf_wcet_max(const rtp_task *e, size_t n, const rtp_limits *
             continue;
         rtp_ns own_reach = task_reach(&lin, &e[k], delta[k]);
         int own = own_reach < RTP_NS_LIMIT && own_reach <= covered;
-        if (!own && (st = wm_near(e, dv, n, delta, covered, k, 0, lim, &own, diag)) != RTP_OK)
+        if (!own &&
+            (st = wm_near(e, dv, n, delta, covered, k, HUGE_VAL, lim, &own, diag)) != RTP_OK)
             break;
         if (own || delta[k] == 0)
             continue;
