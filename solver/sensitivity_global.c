@@ -418,11 +418,14 @@ typedef struct gfp {
     int *prio;
     size_t *fixed;          /* the RTA-LC's order (DM under OPA), most urgent first */
     rtp_ns *base, *r, *low; /* its bounds at e, 3n for the search, lower bounds */
+    rtp_ns *own, *own_low;  /* own_run's 3n for the search, its lower bounds */
     size_t p;               /* the raised task's position in it */
     size_t *opa;            /* the order OPA found last */
     rtp_ns *deadlines;      /* DA's R_i = D_i */
     gw_term *scratch;
     size_t fail;            /* where the last rejected try of the RTA-LC failed (> p), or 0 */
+    rtp_ns low_at;          /* the C'_k at which g->low are the bounds */
+    int lc_only;            /* the cheaper pass failed once in this search: skip it */
 } gfp;
 
 /* One RTA-LC run under g->fixed with C'_k = x, k = g->fixed[g->p] (an
@@ -453,6 +456,8 @@ static rtp_status rta_run(void *ctx, rtp_ns x, rtp_ns *bounds, int *ok)
         rtp_ns b;
         for (size_t i = 0; i < g->n; i++) /* and every bound is at least its task's wcet */
             bounds[i] = g->low[i] > g->t[i].wcet_ns ? g->low[i] : g->t[i].wcet_ns;
+        if (g->low[k] + (x - g->low_at) > bounds[k]) /* k's grows by what C'_k does */
+            bounds[k] = g->low[k] + (x - g->low_at);
         st = rtp_gw_fp_bound(g->t, g->fixed, g->fail, g->m, 1, g->low, bounds, g->scratch,
                              &steps, g->lim, &b, g->diag);
         if (st == RTP_OK && b < 0) {
@@ -461,25 +466,64 @@ static rtp_status rta_run(void *ctx, rtp_ns x, rtp_ns *bounds, int *ok)
             return st;
         }
     }
+    rtp_ns low_k = g->low[k]; /* k's search starts where its growth puts it */
+    g->low[k] += x - g->low_at;
     memcpy(bounds, g->base, g->n * sizeof *bounds);
-    if (st == RTP_OK)
+    if (st == RTP_OK && !g->lc_only)
         st = rtp_gw_fp_rta_from(g->t, g->n, g->m, g->fixed, g->p, 0, g->low, g->lim, bounds, ok,
                                 g->diag);
-    if (st == RTP_OK && *ok) {
+    if (st == RTP_OK && !g->lc_only && *ok) {
         g->t[k].wcet_ns = g->e[k].wcet_ns;
+        g->low[k] = low_k;
         return st;
     }
+    g->lc_only = 1;
     memcpy(bounds, g->base, g->n * sizeof *bounds);
     if (st == RTP_OK)
         st = rtp_gw_fp_rta_from(g->t, g->n, g->m, g->fixed, g->p, 1, g->low, g->lim, bounds, ok,
                                 g->diag);
-    if (st == RTP_OK && *ok)
+    g->low[k] = low_k;
+    if (st == RTP_OK && *ok) {
         memcpy(g->low, bounds, g->n * sizeof *g->low);
+        g->low_at = x;
+    }
     for (size_t q = g->p; st == RTP_OK && !*ok && q < g->n; q++)
         if (bounds[g->fixed[q]] < 0) {
             g->fail = q;
             break;
         }
+    g->t[k].wcet_ns = g->e[k].wcet_ns;
+    return st;
+}
+
+/* Task k = g->fixed[g->p] alone under the RTA-LC with C'_k = x (an
+ * rtp_sens_run): the more urgent tasks keep their bounds g->base (they do not
+ * see C'_k), the less urgent ones are not looked at. Its accepted x are
+ * downward closed (k's bound is non-decreasing in C'_k) and include every x
+ * the whole test accepts, so its largest is an upper bound of the answer.
+ * bounds[] gets g->base with k's bound; an acceptance raises
+ * g->own_low[k] to it (the least fixed points, from there on, only grow). */
+static rtp_status own_run(void *ctx, rtp_ns x, rtp_ns *bounds, int *ok)
+{
+    gfp *g = ctx;
+    size_t k = g->fixed[g->p];
+    uint64_t steps = 0;
+    rtp_ns b = -1;
+    g->t[k].wcet_ns = x;
+    rtp_status st = rtp_limits_check(g->lim, g->diag);
+    memcpy(bounds, g->base, g->n * sizeof *bounds);
+    if (st == RTP_OK)
+        st = rtp_gw_fp_bound(g->t, g->fixed, g->p, g->m, 0, g->own_low, bounds, g->scratch,
+                             &steps, g->lim, &b, g->diag);
+    if (st == RTP_OK && b < 0) {
+        st = rtp_gw_fp_bound(g->t, g->fixed, g->p, g->m, 2, g->own_low, bounds, g->scratch,
+                             &steps, g->lim, &b, g->diag);
+        if (st == RTP_OK && b >= 0)
+            g->own_low[k] = b;
+    }
+    *ok = st == RTP_OK && b >= 0;
+    if (*ok)
+        bounds[k] = b;
     g->t[k].wcet_ns = g->e[k].wcet_ns;
     return st;
 }
@@ -591,12 +635,12 @@ rtp_status rtp_sens_gfp_max(const rtp_test *test, const rtp_task *e, size_t n, r
     size_t cells = n ? n : 1;
     gfp g = {malloc(cells * sizeof *g.t), e, n, test->cpus, &test->limits, diag,
              malloc(cells * sizeof *g.prio), malloc(cells * sizeof *g.fixed),
-             malloc(5 * cells * sizeof *g.base), NULL, NULL, 0,
+             malloc(9 * cells * sizeof *g.base), NULL, NULL, NULL, NULL, 0,
              malloc(2 * cells * sizeof *g.opa), malloc(cells * sizeof *g.deadlines),
-             malloc(cells * sizeof *g.scratch), 0};
+             malloc(cells * sizeof *g.scratch), 0, 0, 0};
     rtp_status st = RTP_OK;
     int fixed_ok = 0, opa_found = 0;
-    size_t *opa0 = g.opa ? g.opa + n : NULL; /* OPA's order at e */
+    size_t *opa0 = g.opa ? g.opa + n : NULL, last_fail = n; /* OPA's order at e */
     for (size_t i = 0; i < n; i++)
         cmax[i] = -1;
     if (!g.t || !g.prio || !g.fixed || !g.base || !g.opa || !g.deadlines || !g.scratch) {
@@ -605,6 +649,8 @@ rtp_status rtp_sens_gfp_max(const rtp_test *test, const rtp_task *e, size_t n, r
     }
     g.r = g.base + n;
     g.low = g.base + 4 * n;
+    g.own_low = g.base + 5 * n;
+    g.own = g.base + 6 * n;
     memcpy(g.t, e, n * sizeof *g.t);
     for (size_t i = 0; i < n; i++)
         g.deadlines[i] = e[i].deadline_ns;
@@ -626,16 +672,40 @@ rtp_status rtp_sens_gfp_max(const rtp_test *test, const rtp_task *e, size_t n, r
         rtp_ns from = best < 0 ? lo : best + 1;
         int ok = fixed_ok && from < hi;
         g.p = position(g.fixed, n, k);
-        g.fail = 0;
+        g.fail = 0; /* the task that failed the last search first, when below k */
+        for (size_t q = g.p + 1; q < n && last_fail < n; q++)
+            if (g.fixed[q] == last_fail)
+                g.fail = q;
+        g.low_at = lo;
+        g.lc_only = 0;
         memcpy(g.low, g.base, n * sizeof *g.low);
         memcpy(g.r + n, g.base, n * sizeof *g.r); /* the bounds at from */
         if (ok && from > lo)
             st = rta_run(&g, from, g.r + n, &ok);
+        if (st == RTP_OK && ok) {
+            /* task k alone first: its largest x caps the answer, and is the
+             * answer when the whole test accepts it */
+            rtp_ns top = from;
+            memcpy(g.own_low, g.low, n * sizeof *g.own_low);
+            memcpy(g.own + n, g.base, n * sizeof *g.own);
+            g.own[n + k] = g.r[n + k];
+            int top_ok = 1;
+            st = rtp_sens_secant_max(g.t, n, k, &top, hi, g.own_low, from, g.own, own_run, &g);
+            if (st == RTP_OK && top > from)
+                st = rta_run(&g, top, g.own, &top_ok);
+            if (st == RTP_OK && top_ok) {
+                cmax[k] = top;
+                continue;
+            }
+            hi = top;
+        }
         if (st == RTP_OK && ok &&
             (st = rtp_sens_secant_max(g.t, n, k, &from, hi, g.low, from, g.r, rta_run, &g)) ==
                 RTP_OK)
             best = from;
         cmax[k] = best;
+        if (g.fail > g.p)
+            last_fail = g.fixed[g.fail];
     }
 done:
     if (st != RTP_OK)
