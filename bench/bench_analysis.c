@@ -444,9 +444,10 @@ static void bench_sensitivity_arbitrary(size_t sets, uint64_t seed)
  * and 0.6 m, constrained deadlines, periods log-uniform in [1 ms, 1 s])
  * against one run of the same test: medians over the sets the test accepts
  * (the others cost one run). gedf: bisection over GFB and BCL, the secant
- * search over the RTA, BAK's exact maximum; gfp: the secant search over the
- * fixed order's RTA-LC (DM, RM), with OPA first the DA levels of the orders
- * OPA finds (solver/sensitivity_global.c). */
+ * search over the RTA, BAK's exact maximum; gfp: task k alone, then the
+ * secant search over the fixed order's RTA-LC (DM, RM) when the whole test
+ * rejects k's own maximum, with OPA first the DA levels of the orders OPA
+ * finds (solver/sensitivity_global.c). */
 static void bench_sensitivity_global(size_t sets, uint64_t seed)
 {
     printf("# --sensitivity, global tests: wcet_max of every task, medians in microseconds "
