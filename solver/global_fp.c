@@ -34,25 +34,25 @@ void rtp_global_monotonic(const rtp_task *tasks, size_t n, rtp_prio_rule rule,
 }
 
 rtp_status rtp_gw_fp_bound(const rtp_task *tasks, const size_t *order, size_t p, int m,
-                           int mode, const rtp_ns *start, const rtp_ns *r, gw_term *scratch,
-                           uint64_t *steps, const rtp_limits *limits, rtp_ns *bound,
-                           rtp_diag *diag)
+                           int limited_carry_in, const rtp_ns *start, const rtp_ns *r,
+                           gw_term *scratch, uint64_t *steps, const rtp_limits *limits,
+                           rtp_ns *bound, rtp_diag *diag)
 {
     size_t k = order[p];
     gw_ctx ctx = {tasks, order, p, r, &tasks[k], m, GW_FP_BC, scratch, NULL,
                   start ? start[k] : 0, 0};
-    rtp_ns bc = -1, lc = -1;
-    rtp_status st = mode == 2 ? RTP_OK : rtp_gw_fixed_point(&ctx, steps, limits, &bc, diag);
-    /* Under mode 1 [GSYY09]'s search matters only below [BC07]'s bound, so
-     * it stops there (its terms do not read D_k): most of its steps are
-     * spared, and its sums jump less far than [BC07]'s. */
+    rtp_ns bc, lc = -1;
+    rtp_status st = rtp_gw_fixed_point(&ctx, steps, limits, &bc, diag);
+    /* [GSYY09]'s search matters only below [BC07]'s bound, so it stops
+     * there (its terms do not read D_k): most of its steps are spared, and
+     * its sums jump less far than [BC07]'s. */
     rtp_task below = tasks[k];
-    if (mode == 1 && bc >= 0) {
+    if (st == RTP_OK && bc >= 0) {
         below.deadline_ns = bc - 1;
         ctx.tk = &below;
     }
     ctx.kind = GW_FP_LC;
-    if (st == RTP_OK && mode != 0 && ctx.tk->deadline_ns >= ctx.tk->wcet_ns)
+    if (st == RTP_OK && limited_carry_in && ctx.tk->deadline_ns >= ctx.tk->wcet_ns)
         st = rtp_gw_fixed_point(&ctx, steps, limits, &lc, diag);
     /* Both are valid upper bounds given valid bounds r[] of the more
      * urgent tasks, so their minimum is one too. */
@@ -61,7 +61,7 @@ rtp_status rtp_gw_fp_bound(const rtp_task *tasks, const size_t *order, size_t p,
 }
 
 rtp_status rtp_gw_fp_rta_from(const rtp_task *tasks, size_t n, int m, const size_t *order,
-                              size_t from, int mode, const rtp_ns *start,
+                              size_t from, int limited_carry_in, const rtp_ns *start,
                               const rtp_limits *limits, rtp_ns *r, int *all_fit, rtp_diag *diag)
 {
     gw_term *scratch = malloc((n ? n : 1) * sizeof *scratch);
@@ -75,8 +75,8 @@ rtp_status rtp_gw_fp_rta_from(const rtp_task *tasks, size_t n, int m, const size
         r[k] = -1;
         if (!*all_fit)
             continue; /* a more urgent task has no bound: none for k either */
-        if ((st = rtp_gw_fp_bound(tasks, order, p, m, mode, start, r, scratch, &steps, limits,
-                                  &r[k], diag)))
+        if ((st = rtp_gw_fp_bound(tasks, order, p, m, limited_carry_in, start, r, scratch,
+                                  &steps, limits, &r[k], diag)))
             break;
         *all_fit = r[k] >= 0;
     }

@@ -122,31 +122,29 @@ rtp_status rtp_gw_edf_rta_from(const rtp_task *tasks, size_t n, int m,
                                rtp_ns *response_time, rtp_global_verdict *verdict,
                                rtp_diag *diag);
 
-/* Global FP response-time bounds of the tasks at positions from..n-1 of
- * order[] (task indices, most urgent first), given the bounds r[] of the
- * more urgent ones, each by `mode`: 0 [BC07]; 1 the smaller of [BC07]'s and
- * [GSYY09]'s (limited carry-in); 2 [GSYY09]'s alone. Each is a valid bound
- * given valid bounds of the more urgent tasks, and mode 1's is at most the
- * other two. Each search starts at start[k] when start is not NULL (a
- * lower bound of its least fixed point, rtp_gw_fixed_point's from). Writes
- * r[] of those tasks (-1: none, and none for every later one) and
- * *all_fit (every one has a bound). rtp_global_fp_rta runs it from 0 (mode
- * = its limited_carry_in); solver/sensitivity_global.c from the task whose
- * wcet it raises (the more urgent tasks' bounds do not depend on it). */
+/* Global FP response-time bounds ([BC07]; with limited_carry_in also
+ * [GSYY09]'s, the smaller of the two per task) of the tasks at positions
+ * from..n-1 of order[] (task indices, most urgent first), given the bounds
+ * r[] of the more urgent ones; each search starts at start[k] when start
+ * is not NULL (a lower bound of its least fixed point, rtp_gw_fixed_point's
+ * from). Writes r[] of those tasks (-1: none, and none for every later
+ * one) and *all_fit (every one has a bound). rtp_global_fp_rta runs it
+ * from 0; solver/sensitivity_global.c from the task whose wcet it raises
+ * (the more urgent tasks' bounds do not depend on it). */
 rtp_status rtp_gw_fp_rta_from(const rtp_task *tasks, size_t n, int m, const size_t *order,
-                              size_t from, int mode, const rtp_ns *start,
+                              size_t from, int limited_carry_in, const rtp_ns *start,
                               const rtp_limits *limits, rtp_ns *r, int *all_fit, rtp_diag *diag);
 
 /* One step of rtp_gw_fp_rta_from: the bound of the task at position p of
- * order[] in `mode` given the bounds r[] of the more urgent ones (*bound,
- * -1: none), its searches from start[] as there; *steps counts against
- * limits. solver/sensitivity_global.c also calls it with lower bounds of
- * the more urgent tasks' bounds, for a lower bound of the task's (every
- * least fixed point is non-decreasing in the bounds it uses). */
+ * order[] given the bounds r[] of the more urgent ones (*bound, -1: none),
+ * its searches from start[] as there; *steps counts against limits.
+ * solver/sensitivity_global.c also calls it with lower bounds of the
+ * more urgent tasks' bounds, for a lower bound of the task's (every least
+ * fixed point is non-decreasing in the bounds it uses). */
 rtp_status rtp_gw_fp_bound(const rtp_task *tasks, const size_t *order, size_t p, int m,
-                           int mode, const rtp_ns *start, const rtp_ns *r, gw_term *scratch,
-                           uint64_t *steps, const rtp_limits *limits, rtp_ns *bound,
-                           rtp_diag *diag);
+                           int limited_carry_in, const rtp_ns *start, const rtp_ns *r,
+                           gw_term *scratch, uint64_t *steps, const rtp_limits *limits,
+                           rtp_ns *bound, rtp_diag *diag);
 
 /* DA (lc = 0) or DA-LC (lc = 1) of task k against the tasks hp[0..n_hp-1]
  * (solver/global.h, rtp_global_fp_da): the interference at L = D_k with

@@ -431,7 +431,7 @@ typedef struct gfp {
     rtp_ns *deadlines;      /* DA's R_i = D_i */
     gw_term *scratch;
     size_t fail;            /* where the last rejected try of the RTA-LC failed (> p), or 0 */
-    rtp_ns low_at;          /* the C'_k at which g->low are the bounds */
+    rtp_ns low_at, own_at;  /* the C'_k at which g->low, g->own_low[k] are the bounds */
     int lc_only;            /* the cheaper pass failed once in this search: skip it */
 } gfp;
 
@@ -509,28 +509,27 @@ static rtp_status rta_run(void *ctx, rtp_ns x, rtp_ns *bounds, int *ok)
  * downward closed (k's bound is non-decreasing in C'_k) and include every x
  * the whole test accepts, so its largest is an upper bound of the answer.
  * bounds[] gets g->base with k's bound; an acceptance raises
- * g->own_low[k] to it (the least fixed points, from there on, only grow). */
+ * g->own_low[k] to it (the least fixed points, from there on, only grow),
+ * and k's search starts where that bound's growth puts it (g->own_at). */
 static rtp_status own_run(void *ctx, rtp_ns x, rtp_ns *bounds, int *ok)
 {
     gfp *g = ctx;
     size_t k = g->fixed[g->p];
     uint64_t steps = 0;
-    rtp_ns b = -1;
+    rtp_ns b = -1, low_k = g->own_low[k];
     g->t[k].wcet_ns = x;
+    g->own_low[k] += x - g->own_at; /* k's bound grows by what C'_k does */
     rtp_status st = rtp_limits_check(g->lim, g->diag);
     memcpy(bounds, g->base, g->n * sizeof *bounds);
     if (st == RTP_OK)
-        st = rtp_gw_fp_bound(g->t, g->fixed, g->p, g->m, 0, g->own_low, bounds, g->scratch,
+        st = rtp_gw_fp_bound(g->t, g->fixed, g->p, g->m, 1, g->own_low, bounds, g->scratch,
                              &steps, g->lim, &b, g->diag);
-    if (st == RTP_OK && b < 0) {
-        st = rtp_gw_fp_bound(g->t, g->fixed, g->p, g->m, 2, g->own_low, bounds, g->scratch,
-                             &steps, g->lim, &b, g->diag);
-        if (st == RTP_OK && b >= 0)
-            g->own_low[k] = b;
-    }
+    g->own_low[k] = low_k;
     *ok = st == RTP_OK && b >= 0;
-    if (*ok)
-        bounds[k] = b;
+    if (*ok) {
+        g->own_low[k] = bounds[k] = b;
+        g->own_at = x;
+    }
     g->t[k].wcet_ns = g->e[k].wcet_ns;
     return st;
 }
@@ -644,7 +643,7 @@ rtp_status rtp_sens_gfp_max(const rtp_test *test, const rtp_task *e, size_t n, r
              malloc(cells * sizeof *g.prio), malloc(cells * sizeof *g.fixed),
              malloc(9 * cells * sizeof *g.base), NULL, NULL, NULL, NULL, 0,
              malloc(2 * cells * sizeof *g.opa), malloc(cells * sizeof *g.deadlines),
-             malloc(cells * sizeof *g.scratch), 0, 0, 0};
+             malloc(cells * sizeof *g.scratch), 0, 0, 0, 0};
     rtp_status st = RTP_OK;
     int fixed_ok = 0, opa_found = 0;
     size_t *opa0 = g.opa ? g.opa + n : NULL, last_fail = n; /* OPA's order at e */
@@ -694,6 +693,7 @@ rtp_status rtp_sens_gfp_max(const rtp_test *test, const rtp_task *e, size_t n, r
              * answer when the whole test accepts it */
             rtp_ns top = from;
             memcpy(g.own_low, g.low, n * sizeof *g.own_low);
+            g.own_at = g.low_at;
             memcpy(g.own + n, g.base, n * sizeof *g.own);
             g.own[n + k] = g.r[n + k];
             int top_ok = 1;
