@@ -112,6 +112,17 @@ done
 [ "$(grep -c '"line"' "$TMP/t1")" -eq "$(grep -c . "$TMP/many.jsonl")" ] ||
     { echo "FAIL: many.jsonl: not one result per non-blank line" >&2; fails=$((fails + 1)); }
 tail -n 1 "$TMP/t1" | grep -q '"name":"last"' || { echo "FAIL: last line without newline lost" >&2; fails=$((fails + 1)); }
+# ... in input order under 2 threads: the "line" numbers are those of the
+# non-blank input lines (bad and limit lines interleaved 2048 times), and a
+# bad line anywhere makes it exit 2 though limit lines follow it.
+OMP_NUM_THREADS=2 "$B" analyze --batch "$TMP/many.jsonl" --max-iterations 1000 >"$TMP/t2" 2>&1
+rc=$?
+grep -n '[^[:space:]]' "$TMP/many.jsonl" | cut -d: -f1 >"$TMP/want_lines"
+sed 's/^{"line":\([0-9]*\),.*/\1/' "$TMP/t2" >"$TMP/got_lines"
+[ "$rc" -eq 2 ] && cmp -s "$TMP/want_lines" "$TMP/got_lines" &&
+    [ "$(grep -c '"error":"resource limit:' "$TMP/t2")" -eq 2048 ] &&
+    [ "$(grep -c '"error":"tasks\[0\].perod: unknown key"' "$TMP/t2")" -eq 2048 ] ||
+    { echo "FAIL: many.jsonl on 2 threads: exit $rc, or lines out of order or missing" >&2; fails=$((fails + 1)); }
 head -n 1 "$TMP/limit.jsonl" >"$TMP/limit.json"
 expect 3 "single limit" "$B" analyze "$TMP/limit.json" --max-iterations 1000
 has 'resourcelimit' "$TMP/err" "limit message"
