@@ -19,7 +19,9 @@
  *
  * usage: bench_throughput [SETS (default 5000)] [read | fast | schedcat]
  * ("read": the reading table alone; "fast": the one-pass reader alone, for
- * perf record) */
+ * perf record), or bench_throughput SETS threads [BASE_RTPACK [ROUNDS]]
+ * (2 threads against the ceiling on the EDF, FP and gedf batches, against
+ * a base binary too when given: threads_only) */
 #include "gen/gen.h"
 #include "models/json_util.h"
 #include "models/taskset.h"
@@ -275,6 +277,47 @@ static void min_cli(const char *file, const char *policy, int cpus, int threads,
     }
 }
 
+/* Starts `bin analyze --batch FILE --policy P [--cpus M]` on `threads`
+ * threads, standard output to /dev/null. */
+static pid_t start_batch(const char *bin, const char *file, const char *policy, int cpus,
+                         int threads)
+{
+    fflush(stdout); /* or the child's freopen prints it again */
+    pid_t pid = fork();
+    if (pid == 0) {
+        char th[16], m[16];
+        snprintf(th, sizeof th, "%d", threads);
+        snprintf(m, sizeof m, "%d", cpus);
+        setenv("OMP_NUM_THREADS", th, 1);
+        if (!freopen("/dev/null", "w", stdout))
+            _exit(3);
+        execl(bin, "rtpack", "analyze", "--batch", file, "--policy", policy,
+              cpus > 0 ? "--cpus" : (char *)NULL, m, (char *)NULL);
+        _exit(3);
+    }
+    return pid;
+}
+
+/* Wall time (us) of `copies` such runs started together on `threads`
+ * threads each (exit on a status above 1). */
+static double batch_wall(const char *bin, const char *file, const char *policy, int cpus,
+                         int threads, int copies)
+{
+    double t0 = wall_us();
+    pid_t pid[2];
+    for (int k = 0; k < copies; k++)
+        pid[k] = start_batch(bin, file, policy, cpus, threads);
+    for (int k = 0; k < copies; k++) {
+        int status;
+        waitpid(pid[k], &status, 0);
+        if (!WIFEXITED(status) || WEXITSTATUS(status) > 1) {
+            fprintf(stderr, "bench_throughput: %s failed\n", bin);
+            exit(3);
+        }
+    }
+    return wall_us() - t0;
+}
+
 /* Wall time (us) of two 1-thread `analyze --batch FILE --policy edf` runs
  * started together, minimum of 3: what this machine gives two independent
  * copies (shared caches, memory, clock), the ceiling for two threads of
@@ -283,30 +326,78 @@ static double pair_wall(const char *file)
 {
     double best = -1;
     for (int rep = 0; rep < 3; rep++) {
-        fflush(stdout);
-        double t0 = wall_us();
-        pid_t pid[2];
-        for (int k = 0; k < 2; k++) {
-            if ((pid[k] = fork()) == 0) {
-                setenv("OMP_NUM_THREADS", "1", 1);
-                if (!freopen("/dev/null", "w", stdout))
-                    _exit(3);
-                execl(RTP_BINARY, "rtpack", "analyze", "--batch", file, "--policy", "edf",
-                      (char *)NULL);
-                _exit(3);
-            }
-        }
-        for (int k = 0; k < 2; k++) {
-            int status;
-            waitpid(pid[k], &status, 0);
-            if (!WIFEXITED(status) || WEXITSTATUS(status) > 1)
-                exit(3);
-        }
-        double t = wall_us() - t0;
+        double t = batch_wall(RTP_BINARY, file, "edf", 0, 1, 2);
         if (best < 0 || t < best)
             best = t;
     }
     return best;
+}
+
+/* Two threads against the ceiling for one or two binaries (new, then a
+ * base to compare with), alternated over `rounds` rounds of 1 thread, 2
+ * threads and two 1-thread copies at once. 2 threads reach
+ * pair / (2 x two-thread wall) of the ceiling (speed-up over ceiling: the
+ * 1-thread wall cancels); printed from the minima (the quietest moment of
+ * each) and as the median and range of the rounds' own ratios. */
+static void thread_table(const char *what, const char *file, const char *policy, int cpus,
+                         const char *const *bins, int n_bins, int rounds)
+{
+    double one[2][64], two[2][64], pair[2][64], ratio[2][64];
+    double load0 = load_average();
+    for (int r = 0; r < rounds; r++)
+        for (int b = 0; b < n_bins; b++) {
+            one[b][r] = batch_wall(bins[b], file, policy, cpus, 1, 1);
+            two[b][r] = batch_wall(bins[b], file, policy, cpus, 2, 1);
+            pair[b][r] = batch_wall(bins[b], file, policy, cpus, 1, 2);
+            ratio[b][r] = pair[b][r] / (2 * two[b][r]);
+        }
+    printf("%s, %d rounds (load %.2f -> %.2f):\n", what, rounds, load0, load_average());
+    for (int b = 0; b < n_bins; b++) {
+        qsort(one[b], (size_t)rounds, sizeof(double), cmp_double);
+        qsort(two[b], (size_t)rounds, sizeof(double), cmp_double);
+        qsort(pair[b], (size_t)rounds, sizeof(double), cmp_double);
+        qsort(ratio[b], (size_t)rounds, sizeof(double), cmp_double);
+        printf("  %-4s 1 thread %.1f ms, 2 threads %.1f ms (%.2fx), two copies %.1f ms "
+               "(ceiling %.2fx): %.3f of it; per round median %.3f [%.3f..%.3f]\n",
+               b ? "base" : "new", one[b][0] / 1e3, two[b][0] / 1e3, one[b][0] / two[b][0],
+               pair[b][0] / 1e3, 2 * one[b][0] / pair[b][0], pair[b][0] / (2 * two[b][0]),
+               ratio[b][rounds / 2], ratio[b][0], ratio[b][rounds - 1]);
+    }
+}
+
+/* `bench_throughput SETS threads [BASE_RTPACK [ROUNDS]]`: thread_table on
+ * the EDF batch (SETS sets), the FP (OPA) batch (SETS / 10 of them) and a
+ * gedf batch on 2 CPUs (SETS x 2 sets of 20 tasks, U = 1.2, implicit
+ * deadlines: about as long as the EDF batch). */
+static int threads_only(size_t sets, const char *base, int rounds, const lines *edf)
+{
+    const char *bins[2] = {RTP_BINARY, base};
+    int n_bins = base ? 2 : 1;
+    if (rounds < 1 || rounds > 64)
+        rounds = 7;
+    char *file = write_temp(edf->text, edf->len);
+    char what[128];
+    snprintf(what, sizeof what, "analyze --batch --policy edf, %zu sets", sets);
+    thread_table(what, file, "edf", 0, bins, n_bins, rounds);
+    size_t fsets = sets / 10 ? sets / 10 : 1;
+    char *ffile = write_temp(edf->text, edf->start[fsets]);
+    snprintf(what, sizeof what, "analyze --batch --policy fp (OPA), %zu sets", fsets);
+    thread_table(what, ffile, "fp", 0, bins, n_bins, rounds);
+    rtp_ratio u12 = {12, 10};
+    lines g = make_lines(sets * 2, 20, u12, RTP_DL_IMPLICIT, 2);
+    char *gfile = write_temp(g.text, g.len);
+    snprintf(what, sizeof what, "analyze --batch --policy gedf --cpus 2, %zu sets", g.n);
+    thread_table(what, gfile, "gedf", 2, bins, n_bins, rounds);
+    unlink(file);
+    unlink(ffile);
+    unlink(gfile);
+    free(file);
+    free(ffile);
+    free(gfile);
+    free(g.text);
+    free(g.start);
+    rtp_text_free(&g.plain);
+    return 0;
 }
 
 #ifdef RTP_SCHEDCAT_DRIVER
@@ -553,6 +644,8 @@ int main(int argc, char **argv)
     int read_only = fast_only || (argc > 2 && strcmp(argv[2], "read") == 0);
     rtp_ratio u95 = {95, 100};
     lines edf = make_lines(sets, 50, u95, RTP_DL_CONSTRAINED, 1);
+    if (argc > 2 && strcmp(argv[2], "threads") == 0)
+        return threads_only(sets, argc > 3 ? argv[3] : NULL, argc > 4 ? atoi(argv[4]) : 7, &edf);
     double mb = (double)edf.len / 1e6;
     printf("throughput: %zu sets x 50 tasks, U = 0.95, constrained, %.1f MB of JSON "
            "lines; load average %.2f\n\n", sets, mb, load_average());
