@@ -19,9 +19,9 @@
  *
  * usage: bench_throughput [SETS (default 5000)] [read | fast | schedcat]
  * ("read": the reading table alone; "fast": the one-pass reader alone, for
- * perf record), or bench_throughput SETS threads [BASE_RTPACK [ROUNDS]]
- * (2 threads against the ceiling on the EDF, FP and gedf batches, against
- * a base binary too when given: threads_only) */
+ * perf record), or bench_throughput SETS threads BASE_RTPACK ROUNDS (2
+ * threads against the ceiling on the EDF, FP and gedf batches, against a
+ * base binary too when given; ROUNDS default 7: threads_only) */
 #include "gen/gen.h"
 #include "models/json_util.h"
 #include "models/taskset.h"
@@ -365,7 +365,8 @@ static void thread_table(const char *what, const char *file, const char *policy,
     }
 }
 
-/* `bench_throughput SETS threads [BASE_RTPACK [ROUNDS]]`: thread_table on
+/* `bench_throughput SETS threads BASE_RTPACK ROUNDS` (the last two
+ * optional): thread_table on
  * the EDF batch (SETS sets), the FP (OPA) batch (SETS / 10 of them) and a
  * gedf batch on 2 CPUs (SETS x 2 sets of 20 tasks, U = 1.2, implicit
  * deadlines: about as long as the EDF batch). */
