@@ -46,6 +46,8 @@ typedef struct unit {
     rtp_text out;       /* the results, in order */
     int flags;          /* 1 bad, 2 limit */
     long oom_line;      /* > 0: out of memory at this line; nothing after it counts */
+    pthread_t user;     /* the thread that took it last (used: one did) */
+    int used;
 } unit;
 
 typedef struct batch_pipe {
@@ -258,23 +260,44 @@ static void drain(batch_pipe *p)
     p->printing = 0;
 }
 
+/* A free unit, one this thread used before if any (caller holds mu): its
+ * buffers are then in this thread's cache, not another's (filling a unit
+ * another thread had analysed wrote its 32 KiB over that thread's cache
+ * lines). */
+static unit *take(batch_pipe *p, pthread_t me)
+{
+    unit *any = NULL;
+    for (size_t k = 0; k < p->n_units; k++) {
+        unit *u = &p->units[k];
+        if (u->state != FREE)
+            continue;
+        if (u->used && pthread_equal(u->user, me))
+            return u;
+        if (!any)
+            any = u;
+    }
+    return any;
+}
+
 /* One thread's loop: take a free unit, fill, analyse, finish; until the
  * input is read to its end (or the run stopped). */
 static void work(batch_pipe *p)
 {
+    pthread_t me = pthread_self();
     for (;;) {
         unit *u = NULL;
         lock(&p->mu);
         while (!p->stop && !p->input_done) {
-            for (size_t k = 0; k < p->n_units && !u; k++)
-                if (p->units[k].state == FREE)
-                    u = &p->units[k];
+            u = take(p, me);
             if (u)
                 break;
             pthread_cond_wait(&p->cv, &p->mu);
         }
-        if (u)
+        if (u) {
             u->state = TAKEN;
+            u->user = me;
+            u->used = 1;
+        }
         pthread_mutex_unlock(&p->mu);
         if (!u)
             return;
