@@ -40,9 +40,9 @@ rtp_status rtp_deploy_locks(const rtp_plan *plan, const rtp_deploy_opts *opts,
         if (res->protocol == RTP_LOCK_FMLP) {
             if (deadline) {
                 *ok = 0;
-                rtp_diag_set(diag, RTP_OK, path,
-                             "\"%.60s\" is fmlp+, which is analysed under fp only; fix: "
-                             "partition with --policy fp", res->name);
+                rtp_deploy_refuse(diag, opts, path, "partition with --policy fp",
+                                  "\"%.60s\" is fmlp+, which is analysed under fp only",
+                                  res->name);
                 return RTP_OK;
             }
             l->kind = RTP_LOCK_INHERIT; /* the nearest Linux has: see the warning */
@@ -51,19 +51,20 @@ rtp_status rtp_deploy_locks(const rtp_plan *plan, const rtp_deploy_opts *opts,
         if (l->global || res->protocol == RTP_LOCK_MSRP) {
             if (deadline) {
                 *ok = 0;
-                rtp_diag_set(diag, RTP_OK, path,
-                             "\"%.60s\" runs under MSRP (non-preemptive spinning), which a "
-                             "SCHED_DEADLINE task cannot do from user space; fix: keep its users "
-                             "on one CPU (a local resource), or partition with --policy fp",
-                             res->name);
+                rtp_deploy_refuse(diag, opts, path,
+                                  "keep its users on one CPU (a local resource), or partition "
+                                  "with --policy fp",
+                                  "\"%.60s\" runs under MSRP (non-preemptive spinning), which a "
+                                  "SCHED_DEADLINE task cannot do from user space",
+                                  res->name);
                 return RTP_OK;
             }
             if (opts->fifo_hi >= 99) {
                 *ok = 0;
-                rtp_diag_set(diag, RTP_OK, path,
-                             "\"%.60s\" is a spin lock taken above every task's FIFO priority, "
-                             "and --fifo-range ends at 99; fix: --fifo-range LO:98 or lower",
-                             res->name);
+                rtp_deploy_refuse(diag, opts, path, "--fifo-range LO:98 or lower",
+                                  "\"%.60s\" is a spin lock taken above every task's FIFO "
+                                  "priority, and --fifo-range ends at 99",
+                                  res->name);
                 return RTP_OK;
             }
             l->kind = RTP_LOCK_SPIN;
@@ -114,9 +115,9 @@ rtp_status rtp_deploy_locks_check(const rtp_plan *plan, const rtp_deploy_opts *o
                                rtp_deploy_analysed(plan, opts));
     if ((st = rtp_locks_partitioned(plan->resources, plan->n_resources, all, m, cpu,
                                     plan->n_bins, &test, ok, out, diag)) == RTP_OK && !*ok)
-        rtp_diag_set(diag, RTP_OK, "resources",
-                     "with the spins and blocking of its shared resources the plan fails the "
-                     "exact test again (as deployed: %s); fix: partition again",
+        rtp_deploy_refuse(diag, opts, "resources", "partition again",
+                          "with the spins and blocking of its shared resources the plan fails "
+                          "the exact test again (as deployed: %s)",
                      fp ? "C' and the plan's priorities" : "the SCHED_DEADLINE runtimes");
 done:
     free(all);

@@ -61,6 +61,11 @@ typedef struct rtp_deploy_opts {
      * it judges a copy whose wcets are C' already, rounded, and whose
      * overheads are zeroed so that C' is not charged twice. */
     const rtp_overheads *analysed;
+    /* When set, the fix every refusal of the re-check names, in place of
+     * its own (rtp_deploy_refuse); NULL = each refusal's own. rt-app's
+     * re-check of the rounded plan sets its own: a plan that holds until
+     * it is rounded is not fixed by partitioning again. */
+    const char *fix;
 } rtp_deploy_opts;
 
 #define RTP_RECLAIM_AUTO (-1)

@@ -9,9 +9,26 @@
 #include "solver/schedtest.h"
 #include "solver/tardiness.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+void rtp_deploy_refuse(rtp_diag *diag, const rtp_deploy_opts *opts, const char *path,
+                       const char *fix, const char *fmt, ...)
+{
+    char reason[sizeof diag->message];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(reason, sizeof reason, fmt, ap);
+    va_end(ap);
+    if (opts->fix)
+        fix = opts->fix;
+    if (fix)
+        rtp_diag_set(diag, RTP_OK, path, "%s; fix: %s", reason, fix);
+    else
+        rtp_diag_set(diag, RTP_OK, path, "%s", reason);
+}
 
 rtp_status rtp_deploy_runtime(const rtp_plan *plan, const rtp_task *task,
                               const rtp_deploy_opts *opts, rtp_ns *runtime, rtp_diag *diag)
@@ -52,37 +69,37 @@ int64_t rtp_linux_bw(rtp_ns runtime, rtp_ns period, int round_up)
 
 /* Linux's SCHED_DEADLINE parameter rules for one task (sched_setattr(2),
  * kernel __checkparam_dl). 0 = fine, else diag holds reason and fix. */
-static int dl_params_refused(const rtp_task *t, const char *path, rtp_diag *diag)
+static int dl_params_refused(const rtp_task *t, const rtp_deploy_opts *opts, const char *path,
+                             rtp_diag *diag)
 {
     if (t->deadline_ns > t->period_ns) {
-        rtp_diag_set(diag, RTP_OK, path,
-                     "deadline %lld ns > period %lld ns cannot be SCHED_DEADLINE (Linux wants "
-                     "runtime <= deadline <= period); fix: make the deadline at most the period, "
-                     "or partition with --policy fp",
-                     (long long)t->deadline_ns, (long long)t->period_ns);
+        rtp_deploy_refuse(diag, opts, path,
+                          "make the deadline at most the period, or partition with --policy fp",
+                          "deadline %lld ns > period %lld ns cannot be SCHED_DEADLINE (Linux "
+                          "wants runtime <= deadline <= period)",
+                          (long long)t->deadline_ns, (long long)t->period_ns);
         return 1;
     }
     if (t->wcet_ns < RTP_LINUX_DL_RUNTIME_MIN_NS) {
-        rtp_diag_set(diag, RTP_OK, path,
-                     "runtime (wcet) %lld ns is below Linux's SCHED_DEADLINE minimum of 1024 ns; "
-                     "fix: budget at least 1024 ns for this task",
-                     (long long)t->wcet_ns);
+        rtp_deploy_refuse(diag, opts, path, "budget at least 1024 ns for this task",
+                          "runtime (wcet) %lld ns is below Linux's SCHED_DEADLINE minimum of "
+                          "1024 ns",
+                          (long long)t->wcet_ns);
         return 1;
     }
     if (t->wcet_ns > t->deadline_ns) {
-        rtp_diag_set(diag, RTP_OK, path,
-                     "runtime %lld ns (wcet and overheads) exceeds the deadline %lld ns (Linux "
-                     "wants runtime <= deadline <= period, and the task cannot meet it); fix: a "
-                     "longer deadline or a shorter wcet",
-                     (long long)t->wcet_ns, (long long)t->deadline_ns);
+        rtp_deploy_refuse(diag, opts, path, "a longer deadline or a shorter wcet",
+                          "runtime %lld ns (wcet and overheads) exceeds the deadline %lld ns "
+                          "(Linux wants runtime <= deadline <= period, and the task cannot meet "
+                          "it)",
+                          (long long)t->wcet_ns, (long long)t->deadline_ns);
         return 1;
     }
     if (t->period_ns < RTP_LINUX_DL_PERIOD_MIN_NS || t->period_ns > RTP_LINUX_DL_PERIOD_MAX_NS) {
-        rtp_diag_set(diag, RTP_OK, path,
-                     "period %lld ns is outside Linux's SCHED_DEADLINE range 100 us .. 4.194304 s "
-                     "(sched_deadline_period_min_us / _max_us); fix: change the period, or "
-                     "partition with --policy fp",
-                     (long long)t->period_ns);
+        rtp_deploy_refuse(diag, opts, path, "change the period, or partition with --policy fp",
+                          "period %lld ns is outside Linux's SCHED_DEADLINE range 100 us .. "
+                          "4.194304 s (sched_deadline_period_min_us / _max_us)",
+                          (long long)t->period_ns);
         return 1;
     }
     return 0;
@@ -222,17 +239,19 @@ static int bin_refused(const rtp_plan *plan, size_t j, const rtp_deploy_opts *op
             /* SCHED_DEADLINE: sched_setattr fails with EPERM unless the
              * thread may run on its whole root domain (sched-deadline.rst
              * section 5; docs/spec.md "rtpack emit") */
-            rtp_diag_set(diag, RTP_OK, path,
-                         mine == 0 ? "task %s: its affinity names none of CPU %s"
-                                   : "task %s may run on only some of CPUs %s: Linux refuses "
-                                     "SCHED_DEADLINE for a thread whose affinity is not its whole "
-                                     "root domain (sched_setattr fails with EPERM); fix: give "
-                                     "it the whole cluster, or use --policy fp (SCHED_FIFO "
-                                     "takes any mask)",
-                         tasks[i].name, cpus);
+            rtp_deploy_refuse(diag, opts, path,
+                              mine == 0 ? NULL
+                                        : "give it the whole cluster, or use --policy fp "
+                                          "(SCHED_FIFO takes any mask)",
+                              mine == 0 ? "task %s: its affinity names none of CPU %s"
+                                        : "task %s may run on only some of CPUs %s: Linux "
+                                          "refuses SCHED_DEADLINE for a thread whose affinity is "
+                                          "not its whole root domain (sched_setattr fails with "
+                                          "EPERM)",
+                              tasks[i].name, cpus);
             return 1;
         }
-        if (deadline && dl_params_refused(&tasks[i], path, diag)) {
+        if (deadline && dl_params_refused(&tasks[i], opts, path, diag)) {
             free(ids);
             return 1;
         }
@@ -241,9 +260,9 @@ static int bin_refused(const rtp_plan *plan, size_t j, const rtp_deploy_opts *op
     }
     free(ids);
     if (!deadline && max_priority > opts->fifo_hi - opts->fifo_lo + 1) {
-        rtp_diag_set(diag, RTP_OK, bin_path,
-                     "CPU %s needs %d SCHED_FIFO priority levels but --fifo-range %d:%d has "
-                     "%d; fix: widen --fifo-range",
+        rtp_deploy_refuse(diag, opts, bin_path, "widen --fifo-range",
+                          "CPU %s needs %d SCHED_FIFO priority levels but --fifo-range %d:%d "
+                          "has %d",
                      cpus, max_priority, opts->fifo_lo, opts->fifo_hi,
                      opts->fifo_hi - opts->fifo_lo + 1);
         return 1;
@@ -253,19 +272,18 @@ static int bin_refused(const rtp_plan *plan, size_t j, const rtp_deploy_opts *op
         return 1;
     if (!ok) {
         int margin = deadline && opts->runtime_margin.num > 0;
-        rtp_diag_set(diag, RTP_OK, bin_path,
-                     "CPU %s fails the exact %s test with the plan's %s%s; fix: %s",
-                     cpus,
+        rtp_deploy_refuse(diag, opts, bin_path,
+                          margin ? "a smaller --runtime-margin, or partition again with a lower "
+                                   "--capacity to leave room for it"
+                                 : "partition again (rtpack partition) instead of editing the plan",
+                          "CPU %s fails the exact %s test with the plan's %s%s", cpus,
                      bin->n_cpus > 1 ? (deadline ? "global EDF"
                                         : bin->test[0] && strcmp(bin->test, "apa") == 0
                                             ? "arbitrary-affinity (apa)"
                                             : "global fixed-priority")
                                      : (deadline ? "EDF" : "fixed-priority"),
                      deadline ? "tasks" : "priorities",
-                     margin ? " and the runtimes of --runtime-margin as execution times" : "",
-                     margin ? "a smaller --runtime-margin, or partition again with a lower "
-                              "--capacity to leave room for it"
-                            : "partition again (rtpack partition) instead of editing the plan");
+                     margin ? " and the runtimes of --runtime-margin as execution times" : "");
         return 1;
     }
     char budget[64];
@@ -283,12 +301,13 @@ static int bin_refused(const rtp_plan *plan, size_t j, const rtp_deploy_opts *op
             need += rtp_linux_bw(tasks[i].wcet_ns, tasks[i].period_ns, 0);
         if (need <= cap)
             return 0;
-        rtp_diag_set(diag, RTP_OK, bin_path,
-                     "CPU %s: SCHED_DEADLINE bandwidth %lld/1048576 exceeds Linux's admission "
-                     "limit of %lld/1048576 (--budget %s per CPU: sched_rt_runtime_us / "
-                     "sched_rt_period_us minus the fair server's share since Linux 6.12, in "
-                     "the kernel's 2^20 fixed point); fix: partition with --capacity 0.9, or "
-                     "raise the kernel's budget and pass --budget",
+        rtp_deploy_refuse(diag, opts, bin_path,
+                          "partition with --capacity 0.9, or raise the kernel's budget and pass "
+                          "--budget",
+                          "CPU %s: SCHED_DEADLINE bandwidth %lld/1048576 exceeds Linux's "
+                          "admission limit of %lld/1048576 (--budget %s per CPU: "
+                          "sched_rt_runtime_us / sched_rt_period_us minus the fair server's "
+                          "share since Linux 6.12, in the kernel's 2^20 fixed point)",
                      cpus, (long long)need, (long long)cap, budget);
         return 1;
     }
@@ -297,12 +316,13 @@ static int bin_refused(const rtp_plan *plan, size_t j, const rtp_deploy_opts *op
         char shown[48];
         double load = rtp_load_double(tasks, bin->n_tasks, RTP_LOAD_UTIL);
         rtp_ratio_format_above(load, bound, shown, sizeof shown);
-        rtp_diag_set(diag, RTP_OK, bin_path,
-                     "CPU %s: SCHED_FIFO utilization %s exceeds Linux's real-time budget of %s "
-                     "per CPU (sched_rt_runtime_us / sched_rt_period_us, minus the fair "
-                     "server's 0.05 since Linux 6.12): RT throttling would stop the tasks; "
-                     "fix: partition with --capacity 0.9, or raise the kernel's budget and "
-                     "pass --budget",
+        rtp_deploy_refuse(diag, opts, bin_path,
+                          "partition with --capacity 0.9, or raise the kernel's budget and pass "
+                          "--budget",
+                          "CPU %s: SCHED_FIFO utilization %s exceeds Linux's real-time budget "
+                          "of %s per CPU (sched_rt_runtime_us / sched_rt_period_us, minus the "
+                          "fair server's 0.05 since Linux 6.12): RT throttling would stop the "
+                          "tasks",
                      cpus, shown, budget);
         return 1;
     }
@@ -327,9 +347,9 @@ rtp_status rtp_deploy_check(const rtp_plan *plan, const rtp_deploy_opts *opts, i
         }
     }
     if (!plan->feasible || plan->n_unassigned > 0) {
-        rtp_diag_set(diag, RTP_OK, plan->n_unassigned ? "unassigned" : "feasible",
-                     "the plan is not feasible (%zu task(s) unassigned); rtpack partition "
-                     "--explain says why each was not placed and what can fix it",
+        rtp_deploy_refuse(diag, opts, plan->n_unassigned ? "unassigned" : "feasible", NULL,
+                          "the plan is not feasible (%zu task(s) unassigned); rtpack partition "
+                          "--explain says why each was not placed and what can fix it",
                      plan->n_unassigned);
         return RTP_OK;
     }

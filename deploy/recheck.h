@@ -62,6 +62,13 @@ int64_t rtp_linux_bw(rtp_ns runtime, rtp_ns period, int round_up);
 rtp_task *rtp_deploy_bin_tasks(const rtp_plan *plan, size_t j, const rtp_deploy_opts *opts,
                                rtp_status *st, rtp_diag *diag);
 
+/* Records a refusal of the re-check in diag (status RTP_OK, `path`): the
+ * reason (printf-style), then "; fix: " and opts->fix when set, else `fix`
+ * when not NULL. Every refusal goes through here, so a caller chooses the
+ * fix without parsing the message. */
+void rtp_deploy_refuse(rtp_diag *diag, const rtp_deploy_opts *opts, const char *path,
+                       const char *fix, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
 /* The re-check described above. RTP_OK with *deployable = 1, or
  * *deployable = 0 and diag holding the reason and the fix (path = the
  * offending member). RTP_EINPUT for bad options or task names that are

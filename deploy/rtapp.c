@@ -94,25 +94,21 @@ static rtp_status prepare(const rtp_plan *plan, const rtp_deploy_opts *opts, rtp
      * the release latency stays, and the critical sections and SCHED_RR
      * turns are charged with the plan's overheads, as the plan was analysed */
     exact.analysed = &plan->overheads;
+    /* a plan that holds until it is rounded: partitioning again, the
+     * re-check's usual fix, does not help it */
+    exact.fix = "--format script deploys the plan unrounded, or leave rt-app room for the "
+                "rounding (e.g. partition with a lower --capacity)";
     rounded->overheads.context_switch_ns = 0;
     rounded->overheads.deadline_charge_ns = 0;
     rounded->overheads.noise_per_ms_ns = 0;
     rounded->overheads.lock_ns = 0;
     st = rtp_deploy_check(rounded, &exact, deployable, diag);
     if (st == RTP_OK && !*deployable) {
-        /* the re-check's own fix ("partition again instead of editing the
-         * plan") does not fit a plan that holds until it is rounded */
-        char reason[sizeof diag->message];
-        snprintf(reason, sizeof reason, "%s", diag->message);
-        char *fix = strstr(reason, "; fix: ");
-        if (fix)
-            *fix = '\0';
+        char refusal[sizeof diag->message];
+        snprintf(refusal, sizeof refusal, "%s", diag->message);
         rtp_diag_set(diag, RTP_OK, diag->path, "after rounding to whole microseconds for rt-app "
-                                               "(wcet up, deadline and period down): %s; fix: "
-                                               "--format script deploys the plan unrounded, or "
-                                               "leave rt-app room for the rounding (e.g. partition "
-                                               "with a lower --capacity)",
-                     reason);
+                                               "(wcet up, deadline and period down): %s",
+                     refusal);
     }
     return st;
 }

@@ -900,6 +900,17 @@ static void test_rtapp_rounding(void **state)
     snprintf(args, sizeof args, "--format rtapp --out %s", dir);
     /* 900500 / 1000999 < 0.9, but 901 us / 1000 us > 0.9. */
     expect_emit("edf", "{ \"name\": \"a\", \"wcet\": 900500, \"period\": 1000999 }", args, 1);
+    /* a bandwidth refusal (not the exact test's) names rt-app's fix too,
+     * in place of its own */
+    char *err = NULL, *bw = plan_of("edf", "{ \"name\": \"a\", \"wcet\": 900500, "
+                                           "\"period\": 1000999 }");
+    assert_int_equal(emit_text(bw, args, NULL, &err), 1);
+    assert_non_null(strstr(err, "after rounding to whole microseconds for rt-app (wcet up, "
+                                "deadline and period down): CPU 0: SCHED_DEADLINE bandwidth "));
+    assert_non_null(strstr(err, "fixed point); fix: --format script deploys the plan unrounded"));
+    assert_null(strstr(err, "--capacity 0.9"));
+    free(err);
+    free(bw);
     expect_emit("edf", "{ \"name\": \"a\", \"wcet\": 900500, \"period\": 1000999 }", "--format json", 0);
     char *plan = plan_of("edf", "{ \"name\": \"a\", \"wcet\": 1500, \"deadline\": 99999, \"period\": 200999 }");
     assert_int_equal(emit_text(plan, args, NULL, NULL), 0);
@@ -916,6 +927,54 @@ static void test_rtapp_rounding(void **state)
     expect_emit("fp", "{ \"name\": \"a\", \"wcet\": 1, \"period\": 999, \"priority\": 1 }", "--format rtapp", 1);
 }
 
+
+/* The fix of a refusal is the caller's choice (opts.fix) whatever kind
+ * the refusal is: its reason is kept word for word, its own fix replaced,
+ * and a refusal without one gets the caller's. */
+static void test_refusal_fix(void **state)
+{
+    (void)state;
+    static const struct {
+        rtp_policy policy;
+        rtp_ns wcet, deadline, period;
+        int feasible;
+        const char *own_fix; /* NULL: the refusal names none */
+    } cases[] = {
+        {RTP_POLICY_EDF, 950000, 1000000, 1000000, 1, "partition with --capacity 0.9"},
+        {RTP_POLICY_EDF, 1000, 1000000, 1000000, 1, "budget at least 1024 ns"},
+        {RTP_POLICY_EDF, 5000, 2000000, 1000000, 1, "make the deadline at most the period"},
+        {RTP_POLICY_FP, 1200000, 1000000, 1000000, 1, "partition again (rtpack partition)"},
+        {RTP_POLICY_FP, 1000, 1000000, 1000000, 0, NULL},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        rtp_task t = tu_task(cases[c].wcet, cases[c].deadline, cases[c].period);
+        t.name = "a";
+        int prio = 1;
+        rtp_plan plan;
+        one_bin_plan(&plan, cases[c].policy, &t, &prio, 1);
+        plan.feasible = cases[c].feasible;
+        rtp_deploy_opts opts = rtp_deploy_opts_default();
+        rtp_diag own, chosen;
+        rtp_diag_clear(&own);
+        rtp_diag_clear(&chosen);
+        int deployable = -1;
+        assert_int_equal(rtp_deploy_check(&plan, &opts, &deployable, &own), RTP_OK);
+        assert_int_equal(deployable, 0);
+        opts.fix = "do X";
+        assert_int_equal(rtp_deploy_check(&plan, &opts, &deployable, &chosen), RTP_OK);
+        assert_int_equal(deployable, 0);
+        assert_string_equal(own.path, chosen.path);
+        char *fix = strstr(own.message, "; fix: ");
+        size_t reason = fix ? (size_t)(fix - own.message) : strlen(own.message);
+        if (cases[c].own_fix)
+            assert_non_null(fix && strstr(fix, cases[c].own_fix) == fix + 7);
+        else
+            assert_null(fix);
+        assert_int_equal(strncmp(own.message, chosen.message, reason), 0);
+        assert_string_equal(chosen.message + reason, "; fix: do X");
+        rtp_plan_free(&plan);
+    }
+}
 
 /* ---- deployment state (the live start/stop/status runs are in
  * tests/cli_deploy_lifecycle_real.sh) ---- */
@@ -1523,6 +1582,7 @@ int main(void)
         cmocka_unit_test(test_isolate_check),
         cmocka_unit_test(test_emit_call),
         cmocka_unit_test(test_fifo_priorities),
+        cmocka_unit_test(test_refusal_fix),
         cmocka_unit_test(test_partition_emit_agree),
         cmocka_unit_test(test_cmds_present),
         cmocka_unit_test(test_launcher_opts),

@@ -142,7 +142,7 @@ typedef struct rtp_deploy_opts { rtp_ratio budget; int fifo_lo, fifo_hi; const c
     rtp_cgroup_mode cgroup; const char *cgroup_root; int duration_s; int isolate;
     rtp_ratio runtime_margin; int reclaim; int overrun_signal; const char *launcher;
     rtp_limits limits; const char *const *(*cmd_for)(void *ctx, size_t j, size_t i);
-    void *cmd_ctx; const rtp_overheads *analysed; } rtp_deploy_opts;
+    void *cmd_ctx; const rtp_overheads *analysed; const char *fix; } rtp_deploy_opts;
 rtp_deploy_opts rtp_deploy_opts_default(void);
 rtp_status rtp_deploy_judge(rtp_plan *plan, const rtp_deploy_opts *opts, rtp_diag *diag);
 
