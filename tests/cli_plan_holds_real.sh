@@ -26,7 +26,6 @@
 # Prints jobs, misses and the load average of each run.
 # Skips (exit 0, message) when not root or without SCHED_DEADLINE cpusets.
 set -u
-BIN=${RTP_BINARY:?RTP_BINARY must name the built rtpack}
 . "${RTP_SOURCE_DIR:?RTP_SOURCE_DIR must name the source tree}/tests/support/live.sh"
 live_begin cli_plan_holds_real
 
@@ -35,8 +34,8 @@ live_begin cli_plan_holds_real
 command -v python3 > /dev/null || skip "needs python3 to read the JSON"
 
 probe_and_set() {
-"$BIN" probe --seconds 20 --json > "$T/probe.json" || return 1
-python3 - "$T/probe.json" "$T/set.json" <<'PY' || return 1
+"$B" probe --seconds 20 --json > "$TMP/probe.json" || return 1
+python3 - "$TMP/probe.json" "$TMP/set.json" <<'PY' || return 1
 import json, sys
 probe = json.load(open(sys.argv[1]))
 ov = probe["platform"].get("overheads", {})
@@ -60,8 +59,8 @@ PY
 proved() {
     all=0
     for policy in edf fp; do
-        "$BIN" partition "$T/set.json" --policy "$policy" --capacity 0.9 --json \
-            > "$T/$policy.plan" 2> /dev/null || { rm -f "$T/$policy.plan"; all=1; }
+        "$B" partition "$TMP/set.json" --policy "$policy" --capacity 0.9 --json \
+            > "$TMP/$policy.plan" 2> /dev/null || { rm -f "$TMP/$policy.plan"; all=1; }
     done
     return $all
 }
@@ -75,20 +74,19 @@ live_prove prove_both "set under both policies" || true
 # at most twice when only timing failed: tests/support/live.sh says why).
 hold_try() {
     load=$(cut -d' ' -f1 /proc/loadavg)
-    "$BIN" rehearse "$T/$policy.plan" --seconds 10 --json > "$T/$policy.out" 2> "$T/$policy.err"
-    live_judge "$T/$policy.out" "$policy" "$?" "$load" 600 kernel
+    "$B" rehearse "$TMP/$policy.plan" --seconds 10 --json > "$TMP/$policy.out" 2> "$TMP/$policy.err"
+    live_judge "$TMP/$policy.out" "$policy" "$?" "$load" 600 kernel
 }
 for policy in edf fp; do
-    if ! [ -s "$T/$policy.plan" ]; then
-        fail "partition $policy could not prove the set with the probed terms: $("$BIN" partition "$T/set.json" --policy "$policy" --capacity 0.9 --explain 2>&1 | tail -5)"
+    if ! [ -s "$TMP/$policy.plan" ]; then
+        fail "partition $policy could not prove the set with the probed terms: $("$B" partition "$TMP/set.json" --policy "$policy" --capacity 0.9 --explain 2>&1 | tail -5)"
         continue
     fi
     if live_retry hold_try "the $policy rehearsal"; then
         ok "the $policy plan held: 0 misses"
     else
-        fail "rehearse $policy: $(cat "$T/$policy.err")"
+        fail "rehearse $policy: $(cat "$TMP/$policy.err")"
     fi
 done
 
-[ "$FAILS" -eq 0 ] || { echo "$FAILS failure(s)"; exit 1; }
-echo "all passed"
+cli_end

@@ -23,7 +23,6 @@
 # time fails.
 # Skips (exit 0, message) when not root.
 set -u
-BIN=${RTP_BINARY:?RTP_BINARY must name the built rtpack}
 . "${RTP_SOURCE_DIR:?RTP_SOURCE_DIR must name the source tree}/tests/support/live.sh"
 live_begin cli_rehearse_locks_real
 
@@ -31,8 +30,8 @@ live_begin cli_rehearse_locks_real
 [ -d /sys/fs/cgroup/cpuset ] || skip "needs the cgroup v1 cpuset controller"
 command -v python3 > /dev/null || skip "needs python3 to read the JSON"
 
-"$BIN" probe --seconds 20 --json > "$T/probe.json" || fail "probe exited $?"
-python3 - "$T/probe.json" "$T/set.json" <<'PY' || fail "probe document"
+"$B" probe --seconds 20 --json > "$TMP/probe.json" || fail "probe exited $?"
+python3 - "$TMP/probe.json" "$TMP/set.json" <<'PY' || fail "probe document"
 import json, sys
 ov = json.load(open(sys.argv[1]))["platform"].get("overheads", {})
 print("probe:", ov)
@@ -53,25 +52,24 @@ PY
 # at most twice when only timing failed: tests/support/live.sh says why).
 locks_try() {
     load=$(cut -d' ' -f1 /proc/loadavg)
-    "$BIN" rehearse "$T/$policy.plan" --seconds 5 --json > "$T/$policy.out" 2> "$T/$policy.err"
-    live_judge "$T/$policy.out" "$policy" "$?" "$load" 500
+    "$B" rehearse "$TMP/$policy.plan" --seconds 5 --json > "$TMP/$policy.out" 2> "$TMP/$policy.err"
+    live_judge "$TMP/$policy.out" "$policy" "$?" "$load" 500
 }
 for policy in fp edf; do
-    if ! "$BIN" partition "$T/set.json" --policy "$policy" --method ffd --json > "$T/$policy.plan"; then
+    if ! "$B" partition "$TMP/set.json" --policy "$policy" --method ffd --json > "$TMP/$policy.plan"; then
         fail "partition $policy could not prove the set with the probed terms"
         continue
     fi
-    "$BIN" emit "$T/$policy.plan" --format header > "$T/$policy.h" 2> "$T/$policy.herr" ||
-        fail "emit header $policy: $(cat "$T/$policy.herr")"
+    "$B" emit "$TMP/$policy.plan" --format header > "$TMP/$policy.h" 2> "$TMP/$policy.herr" ||
+        fail "emit header $policy: $(cat "$TMP/$policy.herr")"
     kind=$([ "$policy" = fp ] && echo PTHREAD_PRIO_PROTECT || echo PTHREAD_PRIO_INHERIT)
-    [ "$(grep -c "PROTOCOL $kind" "$T/$policy.h")" -eq 2 ] && ok "$policy: both resources $kind" ||
-        fail "$policy: the header does not make both resources $kind: $(grep PROTOCOL "$T/$policy.h")"
+    [ "$(grep -c "PROTOCOL $kind" "$TMP/$policy.h")" -eq 2 ] && ok "$policy: both resources $kind" ||
+        fail "$policy: the header does not make both resources $kind: $(grep PROTOCOL "$TMP/$policy.h")"
     if live_retry locks_try "the $policy rehearsal"; then
         ok "the $policy plan with shared resources held: 0 misses"
     else
-        fail "rehearse $policy: $(cat "$T/$policy.err")"
+        fail "rehearse $policy: $(cat "$TMP/$policy.err")"
     fi
 done
 
-[ "$FAILS" -eq 0 ] || { echo "$FAILS failure(s)"; exit 1; }
-echo "cli_rehearse_locks_real: all checks passed"
+cli_end

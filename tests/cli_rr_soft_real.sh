@@ -16,7 +16,6 @@
 #   (asserted), and the machine restored.
 # Skips (exit 0, message) when not root or when HZ or the quantum is unknown.
 set -u
-BIN=${RTP_BINARY:?RTP_BINARY must name the built rtpack}
 . "${RTP_SOURCE_DIR:?RTP_SOURCE_DIR must name the source tree}/tests/support/live.sh"
 live_begin cli_rr_soft_real
 
@@ -31,7 +30,7 @@ if [ "$ms" -le 0 ]; then k=$((100 * hz / 1000)); else k=$(((ms * hz + 999) / 100
 quantum=$((k * tick))
 
 # SCHED_RR: control and logger tied at 50, a sensor above them.
-cat > "$T/rr.json" <<JSON
+cat > "$TMP/rr.json" <<JSON
 { "platform": { "cpus": 1, "rr_quantum": $quantum, "tick": $tick,
                 "overheads": { "release_latency": "3ms", "context_switch": "50us" } },
   "tasks": [
@@ -44,16 +43,16 @@ JSON
 # --ties given: with the machine's 100 ms quantum SCHED_FIFO's bounds are
 # the smaller (no turn is shorter than a job here, and turns cost switches),
 # so partition would choose SCHED_FIFO for the level; this rehearses SCHED_RR.
-"$BIN" partition "$T/rr.json" --policy fp --priority given --ties given --json > "$T/rr-plan.json" ||
+"$B" partition "$TMP/rr.json" --policy fp --priority given --ties given --json > "$TMP/rr-plan.json" ||
     fail "rr plan"
-"$BIN" emit "$T/rr-plan.json" --format script --out "$T/rr.sh" 2> /dev/null || fail "rr emit"
-grep -q "SCHED_RR 'control' 'control' taskset -c 0 chrt -r" "$T/rr.sh" || fail "chrt -r"
-grep -q "SCHED_RR 'logger' 'logger' taskset -c 0 chrt -r" "$T/rr.sh" || fail "chrt -r logger"
-"$BIN" rehearse "$T/rr-plan.json" --seconds 3 --json > "$T/rr-reh.json"
+"$B" emit "$TMP/rr-plan.json" --format script --out "$TMP/rr.sh" 2> /dev/null || fail "rr emit"
+grep -q "SCHED_RR 'control' 'control' taskset -c 0 chrt -r" "$TMP/rr.sh" || fail "chrt -r"
+grep -q "SCHED_RR 'logger' 'logger' taskset -c 0 chrt -r" "$TMP/rr.sh" || fail "chrt -r logger"
+"$B" rehearse "$TMP/rr-plan.json" --seconds 3 --json > "$TMP/rr-reh.json"
 rc=$?
 [ "$rc" -le 1 ] || fail "rr rehearse exit $rc"
-live_show rr "$T/rr-reh.json" || FAILS=$((FAILS + 1))
-[ "$FAILS" -eq 0 ] && ok "SCHED_RR rehearsal (chrt -r, jobs run, responses printed)"
+live_show rr "$TMP/rr-reh.json" || fails=$((fails + 1))
+[ "$fails" -eq 0 ] && ok "SCHED_RR rehearsal (chrt -r, jobs run, responses printed)"
 
 # A soft global-EDF cluster of both CPUs with the machine's probed terms
 # (U = 1.5; with the overheads past what any hard test admits): rehearse
@@ -64,8 +63,8 @@ live_show rr "$T/rr-reh.json" || FAILS=$((FAILS + 1))
 # partition rightly refuses it: the probe is repeated, at most twice more,
 # and a set still refused is a failure, never a skip (cli_plan_holds_real).
 soft_plan() {
-    "$BIN" probe --seconds 10 --json > "$T/probe.json" || return 1
-    python3 - "$T/probe.json" "$T/soft.json" <<'PY' || return 1
+    "$B" probe --seconds 10 --json > "$TMP/probe.json" || return 1
+    python3 - "$TMP/probe.json" "$TMP/soft.json" <<'PY' || return 1
 import json, sys
 ov = json.load(open(sys.argv[1]))["platform"].get("overheads", {})
 print("probe:", ov)
@@ -73,23 +72,22 @@ json.dump({"platform": {"cpus": 2, "overheads": ov},
            "tasks": [{"name": n, "wcet": "10ms", "period": "20ms"} for n in "abc"]},
           open(sys.argv[2], "w"))
 PY
-    "$BIN" partition "$T/soft.json" --clusters 2 --soft --json > "$T/soft-plan.json" 2> /dev/null
+    "$B" partition "$TMP/soft.json" --clusters 2 --soft --json > "$TMP/soft-plan.json" 2> /dev/null
 }
 if ! live_prove soft_plan "soft set"; then
-    fail "soft plan after 3 probes: $("$BIN" partition "$T/soft.json" --clusters 2 --soft --explain 2>&1 | tail -3)"
-    exit "$FAILS"
+    fail "soft plan after 3 probes: $("$B" partition "$TMP/soft.json" --clusters 2 --soft --explain 2>&1 | tail -3)"
+    cli_end
 fi
-grep -q '"soft":[[:space:]]*true' "$T/soft-plan.json" || fail "the plan is not labelled soft"
+grep -q '"soft":[[:space:]]*true' "$TMP/soft-plan.json" || fail "the plan is not labelled soft"
 # One rehearsal and its judgement (live_retry repeats it at most twice when
 # only timing failed: tests/support/live.sh says why).
 soft_try() {
     load=$(cut -d' ' -f1 /proc/loadavg)
-    "$BIN" rehearse "$T/soft-plan.json" --seconds 5 --json > "$T/soft-reh.json"
+    "$B" rehearse "$TMP/soft-plan.json" --seconds 5 --json > "$TMP/soft-reh.json"
     rc=$?
     [ "$rc" -le 1 ] || { echo "FAIL: soft rehearse exit $rc"; return 2; }
     echo "soft: load average $load"
-    live_show soft "$T/soft-reh.json" strict
+    live_show soft "$TMP/soft-reh.json" strict
 }
 live_retry soft_try "the soft rehearsal" || fail "the soft cluster: see the tries above"
-[ "$FAILS" -eq 0 ] && ok "soft cluster held its tardiness bounds, machine restored"
-exit "$FAILS"
+cli_end "soft cluster held its tardiness bounds, machine restored"

@@ -31,7 +31,6 @@
 # Skips (exit 0, message) when not root or without the cgroup v1 cpuset
 # controller or fewer than 2 CPUs.
 set -u
-BIN=${RTP_BINARY:?RTP_BINARY must name the built rtpack}
 . "${RTP_SOURCE_DIR:?RTP_SOURCE_DIR must name the source tree}/tests/support/live.sh"
 live_begin cli_semi_real
 
@@ -41,8 +40,8 @@ command -v python3 > /dev/null || skip "needs python3 to read the JSON"
 [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
 
 semi_plan() {
-    "$BIN" probe --seconds 20 --json > "$T/probe.json" || return 1
-    python3 - "$T/probe.json" "$T/semi.json" <<'PY' || return 1
+    "$B" probe --seconds 20 --json > "$TMP/probe.json" || return 1
+    python3 - "$TMP/probe.json" "$TMP/semi.json" <<'PY' || return 1
 import json, sys
 ov = json.load(open(sys.argv[1]))["platform"].get("overheads", {})
 if "release_latency" not in ov:
@@ -53,16 +52,16 @@ json.dump({"platform": {"cpus": 2, "overheads": ov},
            "tasks": [{"name": n, "wcet": c, "period": p, "cmd": "unused"} for n, c, p in tasks]},
           open(sys.argv[2], "w"))
 PY
-    "$BIN" partition "$T/semi.json" --policy fp --method semi --capacity 0.6 --json \
-        > "$T/semi.plan" 2> /dev/null
+    "$B" partition "$TMP/semi.json" --policy fp --method semi --capacity 0.6 --json \
+        > "$TMP/semi.plan" 2> /dev/null
 }
 if ! live_prove semi_plan "semi set"; then
-    fail "semi plan after 3 probes: $("$BIN" partition "$T/semi.json" --policy fp --method semi --capacity 0.6 --explain 2>&1 | tail -4)"
-    exit "$FAILS"
+    fail "semi plan after 3 probes: $("$B" partition "$TMP/semi.json" --policy fp --method semi --capacity 0.6 --explain 2>&1 | tail -4)"
+    cli_end
 fi
 # The plan: one apa cluster of both CPUs, c migrating over both, a and b
 # pinned; the mask of each task in plan order into masks.txt.
-python3 - "$T/semi.plan" "$T/masks.txt" <<'PY' || fail "the plan is not semi-partitioned"
+python3 - "$TMP/semi.plan" "$TMP/masks.txt" <<'PY' || fail "the plan is not semi-partitioned"
 import json, sys
 plan = json.load(open(sys.argv[1]))
 assert plan["method"] == "semi" and len(plan["clusters"]) == 1, plan
@@ -76,20 +75,20 @@ for t, m in zip(cl["tasks"], masks):
           (t["name"], m, t["priority"], t["response_time"] / 1e6))
 open(sys.argv[2], "w").write("\n".join(",".join(map(str, m)) for m in masks) + "\n")
 PY
-"$BIN" emit "$T/semi.plan" --format script --out "$T/semi.sh" || fail "emit"
-grep -q "'c' 'c' taskset -c 0,1 chrt -f" "$T/semi.sh" || fail "c not started on its mask"
+"$B" emit "$TMP/semi.plan" --format script --out "$TMP/semi.sh" || fail "emit"
+grep -q "'c' 'c' taskset -c 0,1 chrt -f" "$TMP/semi.sh" || fail "c not started on its mask"
 
 # One rehearsal and its judgement (live_retry): 2 when the masks, the exit
 # or the machine are wrong, 1 when only timing failed (a miss, c over its
 # bound), 0 when the plan held.
 semi_try() {
     load=$(cut -d' ' -f1 /proc/loadavg)
-    "$BIN" rehearse "$T/semi.plan" --seconds 4 --json > "$T/reh.json" 2> "$T/reh.err" &
+    "$B" rehearse "$TMP/semi.plan" --seconds 4 --json > "$TMP/reh.json" 2> "$TMP/reh.err" &
     reh=$!
     # While it runs: each workload (argv "--out DIR/results/K.txt", K its
     # place in the plan) must be allowed exactly its plan mask.
     sleep 2
-    python3 - "$T/masks.txt" > "$T/allowed.txt" <<'PY'
+    python3 - "$TMP/masks.txt" > "$TMP/allowed.txt" <<'PY'
 import glob, os, re, sys
 masks = open(sys.argv[1]).read().split()
 def expand(s):
@@ -118,14 +117,14 @@ for k, m in enumerate(masks):
 PY
     wait "$reh"
     rc=$?
-    cat "$T/allowed.txt"
-    grep -q MISMATCH "$T/allowed.txt" && { echo "FAIL: a workload's CPUs are not its mask"; return 2; }
-    [ "$(grep -c '^task' "$T/allowed.txt")" -eq 3 ] || { echo "FAIL: not every workload was seen"; return 2; }
+    cat "$TMP/allowed.txt"
+    grep -q MISMATCH "$TMP/allowed.txt" && { echo "FAIL: a workload's CPUs are not its mask"; return 2; }
+    [ "$(grep -c '^task' "$TMP/allowed.txt")" -eq 3 ] || { echo "FAIL: not every workload was seen"; return 2; }
     # exit 1 is a miss or a response over its bound: the checks below say which
-    [ "$rc" -le 1 ] || { echo "FAIL: rehearse exit $rc: $(cat "$T/reh.err")"; return 2; }
+    [ "$rc" -le 1 ] || { echo "FAIL: rehearse exit $rc: $(cat "$TMP/reh.err")"; return 2; }
     echo "semi: load average $load before the rehearsal"
-    live_show semi "$T/reh.json" || return $?
-    python3 - "$T/reh.json" <<'PY'
+    live_show semi "$TMP/reh.json" || return $?
+    python3 - "$TMP/reh.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 jobs = sum(t["jobs"] for t in d["tasks"])
@@ -143,5 +142,4 @@ if misses or c["response_max"] > c["bound"]:
 PY
 }
 live_retry semi_try "the semi rehearsal" || fail "the semi plan: see the tries above"
-[ "$FAILS" -eq 0 ] && ok "semi plan: masks applied, 0 misses, the migrating task within its bound"
-exit "$FAILS"
+cli_end "semi plan: masks applied, 0 misses, the migrating task within its bound"

@@ -1,12 +1,14 @@
 # tests/support/cli.sh — the preamble and the verdict the shell tests of the
-# binary share (tests/cli_*.sh; the live *_real.sh have tests/support/live.sh),
+# binary share (tests/cli_*.sh; the live *_real.sh that rehearse plans build
+# on it with tests/support/live.sh),
 # sourced first:
 #   . "${RTP_SOURCE_DIR:-.}/tests/support/cli.sh"
 #   cli_begin NAME  set -u; B = the built rtpack (RTP_BINARY, ./rtpack when
 #                   unset; exit 1 when it is not executable), S = the source
 #                   tree (RTP_SOURCE_DIR, . when unset), TMP = a scratch
 #                   folder /tmp/rtp_NAME.XXXXXX removed on exit (after
-#                   cli_cleanup, when the test defines one), fails = 0
+#                   cli_cleanup, when the test defines one: a failure it
+#                   records fails a test that was passing), fails = 0
 #   fail MESSAGE    prints "FAIL: MESSAGE" on stderr and counts a failure
 #   die MESSAGE     prints "FAIL: MESSAGE" on stderr and exits 1 at once
 #                   (for a step the next ones build on)
@@ -30,9 +32,11 @@ cli_begin() {
 
 cli_exit() {
     c_rc=$?
+    c_fails=$fails
     if command -v cli_cleanup >/dev/null 2>&1; then
         cli_cleanup
     fi
+    [ "$fails" -eq "$c_fails" ] || [ "$c_rc" -ne 0 ] || c_rc=1
     rm -rf "$TMP"
     exit "$c_rc"
 }

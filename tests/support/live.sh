@@ -1,9 +1,12 @@
 # tests/support/live.sh — what the live tests (*_real.sh) that rehearse plans
-# share, sourced after they set BIN (the built rtpack):
-#   live_begin NAME         a scratch folder $T removed on exit, FAILS=0, and
-#                           fail/ok/skip (skip exits 0 with NAME's message);
-#                           on exit also fails if /run/rtpack was created and
-#                           left behind
+# share, sourced first (it sources tests/support/cli.sh, whose preamble,
+# fail/die/ok and cli_end they use: B the built rtpack, TMP the scratch
+# folder, fails the count):
+#   . "${RTP_SOURCE_DIR:?RTP_SOURCE_DIR must name the source tree}/tests/support/live.sh"
+#   live_begin NAME         cli_begin NAME, and on exit also a failure when
+#                           rtpack's default state folder /run/rtpack was
+#                           created and left behind
+#   skip MESSAGE            prints "SKIP NAME: MESSAGE" and exits 0
 #   live_judge OUT POLICY RC LOAD MIN_JOBS GRID?
 #                           prints the rehearsal document OUT (rehearse --json,
 #                           exit RC, the load average LOAD before it) per task
@@ -45,29 +48,21 @@
 #                           pinned tasks within their bounds); an analysis
 #                           defect misses on every try.
 # shellcheck shell=sh
+. "${RTP_SOURCE_DIR:?RTP_SOURCE_DIR must name the source tree}/tests/support/cli.sh"
+
 live_begin() {
-    LIVE_NAME=$1
-    T=$(mktemp -d "/tmp/rtp_$1.XXXXXX") || exit 1
+    cli_begin "$1"
     LIVE_STATE_DIR=0
     [ ! -d /run/rtpack ] || LIVE_STATE_DIR=1
-    trap live_exit EXIT
-    FAILS=0
 }
 
-# On exit: $T removed, and a failure when rtpack's default state folder
-# exists now but did not at live_begin (a stop that left it behind).
-live_exit() {
-    l_rc=$?
-    rm -rf "$T"
+# cli_exit's hook: a stop that left rtpack's default state folder behind.
+cli_cleanup() {
     if [ "$LIVE_STATE_DIR" -eq 0 ] && [ -d /run/rtpack ]; then
-        echo "FAIL: /run/rtpack left behind (holding: $(ls -A /run/rtpack | tr '\n' ' '))"
-        [ "$l_rc" -ne 0 ] || l_rc=1
+        fail "/run/rtpack left behind (holding: $(ls -A /run/rtpack | tr '\n' ' '))"
     fi
-    exit "$l_rc"
 }
-fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
-ok() { echo "ok: $*"; }
-skip() { echo "SKIP $LIVE_NAME: $*"; exit 0; }
+skip() { echo "SKIP $CLI_NAME: $*"; exit 0; }
 
 live_judge() {
     python3 - "$@" <<'PY'
