@@ -86,36 +86,56 @@ static int GW_(by_value_desc)(const void *pa, const void *pb)
     return (a->slope < b->slope) - (a->slope > b->slope);
 }
 
+/* reach()'s top: *top += w's value at the end of its run (a slope-1 run is
+ * finite); a sum past GW_INT (terms near GW_INF_V, found by fuzz_analysis)
+ * leaves top unknown: -1. */
+static void GW_(add_top)(GW_INT *top, GW_TERM w)
+{
+    GW_INT add = w.value + (w.slope ? w.run : 0);
+    if (*top >= 0 && __builtin_add_overflow(*top, add, top))
+        *top = -1;
+}
+
 /* rtp_gw_interference (solver/global_work.h) in GW_INT; *top also gets
- * reach()'s sum over the terms it leaves in scratch (GW_FP_BC, GW_EDF). */
+ * reach()'s sum over the terms it leaves in scratch[0..N-1]. For GW_FP_LC
+ * (N interferers) scratch[N..2N-1] holds the carry-in pieces and
+ * scratch[2N..3N-1] the excesses (their run: the interferer's position);
+ * scratch[0..N-1] gets, for the m - 1 largest positive excesses, their
+ * carry-in piece and for every other interferer its piece without carry-in
+ * (fixed_point() below says why reach() may take those). */
 static void GW_(interference)(const gw_ctx *ctx, GW_INT x, GW_INT *value, GW_INT *slope,
                               GW_INT *run, GW_INT *top)
 {
     GW_TERM *scratch = (GW_TERM *)ctx->scratch;
     const GW_INT *cap = (const GW_INT *)ctx->cap;
     const rtp_task *tk = ctx->tk;
+    size_t n_i = ctx->n_interferers;
     GW_TERM clamp = {x - tk->wcet_ns + 1, GW_INF_V, 1};
     GW_INT sum = 0, sl = 0, len = GW_INF_V, top_sum = 0;
-    for (size_t j = 0; j < ctx->n_interferers; j++) {
+    for (size_t j = 0; j < n_i; j++) {
         size_t i = ctx->interferers[j];
         const rtp_task *ti = &ctx->tasks[i];
         GW_TERM term;
         if (ctx->kind == GW_FP_LC) {
-            GW_TERM nc = GW_(tmin)(GW_(staircase)(x, ti), clamp);
-            GW_TERM ci = GW_(tmin)(GW_(carry_in)(x, ti, ctx->bound[i]), clamp);
+            GW_TERM nc_piece = GW_(staircase)(x, ti);
+            GW_TERM ci_piece = GW_(carry_in)(x, ti, ctx->bound[i]);
+            GW_TERM nc = GW_(tmin)(nc_piece, clamp);
+            GW_TERM ci = GW_(tmin)(ci_piece, clamp);
             /* the excess max(ci - nc, 0): its right slope (ties at 0 take
              * the rising side) */
-            GW_TERM ex = {ci.value - nc.value, 0, 0};
+            GW_TERM ex = {ci.value - nc.value, (GW_INT)j, 0};
             int ds = ci.slope - nc.slope;
             ex.slope = ex.value > 0 || (ex.value == 0 && ds > 0) ? ds : 0;
             if (ex.value < 0)
                 ex.value = 0;
-            scratch[j] = ex;
+            scratch[j] = nc_piece;
+            scratch[n_i + j] = ci_piece;
+            scratch[2 * n_i + j] = ex;
             term = nc;
             len = GW_(lmin)(len, ci.run);
         } else {
             GW_TERM w;
-            if (ctx->kind == GW_EDF && x >= cap[ctx->n_interferers + j]) {
+            if (ctx->kind == GW_EDF && x >= cap[n_i + j]) {
                 /* W_i >= J_i^k from here on (W_i is nondecreasing): the
                  * term is J_i^k for every larger x, no division */
                 w.value = cap[j];
@@ -130,11 +150,7 @@ static void GW_(interference)(const gw_ctx *ctx, GW_INT x, GW_INT *value, GW_INT
             }
             if (scratch) {
                 scratch[j] = w;
-                /* a slope-1 run is finite; a sum past GW_INT (terms near
-                 * GW_INF_V, found by fuzz_analysis) leaves top unknown: -1 */
-                GW_INT add = w.value + (w.slope ? w.run : 0);
-                if (top_sum >= 0 && __builtin_add_overflow(top_sum, add, &top_sum))
-                    top_sum = -1;
+                GW_(add_top)(&top_sum, w);
             }
             term = GW_(tmin)(w, clamp);
         }
@@ -142,24 +158,29 @@ static void GW_(interference)(const gw_ctx *ctx, GW_INT x, GW_INT *value, GW_INT
         sl += term.slope;
         len = GW_(lmin)(len, term.run);
     }
-    if (ctx->kind == GW_FP_LC && ctx->m > 1) {
+    if (ctx->kind == GW_FP_LC) {
         /* The m - 1 largest excesses: a maximum over sets of lines, convex;
          * its right slope is the slopes' sum over the top set ordered by
          * (value, slope). */
+        GW_TERM *ex = scratch + 2 * n_i;
         size_t keep = (size_t)ctx->m - 1;
-        for (size_t j = 0; j < ctx->n_interferers && j < keep; j++) {
+        for (size_t j = 0; j < n_i && j < keep; j++) {
             /* selection of the j-th in that order: O(n (m - 1)), where a
              * full sort was most of OPA's and the RTA-LC's time */
             size_t top_j = j;
-            for (size_t l = j + 1; l < ctx->n_interferers; l++)
-                if (GW_(by_value_desc)(&scratch[l], &scratch[top_j]) < 0)
+            for (size_t l = j + 1; l < n_i; l++)
+                if (GW_(by_value_desc)(&ex[l], &ex[top_j]) < 0)
                     top_j = l;
-            GW_TERM t = scratch[top_j];
-            scratch[top_j] = scratch[j];
-            scratch[j] = t;
-            sum += scratch[j].value;
-            sl += scratch[j].slope;
+            GW_TERM t = ex[top_j];
+            ex[top_j] = ex[j];
+            ex[j] = t;
+            sum += t.value;
+            sl += t.slope;
+            if (t.value > 0) /* in S: its carry-in piece */
+                scratch[t.run] = scratch[n_i + (size_t)t.run];
         }
+        for (size_t j = 0; j < n_i; j++)
+            GW_(add_top)(&top_sum, scratch[j]);
     }
     *value = sum;
     *slope = sl;
@@ -178,7 +199,23 @@ static void GW_(interference)(const gw_ctx *ctx, GW_INT x, GW_INT *value, GW_INT
  * steps from d = top / m - c downwards, d <- d - ceil(-G(d) / -G'(d)) with
  * G' a left slope (a supergradient), never pass the answer and lower d by
  * at least one each. This covers both the classic iterate and the linear
- * jump: G is exact over the common run of all terms. */
+ * jump: G is exact over the common run of all terms.
+ * GW_FP_LC [GSYY09]: its sum at x is I(x) = sum_j nc_j'(x) + the m - 1
+ * largest [ci_j'(x) - nc_j'(x)]_0 (' = clamped, nc_j the staircase without
+ * carry-in, ci_j the carry-in workload), i.e. the maximum over sets S of at
+ * most m - 1 interferers of I_S(x) = sum_{j not in S} nc_j'(x) +
+ * sum_{j in S} ci_j'(x). Take S = the m - 1 largest excesses at x that are
+ * positive (ties: any of them; m = 1: S empty): I_S(x) = I(x), and
+ * I(x + d) >= I_S(x + d) for every d >= 0 (a maximum is at least any of its
+ * members). nc_j and ci_j are nondecreasing (at ci_j's period wrap it gains
+ * C_j and loses alpha <= C_j - 1) and linear over the run of their pieces
+ * at x (carry_in(): R_j >= C_j keeps the slope-1 run inside the period), so
+ * with a_j, s_j, r_j their unclamped piece at x (ci_j's for j in S, nc_j's
+ * else), the clamped term min(., x + d - C_k + 1) = min(., c + d) is at
+ * least min(a_j + s_j min(d, r_j), c + d): G above is <= I_S(x + d) -
+ * m (c + d) <= h(x + d), concave, G(0) = I_S(x) - m c = h(x) >= 0, and
+ * top >= I(x) >= m c as before. So the same Newton steps skip no fixed
+ * point of the RTA-LC either. */
 static GW_INT GW_(reach)(const gw_ctx *ctx, GW_INT c, GW_INT top)
 {
     const GW_TERM *scratch = (const GW_TERM *)ctx->scratch;
@@ -238,7 +275,7 @@ static rtp_status GW_(fixed_point)(const gw_ctx *ctx, uint64_t *steps, const rtp
     rtp_status st;
     *bound = -1;
     GW_(fill_caps)(ctx);
-    int concave = ctx->kind != GW_FP_LC && ctx->scratch != NULL;
+    int concave = ctx->scratch != NULL;
     while (x <= tk->deadline_ns) {
         if ((st = count_step(steps, limits, diag)) != RTP_OK)
             return st;

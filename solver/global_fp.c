@@ -64,7 +64,7 @@ rtp_status rtp_gw_fp_rta_from(const rtp_task *tasks, size_t n, int m, const size
                               size_t from, int limited_carry_in, const rtp_ns *start,
                               const rtp_limits *limits, rtp_ns *r, int *all_fit, rtp_diag *diag)
 {
-    gw_term *scratch = malloc((n ? n : 1) * sizeof *scratch);
+    gw_term *scratch = malloc(3 * (n ? n : 1) * sizeof *scratch);
     if (!scratch)
         return nomem(diag);
     rtp_status st = RTP_OK;
@@ -137,7 +137,7 @@ rtp_status rtp_global_fp_da(const rtp_task *tasks, size_t n, int m, size_t k,
         return RTP_OK;
     size_t *hp = malloc((n ? n : 1) * sizeof *hp);
     rtp_ns *deadlines = malloc((n ? n : 1) * sizeof *deadlines);
-    gw_term *scratch = malloc((n ? n : 1) * sizeof *scratch);
+    gw_term *scratch = malloc(3 * (n ? n : 1) * sizeof *scratch);
     if (!hp || !deadlines || !scratch) {
         st = nomem(diag);
     } else {
@@ -169,7 +169,7 @@ rtp_status rtp_global_fp_opa(const rtp_task *tasks, size_t n, int m,
     size_t *hp = malloc((n ? n : 1) * sizeof *hp);
     int *level = calloc(n ? n : 1, sizeof *level);       /* 0 = unassigned */
     rtp_ns *deadlines = malloc((n ? n : 1) * sizeof *deadlines);
-    gw_term *scratch = malloc((n ? n : 1) * sizeof *scratch);
+    gw_term *scratch = malloc(3 * (n ? n : 1) * sizeof *scratch);
     if (!by_dm || !hp || !level || !deadlines || !scratch) {
         free(by_dm); free(hp); free(level); free(deadlines); free(scratch);
         return nomem(diag);

@@ -41,8 +41,9 @@ typedef struct gw_ctx {
     const rtp_task *tk;        /* the analysed task */
     int m;
     gw_kind kind;
-    gw_term *scratch;          /* n_interferers entries, or NULL (GW_FP_BC only:
-                                * then rtp_gw_fixed_point jumps less far) */
+    gw_term *scratch;          /* n_interferers entries (GW_FP_LC: 3 n_interferers),
+                                * or NULL (GW_FP_BC only: then
+                                * rtp_gw_fixed_point jumps less far) */
     rtp_i128 *cap;             /* 2 n_interferers entries (GW_EDF: J_i^k, then
                                 * the x from which W_i reaches it, filled by
                                 * rtp_gw_fixed_point), else NULL */
@@ -59,8 +60,9 @@ typedef struct gw_ctx {
  * slope that holds over the whole of [x, x + *run] (the sum is linear or
  * convex there, *run >= 1). The value alone is the classic formula. For
  * GW_FP_BC and GW_EDF with scratch, scratch[j].value gets interferer j's
- * term before the clamp (a nondecreasing function of x). GW_EDF needs
- * ctx->cap filled (rtp_gw_fixed_point does). */
+ * term before the clamp (a nondecreasing function of x); GW_FP_LC uses its
+ * 3 N entries (solver/global_bound_t.h). GW_EDF needs ctx->cap filled
+ * (rtp_gw_fixed_point does). */
 void rtp_gw_interference(const gw_ctx *ctx, rtp_i128 x, rtp_i128 *value,
                          rtp_i128 *slope, rtp_i128 *run);
 
@@ -69,7 +71,7 @@ void rtp_gw_interference(const gw_ctx *ctx, rtp_i128 x, rtp_i128 *value,
  * x <- C_k + floor(interference(x) / m) reaches from C_k), or -1 when it
  * passes D_k; the search starts at max(C_k, ctx->from). Each step jumps to
  * the largest of the classic iterate, the first point the linear / convex
- * piece allows and (GW_FP_BC / GW_EDF with scratch) the first point the
+ * piece allows and (with scratch, every kind) the first point the
  * terms frozen at x allow, so it never skips the least fixed point yet never
  * creeps one ns at a time. *steps counts
  * steps; RTP_ELIMIT past limits->max_iterations. */
@@ -140,7 +142,8 @@ rtp_status rtp_gw_fp_rta_from(const rtp_task *tasks, size_t n, int m, const size
  * its searches from start[] as there; *steps counts against limits.
  * solver/sensitivity_global.c also calls it with lower bounds of the
  * more urgent tasks' bounds, for a lower bound of the task's (every least
- * fixed point is non-decreasing in the bounds it uses). */
+ * fixed point is non-decreasing in the bounds it uses). scratch: 3 p
+ * entries. */
 rtp_status rtp_gw_fp_bound(const rtp_task *tasks, const size_t *order, size_t p, int m,
                            int limited_carry_in, const rtp_ns *start, const rtp_ns *r,
                            gw_term *scratch, uint64_t *steps, const rtp_limits *limits,
@@ -149,7 +152,7 @@ rtp_status rtp_gw_fp_bound(const rtp_task *tasks, const size_t *order, size_t p,
 /* DA (lc = 0) or DA-LC (lc = 1) of task k against the tasks hp[0..n_hp-1]
  * (solver/global.h, rtp_global_fp_da): the interference at L = D_k with
  * R_i = deadlines[i], strictly below m (D_k - C_k + 1); 0 when C_k > D_k.
- * scratch: n_hp entries. global_fp.c's OPA and solver/sensitivity_global.c
+ * scratch: 3 n_hp entries. global_fp.c's OPA and solver/sensitivity_global.c
  * (the same test under a fixed order). */
 int rtp_gw_da_passes(const rtp_task *tasks, const size_t *hp, size_t n_hp, int m, size_t k,
                      int lc, gw_term *scratch, const rtp_ns *deadlines);

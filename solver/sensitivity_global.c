@@ -643,7 +643,7 @@ rtp_status rtp_sens_gfp_max(const rtp_test *test, const rtp_task *e, size_t n, r
              malloc(cells * sizeof *g.prio), malloc(cells * sizeof *g.fixed),
              malloc(9 * cells * sizeof *g.base), NULL, NULL, NULL, NULL, 0,
              malloc(2 * cells * sizeof *g.opa), malloc(cells * sizeof *g.deadlines),
-             malloc(cells * sizeof *g.scratch), 0, 0, 0, 0};
+             malloc(3 * cells * sizeof *g.scratch), 0, 0, 0, 0};
     rtp_status st = RTP_OK;
     int fixed_ok = 0, opa_found = 0;
     size_t *opa0 = g.opa ? g.opa + n : NULL, last_fail = n; /* OPA's order at e */

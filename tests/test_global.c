@@ -714,7 +714,7 @@ static void test_fixed_point_narrow_equals_wide(void **state)
             narrow++;
         else
             wide++;
-        gw_term scratch[SIM_MAX];
+        gw_term scratch[3 * SIM_MAX];
         rtp_i128 cap[2 * SIM_MAX];
         gw_kind kind = (gw_kind)(s % 3);
         gw_ctx ctx = {t, idx, n_i, r, &t[k], m, kind,
