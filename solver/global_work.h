@@ -62,7 +62,10 @@ typedef struct gw_ctx {
  * GW_FP_BC and GW_EDF with scratch, scratch[j].value gets interferer j's
  * term before the clamp (a nondecreasing function of x); GW_FP_LC uses its
  * 3 N entries (solver/global_bound_t.h). GW_EDF needs ctx->cap filled
- * (rtp_gw_fixed_point does). */
+ * in rtp_i128 (rtp_gw_fixed_point's 128-bit search does; its int64_t twin,
+ * taken when ctx->wide is 0 and the values fit or -1, writes int64_t
+ * values into the same buffer, which this function would misread: no
+ * caller of it builds a GW_EDF context today). */
 void rtp_gw_interference(const gw_ctx *ctx, rtp_i128 x, rtp_i128 *value,
                          rtp_i128 *slope, rtp_i128 *run);
 
