@@ -445,13 +445,18 @@ typedef struct gfp {
  * at least the RTA-LC's minimum), so its acceptance is the RTA-LC's; they
  * are not lower bounds of the RTA-LC's, so g->low stays (it still bounds
  * them from below: they only grow with C'_k).
- * Before both, when the last rejection failed at a task below p: that
- * task's RTA-LC bound with max(g->low, C') as the more urgent tasks'
- * bounds, a lower bound of its bound in this run (the true ones are >=
- * g->low and >= C', which the formulas also need: the raised task's
- * g->low is its bound at a smaller C'; and the bound is non-decreasing in
+ * Before both, when a rejection failed at a task below p (the last one of
+ * this task's search, or of the previous task's: g->fail, set from
+ * last_fail): that task's RTA-LC bound with max(g->low, C') as the more
+ * urgent tasks' bounds, and k's raised by what C'_k grew since g->low_at
+ * (raising C'_k by d raises k's bound by at least d: every term, the clamp
+ * included, only grows with C'_k, and so does the maximum over carry-in
+ * choices), a lower bound of its bound in this run (the true ones are >=
+ * these, which the formulas also need; the bound is non-decreasing in
  * them), so none there rejects the run at the cost of one task instead of
- * every task from p down to it. */
+ * every task from p down to it. k's raised bound may pass D_k (even T_k,
+ * where carry_in's R <= T assumption fails): then k's true bound is past
+ * D_k too and the full run rejects anyway, so only the work changes. */
 static rtp_status rta_run(void *ctx, rtp_ns x, rtp_ns *bounds, int *ok)
 {
     gfp *g = ctx;
