@@ -253,7 +253,7 @@ static GW_INT GW_(reach)(const gw_ctx *ctx, GW_INT c, GW_INT top)
 static void GW_(fill_caps)(const gw_ctx *ctx)
 {
     const rtp_task *tk = ctx->tk;
-    GW_INT *cap = (GW_INT *)ctx->cap, *from = cap + ctx->n_interferers;
+    GW_INT *cap = (GW_INT *)ctx->cap; /* NULL unless GW_EDF: no offset from it here */
     for (size_t j = 0; ctx->kind == GW_EDF && j < ctx->n_interferers; j++) {
         const rtp_task *ti = &ctx->tasks[ctx->interferers[j]];
         GW_INT c = ti->wcet_ns, bound = ctx->bound[ctx->interferers[j]];
@@ -262,7 +262,7 @@ static void GW_(fill_caps)(const gw_ctx *ctx)
         GW_INT e = rest > 0 ? GW_(lmin)(c, rest) : 0;
         GW_INT span = e > 0 ? jobs * ti->period_ns + e : jobs > 0 ? (jobs - 1) * ti->period_ns + c : 0;
         cap[j] = jobs * c + e;
-        from[j] = c <= ti->period_ns ? span - bound + c : GW_INF_V;
+        cap[ctx->n_interferers + j] = c <= ti->period_ns ? span - bound + c : GW_INF_V;
     }
 }
 

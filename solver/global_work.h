@@ -41,8 +41,8 @@ typedef struct gw_ctx {
     const rtp_task *tk;        /* the analysed task */
     int m;
     gw_kind kind;
-    gw_term *scratch;          /* n_interferers entries (GW_FP_LC: 3 n_interferers),
-                                * or NULL (GW_FP_BC only: then
+    gw_term *scratch;          /* n_interferers entries (GW_FP_LC: 3 n_interferers,
+                                * never NULL), or NULL (GW_FP_BC only: then
                                 * rtp_gw_fixed_point jumps less far) */
     rtp_i128 *cap;             /* 2 n_interferers entries (GW_EDF: J_i^k, then
                                 * the x from which W_i reaches it, filled by
