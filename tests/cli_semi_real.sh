@@ -9,24 +9,27 @@
 #   (J'), so partition accepts the plan; a probe that caught one of the
 #   virtual CPU's rare stalls can make the set unprovable, so the probe is
 #   repeated at most twice more, as cli_plan_holds_real and cli_rr_soft_real
-#   do, and a set still refused fails (never a skip);
+#   do, and a set still refused fails (never a skip); the periods (20 and
+#   40 ms) leave room for a probe of ~6 ms (a run at load 0.36 probed 6.6,
+#   9.1 and 3.5 ms with 237 us/ms of noise and could not prove the set
+#   with the periods halved);
 # - the set: a and b (0.35 each) fill one CPU each up to --capacity 0.6, so c
 #   (0.30) fits neither alone and migrates over both (its mask 0,1; "test":
 #   "apa"); c's bound has several ms of room, but a pinned task alone on its
 #   CPU is bounded by J' + C' exactly, so a wake-up later than any the probe
 #   saw (a stall of the virtual CPU) lifts its response past the bound: a CI
-#   run at load 3.4 saw a at 6.01 ms against 5.80 ms (probe 2.09 ms, the
+#   run at load 3.4 (periods halved) saw a at 6.01 ms against 5.80 ms (probe 2.09 ms, the
 #   rehearsal's wake-up ~2.3 ms), 0 misses. So, as cli_plan_holds_real does
 #   for its tight fp bounds, a pinned task's overrun is printed, not failed;
 #   the migrating task, the one the arbitrary-affinity analysis bounds, is
 #   held to its bound;
-# - `rehearse` for 4 s (every job its whole wcet): each workload's
+# - `rehearse` for 8 s (every job its whole wcet; 800 jobs): each workload's
 #   Cpus_allowed_list is read while it runs and must be its plan mask (the
 #   launch script's taskset -c, after the cgroup join), 0 misses (asserted),
 #   c within its [GCB13] bound (asserted), the machine restored; a rehearsal
 #   with a miss or c over its bound is repeated at most twice (live_retry in
 #   tests/support/live.sh says why; stop 34's CI saw c at 21.5 ms against
-#   16.7 ms once), and one that fails every time fails the test.
+#   16.7 ms once, periods halved), and one that fails every time fails the test.
 # Prints jobs, misses, responses beside bounds, and the load average.
 # Skips (exit 0, message) when not root or without the cgroup v1 cpuset
 # controller or fewer than 2 CPUs.
@@ -47,7 +50,7 @@ ov = json.load(open(sys.argv[1]))["platform"].get("overheads", {})
 if "release_latency" not in ov:
     sys.exit("the probe measured no release_latency")
 print("probe:", ov)
-tasks = [("a", "3.5ms", "10ms"), ("b", "7ms", "20ms"), ("c", "6ms", "20ms")]
+tasks = [("a", "7ms", "20ms"), ("b", "14ms", "40ms"), ("c", "12ms", "40ms")]
 json.dump({"platform": {"cpus": 2, "overheads": ov},
            "tasks": [{"name": n, "wcet": c, "period": p, "cmd": "unused"} for n, c, p in tasks]},
           open(sys.argv[2], "w"))
@@ -83,7 +86,7 @@ grep -q "'c' 'c' taskset -c 0,1 chrt -f" "$TMP/semi.sh" || fail "c not started o
 # bound), 0 when the plan held.
 semi_try() {
     load=$(cut -d' ' -f1 /proc/loadavg)
-    "$B" rehearse "$TMP/semi.plan" --seconds 4 --json > "$TMP/reh.json" 2> "$TMP/reh.err" &
+    "$B" rehearse "$TMP/semi.plan" --seconds 8 --json > "$TMP/reh.json" 2> "$TMP/reh.err" &
     reh=$!
     # While it runs: each workload (argv "--out DIR/results/K.txt", K its
     # place in the plan) must be allowed exactly its plan mask.
