@@ -132,12 +132,12 @@ typedef struct near {
 
 /* ------------------------------------------------------------------ LLL */
 
-/* Gram-Schmidt of the columns b[from..s-1] (each of length s), those
+/* Gram-Schmidt of the columns b[from..to-1] (each of length s), those
  * before `from` (and their bs, mu, norm) unchanged. */
-static void gram_schmidt(size_t from, size_t s, double b[][DIM_MAX], double bs[][DIM_MAX],
-                         double mu[][DIM_MAX], double *norm)
+static void gram_schmidt(size_t from, size_t to, size_t s, double b[][DIM_MAX],
+                         double bs[][DIM_MAX], double mu[][DIM_MAX], double *norm)
 {
-    for (size_t i = from; i < s; i++) {
+    for (size_t i = from; i < to; i++) {
         memcpy(bs[i], b[i], sizeof bs[i]);
         for (size_t k = 0; k < i; k++) {
             double d = 0;
@@ -193,7 +193,7 @@ static int lll(near *c, double b[][DIM_MAX])
     for (size_t i = 0; i < s; i++)
         for (size_t r = 0; r < s; r++)
             c->v[i][r] = c->vinv[i][r] = i == r;
-    gram_schmidt(0, s, b, bs, mu, norm);
+    gram_schmidt(0, s, s, b, bs, mu, norm);
     size_t k = 1, rounds = 0;
     while (k < s) {
         if (++rounds > 100000)
@@ -210,10 +210,20 @@ static int lll(near *c, double b[][DIM_MAX])
         if (norm[k] >= (0.99 - mu[k][k - 1] * mu[k][k - 1]) * norm[k - 1]) {
             k++;
         } else {
-            /* the columns before k - 1 keep their b*: only the swapped
-             * pair and those after them are orthogonalised again */
+            /* the columns before k - 1 keep their b*, and so do those
+             * after k (the span before each is the same): the swapped pair
+             * is orthogonalised again, and the later columns' mu against
+             * it (a full pass from k - 1 on was ~20% of a search: bench_sens_edf's
+             * family tail, ~100 swaps a lattice of 10) */
             swap_cols(c, b, k);
-            gram_schmidt(k - 1, s, b, bs, mu, norm);
+            gram_schmidt(k - 1, k + 1, s, b, bs, mu, norm);
+            for (size_t i = k + 1; i < s; i++)
+                for (size_t l = k - 1; l <= k; l++) {
+                    double d = 0;
+                    for (size_t r = 0; r < s; r++)
+                        d += b[i][r] * bs[l][r];
+                    mu[i][l] = norm[l] > 0 ? d / norm[l] : 0;
+                }
             k = k > 1 ? k - 1 : 1;
         }
     }
@@ -309,12 +319,26 @@ static size_t constraints(near *c, double g[][DIM_MAX], double *h)
 
 /* ----------------------------------------------------------------- facets */
 
+/* The rows in a support. __builtin_popcount without the popcnt
+ * instruction (the default target) is a call into libgcc: ~3% of a
+ * search's time in it (bench_sens_edf's family tail, perf). */
+static size_t bits(uint32_t x)
+{
+    size_t c = 0;
+    for (; x; x &= x - 1)
+        c++;
+    return c;
+}
+
 /* Rays of level k from those of level k - 1 by eliminating coordinate
  * k - 1 (Fourier-Motzkin; see the top). Returns the new count. */
 static size_t eliminate(const ray *in, size_t nin, size_t m, double g[][DIM_MAX], size_t l,
                         ray *out, size_t cap)
 {
     double cf[256], ab[256];
+    /* the supports already out (a support is a subset of the CON_MAX rows):
+     * a ray per support, the first one made */
+    uint64_t seen[((1u << CON_MAX) + 63) / 64] = {0};
     size_t nout = 0;
     for (size_t a = 0; a < nin; a++) {
         cf[a] = ab[a] = 0;
@@ -324,8 +348,10 @@ static size_t eliminate(const ray *in, size_t nin, size_t m, double g[][DIM_MAX]
         }
         if (fabs(cf[a]) <= 1e-12 * ab[a]) {
             cf[a] = 0;
-            if (nout < cap)
+            if (nout < cap) {
+                seen[in[a].supp / 64] |= (uint64_t)1 << (in[a].supp % 64);
                 out[nout++] = in[a];
+            }
         }
     }
     for (size_t a = 0; a < nin; a++) {
@@ -335,12 +361,10 @@ static size_t eliminate(const ray *in, size_t nin, size_t m, double g[][DIM_MAX]
             if (!(cf[b] < 0))
                 continue;
             uint32_t supp = in[a].supp | in[b].supp;
-            if ((size_t)__builtin_popcount(supp) > l + 2)
+            if (bits(supp) > l + 2)
                 continue; /* not extreme: at most (level + 1) nonzeros */
-            int dup = 0;
-            for (size_t o = 0; o < nout && !dup; o++)
-                dup = out[o].supp == supp;
-            if (dup || nout >= cap)
+            uint64_t bit = (uint64_t)1 << (supp % 64);
+            if ((seen[supp / 64] & bit) || nout >= cap)
                 continue;
             ray r;
             double big = 0;
@@ -354,6 +378,7 @@ static size_t eliminate(const ray *in, size_t nin, size_t m, double g[][DIM_MAX]
             for (size_t q = 0; q < m; q++)
                 r.pi[q] = r.pi[q] / big;
             r.supp = supp;
+            seen[supp / 64] |= bit;
             out[nout++] = r;
         }
     }
