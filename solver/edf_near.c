@@ -324,10 +324,10 @@ static size_t constraints(near *c, double g[][DIM_MAX], double *h)
  * search's time in it (bench_sens_edf's family tail, perf). */
 static size_t bits(uint32_t x)
 {
-    size_t c = 0;
-    for (; x; x &= x - 1)
-        c++;
-    return c;
+    x -= (x >> 1) & 0x55555555u;
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    x = (x + (x >> 4)) & 0x0f0f0f0fu;
+    return (x * 0x01010101u) >> 24;
 }
 
 /* Rays of level k from those of level k - 1 by eliminating coordinate
@@ -389,6 +389,10 @@ static size_t eliminate(const ray *in, size_t nin, size_t m, double g[][DIM_MAX]
 static rtp_status make_facets(near *c, size_t m, double g[][DIM_MAX], const double *h)
 {
     enum { CAP = 256 };
+    double ga[CON_MAX][DIM_MAX]; /* |g| */
+    for (size_t q = 0; q < m; q++)
+        for (size_t l = 0; l < c->d; l++)
+            ga[q][l] = fabs(g[q][l]);
     ray *cur = malloc(CAP * sizeof *cur), *next = malloc(CAP * sizeof *next);
     rtp_status st = cur && next ? RTP_OK : RTP_ENOMEM;
     size_t ncur = 0;
@@ -416,14 +420,18 @@ static rtp_status make_facets(near *c, size_t m, double g[][DIM_MAX], const doub
             facet *f = &c->fac[k][c->nfac[k]];
             memset(f, 0, sizeof *f);
             int useful = 0;
-            for (size_t l = 0; l < c->d; l++) {
-                double sum = 0, ab = 0;
-                for (size_t q = 0; q < m; q++) {
-                    sum += cur[a].pi[q] * g[q][l];
-                    ab += cur[a].pi[q] * fabs(g[q][l]);
+            /* row by row, each coordinate's sum in the same order (q up)
+             * as one coordinate at a time, but a loop over coordinates the
+             * compiler can keep in vector registers */
+            double ab_l[DIM_MAX] = {0};
+            for (size_t q = 0; q < m; q++)
+                for (size_t l = 0; l < c->d; l++) {
+                    f->g[l] += cur[a].pi[q] * g[q][l];
+                    ab_l[l] += cur[a].pi[q] * ga[q][l];
                 }
-                f->g[l] = sum;
-                f->e[l] = REL * ab;
+            for (size_t l = 0; l < c->d; l++) {
+                double sum = f->g[l];
+                f->e[l] = REL * ab_l[l];
                 if (l < k)
                     f->slack += (fabs(sum) + f->e[l]) * c->zmax[l];
                 else
