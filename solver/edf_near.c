@@ -347,7 +347,8 @@ static size_t eliminate(const ray *in, size_t nin, size_t m, double g[][DIM_MAX]
     size_t nout = 0;
     for (size_t a = 0; a < nin; a++) {
         cf[a] = ab[a] = 0;
-        for (size_t q = 0; q < m; q++) {
+        for (uint32_t w = in[a].supp; w; w &= w - 1) { /* its nonzero entries */
+            size_t q = (size_t)__builtin_ctz(w);
             cf[a] += in[a].pi[q] * g[q][l];
             ab[a] += in[a].pi[q] * fabs(g[q][l]);
         }
@@ -425,15 +426,18 @@ static rtp_status make_facets(near *c, size_t m, double g[][DIM_MAX], const doub
             facet *f = &c->fac[k][c->nfac[k]];
             memset(f, 0, sizeof *f);
             int useful = 0;
-            /* row by row, each coordinate's sum in the same order (q up)
-             * as one coordinate at a time, but a loop over coordinates the
+            /* row by row over the ray's support (its other entries are
+             * 0), each coordinate's sum in the same order (q up) as one
+             * coordinate at a time, but a loop over coordinates the
              * compiler can keep in vector registers */
             double ab_l[DIM_MAX] = {0};
-            for (size_t q = 0; q < m; q++)
+            for (uint32_t w = cur[a].supp; w; w &= w - 1) {
+                size_t q = (size_t)__builtin_ctz(w);
                 for (size_t l = 0; l < c->d; l++) {
                     f->g[l] += cur[a].pi[q] * g[q][l];
                     ab_l[l] += cur[a].pi[q] * ga[q][l];
                 }
+            }
             for (size_t l = 0; l < c->d; l++) {
                 double sum = f->g[l];
                 f->e[l] = REL * ab_l[l];
@@ -443,7 +447,8 @@ static rtp_status make_facets(near *c, size_t m, double g[][DIM_MAX], const doub
                     useful = useful || fabs(sum) > f->e[l];
             }
             double ab = 0;
-            for (size_t q = 0; q < m; q++) {
+            for (uint32_t w = cur[a].supp; w; w &= w - 1) {
+                size_t q = (size_t)__builtin_ctz(w);
                 f->h += cur[a].pi[q] * h[q];
                 ab += cur[a].pi[q] * fabs(h[q]);
             }
