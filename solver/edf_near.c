@@ -858,8 +858,8 @@ rtp_status rtp_edf_near(const rtp_edf_near_in *in, rtp_edf_near_result *out, rtp
     /* the runs starting in [t_lo, min(La, t_cap)), chunk by chunk */
     rtp_ns end = la < cap ? la : cap;
     int declined = 0;
-    double f = exp(log(64.0) - log_e);
-    for (rtp_ns from = c.t_lo; open && from < end && !c.stop && !declined; f *= 8) {
+    double f = exp(log(64.0) - log_e), prev = f / 8; /* the fraction up to the chunk's end, before */
+    for (rtp_ns from = c.t_lo; open && from < end && !c.stop && !declined;) {
         if (in->refresh && in->refresh(in->check_ctx)) {
             mpq_set(c.k0_q, in->k0);
             mpq_set(c.eps_q, in->eps);
@@ -880,8 +880,9 @@ rtp_status rtp_edf_near(const rtp_edf_near_in *in, rtp_edf_near_result *out, rtp
         /* the chunk's expected candidates past the budget left: decline (a
          * first failure, when there is one, usually lies in the chunks
          * before; what is left to the caller is then no worse) */
-        double est = ((f < 1 ? f : 1) - f / 8) * exp(log_e);
-        if (from > c.t_lo && est > (double)(c.b->max > c.b->used ? c.b->max - c.b->used : 0)) {
+        double left = (double)(c.b->max > c.b->used ? c.b->max - c.b->used : 0);
+        double est = ((f < 1 ? f : 1) - prev) * exp(log_e);
+        if (from > c.t_lo && est > left) {
             declined = 1;
             break;
         }
@@ -893,6 +894,14 @@ rtp_status rtp_edf_near(const rtp_edf_near_in *in, rtp_edf_near_result *out, rtp
         if (st != RTP_OK)
             goto done;
         from = to;
+        /* the next chunk by the caller's growth while its candidates
+         * fit the budget left, else by 8 */
+        double next = f * (in->growth > 8 ? in->growth : 8);
+        left = (double)(c.b->max > c.b->used ? c.b->max - c.b->used : 0);
+        if (next > f * 8 && ((next < 1 ? next : 1) - f) * exp(log_e) > left)
+            next = f * 8;
+        prev = f;
+        f = next;
     }
     out->decided = !declined && (c.best > 0 || la <= cap);
     out->failed = c.best;

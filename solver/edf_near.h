@@ -37,6 +37,14 @@ typedef struct rtp_edf_near_in {
      * them. */
     mpq_ptr k0, eps;
     int (*refresh)(void *ctx);
+    /* Optional (0: 8): the interval is searched in chunks, each holding
+     * this many times the expected candidates of all before it (8 when
+     * the larger one would not fit the budget left). Every chunk sets up
+     * each base's lattice afresh (its reduction and facets: about half
+     * of a search of 10 dimensions), so a caller that expects no failure
+     * takes fewer, larger chunks; one that wants the first failure soon,
+     * smaller ones. */
+    unsigned growth;
     /* Optional (NULL: EDF's runs, each starting at a deadline of a task of
      * S): the points D*_b + q T_b of this task alone, which is not in the sum
      * (C' ignored; the fixed-priority search of solver/fp.c, where the
