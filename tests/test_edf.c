@@ -868,6 +868,12 @@ static void test_near_vs_enumeration(void **state)
         assert_int_equal(nr.failed != 0, ref != 0);
         if (nr.failed)
             assert_true(ref_edf_h(ts, n, nr.failed) > nr.failed);
+        b.used = 0; /* chunks growing 64-fold (sensitivity's searches) */
+        in.want_first = 1;
+        in.growth = 64;
+        assert_int_equal(rtp_edf_near(&in, &nr, &diag), RTP_OK);
+        assert_true(nr.decided);
+        assert_int_equal(nr.failed, ref);
         rtp_edf_result r;
         rtp_limits lim = rtp_limits_default();
         assert_int_equal(rtp_edf_qpa(ts, n, 1, &lim, &r, &diag), RTP_OK);
@@ -910,8 +916,8 @@ static rtp_ns ref_first_failure_events(const rtp_task *ts, size_t n, rtp_ns upto
     }
 }
 
-/* Through rtp_edf_qpa, sets so close to U = 1 that the exact test takes the
- * lattice search (La past 2^14 periods): periods 1000..5000, deadlines
+/* Through rtp_edf_qpa and the lattice search directly, sets so close to
+ * U = 1 that the exact test takes the lattice search (La past 2^14 periods): periods 1000..5000, deadlines
  * within 1/8 .. 1/1024 of the period, the last two wcets chosen for the
  * smallest 1 - U > 0 they allow (about 1 / (T T')); every deadline up to
  * La scanned. */
@@ -999,6 +1005,19 @@ static void test_near_deep_vs_enumeration(void **state)
         rtp_edf_result r;
         rtp_diag diag;
         rtp_limits lim = rtp_limits_default();
+        /* the lattice search itself with chunks growing 8-fold (the exact
+         * test's) and 64-fold (wcet_max's), each many chunks here */
+        for (unsigned grow = 8; grow <= 64; grow *= 8) {
+            rtp_edf_budget bud = {0, 100000000, NULL};
+            rtp_edf_near_result nr;
+            walk_ctx wc = {ts, n, &bud, &diag};
+            rtp_edf_near_in in = {.tasks = ts, .n = n, .t_cap = RTP_NS_LIMIT,
+                                  .want_first = 1, .check = walk_check, .check_ctx = &wc,
+                                  .b = &bud, .growth = grow};
+            assert_int_equal(rtp_edf_near(&in, &nr, &diag), RTP_OK);
+            assert_true(nr.decided);
+            assert_int_equal(nr.failed, ref);
+        }
         assert_int_equal(rtp_edf_qpa(ts, n, 1, &lim, &r, &diag), RTP_OK);
         assert_int_equal(r.schedulable, ref == 0);
         if (ref)
