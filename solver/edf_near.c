@@ -283,6 +283,23 @@ static size_t constraints(near *c, double g[][DIM_MAX], double *h)
     }
     mpq_set_si(y, tj->period_ns, 1);
     mpq_mul(x, x, y); /* -(coefficient of q_j) */
+    /* the budget row's coefficients sum_r V_rl C'_r - V_0l x over one
+     * denominator den (numerators xn, cn[r]): integer products and sums,
+     * one canonical fraction per coefficient, the same value (and double)
+     * as summed in rationals (a rational sum per term was ~10% of a
+     * search: bench_sens_edf's family tail, perf) */
+    mpz_t den, xn, cn[DIM_MAX], acc, term;
+    mpz_inits(den, xn, acc, term, NULL);
+    mpz_set(den, mpq_denref(x));
+    for (size_t r = 1; r < s; r++)
+        mpz_lcm(den, den, mpq_denref(cq[r]));
+    mpz_divexact(xn, den, mpq_denref(x));
+    mpz_mul(xn, xn, mpq_numref(x));
+    for (size_t r = 1; r < s; r++) {
+        mpz_init(cn[r]);
+        mpz_divexact(cn[r], den, mpq_denref(cq[r]));
+        mpz_mul(cn[r], cn[r], mpq_numref(cq[r]));
+    }
     for (size_t q = 0; q < m; q++) {
         for (size_t l = 0; l < s && q != 2; l++) {
             rtp_i128 sum = 0;
@@ -291,20 +308,23 @@ static size_t constraints(near *c, double g[][DIM_MAX], double *h)
             g[q][l] = (double)sum;
         }
         for (size_t l = 0; l < s && q == 2; l++) {
-            mpq_set_si(k, c->v[0][l], 1);
-            mpq_mul(k, k, x);
-            mpq_neg(k, k);
+            mpz_mul_si(acc, xn, -c->v[0][l]); /* |V| <= 2^40 */
             for (size_t r = 1; r < s; r++) {
-                mpq_set_si(y, c->v[r][l], 1);
-                mpq_mul(y, y, cq[r]);
-                mpq_add(k, k, y);
+                mpz_mul_si(term, cn[r], c->v[r][l]);
+                mpz_add(acc, acc, term);
             }
+            mpq_set_num(k, acc);
+            mpq_set_den(k, den);
+            mpq_canonicalize(k);
             g[q][l] = mpq_get_d(k);
         }
         h[q] = q == 2 ? mpq_get_d(b0) : (double)cst[q];
     }
-    for (size_t r = 1; r < s; r++)
+    for (size_t r = 1; r < s; r++) {
         mpq_clear(cq[r]);
+        mpz_clear(cn[r]);
+    }
+    mpz_clears(den, xn, acc, term, NULL);
     mpq_clears(x, y, k, b0, NULL);
     for (size_t q = 0; q < m; q++) { /* scale rows to about 1, exactly */
         double big = 0;
