@@ -47,7 +47,8 @@
  * and floating point never decides a verdict: QPA on the runs does.
  *
  * The interval [t_lo, La) is searched in chunks of growing expected size
- * (a first failure, when there is one, usually lies early), and once a
+ * (8-fold, or the caller's growth: a first failure, when there is one,
+ * usually lies early; a proof wants few chunks), and once a
  * failure is found only the region below it; so the first failure found is
  * the smallest (want_first). Exact EDF is coNP-hard [ER10] [EY15]: the
  * candidates E can be astronomically many (the budget then says so). */
