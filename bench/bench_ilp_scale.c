@@ -136,8 +136,7 @@ static int built(rtp_rng *rng, size_t n, size_t m, uint64_t seed, uint64_t k, rt
     for (size_t i = 0; i < ts->n_tasks; i++) { /* unique names, then shuffle */
         char name[24];
         snprintf(name, sizeof name, "B%zu", i + 1);
-        free(ts->tasks[i].name);
-        ts->tasks[i].name = strdup(name);
+        ts->tasks[i].name = strdup(name); /* the old one is in the set's name block */
     }
     for (size_t a = ts->n_tasks; a > 1; a--) {
         size_t b = (size_t)rtp_rng_range(rng, 0, (int64_t)a - 1);

@@ -459,6 +459,24 @@ static rtp_status fill_tasks(const rtp_gen_opts *o, rtp_rng *rng, const double *
     return RTP_OK;
 }
 
+/* The tasks' names T1..Tn, all in the set's name block (models/taskset.h):
+ * one allocation per set. */
+static rtp_status name_tasks(rtp_taskset *ts, rtp_diag *diag)
+{
+    size_t size = 0;
+    for (size_t i = 1; i <= ts->n_tasks; i++)
+        size += (size_t)snprintf(NULL, 0, "T%zu", i) + 1;
+    if (!(ts->name_block = malloc(size ? size : 1)))
+        return rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
+    ts->name_block_size = size;
+    char *at = ts->name_block;
+    for (size_t i = 0; i < ts->n_tasks; i++) {
+        ts->tasks[i].name = at;
+        at += snprintf(at, (size_t)(ts->name_block + size - at), "T%zu", i + 1) + 1;
+    }
+    return RTP_OK;
+}
+
 rtp_status rtp_gen_taskset(const rtp_gen_opts *o, uint64_t seed, uint64_t point,
                            uint64_t index, rtp_taskset *out, rtp_diag *diag)
 {
@@ -477,16 +495,11 @@ rtp_status rtp_gen_taskset(const rtp_gen_opts *o, uint64_t seed, uint64_t point,
         st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
         goto done;
     }
+    if ((st = name_tasks(&ts, diag)) != RTP_OK)
+        goto done;
     rtp_rng rng = rtp_rng_stream(seed, point, index);
-    for (size_t i = 0; i < n; i++) {
-        char name[24];
-        snprintf(name, sizeof name, "T%zu", i + 1);
-        if (!(ts.tasks[i].name = strdup(name))) {
-            st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
-            goto done;
-        }
+    for (size_t i = 0; i < n; i++)
         ts.tasks[i].period_ns = draw_period(o, &rng);
-    }
     if ((st = rtp_gen_utilizations(o, &rng, util, diag)) != RTP_OK)
         goto done;
     if ((st = fill_tasks(o, &rng, util, ts.tasks, diag)) != RTP_OK) {

@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <stdalign.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -286,9 +287,16 @@ static size_t task_key(const cJSON *member)
 #undef IS
 }
 
-rtp_status rtp_task_from_json(const rtp_json *doc, const cJSON *node, const char *path,
-                              rtp_ns unit, const char *const *extra_keys, rtp_task *task,
-                              rtp_diag *diag)
+/* A task's name bytes (with its NUL) go to the set's name block at *at
+ * when the block's end `end` leaves room (the cursor moves past them), else
+ * to an allocation of the task's own. */
+typedef struct name_dest {
+    char *at, *end;
+} name_dest;
+
+static rtp_status read_task(const rtp_json *doc, const cJSON *node, const char *path,
+                            rtp_ns unit, const char *const *extra_keys, rtp_task *task,
+                            name_dest *dest, rtp_diag *diag)
 {
     char field[RTP_DIAG_PATH_SIZE];
     if (!node || (node->type & 0xFF) != cJSON_Object) /* cJSON_IsObject without a call */
@@ -327,10 +335,14 @@ rtp_status rtp_task_from_json(const rtp_json *doc, const cJSON *node, const char
         st = rtp_diag_set(diag, RTP_EINPUT, NULL, "longer than %d bytes", RTP_TASK_NAME_MAX);
     else if (rtp_text_check_plain(name, why, sizeof why) != 0)
         st = rtp_diag_set(diag, RTP_EINPUT, NULL, "%s", why);
-    else if (!(task->name = malloc(name_len + 1)))
+    else if (dest && (size_t)(dest->end - dest->at) > name_len) {
+        task->name = memcpy(dest->at, name, name_len + 1);
+        dest->at += name_len + 1;
+    } else if (!(task->name = malloc(name_len + 1))) {
         st = rtp_diag_set(diag, RTP_ENOMEM, NULL, "out of memory");
-    else
+    } else {
         memcpy(task->name, name, name_len + 1);
+    }
     if (st != RTP_OK)
         return at_key(st, diag, path, "name");
 
@@ -383,6 +395,29 @@ rtp_status rtp_task_from_json(const rtp_json *doc, const cJSON *node, const char
     return RTP_OK;
 }
 
+rtp_status rtp_task_from_json(const rtp_json *doc, const cJSON *node, const char *path,
+                              rtp_ns unit, const char *const *extra_keys, rtp_task *task,
+                              rtp_diag *diag)
+{
+    return read_task(doc, node, path, unit, extra_keys, task, NULL, diag);
+}
+
+/* The bytes the names of `tasks` take with their NULs, each counted up to
+ * RTP_TASK_NAME_MAX + 1 (a longer one is refused when read): the name
+ * block's size. A task without a string name counts 0 (it is refused). */
+static size_t names_size(const cJSON *tasks)
+{
+    size_t size = 0;
+    for (const cJSON *c = tasks->child; c; c = c->next) {
+        const cJSON *name = cJSON_IsObject(c) ? cJSON_GetObjectItemCaseSensitive(c, "name") : NULL;
+        if (cJSON_IsString(name)) {
+            size_t len = strlen(name->valuestring);
+            size += (len < RTP_TASK_NAME_MAX ? len : RTP_TASK_NAME_MAX) + 1;
+        }
+    }
+    return size;
+}
+
 /* "tasks[i]" into path (RTP_DIAG_PATH_SIZE bytes), as rtp_json_path_index
  * writes it, without its general case: it is built for every task. The
  * digits are the JSON writer's integer formatting. */
@@ -425,6 +460,11 @@ static rtp_status read_taskset(const rtp_json *doc, rtp_taskset *ts, rtp_diag *d
     size_t n = (size_t)cJSON_GetArraySize(tasks), i = 0;
     if (n > 0 && !(ts->tasks = calloc(n, sizeof *ts->tasks)))
         return rtp_diag_set(diag, RTP_ENOMEM, "tasks", "out of memory");
+    size_t block = n > 0 ? names_size(tasks) : 0;
+    if (block > 0 && !(ts->name_block = malloc(block)))
+        return rtp_diag_set(diag, RTP_ENOMEM, "tasks", "out of memory");
+    ts->name_block_size = block;
+    name_dest dest = {ts->name_block, ts->name_block + block};
     char path[RTP_DIAG_PATH_SIZE], name_path[RTP_DIAG_PATH_SIZE];
     rtp_nameset names;
     rtp_nameset_slot small[256]; /* up to 127 tasks: no allocation */
@@ -433,8 +473,7 @@ static rtp_status read_taskset(const rtp_json *doc, rtp_taskset *ts, rtp_diag *d
     for (const cJSON *c = tasks->child; c; c = c->next, i++) {
         task_path(path, i);
         ts->n_tasks = i + 1;
-        st = rtp_task_from_json(doc, c, path, ts->time_unit_ns, task_extra, &ts->tasks[i],
-                                diag);
+        st = read_task(doc, c, path, ts->time_unit_ns, task_extra, &ts->tasks[i], &dest, diag);
         const cJSON *req = st == RTP_OK ? cJSON_GetObjectItemCaseSensitive(c, "requests") : NULL;
         if (req) {
             rtp_json_path_key(name_path, sizeof name_path, path, "requests");
@@ -577,10 +616,10 @@ char *rtp_taskset_to_json(const rtp_taskset *ts, int pretty)
     return rtp_jw_take(&w);
 }
 
-/* A task's allocations, freed; a task of a generated set has only its name. */
+/* A task's allocations but its name, freed; a task of a generated set has
+ * none. */
 static void free_fields(rtp_task *task)
 {
-    free(task->name);
     if (task->cmd) {
         for (size_t i = 0; i < task->cmd_len; i++)
             free(task->cmd[i]);
@@ -595,6 +634,7 @@ void rtp_task_free_fields(rtp_task *task)
 {
     if (!task)
         return;
+    free(task->name);
     free_fields(task);
     memset(task, 0, sizeof *task);
 }
@@ -642,8 +682,15 @@ void rtp_taskset_free(rtp_taskset *ts)
 {
     if (!ts)
         return;
-    for (size_t i = 0; ts->tasks && i < ts->n_tasks; i++)
+    for (size_t i = 0; ts->tasks && i < ts->n_tasks; i++) {
+        const char *name = ts->tasks[i].name;
+        /* the block's names go with it (an integer comparison: name may
+         * point anywhere, and C orders only pointers into one object) */
+        if ((uintptr_t)name - (uintptr_t)ts->name_block >= ts->name_block_size)
+            free(ts->tasks[i].name);
         free_fields(&ts->tasks[i]); /* no zeroing: the array goes too */
+    }
+    free(ts->name_block);
     free(ts->tasks);
     free(ts->platform.cpus);
     for (size_t k = 0; ts->platform.clusters && k < ts->platform.n_clusters; k++)

@@ -11,7 +11,11 @@
  * documents are written by models/json_write.h); the modules that read
  * documents back (probe/, rehearse/, explore/) reach it through that header.
  * Ownership: an rtp_taskset owns all its strings and arrays; free it with
- * rtp_taskset_free. Thread-safety: no globals (cJSON's global error pointer
+ * rtp_taskset_free. The names of the tasks a reader or generator made share
+ * one allocation, the set's name block (one malloc per set, not one per
+ * task: ~50 of them per set cost glibc's allocator 3% of a two-thread
+ * batch); a task name anywhere else is that task's own allocation (a set
+ * built by hand, a name replaced). Thread-safety: no globals (cJSON's global error pointer
  * is never used); distinct objects may be used from distinct threads. */
 #ifndef RTP_TASKSET_H
 #define RTP_TASKSET_H
@@ -150,6 +154,12 @@ typedef struct rtp_taskset {
     size_t n_tasks;
     rtp_resource *resources; /* top-level "resources", or NULL */
     size_t n_resources;
+    char *name_block;      /* NULL, or one allocation of name_block_size bytes
+                            * holding the NUL-terminated names that point
+                            * into it; they are freed with it, never alone
+                            * (to rename such a task, point its name at a
+                            * new allocation, which the set then owns) */
+    size_t name_block_size;
 } rtp_taskset;
 
 /* The protocol's name in outputs: "pcp" (FP) or "srp" (EDF) for a ceiling
@@ -202,7 +212,9 @@ char *rtp_taskset_to_json(const rtp_taskset *ts, int pretty);
 
 void rtp_taskset_free(rtp_taskset *ts);
 
-/* Deep copy of one task into *dst (caller frees with rtp_task_free_fields). */
+/* Deep copy of one task into *dst, its name its own allocation (caller
+ * frees with rtp_task_free_fields, which is not for a task of a set:
+ * rtp_taskset_free frees those). */
 rtp_status rtp_task_copy(rtp_task *dst, const rtp_task *src);
 void rtp_task_free_fields(rtp_task *task);
 

@@ -55,6 +55,11 @@ static void test_same_stream_same_set(void **state)
     assert_true(hash_set(&a) != hash_set(&c));
     assert_string_equal(a.tasks[0].name, "T1");
     assert_string_equal(a.tasks[11].name, "T12");
+    /* the names share the set's name block, exactly their bytes
+     * (models/taskset.h): 9 x "Tk" + 3 x "T1k", with their NULs */
+    assert_int_equal(a.name_block_size, 9 * 3 + 3 * 4);
+    for (size_t i = 0, at = 0; i < a.n_tasks; at += strlen(a.tasks[i++].name) + 1)
+        assert_ptr_equal(a.tasks[i].name, a.name_block + at);
     free(ja);
     free(jb);
     rtp_taskset_free(&a);

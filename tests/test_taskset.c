@@ -723,6 +723,70 @@ static void test_task_copy(void **state)
     rtp_taskset_free(NULL);
 }
 
+/* Every name of a set lies in its name block, one after another, and the
+ * block is exactly their bytes (models/taskset.h). */
+static void assert_names_in_block(const rtp_taskset *ts)
+{
+    size_t used = 0;
+    for (size_t i = 0; i < ts->n_tasks; i++) {
+        assert_ptr_equal(ts->tasks[i].name, ts->name_block + used);
+        used += strlen(ts->tasks[i].name) + 1;
+    }
+    assert_int_equal(used, ts->name_block_size);
+}
+
+static void test_name_block(void **state)
+{
+    (void)state;
+    char longest[RTP_TASK_NAME_MAX + 1], json[1024];
+    memset(longest, 'x', RTP_TASK_NAME_MAX);
+    longest[RTP_TASK_NAME_MAX] = '\0';
+    snprintf(json, sizeof json,
+             "{\"tasks\": [{\"period\": 4, \"wcet\": 1, \"name\": \"a\"},"
+             " {\"name\": \"%s\", \"wcet\": 1, \"period\": 4},"
+             " {\"name\": \"\\u00e9t\\u00e9 \\ud83d\\ude00\", \"wcet\": 1, \"period\": 4},"
+             " {\"name\": \"b\", \"wcet\": 1, \"period\": 4}]}",
+             longest);
+    rtp_taskset ts;
+    good(json, &ts);
+    assert_int_equal(ts.n_tasks, 4);
+    assert_string_equal(ts.tasks[1].name, longest);
+    assert_string_equal(ts.tasks[2].name, "\u00e9t\u00e9 \U0001F600");
+    assert_names_in_block(&ts);
+    /* a renamed task owns its new name: freed with the set, the old bytes
+     * with the block (ASan's build sees a leak or a bad free) */
+    ts.tasks[2].name = strdup("renamed");
+    rtp_taskset_free(&ts);
+    assert_null(ts.name_block);
+    /* a set that fails after some names frees them all, *out zeroed */
+    rtp_diag d;
+    assert_int_equal(parse("{\"tasks\": [{\"name\": \"a\", \"wcet\": 1, \"period\": 4},"
+                           " {\"name\": \"b\", \"wcet\": 0, \"period\": 4}]}",
+                           &ts, &d),
+                     RTP_EINPUT);
+    assert_string_equal(d.path, "tasks[1].wcet");
+    assert_null(ts.name_block);
+    assert_null(ts.tasks);
+    /* names past the limit and non-strings are refused, not written */
+    char *over = malloc(RTP_TASK_NAME_MAX + 64);
+    assert_non_null(over);
+    memset(over, 0, RTP_TASK_NAME_MAX + 64);
+    snprintf(over, RTP_TASK_NAME_MAX + 64, "{\"tasks\": [{\"name\": \"%sy\", \"wcet\": 1, \"period\": 4}]}", longest);
+    bad_at(over, "tasks[0].name");
+    free(over);
+    bad_at("{\"tasks\": [{\"name\": \"a\", \"wcet\": 1, \"period\": 4}, {\"name\": 7}]}",
+           "tasks[1].name");
+    /* a set built by hand: each name its own allocation, no block */
+    rtp_taskset hand;
+    memset(&hand, 0, sizeof hand);
+    hand.n_tasks = 2;
+    hand.tasks = calloc(2, sizeof *hand.tasks);
+    assert_non_null(hand.tasks);
+    hand.tasks[0].name = strdup("x");
+    hand.tasks[1].name = strdup("y");
+    rtp_taskset_free(&hand);
+}
+
 static void test_cpu_ids(void **state)
 {
     (void)state;
@@ -952,6 +1016,7 @@ int main(void)
         cmocka_unit_test(test_round_trip_random),
         cmocka_unit_test(test_big_times_written_as_strings),
         cmocka_unit_test(test_task_copy),
+        cmocka_unit_test(test_name_block),
         cmocka_unit_test(test_cpu_ids),
         cmocka_unit_test(test_load_file),
         cmocka_unit_test(test_diagnostic_lines_quoted_values),

@@ -39,6 +39,7 @@ typedef struct rtp_platform { int *cpus; size_t n_cpus; int **clusters; size_t *
 typedef struct rtp_taskset { rtp_ns time_unit_ns; int has_platform; rtp_platform platform;
     rtp_task *tasks; size_t n_tasks;
     void *resources; size_t n_resources;  /* rtp_resource *: not read here */
+    char *name_block; size_t name_block_size;
 } rtp_taskset;
 
 void rtp_diag_clear(rtp_diag *diag);
