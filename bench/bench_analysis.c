@@ -43,6 +43,7 @@
  * --sensitivity sections alone, the global one alone, the 20-task family
  * alone with SETS sets, or the arbitrary-deadline family with SETS sets,
  * 60 in the issue) */
+#include "bench/bench_common.h"
 #include "gen/gen.h"
 #include "solver/analyze.h"
 #include "models/effective.h"
@@ -54,25 +55,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-/* CPU time of this thread: other processes on the machine do not count. */
-static double now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static double median(double *v, size_t n)
 {
-    qsort(v, n, sizeof *v, cmp_double);
+    qsort(v, n, sizeof *v, bench_cmp_double);
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
@@ -107,19 +93,6 @@ static int batch_once(const char *line, size_t len, const rtp_analyze_opts *opts
     rtp_analysis_free(&a);
     rtp_taskset_free(&ts);
     return ok;
-}
-
-/* The 1-minute load average (other helpers share the machine), -1 if unknown. */
-static double load_average(void)
-{
-    double l = -1;
-    FILE *f = fopen("/proc/loadavg", "r");
-    if (f) {
-        if (fscanf(f, "%lf", &l) != 1)
-            l = -1;
-        fclose(f);
-    }
-    return l;
 }
 
 static uint64_t mix(uint64_t z)
@@ -183,14 +156,14 @@ static void terms_point(size_t n_tasks, rtp_ratio util, size_t sets, uint64_t se
         rtp_edf_result er;
         int prio[200], found, ok;
         rtp_ns resp[200];
-        double t0 = now_us();
+        double t0 = bench_cpu_us();
         rtp_edf_qpa(t, n, 0, &lim, &er, &diag);
-        double t1 = now_us();
+        double t1 = bench_cpu_us();
         rtp_fp_assign(t, n, RTP_PRIO_DM, prio, &found, &lim, &diag);
         rtp_fp_rta(t, n, prio, resp, &ok, &lim, &diag);
-        double t2 = now_us();
+        double t2 = bench_cpu_us();
         rtp_fp_assign(t, n, RTP_PRIO_OPA, prio, &found, &lim, &diag);
-        double t3 = now_us();
+        double t3 = bench_cpu_us();
         v[0][k] = t1 - t0;
         v[1][k] = t2 - t1;
         v[2][k] = t3 - t2;
@@ -206,7 +179,7 @@ static void terms_point(size_t n_tasks, rtp_ratio util, size_t sets, uint64_t se
 static void bench_terms(size_t sets, uint64_t seed)
 {
     printf("# real-system terms: medians in microseconds, ratios to the plain sets "
-           "(load average %.2f)\n", load_average());
+           "(load average %.2f)\n", bench_load_average());
     printf("%5s %5s %-9s %9s %9s %9s %9s %9s %9s %6s\n", "n", "U", "terms", "edf_qpa",
            "ratio", "fp_rta_dm", "ratio", "fp_opa", "ratio", "edf_ok");
     const size_t sizes[] = {10, 50};
@@ -227,7 +200,7 @@ static void bench_terms(size_t sets, uint64_t seed)
             }
             fflush(stdout);
         }
-    printf("# load average after: %.2f\n", load_average());
+    printf("# load average after: %.2f\n", bench_load_average());
 }
 
 /* --sensitivity against the plain test: medians over the sets where all
@@ -235,7 +208,7 @@ static void bench_terms(size_t sets, uint64_t seed)
 static void bench_sensitivity(size_t sets, uint64_t seed)
 {
     printf("# --sensitivity: medians in microseconds over the answered sets, ratios to the "
-           "plain exact test (load average %.2f)\n", load_average());
+           "plain exact test (load average %.2f)\n", bench_load_average());
     printf("%5s %5s %-7s %9s %9s %9s %9s %9s %8s\n", "n", "U", "policy", "plain", "wcet_max",
            "ratio", "factor", "ratio", "answered");
     static const rtp_ns periods[] = {10000000, 20000000, 25000000, 40000000, 50000000,
@@ -279,15 +252,15 @@ static void bench_sensitivity(size_t sets, uint64_t seed)
                     rtp_test_result r;
                     memset(&r, 0, sizeof r);
                     rtp_scaling sc;
-                    double t0 = now_us();
+                    double t0 = bench_cpu_us();
                     rtp_status s0 = rtp_test_run(&test, ts.tasks, ts.n_tasks, &r, &diag);
-                    double t1 = now_us();
+                    double t1 = bench_cpu_us();
                     rtp_status s1 = rtp_sensitivity_wcet_max(&test, ts.tasks, ts.n_tasks, NULL,
                                                              wmax, &diag);
-                    double t2 = now_us();
+                    double t2 = bench_cpu_us();
                     rtp_status s2 = rtp_sensitivity_scaling(&test, ts.tasks, ts.n_tasks, NULL,
                                                             &sc, &diag);
-                    double t3 = now_us();
+                    double t3 = bench_cpu_us();
                     rtp_scaling_free(&sc);
                     if (s0 == RTP_OK && s1 == RTP_OK && s2 == RTP_OK) {
                         v[0][done] = t1 - t0;
@@ -308,7 +281,7 @@ static void bench_sensitivity(size_t sets, uint64_t seed)
     for (int k = 0; k < 3; k++)
         free(v[k]);
     free(wmax);
-    printf("# load average after: %.2f\n", load_average());
+    printf("# load average after: %.2f\n", bench_load_average());
 }
 
 /* The sensitivity family: `rtpack gen --tasks 20 --utilization 0.8
@@ -319,7 +292,7 @@ static void bench_sensitivity(size_t sets, uint64_t seed)
 static void bench_sensitivity_family(size_t sets)
 {
     printf("# --sensitivity on the 20-task family (20 tasks, U = 0.8, periods 1ms:100ms in 1 us): "
-           "microseconds (load average %.2f)\n", load_average());
+           "microseconds (load average %.2f)\n", bench_load_average());
     printf("%-7s %9s %9s %9s %9s %9s %9s %8s\n", "policy", "plain", "sens", "ratio", "p99",
            "max", "max/med", "answered");
     struct { rtp_policy policy; rtp_prio_rule rule; const char *name; } kinds[] = {
@@ -340,14 +313,14 @@ static void bench_sensitivity_family(size_t sets)
             rtp_test_result r;
             memset(&r, 0, sizeof r);
             rtp_scaling sc;
-            double t0 = now_us();
+            double t0 = bench_cpu_us();
             rtp_status s0 = rtp_test_run(&test, ts.tasks, ts.n_tasks, &r, &diag);
-            double t1 = now_us();
+            double t1 = bench_cpu_us();
             rtp_status s1 = rtp_sensitivity_wcet_max(&test, ts.tasks, ts.n_tasks, NULL, wmax,
                                                      &diag);
             rtp_status s2 = rtp_sensitivity_scaling(&test, ts.tasks, ts.n_tasks, NULL, &sc,
                                                     &diag);
-            double t2 = now_us();
+            double t2 = bench_cpu_us();
             rtp_scaling_free(&sc);
             if (s0 == RTP_OK && s1 == RTP_OK && s2 == RTP_OK) {
                 plain[done] = t1 - t0;
@@ -377,7 +350,7 @@ static void bench_sensitivity_family(size_t sets)
 static void bench_sensitivity_arbitrary(size_t sets, uint64_t seed)
 {
     printf("# --sensitivity, FP-DM, arbitrary deadlines + jitter + blocking + overheads "
-           "(load average %.2f)\n", load_average());
+           "(load average %.2f)\n", bench_load_average());
     printf("%4s %3s %6s %-8s %-8s %10s %10s %9s\n", "set", "n", "sched", "wcet_max", "factor",
            "plain_us", "sens_us", "ratio");
     rtp_test test = rtp_test_exact(RTP_POLICY_FP, RTP_PRIO_DM, 1, rtp_limits_default());
@@ -407,16 +380,16 @@ static void bench_sensitivity_arbitrary(size_t sets, uint64_t seed)
         memset(&r, 0, sizeof r);
         rtp_scaling sc;
         rtp_ns wmax[12];
-        double t0 = now_us();
+        double t0 = bench_cpu_us();
         rtp_status s0 = rtp_test_run(&test, eff, ts.n_tasks, &r, &diag);
-        double t1 = now_us();
+        double t1 = bench_cpu_us();
         rtp_status s1 = RTP_OK, s2 = RTP_OK;
         int ok = s0 == RTP_OK && r.schedulable;
         if (ok)
             s1 = rtp_sensitivity_wcet_max(&test, t, ts.n_tasks, &ov, wmax, &diag);
         if (s0 == RTP_OK)
             s2 = rtp_sensitivity_scaling(&test, t, ts.n_tasks, &ov, &sc, &diag);
-        double t3 = now_us();
+        double t3 = bench_cpu_us();
         if (s0 == RTP_OK && s2 == RTP_OK)
             rtp_scaling_free(&sc);
         decided += s0 == RTP_OK && s1 == RTP_OK && s2 == RTP_OK;
@@ -436,7 +409,7 @@ static void bench_sensitivity_arbitrary(size_t sets, uint64_t seed)
     double med = n_yes ? median(yes, n_yes) : 0;
     printf("# decided %zu/%zu (schedulable %zu); schedulable and decided: ratio median %.1f, "
            "max %.1f; load average after: %.2f\n", decided, sets, sched, med,
-           n_yes ? yes[n_yes - 1] : 0, load_average());
+           n_yes ? yes[n_yes - 1] : 0, bench_load_average());
     free(yes);
 }
 
@@ -452,7 +425,7 @@ static void bench_sensitivity_global(size_t sets, uint64_t seed)
 {
     printf("# --sensitivity, global tests: wcet_max of every task, medians in microseconds "
            "over the accepted sets, ratio to one run of the test (load average %.2f)\n",
-           load_average());
+           bench_load_average());
     printf("%5s %4s %5s %-7s %9s %9s %9s %8s\n", "n", "m", "U/m", "policy", "plain",
            "wcet_max", "ratio", "accepted");
     const size_t sizes[] = {5, 10, 20};
@@ -481,12 +454,12 @@ static void bench_sensitivity_global(size_t sets, uint64_t seed)
                             exit(3);
                         rtp_test_result r;
                         memset(&r, 0, sizeof r);
-                        double t0 = now_us();
+                        double t0 = bench_cpu_us();
                         rtp_status s0 = rtp_test_run(&test, ts.tasks, ts.n_tasks, &r, &diag);
-                        double t1 = now_us();
+                        double t1 = bench_cpu_us();
                         rtp_status s1 = rtp_sensitivity_wcet_max(&test, ts.tasks, ts.n_tasks,
                                                                  NULL, wmax, &diag);
-                        double t2 = now_us();
+                        double t2 = bench_cpu_us();
                         if (s0 == RTP_OK && s1 == RTP_OK && r.schedulable) {
                             plain[done] = t1 - t0;
                             wm[done] = t2 - t1;
@@ -503,7 +476,7 @@ static void bench_sensitivity_global(size_t sets, uint64_t seed)
     free(plain);
     free(wm);
     free(wmax);
-    printf("# load average after: %.2f\n", load_average());
+    printf("# load average after: %.2f\n", bench_load_average());
 }
 
 int main(int argc, char **argv)
@@ -553,14 +526,14 @@ int main(int argc, char **argv)
                 const rtp_task *t = ts.tasks;
                 size_t n = ts.n_tasks;
                 rtp_edf_result er;
-                double t0 = now_us();
+                double t0 = bench_cpu_us();
                 rtp_status st = rtp_edf_qpa(t, n, 0, &lim, &er, &diag);
-                double t1 = now_us();
+                double t1 = bench_cpu_us();
                 rtp_ns bound = 0;
                 int enum_ok = 1;
                 if (st == RTP_OK && rtp_edf_bound(t, n, &lim, &bound, &diag) == RTP_OK)
                     enum_ok = enumerate_demand(t, n, bound);
-                double t2 = now_us();
+                double t2 = bench_cpu_us();
                 if (st != RTP_OK || enum_ok != er.schedulable) {
                     fprintf(stderr, "EDF mismatch or limit on set %zu\n", k);
                     return 3;
@@ -569,11 +542,11 @@ int main(int argc, char **argv)
                 rtp_ns resp[200];
                 int sched;
                 rtp_fp_assign(t, n, RTP_PRIO_DM, prio, &found, &lim, &diag);
-                double t3 = now_us();
+                double t3 = bench_cpu_us();
                 rtp_fp_rta(t, n, prio, resp, &sched, &lim, &diag);
-                double t4 = now_us();
+                double t4 = bench_cpu_us();
                 rtp_fp_assign(t, n, RTP_PRIO_OPA, prio, &found, &lim, &diag);
-                double t5 = now_us();
+                double t5 = bench_cpu_us();
                 qpa_us[k] = t1 - t0;
                 enum_us[k] = t2 - t1;
                 rta_us[k] = t4 - t3;
@@ -606,11 +579,11 @@ int main(int argc, char **argv)
         for (int pol = 0; pol < 2; pol++) {
             rtp_analyze_opts ao = rtp_analyze_opts_default(pol ? RTP_POLICY_FP : RTP_POLICY_EDF);
             ao.limits = lim;
-            double t0 = now_us();
+            double t0 = bench_cpu_us();
             for (size_t k = 0; k < lines; k++)
                 if (batch_once(text[k], strlen(text[k]), &ao) < 0)
                     return 3;
-            double secs = (now_us() - t0) / 1e6;
+            double secs = (bench_cpu_us() - t0) / 1e6;
             printf("batch n=%zu U=0.80 %s: %.0f sets/s\n", sizes[si], pol ? "fp-opa" : "edf",
                    (double)lines / secs);
         }

@@ -4,24 +4,11 @@
  * median microseconds per call over 7 rounds.
  *
  * usage: bench_api FILE [CALLS (default 2000)] */
+#include "bench/bench_common.h"
 #include "solver/analyze.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
-
-static double now_us(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e6 + (double)t.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 int main(int argc, char **argv)
 {
@@ -37,7 +24,7 @@ int main(int argc, char **argv)
     rtp_analyze_opts opts = rtp_analyze_opts_default(RTP_POLICY_EDF);
     double rounds[7];
     for (int r = 0; r < 7; r++) {
-        double t0 = now_us();
+        double t0 = bench_wall_us();
         for (long k = 0; k < calls; k++) {
             rtp_analysis a;
             if (rtp_analyze(&ts, &opts, &a, &diag) != RTP_OK)
@@ -48,9 +35,9 @@ int main(int argc, char **argv)
             free(text);
             rtp_analysis_free(&a);
         }
-        rounds[r] = (now_us() - t0) / (double)calls;
+        rounds[r] = (bench_wall_us() - t0) / (double)calls;
     }
-    qsort(rounds, 7, sizeof rounds[0], cmp_double);
+    qsort(rounds, 7, sizeof rounds[0], bench_cmp_double);
     printf("%.3f\n", rounds[3]);
     rtp_taskset_free(&ts);
     return 0;

@@ -5,19 +5,12 @@
  * (per thread too), and the 2-thread speed-up, checking that both runs give
  * the same counts. In memory: no files are written.
  * Usage: bench_explore [SETS_PER_POINT] */
+#include "bench/bench_common.h"
 #include "explore/explore.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double seconds(clockid_t clock)
-{
-    struct timespec ts;
-    clock_gettime(clock, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* Runs every point with `threads` threads; returns wall seconds and *cpu
  * the process CPU seconds (contention from other processes inflates the
@@ -27,7 +20,7 @@ static double run_all(const rtp_sweep *sw, int threads, int64_t *accepted, doubl
     size_t pm = sw->n_policies * sw->n_methods;
     rtp_explore_cell *cells = calloc(pm, sizeof *cells);
     rtp_explore_opts o = {.threads = threads};
-    double start = seconds(CLOCK_MONOTONIC), cpu_start = seconds(CLOCK_PROCESS_CPUTIME_ID);
+    double start = bench_wall_us() / 1e6, cpu_start = bench_process_cpu_us() / 1e6;
     for (size_t p = 0; p < sw->n_points; p++) {
         rtp_diag diag;
         rtp_diag_clear(&diag);
@@ -38,8 +31,8 @@ static double run_all(const rtp_sweep *sw, int threads, int64_t *accepted, doubl
         for (size_t c = 0; c < pm; c++)
             accepted[p * pm + c] = cells[c].accepted;
     }
-    double elapsed = seconds(CLOCK_MONOTONIC) - start;
-    *cpu = seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu_start;
+    double elapsed = bench_wall_us() / 1e6 - start;
+    *cpu = bench_process_cpu_us() / 1e6 - cpu_start;
     free(cells);
     return elapsed;
 }
@@ -77,8 +70,8 @@ int main(int argc, char **argv)
     printf("2 threads: %8.3f s  %9.1f sets/s  (%.1f sets/s per thread; %.1f sets per CPU-second)\n",
            t2, total / t2, total / t2 / 2, total / c2);
     printf("parallel work overhead (CPU time 2 threads / 1 thread): %.2f\n", c2 / c1);
-    printf("speed-up 2 vs 1 threads: %.2fx (target >= 1.8x); counts identical: %s\n", t1 / t2,
-           same ? "yes" : "NO");
+    printf("speed-up 2 vs 1 threads: %.2fx (target >= 1.8x); counts identical: %s (load average "
+           "%.2f)\n", t1 / t2, same ? "yes" : "NO", bench_load_average());
     free(a1);
     free(a2);
     rtp_sweep_free(&sw);

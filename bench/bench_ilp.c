@@ -18,20 +18,13 @@
  *
  * usage: bench_ilp [SETS_PER_POINT (default 3)] [TIME_LIMIT_S (default 10)]
  *                  [SEED (default 1)] */
+#include "bench/bench_common.h"
 #include "gen/gen.h"
 #include "ilp/ilp.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 typedef struct tally {
     int sets, optimal, infeasible, timeouts, plans, heuristic, ilp_only, errors;
@@ -117,10 +110,10 @@ static void run_opts(const rtp_taskset *ts, const int *cpus, size_t m, rtp_polic
     int best_ok = 0;
     if (with_best) {
         rtp_plan bp;
-        double t0 = now_s();
+        double t0 = bench_wall_us() / 1e6;
         if (rtp_part_best(ts, cpus, m, &o.part, &bp, NULL) == RTP_OK)
             best_ok = bp.feasible;
-        t->best_seconds += now_s() - t0;
+        t->best_seconds += bench_wall_us() / 1e6 - t0;
         rtp_plan_free(&bp);
     }
     rtp_plan p;
@@ -185,7 +178,7 @@ int main(int argc, char **argv)
     int cpus[32];
     for (int j = 0; j < 32; j++)
         cpus[j] = j;
-    double start = now_s();
+    double start = bench_wall_us() / 1e6;
     printf("bench_ilp: %d sets per point, time limit %.1f s, seed %llu\n", sets, limit,
            (unsigned long long)seed);
     printf("columns: opt/inf/tlim = ILP verdicts; heur = rtp_part_best feasible; plan = ILP plan "
@@ -318,6 +311,7 @@ int main(int argc, char **argv)
         snprintf(label, sizeof label, "built n=%zu m=%zu", n, m);
         print_row(label, &t);
     }
-    printf("\nwhole run: %.1f s\n", now_s() - start);
+    printf("\nwhole run: %.1f s (load average %.2f)\n", bench_wall_us() / 1e6 - start,
+           bench_load_average());
     return 0;
 }

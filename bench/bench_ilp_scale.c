@@ -27,6 +27,7 @@
  * Times are wall-clock; the load average is printed before and after.
  * usage: bench_ilp_scale [SETS (default 2)] [TIME_LIMIT_S (default 10)]
  *                        [SEED (default 1)] [PARTS (default AB)] */
+#include "bench/bench_common.h"
 #include "gen/gen.h"
 #include "ilp/ilp.h"
 
@@ -270,13 +271,6 @@ static void print_row(const char *label, const row *r, const row *base)
     printf("%s\n", r->errors ? "ERRORS" : "");
 }
 
-static void load_average(const char *when)
-{
-    double l[3];
-    if (getloadavg(l, 3) == 3)
-        printf("load average (%s): %.2f %.2f %.2f\n", when, l[0], l[1], l[2]);
-}
-
 static void part_a(int sets, double limit, uint64_t seed, const int *cpus)
 {
     static const size_t shapes[][2] = {{100, 16}, {150, 24}, {200, 32}};
@@ -398,11 +392,11 @@ int main(int argc, char **argv)
     printf("columns: answer = optimal or infeasible within the limit; mean_s/max_s = wall "
            "clock per set;\n         pre_s = conflict graph + pre-checks; new/base = mean time "
            "ratio, same sets\n");
-    load_average("start");
+    printf("load average (start): %.2f\n", bench_load_average());
     if (strchr(parts, 'A'))
         part_a(sets, limit, seed, cpus);
     if (strchr(parts, 'B'))
         part_b(sets, limit, seed, cpus);
-    load_average("end");
+    printf("load average (end): %.2f\n", bench_load_average());
     return 0;
 }

@@ -13,6 +13,7 @@
  * usage: bench_partition [SETS_PER_POINT (default 5)] [SEED (default 1)]
  *                        [implicit|constrained]
  *        bench_partition speedup [SETS_PER_POINT]   (the speed-up part only) */
+#include "bench/bench_common.h"
 #include "heuristics/partition.h"
 
 #include <math.h>
@@ -128,10 +129,8 @@ static void speedup(uint64_t seed, int constrained, int per_point, const int *cp
                     total[pol][0] += time_best(&ts, cpus, m, policy, 1);
                     total[pol][1] += time_best(&ts, cpus, m, policy, 2);
                 }
-    double load[3] = {0, 0, 0};
-    getloadavg(load, 3);
     printf("\nrtp_part_best speed-up, 2 threads vs 1 (n = 50, 100; m = 4, 8; U/m = 0.8; "
-           "fastest of 3 runs; load average %.2f):\n", load[0]);
+           "fastest of 3 runs; load average %.2f):\n", bench_load_average());
     for (int pol = 0; pol < 2; pol++)
         printf("  %-4s %.3f s with 1 thread, %.3f s with 2: %.2fx\n", pol ? "fp" : "edf",
                total[pol][0], total[pol][1],

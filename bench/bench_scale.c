@@ -20,6 +20,7 @@
  *
  * usage: bench_scale [EDF_SETS (default 10000)] [SEED (default 1)] [near] (the
  * last word: the 20-task family alone) */
+#include "bench/bench_common.h"
 #include "gen/gen.h"
 #include "heuristics/partition.h"
 #include "solver/edf.h"
@@ -27,26 +28,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static double load_average(void)
-{
-    double l[3] = {-1, -1, -1};
-    return getloadavg(l, 3) > 0 ? l[0] : -1;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* ---- partitioning ---- */
 
@@ -67,10 +48,10 @@ static double time_pack(size_t n, int best, uint64_t seed, int *feasible)
     rtp_part_opts po = rtp_part_opts_default();
     po.threads = 1;
     rtp_plan plan;
-    double t0 = now_s();
+    double t0 = bench_cpu_us() / 1e6;
     rtp_status st = best ? rtp_part_best(&ts, cpus, 64, &po, &plan, &diag)
                          : rtp_part_pack(&ts, cpus, 64, &po, &plan, &diag);
-    double dt = now_s() - t0;
+    double dt = bench_cpu_us() / 1e6 - t0;
     if (st != RTP_OK) {
         fprintf(stderr, "partition: %s\n", diag.message);
         exit(3);
@@ -84,7 +65,7 @@ static double time_pack(size_t n, int best, uint64_t seed, int *feasible)
 static void bench_pack(uint64_t seed)
 {
     printf("# partitioning, EDF, 64 CPUs, U/m = 0.9, implicit deadlines, one thread "
-           "(load average %.2f)\n", load_average());
+           "(load average %.2f)\n", bench_load_average());
     int f10, f100, fbest;
     double t10 = time_pack(10000, 0, seed, &f10);
     double t100 = time_pack(100000, 0, seed, &f100);
@@ -141,7 +122,7 @@ static int qpa_below(const rtp_task *t, size_t n, rtp_ns bound)
 
 static void summary(const char *label, double *us, size_t n, double out[3])
 {
-    qsort(us, n, sizeof *us, cmp_double);
+    qsort(us, n, sizeof *us, bench_cmp_double);
     out[0] = us[n / 2];
     out[1] = us[n * 99 / 100];
     out[2] = us[n - 1];
@@ -167,21 +148,21 @@ static void edf_point(rtp_ratio util, size_t sets, size_t before_sets, uint64_t 
         rtp_status st = RTP_OK;
         double best = 1e30;
         for (int rep = 0; rep < 3; rep++) {
-            double t0 = now_s();
+            double t0 = bench_cpu_us() / 1e6;
             st = rtp_edf_qpa(ts.tasks, ts.n_tasks, 0, &lim, &r, &diag);
-            double dt = now_s() - t0;
+            double dt = bench_cpu_us() / 1e6 - t0;
             best = dt < best ? dt : best;
         }
         now[k] = best * 1e6;
         limits += st != RTP_OK;
         sched += st == RTP_OK && r.schedulable;
         for (int rep = 0; k < before_sets && rep < (before_sets < sets ? 1 : 3); rep++) {
-            double t0 = now_s();
+            double t0 = bench_cpu_us();
             rtp_ns bound = 0;
             int verdict = -1;
             if (rtp_edf_bound(ts.tasks, ts.n_tasks, &lim, &bound, &diag) == RTP_OK)
                 verdict = bound > 0 ? qpa_below(ts.tasks, ts.n_tasks, bound) : -1;
-            double dt = (now_s() - t0) * 1e6;
+            double dt = bench_cpu_us() - t0;
             old[k] = rep == 0 || dt < old[k] ? dt : old[k];
             mismatch += verdict >= 0 && st == RTP_OK && verdict != r.schedulable;
         }
@@ -193,7 +174,7 @@ static void edf_point(rtp_ratio util, size_t sets, size_t before_sets, uint64_t 
     printf("U = %s, %zu sets (before: first %zu), schedulable %zu, limits %zu, "
            "verdict mismatches %zu (load average %.2f)\n",
            name, sets, before_sets, sched, limits,
-           mismatch, load_average());
+           mismatch, bench_load_average());
     double a[3], b[3];
     summary("after", now, sets, a);
     summary("before", old, before_sets, b);
@@ -227,9 +208,9 @@ static void near_family(size_t count)
         rtp_status st = RTP_OK;
         double best = 1e30;
         for (int rep = 0; rep < 3; rep++) {
-            double t0 = now_s();
+            double t0 = bench_cpu_us() / 1e6;
             st = rtp_edf_qpa(ts.tasks, ts.n_tasks, 1, &lim, &r, &diag);
-            double dt = now_s() - t0;
+            double dt = bench_cpu_us() / 1e6 - t0;
             best = dt < best ? dt : best;
         }
         us[k] = best * 1e6;
@@ -239,7 +220,7 @@ static void near_family(size_t count)
     }
     printf("# 20 tasks at U = 1 as drawn, deadlines within 10%% of the periods, "
            "seeds 1..%zu: schedulable %zu, not %zu, limits %zu (load average %.2f)\n", count,
-           sched, count - sched - limits, limits, load_average());
+           sched, count - sched - limits, limits, bench_load_average());
     double a[3];
     summary("first_miss", us, count, a);
     free(us);

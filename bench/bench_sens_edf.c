@@ -16,13 +16,16 @@
  *   huge    2-6 tasks, U 0.5-0.99, periods 2^40-2^61 ns (hyperperiods past
  *           2^62), jitter on some.
  * Per line: family seed, then "w" status time_us wcet_max..., then "f"
- * status time_us factor (exact). Times are the minimum of REPS runs.
+ * status time_us factor (exact). Times are the minimum of REPS runs. The
+ * first and last lines are `#` comments: the load average at the start and
+ * at the end (the machine is shared; compare times within one load).
  *
  * With check as the fifth word, each wcet_max is also held to the plain exact test
  * (accepted at wcet_max, rejected one ns above; "edge" and the count of
  * disagreements, -1 when the plain test exits 3) after the line.
  *
  * usage: bench_sens_edf FAMILY SETS [REPS (default 1)] [FIRST seed (default 1)] [check] */
+#include "bench/bench_common.h"
 #include "gen/gen.h"
 #include "gen/rng.h"
 #include "solver/schedtest.h"
@@ -31,14 +34,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
 
 /* n tasks, U from u_lo to u_hi per mille split by random weights, periods
  * p_lo..p_hi, D in [C + (T - C) / div, T], blocking on some every third
@@ -134,6 +129,7 @@ int main(int argc, char **argv)
     int reps = argc > 3 ? atoi(argv[3]) : 1;
     uint64_t first = argc > 4 ? strtoull(argv[4], NULL, 10) : 1;
     rtp_test test = rtp_test_exact(RTP_POLICY_EDF, RTP_PRIO_OPA, 1, rtp_limits_default());
+    printf("# load average %.2f at the start\n", bench_load_average());
     for (uint64_t seed = first; seed < first + sets; seed++) {
         rtp_taskset ts;
         memset(&ts, 0, sizeof ts);
@@ -149,12 +145,12 @@ int main(int argc, char **argv)
         double tw = 1e300, tf = 1e300;
         char factor[512] = "-";
         for (int r = 0; r < reps; r++) {
-            double t0 = now_us();
+            double t0 = bench_cpu_us();
             sw = rtp_sensitivity_wcet_max(&test, ts.tasks, n, NULL, wm, &diag);
-            double t1 = now_us();
+            double t1 = bench_cpu_us();
             rtp_scaling sc;
             sf = rtp_sensitivity_scaling(&test, ts.tasks, n, NULL, &sc, &diag);
-            double t2 = now_us();
+            double t2 = bench_cpu_us();
             if (t1 - t0 < tw)
                 tw = t1 - t0;
             if (t2 - t1 < tf)
@@ -174,5 +170,6 @@ int main(int argc, char **argv)
         if (ts.tasks != own)
             rtp_taskset_free(&ts);
     }
+    printf("# load average %.2f at the end\n", bench_load_average());
     return 0;
 }

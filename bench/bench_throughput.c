@@ -22,6 +22,7 @@
  * perf record), or bench_throughput SETS threads BASE_RTPACK ROUNDS (2
  * threads against the ceiling on the EDF, FP and gedf batches, against a
  * base binary too when given; ROUNDS default 7: threads_only) */
+#include "bench/bench_common.h"
 #include "gen/gen.h"
 #include "models/json_util.h"
 #include "models/taskset.h"
@@ -42,40 +43,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
-
-static double cpu_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
-static double wall_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
-static double load_average(void)
-{
-    double l = -1;
-    FILE *f = fopen("/proc/loadavg", "r");
-    if (f) {
-        if (fscanf(f, "%lf", &l) != 1)
-            l = -1;
-        fclose(f);
-    }
-    return l;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 typedef struct lines {
     char *text;    /* all lines, '\n'-ended */
@@ -134,7 +102,7 @@ typedef enum reader { FAST, REFERENCE, JANSSON } reader;
 /* Reads every line once; thread CPU time in us (-1 when not built in). */
 static double read_all(const lines *l, reader r)
 {
-    double t0 = cpu_us();
+    double t0 = bench_cpu_us();
     for (size_t k = 0; k < l->n; k++) {
         const char *s = l->text + l->start[k];
         size_t n = l->start[k + 1] - l->start[k];
@@ -163,7 +131,7 @@ static double read_all(const lines *l, reader r)
 #endif
         }
     }
-    return cpu_us() - t0;
+    return bench_cpu_us() - t0;
 }
 
 static double min_read(const lines *l, reader r)
@@ -199,12 +167,12 @@ static double test_median(const lines *l, rtp_policy policy)
         for (int rep = 0; rep < 3; rep++) {
             rtp_edf_result er;
             rtp_test_result r = {.priority = prio, .response_time = resp};
-            double t0 = cpu_us();
+            double t0 = bench_cpu_us();
             if (policy == RTP_POLICY_EDF)
                 rtp_edf_qpa(ts.tasks, ts.n_tasks, 0, &lim, &er, &d);
             else
                 rtp_test_run(&test, ts.tasks, ts.n_tasks, &r, &d);
-            double t = cpu_us() - t0;
+            double t = bench_cpu_us() - t0;
             if (best < 0 || t < best)
                 best = t;
         }
@@ -213,7 +181,7 @@ static double test_median(const lines *l, rtp_policy policy)
         free(resp);
         rtp_taskset_free(&ts);
     }
-    qsort(v, l->n, sizeof *v, cmp_double);
+    qsort(v, l->n, sizeof *v, bench_cmp_double);
     double m = v[l->n / 2];
     free(v);
     return m;
@@ -227,7 +195,7 @@ static double run_prog(char *const argv[], int threads, const char *out, double 
     struct rusage before, after;
     getrusage(RUSAGE_CHILDREN, &before);
     fflush(stdout); /* or the child's freopen prints it again */
-    double t0 = wall_us();
+    double t0 = bench_wall_us();
     pid_t pid = fork();
     if (pid == 0) {
         char th[16];
@@ -240,7 +208,7 @@ static double run_prog(char *const argv[], int threads, const char *out, double 
     }
     int status;
     waitpid(pid, &status, 0);
-    double wall = wall_us() - t0;
+    double wall = bench_wall_us() - t0;
     getrusage(RUSAGE_CHILDREN, &after);
     *cpu = (double)(after.ru_utime.tv_sec - before.ru_utime.tv_sec) * 1e6 +
            (double)(after.ru_utime.tv_usec - before.ru_utime.tv_usec) +
@@ -303,7 +271,7 @@ static pid_t start_batch(const char *bin, const char *file, const char *policy, 
 static double batch_wall(const char *bin, const char *file, const char *policy, int cpus,
                          int threads, int copies)
 {
-    double t0 = wall_us();
+    double t0 = bench_wall_us();
     pid_t pid[2];
     for (int k = 0; k < copies; k++)
         pid[k] = start_batch(bin, file, policy, cpus, threads);
@@ -315,7 +283,7 @@ static double batch_wall(const char *bin, const char *file, const char *policy, 
             exit(3);
         }
     }
-    return wall_us() - t0;
+    return bench_wall_us() - t0;
 }
 
 /* Wall time (us) of two 1-thread `analyze --batch FILE --policy edf` runs
@@ -343,7 +311,7 @@ static void thread_table(const char *what, const char *file, const char *policy,
                          const char *const *bins, int n_bins, int rounds)
 {
     double one[2][64], two[2][64], pair[2][64], ratio[2][64];
-    double load0 = load_average();
+    double load0 = bench_load_average();
     for (int r = 0; r < rounds; r++)
         for (int b = 0; b < n_bins; b++) {
             one[b][r] = batch_wall(bins[b], file, policy, cpus, 1, 1);
@@ -351,12 +319,12 @@ static void thread_table(const char *what, const char *file, const char *policy,
             pair[b][r] = batch_wall(bins[b], file, policy, cpus, 1, 2);
             ratio[b][r] = pair[b][r] / (2 * two[b][r]);
         }
-    printf("%s, %d rounds (load %.2f -> %.2f):\n", what, rounds, load0, load_average());
+    printf("%s, %d rounds (load %.2f -> %.2f):\n", what, rounds, load0, bench_load_average());
     for (int b = 0; b < n_bins; b++) {
-        qsort(one[b], (size_t)rounds, sizeof(double), cmp_double);
-        qsort(two[b], (size_t)rounds, sizeof(double), cmp_double);
-        qsort(pair[b], (size_t)rounds, sizeof(double), cmp_double);
-        qsort(ratio[b], (size_t)rounds, sizeof(double), cmp_double);
+        qsort(one[b], (size_t)rounds, sizeof(double), bench_cmp_double);
+        qsort(two[b], (size_t)rounds, sizeof(double), bench_cmp_double);
+        qsort(pair[b], (size_t)rounds, sizeof(double), bench_cmp_double);
+        qsort(ratio[b], (size_t)rounds, sizeof(double), bench_cmp_double);
         printf("  %-4s 1 thread %.1f ms, 2 threads %.1f ms (%.2fx), two copies %.1f ms "
                "(ceiling %.2fx): %.3f of it; per round median %.3f [%.3f..%.3f]\n",
                b ? "base" : "new", one[b][0] / 1e3, two[b][0] / 1e3, one[b][0] / two[b][0],
@@ -512,7 +480,7 @@ static void compare_edf(const lines *l, const char *jsonl, double cpu_rtpack)
            "%.1f ms)\n", cpu / 1e3, rd / 1e3, an / 1e3);
     printf("EDF batch end to end: SchedCAT / rtpack = %.2fx (goal >= 5x); verdicts: %zu of %zu "
            "differ (%zu schedulable) (load %.2f)\n\n", cpu / cpu_rtpack, differ, l->n, yes,
-           load_average());
+           bench_load_average());
     free(mine);
     free(output);
     unlink(plain);
@@ -554,22 +522,22 @@ static void compare_gedf(const lines *l, const char *jsonl, int m, double cpu_rt
                                    &d) != RTP_OK)
             exit(3);
         rtp_global_verdict v[4];
-        double t0 = cpu_us();
+        double t0 = bench_cpu_us();
         rtp_global_gfb(ts.tasks, ts.n_tasks, m, &v[0]);
-        double t1 = cpu_us();
+        double t1 = bench_cpu_us();
         rtp_global_bak(ts.tasks, ts.n_tasks, m, &v[1]);
-        double t2 = cpu_us();
+        double t2 = bench_cpu_us();
         rtp_global_bcl(ts.tasks, ts.n_tasks, m, &v[2]);
-        double t3 = cpu_us();
+        double t3 = bench_cpu_us();
         if (rtp_global_edf_rta(ts.tasks, ts.n_tasks, m, &lim, NULL, &v[3], &d) != RTP_OK)
             exit(3);
-        double t4 = cpu_us();
+        double t4 = bench_cpu_us();
         rtp_tardiness tard[64];
         int bounded;
         if (ts.n_tasks > 64 ||
             rtp_tardiness_bounds(ts.tasks, ts.n_tasks, m, &lim, tard, &bounded, &d) != RTP_OK)
             exit(3);
-        tard_us += cpu_us() - t4;
+        tard_us += bench_cpu_us() - t4;
         mine_us[0] += t1 - t0;
         mine_us[1] += t2 - t1;
         mine_us[2] += t3 - t2;
@@ -591,7 +559,7 @@ static void compare_gedf(const lines *l, const char *jsonl, int m, double cpu_rt
            "ms CPU (reading %.1f ms, tests %.1f ms)\n", cpu / 1e3, rd / 1e3, an / 1e3);
     printf("gedf batch end to end: SchedCAT / rtpack = %.2fx (goal > 1x); %zu of %zu accepted by "
            "rtpack, %zu of them not by SchedCAT, %zu accepted by SchedCAT only (load %.2f)\n",
-           cpu / cpu_rtpack, chain_yes, l->n, rtpack_more, chain_differ, load_average());
+           cpu / cpu_rtpack, chain_yes, l->n, rtpack_more, chain_differ, bench_load_average());
     printf("%-14s %12s %12s %9s %14s %12s\n", "test alone", "rtpack ms", "SchedCAT ms",
            "ratio", "accepts r / S", "mismatches");
     for (int j = 0; j < 4; j++)
@@ -600,11 +568,11 @@ static void compare_gedf(const lines *l, const char *jsonl, int m, double cpu_rt
                differ[j]);
     printf("(rta/bcl-iter: rtpack's [BC07] response-time test vs SchedCAT's iterative BCL; a "
            "mismatch is a set BCL-iter accepts and rta does not; load %.2f)\n",
-           load_average());
+           bench_load_average());
     /* every gedf analysis also bounds tardiness, which the chain does not */
     printf("tardiness bounds alone (rtpack only, every set): %.2f ms, %.0f%% of the batch's "
            "CPU time (load %.2f)\n\n", tard_us / 1e3, 100 * tard_us / cpu_rtpack,
-           load_average());
+           bench_load_average());
     free(mine);
     free(chain);
     free(each);
@@ -626,7 +594,7 @@ static void gedf_family(size_t gsets, size_t n_tasks, rtp_ratio util, rtp_gen_de
            "%.1f ms CPU, reading %.1f ms (%.0f%%), %.1f us per set (load %.2f)\n", gsets, n_tasks,
            (double)util.num / (double)util.den,
            dl == RTP_DL_IMPLICIT ? "implicit" : "constrained", gcpu / 1e3, gread / 1e3,
-           100 * gread / gcpu, gcpu / (double)gsets, load_average());
+           100 * gread / gcpu, gcpu / (double)gsets, bench_load_average());
 #ifdef RTP_SCHEDCAT_DRIVER
     compare_gedf(&g, gfile, 4, gcpu);
 #endif
@@ -649,7 +617,7 @@ int main(int argc, char **argv)
         return threads_only(sets, argc > 3 ? argv[3] : NULL, argc > 4 ? atoi(argv[4]) : 7, &edf);
     double mb = (double)edf.len / 1e6;
     printf("throughput: %zu sets x 50 tasks, U = 0.95, constrained, %.1f MB of JSON "
-           "lines; load average %.2f\n\n", sets, mb, load_average());
+           "lines; load average %.2f\n\n", sets, mb, bench_load_average());
 
     static const char *const names[] = {"one-pass reader (models/json_parse.c)",
                                         "today's reader (cJSON + scan + walk)",
@@ -670,7 +638,7 @@ int main(int argc, char **argv)
         }
         double mbs = mb / (t[0] / 1e6);
         printf("goal >= 200 MB/s: %.2fx of the goal (load %.2f)\n\n", mbs / 200,
-               load_average());
+               bench_load_average());
     }
     if (read_only) {
         free(edf.text);
@@ -687,20 +655,20 @@ int main(int argc, char **argv)
     if (!schedcat_only) {
         double qpa = test_median(&edf, RTP_POLICY_EDF), per_set = (cpu1 - t[0]) / (double)sets;
         printf("analysis + output per set %.2f us, QPA median %.2f us: %.2fx the median (goal <= "
-               "2x, load %.2f)\n", per_set, qpa, per_set / qpa, load_average());
+               "2x, load %.2f)\n", per_set, qpa, per_set / qpa, bench_load_average());
         double fwall, fcpu;
         min_cli(file, "fp", 0, 1, &fwall, &fcpu);
         double fp = test_median(&edf, RTP_POLICY_FP), fp_set = (fcpu - t[0]) / (double)sets;
         printf("analyze --batch --policy fp (OPA), 1 thread: %.1f ms CPU; analysis + output per "
                "set %.2f us, OPA + RTA median %.2f us: %.2fx the median (goal <= 2x, load "
-               "%.2f)\n\n", fcpu / 1e3, fp_set, fp, fp_set / fp, load_average());
+               "%.2f)\n\n", fcpu / 1e3, fp_set, fp, fp_set / fp, bench_load_average());
         min_cli(file, "edf", 0, 2, &wall2, &cpu2);
         printf("batch wall time, 1 thread %.1f ms, 2 threads %.1f ms: speed-up %.2fx (goal >= "
-               "1.8x, load %.2f)\n", wall1 / 1e3, wall2 / 1e3, wall1 / wall2, load_average());
+               "1.8x, load %.2f)\n", wall1 / 1e3, wall2 / 1e3, wall1 / wall2, bench_load_average());
         double pair = pair_wall(file), ceiling = 2 * wall1 / pair;
         printf("two 1-thread runs at once: %.1f ms, %.2fx the throughput of one (the machine's "
                "ceiling for two threads); 2 threads reach %.2f of it (load %.2f)\n\n",
-               pair / 1e3, ceiling, wall1 / wall2 / ceiling, load_average());
+               pair / 1e3, ceiling, wall1 / wall2 / ceiling, bench_load_average());
     }
 #ifdef RTP_SCHEDCAT_DRIVER
     compare_edf(&edf, file, cpu1);
