@@ -294,9 +294,11 @@ typedef struct name_dest {
     char *at, *end;
 } name_dest;
 
+/* rtp_task_from_json, with the name to dest (NULL: its own allocation) and
+ * each extra key's member, or NULL, in extra_member[] when not NULL. */
 static rtp_status read_task(const rtp_json *doc, const cJSON *node, const char *path,
                             rtp_ns unit, const char *const *extra_keys, rtp_task *task,
-                            name_dest *dest, rtp_diag *diag)
+                            name_dest *dest, const cJSON **extra_member, rtp_diag *diag)
 {
     char field[RTP_DIAG_PATH_SIZE];
     if (!node || (node->type & 0xFF) != cJSON_Object) /* cJSON_IsObject without a call */
@@ -313,7 +315,8 @@ static rtp_status read_task(const rtp_json *doc, const cJSON *node, const char *
         }
         int extra = 0;
         for (size_t x = 0; !extra && extra_keys && x < 8 && extra_keys[x]; x++)
-            extra = rtp_same_string(extra_keys[x], c->string);
+            if ((extra = rtp_same_string(extra_keys[x], c->string)) && extra_member)
+                extra_member[x] = c;
         if (!extra) {
             rtp_json_path_key(field, sizeof field, path, c->string);
             return rtp_diag_set(diag, RTP_EINPUT, field, "unknown key");
@@ -399,7 +402,7 @@ rtp_status rtp_task_from_json(const rtp_json *doc, const cJSON *node, const char
                               rtp_ns unit, const char *const *extra_keys, rtp_task *task,
                               rtp_diag *diag)
 {
-    return read_task(doc, node, path, unit, extra_keys, task, NULL, diag);
+    return read_task(doc, node, path, unit, extra_keys, task, NULL, NULL, diag);
 }
 
 /* The bytes the names of `tasks` take with their NULs, each counted up to
@@ -409,7 +412,9 @@ static size_t names_size(const cJSON *tasks)
 {
     size_t size = 0;
     for (const cJSON *c = tasks->child; c; c = c->next) {
-        const cJSON *name = cJSON_IsObject(c) ? cJSON_GetObjectItemCaseSensitive(c, "name") : NULL;
+        const cJSON *name = cJSON_IsObject(c) ? c->child : NULL;
+        while (name && task_key(name) != 0)
+            name = name->next;
         if (cJSON_IsString(name)) {
             size_t len = strlen(name->valuestring);
             size += (len < RTP_TASK_NAME_MAX ? len : RTP_TASK_NAME_MAX) + 1;
@@ -473,9 +478,10 @@ static rtp_status read_taskset(const rtp_json *doc, rtp_taskset *ts, rtp_diag *d
     for (const cJSON *c = tasks->child; c; c = c->next, i++) {
         task_path(path, i);
         ts->n_tasks = i + 1;
-        st = read_task(doc, c, path, ts->time_unit_ns, task_extra, &ts->tasks[i], &dest, diag);
-        const cJSON *req = st == RTP_OK ? cJSON_GetObjectItemCaseSensitive(c, "requests") : NULL;
-        if (req) {
+        const cJSON *req = NULL; /* task_extra's member */
+        st = read_task(doc, c, path, ts->time_unit_ns, task_extra, &ts->tasks[i], &dest, &req,
+                       diag);
+        if (st == RTP_OK && req) {
             rtp_json_path_key(name_path, sizeof name_path, path, "requests");
             st = rtp_requests_from_json(doc, req, name_path, ts->time_unit_ns, ts->resources,
                                         ts->n_resources, &ts->tasks[i], diag);
