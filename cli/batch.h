@@ -11,12 +11,12 @@
  * output, and marks it done; whoever marks the oldest unprinted unit done
  * prints every done unit that follows it in order and frees them. No
  * barrier ends a chunk: a thread waits (asleep, on a condition variable)
- * only when all 4 x threads units are taken, i.e. when the oldest unit is
+ * only when all 16 x threads units are taken, i.e. when the oldest unit is
  * still being analysed and every later one is finished. On a shared machine
  * a descheduled thread then delays only the units behind its own, never the
  * whole team at every chunk end.
  *
- * Memory: at most 4 x threads units of about 32 KiB and their results; a
+ * Memory: at most 16 x threads units of about 32 KiB and their results; a
  * line longer than that (up to --max-input-bytes) is held only while its
  * thread reads and analyses it: a unit gives its grown buffers back once
  * done with them.
