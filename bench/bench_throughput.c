@@ -21,7 +21,8 @@
  * ("read": the reading table alone; "fast": the one-pass reader alone, for
  * perf record), or bench_throughput SETS threads BASE_RTPACK ROUNDS (2
  * threads against the ceiling on the EDF, FP and gedf batches, against a
- * base binary too when given; ROUNDS default 7: threads_only) */
+ * base binary too when given, with the 2-thread runs' sleeps; ROUNDS
+ * default 7: threads_only) */
 #include "bench/bench_common.h"
 #include "gen/gen.h"
 #include "models/json_util.h"
@@ -267,17 +268,25 @@ static pid_t start_batch(const char *bin, const char *file, const char *policy, 
 }
 
 /* Wall time (us) of `copies` such runs started together on `threads`
- * threads each (exit on a status above 1). */
+ * threads each (exit on a status above 1); *sleeps (when not NULL) = the
+ * times their threads went to sleep (voluntary context switches: waits for
+ * a lock or a free unit, which other load does not add, unlike the wall
+ * time). */
 static double batch_wall(const char *bin, const char *file, const char *policy, int cpus,
-                         int threads, int copies)
+                         int threads, int copies, long *sleeps)
 {
     double t0 = bench_wall_us();
     pid_t pid[2];
     for (int k = 0; k < copies; k++)
         pid[k] = start_batch(bin, file, policy, cpus, threads);
+    if (sleeps)
+        *sleeps = 0;
     for (int k = 0; k < copies; k++) {
         int status;
-        waitpid(pid[k], &status, 0);
+        struct rusage ru;
+        wait4(pid[k], &status, 0, &ru);
+        if (sleeps)
+            *sleeps += ru.ru_nvcsw;
         if (!WIFEXITED(status) || WEXITSTATUS(status) > 1) {
             fprintf(stderr, "bench_throughput: %s failed\n", bin);
             exit(3);
@@ -294,7 +303,7 @@ static double pair_wall(const char *file)
 {
     double best = -1;
     for (int rep = 0; rep < 3; rep++) {
-        double t = batch_wall(RTP_BINARY, file, "edf", 0, 1, 2);
+        double t = batch_wall(RTP_BINARY, file, "edf", 0, 1, 2, NULL);
         if (best < 0 || t < best)
             best = t;
     }
@@ -310,13 +319,15 @@ static double pair_wall(const char *file)
 static void thread_table(const char *what, const char *file, const char *policy, int cpus,
                          const char *const *bins, int n_bins, int rounds)
 {
-    double one[2][64], two[2][64], pair[2][64], ratio[2][64];
+    double one[2][64], two[2][64], pair[2][64], ratio[2][64], slept[2][64];
     double load0 = bench_load_average();
     for (int r = 0; r < rounds; r++)
         for (int b = 0; b < n_bins; b++) {
-            one[b][r] = batch_wall(bins[b], file, policy, cpus, 1, 1);
-            two[b][r] = batch_wall(bins[b], file, policy, cpus, 2, 1);
-            pair[b][r] = batch_wall(bins[b], file, policy, cpus, 1, 2);
+            long sleeps;
+            one[b][r] = batch_wall(bins[b], file, policy, cpus, 1, 1, NULL);
+            two[b][r] = batch_wall(bins[b], file, policy, cpus, 2, 1, &sleeps);
+            slept[b][r] = (double)sleeps;
+            pair[b][r] = batch_wall(bins[b], file, policy, cpus, 1, 2, NULL);
             ratio[b][r] = pair[b][r] / (2 * two[b][r]);
         }
     printf("%s, %d rounds (load %.2f -> %.2f):\n", what, rounds, load0, bench_load_average());
@@ -325,11 +336,13 @@ static void thread_table(const char *what, const char *file, const char *policy,
         qsort(two[b], (size_t)rounds, sizeof(double), bench_cmp_double);
         qsort(pair[b], (size_t)rounds, sizeof(double), bench_cmp_double);
         qsort(ratio[b], (size_t)rounds, sizeof(double), bench_cmp_double);
+        qsort(slept[b], (size_t)rounds, sizeof(double), bench_cmp_double);
         printf("  %-4s 1 thread %.1f ms, 2 threads %.1f ms (%.2fx), two copies %.1f ms "
-               "(ceiling %.2fx): %.3f of it; per round median %.3f [%.3f..%.3f]\n",
+               "(ceiling %.2fx): %.3f of it; per round median %.3f [%.3f..%.3f]; 2 threads "
+               "slept %.0f times (median)\n",
                b ? "base" : "new", one[b][0] / 1e3, two[b][0] / 1e3, one[b][0] / two[b][0],
                pair[b][0] / 1e3, 2 * one[b][0] / pair[b][0], pair[b][0] / (2 * two[b][0]),
-               ratio[b][rounds / 2], ratio[b][0], ratio[b][rounds - 1]);
+               ratio[b][rounds / 2], ratio[b][0], ratio[b][rounds - 1], slept[b][rounds / 2]);
     }
 }
 
