@@ -244,7 +244,8 @@ static GW_INT GW_(reach)(const gw_ctx *ctx, GW_INT c, GW_INT top)
 /* (global_edf.c's cert_task() restates these GW_EDF terms piecewise for
  * the jumps: a change here changes it too.)
  * GW_EDF: J_i^k = floor(D_k / T_i) C_i + min(C_i, [D_k mod T_i - S_i]_0)
- * with S_i = D_i - bound[i], fixed while bound[] is; and, after the n caps,
+ * with S_i = D_i - bound[i], fixed while bound[] is (the quotient and
+ * D_k mod T_i - D_i from ctx->pair, no division); and, after the n caps,
  * the least x whose window's W_i (staircase of span x + bound[i] - C_i) is
  * >= J_i^k: the span jobs T_i + e for J_i^k = jobs C_i + e, e > 0, else
  * (jobs - 1) T_i + C_i (0 when jobs = 0). Past it the term is J_i^k and
@@ -252,13 +253,12 @@ static GW_INT GW_(reach)(const gw_ctx *ctx, GW_INT c, GW_INT top)
  * (so does W_i's formula; the RTA's sets have C <= D <= T): otherwise never. */
 static void GW_(fill_caps)(const gw_ctx *ctx)
 {
-    const rtp_task *tk = ctx->tk;
     GW_INT *cap = (GW_INT *)ctx->cap; /* NULL unless GW_EDF: no offset from it here */
     for (size_t j = 0; ctx->kind == GW_EDF && j < ctx->n_interferers; j++) {
-        const rtp_task *ti = &ctx->tasks[ctx->interferers[j]];
-        GW_INT c = ti->wcet_ns, bound = ctx->bound[ctx->interferers[j]];
-        GW_INT jobs = GW_(quot)(tk->deadline_ns, ti->period_ns);
-        GW_INT rest = tk->deadline_ns - jobs * ti->period_ns - (ti->deadline_ns - bound);
+        size_t i = ctx->interferers[j];
+        const rtp_task *ti = &ctx->tasks[i];
+        GW_INT c = ti->wcet_ns, bound = ctx->bound[i];
+        GW_INT jobs = ctx->pair[2 * i], rest = ctx->pair[2 * i + 1] + bound;
         GW_INT e = rest > 0 ? GW_(lmin)(c, rest) : 0;
         GW_INT span = e > 0 ? jobs * ti->period_ns + e : jobs > 0 ? (jobs - 1) * ti->period_ns + c : 0;
         cap[j] = jobs * c + e;

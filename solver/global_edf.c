@@ -232,18 +232,52 @@ rtp_status rtp_global_bcl(const rtp_task *tasks, size_t n, int m,
     return RTP_OK;
 }
 
+void rtp_gw_edf_pair(const rtp_task *tasks, size_t n, size_t k, rtp_ns *pair)
+{
+    rtp_ns dk = tasks[k].deadline_ns;
+    for (size_t i = 0; i < n; i++) {
+        rtp_ns jobs = dk / tasks[i].period_ns;
+        pair[2 * i] = jobs;
+        pair[2 * i + 1] = dk - jobs * tasks[i].period_ns - tasks[i].deadline_ns;
+    }
+}
+
+/* gw_ctx's pair data of the tasks of one RTA call, cached: task k's row in
+ * slot k mod GW_PAIR_ROWS, filled when the slot holds another task's (a row
+ * is n divisions; an RTA call makes some 80 searches of 20 tasks, so up to
+ * GW_PAIR_ROWS tasks each row is filled once; the slots bound the table's
+ * size for larger sets). */
+enum { GW_PAIR_ROWS = 256 };
+
+typedef struct gw_pairs {
+    rtp_ns *table; /* min(n, GW_PAIR_ROWS) rows of 2n */
+    size_t *holds; /* the task in each slot, SIZE_MAX: none */
+} gw_pairs;
+
+static const rtp_ns *pair_row(const rtp_task *tasks, size_t n, size_t k, gw_pairs *p)
+{
+    size_t slot = k % GW_PAIR_ROWS;
+    rtp_ns *row = p->table + 2 * n * slot;
+    if (p->holds[slot] != k) {
+        rtp_gw_edf_pair(tasks, n, k, row);
+        p->holds[slot] = k;
+    }
+    return row;
+}
+
 /* Task k's bound (rtp_gw_fixed_point, GW_EDF) with the others' response
  * bounds r[], its search starting at `from`; wide as gw_ctx's. */
 static rtp_status search(const rtp_task *tasks, size_t n, int m, size_t k, const rtp_ns *r,
-                         rtp_ns from, size_t *others, gw_term *scratch, rtp_i128 *cap, int wide,
-                         uint64_t *steps, const rtp_limits *limits, rtp_ns *bound,
-                         rtp_diag *diag)
+                         rtp_ns from, size_t *others, gw_term *scratch, rtp_i128 *cap,
+                         gw_pairs *pairs, int wide, uint64_t *steps, const rtp_limits *limits,
+                         rtp_ns *bound, rtp_diag *diag)
 {
     size_t n_others = 0;
     for (size_t i = 0; i < n; i++)
         if (i != k)
             others[n_others++] = i;
-    gw_ctx ctx = {tasks, others, n_others, r, &tasks[k], m, GW_EDF, scratch, cap, from, wide};
+    gw_ctx ctx = {tasks, others, n_others, r, &tasks[k], m, GW_EDF, scratch, cap, from, wide,
+                  pair_row(tasks, n, k, pairs)};
     return rtp_gw_fixed_point(&ctx, steps, limits, bound, diag);
 }
 
@@ -560,6 +594,9 @@ rtp_status rtp_gw_edf_rta_from(const rtp_task *tasks, size_t n, int m,
     uint64_t *changed = calloc(cells, sizeof *changed), *searched = calloc(cells, sizeof *searched);
     gw_term *scratch = malloc(cells * sizeof *scratch);
     rtp_i128 *cap = malloc(2 * cells * sizeof *cap);
+    size_t slots = n < GW_PAIR_ROWS ? cells : GW_PAIR_ROWS;
+    gw_pairs pairs = {malloc(slots * 2 * cells * sizeof *pairs.table),
+                      malloc(slots * sizeof *pairs.holds)};
     /* with warm (the sensitivity search): the jumps (jump() above) */
     gw_jumps jp = {warm ? malloc((2 * GW_WINDOW + 2) * cells * sizeof *jp.ring) : NULL, NULL,
                    NULL, GW_WINDOW};
@@ -568,10 +605,12 @@ rtp_status rtp_gw_edf_rta_from(const rtp_task *tasks, size_t n, int m,
         jp.delta = jp.d + GW_WINDOW * cells;
     }
     if (!rbound || !bound || !low || !others || !order || !changed || !searched || !scratch ||
-        !cap || (warm && !jp.ring)) {
+        !cap || !pairs.table || !pairs.holds || (warm && !jp.ring)) {
         st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
         goto done;
     }
+    for (size_t s = 0; s < slots; s++)
+        pairs.holds[s] = SIZE_MAX;
     /* Every bound a search sees stays within [0, the largest of these]: r
      * only falls (to bounds >= C), low only rises to bounds <= D. */
     rtp_ns most = 0;
@@ -596,8 +635,8 @@ rtp_status rtp_gw_edf_rta_from(const rtp_task *tasks, size_t n, int m,
                 break;
             }
             rtp_ns b;
-            if ((st = search(tasks, n, m, k, low, low[k], others, scratch, cap, wide, &steps,
-                             limits, &b, diag)))
+            if ((st = search(tasks, n, m, k, low, low[k], others, scratch, cap, &pairs, wide,
+                             &steps, limits, &b, diag)))
                 goto done;
             if (b < 0 && (!response_time || warm)) {
                 *verdict = RTP_GLOBAL_REJECT;
@@ -624,8 +663,8 @@ rtp_status rtp_gw_edf_rta_from(const rtp_task *tasks, size_t n, int m,
             if (searched[k] == 0 || latest_other(&stamps, k) > searched[k]) {
                 n_fit -= searched[k] != 0 && bound[k] >= 0;
                 searched[k] = stamps.now;
-                if ((st = search(tasks, n, m, k, rbound, low[k], others, scratch, cap, wide,
-                                 &steps, limits, &bound[k], diag)))
+                if ((st = search(tasks, n, m, k, rbound, low[k], others, scratch, cap, &pairs,
+                                 wide, &steps, limits, &bound[k], diag)))
                     goto done;
                 n_fit += bound[k] >= 0;
             }
@@ -658,6 +697,8 @@ done:
     free(searched);
     free(scratch);
     free(cap);
+    free(pairs.table);
+    free(pairs.holds);
     return st;
 }
 

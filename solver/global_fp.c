@@ -40,7 +40,7 @@ rtp_status rtp_gw_fp_bound(const rtp_task *tasks, const size_t *order, size_t p,
 {
     size_t k = order[p];
     gw_ctx ctx = {tasks, order, p, r, &tasks[k], m, GW_FP_BC, scratch, NULL,
-                  start ? start[k] : 0, 0};
+                  start ? start[k] : 0, 0, NULL};
     rtp_ns bc, lc = -1;
     rtp_status st = rtp_gw_fixed_point(&ctx, steps, limits, &bc, diag);
     /* [GSYY09]'s search matters only below [BC07]'s bound, so it stops
@@ -119,7 +119,8 @@ int rtp_gw_da_passes(const rtp_task *tasks, const size_t *hp, size_t n_hp, int m
     const rtp_task *tk = &tasks[k];
     if (tk->wcet_ns > tk->deadline_ns)
         return 0;
-    gw_ctx ctx = {tasks, hp, n_hp, deadlines, tk, m, lc ? GW_FP_LC : GW_FP_BC, scratch, NULL, 0, 0};
+    gw_ctx ctx = {tasks, hp, n_hp, deadlines, tk, m, lc ? GW_FP_LC : GW_FP_BC, scratch, NULL, 0, 0,
+                  NULL};
     rtp_i128 total, slope, run;
     rtp_gw_interference(&ctx, tk->deadline_ns, &total, &slope, &run);
     return total < (rtp_i128)m * (tk->deadline_ns - tk->wcet_ns + 1);

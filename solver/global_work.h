@@ -54,6 +54,10 @@ typedef struct gw_ctx {
                                 * its int64_t twin (tests compare the two); -1:
                                 * always int64_t, the caller has checked it
                                 * with rtp_gw_narrow_all */
+    const rtp_ns *pair;        /* GW_EDF: for each task index i, floor(D_k / T_i)
+                                * at 2i and D_k mod T_i - D_i at 2i + 1 (what
+                                * J_i^k needs besides bound[i]: the caller keeps
+                                * them for all the searches of k), else NULL */
 } gw_ctx;
 
 /* The interference bound at x >= 1 (*value), a lower bound on its right
@@ -81,6 +85,10 @@ void rtp_gw_interference(const gw_ctx *ctx, rtp_i128 x, rtp_i128 *value,
 rtp_status rtp_gw_fixed_point(const gw_ctx *ctx, uint64_t *steps,
                               const rtp_limits *limits, rtp_ns *bound,
                               rtp_diag *diag);
+
+/* gw_ctx's pair data of task k against each of tasks[0..n-1] into pair[0..2n-1]
+ * (global_edf.c; the tests fill theirs with it too). */
+void rtp_gw_edf_pair(const rtp_task *tasks, size_t n, size_t k, rtp_ns *pair);
 
 /* Whether every search over tasks[0..n-1] on m CPUs (any k, the others as
  * interferers, every bound at most max_bound) fits rtp_gw_fixed_point's

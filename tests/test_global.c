@@ -716,10 +716,12 @@ static void test_fixed_point_narrow_equals_wide(void **state)
             wide++;
         gw_term scratch[3 * SIM_MAX];
         rtp_i128 cap[2 * SIM_MAX];
+        rtp_ns pair[2 * SIM_MAX];
         gw_kind kind = (gw_kind)(s % 3);
+        rtp_gw_edf_pair(t, n, k, pair);
         gw_ctx ctx = {t, idx, n_i, r, &t[k], m, kind,
                       kind == GW_FP_BC && s % 2 ? NULL : scratch, kind == GW_EDF ? cap : NULL,
-                      0, 0};
+                      0, 0, kind == GW_EDF ? pair : NULL};
         rtp_ns got[3], most = 0;
         uint64_t steps[3] = {0, 0, 0};
         rtp_status st[3];
@@ -790,7 +792,7 @@ static void test_lc_jumps_equal_old_search(void **state)
         }
         size_t p = (size_t)tu_range(&rng, 1, (int64_t)n - 1);
         gw_term scratch[3 * SIM_MAX];
-        gw_ctx ctx = {t, order, p, r, &t[order[p]], m, GW_FP_LC, scratch, NULL, 0, 0};
+        gw_ctx ctx = {t, order, p, r, &t[order[p]], m, GW_FP_LC, scratch, NULL, 0, 0, NULL};
         int64_t want = old_lc_search(&ctx, &old_steps);
         for (int w = 0; w < 2; w++) {
             rtp_ns got;
