@@ -148,10 +148,8 @@ static void GW_(interference)(const gw_ctx *ctx, GW_INT x, GW_INT *value, GW_INT
                     w = GW_(tmin)(w, j_ik);
                 }
             }
-            if (scratch) {
-                scratch[j] = w;
-                GW_(add_top)(&top_sum, w);
-            }
+            scratch[j] = w;
+            GW_(add_top)(&top_sum, w);
             term = GW_(tmin)(w, clamp);
         }
         sum += term.value;
@@ -275,7 +273,6 @@ static rtp_status GW_(fixed_point)(const gw_ctx *ctx, uint64_t *steps, const rtp
     rtp_status st;
     *bound = -1;
     GW_(fill_caps)(ctx);
-    int concave = ctx->scratch != NULL;
     while (x <= tk->deadline_ns) {
         if ((st = count_step(steps, limits, diag)) != RTP_OK)
             return st;
@@ -287,16 +284,8 @@ static rtp_status GW_(fixed_point)(const gw_ctx *ctx, uint64_t *steps, const rtp
             *bound = (rtp_ns)x;
             return RTP_OK;
         }
-        if (concave) { /* top unknown (-1): the next point, no jump */
-            x += (top >= 0 ? GW_(reach)(ctx, x - tk->wcet_ns + 1, top) : 0) + 1;
-            continue;
-        }
-        /* On [x, x + run]: h(x + d) >= h + (slope - m) d. */
-        GW_INT jump = run, fall = m - slope;
-        if (fall > 0 && h / fall + 1 < jump)
-            jump = h / fall + 1;
-        GW_INT iterate = tk->wcet_ns + omega / m; /* > x here */
-        x = x + jump > iterate ? x + jump : iterate;
+        /* top unknown (-1): the next point, no jump */
+        x += (top >= 0 ? GW_(reach)(ctx, x - tk->wcet_ns + 1, top) : 0) + 1;
     }
     return RTP_OK;
 }

@@ -41,9 +41,8 @@ typedef struct gw_ctx {
     const rtp_task *tk;        /* the analysed task */
     int m;
     gw_kind kind;
-    gw_term *scratch;          /* n_interferers entries (GW_FP_LC: 3 n_interferers,
-                                * never NULL), or NULL (GW_FP_BC only: then
-                                * rtp_gw_fixed_point jumps less far) */
+    gw_term *scratch;          /* n_interferers entries (GW_FP_LC: 3 n_interferers),
+                                * never NULL */
     rtp_i128 *cap;             /* 2 n_interferers entries (GW_EDF: J_i^k, then
                                 * the x from which W_i reaches it, filled by
                                 * rtp_gw_fixed_point), else NULL */
@@ -63,8 +62,8 @@ typedef struct gw_ctx {
 /* The interference bound at x >= 1 (*value), a lower bound on its right
  * slope that holds over the whole of [x, x + *run] (the sum is linear or
  * convex there, *run >= 1). The value alone is the classic formula. For
- * GW_FP_BC and GW_EDF with scratch, scratch[j].value gets interferer j's
- * term before the clamp (a nondecreasing function of x); GW_FP_LC uses its
+ * GW_FP_BC and GW_EDF, scratch[j] gets interferer j's term before the
+ * clamp (a nondecreasing function of x); GW_FP_LC uses its
  * 3 N entries (solver/global_bound_t.h). GW_EDF needs ctx->cap filled
  * in rtp_i128 (rtp_gw_fixed_point's 128-bit search does; its int64_t twin,
  * taken when ctx->wide is 0 and the values fit or -1, writes int64_t
@@ -77,11 +76,11 @@ void rtp_gw_interference(const gw_ctx *ctx, rtp_i128 x, rtp_i128 *value,
  * response-time bound of the papers (the fixed point their iteration
  * x <- C_k + floor(interference(x) / m) reaches from C_k), or -1 when it
  * passes D_k; the search starts at max(C_k, ctx->from). Each step jumps to
- * the largest of the classic iterate, the first point the linear / convex
- * piece allows and (with scratch, every kind) the first point the
- * terms frozen at x allow, so it never skips the least fixed point yet never
- * creeps one ns at a time. *steps counts
- * steps; RTP_ELIMIT past limits->max_iterations. */
+ * the first point that the terms frozen at x allow (reach() in
+ * solver/global_bound_t.h: never short of the classic iterate or of the
+ * linear piece's end), so it never skips the least fixed point yet never
+ * creeps one ns at a time. *steps counts steps; RTP_ELIMIT past
+ * limits->max_iterations. */
 rtp_status rtp_gw_fixed_point(const gw_ctx *ctx, uint64_t *steps,
                               const rtp_limits *limits, rtp_ns *bound,
                               rtp_diag *diag);

@@ -674,8 +674,8 @@ static void test_edf_rta_huge_from_below(void **state)
 }
 
 /* rtp_gw_fixed_point's int64_t search against its rtp_i128 one (ctx.wide):
- * the same bound, status and step count for every kind of sum, with and
- * without scratch, on times from tiny to 2^62 and many right at the edge of
+ * the same bound, status and step count for every kind of sum, on times
+ * from tiny to 2^62 and many right at the edge of
  * what global_bound.c's narrow() admits, (m + 2)(4N + 4) B <= 2^62; and
  * where rtp_gw_narrow_all admits the whole set (wide = -1, the int64_t
  * search without its own check), the same again (UBSan checks that nothing
@@ -720,7 +720,7 @@ static void test_fixed_point_narrow_equals_wide(void **state)
         gw_kind kind = (gw_kind)(s % 3);
         rtp_gw_edf_pair(t, n, k, pair);
         gw_ctx ctx = {t, idx, n_i, r, &t[k], m, kind,
-                      kind == GW_FP_BC && s % 2 ? NULL : scratch, kind == GW_EDF ? cap : NULL,
+                      scratch, kind == GW_EDF ? cap : NULL,
                       0, 0, kind == GW_EDF ? pair : NULL};
         rtp_ns got[3], most = 0;
         uint64_t steps[3] = {0, 0, 0};
