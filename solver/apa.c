@@ -94,7 +94,7 @@ static rtp_status from_subset(const rtp_task *tasks, const uint64_t *mask, const
             return rtp_diag_set(diag, RTP_ELIMIT, NULL, "APA analysis passed --max-iterations");
         st = RTP_OK;
     } else {
-        gw_ctx ctx = {tasks, hp, n_hp, r, &tk, m, GW_FP_BC, scratch, NULL, 0, 0, NULL};
+        gw_ctx ctx = {tasks, hp, n_hp, r, &tk, m, GW_FP_BC, scratch, NULL, 0, 0, NULL, 0};
         st = rtp_gw_fixed_point(&ctx, steps, limits, out, diag);
     }
     if (st == RTP_OK && *out >= 0)

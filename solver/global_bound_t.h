@@ -272,8 +272,9 @@ static rtp_status GW_(fixed_point)(const gw_ctx *ctx, uint64_t *steps, const rtp
     GW_INT x = ctx->from > tk->wcet_ns ? ctx->from : tk->wcet_ns, m = ctx->m;
     rtp_status st;
     *bound = -1;
+    GW_INT end = ctx->last > 0 && ctx->last < tk->deadline_ns ? ctx->last : tk->deadline_ns;
     GW_(fill_caps)(ctx);
-    while (x <= tk->deadline_ns) {
+    while (x <= end) {
         if ((st = count_step(steps, limits, diag)) != RTP_OK)
             return st;
         GW_INT omega, slope, run, top;

@@ -277,7 +277,7 @@ static rtp_status search(const rtp_task *tasks, size_t n, int m, size_t k, const
         if (i != k)
             others[n_others++] = i;
     gw_ctx ctx = {tasks, others, n_others, r, &tasks[k], m, GW_EDF, scratch, cap, from, wide,
-                  pair_row(tasks, n, k, pairs)};
+                  pair_row(tasks, n, k, pairs), 0};
     return rtp_gw_fixed_point(&ctx, steps, limits, bound, diag);
 }
 

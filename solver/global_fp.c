@@ -40,19 +40,15 @@ rtp_status rtp_gw_fp_bound(const rtp_task *tasks, const size_t *order, size_t p,
 {
     size_t k = order[p];
     gw_ctx ctx = {tasks, order, p, r, &tasks[k], m, GW_FP_BC, scratch, NULL,
-                  start ? start[k] : 0, 0, NULL};
+                  start ? start[k] : 0, 0, NULL, 0};
     rtp_ns bc, lc = -1;
     rtp_status st = rtp_gw_fixed_point(&ctx, steps, limits, &bc, diag);
     /* [GSYY09]'s search matters only below [BC07]'s bound, so it stops
-     * there (its terms do not read D_k): most of its steps are spared, and
-     * its sums jump less far than [BC07]'s. */
-    rtp_task below = tasks[k];
-    if (st == RTP_OK && bc >= 0) {
-        below.deadline_ns = bc - 1;
-        ctx.tk = &below;
-    }
+     * there: most of its steps are spared, and its sums jump less far than
+     * [BC07]'s. */
     ctx.kind = GW_FP_LC;
-    if (st == RTP_OK && limited_carry_in && ctx.tk->deadline_ns >= ctx.tk->wcet_ns)
+    ctx.last = bc >= 0 ? bc - 1 : tasks[k].deadline_ns;
+    if (st == RTP_OK && limited_carry_in && ctx.last >= tasks[k].wcet_ns)
         st = rtp_gw_fixed_point(&ctx, steps, limits, &lc, diag);
     /* Both are valid upper bounds given valid bounds r[] of the more
      * urgent tasks, so their minimum is one too. */
@@ -120,7 +116,7 @@ int rtp_gw_da_passes(const rtp_task *tasks, const size_t *hp, size_t n_hp, int m
     if (tk->wcet_ns > tk->deadline_ns)
         return 0;
     gw_ctx ctx = {tasks, hp, n_hp, deadlines, tk, m, lc ? GW_FP_LC : GW_FP_BC, scratch, NULL, 0, 0,
-                  NULL};
+                  NULL, 0};
     rtp_i128 total, slope, run;
     rtp_gw_interference(&ctx, tk->deadline_ns, &total, &slope, &run);
     return total < (rtp_i128)m * (tk->deadline_ns - tk->wcet_ns + 1);

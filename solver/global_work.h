@@ -57,6 +57,9 @@ typedef struct gw_ctx {
                                 * at 2i and D_k mod T_i - D_i at 2i + 1 (what
                                 * J_i^k needs besides bound[i]: the caller keeps
                                 * them for all the searches of k), else NULL */
+    rtp_ns last;               /* in [1, D_k): rtp_gw_fixed_point gives up past
+                                * it, as past D_k (global_fp.c's [GSYY09] search
+                                * below [BC07]'s bound); else (0) D_k */
 } gw_ctx;
 
 /* The interference bound at x >= 1 (*value), a lower bound on its right
@@ -75,7 +78,7 @@ void rtp_gw_interference(const gw_ctx *ctx, rtp_i128 x, rtp_i128 *value,
 /* The least x >= C_k with C_k + floor(interference(x) / m) <= x, the
  * response-time bound of the papers (the fixed point their iteration
  * x <- C_k + floor(interference(x) / m) reaches from C_k), or -1 when it
- * passes D_k; the search starts at max(C_k, ctx->from). Each step jumps to
+ * passes D_k (ctx->last when set); the search starts at max(C_k, ctx->from). Each step jumps to
  * the first point that the terms frozen at x allow (reach() in
  * solver/global_bound_t.h: never short of the classic iterate or of the
  * linear piece's end), so it never skips the least fixed point yet never

@@ -721,7 +721,7 @@ static void test_fixed_point_narrow_equals_wide(void **state)
         rtp_gw_edf_pair(t, n, k, pair);
         gw_ctx ctx = {t, idx, n_i, r, &t[k], m, kind,
                       scratch, kind == GW_EDF ? cap : NULL,
-                      0, 0, kind == GW_EDF ? pair : NULL};
+                      0, 0, kind == GW_EDF ? pair : NULL, 0};
         rtp_ns got[3], most = 0;
         uint64_t steps[3] = {0, 0, 0};
         rtp_status st[3];
@@ -792,7 +792,7 @@ static void test_lc_jumps_equal_old_search(void **state)
         }
         size_t p = (size_t)tu_range(&rng, 1, (int64_t)n - 1);
         gw_term scratch[3 * SIM_MAX];
-        gw_ctx ctx = {t, order, p, r, &t[order[p]], m, GW_FP_LC, scratch, NULL, 0, 0, NULL};
+        gw_ctx ctx = {t, order, p, r, &t[order[p]], m, GW_FP_LC, scratch, NULL, 0, 0, NULL, 0};
         int64_t want = old_lc_search(&ctx, &old_steps);
         for (int w = 0; w < 2; w++) {
             rtp_ns got;
