@@ -42,7 +42,8 @@
  * [sensitivity|sensitivity-global|family|arbitrary] (the last word runs the
  * --sensitivity sections alone, the global one alone, the 20-task family
  * alone with SETS sets, or the arbitrary-deadline family with SETS sets,
- * 60 in the issue) */
+ * 60 in the issue); after sensitivity-global a policy (gedf, gfp-dm,
+ * gfp-opa) runs its lines alone */
 #include "bench/bench_common.h"
 #include "gen/gen.h"
 #include "solver/analyze.h"
@@ -421,7 +422,7 @@ static void bench_sensitivity_arbitrary(size_t sets, uint64_t seed)
  * secant search over the fixed order's RTA-LC (DM, RM) when the whole test
  * rejects k's own maximum, with OPA first the DA levels of the orders OPA
  * finds (solver/sensitivity_global.c). */
-static void bench_sensitivity_global(size_t sets, uint64_t seed)
+static void bench_sensitivity_global(size_t sets, uint64_t seed, const char *only)
 {
     printf("# --sensitivity, global tests: wcet_max of every task, medians in microseconds "
            "over the accepted sets, ratio to one run of the test (load average %.2f)\n",
@@ -440,6 +441,8 @@ static void bench_sensitivity_global(size_t sets, uint64_t seed)
         for (size_t mi = 0; mi < 2; mi++)
             for (size_t ui = 0; ui < 2; ui++)
                 for (size_t ki = 0; ki < 3; ki++) {
+                    if (only && strcmp(only, kinds[ki].name) != 0)
+                        continue;
                     rtp_gen_opts o =
                         family(sizes[si], (rtp_ratio){per_cpu[ui].num * cpus[mi], per_cpu[ui].den},
                                RTP_DL_CONSTRAINED);
@@ -488,7 +491,7 @@ int main(int argc, char **argv)
     if (argc > 3 && strcmp(argv[3], "sensitivity") == 0) {
         bench_sensitivity(sets, seed);
         bench_sensitivity_family(100);
-        bench_sensitivity_global(sets, seed);
+        bench_sensitivity_global(sets, seed, NULL);
         return 0;
     }
     if (argc > 3 && strcmp(argv[3], "family") == 0) {
@@ -500,7 +503,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (argc > 3 && strcmp(argv[3], "sensitivity-global") == 0) {
-        bench_sensitivity_global(sets, seed);
+        bench_sensitivity_global(sets, seed, argc > 4 ? argv[4] : NULL);
         return 0;
     }
     const size_t sizes[] = {10, 50, 200};
@@ -594,7 +597,7 @@ int main(int argc, char **argv)
     bench_terms(sets, seed);
     bench_sensitivity(sets, seed);
     bench_sensitivity_family(100);
-    bench_sensitivity_global(sets, seed);
+    bench_sensitivity_global(sets, seed, NULL);
     free(qpa_us);
     free(enum_us);
     free(rta_us);

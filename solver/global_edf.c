@@ -574,14 +574,17 @@ rtp_status rtp_global_edf_rta(const rtp_task *tasks, size_t n, int m,
                               const rtp_limits *limits, rtp_ns *response_time,
                               rtp_global_verdict *verdict, rtp_diag *diag)
 {
-    return rtp_gw_edf_rta_from(tasks, n, m, limits, NULL, NULL, response_time, verdict, diag);
+    return rtp_gw_edf_rta_from(tasks, n, m, limits, NULL, NULL, NULL, response_time, verdict,
+                               diag);
 }
 
 rtp_status rtp_gw_edf_rta_from(const rtp_task *tasks, size_t n, int m,
                                const rtp_limits *limits, rtp_ns *warm, rtp_ns *above,
-                               rtp_ns *response_time, rtp_global_verdict *verdict,
-                               rtp_diag *diag)
+                               rtp_ns *slowest, rtp_ns *response_time,
+                               rtp_global_verdict *verdict, rtp_diag *diag)
 {
+    if (slowest)
+        *slowest = -1;
     rtp_status st = gw_begin(m, n, response_time, diag);
     if (st != RTP_OK)
         return st;
@@ -626,6 +629,7 @@ rtp_status rtp_gw_edf_rta_from(const rtp_task *tasks, size_t n, int m,
     int all_fit = 0, improved = 1, rising = 1, rounds = 0; /* rounds from above */
     int verdict_only = !response_time && !warm; /* no bounds reported, no jumps */
     size_t n_fit = 0;                             /* tasks whose bound[] is a value */
+    rtp_i128 least_fall = -1; /* *slowest: over the rounds after the first */
     while (improved && !all_fit) {
         /* a round from below: before the first round from above, then from
          * the fourth on (most accepted sets are done by then) */
@@ -649,6 +653,9 @@ rtp_status rtp_gw_edf_rta_from(const rtp_task *tasks, size_t n, int m,
             }
         }
         improved = 0;
+        rtp_i128 fall = 0; /* the round's, without the jump after it */
+        for (size_t i = 0; slowest && i < n; i++)
+            fall += rbound[i];
         if (jp.ring)
             memcpy(jp.ring + (size_t)(rounds % (GW_WINDOW + 1)) * n, rbound, n * sizeof *rbound);
         /* verdict_only: the tasks without a bound first, the round ending
@@ -675,6 +682,10 @@ rtp_status rtp_gw_edf_rta_from(const rtp_task *tasks, size_t n, int m,
             }
         }
         all_fit = n_fit == n;
+        for (size_t i = 0; slowest && i < n; i++)
+            fall -= rbound[i];
+        if (slowest && rounds > 0 && !all_fit && (least_fall < 0 || fall < least_fall))
+            least_fall = fall;
         rounds++;
         if (jp.ring && improved && !all_fit)
             try_jump(tasks, n, m, rbound, &jp, low, &stamps, rounds);
@@ -684,6 +695,8 @@ rtp_status rtp_gw_edf_rta_from(const rtp_task *tasks, size_t n, int m,
         response_time[i] = bound[i];
     for (size_t i = 0; warm && all_fit && i < n; i++)
         warm[i] = low[i];
+    if (slowest) /* a fall is at most the sum of n deadlines */
+        *slowest = !all_fit ? -1 : least_fall > INT64_MAX ? INT64_MAX : (rtp_ns)least_fall;
 done:
     if (st == RTP_OK && above && *verdict == RTP_GLOBAL_REJECT) /* every rbound >= r* */
         memcpy(above, rbound, n * sizeof *above);

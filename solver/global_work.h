@@ -131,11 +131,18 @@ rtp_status rtp_gw_edf_chain(const rtp_test *test, const rtp_task *tasks, size_t 
  * (rtp_global_edf_rta). With warm, a set the iteration from below rejects
  * is rejected at once, so response_time (when not NULL) is meaningful on
  * acceptance only: then it holds the bounds of the round that accepted
- * (each >= r*_i). */
+ * (each >= r*_i). *slowest (when not NULL) gets, on acceptance, the least
+ * fall of the sum of the bounds over one round from above, among the
+ * rounds other than the first and the one that accepted (-1: none, and
+ * on rejection): a measure only, no verdict depends on it. Near a wcet at
+ * which the iteration from above gets stuck (a fixed point that appears
+ * there), the rounds crawl past where it will be, and that least fall
+ * shrinks towards 0 roughly in proportion to the distance (measured on
+ * bench_analysis's families; solver/sensitivity_global.c guesses with it). */
 rtp_status rtp_gw_edf_rta_from(const rtp_task *tasks, size_t n, int m,
                                const rtp_limits *limits, rtp_ns *warm, rtp_ns *above,
-                               rtp_ns *response_time, rtp_global_verdict *verdict,
-                               rtp_diag *diag);
+                               rtp_ns *slowest, rtp_ns *response_time,
+                               rtp_global_verdict *verdict, rtp_diag *diag);
 
 /* Global FP response-time bounds ([BC07]; with limited_carry_in also
  * [GSYY09]'s, the smaller of the two per task) of the tasks at positions

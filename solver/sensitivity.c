@@ -248,15 +248,16 @@ static rtp_status passes(const rtp_test *test, const rtp_task *e, size_t n, int 
  * on acceptance the bounds it accepted with into bounds[] (when not NULL);
  * the plain test when warm is NULL. */
 static rtp_status passes_warm(const rtp_test *test, const rtp_task *e, size_t n, rtp_ns *warm,
-                              rtp_ns *above, rtp_ns *bounds, int *ok, rtp_diag *diag)
+                              rtp_ns *above, rtp_ns *slowest, rtp_ns *bounds, int *ok,
+                              rtp_diag *diag)
 {
     if (!warm)
         return passes(test, e, n, ok, diag);
     rtp_global_verdict v = RTP_GLOBAL_NA;
     rtp_status st = rtp_limits_check(&test->limits, diag);
     if (st == RTP_OK)
-        st = rtp_gw_edf_rta_from(e, n, test->cpus, &test->limits, warm, above, bounds, &v,
-                                 diag);
+        st = rtp_gw_edf_rta_from(e, n, test->cpus, &test->limits, warm, above, slowest, bounds,
+                                 &v, diag);
     *ok = st == RTP_OK && v == RTP_GLOBAL_ACCEPT;
     return st;
 }
@@ -325,12 +326,13 @@ typedef struct gedf_try {
     rtp_diag *diag;
 } gedf_try;
 
-static rtp_status gedf_run(void *ctx, rtp_ns x, rtp_ns *bounds, int *ok)
+static rtp_status gedf_run(void *ctx, rtp_ns x, rtp_ns *bounds, rtp_ns *margin, int *ok)
 {
     gedf_try *g = ctx;
     rtp_ns keep = g->e[g->k].wcet_ns;
     g->e[g->k].wcet_ns = x + g->c;
-    rtp_status st = passes_warm(g->part, g->e, g->n, g->warm, g->above, bounds, ok, g->diag);
+    rtp_status st =
+        passes_warm(g->part, g->e, g->n, g->warm, g->above, margin, bounds, ok, g->diag);
     g->e[g->k].wcet_ns = keep;
     return st;
 }
@@ -376,7 +378,7 @@ static rtp_status wcet_max_of(const rtp_test *test, const rtp_task *tasks, size_
         above = warm0 + 6 * n;
         for (size_t i = 0; i < n; i++)
             warm0[i] = e[i].wcet_ns;
-        if ((st = passes_warm(test, e, n, warm0, NULL, base, &rta_ok, diag)) != RTP_OK)
+        if ((st = passes_warm(test, e, n, warm0, NULL, NULL, base, &rta_ok, diag)) != RTP_OK)
             goto done;
     }
     if ((test->policy == RTP_POLICY_FP || (test->policy == RTP_POLICY_GFP && test->cpus <= 1)) &&
@@ -436,8 +438,8 @@ static rtp_status wcet_max_of(const rtp_test *test, const rtp_task *tasks, size_
                     above[i] = e[i].deadline_ns;
             }
             e[k].wcet_ns = lo + c;
-            if (bak && (st = passes_warm(&parts[p], e, n, w, w ? above : NULL, r + n, &ok, diag)) !=
-                           RTP_OK)
+            if (bak && (st = passes_warm(&parts[p], e, n, w, w ? above : NULL, NULL, r + n, &ok,
+                                         diag)) != RTP_OK)
                 break;
             e[k].wcet_ns = keep;
             if (ok && w) { /* each accepted x leaves warm[] lower bounds of r* */

@@ -330,11 +330,21 @@ static rtp_i128 secant(const rtp_task *e, size_t n, rtp_ns xp, const rtp_ns *rp,
     return best;
 }
 
+/* Where the line through the margins mp at xp < x and mx at x reaches 0,
+ * when they fall (a guess, as the secant's). */
+static rtp_i128 margin_zero(rtp_ns xp, rtp_ns mp, rtp_ns x, rtp_ns mx)
+{
+    if (xp >= x || mx < 0 || mp <= mx)
+        return (rtp_i128)1 << 100;
+    return x + (rtp_i128)mx * (x - xp) / ((rtp_i128)mp - mx);
+}
+
 rtp_status rtp_sens_secant_max(const rtp_task *e, size_t n, size_t k, rtp_ns *lo, rtp_ns hi,
                                const rtp_ns *low, rtp_ns xp, rtp_ns *r, rtp_sens_run run,
                                void *ctx)
 {
     rtp_ns *rp = r, *rx = r + n, *out = r + 2 * n;
+    rtp_ns mp = -1, mx = -1, m_out = -1; /* the margins at xp, *lo and x */
     rtp_status st = RTP_OK;
     int ok, rejected = 0;
     while (st == RTP_OK) {
@@ -344,11 +354,12 @@ rtp_status rtp_sens_secant_max(const rtp_task *e, size_t n, size_t k, rtp_ns *lo
             break;
         rtp_ns span = hi - *lo, x = *lo + span / 2;
         if (xp < *lo) {
-            rtp_i128 g = secant(e, n, xp, rp, *lo, rx);
+            rtp_i128 g = secant(e, n, xp, rp, *lo, rx), z = margin_zero(xp, mp, *lo, mx);
+            g = z < g ? z : g;
             if (g < hi && (!rejected || (g > *lo + span / 4 && g < hi - span / 4)))
                 x = g > *lo ? (rtp_ns)g : *lo + 1;
         }
-        if ((st = run(ctx, x, out, &ok)) != RTP_OK)
+        if ((st = run(ctx, x, out, &m_out, &ok)) != RTP_OK)
             break;
         rejected = !ok;
         if (!ok) {
@@ -361,6 +372,8 @@ rtp_status rtp_sens_secant_max(const rtp_task *e, size_t n, size_t k, rtp_ns *lo
         out = t;
         xp = *lo;
         *lo = x;
+        mp = mx;
+        mx = m_out;
     }
     return st;
 }
@@ -457,9 +470,10 @@ typedef struct gfp {
  * every task from p down to it. k's raised bound may pass D_k (even T_k,
  * where carry_in's R <= T assumption fails): then k's true bound is past
  * D_k too and the full run rejects anyway, so only the work changes. */
-static rtp_status rta_run(void *ctx, rtp_ns x, rtp_ns *bounds, int *ok)
+static rtp_status rta_run(void *ctx, rtp_ns x, rtp_ns *bounds, rtp_ns *margin, int *ok)
 {
     gfp *g = ctx;
+    *margin = -1;
     size_t k = g->fixed[g->p];
     g->t[k].wcet_ns = x;
     rtp_status st = rtp_limits_check(g->lim, g->diag);
@@ -516,9 +530,10 @@ static rtp_status rta_run(void *ctx, rtp_ns x, rtp_ns *bounds, int *ok)
  * bounds[] gets g->base with k's bound; an acceptance raises
  * g->own_low[k] to it (the least fixed points, from there on, only grow),
  * and k's search starts where that bound's growth puts it (g->own_at). */
-static rtp_status own_run(void *ctx, rtp_ns x, rtp_ns *bounds, int *ok)
+static rtp_status own_run(void *ctx, rtp_ns x, rtp_ns *bounds, rtp_ns *margin, int *ok)
 {
     gfp *g = ctx;
+    *margin = -1;
     size_t k = g->fixed[g->p];
     uint64_t steps = 0;
     rtp_ns b = -1, low_k = g->own_low[k];
@@ -651,6 +666,7 @@ rtp_status rtp_sens_gfp_max(const rtp_test *test, const rtp_task *e, size_t n, r
              malloc(3 * cells * sizeof *g.scratch), 0, 0, 0, 0};
     rtp_status st = RTP_OK;
     int fixed_ok = 0, opa_found = 0;
+    rtp_ns margin; /* rta_run's, unused here */
     size_t *opa0 = g.opa ? g.opa + n : NULL, last_fail = n; /* OPA's order at e */
     for (size_t i = 0; i < n; i++)
         cmax[i] = -1;
@@ -692,7 +708,7 @@ rtp_status rtp_sens_gfp_max(const rtp_test *test, const rtp_task *e, size_t n, r
         memcpy(g.low, g.base, n * sizeof *g.low);
         memcpy(g.r + n, g.base, n * sizeof *g.r); /* the bounds at from */
         if (ok && from > lo)
-            st = rta_run(&g, from, g.r + n, &ok);
+            st = rta_run(&g, from, g.r + n, &margin, &ok);
         if (st == RTP_OK && ok) {
             /* task k alone first: its largest x caps the answer, and is the
              * answer when the whole test accepts it */
@@ -704,7 +720,7 @@ rtp_status rtp_sens_gfp_max(const rtp_test *test, const rtp_task *e, size_t n, r
             int top_ok = 1;
             st = rtp_sens_secant_max(g.t, n, k, &top, hi, g.own_low, from, g.own, own_run, &g);
             if (st == RTP_OK && top > from)
-                st = rta_run(&g, top, g.own, &top_ok);
+                st = rta_run(&g, top, g.own, &margin, &top_ok);
             if (st == RTP_OK && top_ok) {
                 cmax[k] = top;
                 continue;

@@ -120,8 +120,12 @@ size_t rtp_sens_gedf_parts(const rtp_test *test, rtp_test *parts);
 rtp_status rtp_sens_bak_max(const rtp_task *e, size_t n, int m, size_t j, rtp_ns lo,
                             rtp_ns hi, rtp_ns *best);
 /* One try of rtp_sens_secant_max: the test at x into *ok and, on
- * acceptance, every task's bound there into bounds[] (n entries). */
-typedef rtp_status (*rtp_sens_run)(void *ctx, rtp_ns x, rtp_ns *bounds, int *ok);
+ * acceptance, every task's bound there into bounds[] (n entries) and into
+ * *margin a measure that falls towards 0 as x nears the largest accepted
+ * x, roughly in proportion (-1: none; a guess only, no answer depends on
+ * it). */
+typedef rtp_status (*rtp_sens_run)(void *ctx, rtp_ns x, rtp_ns *bounds, rtp_ns *margin,
+                                   int *ok);
 /* The largest x in [*lo, hi) that run accepts, into *lo, given that it
  * accepts at *lo with the bounds r[n..2n) and, when xp < *lo, at xp with
  * the bounds r[0..n) (r has 3n entries, the last n scratch), that its
@@ -130,8 +134,9 @@ typedef rtp_status (*rtp_sens_run)(void *ctx, rtp_ns x, rtp_ns *bounds, int *ok)
  * least d when x does (so *lo + D_k - low[k] caps the answer). The same
  * answer as bisection (an accepted *lo and a rejected hi, until 1 apart),
  * with fewer runs: each try is the secant's guess through the two latest
- * accepted x (where it reaches the first deadline); after a rejection only
- * when it lies in the inner half of (*lo, hi), else the middle (so the
+ * accepted x (where it reaches the first deadline), or where the line
+ * through their margins reaches 0 when that comes first; after a rejection
+ * only when it lies in the inner half of (*lo, hi), else the middle (so the
  * bracket shrinks by at least a quarter every second try); the middle too
  * when the guess is at or past hi (sensitivity_global.c). Used by the gedf
  * RTA (sensitivity.c) and gfp's fixed orders. */

@@ -616,7 +616,8 @@ static void test_edf_rta_jumps(void **state)
     rtp_limits limits = rtp_limits_default();
     limits.max_iterations = 300000;
     rtp_global_verdict v = RTP_GLOBAL_NA;
-    assert_int_equal(rtp_gw_edf_rta_from(big, 20, 2, &limits, warm, NULL, NULL, &v, NULL), RTP_OK);
+    assert_int_equal(rtp_gw_edf_rta_from(big, 20, 2, &limits, warm, NULL, NULL, NULL, &v, NULL),
+                     RTP_OK);
     assert_int_equal(v, RTP_GLOBAL_ACCEPT);
     assert_int_equal(rtp_global_edf_rta(big, 20, 2, &limits, NULL, &v, NULL), RTP_ELIMIT);
     limits = rtp_limits_default();
@@ -633,7 +634,8 @@ static void test_edf_rta_jumps(void **state)
             warm[i] = t[i].wcet_ns;
         if (rtp_load_cmp(t, n, RTP_LOAD_UTIL, (rtp_ratio){m, 1}) > 0)
             continue; /* rejected before any search */
-        assert_int_equal(rtp_gw_edf_rta_from(t, n, m, &limits, warm, NULL, NULL, &v, NULL), RTP_OK);
+        assert_int_equal(rtp_gw_edf_rta_from(t, n, m, &limits, warm, NULL, NULL, NULL, &v, NULL),
+                         RTP_OK);
         int64_t want[SIM_MAX];
         ref_edf_bounds(t, n, m, want);
         int all_fit = 1;

@@ -26,6 +26,7 @@
 
 #include "models/effective.h"
 #include "solver/global.h"
+#include "solver/global_work.h"
 #include "solver/sensitivity.h"
 #include "solver/sensitivity_internal.h"
 #include "support/testutil.h"
@@ -294,11 +295,37 @@ static size_t wide_set(tu_rng *rng, rtp_ns spread, rtp_task *ts, int *m)
     return n;
 }
 
+/* Task j's gedf wcet_max in the set ts on m CPUs against the largest of
+ * plain bisections over GFB, BCL and the RTA (each from the declared wcet,
+ * when it accepts there) and BAK's exact maximum; *by_rta counts the tasks
+ * where the RTA gave it. */
+static void check_gedf_task(rtp_task *ts, size_t n, int m, size_t j, rtp_ns got, uint64_t seed,
+                            int *by_rta)
+{
+    rtp_test t = exact((kind){RTP_POLICY_GEDF, RTP_PRIO_DM}, m);
+    rtp_test parts[RTP_SENS_GEDF_PARTS];
+    size_t n_parts = rtp_sens_gedf_parts(&t, parts);
+    rtp_ns top = ts[j].deadline_ns, ref = -1, b = -1;
+    for (size_t p = 0; p < n_parts; p++) {
+        if (!run(&parts[p], ts, n))
+            continue;
+        rtp_ns x = tu_bisect_wcet(ts, n, j, ts[j].wcet_ns, top + 1, test_accepts, &parts[p]);
+        *by_rta += p == RTP_SENS_GEDF_RTA && x > ref;
+        ref = x > ref ? x : ref;
+    }
+    rtp_ns from = ref < 0 ? ts[j].wcet_ns : ref + 1;
+    if (from <= top)
+        assert_int_equal(rtp_sens_bak_max(ts, n, m, j, from, top, &b), RTP_OK);
+    ref = b > ref ? b : ref;
+    if (got != ref)
+        fail_msg("seed %llu task %zu: wcet_max %lld, bisection %lld", (unsigned long long)seed, j,
+                 (long long)got, (long long)ref);
+}
+
 /* gedf wcet_max over wide ranges (periods up to 10^5 ns, 3-8 tasks, 2-4
  * CPUs; too wide to scan every wcet as check_wcet_max does), where the RTA
  * part is searched by secant guesses (solver/sensitivity.c, rta_search):
- * equal to the largest of plain bisections over GFB, BCL and the RTA (each
- * from the declared wcet, when it accepts there) and BAK's exact maximum. */
+ * equal to check_gedf_task's bisections. */
 static void test_gedf_wide(void **state)
 {
     (void)state;
@@ -316,31 +343,65 @@ static void test_gedf_wide(void **state)
         assert_int_equal(rtp_sensitivity_wcet_max(&t, ts, n, &none, wmax, NULL), RTP_OK);
         if (!run(&t, ts, n))
             continue;
-        rtp_test parts[RTP_SENS_GEDF_PARTS];
-        size_t n_parts = rtp_sens_gedf_parts(&t, parts);
-        for (size_t j = 0; j < n; j++) {
-            rtp_ns top = ts[j].deadline_ns, ref = -1, b = -1;
-            for (size_t p = 0; p < n_parts; p++) {
-                if (!run(&parts[p], ts, n))
-                    continue;
-                rtp_ns got =
-                    tu_bisect_wcet(ts, n, j, ts[j].wcet_ns, top + 1, test_accepts, &parts[p]);
-                by_rta += p == RTP_SENS_GEDF_RTA && got > ref;
-                ref = got > ref ? got : ref;
-            }
-            rtp_ns from = ref < 0 ? ts[j].wcet_ns : ref + 1;
-            if (from <= top)
-                assert_int_equal(rtp_sens_bak_max(ts, n, m, j, from, top, &b), RTP_OK);
-            ref = b > ref ? b : ref;
-            if (wmax[j] != ref)
-                fail_msg("seed %llu task %zu: wcet_max %lld, bisection %lld",
-                         (unsigned long long)seed, j, (long long)wmax[j], (long long)ref);
-            tasks++;
-        }
+        for (size_t j = 0; j < n; j++, tasks++)
+            check_gedf_task(ts, n, m, j, wmax[j], seed, &by_rta);
     }
     print_message("gedf wide: %d tasks equal to bisection, %d where the RTA gave it\n", tasks,
                   by_rta);
     assert_true(tasks > 300 && by_rta > 100);
+}
+
+/* The same on sets like bench_analysis's 20-task family at U/m 0.6, where
+ * the slack iteration from above crawls near the edge and the search also
+ * guesses from its least fall per round (rtp_gw_edf_rta_from's *slowest,
+ * rtp_sens_secant_max): 12-16 tasks on 2 CPUs, U/m about 0.6, periods
+ * log-uniform over three decades from 1 us, deadlines constrained or
+ * implicit. The guess decides only where the search tries; the test also
+ * asserts that the measure exists at some edges (the accepting run at
+ * wcet_max took more than two rounds), so the guesses are exercised. */
+static void test_gedf_crawl(void **state)
+{
+    (void)state;
+    rtp_overheads none;
+    memset(&none, 0, sizeof none);
+    rtp_limits limits = rtp_limits_default();
+    int tasks = 0, by_rta = 0, crawled = 0;
+    for (uint64_t seed = 1; seed <= 24; seed++) {
+        tu_rng rng = {seed * 104729 + 11};
+        rtp_task ts[16];
+        rtp_ns wmax[16], warm[16], slowest;
+        size_t n = (size_t)tu_range(&rng, 12, 16);
+        for (size_t i = 0; i < n; i++) {
+            rtp_ns t = 1000;
+            for (int64_t d = tu_range(&rng, 0, 30); d-- > 0;)
+                t = t * 5 / 4; /* 1 us to ~800 us */
+            t += tu_range(&rng, 0, t / 4);
+            rtp_ns dl = tu_range(&rng, 0, 1) ? t : tu_range(&rng, t * 3 / 4, t);
+            ts[i] = tu_task(tu_range(&rng, 1, 2 * 12 * t / (10 * (rtp_ns)n)) + 1, dl, t);
+        }
+        rtp_test t = exact((kind){RTP_POLICY_GEDF, RTP_PRIO_DM}, 2);
+        assert_int_equal(rtp_sensitivity_wcet_max(&t, ts, n, &none, wmax, NULL), RTP_OK);
+        if (!run(&t, ts, n))
+            continue;
+        for (size_t j = 0; j < n; j++, tasks++) {
+            check_gedf_task(ts, n, 2, j, wmax[j], seed, &by_rta);
+            rtp_task e[16];
+            memcpy(e, ts, n * sizeof *e);
+            e[j].wcet_ns = wmax[j];
+            for (size_t i = 0; i < n; i++)
+                warm[i] = e[i].wcet_ns;
+            rtp_global_verdict v = RTP_GLOBAL_NA;
+            assert_int_equal(rtp_gw_edf_rta_from(e, n, 2, &limits, warm, NULL, &slowest, NULL, &v,
+                                                 NULL),
+                             RTP_OK);
+            assert_true(v == RTP_GLOBAL_ACCEPT ? slowest >= -1 : slowest == -1);
+            crawled += v == RTP_GLOBAL_ACCEPT && slowest >= 0;
+        }
+    }
+    print_message("gedf crawl: %d tasks equal to bisection, %d where the RTA gave it, %d edges "
+                  "with a least fall\n",
+                  tasks, by_rta, crawled);
+    assert_true(tasks > 150 && by_rta > 50 && crawled > 10);
 }
 
 /* Every wcet_max at its edge, for gedf and gfp (DM, OPA) against the plain
@@ -565,6 +626,7 @@ int main(void)
         cmocka_unit_test(test_monotone),
         cmocka_unit_test(test_wcet_max),
         cmocka_unit_test(test_gedf_wide),
+        cmocka_unit_test(test_gedf_crawl),
         cmocka_unit_test(test_wcet_max_edges),
         cmocka_unit_test(test_gfp_wide),
     };
