@@ -41,8 +41,9 @@
  * nonzero entries). Every pi >= 0 gives a valid inequality whatever its
  * rounding: the residue pi^T g_{., l} on a free coordinate l is bounded by
  * the box |z'_l| <= Z_l (from the simplex's vertices), and every sum carries
- * an error bound (1e-13 of the sum of absolute values: twenty times the
- * rounding of 12 terms); a value is pruned only when provably outside. So
+ * an error bound (1e-13 of the sum of absolute values: some 90 times the
+ * worst rounding of a sum of at most DIM_MAX = 10 products in any order,
+ * 10 u with u = 2^-53); a value is pruned only when provably outside. So
  * the enumeration visits a superset of the lattice points in the simplex,
  * and floating point never decides a verdict: QPA on the runs does.
  *
@@ -576,8 +577,9 @@ static rtp_status run(near *c, rtp_i128 at)
  * level runs: once over the coordinates above k, then one term per value
  * of z'_k (a sum of many terms per child was ~30% of a search:
  * bench_sens_edf's family tail, perf). The order of the terms differs
- * from a left-to-right sum, which REL * ab bounds all the same: n <= 12
- * terms round by at most 11 ulps of their absolute sum. */
+ * from a left-to-right sum, which REL * ab bounds all the same: at most
+ * DIM_MAX = 10 products, summed in any order, err by at most (10 - 1) u + u
+ * of their absolute sum (u = 2^-53: ~1.1e-15, against REL = 1e-13). */
 static void sums_above(const near *c, facet *fa, size_t from)
 {
     fa->qv = fa->h;
