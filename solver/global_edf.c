@@ -243,20 +243,23 @@ void rtp_gw_edf_pair(const rtp_task *tasks, size_t n, size_t k, rtp_ns *pair)
 }
 
 /* gw_ctx's pair data of the tasks of one RTA call, cached: task k's row in
- * slot k mod GW_PAIR_ROWS, filled when the slot holds another task's (a row
- * is n divisions; an RTA call makes some 80 searches of 20 tasks, so up to
- * GW_PAIR_ROWS tasks each row is filled once; the slots bound the table's
- * size for larger sets). */
+ * slot k mod slots, filled when the slot holds another task's (a row is n
+ * divisions; an RTA call makes some 80 searches of 20 tasks). Up to
+ * GW_PAIR_ROWS tasks every task has its own row, filled once. Past that
+ * one row, refilled at every search: shared slots would be overwritten
+ * before their task's next search anyway (a round visits every task), and
+ * 256 rows of 2n cost 87 MB at 20,000 tasks (review rev8b), against 2n. */
 enum { GW_PAIR_ROWS = 256 };
 
 typedef struct gw_pairs {
-    rtp_ns *table; /* min(n, GW_PAIR_ROWS) rows of 2n */
+    rtp_ns *table; /* slots rows of 2n */
     size_t *holds; /* the task in each slot, SIZE_MAX: none */
+    size_t slots;  /* n up to GW_PAIR_ROWS, else 1 */
 } gw_pairs;
 
 static const rtp_ns *pair_row(const rtp_task *tasks, size_t n, size_t k, gw_pairs *p)
 {
-    size_t slot = k % GW_PAIR_ROWS;
+    size_t slot = k % p->slots;
     rtp_ns *row = p->table + 2 * n * slot;
     if (p->holds[slot] != k) {
         rtp_gw_edf_pair(tasks, n, k, row);
@@ -597,9 +600,9 @@ rtp_status rtp_gw_edf_rta_from(const rtp_task *tasks, size_t n, int m,
     uint64_t *changed = calloc(cells, sizeof *changed), *searched = calloc(cells, sizeof *searched);
     gw_term *scratch = malloc(cells * sizeof *scratch);
     rtp_i128 *cap = malloc(2 * cells * sizeof *cap);
-    size_t slots = n < GW_PAIR_ROWS ? cells : GW_PAIR_ROWS;
+    size_t slots = n <= GW_PAIR_ROWS ? cells : 1;
     gw_pairs pairs = {malloc(slots * 2 * cells * sizeof *pairs.table),
-                      malloc(slots * sizeof *pairs.holds)};
+                      malloc(slots * sizeof *pairs.holds), slots};
     /* with warm (the sensitivity search): the jumps (jump() above) */
     gw_jumps jp = {warm ? malloc((2 * GW_WINDOW + 2) * cells * sizeof *jp.ring) : NULL, NULL,
                    NULL, GW_WINDOW};
