@@ -57,9 +57,10 @@ typedef struct gw_ctx {
                                 * at 2i and D_k mod T_i - D_i at 2i + 1 (what
                                 * J_i^k needs besides bound[i]: the caller keeps
                                 * them for all the searches of k), else NULL */
-    rtp_ns last;               /* in [1, D_k): rtp_gw_fixed_point gives up past
+    rtp_ns last;               /* in [1, D_k]: rtp_gw_fixed_point gives up past
                                 * it, as past D_k (global_fp.c's [GSYY09] search
-                                * below [BC07]'s bound); else (0) D_k */
+                                * below [BC07]'s bound); 0 (and any value past
+                                * D_k, which the search clamps) means D_k */
 } gw_ctx;
 
 /* The interference bound at x >= 1 (*value), a lower bound on its right
