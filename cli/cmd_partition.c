@@ -428,10 +428,16 @@ static int print_explain(FILE *out, const cli_args *args, const rtp_plan *plan,
             const rtp_task *t = &plan->unassigned[k].task;
             int delays = t->jitter_ns || t->blocking_ns || plan->overheads.release_latency_ns;
             fprintf(out, "%s could not be placed: no cluster's global test accepts it with "
-                         "the tasks placed before it%s\n", t->name,
+                         "the tasks placed before it%s%s\n", t->name,
                     delays ? " (the global tests do not model release jitter or blocking: "
                              "they are not applicable to it on a cluster of several CPUs)"
-                           : "");
+                           : "",
+                    pc->run.part.soft
+                        ? "; nor does the soft test (bounded tardiness needs no blocking, "
+                          "one J' for every task, every C' <= T - J' and the sum of C'/(T - J') "
+                          "at most the cluster's CPUs, J' = jitter + release latency; fix: less "
+                          "execution or release latency, longer periods, or more CPUs)"
+                        : "");
         }
         return 0;
     }

@@ -262,6 +262,12 @@ grep -q "^BINS='0:0,1:2:" "$TMP/soft.sh" || fail "soft cluster cpuset"
 printf '%s\n' '{"platform":{"cpus":2},"tasks":[{"name":"a","wcet":"9ms","period":"10ms"},{"name":"b","wcet":"9ms","period":"10ms"},{"name":"c","wcet":"9ms","period":"10ms"}]}' >"$TMP/over.json"
 "$B" partition "$TMP/over.json" --clusters 2 --soft >"$TMP/out" 2>&1
 [ $? -eq 1 ] || fail "overloaded soft cluster"
+# --explain names the soft test's conditions for the task left out (and only with --soft)
+"$B" partition "$TMP/over.json" --clusters 2 --soft --explain >"$TMP/out" 2>&1
+grep -q "could not be placed: .*; nor does the soft test (.*sum of C'/(T - J') at most" \
+    "$TMP/out" || fail "soft explain: $(cat "$TMP/out")"
+"$B" partition "$TMP/over.json" --clusters 2 --explain >"$TMP/out" 2>&1
+grep -q "nor does the soft test" "$TMP/out" && fail "soft explain without --soft"
 
 # --method semi: c (9/20 ms) fits neither CPU's 0.9 alone and migrates over
 # both (docs/spec.md "rtpack partition"); emit starts it on its mask, and a
