@@ -64,6 +64,9 @@ for target in $TARGETS; do
  "clusters": [{"cpus": [0, 1], "test": "gfb", "utilization": 0.5, "tasks": [{"name": "a",
  "wcet": "1ms", "deadline": "2ms", "period": "2ms", "affinity": [0]}]},
  {"cpus": [2], "test": null, "tasks": []}], "unassigned": []}'
+    # a task without a name: no name block (UBSan, CI of 441e357, 2026-12-06)
+    seed "$corpus/seed-nameless.json" '{"platform": {"cpus": 2}, "tasks": [{"wcet": "9ms",
+ "period": "10ms"}]}'
     # one past the reader's nesting limit: a resource limit, not bad input
     awk 'BEGIN { for (i = 0; i < 1001; i++) printf "["; for (i = 0; i < 1001; i++) printf "]" }' \
         >"$corpus/seed-deep.json"

@@ -469,7 +469,9 @@ static rtp_status read_taskset(const rtp_json *doc, rtp_taskset *ts, rtp_diag *d
     if (block > 0 && !(ts->name_block = malloc(block)))
         return rtp_diag_set(diag, RTP_ENOMEM, "tasks", "out of memory");
     ts->name_block_size = block;
-    name_dest dest = {ts->name_block, ts->name_block + block};
+    /* no offset from a NULL block (no names, or only non-strings): UB clang's
+     * UBSan reports (pointer-overflow), though never dereferenced */
+    name_dest dest = {ts->name_block, ts->name_block ? ts->name_block + block : NULL};
     char path[RTP_DIAG_PATH_SIZE], name_path[RTP_DIAG_PATH_SIZE];
     rtp_nameset names;
     rtp_nameset_slot small[256]; /* up to 127 tasks: no allocation */
