@@ -9,13 +9,24 @@
 #   (J'), so partition accepts the plan; a probe that caught one of the
 #   virtual CPU's rare stalls can make the set unprovable, so the probe is
 #   repeated at most twice more, as cli_plan_holds_real and cli_rr_soft_real
-#   do, and a set still refused fails (never a skip); the periods (20 and
-#   40 ms) leave room for a probe of ~6 ms (a run at load 0.36 probed 6.6,
-#   9.1 and 3.5 ms with 237 us/ms of noise and could not prove the set
-#   with the periods halved);
-# - the set: a and b (0.35 each) fill one CPU each up to --capacity 0.6, so c
-#   (0.30) fits neither alone and migrates over both (its mask 0,1; "test":
-#   "apa"); c's bound has several ms of room, but a pinned task alone on its
+#   do, and a set still refused fails (never a skip); the set is proved
+#   (partition's semi method) from no noise up to 300 us/ms of noise with
+#   up to 8 ms of release latency: a run at load 0.36 probed 6.6, 9.1 and
+#   3.5 ms with 237 us/ms of noise and could not prove the set with the
+#   periods halved, and the eighth session's runs probed 229-236 us/ms at
+#   load < 1, which the earlier set (0.35, 0.35, 0.30 at --capacity 0.6)
+#   could not take past 190 us/ms (its C' summed over both CPUs then passed
+#   2 x 0.6);
+# - the set: a (6 of 20 ms), b and c (12 of 40 ms each), equal utilization
+#   0.30, c last in input order: first fit decreasing pins a on CPU 0 and b
+#   on CPU 1, and c, with --capacity 0.59, fits neither alone (0.6 > 0.59)
+#   and migrates over both (its mask 0,1; "test": "apa"); the three C' stay
+#   within 2 x 0.59 up to ~310 us/ms of noise (0.9 x (1 + noise) plus the
+#   context switches). Equal utilizations are what lets one set span the
+#   whole range: c must be the last task first fit decreasing places (so at
+#   most a's utilization), must not fit beside a at no noise, and the three
+#   together must fit the two CPUs' capacity at the most noise;
+#   c's bound has several ms of room, but a pinned task alone on its
 #   CPU is bounded by J' + C' exactly, so a wake-up later than any the probe
 #   saw (a stall of the virtual CPU) lifts its response past the bound: a CI
 #   run at load 3.4 (periods halved) saw a at 6.01 ms against 5.80 ms (probe 2.09 ms, the
@@ -50,16 +61,16 @@ ov = json.load(open(sys.argv[1]))["platform"].get("overheads", {})
 if "release_latency" not in ov:
     sys.exit("the probe measured no release_latency")
 print("probe:", ov)
-tasks = [("a", "7ms", "20ms"), ("b", "14ms", "40ms"), ("c", "12ms", "40ms")]
+tasks = [("a", "6ms", "20ms"), ("b", "12ms", "40ms"), ("c", "12ms", "40ms")]
 json.dump({"platform": {"cpus": 2, "overheads": ov},
            "tasks": [{"name": n, "wcet": c, "period": p, "cmd": "unused"} for n, c, p in tasks]},
           open(sys.argv[2], "w"))
 PY
-    "$B" partition "$TMP/semi.json" --policy fp --method semi --capacity 0.6 --json \
+    "$B" partition "$TMP/semi.json" --policy fp --method semi --capacity 0.59 --json \
         > "$TMP/semi.plan" 2> /dev/null
 }
 if ! live_prove semi_plan "semi set"; then
-    fail "semi plan after 3 probes: $("$B" partition "$TMP/semi.json" --policy fp --method semi --capacity 0.6 --explain 2>&1 | tail -4)"
+    fail "semi plan after 3 probes: $("$B" partition "$TMP/semi.json" --policy fp --method semi --capacity 0.59 --explain 2>&1 | tail -4)"
     cli_end
 fi
 # The plan: one apa cluster of both CPUs, c migrating over both, a and b
