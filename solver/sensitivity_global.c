@@ -443,6 +443,7 @@ typedef struct gfp {
     size_t *opa;            /* the order OPA found last */
     rtp_ns *deadlines;      /* DA's R_i = D_i */
     gw_term *scratch;
+    rtp_i128 *w, *nc, *ci, *ex; /* da_pieces' terms, n each */
     size_t fail;            /* where the last rejected try of the RTA-LC failed (> p), or 0 */
     rtp_ns low_at, own_at;  /* the C'_k at which g->low, g->own_low[k] are the bounds */
     int lc_only;            /* the cheaper pass failed once in this search: skip it */
@@ -554,11 +555,81 @@ static rtp_status own_run(void *ctx, rtp_ns x, rtp_ns *bounds, rtp_ns *margin, i
     return st;
 }
 
-/* Task g->opa[q] passes DA or DA-LC against the tasks above it. */
-static int da_level(gfp *g, size_t q)
+/* DA and DA-LC of task j = g->opa[q] (rtp_gw_da_passes) split per
+ * interferer: the terms before the clamp at L = D_j of the tasks
+ * g->opa[first..first+count-1] into g->w (DA's W_i, span D_j + D_i - C_i),
+ * g->nc and g->ci ([GSYY09]'s pieces without and with carry-in, R_i = D_i)
+ * at the same offsets. None depends on C_j (only the clamp D_j - C_j + 1
+ * does), nor on the wcet of any task but its own, so da_max computes them
+ * once per level and again for the raised task's alone per try: a try
+ * costs no division (da_decide) instead of two full interference sums.
+ * rtp_gw_interference leaves them in the scratch: with m = 1, [GSYY09]'s
+ * sum takes no carry-in piece (global_work.h), so scratch[0..N-1] holds
+ * every piece without it. */
+static void da_pieces(gfp *g, size_t q, size_t first, size_t count)
 {
-    return rtp_gw_da_passes(g->t, g->opa, q, g->m, g->opa[q], 0, g->scratch, g->deadlines) ||
-           rtp_gw_da_passes(g->t, g->opa, q, g->m, g->opa[q], 1, g->scratch, g->deadlines);
+    const rtp_task *tj = &g->t[g->opa[q]];
+    gw_ctx c = {g->t, g->opa + first, count, g->deadlines, tj, 1, GW_FP_BC, g->scratch, NULL,
+                0, 0, NULL, 0};
+    rtp_i128 value, slope, run;
+    rtp_gw_interference(&c, tj->deadline_ns, &value, &slope, &run);
+    for (size_t j = 0; j < count; j++)
+        g->w[first + j] = g->scratch[j].value;
+    c.kind = GW_FP_LC;
+    rtp_gw_interference(&c, tj->deadline_ns, &value, &slope, &run);
+    for (size_t j = 0; j < count; j++) {
+        g->nc[first + j] = g->scratch[j].value;
+        g->ci[first + j] = g->scratch[count + j].value;
+    }
+}
+
+static rtp_i128 at_most(rtp_i128 a, rtp_i128 b)
+{
+    return a < b ? a : b;
+}
+
+/* rtp_gw_da_passes(lc 0) || rtp_gw_da_passes(lc 1) for a task with clamp
+ * y = D_j - C_j + 1 against the n_hp interferers whose pieces da_pieces
+ * left: the same sums (global_bound_t.h: each term is its piece's value at
+ * L clamped to y; [GSYY09]'s adds the m - 1 largest excesses max(ci' -
+ * nc', 0) to the sum of the nc'), hence the same verdict. */
+static int da_decide(gfp *g, size_t n_hp, rtp_i128 y)
+{
+    if (y < 1) /* C_j > D_j */
+        return 0;
+    rtp_i128 bc = 0, lc = 0, room = (rtp_i128)g->m * y;
+    for (size_t j = 0; j < n_hp; j++) {
+        rtp_i128 a = at_most(g->nc[j], y);
+        bc += at_most(g->w[j], y);
+        lc += a;
+        g->ex[j] = at_most(g->ci[j], y) - a;
+        if (g->ex[j] < 0)
+            g->ex[j] = 0;
+    }
+    if (bc < room)
+        return 1;
+    for (size_t j = 0; j < n_hp && j < (size_t)g->m - 1; j++) { /* the m - 1 largest */
+        size_t top = j;
+        for (size_t l = j + 1; l < n_hp; l++)
+            if (g->ex[l] > g->ex[top])
+                top = l;
+        rtp_i128 e = g->ex[top];
+        g->ex[top] = g->ex[j];
+        lc += e;
+    }
+    return lc < room;
+}
+
+/* Task j = g->opa[q] passes DA or DA-LC against the tasks above it with
+ * C'_k = x, k = g->opa[p], p <= q, given da_pieces for level q: k's own
+ * pieces when it is an interferer (q > p), which change with x, first. */
+static int da_level(gfp *g, size_t q, size_t p, rtp_ns x)
+{
+    const rtp_task *tj = &g->t[g->opa[q]];
+    g->t[g->opa[p]].wcet_ns = x;
+    if (q > p)
+        da_pieces(g, q, p, 1);
+    return da_decide(g, q, (rtp_i128)tj->deadline_ns - tj->wcet_ns + 1);
 }
 
 /* max DA(g->opa) over C'_k in [*lo, hi), k = g->opa[p], given *lo in it:
@@ -568,16 +639,18 @@ static void da_max(gfp *g, size_t p, rtp_ns *lo, rtp_ns hi)
 {
     size_t k = g->opa[p];
     for (size_t q = p; q < g->n && hi - *lo > 1; q++) {
-        g->t[k].wcet_ns = hi - 1;
-        if (da_level(g, q))
+        g->t[k].wcet_ns = hi - 1; /* most levels pass at the top: no pieces there */
+        if (rtp_gw_da_passes(g->t, g->opa, q, g->m, g->opa[q], 0, g->scratch, g->deadlines) ||
+            rtp_gw_da_passes(g->t, g->opa, q, g->m, g->opa[q], 1, g->scratch, g->deadlines))
             continue;
+        da_pieces(g, q, 0, q);
         rtp_ns pass = *lo, fail = hi - 1;
         while (fail - pass > 1) {
-            g->t[k].wcet_ns = pass + (fail - pass) / 2;
-            if (da_level(g, q))
-                pass = g->t[k].wcet_ns;
+            rtp_ns mid = pass + (fail - pass) / 2;
+            if (da_level(g, q, p, mid))
+                pass = mid;
             else
-                fail = g->t[k].wcet_ns;
+                fail = mid;
         }
         hi = fail;
     }
@@ -663,17 +736,21 @@ rtp_status rtp_sens_gfp_max(const rtp_test *test, const rtp_task *e, size_t n, r
              malloc(cells * sizeof *g.prio), malloc(cells * sizeof *g.fixed),
              malloc(9 * cells * sizeof *g.base), NULL, NULL, NULL, NULL, 0,
              malloc(2 * cells * sizeof *g.opa), malloc(cells * sizeof *g.deadlines),
-             malloc(3 * cells * sizeof *g.scratch), 0, 0, 0, 0};
+             malloc(3 * cells * sizeof *g.scratch), malloc(4 * cells * sizeof *g.w), NULL, NULL,
+             NULL, 0, 0, 0, 0};
     rtp_status st = RTP_OK;
     int fixed_ok = 0, opa_found = 0;
     rtp_ns margin; /* rta_run's, unused here */
     size_t *opa0 = g.opa ? g.opa + n : NULL, last_fail = n; /* OPA's order at e */
     for (size_t i = 0; i < n; i++)
         cmax[i] = -1;
-    if (!g.t || !g.prio || !g.fixed || !g.base || !g.opa || !g.deadlines || !g.scratch) {
+    if (!g.t || !g.prio || !g.fixed || !g.base || !g.opa || !g.deadlines || !g.scratch || !g.w) {
         st = rtp_oom(diag);
         goto done;
     }
+    g.nc = g.w + cells;
+    g.ci = g.w + 2 * cells;
+    g.ex = g.w + 3 * cells;
     g.r = g.base + n;
     g.low = g.base + 4 * n;
     g.own_low = g.base + 5 * n;
@@ -746,5 +823,6 @@ done:
     free(g.opa);
     free(g.deadlines);
     free(g.scratch);
+    free(g.w);
     return st;
 }
