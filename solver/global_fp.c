@@ -155,6 +155,23 @@ rtp_status rtp_global_fp_da(const rtp_task *tasks, size_t n, int m, size_t k,
 rtp_status rtp_global_fp_opa(const rtp_task *tasks, size_t n, int m,
                              int *priority, int *found, rtp_diag *diag)
 {
+    return rtp_gw_fp_opa_hint(tasks, n, m, NULL, n, priority, found, diag);
+}
+
+/* With a hint (global_work.h), level lv is "in step" while every level
+ * below it took the hint's task: the tasks assigned so far, hence each
+ * candidate's set of more urgent tasks, are the hint run's. The candidates
+ * the hint run tried there before its pick failed then, with the same
+ * tasks above them and no wcet larger than now: DA's and DA-LC's
+ * interference is non-decreasing in every interferer's wcet and their
+ * condition is downward closed in the candidate's own (solver/sensitivity.h),
+ * so they fail again and the scan starts at the hint's pick. Once the
+ * changed task is assigned in step, every later level sees exactly the
+ * hint run's tasks and wcets: the hint's picks pass again, the rest of the
+ * order is the hint's. Past the first level whose pick fails, the plain scan. */
+rtp_status rtp_gw_fp_opa_hint(const rtp_task *tasks, size_t n, int m, const size_t *hint,
+                              size_t changed, int *priority, int *found, rtp_diag *diag)
+{
     *found = 0;
     rtp_status st = gw_check_cpus(m, diag);
     if (st != RTP_OK)
@@ -175,12 +192,20 @@ rtp_status rtp_global_fp_opa(const rtp_task *tasks, size_t n, int m,
         by_dm[n - (size_t)priority[i]] = i;
         deadlines[i] = tasks[i].deadline_ns;
     }
-    int ok = 1;
+    int ok = 1, in_step = hint != NULL;
     for (int lv = 1; ok && (size_t)lv <= n; lv++) {
         ok = 0;
+        size_t pick = in_step ? hint[n - (size_t)lv] : 0;
+        if (in_step && level[changed]) { /* the hint's order from here on */
+            level[pick] = lv;
+            ok = 1;
+            continue;
+        }
+        int skip = in_step; /* the hint run's failed candidates, before its pick */
         for (size_t c = n; c-- > 0 && !ok;) { /* reverse DM order */
             size_t k = by_dm[c];
-            if (level[k])
+            skip = skip && k != pick;
+            if (level[k] || skip)
                 continue;
             size_t n_hp = 0;
             for (size_t i = 0; i < n; i++)
@@ -192,6 +217,7 @@ rtp_status rtp_global_fp_opa(const rtp_task *tasks, size_t n, int m,
                 ok = 1;
             }
         }
+        in_step = in_step && ok && level[pick] == lv;
     }
     if (ok) {
         for (size_t i = 0; i < n; i++)

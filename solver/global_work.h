@@ -178,6 +178,15 @@ rtp_status rtp_gw_fp_bound(const rtp_task *tasks, const size_t *order, size_t p,
 int rtp_gw_da_passes(const rtp_task *tasks, const size_t *hp, size_t n_hp, int m, size_t k,
                      int lc, gw_term *scratch, const rtp_ns *deadlines);
 
+/* rtp_global_fp_opa, with the order hint[] (task indices, most urgent first)
+ * that an earlier run found for the same tasks with task `changed`'s wcet
+ * no larger than now and every other the same (hint NULL: none; changed
+ * is then not read): the same *found and priority[], with fewer DA tests
+ * (global_fp.c says why the skipped ones cannot change them).
+ * solver/sensitivity_global.c's OPA search. */
+rtp_status rtp_gw_fp_opa_hint(const rtp_task *tasks, size_t n, int m, const size_t *hint,
+                              size_t changed, int *priority, int *found, rtp_diag *diag);
+
 /* --priority given on m >= 2 CPUs: the dense ranks (1..) of the given
  * priorities into priority[]; *distinct = no two tasks share one (the
  * global tests need a strict order: rtp_global_fp calls a set with ties not

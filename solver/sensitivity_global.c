@@ -658,13 +658,14 @@ static void da_max(gfp *g, size_t p, rtp_ns *lo, rtp_ns hi)
     g->t[k].wcet_ns = g->e[k].wcet_ns;
 }
 
-/* OPA's order for the tasks with C'_k = x into g->opa; *found. */
-static rtp_status opa_at(gfp *g, size_t k, rtp_ns x, int *found)
+/* OPA's order for the tasks with C'_k = x into g->opa; *found. hint: an
+ * order OPA found with C'_k no larger (rtp_gw_fp_opa_hint), or NULL. */
+static rtp_status opa_at(gfp *g, size_t k, rtp_ns x, const size_t *hint, int *found)
 {
     g->t[k].wcet_ns = x;
     rtp_status st = rtp_limits_check(g->lim, g->diag);
     if (st == RTP_OK)
-        st = rtp_global_fp_opa(g->t, g->n, g->m, g->prio, found, g->diag);
+        st = rtp_gw_fp_opa_hint(g->t, g->n, g->m, hint, k, g->prio, found, g->diag);
     if (st == RTP_OK && *found)
         st = gw_priority_order(g->prio, g->n, g->opa, "global FP analysis", g->diag);
     g->t[k].wcet_ns = g->e[k].wcet_ns;
@@ -693,7 +694,7 @@ static rtp_status opa_max(gfp *g, size_t k, rtp_ns lo, rtp_ns hi, rtp_ns *best)
     while (hi - lo > 1 && st == RTP_OK) {
         rtp_ns x = lo + (step < (hi - lo) / 2 ? step : (hi - lo) / 2);
         int found = 0;
-        if ((st = opa_at(g, k, x, &found)) != RTP_OK)
+        if ((st = opa_at(g, k, x, g->opa, &found)) != RTP_OK)
             break;
         if (!found) {
             hi = x;
@@ -759,7 +760,7 @@ rtp_status rtp_sens_gfp_max(const rtp_test *test, const rtp_task *e, size_t n, r
     for (size_t i = 0; i < n; i++)
         g.deadlines[i] = e[i].deadline_ns;
     if (test->priority == RTP_PRIO_OPA && n > 0) {
-        if ((st = opa_at(&g, 0, e[0].wcet_ns, &opa_found)) != RTP_OK)
+        if ((st = opa_at(&g, 0, e[0].wcet_ns, NULL, &opa_found)) != RTP_OK)
             goto done;
         memcpy(opa0, g.opa, n * sizeof *opa0);
     }
