@@ -68,9 +68,14 @@ typedef struct gw_ctx {
  * convex there, *run >= 1). The value alone is the classic formula. For
  * GW_FP_BC and GW_EDF, scratch[j] gets interferer j's term before the
  * clamp (a nondecreasing function of x); GW_FP_LC uses its
- * 3 N entries (solver/global_bound_t.h). GW_EDF needs ctx->cap filled
- * in rtp_i128 (rtp_gw_fixed_point's 128-bit search does; its int64_t twin,
- * taken when ctx->wide is 0 and the values fit or -1, writes int64_t
+ * 3 N entries (solver/global_bound_t.h): scratch[N + j] gets interferer
+ * j's carry-in piece before the clamp, scratch[j] its piece without
+ * carry-in, except for the m - 1 largest positive excesses, whose entry
+ * gets the carry-in piece (none with m = 1: solver/sensitivity_global.c's
+ * da_pieces reads both pieces of every interferer that way). GW_EDF needs
+ * ctx->cap filled in rtp_i128 (rtp_gw_fixed_point's 128-bit search does;
+ * its int64_t twin, taken when ctx->wide is 0 and the values fit or -1,
+ * writes int64_t
  * values into the same buffer, which this function would misread: no
  * caller of it builds a GW_EDF context today). */
 void rtp_gw_interference(const gw_ctx *ctx, rtp_i128 x, rtp_i128 *value,

@@ -564,8 +564,9 @@ static rtp_status own_run(void *ctx, rtp_ns x, rtp_ns *bounds, rtp_ns *margin, i
  * once per level and again for the raised task's alone per try: a try
  * costs no division (da_decide) instead of two full interference sums.
  * rtp_gw_interference leaves them in the scratch: with m = 1, [GSYY09]'s
- * sum takes no carry-in piece (global_work.h), so scratch[0..N-1] holds
- * every piece without it. */
+ * sum takes no carry-in piece, so scratch[0..N-1] holds every piece
+ * without it and scratch[N..2N-1] every piece with it (global_work.h; the
+ * m of the context is read for nothing else). */
 static void da_pieces(gfp *g, size_t q, size_t first, size_t count)
 {
     const rtp_task *tj = &g->t[g->opa[q]];
