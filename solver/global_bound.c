@@ -52,11 +52,10 @@ typedef struct gw_term64 { /* gw_term in int64_t; fits in a gw_term's room */
 #define GW_(name) name##_narrow
 #include "solver/global_bound_t.h"
 
-void rtp_gw_interference(const gw_ctx *ctx, rtp_i128 x, rtp_i128 *value,
-                         rtp_i128 *slope, rtp_i128 *run)
+void rtp_gw_interference(const gw_ctx *ctx, rtp_i128 x, rtp_i128 *value)
 {
     rtp_i128 top;
-    interference_wide(ctx, x, value, slope, run, &top);
+    interference_wide(ctx, x, value, &top);
 }
 
 /* Whether the search fits int64_t. With B the largest period, deadline,

@@ -106,15 +106,14 @@ static void GW_(add_top)(GW_INT *top, GW_TERM w)
  * carry-in piece and for every other interferer its piece without carry-in
  * (fixed_point() below says why reach() may take those). */
 static inline __attribute__((always_inline)) void
-GW_(interference_of)(const gw_ctx *ctx, gw_kind kind, GW_INT x, GW_INT *value, GW_INT *slope,
-                     GW_INT *run, GW_INT *top)
+GW_(interference_of)(const gw_ctx *ctx, gw_kind kind, GW_INT x, GW_INT *value, GW_INT *top)
 {
     GW_TERM *scratch = (GW_TERM *)ctx->scratch;
     const GW_INT *cap = (const GW_INT *)ctx->cap;
     const rtp_task *tk = ctx->tk;
     size_t n_i = ctx->n_interferers;
     GW_TERM clamp = {x - tk->wcet_ns + 1, GW_INF_V, 1};
-    GW_INT sum = 0, sl = 0, len = GW_INF_V, top_sum = 0;
+    GW_INT sum = 0, top_sum = 0;
     for (size_t j = 0; j < n_i; j++) {
         size_t i = ctx->interferers[j];
         const rtp_task *ti = &ctx->tasks[i];
@@ -135,7 +134,6 @@ GW_(interference_of)(const gw_ctx *ctx, gw_kind kind, GW_INT x, GW_INT *value, G
             scratch[n_i + j] = ci_piece;
             scratch[2 * n_i + j] = ex;
             term = nc;
-            len = GW_(lmin)(len, ci.run);
         } else {
             GW_TERM w;
             if (kind == GW_EDF && x >= cap[n_i + j]) {
@@ -156,13 +154,12 @@ GW_(interference_of)(const gw_ctx *ctx, gw_kind kind, GW_INT x, GW_INT *value, G
             term = GW_(tmin)(w, clamp);
         }
         sum += term.value;
-        sl += term.slope;
-        len = GW_(lmin)(len, term.run);
     }
     if (kind == GW_FP_LC) {
-        /* The m - 1 largest excesses: a maximum over sets of lines, convex;
-         * its right slope is the slopes' sum over the top set ordered by
-         * (value, slope). */
+        /* The m - 1 largest excesses, ordered by (value, slope): among
+         * equal values the rising ones, whose carry-in pieces then go to
+         * reach() (any tie-break is sound, reach()'s comment; this one
+         * keeps its jumps as they were). */
         GW_TERM *ex = scratch + 2 * n_i;
         size_t keep = (size_t)ctx->m - 1;
         for (size_t j = 0; j < n_i && j < keep; j++) {
@@ -176,7 +173,6 @@ GW_(interference_of)(const gw_ctx *ctx, gw_kind kind, GW_INT x, GW_INT *value, G
             ex[top_j] = ex[j];
             ex[j] = t;
             sum += t.value;
-            sl += t.slope;
             if (t.value > 0) /* in S: its carry-in piece */
                 scratch[t.run] = scratch[n_i + (size_t)t.run];
         }
@@ -184,25 +180,26 @@ GW_(interference_of)(const gw_ctx *ctx, gw_kind kind, GW_INT x, GW_INT *value, G
             GW_(add_top)(&top_sum, scratch[j]);
     }
     *value = sum;
-    *slope = sl;
-    *run = len;
     *top = top_sum;
 }
 
 /* interference_of, one copy per kind (measured: the gedf RTA alone in
- * 0.9x the time of the one loop with the tests). */
-static void GW_(interference)(const gw_ctx *ctx, GW_INT x, GW_INT *value, GW_INT *slope,
-                              GW_INT *run, GW_INT *top)
+ * 0.9x the time of the one loop with the tests); inlined into the search
+ * as well (GCC left the int64_t copy out of line, a call per step, once
+ * the unused slope and run sums went: callgrind, 840 RTA calls, the same
+ * 216 million instructions as with them when inlined). */
+static inline __attribute__((always_inline)) void
+GW_(interference)(const gw_ctx *ctx, GW_INT x, GW_INT *value, GW_INT *top)
 {
     switch (ctx->kind) {
     case GW_EDF:
-        GW_(interference_of)(ctx, GW_EDF, x, value, slope, run, top);
+        GW_(interference_of)(ctx, GW_EDF, x, value, top);
         break;
     case GW_FP_LC:
-        GW_(interference_of)(ctx, GW_FP_LC, x, value, slope, run, top);
+        GW_(interference_of)(ctx, GW_FP_LC, x, value, top);
         break;
     default:
-        GW_(interference_of)(ctx, GW_FP_BC, x, value, slope, run, top);
+        GW_(interference_of)(ctx, GW_FP_BC, x, value, top);
     }
 }
 
@@ -297,8 +294,8 @@ static rtp_status GW_(fixed_point)(const gw_ctx *ctx, uint64_t *steps, const rtp
     while (x <= end) {
         if ((st = count_step(steps, limits, diag)) != RTP_OK)
             return st;
-        GW_INT omega, slope, run, top;
-        GW_(interference)(ctx, x, &omega, &slope, &run, &top);
+        GW_INT omega, top;
+        GW_(interference)(ctx, x, &omega, &top);
         /* h(x) = omega - m (x - C_k + 1) < 0  <=>  C_k + floor(omega/m) <= x */
         GW_INT h = omega - m * (x - tk->wcet_ns + 1);
         if (h < 0) {

@@ -117,8 +117,8 @@ int rtp_gw_da_passes(const rtp_task *tasks, const size_t *hp, size_t n_hp, int m
         return 0;
     gw_ctx ctx = {tasks, hp, n_hp, deadlines, tk, m, lc ? GW_FP_LC : GW_FP_BC, scratch, NULL, 0, 0,
                   NULL, 0};
-    rtp_i128 total, slope, run;
-    rtp_gw_interference(&ctx, tk->deadline_ns, &total, &slope, &run);
+    rtp_i128 total;
+    rtp_gw_interference(&ctx, tk->deadline_ns, &total);
     return total < (rtp_i128)m * (tk->deadline_ns - tk->wcet_ns + 1);
 }
 

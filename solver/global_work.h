@@ -63,9 +63,9 @@ typedef struct gw_ctx {
                                 * D_k, which the search clamps) means D_k */
 } gw_ctx;
 
-/* The interference bound at x >= 1 (*value), a lower bound on its right
- * slope that holds over the whole of [x, x + *run] (the sum is linear or
- * convex there, *run >= 1). The value alone is the classic formula. For
+/* The interference bound at x >= 1 (*value), the classic formula. (Its
+ * right slope and run went with the search's linear-piece jump: reach()
+ * in solver/global_bound_t.h jumps from the terms in scratch.) For
  * GW_FP_BC and GW_EDF, scratch[j] gets interferer j's term before the
  * clamp (a nondecreasing function of x); GW_FP_LC uses its
  * 3 N entries (solver/global_bound_t.h): scratch[N + j] gets interferer
@@ -78,8 +78,7 @@ typedef struct gw_ctx {
  * writes int64_t
  * values into the same buffer, which this function would misread: no
  * caller of it builds a GW_EDF context today). */
-void rtp_gw_interference(const gw_ctx *ctx, rtp_i128 x, rtp_i128 *value,
-                         rtp_i128 *slope, rtp_i128 *run);
+void rtp_gw_interference(const gw_ctx *ctx, rtp_i128 x, rtp_i128 *value);
 
 /* The least x >= C_k with C_k + floor(interference(x) / m) <= x, the
  * response-time bound of the papers (the fixed point their iteration
