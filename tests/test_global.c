@@ -649,16 +649,45 @@ static void test_edf_rta_jumps(void **state)
     assert_true(accepted > 300 && rejected > 300);
 }
 
+/* rtp_global_edf_rta accepts tasks[0..n-1] on m CPUs within `steps`, with
+ * and without response_time (the bounds within [C, D]), and rejects them
+ * with task k's wcet one ns larger, as the warm search does: the plain
+ * test and the sensitivity search agree on the edge. */
+static void plain_edge(rtp_task *t, size_t n, int m, size_t k, uint64_t steps)
+{
+    rtp_limits limits = rtp_limits_default();
+    limits.max_iterations = steps;
+    rtp_global_verdict v = RTP_GLOBAL_NA;
+    rtp_ns got[SIM_MAX], warm[SIM_MAX];
+    assert_int_equal(rtp_global_edf_rta(t, n, m, &limits, NULL, &v, NULL), RTP_OK);
+    assert_int_equal(v, RTP_GLOBAL_ACCEPT);
+    v = RTP_GLOBAL_NA;
+    assert_int_equal(rtp_global_edf_rta(t, n, m, &limits, got, &v, NULL), RTP_OK);
+    assert_int_equal(v, RTP_GLOBAL_ACCEPT);
+    for (size_t i = 0; i < n; i++)
+        assert_true(got[i] >= t[i].wcet_ns && got[i] <= t[i].deadline_ns);
+    t[k].wcet_ns++;
+    for (size_t i = 0; i < n; i++)
+        warm[i] = t[i].wcet_ns;
+    assert_int_equal(rtp_global_edf_rta(t, n, m, &limits, NULL, &v, NULL), RTP_OK);
+    assert_int_equal(v, RTP_GLOBAL_REJECT);
+    assert_int_equal(rtp_gw_edf_rta_from(t, n, m, &limits, warm, NULL, NULL, NULL, &v, NULL),
+                     RTP_OK);
+    assert_int_equal(v, RTP_GLOBAL_REJECT);
+    t[k].wcet_ns--;
+}
+
 /* The plain test (no warm) takes the jumps too once its steps pass a share
  * of the limit (solver/global_edf.c), so it decides the sets whose slow
- * descent the sensitivity search jumps over. `gen --tasks 8 --utilization
- * 4.2 --seed 10086 --periods 1ms:1s`, T2's wcet raised to its wcet_max on
- * 6 CPUs (50104292): --sensitivity reported that wcet_max while the plain
- * test, not jumping, passed 50 million steps there and exited 3 (here 1
- * million: it passes them as well). The 20-task set of test_edf_rta_jumps
- * the same within 300,000. Now both are accepted with and without
- * response_time, the bounds within [C, D], and T2's wcet + 1 is rejected:
- * the plain test and the search agree on the edge. */
+ * descent the sensitivity search jumps over. Three sets at a wcet_max
+ * --sensitivity reported under gedf, where the plain test, not jumping,
+ * passed 50 million steps and exited 3 (here a few million or less: it
+ * passes them as well): `gen --tasks 8 --utilization 4.2 --seed 10086
+ * --periods 1ms:1s`, T2's wcet at its wcet_max on 6 CPUs (50104292); `gen
+ * --tasks 11 --utilization 1.06 --seed 3 --deadlines implicit --periods
+ * 100000s:100000000s`, T1's at its wcet_max on 2 CPUs (one of 18 such edges
+ * of 1,051 in that family, 200 seeds); and test_edf_rta_jumps's 20-task
+ * set. */
 static void test_edf_rta_plain_jumps(void **state)
 {
     (void)state;
@@ -666,34 +695,29 @@ static void test_edf_rta_plain_jumps(void **state)
         {14245762, 25586051}, {50104292, 224749380}, {468240053, 828473948},
         {10119600, 14164982}, {508265, 80451351}, {77988241, 103795973},
         {184658353, 195590258}, {24908565, 48824754}};
-    rtp_task t[8];
+    rtp_task t[SIM_MAX];
     for (size_t i = 0; i < 8; i++)
         t[i] = tu_task(edge[i][0], edge[i][1], edge[i][1]);
-    rtp_limits limits = rtp_limits_default();
-    limits.max_iterations = 1000000;
-    rtp_global_verdict v = RTP_GLOBAL_NA;
-    rtp_ns got[8], warm[8];
-    assert_int_equal(rtp_global_edf_rta(t, 8, 6, &limits, NULL, &v, NULL), RTP_OK);
-    assert_int_equal(v, RTP_GLOBAL_ACCEPT);
-    v = RTP_GLOBAL_NA;
-    assert_int_equal(rtp_global_edf_rta(t, 8, 6, &limits, got, &v, NULL), RTP_OK);
-    assert_int_equal(v, RTP_GLOBAL_ACCEPT);
-    for (size_t i = 0; i < 8; i++)
-        assert_true(got[i] >= t[i].wcet_ns && got[i] <= t[i].deadline_ns);
-    t[1].wcet_ns++;
-    for (size_t i = 0; i < 8; i++)
-        warm[i] = t[i].wcet_ns;
-    assert_int_equal(rtp_global_edf_rta(t, 8, 6, &limits, NULL, &v, NULL), RTP_OK);
-    assert_int_equal(v, RTP_GLOBAL_REJECT);
-    assert_int_equal(rtp_gw_edf_rta_from(t, 8, 6, &limits, warm, NULL, NULL, NULL, &v, NULL),
-                     RTP_OK);
-    assert_int_equal(v, RTP_GLOBAL_REJECT);
+    plain_edge(t, 8, 6, 1, 1000000);
 
+    static const rtp_ns huge[11][2] = {
+        {220342073060870, 412806745650519}, {27941403839019, 1900237357821898},
+        {787572323812153, 27035103541340776}, {18357513783941, 2723496872643185},
+        {523601449470288, 3390887914608019}, {310535837906633, 9111168630401586},
+        {4152168435834779, 96922699799367232}, {866391243946143, 49077352788922688},
+        {552923315183085, 3080442779796522}, {606859003094781, 2657579914359263},
+        {3706897654809775, 13112299021293868}};
+    for (size_t i = 0; i < 11; i++)
+        t[i] = tu_task(huge[i][0], huge[i][1], huge[i][1]);
+    plain_edge(t, 11, 2, 0, 2000000);
+
+    rtp_limits limits = rtp_limits_default();
+    limits.max_iterations = 300000;
+    rtp_global_verdict v = RTP_GLOBAL_NA;
     rtp_task big[20];
     rtp_ns bounds[20];
     for (size_t i = 0; i < 20; i++)
         big[i] = tu_task(slow[i][0], slow[i][1], slow[i][2]);
-    limits.max_iterations = 300000;
     assert_int_equal(rtp_global_edf_rta(big, 20, 2, &limits, NULL, &v, NULL), RTP_OK);
     assert_int_equal(v, RTP_GLOBAL_ACCEPT);
     assert_int_equal(rtp_global_edf_rta(big, 20, 2, &limits, bounds, &v, NULL), RTP_OK);
