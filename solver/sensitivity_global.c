@@ -572,12 +572,12 @@ static void da_pieces(gfp *g, size_t q, size_t first, size_t count)
     const rtp_task *tj = &g->t[g->opa[q]];
     gw_ctx c = {g->t, g->opa + first, count, g->deadlines, tj, 1, GW_FP_BC, g->scratch, NULL,
                 0, 0, NULL, 0};
-    rtp_i128 value, slope, run;
-    rtp_gw_interference(&c, tj->deadline_ns, &value, &slope, &run);
+    rtp_i128 value;
+    rtp_gw_interference(&c, tj->deadline_ns, &value);
     for (size_t j = 0; j < count; j++)
         g->w[first + j] = g->scratch[j].value;
     c.kind = GW_FP_LC;
-    rtp_gw_interference(&c, tj->deadline_ns, &value, &slope, &run);
+    rtp_gw_interference(&c, tj->deadline_ns, &value);
     for (size_t j = 0; j < count; j++) {
         g->nc[first + j] = g->scratch[j].value;
         g->ci[first + j] = g->scratch[count + j].value;
