@@ -4,13 +4,20 @@
  * point (or argv[1]). Reports task sets per second with 1 thread and with 2
  * (per thread too), and the 2-thread speed-up, checking that both runs give
  * the same counts. In memory: no files are written.
- * Usage: bench_explore [SETS_PER_POINT] */
+ * With "threads": two threads against the machine's ceiling instead
+ * (bench_ceiling_table: 1 thread, 2 threads and two 1-thread copies at once,
+ * alternated per round), each run a child process `rtpack explore SWEEP
+ * --out DIR --force` on the same sweep (so the CLI's files are written, to
+ * a temporary folder per copy), for this build's rtpack and, when given, a
+ * base binary (main's, alternated with it).
+ * Usage: bench_explore [SETS_PER_POINT] [threads [BASE_RTPACK [ROUNDS (7)]]] */
 #include "bench/bench_common.h"
 #include "explore/explore.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Runs every point with `threads` threads; returns wall seconds and *cpu
  * the process CPU seconds (contention from other processes inflates the
@@ -37,11 +44,48 @@ static double run_all(const rtp_sweep *sw, int threads, int64_t *accepted, doubl
     return elapsed;
 }
 
+/* "threads" mode: the sweep to a file, two output folders, the table. */
+static int threads_only(const char *text, long sets, const char *base, int rounds)
+{
+    char sweep[] = "/tmp/bench_explore_XXXXXX", dir[2][32] = {"/tmp/bench_explore_XXXXXX",
+                                                               "/tmp/bench_explore_XXXXXX"};
+    int fd = mkstemp(sweep);
+    size_t len = strlen(text);
+    if (fd < 0 || write(fd, text, len) != (ssize_t)len || close(fd) != 0 || !mkdtemp(dir[0]) ||
+        !mkdtemp(dir[1]))
+        return 3;
+    const char *bins[2] = {RTP_BINARY, base};
+    char *argv[2][2][7];
+    char *const *argvs[2][2];
+    int n_bins = base ? 2 : 1;
+    for (int b = 0; b < n_bins; b++)
+        for (int k = 0; k < 2; k++) {
+            char *words[7] = {(char *)bins[b], "explore", sweep, "--out", dir[k], "--force", NULL};
+            memcpy(argv[b][k], words, sizeof words);
+            argvs[b][k] = argv[b][k];
+        }
+    static const char *const names[2] = {"new", "base"};
+    char what[128];
+    snprintf(what, sizeof what, "rtpack explore, standard sweep, %ld sets per point", sets);
+    bench_ceiling_table(what, (char *const *const (*)[2])argvs, names, n_bins,
+                        rounds >= 1 && rounds <= 64 ? rounds : 7);
+    unlink(sweep);
+    for (int k = 0; k < 2; k++) {
+        char cmd[64];
+        snprintf(cmd, sizeof cmd, "rm -rf %s", dir[k]);
+        if (system(cmd) != 0)
+            return 3;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     long sets = argc > 1 ? strtol(argv[1], NULL, 10) : 500;
-    if (sets < 1) {
-        fprintf(stderr, "usage: bench_explore [SETS_PER_POINT]\n");
+    int threads = argc > 2 && strcmp(argv[2], "threads") == 0;
+    if (sets < 1 || (argc > 2 && !threads)) {
+        fprintf(stderr, "usage: bench_explore [SETS_PER_POINT] [threads [BASE_RTPACK "
+                        "[ROUNDS]]]\n");
         return 2;
     }
     char text[512];
@@ -52,6 +96,8 @@ int main(int argc, char **argv)
              "\"deadlines\": \"constrained\", \"generator\": \"uunifast-discard\", "
              "\"policies\": [\"edf\", \"fp\"], \"methods\": [\"ffd\", \"bfd\", \"wfd\", \"best\"]}",
              sets);
+    if (threads)
+        return threads_only(text, sets, argc > 3 && argv[3][0] ? argv[3] : NULL, argc > 4 ? atoi(argv[4]) : 7);
     rtp_sweep sw;
     rtp_diag diag;
     if (rtp_sweep_parse(text, strlen(text), &sw, &diag) != RTP_OK) {

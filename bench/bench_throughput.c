@@ -246,53 +246,15 @@ static void min_cli(const char *file, const char *policy, int cpus, int threads,
     }
 }
 
-/* Starts `bin analyze --batch FILE --policy P [--cpus M]` on `threads`
- * threads, standard output to /dev/null. */
-static pid_t start_batch(const char *bin, const char *file, const char *policy, int cpus,
-                         int threads)
+/* The command `bin analyze --batch FILE --policy P [--cpus M]` in argv[0..9)
+ * (m: room for M's digits). */
+static void batch_argv(char *argv[9], char m[16], const char *bin, const char *file,
+                       const char *policy, int cpus)
 {
-    fflush(stdout); /* or the child's freopen prints it again */
-    pid_t pid = fork();
-    if (pid == 0) {
-        char th[16], m[16];
-        snprintf(th, sizeof th, "%d", threads);
-        snprintf(m, sizeof m, "%d", cpus);
-        setenv("OMP_NUM_THREADS", th, 1);
-        if (!freopen("/dev/null", "w", stdout))
-            _exit(3);
-        execl(bin, "rtpack", "analyze", "--batch", file, "--policy", policy,
-              cpus > 0 ? "--cpus" : (char *)NULL, m, (char *)NULL);
-        _exit(3);
-    }
-    return pid;
-}
-
-/* Wall time (us) of `copies` such runs started together on `threads`
- * threads each (exit on a status above 1); *sleeps (when not NULL) = the
- * times their threads went to sleep (voluntary context switches: waits for
- * a lock or a free unit, which other load does not add, unlike the wall
- * time). */
-static double batch_wall(const char *bin, const char *file, const char *policy, int cpus,
-                         int threads, int copies, long *sleeps)
-{
-    double t0 = bench_wall_us();
-    pid_t pid[2];
-    for (int k = 0; k < copies; k++)
-        pid[k] = start_batch(bin, file, policy, cpus, threads);
-    if (sleeps)
-        *sleeps = 0;
-    for (int k = 0; k < copies; k++) {
-        int status;
-        struct rusage ru;
-        wait4(pid[k], &status, 0, &ru);
-        if (sleeps)
-            *sleeps += ru.ru_nvcsw;
-        if (!WIFEXITED(status) || WEXITSTATUS(status) > 1) {
-            fprintf(stderr, "bench_throughput: %s failed\n", bin);
-            exit(3);
-        }
-    }
-    return bench_wall_us() - t0;
+    snprintf(m, 16, "%d", cpus);
+    char *words[9] = {(char *)bin, "analyze", "--batch", (char *)file, "--policy",
+                      (char *)policy, cpus > 0 ? "--cpus" : NULL, m, NULL};
+    memcpy(argv, words, sizeof words);
 }
 
 /* Wall time (us) of two 1-thread `analyze --batch FILE --policy edf` runs
@@ -301,49 +263,31 @@ static double batch_wall(const char *bin, const char *file, const char *policy, 
  * one run. */
 static double pair_wall(const char *file)
 {
+    char *argv[9], m[16];
+    batch_argv(argv, m, RTP_BINARY, file, "edf", 0);
+    char *const *both[2] = {argv, argv};
     double best = -1;
     for (int rep = 0; rep < 3; rep++) {
-        double t = batch_wall(RTP_BINARY, file, "edf", 0, 1, 2, NULL);
+        double t = bench_run_copies(both, 2, 1).wall_us;
         if (best < 0 || t < best)
             best = t;
     }
     return best;
 }
 
-/* Two threads against the ceiling for one or two binaries (new, then a
- * base to compare with), alternated over `rounds` rounds of 1 thread, 2
- * threads and two 1-thread copies at once. 2 threads reach
- * pair / (2 x two-thread wall) of the ceiling (speed-up over ceiling: the
- * 1-thread wall cancels); printed from the minima (the quietest moment of
- * each) and as the median and range of the rounds' own ratios. */
+/* bench_ceiling_table on `analyze --batch FILE --policy P [--cpus M]` for
+ * the new binary and, when given, a base. */
 static void thread_table(const char *what, const char *file, const char *policy, int cpus,
                          const char *const *bins, int n_bins, int rounds)
 {
-    double one[2][64], two[2][64], pair[2][64], ratio[2][64], slept[2][64];
-    double load0 = bench_load_average();
-    for (int r = 0; r < rounds; r++)
-        for (int b = 0; b < n_bins; b++) {
-            long sleeps;
-            one[b][r] = batch_wall(bins[b], file, policy, cpus, 1, 1, NULL);
-            two[b][r] = batch_wall(bins[b], file, policy, cpus, 2, 1, &sleeps);
-            slept[b][r] = (double)sleeps;
-            pair[b][r] = batch_wall(bins[b], file, policy, cpus, 1, 2, NULL);
-            ratio[b][r] = pair[b][r] / (2 * two[b][r]);
-        }
-    printf("%s, %d rounds (load %.2f -> %.2f):\n", what, rounds, load0, bench_load_average());
+    char *argv[2][9], m[2][16];
+    char *const *argvs[2][2];
     for (int b = 0; b < n_bins; b++) {
-        qsort(one[b], (size_t)rounds, sizeof(double), bench_cmp_double);
-        qsort(two[b], (size_t)rounds, sizeof(double), bench_cmp_double);
-        qsort(pair[b], (size_t)rounds, sizeof(double), bench_cmp_double);
-        qsort(ratio[b], (size_t)rounds, sizeof(double), bench_cmp_double);
-        qsort(slept[b], (size_t)rounds, sizeof(double), bench_cmp_double);
-        printf("  %-4s 1 thread %.1f ms, 2 threads %.1f ms (%.2fx), two copies %.1f ms "
-               "(ceiling %.2fx): %.3f of it; per round median %.3f [%.3f..%.3f]; 2 threads "
-               "slept %.0f times (median)\n",
-               b ? "base" : "new", one[b][0] / 1e3, two[b][0] / 1e3, one[b][0] / two[b][0],
-               pair[b][0] / 1e3, 2 * one[b][0] / pair[b][0], pair[b][0] / (2 * two[b][0]),
-               ratio[b][rounds / 2], ratio[b][0], ratio[b][rounds - 1], slept[b][rounds / 2]);
+        batch_argv(argv[b], m[b], bins[b], file, policy, cpus);
+        argvs[b][0] = argvs[b][1] = argv[b];
     }
+    static const char *const names[2] = {"new", "base"};
+    bench_ceiling_table(what, (char *const *const (*)[2])argvs, names, n_bins, rounds);
 }
 
 /* `bench_throughput SETS threads BASE_RTPACK ROUNDS` (the last two
@@ -627,7 +571,7 @@ int main(int argc, char **argv)
     rtp_ratio u95 = {95, 100};
     lines edf = make_lines(sets, 50, u95, RTP_DL_CONSTRAINED, 1);
     if (argc > 2 && strcmp(argv[2], "threads") == 0)
-        return threads_only(sets, argc > 3 ? argv[3] : NULL, argc > 4 ? atoi(argv[4]) : 7, &edf);
+        return threads_only(sets, argc > 3 && argv[3][0] ? argv[3] : NULL, argc > 4 ? atoi(argv[4]) : 7, &edf);
     double mb = (double)edf.len / 1e6;
     printf("throughput: %zu sets x 50 tasks, U = 0.95, constrained, %.1f MB of JSON "
            "lines; load average %.2f\n\n", sets, mb, bench_load_average());
