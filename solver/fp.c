@@ -129,6 +129,18 @@ typedef struct rta_ctx {
     unsigned char *late; /* n entries: a tied task its peers count as higher */
     rtp_task *scratch; /* n entries, for the level-i load check */
     size_t *by_key;    /* task indices by T - J ascending (see interference) */
+    void *block;       /* the one allocation behind every array here and the
+                        * spare ones below (ctx_init: an analysis runs once
+                        * per packing step, ~10^5 times a second in a sweep,
+                        * where eight small allocations per call were most
+                        * of the sweep's malloc calls; once a second thread
+                        * exists, glibc takes an arena lock on every call
+                        * its per-thread cache does not serve) */
+    void *sort;        /* n keyed_ns (or smaller) entries: sorting scratch */
+    size_t *order;     /* n entries, analyse's order of urgency */
+    rtp_ns *time;      /* n entries each: the sweep's heap when analyse */
+    size_t *task;      /* uses it (sw.time then points here) */
+    rtp_ns *response;  /* n entries: response times nobody asked for */
     size_t first_i;    /* interference's cache: the first jobs of the tasks */
     int first_eq;      /* interfering with first_i (with_equal first_eq), */
     rtp_i128 first;    /* first_i = n: none cached */
@@ -744,14 +756,27 @@ static rtp_status ctx_init(rta_ctx *c, const rtp_task *tasks, size_t n,
     c->above = 0;
     c->verdict = 0;
     c->diag = NULL;
-    c->late = calloc(n ? n : 1, 1);
-    c->scratch = malloc((n ? n : 1) * sizeof *c->scratch);
-    c->by_key = malloc((n ? n : 1) * sizeof *c->by_key);
-    keyed_ns *k = malloc((n ? n : 1) * sizeof *k);
-    if (!c->late || !c->scratch || !c->by_key || !k) {
-        free(k);
+    /* Every array of the analysis in one block, each part a multiple of
+     * 16 bytes long (n rounded up to even) so that every part keeps
+     * malloc's alignment, keyed_ns's 128-bit key first. */
+    size_t even = n + (n & 1) + 2 * (n == 0);
+    char *at = c->block = malloc(even * (sizeof(keyed_ns) + sizeof(rtp_task) + 5 * sizeof(size_t) +
+                                         1));
+    if (!at) {
+        c->late = NULL;
         return RTP_ENOMEM;
     }
+    keyed_ns *k = c->sort = (keyed_ns *)(void *)at;
+    at += even * sizeof(keyed_ns);
+    c->scratch = (rtp_task *)(void *)at;
+    at += even * sizeof(rtp_task);
+    c->by_key = (size_t *)(void *)at;
+    c->order = (size_t *)(void *)(at += even * sizeof(size_t));
+    c->time = (rtp_ns *)(void *)(at += even * sizeof(size_t));
+    c->task = (size_t *)(void *)(at += even * sizeof(rtp_ns));
+    c->response = (rtp_ns *)(void *)(at += even * sizeof(size_t));
+    c->late = (unsigned char *)(at += even * sizeof(rtp_ns));
+    memset(c->late, 0, n);
     for (size_t i = 0; i < n; i++) {
         k[i].key = (rtp_i128)tasks[i].period_ns - tasks[i].jitter_ns;
         k[i].index = i;
@@ -759,17 +784,13 @@ static rtp_status ctx_init(rta_ctx *c, const rtp_task *tasks, size_t n,
     qsort(k, n, sizeof *k, keyed_ns_cmp);
     for (size_t i = 0; i < n; i++)
         c->by_key[i] = k[i].index;
-    free(k);
     return RTP_OK;
 }
 
 static void ctx_free(rta_ctx *c)
 {
-    free(c->late);
-    free(c->scratch);
-    free(c->by_key);
-    free(c->sw.time);
-    free(c->sw.task);
+    free(c->block);
+    c->block = NULL;
 }
 
 /* order[] = task indices by priority, most urgent first (ties by index). */
@@ -786,11 +807,9 @@ static int ranked_int_cmp(const void *a, const void *b)
     return (x->index > y->index) - (x->index < y->index);
 }
 
-static rtp_status by_priority(const int *priority, size_t n, size_t *order)
+/* k: n entries of scratch. */
+static void by_priority(const int *priority, size_t n, ranked_int *k, size_t *order)
 {
-    ranked_int *k = malloc((n ? n : 1) * sizeof *k);
-    if (!k)
-        return RTP_ENOMEM;
     for (size_t i = 0; i < n; i++) {
         k[i].prio = priority[i];
         k[i].index = i;
@@ -798,8 +817,6 @@ static rtp_status by_priority(const int *priority, size_t n, size_t *order)
     qsort(k, n, sizeof *k, ranked_int_cmp);
     for (size_t i = 0; i < n; i++)
         order[i] = k[i].index;
-    free(k);
-    return RTP_OK;
 }
 
 /* The tied level ending at order[last] (two tasks or more, each analysed
@@ -831,7 +848,8 @@ static rtp_status late_ties(rta_ctx *c, const size_t *order, size_t last,
 }
 
 /* rtp_fp_rta, and rtp_fp_verdict when verdict (responses are then
- * meaningful only as "-1 = a miss"; the first miss ends it). */
+ * meaningful only as "-1 = a miss"; the first miss ends it; response_time
+ * may then be NULL). */
 static rtp_status analyse(const rtp_task *tasks, size_t n, const int *priority,
                           rtp_ns *response_time, int *schedulable, int verdict,
                           const rtp_limits *limits, rtp_diag *diag)
@@ -842,17 +860,17 @@ static rtp_status analyse(const rtp_task *tasks, size_t n, const int *priority,
     rta_ctx c;
     rtp_status st = ctx_init(&c, tasks, n, priority, limits);
     c.verdict = verdict;
+    if (st == RTP_OK && !response_time)
+        response_time = c.response;
     /* Most urgent first, each task's job 0 starting from the completion of
      * the one just above it, prev: with distinct priorities hp(i) = hp(prev)
      * + prev, so W_i(t) >= W_prev(t) - B_prev + B_i + C_i > t for every t
      * below prev's completion when B_i + C_i >= B_prev (each task above
      * releases a first job in [0, t)). A response of many short periods
      * otherwise climbs there one release at a time. */
-    size_t *order = st == RTP_OK ? malloc((n ? n : 1) * sizeof *order) : NULL;
-    if (st == RTP_OK && !order)
-        st = RTP_ENOMEM;
+    size_t *order = c.order;
     if (st == RTP_OK)
-        st = by_priority(priority, n, order);
+        by_priority(priority, n, c.sort, order);
     /* With distinct priorities the tasks above each task are those already
      * analysed, and the points where job 0's interference is asked only
      * grow from one task to the next (from the chained start above): one
@@ -862,11 +880,9 @@ static rtp_status analyse(const rtp_task *tasks, size_t n, const int *priority,
     for (size_t r = 1; r < n && st == RTP_OK; r++)
         distinct = distinct && priority[order[r]] != priority[order[r - 1]];
     if (st == RTP_OK && distinct && n > 1) {
-        c.sw.time = malloc(n * sizeof *c.sw.time);
-        c.sw.task = malloc(n * sizeof *c.sw.task);
+        c.sw.time = c.time;
+        c.sw.task = c.task;
         c.sw.at = 1;
-        if (!c.sw.time || !c.sw.task)
-            st = RTP_ENOMEM;
     }
     rtp_i128 done = 0;
     for (size_t r = 0; r < n && st == RTP_OK; r++) {
@@ -896,7 +912,6 @@ static rtp_status analyse(const rtp_task *tasks, size_t n, const int *priority,
             c.above += tasks[i].wcet_ns; /* <= n 2^62 */
         }
     }
-    free(order);
     ctx_free(&c);
     return st;
 }
@@ -911,12 +926,7 @@ rtp_status rtp_fp_rta(const rtp_task *tasks, size_t n, const int *priority,
 rtp_status rtp_fp_verdict(const rtp_task *tasks, size_t n, const int *priority,
                           int *schedulable, const rtp_limits *limits, rtp_diag *diag)
 {
-    rtp_ns *resp = malloc((n ? n : 1) * sizeof *resp);
-    if (!resp)
-        return rtp_oom(diag);
-    rtp_status st = analyse(tasks, n, priority, resp, schedulable, 1, limits, diag);
-    free(resp);
-    return st;
+    return analyse(tasks, n, priority, NULL, schedulable, 1, limits, diag);
 }
 
 rtp_status rtp_fp_task_meets(const rtp_task *tasks, size_t n, const char *hp, size_t i,
