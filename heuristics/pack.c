@@ -852,6 +852,22 @@ static void placed_only(void *ctx, uint64_t planned, uint64_t placed)
         opts->progress(opts->progress_ctx, 0, placed);
 }
 
+/* Candidate k of rtp_pack_best: placement k / RTP_N_ORDERS, order k %
+ * RTP_N_ORDERS, into cands[k], status[k], diags[k]. */
+static void candidate(const rtp_pack_job *job, const rtp_part_opts *opts, int k, rtp_plan *cands,
+                      rtp_status *status, rtp_diag *diags)
+{
+    rtp_part_opts o = *opts;
+    o.placement = (rtp_placement)(k / RTP_N_ORDERS);
+    o.order = (rtp_order)(k % RTP_N_ORDERS);
+    if (opts->progress) {
+        o.progress = placed_only;
+        o.progress_ctx = (void *)opts;
+    }
+    rtp_diag_clear(&diags[k]);
+    status[k] = rtp_pack_run(job, &o, &cands[k], &diags[k]);
+}
+
 rtp_status rtp_pack_best(const rtp_pack_job *job, const rtp_part_opts *opts, rtp_plan *plan,
                          rtp_diag *diag)
 {
@@ -866,18 +882,16 @@ rtp_status rtp_pack_best(const rtp_pack_job *job, const rtp_part_opts *opts, rtp
         count = N_CANDIDATES;
     if (opts->progress) /* announced here at once, so the total is known from the start */
         opts->progress(opts->progress_ctx, (uint64_t)count * job->ts->n_tasks, 0);
+    /* One thread (as every sweep's set asks): no parallel region, which
+     * libgomp would open as a nested team per call, with a futex wake at
+     * its end (~4 system calls per set in `rtpack explore`). */
+    if (threads == 1)
+        for (int k = 0; k < count; k++)
+            candidate(job, opts, k, cands, status, diags);
+    else
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-    for (int k = 0; k < count; k++) {
-        rtp_part_opts o = *opts;
-        o.placement = (rtp_placement)(k / RTP_N_ORDERS);
-        o.order = (rtp_order)(k % RTP_N_ORDERS);
-        if (opts->progress) {
-            o.progress = placed_only;
-            o.progress_ctx = (void *)opts;
-        }
-        rtp_diag_clear(&diags[k]);
-        status[k] = rtp_pack_run(job, &o, &cands[k], &diags[k]);
-    }
+        for (int k = 0; k < count; k++)
+            candidate(job, opts, k, cands, status, diags);
     /* Reduced in index order: the thread count cannot change the answer. */
     int pick;
     memset(plan, 0, sizeof *plan);
