@@ -525,22 +525,25 @@ static void try_jump(const rtp_task *tasks, size_t n, int m, rtp_ns *r, gw_jumps
     if (rounds < jp->next)
         return;
     int best_window = 0;
-    rtp_i128 best = 0; /* rounds skipped */
+    rtp_i128 best = 0, best_s = 0; /* rounds skipped, and the periods */
     for (int w = GW_WINDOW; w >= (rounds >= 4 * GW_WINDOW ? 1 : GW_WINDOW); w--) {
         rtp_i128 s = jump(tasks, n, m, r, jp, rounds, low, w);
         if (s > 1 && (s - 1) * w > best) {
             best = (s - 1) * w;
             best_window = w;
+            best_s = s;
         }
     }
     jp->next = rounds + GW_WINDOW;
     if (best_window == 0)
         return;
-    /* again for the best window: jp's d and delta are the last one's */
-    rtp_i128 s = jump(tasks, n, m, r, jp, rounds, low, best_window);
-    for (size_t k = 0; s > 1 && k < n; k++)
-        if (jp->delta[k] > 0) {
-            r[k] -= (rtp_ns)((s - 1) * jp->delta[k]);
+    /* y(S) = y(1) - (S - 1) delta, delta the best window's fall (jp->delta
+     * holds the last window's) */
+    const rtp_ns *y0 = start_of(jp, n, rounds - best_window);
+    for (size_t k = 0; k < n; k++)
+        if (y0[k] > r[k]) {
+            rtp_ns delta = y0[k] - r[k];
+            r[k] -= (rtp_ns)((best_s - 1) * delta);
             mark_changed(stamps, k);
         }
 }
@@ -681,10 +684,12 @@ rtp_status rtp_gw_edf_rta_from(const rtp_task *tasks, size_t n, int m,
     uint64_t steps = 0;
     gw_stamps stamps = {changed, 1, 0, SIZE_MAX};
     int all_fit = 0, improved = 1, rising = 1, rounds = 0; /* rounds from above */
-    int verdict_only = !response_time && !warm; /* no bounds reported: no jumps yet */
-    const int stop_at_fit = verdict_only; /* a round may end once every task fits */
+    /* no bounds reported: the tasks without a bound first in each round
+     * (until the jumps start), which ends once every task has one */
+    int unbound_first = !response_time && !warm;
+    const int stop_at_fit = unbound_first;
     /* the plain test's steps after which it jumps too (the comment above) */
-    uint64_t jump_after = limits->max_iterations / (verdict_only ? 16 : 2);
+    uint64_t jump_after = limits->max_iterations / (unbound_first ? 16 : 2);
     size_t n_fit = 0;                             /* tasks whose bound[] is a value */
     rtp_i128 least_fall = -1; /* *slowest: over the rounds after the first */
     while (improved && !all_fit) {
@@ -714,7 +719,7 @@ rtp_status rtp_gw_edf_rta_from(const rtp_task *tasks, size_t n, int m,
                 st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
                 goto done;
             }
-            verdict_only = 0; /* jump() proves its certificate for rounds in index order */
+            unbound_first = 0; /* jump() proves its certificate for rounds in index order */
         }
         improved = 0;
         rtp_i128 fall = 0; /* the round's, without the jump after it */
@@ -722,12 +727,12 @@ rtp_status rtp_gw_edf_rta_from(const rtp_task *tasks, size_t n, int m,
             fall += rbound[i];
         if (jp.ring)
             memcpy(jp.ring + (size_t)(rounds % (GW_WINDOW + 1)) * n, rbound, n * sizeof *rbound);
-        /* verdict_only: the tasks without a bound first, the round ending
+        /* unbound_first: the tasks without a bound first, the round ending
          * once every task has one (the comment above) */
         size_t n_order = 0;
         for (int fit = 0; fit < 2; fit++)
             for (size_t k = 0; k < n; k++)
-                if (!verdict_only ? fit == 0 : (searched[k] != 0 && bound[k] >= 0) == fit)
+                if (!unbound_first ? fit == 0 : (searched[k] != 0 && bound[k] >= 0) == fit)
                     order[n_order++] = k;
         for (size_t p = 0; p < n && !(stop_at_fit && n_fit == n); p++) {
             size_t k = order[p];
