@@ -304,22 +304,26 @@ static rtp_status search(const rtp_task *tasks, size_t n, int m, size_t k, const
  * state, hence at r*. So a jump to any such z changes neither the end nor
  * the verdict (accept iff every fp_k(r*) is a value: a round that accepts
  * at a state >= r* implies it, fp being monotone), only the bounds of the
- * round that accepts (each still >= r*) and the work. Let Psi be one round
- * (each task in index order re-bounded with the latest r, r_k = min(r_k,
- * b_k)): Psi is monotone and Psi(p) = p for a post-fixed p. Given states
- * z_0 >= z_1 >= ... >= z_L with Psi(z_i) <= z_(i+1) for each i, p <= z_0
- * gives p = Psi^L(p) <= Psi^L(z_0) <= z_L. The path: y(0) = the state
+ * round that accepts (each still >= r*) and the work. Let Psi_pi be one
+ * round in the order pi (each task in turn re-bounded with the latest r,
+ * r_k = min(r_k, b_k)): for every order Psi_pi is monotone and Psi_pi(p) =
+ * p for a post-fixed p. Given states z_0 >= z_1 >= ... >= z_L and orders
+ * pi_0 .. pi_(L-1) with Psi_(pi_i)(z_i) <= z_(i+1) for each i, p <= z_0
+ * gives p = Psi_(pi_i)(p) <= Psi_(pi_i)(z_i) <= z_(i+1), by induction p <=
+ * z_L. Round i of the window is repeated in every period with its own
+ * order pi_i (the one it ran in: index order, or the verdict-only run's
+ * unbound-first order, rtp_gw_edf_rta_from). The path: y(0) = the state
  * L rounds ago, delta = how far those rounds lowered it
  * (integers >= 0), y(s) = y(0) - s delta, each period [y(s), y(s + 1)]
  * cut at y(s) minus the partial sums of those rounds' decrements d_i. If
- * the certificate Psi(z_i) <= z_(i+1) holds along every period for s in
+ * the certificate Psi_(pi_i)(z_i) <= z_(i+1) holds along every period for s in
  * [0, S), then r* <= y(0) gives r* <= y(S), a state to jump to.
- * Psi(z) <= z' (one round, decrement d = z - z') holds when for every
+ * Psi_pi(z) <= z' (one round, decrement d = z - z') holds when for every
  * task j with d_j > 0, h_j(x) < 0 at x = z'_j >= C_j with the others'
- * bounds V_l = z'_l (l < j) and z_l (l > j): by induction over j in round
- * order Psi(z)_l <= V_l for l < j, so the round's fp_j <= x (fp_j is the
- * least point >= C_j with h < 0, and monotone in the others' bounds); the
- * tasks with d_j = 0 have Psi_j <= z_j anyway. At s = 0 this is what the
+ * bounds V_l = z'_l (l before j in pi) and z_l (l after j): by induction
+ * over j in pi Psi_pi(z)_l <= V_l for l before j, so the round's fp_j <= x
+ * (fp_j is the least point >= C_j with h < 0, and monotone in the others'
+ * bounds); the tasks with d_j = 0 have Psi_pi(z)_j <= z_j anyway. At s = 0 this is what the
  * last L rounds did (fp_j = x where j improved), so only carrying it
  * along the path has to be proved:
  * h_j(x) = sum_l min(W_l(x + V_l - C_l), J_l^j(V_l), x - C_j + 1) - m (x -
@@ -384,10 +388,11 @@ static gw_piece cap_down(const rtp_task *tl, const rtp_task *tj, rtp_i128 bound_
 /* Task j's check in one sub-round of the jump (the comment above; its
  * terms are global_bound_t.h's GW_EDF ones, which must stay the same): the
  * sub-round starts at base - s delta and lowers j by d_j (d_j > 0), the
- * tasks before j by their d_l. The largest e >= 0 such that G_j <= -1
- * from s = s0 to s0 + e (G_j affine there), or -1 when G_j(s0) > -1. */
+ * tasks before j in its order (pos[l] < pos[j]) by their d_l. The largest
+ * e >= 0 such that G_j <= -1 from s = s0 to s0 + e (G_j affine there), or
+ * -1 when G_j(s0) > -1. */
 static rtp_i128 cert_task(const rtp_task *tasks, size_t n, int m, size_t j, const rtp_ns *base,
-                          const rtp_ns *d, const rtp_ns *delta, rtp_i128 s0)
+                          const rtp_ns *d, const size_t *pos, const rtp_ns *delta, rtp_i128 s0)
 {
     const rtp_task *tj = &tasks[j];
     rtp_i128 x = base[j] - s0 * delta[j] - d[j], clamp = x - tj->wcet_ns + 1;
@@ -396,7 +401,7 @@ static rtp_i128 cert_task(const rtp_task *tasks, size_t n, int m, size_t j, cons
         if (l == j)
             continue;
         const rtp_task *tl = &tasks[l];
-        rtp_i128 v = base[l] - s0 * delta[l] - (l < j ? d[l] : 0);
+        rtp_i128 v = base[l] - s0 * delta[l] - (pos[l] < pos[j] ? d[l] : 0);
         gw_piece w = stair_down(x + v - tl->wcet_ns, tl, delta[j] + delta[l]);
         gw_piece c = cap_down(tl, tj, v, delta[l]);
         gw_piece k = {clamp, delta[j], gw_forever};
@@ -416,14 +421,16 @@ static rtp_i128 cert_task(const rtp_task *tasks, size_t n, int m, size_t j, cons
     return run;
 }
 
-/* The jumps' state (with warm only): the states at the start of the last
- * GW_WINDOW + 1 rounds (a ring, round t's at t mod (GW_WINDOW + 1)), each
- * of the last GW_WINDOW rounds' decrement, the decrement of all of them,
- * and the first round a jump may be tried. */
+/* The jumps' state: the states at the start of the last GW_WINDOW + 1
+ * rounds and each task's position in those rounds' orders (rings, round
+ * t's at t mod (GW_WINDOW + 1)), each of the last GW_WINDOW rounds'
+ * decrement, the decrement of all of them, and the first round a jump may
+ * be tried. */
 enum { GW_WINDOW = 8 };
 
 typedef struct gw_jumps {
     rtp_ns *ring, *d, *delta;
+    size_t *pos;
     int next;
 } gw_jumps;
 
@@ -432,7 +439,8 @@ typedef struct gw_jumps {
 static int start_jumps(gw_jumps *jp, size_t cells, int rounds)
 {
     jp->ring = malloc((2 * GW_WINDOW + 2) * cells * sizeof *jp->ring);
-    if (!jp->ring)
+    jp->pos = malloc((GW_WINDOW + 1) * cells * sizeof *jp->pos);
+    if (!jp->ring || !jp->pos)
         return 0;
     jp->d = jp->ring + (GW_WINDOW + 1) * cells;
     jp->delta = jp->d + GW_WINDOW * cells;
@@ -440,9 +448,14 @@ static int start_jumps(gw_jumps *jp, size_t cells, int rounds)
     return 1;
 }
 
+static size_t slot_of(int round)
+{
+    return (size_t)(round % (GW_WINDOW + 1));
+}
+
 static const rtp_ns *start_of(const gw_jumps *jp, size_t n, int round)
 {
-    return jp->ring + (size_t)(round % (GW_WINDOW + 1)) * n;
+    return jp->ring + slot_of(round) * n;
 }
 
 /* The path of jump (the comment above) from y(0) = the state `window`
@@ -468,9 +481,10 @@ static rtp_i128 jump(const rtp_task *tasks, size_t n, int m, const rtp_ns *r, gw
         rtp_i128 e = gw_forever;
         for (int i = 0; i < window && e >= 0; i++) {
             const rtp_ns *d = jp->d + (size_t)i * n, *base = start_of(jp, n, rounds - window + i);
+            const size_t *pos = jp->pos + slot_of(rounds - window + i) * n;
             for (size_t j = 0; j < n && e >= 0; j++)
                 if (d[j] > 0) {
-                    rtp_i128 ej = cert_task(tasks, n, m, j, base, d, jp->delta, s0);
+                    rtp_i128 ej = cert_task(tasks, n, m, j, base, d, pos, jp->delta, s0);
                     e = ej < e ? ej : e;
                 }
         }
@@ -575,28 +589,26 @@ static void try_jump(const rtp_task *tasks, size_t n, int m, rtp_ns *r, gw_jumps
  *
  * The jumps (jump()) run with warm from the start. Without warm they start
  * once the steps pass a share of the limit (jump_after: 1/16 of it for the
- * verdict only, 1/2 when the bounds are reported), and the rounds are in
- * index order from then on (the order jump() proves its certificate for);
- * the verdict-only round still ends once every task has a bound (the run
- * ends there: no jump follows, so the order of the rest does not matter).
- * Only the work and, with response_time, the bounds of sets that take more
- * than half the limit change: the verdict is the same (it is decided by r*,
- * which no jump passes, comment of jump()), and every state the rounds
- * pass, jumps included, is >= r*, so each reported bound fp_k(z) (z that
- * state) is >= fp_k(r*) = r*_k, a valid [BC07] bound as the plain rounds'
- * are. Before, a slow steady descent near the edge (same few ns per round
- * for tens of thousands of rounds) exhausted the limit, where the
- * sensitivity search's run on the same set jumped and accepted: wcet_max
- * was reported at a wcet the plain test could not decide
- * (test_edf_rta_plain_jumps). A set decided within the share does the same
- * work as before; one decided past it can take a little more (index-order
- * rounds put the tasks without a bound last), so at a tiny --max-iterations
- * a set decided just under the limit can now pass it (rev9a: one of 3,061
- * gen sets at 3,000 iterations, about 136 at 300 and 64; none at 20,000,
- * 100,000, 500,000, 2,000,000 or the default 50,000,000 on 3,153 near-edge
- * variants); on the batch families no set comes near the share (rounds from
- * above per set average 1.0-3.3 there, bench_throughput's families with
- * the RTA reached).
+ * verdict only, 1/2 when the bounds are reported), the rounds keeping
+ * their order (unbound-first for the verdict only, index order with the
+ * bounds): jump() proves its certificate for the order each round of its
+ * window ran in (gw_jumps' pos). Only the work and, with response_time,
+ * the bounds of sets that take more than half the limit change: the
+ * verdict is the same (it is decided by r*, which no jump passes, comment
+ * of jump()), and every state the rounds pass, jumps included, is >= r*,
+ * so each reported bound fp_k(z) (z that state) is >= fp_k(r*) = r*_k, a
+ * valid [BC07] bound as the plain rounds' are. Before, a slow steady
+ * descent near the edge (same few ns per round for tens of thousands of
+ * rounds) exhausted the limit, where the sensitivity search's run on the
+ * same set jumped and accepted: wcet_max was reported at a wcet the plain
+ * test could not decide (test_edf_rta_plain_jumps). Until the first jump
+ * the rounds and their searches are those of a run without jumps. (The
+ * first version switched the verdict-only rounds to index order at the
+ * share, which puts the tasks without a bound last: at a tiny
+ * --max-iterations a set decided just under the limit could then pass it,
+ * rev9a's F1, test_edf_rta_tiny_limit.) On the batch families no set comes
+ * near the share (rounds from above per set average 1.0-3.3 there,
+ * bench_throughput's families with the RTA reached).
  *
  * From below (ours; it never changes a verdict or a bound, only the work):
  * every interference term grows with the others' r_i (W_i's window
@@ -663,7 +675,7 @@ rtp_status rtp_gw_edf_rta_from(const rtp_task *tasks, size_t n, int m,
                       malloc(slots * sizeof *pairs.holds), slots};
     /* the jumps (jump() above): with warm (the sensitivity search) from the
      * start, else once the steps pass a share of the limit (below) */
-    gw_jumps jp = {NULL, NULL, NULL, 0};
+    gw_jumps jp = {NULL, NULL, NULL, NULL, 0};
     if (!rbound || !bound || !low || !others || !order || !changed || !searched || !scratch ||
         !cap || !pairs.table || !pairs.holds || (warm && !start_jumps(&jp, cells, 0))) {
         st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
@@ -684,10 +696,9 @@ rtp_status rtp_gw_edf_rta_from(const rtp_task *tasks, size_t n, int m,
     uint64_t steps = 0;
     gw_stamps stamps = {changed, 1, 0, SIZE_MAX};
     int all_fit = 0, improved = 1, rising = 1, rounds = 0; /* rounds from above */
-    /* no bounds reported: the tasks without a bound first in each round
-     * (until the jumps start), which ends once every task has one */
-    int unbound_first = !response_time && !warm;
-    const int stop_at_fit = unbound_first;
+    /* no bounds reported: the tasks without a bound first in each round,
+     * which ends once every task has one (the comment above) */
+    const int unbound_first = !response_time && !warm;
     /* the plain test's steps after which it jumps too (the comment above) */
     uint64_t jump_after = limits->max_iterations / (unbound_first ? 16 : 2);
     size_t n_fit = 0;                             /* tasks whose bound[] is a value */
@@ -719,22 +730,22 @@ rtp_status rtp_gw_edf_rta_from(const rtp_task *tasks, size_t n, int m,
                 st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
                 goto done;
             }
-            unbound_first = 0; /* jump() proves its certificate for rounds in index order */
         }
         improved = 0;
         rtp_i128 fall = 0; /* the round's, without the jump after it */
         for (size_t i = 0; slowest && i < n; i++)
             fall += rbound[i];
-        if (jp.ring)
-            memcpy(jp.ring + (size_t)(rounds % (GW_WINDOW + 1)) * n, rbound, n * sizeof *rbound);
-        /* unbound_first: the tasks without a bound first, the round ending
-         * once every task has one (the comment above) */
         size_t n_order = 0;
         for (int fit = 0; fit < 2; fit++)
             for (size_t k = 0; k < n; k++)
                 if (!unbound_first ? fit == 0 : (searched[k] != 0 && bound[k] >= 0) == fit)
                     order[n_order++] = k;
-        for (size_t p = 0; p < n && !(stop_at_fit && n_fit == n); p++) {
+        if (jp.ring) { /* the round's start and order, for jump() */
+            memcpy(jp.ring + slot_of(rounds) * n, rbound, n * sizeof *rbound);
+            for (size_t p = 0; p < n; p++)
+                jp.pos[slot_of(rounds) * n + order[p]] = p;
+        }
+        for (size_t p = 0; p < n && !(unbound_first && n_fit == n); p++) {
             size_t k = order[p];
             if (searched[k] == 0 || latest_other(&stamps, k) > searched[k]) {
                 n_fit -= searched[k] != 0 && bound[k] >= 0;
@@ -770,6 +781,7 @@ done:
     if (st == RTP_OK && above && *verdict == RTP_GLOBAL_REJECT) /* every rbound >= r* */
         memcpy(above, rbound, n * sizeof *above);
     free(jp.ring);
+    free(jp.pos);
     free(rbound);
     free(bound);
     free(low);

@@ -726,6 +726,36 @@ static void test_edf_rta_plain_jumps(void **state)
         assert_true(bounds[i] >= big[i].wcet_ns && bounds[i] <= big[i].deadline_ns);
 }
 
+/* The verdict-only rounds keep their order (the tasks without a bound
+ * first) after the plain test starts jumping: jump() proves its
+ * certificate for each round's own order. rev9a's F1: a 20-task set on 2
+ * CPUs the pre-jump build 2d04891 rejects within --max-iterations 3000 (in
+ * ~2,994 steps); switching the rounds to index order at 1/16 of the limit
+ * took ~3,082 and exited 3. */
+static void test_edf_rta_tiny_limit(void **state)
+{
+    (void)state;
+    static const rtp_ns set[20][3] = {
+        {1828763, 72595774, 96300152}, {17218373, 363851583, 373578225},
+        {1011703, 38717617, 62547614}, {74832, 946084, 1141201},
+        {4975565, 5804324, 7954658}, {8123322, 94357298, 127780029},
+        {1802350, 34594383, 64187241}, {51155, 3251974, 3728693},
+        {36264317, 431560621, 730737221}, {110394, 1475827, 2300842},
+        {2237969, 208465991, 209506020}, {36662089, 272232459, 294029991},
+        {82294, 8846854, 17242839}, {8443684, 87961322, 88730099},
+        {419816, 3729227, 4706056}, {1535606, 8852957, 15155588},
+        {2091823, 28155068, 30883629}, {36415, 1337888, 2102855},
+        {303378, 9891953, 14558618}, {38631936, 633724086, 883667421}};
+    rtp_task t[20];
+    for (size_t i = 0; i < 20; i++)
+        t[i] = tu_task(set[i][0], set[i][1], set[i][2]);
+    rtp_limits limits = rtp_limits_default();
+    limits.max_iterations = 3000;
+    rtp_global_verdict v = RTP_GLOBAL_NA;
+    assert_int_equal(rtp_global_edf_rta(t, 20, 2, &limits, NULL, &v, NULL), RTP_OK);
+    assert_int_equal(v, RTP_GLOBAL_REJECT);
+}
+
 /* Huge times (up to 2^62): the same verdict with and without response_time,
  * no overflow (sanitizer builds check it), within the default limits. */
 static void test_edf_rta_huge_from_below(void **state)
@@ -1092,6 +1122,7 @@ int main(void)
         cmocka_unit_test(test_edf_rta_from_below),
         cmocka_unit_test(test_edf_rta_jumps),
         cmocka_unit_test(test_edf_rta_plain_jumps),
+        cmocka_unit_test(test_edf_rta_tiny_limit),
         cmocka_unit_test(test_edf_rta_huge_from_below),
         cmocka_unit_test(test_bak_against_gmp),
         cmocka_unit_test(test_fixed_point_narrow_equals_wide),
