@@ -756,6 +756,35 @@ static void test_edf_rta_tiny_limit(void **state)
     assert_int_equal(v, RTP_GLOBAL_REJECT);
 }
 
+/* A jump whose window's rounds ran in the unbound-first order (verdict
+ * only, past the jump share): jump() must prove its certificate for the
+ * order each round ran in (gw_jumps' pos ring). With the certificate
+ * checked in index order instead, the jumps on this set (2 CPUs, a
+ * near-edge variant of rev9a's family) prove less and the run passes 1,000
+ * steps (exit 3); with the right order it is accepted, as with the default
+ * limit. */
+static void test_edf_rta_jump_window_order(void **state)
+{
+    (void)state;
+    static const rtp_ns set[10][3] = {
+        {33070611, 90819323, 134296566}, {177712, 7930879, 8978096},
+        {33967, 2615656, 3147463}, {2073938, 28031343, 31186489},
+        {5002487, 97608389, 106375331}, {735788, 1396854, 1836231},
+        {366343, 8885874, 10706078}, {116722088, 383747317, 431030144},
+        {5830645, 26181960, 26994283}, {10965296, 157344204, 238399151}};
+    rtp_task t[10];
+    for (size_t i = 0; i < 10; i++)
+        t[i] = tu_task(set[i][0], set[i][1], set[i][2]);
+    rtp_limits limits = rtp_limits_default();
+    rtp_global_verdict v = RTP_GLOBAL_NA;
+    assert_int_equal(rtp_global_edf_rta(t, 10, 2, &limits, NULL, &v, NULL), RTP_OK);
+    assert_int_equal(v, RTP_GLOBAL_ACCEPT);
+    limits.max_iterations = 1000;
+    v = RTP_GLOBAL_NA;
+    assert_int_equal(rtp_global_edf_rta(t, 10, 2, &limits, NULL, &v, NULL), RTP_OK);
+    assert_int_equal(v, RTP_GLOBAL_ACCEPT);
+}
+
 /* Huge times (up to 2^62): the same verdict with and without response_time,
  * no overflow (sanitizer builds check it), within the default limits. */
 static void test_edf_rta_huge_from_below(void **state)
@@ -1123,6 +1152,7 @@ int main(void)
         cmocka_unit_test(test_edf_rta_jumps),
         cmocka_unit_test(test_edf_rta_plain_jumps),
         cmocka_unit_test(test_edf_rta_tiny_limit),
+        cmocka_unit_test(test_edf_rta_jump_window_order),
         cmocka_unit_test(test_edf_rta_huge_from_below),
         cmocka_unit_test(test_bak_against_gmp),
         cmocka_unit_test(test_fixed_point_narrow_equals_wide),
