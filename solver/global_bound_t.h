@@ -78,12 +78,12 @@ static GW_TERM GW_(tmin)(GW_TERM a, GW_TERM b)
     return a;
 }
 
-static int GW_(by_value_desc)(const void *pa, const void *pb)
+/* The excesses' order: larger value first, among equal values the rising
+ * (slope 1) first. */
+static int GW_(larger_first)(const void *pa, const void *pb)
 {
     const GW_TERM *a = pa, *b = pb;
-    if (a->value != b->value)
-        return a->value > b->value ? -1 : 1;
-    return (a->slope < b->slope) - (a->slope > b->slope);
+    return a->value > b->value || (a->value == b->value && a->slope > b->slope);
 }
 
 /* reach()'s top: *top += w's value at the end of its run (a slope-1 run is
@@ -162,19 +162,11 @@ GW_(interference_of)(const gw_ctx *ctx, gw_kind kind, GW_INT x, GW_INT *value, G
          * keeps its jumps as they were). */
         GW_TERM *ex = scratch + 2 * n_i;
         size_t keep = (size_t)ctx->m - 1;
+        gw_select_first(ex, n_i, keep, sizeof *ex, GW_(larger_first));
         for (size_t j = 0; j < n_i && j < keep; j++) {
-            /* selection of the j-th in that order: O(n (m - 1)), where a
-             * full sort was most of OPA's and the RTA-LC's time */
-            size_t top_j = j;
-            for (size_t l = j + 1; l < n_i; l++)
-                if (GW_(by_value_desc)(&ex[l], &ex[top_j]) < 0)
-                    top_j = l;
-            GW_TERM t = ex[top_j];
-            ex[top_j] = ex[j];
-            ex[j] = t;
-            sum += t.value;
-            if (t.value > 0) /* in S: its carry-in piece */
-                scratch[t.run] = scratch[n_i + (size_t)t.run];
+            sum += ex[j].value;
+            if (ex[j].value > 0) /* in S: its carry-in piece */
+                scratch[ex[j].run] = scratch[n_i + (size_t)ex[j].run];
         }
         for (size_t j = 0; j < n_i; j++)
             GW_(add_top)(&top_sum, scratch[j]);

@@ -589,6 +589,11 @@ static rtp_i128 at_most(rtp_i128 a, rtp_i128 b)
     return a < b ? a : b;
 }
 
+static int larger_first(const void *pa, const void *pb)
+{
+    return *(const rtp_i128 *)pa > *(const rtp_i128 *)pb;
+}
+
 /* rtp_gw_da_passes(lc 0) || rtp_gw_da_passes(lc 1) for a task with clamp
  * y = D_j - C_j + 1 against the n_hp interferers whose pieces da_pieces
  * left: the same sums (global_bound_t.h: each term is its piece's value at
@@ -609,15 +614,10 @@ static int da_decide(gfp *g, size_t n_hp, rtp_i128 y)
     }
     if (bc < room)
         return 1;
-    for (size_t j = 0; j < n_hp && j < (size_t)g->m - 1; j++) { /* the m - 1 largest */
-        size_t top = j;
-        for (size_t l = j + 1; l < n_hp; l++)
-            if (g->ex[l] > g->ex[top])
-                top = l;
-        rtp_i128 e = g->ex[top];
-        g->ex[top] = g->ex[j];
-        lc += e;
-    }
+    size_t keep = (size_t)g->m - 1; /* the m - 1 largest: their sum, whatever the ties */
+    gw_select_first(g->ex, n_hp, keep, sizeof *g->ex, larger_first);
+    for (size_t j = 0; j < n_hp && j < keep; j++)
+        lc += g->ex[j];
     return lc < room;
 }
 
