@@ -34,31 +34,37 @@ void rtp_global_monotonic(const rtp_task *tasks, size_t n, rtp_prio_rule rule,
 }
 
 rtp_status rtp_gw_fp_bound(const rtp_task *tasks, const size_t *order, size_t p, int m,
-                           int limited_carry_in, const rtp_ns *start, const rtp_ns *r,
+                           int limited_carry_in, const gw_fp_starts *starts, const rtp_ns *r,
                            gw_term *scratch, uint64_t *steps, const rtp_limits *limits,
-                           rtp_ns *bound, rtp_diag *diag)
+                           rtp_ns *bound, rtp_ns *bc_bound, rtp_diag *diag)
 {
     size_t k = order[p];
+    const rtp_ns *start = starts ? starts->start : NULL;
+    const rtp_ns *from = starts && starts->start_bc ? starts->start_bc : start;
     gw_ctx ctx = {tasks, order, p, r, &tasks[k], m, GW_FP_BC, scratch, NULL,
-                  start ? start[k] : 0, 0, NULL, 0};
+                  from ? from[k] : 0, starts ? starts->wide : 0, NULL, 0};
     rtp_ns bc, lc = -1;
     rtp_status st = rtp_gw_fixed_point(&ctx, steps, limits, &bc, diag);
     /* [GSYY09]'s search matters only below [BC07]'s bound, so it stops
      * there: most of its steps are spared, and its sums jump less far than
      * [BC07]'s. */
     ctx.kind = GW_FP_LC;
+    ctx.from = start ? start[k] : 0;
     ctx.last = bc >= 0 ? bc - 1 : tasks[k].deadline_ns;
     if (st == RTP_OK && limited_carry_in && ctx.last >= tasks[k].wcet_ns)
         st = rtp_gw_fixed_point(&ctx, steps, limits, &lc, diag);
     /* Both are valid upper bounds given valid bounds r[] of the more
      * urgent tasks, so their minimum is one too. */
     *bound = bc < 0 ? lc : (lc < 0 ? bc : (bc < lc ? bc : lc));
+    if (bc_bound)
+        *bc_bound = bc;
     return st;
 }
 
 rtp_status rtp_gw_fp_rta_from(const rtp_task *tasks, size_t n, int m, const size_t *order,
-                              size_t from, int limited_carry_in, const rtp_ns *start,
-                              const rtp_limits *limits, rtp_ns *r, int *all_fit, rtp_diag *diag)
+                              size_t from, int limited_carry_in, const gw_fp_starts *starts,
+                              const rtp_limits *limits, rtp_ns *r, rtp_ns *bc, int *all_fit,
+                              rtp_diag *diag)
 {
     gw_term *scratch = malloc(3 * (n ? n : 1) * sizeof *scratch);
     if (!scratch)
@@ -69,10 +75,12 @@ rtp_status rtp_gw_fp_rta_from(const rtp_task *tasks, size_t n, int m, const size
     for (size_t p = from; p < n; p++) {
         size_t k = order[p];
         r[k] = -1;
+        if (bc)
+            bc[k] = -1;
         if (!*all_fit)
             continue; /* a more urgent task has no bound: none for k either */
-        if ((st = rtp_gw_fp_bound(tasks, order, p, m, limited_carry_in, start, r, scratch,
-                                  &steps, limits, &r[k], diag)))
+        if ((st = rtp_gw_fp_bound(tasks, order, p, m, limited_carry_in, starts, r, scratch,
+                                  &steps, limits, &r[k], bc ? &bc[k] : NULL, diag)))
             break;
         *all_fit = r[k] >= 0;
     }
@@ -97,7 +105,7 @@ rtp_status rtp_global_fp_rta(const rtp_task *tasks, size_t n, int m,
     if (!order || !r)
         st = nomem(diag);
     else if ((st = gw_priority_order(priority, n, order, "global FP analysis", diag)) == RTP_OK)
-        st = rtp_gw_fp_rta_from(tasks, n, m, order, 0, limited_carry_in, NULL, limits, r,
+        st = rtp_gw_fp_rta_from(tasks, n, m, order, 0, limited_carry_in, NULL, limits, r, NULL,
                                 &all_fit, diag);
     if (st == RTP_OK) {
         *verdict = all_fit ? RTP_GLOBAL_ACCEPT : RTP_GLOBAL_REJECT;

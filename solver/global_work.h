@@ -150,30 +150,44 @@ rtp_status rtp_gw_edf_rta_from(const rtp_task *tasks, size_t n, int m,
                                rtp_ns *slowest, rtp_ns *response_time,
                                rtp_global_verdict *verdict, rtp_diag *diag);
 
+/* Where rtp_gw_fp_rta_from's searches start and in which width they run
+ * (solver/sensitivity_global.c's runs, which see the same tasks again and
+ * again). start[i]: a lower bound of task i's least fixed point (the
+ * smaller of [BC07]'s and [GSYY09]'s), rtp_gw_fixed_point's from;
+ * start_bc[i] (NULL: start[i]) one of [BC07]'s alone, which may lie above
+ * the smaller one (past D_i: [BC07]'s is known to be); wide: gw_ctx's for
+ * every search (-1 after rtp_gw_narrow_all said yes for them all). */
+typedef struct gw_fp_starts {
+    const rtp_ns *start, *start_bc;
+    int wide;
+} gw_fp_starts;
+
 /* Global FP response-time bounds ([BC07]; with limited_carry_in also
  * [GSYY09]'s, the smaller of the two per task) of the tasks at positions
  * from..n-1 of order[] (task indices, most urgent first), given the bounds
- * r[] of the more urgent ones; each search starts at start[k] when start
- * is not NULL (a lower bound of its least fixed point, rtp_gw_fixed_point's
- * from). Writes r[] of those tasks (-1: none, and none for every later
- * one) and *all_fit (every one has a bound). rtp_global_fp_rta runs it
- * from 0; solver/sensitivity_global.c from the task whose wcet it raises
- * (the more urgent tasks' bounds do not depend on it). */
+ * r[] of the more urgent ones; the searches as `starts` says (NULL: from
+ * C_k, width checked per search). Writes r[] of those tasks (-1: none, and
+ * none for every later one), bc[] when not NULL ([BC07]'s bound alone, -1:
+ * none or not searched) and *all_fit (every one has a bound).
+ * rtp_global_fp_rta runs it from 0; solver/sensitivity_global.c from the
+ * task whose wcet it raises (the more urgent tasks' bounds do not depend
+ * on it). */
 rtp_status rtp_gw_fp_rta_from(const rtp_task *tasks, size_t n, int m, const size_t *order,
-                              size_t from, int limited_carry_in, const rtp_ns *start,
-                              const rtp_limits *limits, rtp_ns *r, int *all_fit, rtp_diag *diag);
+                              size_t from, int limited_carry_in, const gw_fp_starts *starts,
+                              const rtp_limits *limits, rtp_ns *r, rtp_ns *bc, int *all_fit,
+                              rtp_diag *diag);
 
 /* One step of rtp_gw_fp_rta_from: the bound of the task at position p of
- * order[] given the bounds r[] of the more urgent ones (*bound, -1: none),
- * its searches from start[] as there; *steps counts against limits.
- * solver/sensitivity_global.c also calls it with lower bounds of the
- * more urgent tasks' bounds, for a lower bound of the task's (every least
- * fixed point is non-decreasing in the bounds it uses). scratch: 3 p
- * entries. */
+ * order[] given the bounds r[] of the more urgent ones (*bound, -1: none;
+ * [BC07]'s alone into *bc_bound when not NULL), its searches as `starts`
+ * says; *steps counts against limits. solver/sensitivity_global.c also
+ * calls it with lower bounds of the more urgent tasks' bounds, for a lower
+ * bound of the task's (every least fixed point is non-decreasing in the
+ * bounds it uses). scratch: 3 p entries. */
 rtp_status rtp_gw_fp_bound(const rtp_task *tasks, const size_t *order, size_t p, int m,
-                           int limited_carry_in, const rtp_ns *start, const rtp_ns *r,
+                           int limited_carry_in, const gw_fp_starts *starts, const rtp_ns *r,
                            gw_term *scratch, uint64_t *steps, const rtp_limits *limits,
-                           rtp_ns *bound, rtp_diag *diag);
+                           rtp_ns *bound, rtp_ns *bc_bound, rtp_diag *diag);
 
 /* DA (lc = 0) or DA-LC (lc = 1) of task k against the tasks hp[0..n_hp-1]
  * (solver/global.h, rtp_global_fp_da): the interference at L = D_k with

@@ -438,7 +438,9 @@ typedef struct gfp {
     int *prio;
     size_t *fixed;          /* the RTA-LC's order (DM under OPA), most urgent first */
     rtp_ns *base, *r, *low; /* its bounds at e, 3n for the search, lower bounds */
+    rtp_ns *base_bc, *low_bc, *bc; /* [BC07]'s alone: at e, lower bounds, a run's */
     rtp_ns *own, *own_low;  /* own_run's 3n for the search, its lower bounds */
+    rtp_ns *own_bc;         /* and [BC07]'s alone */
     size_t p;               /* the raised task's position in it */
     size_t *opa;            /* the order OPA found last */
     rtp_ns *deadlines;      /* DA's R_i = D_i */
@@ -447,6 +449,7 @@ typedef struct gfp {
     size_t fail;            /* where the last rejected try of the RTA-LC failed (> p), or 0 */
     rtp_ns low_at, own_at;  /* the C'_k at which g->low, g->own_low[k] are the bounds */
     int lc_only;            /* the cheaper pass failed once in this search: skip it */
+    int wide;               /* gw_ctx's for every search (-1: all fit int64_t) */
 } gfp;
 
 /* One RTA-LC run under g->fixed with C'_k = x, k = g->fixed[g->p] (an
@@ -476,6 +479,7 @@ static rtp_status rta_run(void *ctx, rtp_ns x, rtp_ns *bounds, rtp_ns *margin, i
     gfp *g = ctx;
     *margin = -1;
     size_t k = g->fixed[g->p];
+    gw_fp_starts starts = {g->low, g->low_bc, g->wide};
     g->t[k].wcet_ns = x;
     rtp_status st = rtp_limits_check(g->lim, g->diag);
     if (st == RTP_OK && g->fail > g->p) {
@@ -485,34 +489,42 @@ static rtp_status rta_run(void *ctx, rtp_ns x, rtp_ns *bounds, rtp_ns *margin, i
             bounds[i] = g->low[i] > g->t[i].wcet_ns ? g->low[i] : g->t[i].wcet_ns;
         if (g->low[k] + (x - g->low_at) > bounds[k]) /* k's grows by what C'_k does */
             bounds[k] = g->low[k] + (x - g->low_at);
-        st = rtp_gw_fp_bound(g->t, g->fixed, g->fail, g->m, 1, g->low, bounds, g->scratch,
-                             &steps, g->lim, &b, g->diag);
+        st = rtp_gw_fp_bound(g->t, g->fixed, g->fail, g->m, 1, &starts, bounds, g->scratch,
+                             &steps, g->lim, &b, NULL, g->diag);
         if (st == RTP_OK && b < 0) {
             *ok = 0;
             g->t[k].wcet_ns = g->e[k].wcet_ns;
             return st;
         }
     }
-    rtp_ns low_k = g->low[k]; /* k's search starts where its growth puts it */
-    g->low[k] += x - g->low_at;
+    rtp_ns low_k = g->low[k], low_bc_k = g->low_bc[k]; /* k's searches start where */
+    g->low[k] += x - g->low_at;                        /* its growth puts them */
+    if (low_bc_k <= g->t[k].deadline_ns)
+        g->low_bc[k] += x - g->low_at;
     memcpy(bounds, g->base, g->n * sizeof *bounds);
     if (st == RTP_OK && !g->lc_only)
-        st = rtp_gw_fp_rta_from(g->t, g->n, g->m, g->fixed, g->p, 0, g->low, g->lim, bounds, ok,
-                                g->diag);
+        st = rtp_gw_fp_rta_from(g->t, g->n, g->m, g->fixed, g->p, 0, &starts, g->lim, bounds,
+                                NULL, ok, g->diag);
     if (st == RTP_OK && !g->lc_only && *ok) {
         g->t[k].wcet_ns = g->e[k].wcet_ns;
         g->low[k] = low_k;
+        g->low_bc[k] = low_bc_k;
         return st;
     }
     g->lc_only = 1;
     memcpy(bounds, g->base, g->n * sizeof *bounds);
     if (st == RTP_OK)
-        st = rtp_gw_fp_rta_from(g->t, g->n, g->m, g->fixed, g->p, 1, g->low, g->lim, bounds, ok,
-                                g->diag);
+        st = rtp_gw_fp_rta_from(g->t, g->n, g->m, g->fixed, g->p, 1, &starts, g->lim, bounds,
+                                g->bc, ok, g->diag);
     g->low[k] = low_k;
+    g->low_bc[k] = low_bc_k;
     if (st == RTP_OK && *ok) {
         memcpy(g->low, bounds, g->n * sizeof *g->low);
         g->low_at = x;
+        for (size_t q = g->p; q < g->n; q++) { /* none: past D from here on */
+            size_t i = g->fixed[q];
+            g->low_bc[i] = g->bc[i] >= 0 ? g->bc[i] : g->t[i].deadline_ns + 1;
+        }
     }
     for (size_t q = g->p; st == RTP_OK && !*ok && q < g->n; q++)
         if (bounds[g->fixed[q]] < 0) {
@@ -537,18 +549,23 @@ static rtp_status own_run(void *ctx, rtp_ns x, rtp_ns *bounds, rtp_ns *margin, i
     *margin = -1;
     size_t k = g->fixed[g->p];
     uint64_t steps = 0;
-    rtp_ns b = -1, low_k = g->own_low[k];
+    gw_fp_starts starts = {g->own_low, g->own_bc, g->wide};
+    rtp_ns b = -1, bc = -1, low_k = g->own_low[k], bc_k = g->own_bc[k];
     g->t[k].wcet_ns = x;
-    g->own_low[k] += x - g->own_at; /* k's bound grows by what C'_k does */
+    g->own_low[k] += x - g->own_at; /* k's bounds grow by what C'_k does */
+    if (bc_k <= g->t[k].deadline_ns)
+        g->own_bc[k] += x - g->own_at;
     rtp_status st = rtp_limits_check(g->lim, g->diag);
     memcpy(bounds, g->base, g->n * sizeof *bounds);
     if (st == RTP_OK)
-        st = rtp_gw_fp_bound(g->t, g->fixed, g->p, g->m, 1, g->own_low, bounds, g->scratch,
-                             &steps, g->lim, &b, g->diag);
+        st = rtp_gw_fp_bound(g->t, g->fixed, g->p, g->m, 1, &starts, bounds, g->scratch, &steps,
+                             g->lim, &b, &bc, g->diag);
     g->own_low[k] = low_k;
+    g->own_bc[k] = bc_k;
     *ok = st == RTP_OK && b >= 0;
     if (*ok) {
         g->own_low[k] = bounds[k] = b;
+        g->own_bc[k] = bc >= 0 ? bc : g->t[k].deadline_ns + 1;
         g->own_at = x;
     }
     g->t[k].wcet_ns = g->e[k].wcet_ns;
@@ -726,8 +743,9 @@ static rtp_status fixed_order(gfp *g, const rtp_test *test, int *ok)
     if ((st = gw_priority_order(g->prio, g->n, g->fixed, "global FP analysis", g->diag)) !=
         RTP_OK)
         return st;
-    return rtp_gw_fp_rta_from(g->e, g->n, g->m, g->fixed, 0, 1, NULL, g->lim, g->base, ok,
-                              g->diag);
+    gw_fp_starts starts = {NULL, NULL, g->wide};
+    return rtp_gw_fp_rta_from(g->e, g->n, g->m, g->fixed, 0, 1, &starts, g->lim, g->base,
+                              g->base_bc, ok, g->diag);
 }
 
 rtp_status rtp_sens_gfp_max(const rtp_test *test, const rtp_task *e, size_t n, rtp_ns *cmax,
@@ -736,10 +754,11 @@ rtp_status rtp_sens_gfp_max(const rtp_test *test, const rtp_task *e, size_t n, r
     size_t cells = n ? n : 1;
     gfp g = {malloc(cells * sizeof *g.t), e, n, test->cpus, &test->limits, diag,
              malloc(cells * sizeof *g.prio), malloc(cells * sizeof *g.fixed),
-             malloc(9 * cells * sizeof *g.base), NULL, NULL, NULL, NULL, 0,
+             malloc(13 * cells * sizeof *g.base), NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+             0,
              malloc(2 * cells * sizeof *g.opa), malloc(cells * sizeof *g.deadlines),
              malloc(3 * cells * sizeof *g.scratch), malloc(4 * cells * sizeof *g.w), NULL, NULL,
-             NULL, 0, 0, 0, 0};
+             NULL, 0, 0, 0, 0, 0};
     rtp_status st = RTP_OK;
     int fixed_ok = 0, opa_found = 0;
     rtp_ns margin; /* rta_run's, unused here */
@@ -757,7 +776,19 @@ rtp_status rtp_sens_gfp_max(const rtp_test *test, const rtp_task *e, size_t n, r
     g.low = g.base + 4 * n;
     g.own_low = g.base + 5 * n;
     g.own = g.base + 6 * n;
+    g.base_bc = g.base + 9 * n;
+    g.low_bc = g.base + 10 * n;
+    g.bc = g.base + 11 * n;
+    g.own_bc = g.base + 12 * n;
     memcpy(g.t, e, n * sizeof *g.t);
+    /* Every search here fits int64_t when rtp_gw_narrow_all says so for the
+     * largest bound any of them uses: bounds of the more urgent tasks are
+     * at most their D, but rta_run's early rejection raises k's by less
+     * than D_k + 1 (and every tried C'_k is at most T_k). */
+    rtp_ns b_max = 0;
+    for (size_t i = 0; i < n; i++)
+        b_max = e[i].deadline_ns > b_max ? e[i].deadline_ns : b_max;
+    g.wide = b_max <= (rtp_ns)1 << 60 && rtp_gw_narrow_all(e, n, g.m, 2 * b_max + 1) ? -1 : 0;
     for (size_t i = 0; i < n; i++)
         g.deadlines[i] = e[i].deadline_ns;
     if (test->priority == RTP_PRIO_OPA && n > 0) {
@@ -785,6 +816,8 @@ rtp_status rtp_sens_gfp_max(const rtp_test *test, const rtp_task *e, size_t n, r
         g.low_at = lo;
         g.lc_only = 0;
         memcpy(g.low, g.base, n * sizeof *g.low);
+        for (size_t i = 0; i < n; i++) /* base_bc: -1 where none, past D_i (or not searched) */
+            g.low_bc[i] = g.base_bc[i] >= 0 ? g.base_bc[i] : e[i].deadline_ns + 1;
         memcpy(g.r + n, g.base, n * sizeof *g.r); /* the bounds at from */
         if (ok && from > lo)
             st = rta_run(&g, from, g.r + n, &margin, &ok);
@@ -793,6 +826,7 @@ rtp_status rtp_sens_gfp_max(const rtp_test *test, const rtp_task *e, size_t n, r
              * answer when the whole test accepts it */
             rtp_ns top = from;
             memcpy(g.own_low, g.low, n * sizeof *g.own_low);
+            memcpy(g.own_bc, g.low_bc, n * sizeof *g.own_bc);
             g.own_at = g.low_at;
             memcpy(g.own + n, g.base, n * sizeof *g.own);
             g.own[n + k] = g.r[n + k];

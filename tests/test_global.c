@@ -1134,6 +1134,78 @@ static void test_fp_soundness(void **state)
     assert_true(lc_only > 0);
 }
 
+/* rtp_gw_fp_rta_from with starts (solver/sensitivity_global.c's runs): the
+ * bounds at a raised wcet computed from scratch and from the bounds at the
+ * lower one (start: the smaller bound, start_bc: [BC07]'s alone, D + 1
+ * where it has none), with and without wide = -1, are the same, and bc[]
+ * is [BC07]'s bound alone given the same more urgent bounds. Fails when
+ * [GSYY09]'s search starts at start_bc (above its least fixed point where
+ * it is the smaller). */
+static void test_fp_rta_from_starts(void **state)
+{
+    (void)state;
+    tu_rng rng = {20261207};
+    rtp_limits limits = rtp_limits_default();
+    long compared = 0, lc_below = 0, bc_none = 0;
+    for (int s = 0; s < 4000; s++) {
+        rtp_task t[SIM_MAX];
+        size_t order[SIM_MAX];
+        int prio[SIM_MAX];
+        int m = (int)tu_range(&rng, 2, 4);
+        size_t n = (size_t)tu_range(&rng, m + 1, SIM_MAX);
+        for (size_t i = 0; i < n; i++) {
+            rtp_ns period = tu_range(&rng, 1000, 100000);
+            rtp_ns deadline = tu_range(&rng, period / 2, period);
+            t[i] = tu_task(tu_range(&rng, 1, deadline / (int64_t)tu_range(&rng, 1, (int64_t)n)),
+                           deadline, period);
+        }
+        rtp_global_monotonic(t, n, RTP_PRIO_DM, prio);
+        for (size_t i = 0; i < n; i++)
+            order[n - (size_t)prio[i]] = i;
+        rtp_ns r0[SIM_MAX], bc0[SIM_MAX], r1[SIM_MAX], bc1[SIM_MAX], r2[SIM_MAX], bc2[SIM_MAX];
+        int fit0, fit1, fit2;
+        assert_int_equal(rtp_gw_fp_rta_from(t, n, m, order, 0, 1, NULL, &limits, r0, bc0, &fit0,
+                                            NULL), RTP_OK);
+        if (!fit0)
+            continue;
+        gw_term scratch[3 * SIM_MAX];
+        for (size_t p = 0; p < n; p++) { /* bc[] is [BC07]'s alone */
+            rtp_ns b;
+            uint64_t steps = 0;
+            assert_int_equal(rtp_gw_fp_bound(t, order, p, m, 0, NULL, r0, scratch, &steps,
+                                             &limits, &b, NULL, NULL), RTP_OK);
+            assert_int_equal(b, bc0[order[p]]);
+            lc_below += bc0[order[p]] < 0 || r0[order[p]] < bc0[order[p]];
+        }
+        size_t p = (size_t)tu_range(&rng, 0, (int64_t)n - 1), k = order[p];
+        t[k].wcet_ns += tu_range(&rng, 0, t[k].deadline_ns - t[k].wcet_ns);
+        rtp_ns start_bc[SIM_MAX], most = 0;
+        for (size_t i = 0; i < n; i++) {
+            start_bc[i] = bc0[i] >= 0 ? bc0[i] : t[i].deadline_ns + 1;
+            bc_none += bc0[i] < 0;
+            most = t[i].deadline_ns > most ? t[i].deadline_ns : most;
+        }
+        memcpy(r1, r0, sizeof r1);
+        assert_int_equal(rtp_gw_fp_rta_from(t, n, m, order, p, 1, NULL, &limits, r1, bc1, &fit1,
+                                            NULL), RTP_OK);
+        for (int wide = 0; wide < 2; wide++) {
+            gw_fp_starts starts = {r0, start_bc, wide ? -1 : 0};
+            if (wide && !rtp_gw_narrow_all(t, n, m, most))
+                continue;
+            memcpy(r2, r0, sizeof r2);
+            assert_int_equal(rtp_gw_fp_rta_from(t, n, m, order, p, 1, &starts, &limits, r2, bc2,
+                                                &fit2, NULL), RTP_OK);
+            assert_int_equal(fit1, fit2);
+            for (size_t q = p; q < n; q++) {
+                assert_int_equal(r1[order[q]], r2[order[q]]);
+                assert_int_equal(bc1[order[q]], bc2[order[q]]);
+            }
+            compared++;
+        }
+    }
+    assert_true(compared > 2000 && lc_below > 500 && bc_none > 50);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1159,6 +1231,7 @@ int main(void)
         cmocka_unit_test(test_lc_jumps_equal_old_search),
         cmocka_unit_test(test_edf_soundness),
         cmocka_unit_test(test_fp_soundness),
+        cmocka_unit_test(test_fp_rta_from_starts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
