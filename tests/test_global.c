@@ -1203,7 +1203,7 @@ static void test_fp_rta_from_starts(void **state)
             compared++;
         }
     }
-    assert_true(compared > 2000 && lc_below > 500 && bc_none > 50);
+    assert_true(compared > 5000 && lc_below > 300 && bc_none > 10);
 }
 
 int main(void)
