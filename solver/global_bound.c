@@ -106,6 +106,18 @@ int rtp_gw_narrow_all(const rtp_task *tasks, size_t n, int m, rtp_ns max_bound)
     return fits(m, n, b); /* n >= every search's interferers */
 }
 
+rtp_i128 rtp_gw_interference_sum(const gw_ctx *ctx, rtp_ns x)
+{
+    if (ctx->kind != GW_EDF && x <= ctx->tk->deadline_ns && narrow(ctx)) {
+        int64_t value, top; /* narrow()'s bounds hold for any x <= D_k */
+        interference_narrow(ctx, x, &value, &top);
+        return value;
+    }
+    rtp_i128 value, top;
+    interference_wide(ctx, x, &value, &top);
+    return value;
+}
+
 rtp_status rtp_gw_fixed_point(const gw_ctx *ctx, uint64_t *steps,
                               const rtp_limits *limits, rtp_ns *bound,
                               rtp_diag *diag)

@@ -118,16 +118,15 @@ rtp_status rtp_global_fp_rta(const rtp_task *tasks, size_t n, int m,
 }
 
 int rtp_gw_da_passes(const rtp_task *tasks, const size_t *hp, size_t n_hp, int m, size_t k,
-                     int lc, gw_term *scratch, const rtp_ns *deadlines)
+                     int lc, int wide, gw_term *scratch, const rtp_ns *deadlines)
 {
     const rtp_task *tk = &tasks[k];
     if (tk->wcet_ns > tk->deadline_ns)
         return 0;
-    gw_ctx ctx = {tasks, hp, n_hp, deadlines, tk, m, lc ? GW_FP_LC : GW_FP_BC, scratch, NULL, 0, 0,
-                  NULL, 0};
-    rtp_i128 total;
-    rtp_gw_interference(&ctx, tk->deadline_ns, &total);
-    return total < (rtp_i128)m * (tk->deadline_ns - tk->wcet_ns + 1);
+    gw_ctx ctx = {tasks, hp, n_hp, deadlines, tk, m, lc ? GW_FP_LC : GW_FP_BC, scratch, NULL, 0,
+                  wide, NULL, 0};
+    return rtp_gw_interference_sum(&ctx, tk->deadline_ns) <
+           (rtp_i128)m * (tk->deadline_ns - tk->wcet_ns + 1);
 }
 
 rtp_status rtp_global_fp_da(const rtp_task *tasks, size_t n, int m, size_t k,
@@ -152,7 +151,8 @@ rtp_status rtp_global_fp_da(const rtp_task *tasks, size_t n, int m, size_t k,
             if (i != k && higher[i])
                 hp[n_hp++] = i;
         }
-        *passes = rtp_gw_da_passes(tasks, hp, n_hp, m, k, limited_carry_in, scratch, deadlines);
+        *passes =
+            rtp_gw_da_passes(tasks, hp, n_hp, m, k, limited_carry_in, 0, scratch, deadlines);
     }
     free(hp);
     free(deadlines);
@@ -196,10 +196,14 @@ rtp_status rtp_gw_fp_opa_hint(const rtp_task *tasks, size_t n, int m, const size
         free(by_dm); free(hp); free(level); free(deadlines); free(scratch);
         return nomem(diag);
     }
+    rtp_ns d_max = 0;
     for (size_t i = 0; i < n; i++) {
         by_dm[n - (size_t)priority[i]] = i;
         deadlines[i] = tasks[i].deadline_ns;
+        d_max = deadlines[i] > d_max ? deadlines[i] : d_max;
     }
+    /* every DA sum below in int64_t when that fits for them all (R_i = D_i) */
+    int wide = rtp_gw_narrow_all(tasks, n, m, d_max) ? -1 : 0;
     int ok = 1, in_step = hint != NULL;
     for (int lv = 1; ok && (size_t)lv <= n; lv++) {
         ok = 0;
@@ -219,8 +223,8 @@ rtp_status rtp_gw_fp_opa_hint(const rtp_task *tasks, size_t n, int m, const size
             for (size_t i = 0; i < n; i++)
                 if (i != k && !level[i])
                     hp[n_hp++] = i;
-            if (rtp_gw_da_passes(tasks, hp, n_hp, m, k, 0, scratch, deadlines) ||
-                rtp_gw_da_passes(tasks, hp, n_hp, m, k, 1, scratch, deadlines)) {
+            if (rtp_gw_da_passes(tasks, hp, n_hp, m, k, 0, wide, scratch, deadlines) ||
+                rtp_gw_da_passes(tasks, hp, n_hp, m, k, 1, wide, scratch, deadlines)) {
                 level[k] = lv;
                 ok = 1;
             }

@@ -81,6 +81,13 @@ typedef struct gw_ctx {
  * caller of it builds a GW_EDF context today). */
 void rtp_gw_interference(const gw_ctx *ctx, rtp_i128 x, rtp_i128 *value);
 
+/* The same value alone, for GW_FP_BC and GW_FP_LC at x <= D_k in int64_t
+ * when it fits (rtp_gw_fixed_point's check), else as above; scratch is
+ * overwritten in either width, so nothing may read it afterwards (DA's
+ * and DA-LC's test, rtp_gw_da_passes, runs hundreds of times per OPA
+ * search). */
+rtp_i128 rtp_gw_interference_sum(const gw_ctx *ctx, rtp_ns x);
+
 /* The least x >= C_k with C_k + floor(interference(x) / m) <= x, the
  * response-time bound of the papers (the fixed point their iteration
  * x <- C_k + floor(interference(x) / m) reaches from C_k), or -1 when it
@@ -192,10 +199,12 @@ rtp_status rtp_gw_fp_bound(const rtp_task *tasks, const size_t *order, size_t p,
 /* DA (lc = 0) or DA-LC (lc = 1) of task k against the tasks hp[0..n_hp-1]
  * (solver/global.h, rtp_global_fp_da): the interference at L = D_k with
  * R_i = deadlines[i], strictly below m (D_k - C_k + 1); 0 when C_k > D_k.
- * scratch: 3 n_hp entries. global_fp.c's OPA and solver/sensitivity_global.c
- * (the same test under a fixed order). */
+ * wide: gw_ctx's (-1 only when rtp_gw_narrow_all admits the tasks with
+ * the largest deadline as max_bound; 0: checked per call). scratch: 3 n_hp
+ * entries. global_fp.c's OPA and solver/sensitivity_global.c (the same test
+ * under a fixed order). */
 int rtp_gw_da_passes(const rtp_task *tasks, const size_t *hp, size_t n_hp, int m, size_t k,
-                     int lc, gw_term *scratch, const rtp_ns *deadlines);
+                     int lc, int wide, gw_term *scratch, const rtp_ns *deadlines);
 
 /* rtp_global_fp_opa, with the order hint[] (task indices, most urgent first)
  * that an earlier run found for the same tasks with task `changed`'s wcet

@@ -473,7 +473,11 @@ typedef struct gfp {
  * them), so none there rejects the run at the cost of one task instead of
  * every task from p down to it. k's raised bound may pass D_k (even T_k,
  * where carry_in's R <= T assumption fails): then k's true bound is past
- * D_k too and the full run rejects anyway, so only the work changes. */
+ * D_k too and the full run rejects anyway, so only the work changes.
+ * [BC07]'s searches start at g->low_bc, its own bounds at the last
+ * accepted run (D + 1 where it had none): they too only grow with C'_k
+ * and with the more urgent bounds, and the smaller bound g->low is
+ * often [GSYY09]'s, well below them (global_work.h, gw_fp_starts). */
 static rtp_status rta_run(void *ctx, rtp_ns x, rtp_ns *bounds, rtp_ns *margin, int *ok)
 {
     gfp *g = ctx;
@@ -658,8 +662,10 @@ static void da_max(gfp *g, size_t p, rtp_ns *lo, rtp_ns hi)
     size_t k = g->opa[p];
     for (size_t q = p; q < g->n && hi - *lo > 1; q++) {
         g->t[k].wcet_ns = hi - 1; /* most levels pass at the top: no pieces there */
-        if (rtp_gw_da_passes(g->t, g->opa, q, g->m, g->opa[q], 0, g->scratch, g->deadlines) ||
-            rtp_gw_da_passes(g->t, g->opa, q, g->m, g->opa[q], 1, g->scratch, g->deadlines))
+        if (rtp_gw_da_passes(g->t, g->opa, q, g->m, g->opa[q], 0, g->wide, g->scratch,
+                             g->deadlines) ||
+            rtp_gw_da_passes(g->t, g->opa, q, g->m, g->opa[q], 1, g->wide, g->scratch,
+                             g->deadlines))
             continue;
         da_pieces(g, q, 0, q);
         rtp_ns pass = *lo, fail = hi - 1;

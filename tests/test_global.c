@@ -1206,6 +1206,49 @@ static void test_fp_rta_from_starts(void **state)
     assert_true(compared > 5000 && lc_below > 300 && bc_none > 10);
 }
 
+/* rtp_gw_interference_sum against rtp_gw_interference's value (DA's and
+ * DA-LC's sum, int64_t where rtp_gw_fixed_point's check admits it): the
+ * same at every x <= D_k, on times from tiny to 2^62 and many at the edge
+ * of that check; fails if the int64_t sum drifts from the 128-bit one. */
+static void test_interference_sum_narrow(void **state)
+{
+    (void)state;
+    tu_rng rng = {20261207};
+    long narrow = 0;
+    for (int s = 0; s < 6000; s++) {
+        rtp_task t[SIM_MAX];
+        rtp_ns r[SIM_MAX];
+        size_t idx[SIM_MAX];
+        int m = (int)tu_range(&rng, 2, 8);
+        size_t n = (size_t)tu_range(&rng, 2, SIM_MAX);
+        int64_t edge = (int64_t)(((__int128)1 << 62) / ((m + 2) * (4 * (int64_t)(n - 1) + 4)));
+        int64_t top = s % 3 == 0 ? 3000 : s % 3 == 1 ? edge : (int64_t)1 << 62;
+        for (size_t i = 0; i < n; i++) {
+            rtp_ns period = tu_range(&rng, top / 2, s % 3 == 1 ? top + top / 8 : top);
+            rtp_ns deadline = tu_range(&rng, period / 2, period);
+            t[i] = tu_task(tu_range(&rng, 1, deadline / (int64_t)tu_range(&rng, 1, (int64_t)n)),
+                           deadline, period);
+            r[i] = tu_range(&rng, t[i].wcet_ns, deadline);
+        }
+        size_t k = (size_t)tu_range(&rng, 0, (int64_t)n - 1), n_i = 0;
+        int64_t b = t[k].period_ns;
+        for (size_t i = 0; i < n; i++)
+            if (i != k) {
+                idx[n_i++] = i;
+                b = t[i].period_ns > b ? t[i].period_ns : b;
+            }
+        narrow += (__int128)(m + 2) * (4 * (__int128)n_i + 4) * b <= (__int128)1 << 62;
+        gw_term scratch[3 * SIM_MAX];
+        gw_ctx ctx = {t, idx, n_i, r, &t[k], m, s % 2 ? GW_FP_LC : GW_FP_BC, scratch, NULL,
+                      0, 0, NULL, 0};
+        rtp_ns x = s % 4 == 0 ? t[k].deadline_ns : tu_range(&rng, 1, t[k].deadline_ns);
+        rtp_i128 want;
+        rtp_gw_interference(&ctx, x, &want);
+        assert_true(rtp_gw_interference_sum(&ctx, x) == want);
+    }
+    assert_true(narrow > 2000 && narrow < 5000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1232,6 +1275,7 @@ int main(void)
         cmocka_unit_test(test_edf_soundness),
         cmocka_unit_test(test_fp_soundness),
         cmocka_unit_test(test_fp_rta_from_starts),
+        cmocka_unit_test(test_interference_sum_narrow),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
