@@ -95,11 +95,11 @@ static void cprime(const rtp_edf_near_in *in, size_t i, mpq_t out)
 typedef struct facet {
     double g[DIM_MAX], e[DIM_MAX]; /* coefficients and their error bounds */
     double h, eh, slack;           /* slack: the free coordinates' worst part */
-    /* dfs's running sums over the fixed coordinates: h + sum g_l z'_l, |h|
-     * + sum |g_l z'_l| and sum e_l |z'_l|, over l > the level (v, ab, err)
-     * and over l > the level + 1 (qv, qab, qerr: fixed while the level
-     * above runs through its values) */
-    double v, ab, err, qv, qab, qerr;
+    /* dfs's running sums over the fixed coordinates above the level + 1:
+     * h + sum g_l z'_l, |h| + sum |g_l z'_l| and sum e_l |z'_l| (fixed
+     * while the level above runs through its values; dfs adds that
+     * level's term when it reads the facet) */
+    double qv, qab, qerr;
 } facet;
 
 typedef struct ray {
@@ -572,11 +572,13 @@ static rtp_status run(near *c, rtp_i128 at)
 
 /* ------------------------------------------------------------ enumeration */
 
-/* Level k's facets' sums over the coordinates above k, z'_{k+1..} fixed
- * (facet's v, ab, err). The sums of the level below are built as the
- * level runs: once over the coordinates above k, then one term per value
- * of z'_k (a sum of many terms per child was ~30% of a search:
- * bench_sens_edf's family tail, perf). The order of the terms differs
+/* Level k's facets' sums over the coordinates above k + 1, z'_{k+2..}
+ * fixed (facet's qv, qab, qerr): once per value of z'_{k+1}, and dfs at
+ * level k adds z'_{k+1}'s term when it reads a facet (a sum of many terms
+ * per child was ~30% of a search: bench_sens_edf's family tail, perf; the
+ * term added as the facet is read, not written for every facet of the
+ * level below before the child runs, which mostly stops at its first few
+ * facets: see the commit). The order of the terms differs
  * from a left-to-right sum, which REL * ab bounds all the same: at most
  * DIM_MAX = 10 products, summed in any order, err by at most (10 - 1) u + u
  * of their absolute sum (u = 2^-53: ~1.1e-15, against REL = 1e-13). */
@@ -596,9 +598,18 @@ static void sums_above(const near *c, facet *fa, size_t from)
 static rtp_status dfs(near *c, size_t k)
 {
     double lo = -c->zmax[k], hi = c->zmax[k];
+    int top = k + 1 == c->d;
+    double zu = top ? 0 : (double)c->z[k + 1], zua = fabs(zu); /* the level above's value */
     for (size_t f = 0; f < c->nfac[k]; f++) {
         const facet *fa = &c->fac[k][f];
-        double val = fa->v, err = fa->eh + fa->slack + fa->err, ab = fa->ab;
+        double val = fa->qv, fe = fa->qerr, ab = fa->qab;
+        if (!top) {
+            double t = fa->g[k + 1] * zu;
+            val += t;
+            ab += fabs(t);
+            fe += fa->e[k + 1] * zua;
+        }
+        double err = fa->eh + fa->slack + fe;
         err += REL * ab + (fa->e[k] + REL * fabs(fa->g[k])) * c->zmax[k];
         double gk = fa->g[k];
         if (fabs(gk) <= fa->e[k]) { /* no hold on z'_k: a check of the rest */
@@ -623,13 +634,6 @@ static rtp_status dfs(near *c, size_t k)
         c->z[k] = (int64_t)zk;
         rtp_status st;
         if (k > 0) {
-            for (size_t f = 0; f < c->nfac[k - 1]; f++) {
-                facet *fb = &below[f];
-                double t = fb->g[k] * zk;
-                fb->v = fb->qv + t;
-                fb->ab = fb->qab + fabs(t);
-                fb->err = fb->qerr + fb->e[k] * fabs(zk);
-            }
             st = dfs(c, k - 1);
         } else {
             rtp_i128 qj = 0; /* z = V z', its first coordinate */
@@ -681,13 +685,8 @@ static rtp_status base(near *c, int *declined)
     rtp_status st = make_facets(c, m, g, h);
     if (st != RTP_OK)
         return rtp_oom(c->diag);
-    for (size_t f = 0; f < c->nfac[s - 1]; f++) { /* nothing above the top level */
-        facet *fa = &c->fac[s - 1][f];
-        sums_above(c, fa, s);
-        fa->v = fa->qv;
-        fa->ab = fa->qab;
-        fa->err = fa->qerr;
-    }
+    for (size_t f = 0; f < c->nfac[s - 1]; f++) /* nothing above the top level */
+        sums_above(c, &c->fac[s - 1][f], s);
     return dfs(c, s - 1);
 }
 
