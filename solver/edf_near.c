@@ -699,7 +699,8 @@ static rtp_status choose(near *c, double *log_e)
     size_t *idx = malloc(c->n * sizeof *idx);
     if (!idx)
         return RTP_ENOMEM;
-    size_t cap = DIM_MAX - (size_t)c->ext; /* ext: the base takes a dimension */
+    size_t dims = c->in->dims_max > 0 && c->in->dims_max < DIM_MAX ? c->in->dims_max : DIM_MAX;
+    size_t cap = dims - (size_t)c->ext; /* ext: the base takes a dimension */
     size_t top = c->n < cap ? c->n : cap;
     for (size_t i = 0; i < c->n; i++)
         idx[i] = i;

@@ -45,6 +45,11 @@ typedef struct rtp_edf_near_in {
      * takes fewer, larger chunks; one that wants the first failure soon,
      * smaller ones. */
     unsigned growth;
+    /* Optional (0: 10): the most tasks in the lattice. More tasks mean
+     * fewer candidate runs but more nodes per run: the enumeration's middle
+     * levels hold many partial points that lift to none (a caller that
+     * measured its own best sets it). */
+    size_t dims_max;
     /* Optional (NULL: EDF's runs, each starting at a deadline of a task of
      * S): the points D*_b + q T_b of this task alone, which is not in the sum
      * (C' ignored; the fixed-priority search of solver/fp.c, where the

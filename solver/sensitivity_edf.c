@@ -1125,11 +1125,21 @@ static rtp_status wm_near(const rtp_task *e, const struct libdivide_u64_t *dv, s
     /* chunks growing 64-fold (not 8): these searches seldom fail, and
      * each chunk sets every base's lattice up again (bench_sens_edf
      * family 300, against 8, alternated twice: p99 0.86-0.90, max
-     * 0.85-0.87, median the same; 512: max 0.77 but a set 3.3x slower) */
+     * 0.85-0.87, median the same; 512: max 0.77 but a set 3.3x slower).
+     * At most 7 tasks in the lattice (not 10): a search of 10 visited ~100
+     * nodes per candidate run, most in the middle levels and lifting to
+     * no run (bench_sens_edf family seed 147, 15 searches: 19-3,678 runs,
+     * 481-55,148 nodes); 7 trades a few more runs for far fewer nodes.
+     * Any S is exact (solver/edf_near.c checks every candidate run), so
+     * only the time changes. callgrind, the family's four slowest sets
+     * (every search of a set, the factor's too) at most 10 / 9 / 8 / 7 /
+     * 6 tasks: 2,717 / 1,921 / 1,469 / 1,284 / 2,953 M instructions (6:
+     * 2.5x 7's on seed 147); wcet_max's at 7, the six slowest: 3,285 ->
+     * 1,797 M */
     rtp_edf_near_in in = {.tasks = raised ? raised : e, .n = n, .t_cap = RTP_NS_LIMIT,
                           .check = wm_check,
                           .check_ctx = &w, .b = &b, .k0 = w.k0, .eps = w.eps,
-                          .refresh = wm_refresh, .growth = 64};
+                          .refresh = wm_refresh, .growth = 64, .dims_max = 7};
     rtp_edf_near_result r = {0};
     rtp_status st = RTP_OK;
     if (!(wm_runs(&w, from) > max_runs))

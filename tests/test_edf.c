@@ -773,7 +773,7 @@ static void test_near_vs_enumeration(void **state)
 {
     (void)state;
     tu_rng rng = {27};
-    int fails = 0, holds = 0, deep = 0;
+    int fails = 0, holds = 0, deep = 0, capped = 0;
     for (int k = 0; k < 6000; k++) {
         rtp_task ts[8];
         size_t n = (size_t)tu_range(&rng, 1, 7);
@@ -874,6 +874,15 @@ static void test_near_vs_enumeration(void **state)
         assert_int_equal(rtp_edf_near(&in, &nr, &diag), RTP_OK);
         assert_true(nr.decided);
         assert_int_equal(nr.failed, ref);
+        size_t dims = nr.dims;
+        b.used = 0; /* at most 2 tasks in the lattice: the same answer */
+        in.dims_max = 2;
+        assert_int_equal(rtp_edf_near(&in, &nr, &diag), RTP_OK);
+        assert_true(nr.decided);
+        assert_int_equal(nr.failed, ref);
+        assert_true(nr.dims <= 2);
+        capped += dims > 2;
+        in.dims_max = 0;
         rtp_edf_result r;
         rtp_limits lim = rtp_limits_default();
         assert_int_equal(rtp_edf_qpa(ts, n, 1, &lim, &r, &diag), RTP_OK);
@@ -884,7 +893,9 @@ static void test_near_vs_enumeration(void **state)
         holds += ref == 0;
         deep += ref > 1000;
     }
-    print_message("near: %d fail, %d hold, %d fail past 1000\n", fails, holds, deep);
+    print_message("near: %d fail, %d hold, %d fail past 1000, %d capped\n", fails, holds, deep,
+                  capped);
+    assert_true(capped > 10); /* the cap of 2 changed the lattice (21 sets) */
     assert_true(fails > 1000);
     assert_true(holds > 1000);
     assert_true(deep > 100);
