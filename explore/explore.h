@@ -1,12 +1,15 @@
 /* explore/explore.h — `rtpack explore` and `rtpack merge`: acceptance ratios of
  * partitioning methods over generated task sets (docs/explore.md).
  *
- * One point's sets run in an OpenMP loop (dynamic schedule); every set is a
- * pure function of (seed, point, index) and each outcome lands in its own
- * slot, summed in index order, so counts never depend on the thread count.
+ * Sets are handed to OpenMP threads one at a time in (point, index) order;
+ * the next point's sets start while the last ones of the oldest point in
+ * progress finish (at most two points in flight), and points are written
+ * in order. Every set is a pure function of (seed, point, index) and each
+ * outcome lands in its own slot, summed in index order, so counts never
+ * depend on the thread count.
  * Points are dealt to shards round-robin (point p goes to shard p mod N + 1);
  * each finished point is appended to DIR/results.csv (and timing.csv,
- * sets.jsonl) and flushed to disk; the sets of the point in progress go to
+ * sets.jsonl) and flushed to disk; the sets of the points in progress go to
  * DIR/partial.txt as they finish (flushed at least once a second), so a crash
  * loses at most a second of work and --resume continues with the sets not
  * yet done. DIR/manifest.txt records the sweep hash, generator version, shard

@@ -47,27 +47,49 @@ rtp_status explore_read_manifest(const char *path, explore_manifest *m, rtp_diag
 rtp_status explore_check_manifest(const explore_manifest *m, const rtp_sweep *sw,
                                   const char *path, rtp_diag *diag);
 
-/* explore.c: evaluates one point. With journal != NULL, the sets already
- * in that file (DIR/partial.txt, for this point) are taken as done and each
- * set finished now is added to it; tally counts the sets of this call. */
-rtp_status explore_point_run(const rtp_sweep *sw, size_t point, const rtp_explore_opts *o,
-                             const char *journal, rtp_explore_tally *tally,
-                             rtp_explore_cell *cells, char **jsonl, rtp_diag *diag);
+/* The sets of one point in flight: outcome[index * stride + c] (0
+ * rejected, 1 accepted, 2 time-out), time_ns[c * sets + index] (analysis
+ * time in ns), done[index] = 1 once set `index` is finished. */
+typedef struct explore_sets {
+    unsigned char *outcome, *done;
+    int64_t *time_ns;
+} explore_sets;
 
-/* explore_journal.c: the sets of the point in progress, one line each:
+/* Called by explore_points_run with each finished point, in point order,
+ * from one thread at a time: cells[policy * n_methods + method], jsonl
+ * (NULL without sets.jsonl) every set's line in index order. */
+typedef rtp_status (*explore_commit)(void *ctx, size_t point, const rtp_explore_cell *cells,
+                                     const char *jsonl, rtp_diag *diag);
+
+/* explore.c: evaluates the points first, first + step, ... (count of them)
+ * in order, each handed to commit once whole. With journal != NULL
+ * (DIR/partial.txt), the sets that file holds for the first two points are
+ * taken as done and each set finished now is added to it. tally counts the
+ * sets and points of this call (points_done grows after each commit). */
+rtp_status explore_points_run(const rtp_sweep *sw, size_t first, size_t step, size_t count,
+                              const rtp_explore_opts *o, const char *journal,
+                              rtp_explore_tally *tally, int want_jsonl, explore_commit commit,
+                              void *commit_ctx, rtp_diag *diag);
+
+/* explore_journal.c: the sets of the points in progress, one line each:
  * "INDEX O1 .. Oc T1 .. Tc" (outcome per policy x method: 0 rejected, 1
  * accepted, 2 time-out; analysis times in ns), after a header naming the
- * point. Loading keeps the whole valid lines of a journal of `point` (and
- * cuts the file after them); a journal of another point is removed. */
+ * oldest point in progress; INDEX is the set's index in that point, or
+ * sets_per_point + its index in the shard's next point (whose sets start
+ * while the last ones of the oldest finish). Loading keeps the whole valid
+ * lines of a journal of `point` (and cuts the file after them); a journal
+ * of another point is removed. */
 enum { EXPLORE_REJECTED = 0, EXPLORE_ACCEPTED = 1, EXPLORE_TIMEOUT = 2 };
+/* at[0] gets the sets of `point`, at[1] (when n_at == 2) those of the next
+ * point; n_done[k] counts them. */
 rtp_status explore_journal_load(const char *path, const rtp_sweep *sw, size_t point,
-                                unsigned char *outcome, int64_t *time_ns, unsigned char *done,
-                                size_t *n_done, rtp_diag *diag);
-/* Opens it for appending (writing the header when new); NULL on failure. */
-FILE *explore_journal_open(const char *path, const rtp_sweep *sw, size_t point);
-/* Set `index`: outcome[index * stride + c], time_ns[c * sets + index]. */
-void explore_journal_put(FILE *f, size_t index, const unsigned char *outcome,
-                         const int64_t *time_ns, size_t stride, size_t sets);
+                                explore_sets *at, size_t n_at, size_t *n_done, rtp_diag *diag);
+/* Opens it for appending (writing the header when new); with restart, the
+ * file is emptied first. NULL on failure. */
+FILE *explore_journal_open(const char *path, const rtp_sweep *sw, size_t point, int restart);
+/* One line for set `index` of s, written as line_index. */
+void explore_journal_put(FILE *f, size_t line_index, const explore_sets *s, size_t index,
+                         size_t stride, size_t sets);
 
 /* explore_rows.c: the headers of sw's files (a sweep with resources has
  * the columns resources,access,requests,cs_min_ns,cs_max_ns last). */

@@ -1,5 +1,5 @@
 /* explore/explore_journal.c — DIR/partial.txt, the sets of the point in
- * progress (see explore_internal.h): written as sets finish, so an
+ * progress and of the next one (see explore_internal.h): written as sets finish, so an
  * interrupted or killed run resumes inside the point instead of redoing it.
  * Only whole, valid lines count: a line cut by a crash is dropped (and the
  * file cut before it), so the worst a crash does is redo a few sets. */
@@ -19,15 +19,20 @@ static void header(char *buf, size_t size, const rtp_sweep *sw, size_t point)
              res[0] ? "," : "", res);
 }
 
-/* One line "INDEX O1 .. Oc T1 .. Tc\n" into the slots of its set; 0 when the
- * line is not exactly that. */
+/* One line "INDEX O1 .. Oc T1 .. Tc\n" into the slots of its set (of at[0]
+ * or, past `sets`, of at[1]); 0 when the line is not exactly that. */
 static int parse_line(const char *line, const char *end, size_t stride, size_t sets,
-                      unsigned char *outcome, int64_t *time_ns, unsigned char *done)
+                      explore_sets *at_sets, size_t n_at, size_t *n_done)
 {
     char *at;
     errno = 0;
     unsigned long long index = strtoull(line, &at, 10);
-    if (at == line || errno || index >= sets || done[index])
+    if (at == line || errno || index >= n_at * sets)
+        return 0;
+    size_t k = (size_t)(index / sets);
+    explore_sets *s = &at_sets[k];
+    index %= sets;
+    if (s->done[index])
         return 0;
     unsigned char o[18]; /* 2 policies x 9 methods at most */
     int64_t t[18];
@@ -48,18 +53,19 @@ static int parse_line(const char *line, const char *end, size_t stride, size_t s
     if (at != end)
         return 0;
     for (size_t c = 0; c < stride; c++) {
-        outcome[index * stride + c] = o[c];
-        time_ns[c * sets + index] = t[c];
+        s->outcome[index * stride + c] = o[c];
+        s->time_ns[c * sets + index] = t[c];
     }
-    done[index] = 1;
+    s->done[index] = 1;
+    n_done[k]++;
     return 1;
 }
 
 rtp_status explore_journal_load(const char *path, const rtp_sweep *sw, size_t point,
-                                unsigned char *outcome, int64_t *time_ns, unsigned char *done,
-                                size_t *n_done, rtp_diag *diag)
+                                explore_sets *at, size_t n_at, size_t *n_done, rtp_diag *diag)
 {
-    *n_done = 0;
+    for (size_t k = 0; k < n_at; k++)
+        n_done[k] = 0;
     if (access(path, F_OK) != 0)
         return RTP_OK;
     char *text = NULL;
@@ -74,9 +80,8 @@ rtp_status explore_journal_load(const char *path, const rtp_sweep *sw, size_t po
         size_t stride = sw->n_policies * sw->n_methods, sets = (size_t)sw->doc.sets_per_point;
         keep = hlen;
         for (char *nl; keep < len && (nl = memchr(text + keep, '\n', len - keep)); keep = (size_t)(nl - text) + 1) {
-            if (!parse_line(text + keep, nl, stride, sets, outcome, time_ns, done))
+            if (!parse_line(text + keep, nl, stride, sets, at, n_at, n_done))
                 break;
-            ++*n_done;
         }
     }
     free(text);
@@ -86,9 +91,9 @@ rtp_status explore_journal_load(const char *path, const rtp_sweep *sw, size_t po
     return RTP_OK;
 }
 
-FILE *explore_journal_open(const char *path, const rtp_sweep *sw, size_t point)
+FILE *explore_journal_open(const char *path, const rtp_sweep *sw, size_t point, int restart)
 {
-    FILE *f = fopen(path, "ab");
+    FILE *f = fopen(path, restart ? "wb" : "ab");
     if (f && fseek(f, 0, SEEK_END) == 0 && ftell(f) == 0) {
         char head[400];
         header(head, sizeof head, sw, point);
@@ -97,13 +102,13 @@ FILE *explore_journal_open(const char *path, const rtp_sweep *sw, size_t point)
     return f;
 }
 
-void explore_journal_put(FILE *f, size_t index, const unsigned char *outcome,
-                         const int64_t *time_ns, size_t stride, size_t sets)
+void explore_journal_put(FILE *f, size_t line_index, const explore_sets *s, size_t index,
+                         size_t stride, size_t sets)
 {
-    fprintf(f, "%zu", index);
+    fprintf(f, "%zu", line_index);
     for (size_t c = 0; c < stride; c++)
-        fprintf(f, " %u", (unsigned)outcome[index * stride + c]);
+        fprintf(f, " %u", (unsigned)s->outcome[index * stride + c]);
     for (size_t c = 0; c < stride; c++)
-        fprintf(f, " %lld", (long long)time_ns[c * sets + index]);
+        fprintf(f, " %lld", (long long)s->time_ns[c * sets + index]);
     fputc('\n', f);
 }

@@ -8,9 +8,10 @@
  * order sets.jsonl, timing.csv, results.csv and flushed to disk, so
  * results.csv is the commit record: --resume keeps its whole blocks (checking
  * every key) and cuts the other files to the same number of blocks. Inside
- * the point in progress, partial.txt holds the sets already done (see
- * explore_journal.c); it is removed once the point's block is written, and a
- * journal left from a point already in results.csv is dropped on resume. */
+ * the points in progress, partial.txt holds the sets already done (see
+ * explore_journal.c, explore.c); it is rewritten for the next point once a
+ * point's block is written, and a journal left from a point already in
+ * results.csv is dropped on resume. */
 #include "explore/explore_internal.h"
 
 #include <errno.h>
@@ -85,9 +86,18 @@ static rtp_status prepare(const rtp_sweep *sw, const char *text, size_t len,
     return explore_write_text(paths->results, rh, strlen(rh), diag);
 }
 
-static rtp_status append_point(const rtp_sweep *sw, const explore_paths *paths, size_t point,
-                               const rtp_explore_cell *cells, const char *jsonl, rtp_diag *diag)
+/* explore_points_run's commit: a whole point's blocks to the files. */
+typedef struct files {
+    const rtp_sweep *sw;
+    const explore_paths *paths;
+} files;
+
+static rtp_status append_point(void *ctx, size_t point, const rtp_explore_cell *cells,
+                               const char *jsonl, rtp_diag *diag)
 {
+    const files *f = ctx;
+    const rtp_sweep *sw = f->sw;
+    const explore_paths *paths = f->paths;
     rtp_text timing, results;
     rtp_text_init(&timing);
     rtp_text_init(&results);
@@ -119,32 +129,15 @@ rtp_status rtp_explore_run(const char *text, size_t len, const rtp_explore_opts 
     explore_paths paths;
     explore_make_paths(o->out_dir, &paths);
     size_t done = 0, mine = explore_shard_size(&sw, o->shard_k, o->shard_n);
-    rtp_explore_cell *cells = calloc(sw.n_policies * sw.n_methods, sizeof *cells);
-    if (!cells) {
-        st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
-        goto done;
-    }
     if ((st = explore_make_dir(&paths, diag)) != RTP_OK ||
         (st = prepare(&sw, text, len, o, &paths, &done, diag)) != RTP_OK)
         goto done;
     uint64_t sets = (uint64_t)sw.doc.sets_per_point;
     rtp_explore_tally tally = {0, (mine - done) * sets, 0, done, mine};
-    for (size_t j = done; j < mine && st == RTP_OK; j++) {
-        size_t point = explore_shard_point(j, o->shard_k, o->shard_n);
-        char *jsonl = NULL;
-        st = explore_point_run(&sw, point, o, paths.partial, &tally, cells,
-                               sw.doc.sets_jsonl ? &jsonl : NULL, diag);
-        if (st == RTP_OK)
-            st = append_point(&sw, &paths, point, cells, jsonl, diag);
-        free(jsonl);
-        if (st == RTP_OK && unlink(paths.partial) != 0 && errno != ENOENT)
-            st = explore_io_error(diag, paths.partial, "remove");
-        if (st == RTP_OK) {
-            tally.points_done++;
-            if (o->progress)
-                o->progress(o->progress_ctx, &tally);
-        }
-    }
+    files f = {&sw, &paths};
+    st = explore_points_run(&sw, explore_shard_point(done, o->shard_k, o->shard_n),
+                            (size_t)o->shard_n, mine - done, o, paths.partial, &tally,
+                            sw.doc.sets_jsonl, append_point, &f, diag);
     if (st == RTP_OK && unlink(paths.partial) != 0 && errno != ENOENT) /* a stale one */
         st = explore_io_error(diag, paths.partial, "remove");
     if (st == RTP_OK || (o->interrupt && *o->interrupt)) { /* keep what is done */
@@ -155,7 +148,6 @@ rtp_status rtp_explore_run(const char *text, size_t len, const rtp_explore_opts 
         st = st != RTP_OK ? st : fin;
     }
 done:
-    free(cells);
     rtp_sweep_free(&sw);
     return st;
 }

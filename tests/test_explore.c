@@ -636,6 +636,50 @@ static void test_interrupt_and_resume_inside_a_point(void **state)
     remove_tree(root);
 }
 
+typedef struct first_tally {
+    int seen;
+    uint64_t sets_total;
+} first_tally;
+
+static void keep_first(void *ctx, const rtp_explore_tally *t)
+{
+    first_tally *f = ctx;
+    if (!f->seen++)
+        f->sets_total = t->sets_total;
+}
+
+/* The next point's sets start while the oldest point's last ones finish, so
+ * the journal also holds sets of the next point (INDEX = sets_per_point +
+ * its index): --resume takes both points' sets. */
+static void test_resume_takes_the_next_points_sets(void **state)
+{
+    (void)state;
+    char root[] = "/tmp/rtp_explore_XXXXXX";
+    assert_non_null(mkdtemp(root));
+    char dir[600], path[700], partial[700];
+    snprintf(dir, sizeof dir, "%s/j", root);
+    snprintf(path, sizeof path, "%s/results.csv", dir);
+    snprintf(partial, sizeof partial, "%s/partial.txt", dir);
+    run_into(dir, small_sweep, 1, 1, 0, RTP_OK);
+    char *full = slurp(path);
+    const char *header = strchr(full, '\n') + 1;
+    FILE *f = fopen(path, "w"); /* no point done yet */
+    fwrite(full, 1, (size_t)(header - full), f);
+    fclose(f);
+    f = fopen(partial, "w");
+    fputs("rtpack-explore-partial 1 point 0 5,2,0.6,implicit\n", f);
+    fputs("3 1 1 1 1 5 5 5 5\n17 1 1 1 1 5 5 5 5\n", f); /* point 0 set 3, point 1 set 5 */
+    fclose(f);
+    first_tally t = {0, 0};
+    rtp_explore_opts o = {.threads = 2, .resume = 1, .progress = keep_first, .progress_ctx = &t};
+    rtp_diag diag;
+    assert_int_equal(run_opts(dir, small_sweep, &o, &diag), RTP_OK);
+    assert_int_equal(t.sets_total, 8 * 12 - 2); /* both lines taken */
+    assert_int_not_equal(access(partial, F_OK), 0); /* removed after the last point */
+    free(full);
+    remove_tree(root);
+}
+
 /* --set-time-limit: a method past its limit is a time-out, never a
  * rejection; the limit is in the manifest, and resume with another is
  * refused. The deadline itself stops the exact tests. */
@@ -709,6 +753,7 @@ int main(void)
         cmocka_unit_test(test_resume_and_merge),
         cmocka_unit_test(test_resources_shards_and_resume),
         cmocka_unit_test(test_interrupt_and_resume_inside_a_point),
+        cmocka_unit_test(test_resume_takes_the_next_points_sets),
         cmocka_unit_test(test_set_time_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
