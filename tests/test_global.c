@@ -726,6 +726,23 @@ static void test_edf_rta_plain_jumps(void **state)
         assert_true(bounds[i] >= big[i].wcet_ns && bounds[i] <= big[i].deadline_ns);
 }
 
+/* The verdict-only RTA on a table of (wcet, deadline, period) rows, n <=
+ * 20, with max_iterations steps (0: the default limit). */
+static rtp_global_verdict table_verdict(const rtp_ns (*set)[3], size_t n, int m,
+                                        uint64_t max_iterations)
+{
+    rtp_task t[20];
+    assert_true(n <= 20);
+    for (size_t i = 0; i < n; i++)
+        t[i] = tu_task(set[i][0], set[i][1], set[i][2]);
+    rtp_limits limits = rtp_limits_default();
+    if (max_iterations)
+        limits.max_iterations = max_iterations;
+    rtp_global_verdict v = RTP_GLOBAL_NA;
+    assert_int_equal(rtp_global_edf_rta(t, n, m, &limits, NULL, &v, NULL), RTP_OK);
+    return v;
+}
+
 /* The verdict-only rounds keep their order (the tasks without a bound
  * first) after the plain test starts jumping: jump() proves its
  * certificate for each round's own order. rev9a's F1: a 20-task set on 2
@@ -746,14 +763,7 @@ static void test_edf_rta_tiny_limit(void **state)
         {419816, 3729227, 4706056}, {1535606, 8852957, 15155588},
         {2091823, 28155068, 30883629}, {36415, 1337888, 2102855},
         {303378, 9891953, 14558618}, {38631936, 633724086, 883667421}};
-    rtp_task t[20];
-    for (size_t i = 0; i < 20; i++)
-        t[i] = tu_task(set[i][0], set[i][1], set[i][2]);
-    rtp_limits limits = rtp_limits_default();
-    limits.max_iterations = 3000;
-    rtp_global_verdict v = RTP_GLOBAL_NA;
-    assert_int_equal(rtp_global_edf_rta(t, 20, 2, &limits, NULL, &v, NULL), RTP_OK);
-    assert_int_equal(v, RTP_GLOBAL_REJECT);
+    assert_int_equal(table_verdict(set, 20, 2, 3000), RTP_GLOBAL_REJECT);
 }
 
 /* A jump whose window's rounds ran in the unbound-first order (verdict
@@ -772,17 +782,8 @@ static void test_edf_rta_jump_window_order(void **state)
         {5002487, 97608389, 106375331}, {735788, 1396854, 1836231},
         {366343, 8885874, 10706078}, {116722088, 383747317, 431030144},
         {5830645, 26181960, 26994283}, {10965296, 157344204, 238399151}};
-    rtp_task t[10];
-    for (size_t i = 0; i < 10; i++)
-        t[i] = tu_task(set[i][0], set[i][1], set[i][2]);
-    rtp_limits limits = rtp_limits_default();
-    rtp_global_verdict v = RTP_GLOBAL_NA;
-    assert_int_equal(rtp_global_edf_rta(t, 10, 2, &limits, NULL, &v, NULL), RTP_OK);
-    assert_int_equal(v, RTP_GLOBAL_ACCEPT);
-    limits.max_iterations = 1000;
-    v = RTP_GLOBAL_NA;
-    assert_int_equal(rtp_global_edf_rta(t, 10, 2, &limits, NULL, &v, NULL), RTP_OK);
-    assert_int_equal(v, RTP_GLOBAL_ACCEPT);
+    assert_int_equal(table_verdict(set, 10, 2, 0), RTP_GLOBAL_ACCEPT);
+    assert_int_equal(table_verdict(set, 10, 2, 1000), RTP_GLOBAL_ACCEPT);
 }
 
 /* Huge times (up to 2^62): the same verdict with and without response_time,
