@@ -197,13 +197,21 @@ rtp_status rtp_gw_fp_opa_hint(const rtp_task *tasks, size_t n, int m, const size
         return nomem(diag);
     }
     rtp_ns d_max = 0;
+    int feasible = 1;
     for (size_t i = 0; i < n; i++) {
         by_dm[n - (size_t)priority[i]] = i;
         deadlines[i] = tasks[i].deadline_ns;
         d_max = deadlines[i] > d_max ? deadlines[i] : d_max;
+        feasible &= tasks[i].wcet_ns <= tasks[i].deadline_ns;
     }
-    /* every DA sum below in int64_t when that fits for them all (R_i = D_i) */
-    int wide = rtp_gw_narrow_all(tasks, n, m, d_max) ? -1 : 0;
+    /* every DA sum below in int64_t when that fits for them all (R_i =
+     * D_i). Each window x + D_i - C_i is >= 0 only when every C_i <= D_i:
+     * an interferer with C_i > D_i + D_k gives a negative one, whose
+     * staircase signed 64-bit arithmetic may not take (UBSan,
+     * test_wcet_max's raised wcets); such a set gets no order (that task
+     * passes at no level), and its sums stay in 128 bits (wide = 1), as
+     * before the int64_t path. */
+    int wide = !feasible ? 1 : rtp_gw_narrow_all(tasks, n, m, d_max) ? -1 : 0;
     int ok = 1, in_step = hint != NULL;
     for (int lv = 1; ok && (size_t)lv <= n; lv++) {
         ok = 0;

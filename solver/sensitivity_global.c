@@ -348,8 +348,11 @@ rtp_status rtp_sens_secant_max(const rtp_task *e, size_t n, size_t k, rtp_ns *lo
     rtp_status st = RTP_OK;
     int ok, rejected = 0;
     while (st == RTP_OK) {
-        if (*lo + e[k].deadline_ns - low[k] + 1 < hi)
-            hi = *lo + e[k].deadline_ns - low[k] + 1;
+        /* in 128 bits: *lo and D_k both reach 2^62 (rev10b: UBSan on a set
+         * with periods 2^62); below hi, the cap fits in int64_t */
+        rtp_i128 cap = (rtp_i128)*lo + e[k].deadline_ns - low[k] + 1;
+        if (cap < hi)
+            hi = (rtp_ns)cap;
         if (hi - *lo <= 1)
             break;
         rtp_ns span = hi - *lo, x = *lo + span / 2;

@@ -572,6 +572,27 @@ static void test_gfp_wide(void **state)
     assert_true(tasks > 1000 && one_round_wrong > 0 && without_f_wrong > 0);
 }
 
+/* Periods and deadlines at 2^62 (rev10b): the secant search's cap
+ * lo + D_k - low_k + 1 passes 2^63 - 1 (computed in 128 bits; the
+ * sanitizer build checks it) and every wcet_max is bisection's. */
+static void test_gfp_huge_cap(void **state)
+{
+    (void)state;
+    const rtp_ns p62 = (rtp_ns)1 << 62;
+    rtp_task ts[4] = {tu_task(1, p62, p62), tu_task(1, p62, p62), tu_task(1, p62 - 1, p62),
+                      tu_task((rtp_ns)1 << 60, (rtp_ns)1 << 61, p62)};
+    rtp_overheads none;
+    memset(&none, 0, sizeof none);
+    const rtp_prio_rule rules[] = {RTP_PRIO_DM, RTP_PRIO_RM, RTP_PRIO_OPA};
+    for (size_t r = 0; r < sizeof rules / sizeof rules[0]; r++) {
+        rtp_test t = exact((kind){RTP_POLICY_GFP, rules[r]}, 2);
+        rtp_ns wmax[4];
+        assert_int_equal(rtp_sensitivity_wcet_max(&t, ts, 4, &none, wmax, NULL), RTP_OK);
+        for (size_t j = 0; j < 4; j++)
+            assert_int_equal(wmax[j], bisect_from(ts, 4, j, ts[j].deadline_ns, test_accepts, &t));
+    }
+}
+
 /* Hand-worked: (1, 4, 4) and (2, 8, 8) on 2 CPUs. Each task can take its
  * whole deadline: under gedf the RTA bounds task 1 at C_1 = 4 by 4 (the
  * interference clamp x - C_1 + 1 = 1 < m) and task 2 at 8 by 8 likewise,
@@ -629,6 +650,7 @@ int main(void)
         cmocka_unit_test(test_gedf_crawl),
         cmocka_unit_test(test_wcet_max_edges),
         cmocka_unit_test(test_gfp_wide),
+        cmocka_unit_test(test_gfp_huge_cap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
