@@ -205,10 +205,13 @@ typedef struct slot {
 /* The shared state of a run's parallel region, touched under one critical
  * section (rtp_explore_state). Points are handed out set by set in order,
  * and the next point's sets start while the oldest point's last sets
- * finish (no thread waits at a point's end, and its files are written
+ * finish (a thread waits only when two points are in flight and the
+ * newer one's sets are all handed out, and a point's files are written
  * while the other threads work); at most two points are in flight, so the
- * journal's promise (explore_journal.c) covers every finished set. A point
- * is committed once whole, oldest first, by one thread at a time. */
+ * journal's promise (explore_journal.c) covers every finished set, also
+ * across a crash between a point's rows and the journal's rewrite
+ * (explore_journal_load's prev). A point is committed once whole, oldest
+ * first, by one thread at a time. */
 typedef struct run {
     const rtp_sweep *sw;
     const rtp_explore_opts *o;
@@ -493,8 +496,9 @@ rtp_status explore_points_run(const rtp_sweep *sw, size_t first, size_t step, si
     if (journal) {
         explore_sets at[2] = {r.slots[0].sets, r.slots[1].sets};
         size_t n_done[2] = {0, 0};
-        if ((st = explore_journal_load(journal, sw, first, at, count > 1 ? 2 : 1, n_done,
-                                       diag)) != RTP_OK)
+        int moved = 0;
+        if ((st = explore_journal_load(journal, sw, first, first >= step ? first - step : SIZE_MAX,
+                                       at, count > 1 ? 2 : 1, n_done, &moved, diag)) != RTP_OK)
             goto done;
         for (size_t k = 0; k < 2 && k < count; k++) {
             size_t n = n_done[k] < tally->sets_total ? n_done[k] : tally->sets_total;
@@ -503,6 +507,13 @@ rtp_status explore_points_run(const rtp_sweep *sw, size_t first, size_t step, si
                 r.slots[k].left -= n_done[k];
         }
         if (!(r.journal = explore_journal_open(journal, sw, first, 0))) {
+            st = explore_io_error(diag, journal, "write");
+            goto done;
+        }
+        for (size_t i = 0; moved && i < r.n_sets; i++)
+            if (at[0].done[i])
+                explore_journal_put(r.journal, i, &at[0], i, r.stride, r.n_sets);
+        if (moved && fflush(r.journal) != 0) {
             st = explore_io_error(diag, journal, "write");
             goto done;
         }

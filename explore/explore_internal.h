@@ -81,9 +81,13 @@ rtp_status explore_points_run(const rtp_sweep *sw, size_t first, size_t step, si
  * of another point is removed. */
 enum { EXPLORE_REJECTED = 0, EXPLORE_ACCEPTED = 1, EXPLORE_TIMEOUT = 2 };
 /* at[0] gets the sets of `point`, at[1] (when n_at == 2) those of the next
- * point; n_done[k] counts them. */
+ * point; n_done[k] counts them. A journal of `prev` (the shard's point
+ * before `point`, SIZE_MAX for none: a crash came after its rows were
+ * written, before the journal's rewrite) gives its next point's sets to
+ * at[0] and is removed: *moved is 1, and the caller journals them again. */
 rtp_status explore_journal_load(const char *path, const rtp_sweep *sw, size_t point,
-                                explore_sets *at, size_t n_at, size_t *n_done, rtp_diag *diag);
+                                size_t prev, explore_sets *at, size_t n_at, size_t *n_done,
+                                int *moved, rtp_diag *diag);
 /* Opens it for appending (writing the header when new); with restart, the
  * file is emptied first. NULL on failure. */
 FILE *explore_journal_open(const char *path, const rtp_sweep *sw, size_t point, int restart);

@@ -6,6 +6,7 @@
 #include "explore/explore_internal.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -22,13 +23,16 @@ static void header(char *buf, size_t size, const rtp_sweep *sw, size_t point)
 /* One line "INDEX O1 .. Oc T1 .. Tc\n" into the slots of its set (of at[0]
  * or, past `sets`, of at[1]); 0 when the line is not exactly that. */
 static int parse_line(const char *line, const char *end, size_t stride, size_t sets,
-                      explore_sets *at_sets, size_t n_at, size_t *n_done)
+                      size_t skip, explore_sets *at_sets, size_t n_at, size_t *n_done)
 {
     char *at;
     errno = 0;
     unsigned long long index = strtoull(line, &at, 10);
-    if (at == line || errno || index >= n_at * sets)
+    if (at == line || errno || index >= (skip + n_at) * sets)
         return 0;
+    if (index < skip * sets)
+        return 1; /* a set of the point already in results.csv */
+    index -= skip * sets;
     size_t k = (size_t)(index / sets);
     explore_sets *s = &at_sets[k];
     index %= sets;
@@ -62,8 +66,10 @@ static int parse_line(const char *line, const char *end, size_t stride, size_t s
 }
 
 rtp_status explore_journal_load(const char *path, const rtp_sweep *sw, size_t point,
-                                explore_sets *at, size_t n_at, size_t *n_done, rtp_diag *diag)
+                                size_t prev, explore_sets *at, size_t n_at, size_t *n_done,
+                                int *moved, rtp_diag *diag)
 {
+    *moved = 0;
     for (size_t k = 0; k < n_at; k++)
         n_done[k] = 0;
     if (access(path, F_OK) != 0)
@@ -76,12 +82,29 @@ rtp_status explore_journal_load(const char *path, const rtp_sweep *sw, size_t po
     char head[400];
     header(head, sizeof head, sw, point);
     size_t hlen = strlen(head), keep = 0;
+    size_t stride = sw->n_policies * sw->n_methods, sets = (size_t)sw->doc.sets_per_point;
     if (len >= hlen && memcmp(text, head, hlen) == 0) {
-        size_t stride = sw->n_policies * sw->n_methods, sets = (size_t)sw->doc.sets_per_point;
         keep = hlen;
         for (char *nl; keep < len && (nl = memchr(text + keep, '\n', len - keep)); keep = (size_t)(nl - text) + 1) {
-            if (!parse_line(text + keep, nl, stride, sets, at, n_at, n_done))
+            if (!parse_line(text + keep, nl, stride, sets, 0, at, n_at, n_done))
                 break;
+        }
+    } else if (prev != SIZE_MAX) {
+        /* A crash between the previous point's rows and the journal's
+         * rewrite for `point` (explore.c's advance()): the journal still
+         * names the previous point, and its lines past sets_per_point are
+         * `point`'s finished sets. They are taken; the file goes and the
+         * caller writes them into the new journal (*moved). */
+        header(head, sizeof head, sw, prev);
+        hlen = strlen(head);
+        if (len >= hlen && memcmp(text, head, hlen) == 0) {
+            *moved = 1;
+            for (size_t at_line = hlen, nl_at; at_line < len; at_line = nl_at + 1) {
+                char *nl = memchr(text + at_line, '\n', len - at_line);
+                if (!nl || !parse_line(text + at_line, nl, stride, sets, 1, at, 1, n_done))
+                    break;
+                nl_at = (size_t)(nl - text);
+            }
         }
     }
     free(text);

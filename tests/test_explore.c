@@ -680,6 +680,45 @@ static void test_resume_takes_the_next_points_sets(void **state)
     remove_tree(root);
 }
 
+/* A crash after a point's rows were written, before the journal was
+ * rewritten for the next point (rev10d): the journal still names the
+ * finished point; --resume takes its lines of the next point (INDEX >=
+ * sets_per_point) and drops the finished point's, and the results are the
+ * uninterrupted run's. */
+static void test_resume_after_commit_before_rewrite(void **state)
+{
+    (void)state;
+    char root[] = "/tmp/rtp_explore_XXXXXX";
+    assert_non_null(mkdtemp(root));
+    char dir[600], path[700], partial[700];
+    snprintf(dir, sizeof dir, "%s/j", root);
+    snprintf(path, sizeof path, "%s/results.csv", dir);
+    snprintf(partial, sizeof partial, "%s/partial.txt", dir);
+    run_into(dir, small_sweep, 1, 1, 0, RTP_OK);
+    char *full = slurp(path);
+    const char *cut = strchr(full, '\n') + 1;
+    for (int row = 0; row < 4; row++) /* point 0: 2 policies x 2 methods */
+        cut = strchr(cut, '\n') + 1;
+    FILE *f = fopen(path, "w"); /* point 0 done */
+    fwrite(full, 1, (size_t)(cut - full), f);
+    fclose(f);
+    f = fopen(partial, "w");
+    fputs("rtpack-explore-partial 1 point 0 5,2,0.6,implicit\n", f);
+    fputs("3 1 1 1 1 5 5 5 5\n17 1 1 1 1 5 5 5 5\n", f); /* point 0 set 3, point 1 set 5 */
+    fclose(f);
+    first_tally t = {0, 0};
+    rtp_explore_opts o = {.threads = 2, .resume = 1, .progress = keep_first, .progress_ctx = &t};
+    rtp_diag diag;
+    assert_int_equal(run_opts(dir, small_sweep, &o, &diag), RTP_OK);
+    assert_int_equal(t.sets_total, 7 * 12 - 1); /* point 1's line taken */
+    char *again = slurp(path);
+    assert_string_equal(again, full);
+    assert_int_not_equal(access(partial, F_OK), 0);
+    free(again);
+    free(full);
+    remove_tree(root);
+}
+
 /* --set-time-limit: a method past its limit is a time-out, never a
  * rejection; the limit is in the manifest, and resume with another is
  * refused. The deadline itself stops the exact tests. */
@@ -754,6 +793,7 @@ int main(void)
         cmocka_unit_test(test_resources_shards_and_resume),
         cmocka_unit_test(test_interrupt_and_resume_inside_a_point),
         cmocka_unit_test(test_resume_takes_the_next_points_sets),
+        cmocka_unit_test(test_resume_after_commit_before_rewrite),
         cmocka_unit_test(test_set_time_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
