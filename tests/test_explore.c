@@ -648,12 +648,13 @@ static void keep_first(void *ctx, const rtp_explore_tally *t)
         f->sets_total = t->sets_total;
 }
 
-/* The next point's sets start while the oldest point's last ones finish, so
- * the journal also holds sets of the next point (INDEX = sets_per_point +
- * its index): --resume takes both points' sets. */
-static void test_resume_takes_the_next_points_sets(void **state)
+/* Resumes small_sweep (12 sets per point) from a results.csv cut after
+ * `points` whole points (2 policies x 2 methods: 4 rows each) and a journal
+ * naming point 0 that holds point 0's set 3 and the next point's set 5
+ * (INDEX 12 + 5), with 2 threads: the sets the resume has left at its
+ * start, and whether results.csv is then the uninterrupted run's. */
+static uint64_t resume_from_journal(size_t points, int *same)
 {
-    (void)state;
     char root[] = "/tmp/rtp_explore_XXXXXX";
     assert_non_null(mkdtemp(root));
     char dir[600], path[700], partial[700];
@@ -662,22 +663,38 @@ static void test_resume_takes_the_next_points_sets(void **state)
     snprintf(partial, sizeof partial, "%s/partial.txt", dir);
     run_into(dir, small_sweep, 1, 1, 0, RTP_OK);
     char *full = slurp(path);
-    const char *header = strchr(full, '\n') + 1;
-    FILE *f = fopen(path, "w"); /* no point done yet */
-    fwrite(full, 1, (size_t)(header - full), f);
+    const char *cut = strchr(full, '\n') + 1;
+    for (size_t row = 0; row < 4 * points; row++)
+        cut = strchr(cut, '\n') + 1;
+    FILE *f = fopen(path, "w");
+    fwrite(full, 1, (size_t)(cut - full), f);
     fclose(f);
     f = fopen(partial, "w");
     fputs("rtpack-explore-partial 1 point 0 5,2,0.6,implicit\n", f);
-    fputs("3 1 1 1 1 5 5 5 5\n17 1 1 1 1 5 5 5 5\n", f); /* point 0 set 3, point 1 set 5 */
+    fputs("3 1 1 1 1 5 5 5 5\n17 1 1 1 1 5 5 5 5\n", f);
     fclose(f);
     first_tally t = {0, 0};
     rtp_explore_opts o = {.threads = 2, .resume = 1, .progress = keep_first, .progress_ctx = &t};
     rtp_diag diag;
     assert_int_equal(run_opts(dir, small_sweep, &o, &diag), RTP_OK);
-    assert_int_equal(t.sets_total, 8 * 12 - 2); /* both lines taken */
     assert_int_not_equal(access(partial, F_OK), 0); /* removed after the last point */
+    char *again = slurp(path);
+    *same = strcmp(again, full) == 0;
+    free(again);
     free(full);
     remove_tree(root);
+    return t.sets_total;
+}
+
+/* The next point's sets start while the oldest point's last ones finish, so
+ * the journal also holds sets of the next point (INDEX = sets_per_point +
+ * its index): --resume takes both points' sets. */
+static void test_resume_takes_the_next_points_sets(void **state)
+{
+    (void)state;
+    int same = 0;
+    assert_int_equal(resume_from_journal(0, &same), 8 * 12 - 2); /* both lines taken */
+    assert_true(same);
 }
 
 /* A crash after a point's rows were written, before the journal was
@@ -688,35 +705,9 @@ static void test_resume_takes_the_next_points_sets(void **state)
 static void test_resume_after_commit_before_rewrite(void **state)
 {
     (void)state;
-    char root[] = "/tmp/rtp_explore_XXXXXX";
-    assert_non_null(mkdtemp(root));
-    char dir[600], path[700], partial[700];
-    snprintf(dir, sizeof dir, "%s/j", root);
-    snprintf(path, sizeof path, "%s/results.csv", dir);
-    snprintf(partial, sizeof partial, "%s/partial.txt", dir);
-    run_into(dir, small_sweep, 1, 1, 0, RTP_OK);
-    char *full = slurp(path);
-    const char *cut = strchr(full, '\n') + 1;
-    for (int row = 0; row < 4; row++) /* point 0: 2 policies x 2 methods */
-        cut = strchr(cut, '\n') + 1;
-    FILE *f = fopen(path, "w"); /* point 0 done */
-    fwrite(full, 1, (size_t)(cut - full), f);
-    fclose(f);
-    f = fopen(partial, "w");
-    fputs("rtpack-explore-partial 1 point 0 5,2,0.6,implicit\n", f);
-    fputs("3 1 1 1 1 5 5 5 5\n17 1 1 1 1 5 5 5 5\n", f); /* point 0 set 3, point 1 set 5 */
-    fclose(f);
-    first_tally t = {0, 0};
-    rtp_explore_opts o = {.threads = 2, .resume = 1, .progress = keep_first, .progress_ctx = &t};
-    rtp_diag diag;
-    assert_int_equal(run_opts(dir, small_sweep, &o, &diag), RTP_OK);
-    assert_int_equal(t.sets_total, 7 * 12 - 1); /* point 1's line taken */
-    char *again = slurp(path);
-    assert_string_equal(again, full);
-    assert_int_not_equal(access(partial, F_OK), 0);
-    free(again);
-    free(full);
-    remove_tree(root);
+    int same = 0;
+    assert_int_equal(resume_from_journal(1, &same), 7 * 12 - 1); /* point 1's line taken */
+    assert_true(same);
 }
 
 /* --set-time-limit: a method past its limit is a time-out, never a
