@@ -82,7 +82,10 @@ static int narrow(const gw_ctx *ctx)
     for (size_t j = 0; j < ctx->n_interferers; j++) {
         size_t i = ctx->interferers[j];
         const rtp_task *ti = &ctx->tasks[i];
-        if (ti->wcet_ns > ti->period_ns || ctx->bound[i] < 0)
+        /* bound[i] < C_i: none (-1), or DA's R_i = D_i below C_i, where a
+         * window x + D_i - C_i can fall below 0 (rtp_global_fp_da on such
+         * a task): that sum stays in rtp_i128 */
+        if (ti->wcet_ns > ti->period_ns || ctx->bound[i] < ti->wcet_ns)
             return 0;
         b = ti->period_ns > b ? ti->period_ns : b;
         b = ti->deadline_ns > b ? ti->deadline_ns : b;
