@@ -106,6 +106,13 @@ static void print_human(const rtp_rehearse_report *r)
             printf("  %lld overrun%s", t->overruns, t->overruns == 1 ? "" : "s");
         printf("%s\n", rtp_rehearse_over_bound(t) ? "  over the bound" : "");
     }
+    if (r->n_steal) {
+        printf("hypervisor steal:");
+        for (size_t i = 0; i < r->n_steal; i++)
+            printf("%s cpu %d %.1f%%", i ? "," : "", r->steal[i].cpu,
+                   r->seconds > 0 ? (double)r->steal[i].time_ns / 1e7 / r->seconds : 0.0);
+        printf("\n");
+    }
     printf("machine restored: %s%s%s\n", r->machine_restored ? "yes" : "no: ",
            r->machine_restored ? "" : r->left, "");
     char verdict[1024], advice[1024];

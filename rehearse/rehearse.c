@@ -6,6 +6,7 @@
 #include "rehearse/dlclock.h"
 #include "rehearse/guard.h"
 #include "rehearse/machine.h"
+#include "probe/facts.h"
 #include "models/effective.h"
 #include "solver/tardiness.h"
 
@@ -164,6 +165,58 @@ static int wait_run(int seconds, const volatile sig_atomic_t *interrupt)
         nanosleep(&step, NULL);
     }
     return seconds;
+}
+
+/* The steal ticks (/proc/stat) of every CPU of the plan, into r->steal
+ * (allocated at the first call, the CPUs ascending; time_ns holds ticks until
+ * steal_end). Best effort: a host that reports no steal column, or a read
+ * that fails, leaves n_steal 0 and the report without the member. The
+ * hypervisor's steal is the one stall no probe can bound ahead: it tells a
+ * rehearsal that missed because the host took the CPU from one that missed
+ * on the plan's own account (rtp_rehearse_verdict's advice). */
+static void steal_begin(const rtp_plan *plan, rtp_rehearse_report *r)
+{
+    size_t n = 0;
+    for (size_t j = 0; j < plan->n_bins; j++)
+        n += plan->bins[j].n_cpus;
+    char *text = rtp_probe_read_text("", "/proc/stat");
+    if (!text || !(r->steal = calloc(n ? n : 1, sizeof *r->steal))) {
+        free(text);
+        return;
+    }
+    for (int cpu = 0; cpu < RTP_CPU_LIMIT && r->n_steal < n; cpu++) {
+        int used = 0;
+        for (size_t j = 0; j < plan->n_bins && !used; j++)
+            for (size_t c = 0; c < plan->bins[j].n_cpus; c++)
+                used |= plan->bins[j].cpus[c] == cpu;
+        uint64_t total, steal;
+        if (!used)
+            continue;
+        if (rtp_probe_parse_stat(text, cpu, &total, &steal) != 0) {
+            r->n_steal = 0;
+            break;
+        }
+        r->steal[r->n_steal].cpu = cpu;
+        r->steal[r->n_steal++].time_ns = (rtp_ns)steal;
+    }
+    free(text);
+}
+
+static void steal_end(rtp_rehearse_report *r)
+{
+    char *text = r->n_steal ? rtp_probe_read_text("", "/proc/stat") : NULL;
+    long hz = sysconf(_SC_CLK_TCK);
+    for (size_t i = 0; i < r->n_steal; i++) {
+        uint64_t total, steal;
+        if (!text || hz <= 0 || rtp_probe_parse_stat(text, r->steal[i].cpu, &total, &steal) != 0 ||
+            steal < (uint64_t)r->steal[i].time_ns) {
+            r->n_steal = 0;
+            break;
+        }
+        r->steal[i].time_ns = (rtp_ns)((steal - (uint64_t)r->steal[i].time_ns) * 1000000000 /
+                                       (uint64_t)hz);
+    }
+    free(text);
 }
 
 static int read_result(const char *path, rtp_rehearse_task *t)
@@ -398,9 +451,11 @@ static rtp_status deploy_and_run(const rtp_plan *plan, const rtp_rehearse_opts *
     size_t n_pids = task_pids(state_dir, name, pids, sizeof pids / sizeof pids[0]);
     int ready = wait_ready(dir, r->n_tasks) == 0 && n_pids == r->n_tasks;
     if (ready) {
+        steal_begin(plan, r);
         signal_all(pids, n_pids, SIGUSR1);
         r->seconds = wait_run(o->seconds, o->interrupt);
         signal_all(pids, n_pids, SIGUSR2);
+        steal_end(r);
     }
     int stopped = run_script(dir, state_dir, "stop");
     size_t left = wait_gone(pids, n_pids);
@@ -428,7 +483,6 @@ static rtp_status deploy_and_run(const rtp_plan *plan, const rtp_rehearse_opts *
                                 "task %s left no result (it did not run or was killed; see "
                                 "its log)", r->tasks[k].name);
     }
-    (void)plan;
     return RTP_OK;
 }
 

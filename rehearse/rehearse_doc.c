@@ -10,8 +10,24 @@
 void rtp_rehearse_report_free(rtp_rehearse_report *report)
 {
     free(report->tasks);
+    free(report->steal);
     report->tasks = NULL;
-    report->n_tasks = 0;
+    report->steal = NULL;
+    report->n_tasks = report->n_steal = 0;
+}
+
+long long rtp_rehearse_steal_ppm(const rtp_rehearse_report *r, int *cpu)
+{
+    long long most = 0;
+    *cpu = -1;
+    for (size_t i = 0; r->seconds > 0 && i < r->n_steal; i++) {
+        long long ppm = r->steal[i].time_ns / 1000 / r->seconds; /* ns / (s x 1e9) x 1e6 */
+        if (ppm > most || *cpu < 0) {
+            most = ppm;
+            *cpu = r->steal[i].cpu;
+        }
+    }
+    return most;
 }
 
 int rtp_rehearse_over_bound(const rtp_rehearse_task *t)
@@ -63,6 +79,16 @@ char *rtp_rehearse_report_to_json(const rtp_rehearse_report *r, int pretty)
         rtp_jw_close(&w);
     }
     rtp_jw_close(&w);
+    if (r->n_steal) {
+        rtp_jw_open(&w, "hypervisor_steal", 0);
+        for (size_t i = 0; i < r->n_steal; i++) {
+            rtp_jw_open(&w, NULL, 1);
+            rtp_jw_int(&w, "cpu", r->steal[i].cpu);
+            rtp_jw_int(&w, "time", r->steal[i].time_ns);
+            rtp_jw_close(&w);
+        }
+        rtp_jw_close(&w);
+    }
     rtp_jw_bool(&w, "machine_restored", r->machine_restored);
     if (!r->machine_restored)
         rtp_jw_string(&w, "left", r->left);
@@ -145,7 +171,16 @@ void rtp_rehearse_verdict(const rtp_rehearse_report *r, char *verdict, size_t vs
         add(verdict, vsize, "; %zu task%s responded later than the analysed bound", over,
             over == 1 ? "" : "s");
     double share = jobs ? (double)misses / (double)jobs : 1.0;
-    if (r->deadline_policy && r->runtime_margin.num == 0 && worst_share > 0.01)
+    int stolen_cpu;
+    long long stolen = rtp_rehearse_steal_ppm(r, &stolen_cpu);
+    if (stolen >= RTP_REHEARSE_STEAL_PPM)
+        add(advice, asize, "the hypervisor took %.1f%% of CPU %d during the run (its steal "
+                           "time): stalls no probe bounds and no plan absorbs, so these misses "
+                           "say nothing about the plan; rehearse again when the host is quiet "
+                           "(a steal well under 1%%), and deploy on CPUs the host does not "
+                           "overcommit",
+            (double)stolen / 1e4, stolen_cpu);
+    else if (r->deadline_policy && r->runtime_margin.num == 0 && worst_share > 0.01)
         add(advice, asize, "SCHED_DEADLINE enforces each runtime (the bare C' here) and the "
                            "kernel charges a job more than its own work (switches, interrupts, "
                            "the 4 ms tick when HRTICK_DL is off), so jobs are throttled: "

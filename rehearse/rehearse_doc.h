@@ -5,7 +5,8 @@
  *     "arrival_grid": "kernel"|"first_job"|"release", "tasks": [ { "name",
  *     "cpu", "jobs", "misses", "response_max", "response_p99", "bound",
  *     "over_bound", "overruns" (only with overrun_signal) } ],
- *     "machine_restored": bool, "left": "..." (only when
+ *     "hypervisor_steal": [ { "cpu", "time" } ] (only when the host
+ *     reports steal), "machine_restored": bool, "left": "..." (only when
  *     not restored) }
  * Times are integer ns (null: no job, or no bound). Ownership: the report
  * owns its task array (rtp_rehearse_report_free). No globals. */
@@ -30,6 +31,14 @@ typedef struct rtp_rehearse_task {
 /* 1 when the task's largest observed response passed its bound. */
 int rtp_rehearse_over_bound(const rtp_rehearse_task *t);
 
+/* The time the hypervisor took from one CPU of the plan during the measured
+ * window (/proc/stat's steal column, USER_HZ ticks: a 10 ms resolution on
+ * these machines). */
+typedef struct rtp_rehearse_steal {
+    int cpu;
+    rtp_ns time_ns;
+} rtp_rehearse_steal;
+
 typedef struct rtp_rehearse_report {
     int seconds;                  /* as run (fewer when interrupted) */
     rtp_ratio load, runtime_margin;
@@ -44,7 +53,16 @@ typedef struct rtp_rehearse_report {
     char script_output[600];      /* the tail of start's output when it failed */
     char leftovers[600];          /* earlier rehearsals' leftovers stopped first, "" = none */
     int deadline_policy;          /* the plan ran under SCHED_DEADLINE (EDF) */
+    rtp_rehearse_steal *steal;    /* per CPU of the plan, ascending; owned */
+    size_t n_steal;               /* 0: the host reports no steal (or no window ran) */
 } rtp_rehearse_report;
+
+/* The largest share of its CPU's window the hypervisor took, in parts per
+ * million of `seconds` (0 without steal data). The verdict's advice blames
+ * the host from RTP_REHEARSE_STEAL_PPM on: on these VMs a quiet host steals
+ * 3,000-5,000 ppm, and the runs that missed every try lost 80,000-560,000. */
+#define RTP_REHEARSE_STEAL_PPM 50000
+long long rtp_rehearse_steal_ppm(const rtp_rehearse_report *r, int *cpu);
 
 /* The verdict of a rehearsal in one line, and the advice its numbers
  * support (docs/spec.md "rtpack rehearse"): PASS with the largest share of
@@ -52,7 +70,8 @@ typedef struct rtp_rehearse_report {
  * worst (by share of missed jobs; more misses than jobs = skipped
  * releases) and responses past the analysed bound; the advice follows from
  * them (SCHED_DEADLINE throttling without a runtime margin, rare latency
- * spikes, overheads the analysis does not know, a machine not restored).
+ * spikes, overheads the analysis does not know, a machine not restored,
+ * a hypervisor that took RTP_REHEARSE_STEAL_PPM or more of a CPU).
  * Both NUL-terminated, cut to their sizes. */
 void rtp_rehearse_verdict(const rtp_rehearse_report *r, char *verdict, size_t vsize,
                           char *advice, size_t asize);

@@ -80,12 +80,41 @@ static rtp_status rehearse_task(const rtp_json *doc, const cJSON *node, const ch
     return RTP_OK;
 }
 
+/* "hypervisor_steal": per CPU, ascending, each time within the run. */
+static rtp_status steal_list(const rtp_json *doc, const cJSON *list, rtp_rehearse_report *out,
+                             rtp_diag *diag)
+{
+    static const char *const keys[] = {"cpu", "time", NULL};
+    if (!cJSON_IsArray(list))
+        return rtp_diag_set(diag, RTP_EINPUT, "hypervisor_steal", "must be a list of objects");
+    size_t n = (size_t)cJSON_GetArraySize(list);
+    if (!(out->steal = rtp_alloc(n ? n : 1, sizeof *out->steal, diag)))
+        return RTP_ENOMEM;
+    char path[RTP_DIAG_PATH_SIZE];
+    for (const cJSON *c = list->child; c; c = c->next) {
+        rtp_json_path_index(path, sizeof path, "hypervisor_steal", out->n_steal);
+        int64_t cpu = 0, time = 0;
+        rtp_status st;
+        if ((st = rtp_doc_keys(c, path, keys, diag)) ||
+            (st = rtp_doc_int(doc, c, path, "cpu", 0, RTP_CPU_LIMIT - 1, &cpu, diag)) ||
+            (st = rtp_doc_int(doc, c, path, "time", 0, ((int64_t)out->seconds + 1) * 1000000000, &time,
+                              diag)))
+            return st;
+        if (out->n_steal && cpu <= out->steal[out->n_steal - 1].cpu)
+            return rtp_diag_set(diag, RTP_EINPUT, path, "cpu must ascend");
+        out->steal[out->n_steal].cpu = (int)cpu;
+        out->steal[out->n_steal++].time_ns = time;
+    }
+    return RTP_OK;
+}
+
 rtp_status rtp_rehearse_report_parse_json(const char *text, size_t len, rtp_rehearse_report *out,
                                           rtp_diag *diag)
 {
     static const char *const keys[] = {
         "seconds",      "load",  "runtime_margin",   "hog",  "reclaim",           "overrun_signal",
-        "arrival_grid", "tasks", "machine_restored", "left", "leftovers_stopped", NULL};
+        "arrival_grid", "tasks", "machine_restored", "left", "leftovers_stopped",
+        "hypervisor_steal", NULL};
     static const char *const grids[] = {"kernel", "first_job", "release", NULL};
     memset(out, 0, sizeof *out);
     rtp_json doc;
@@ -120,6 +149,9 @@ rtp_status rtp_rehearse_report_parse_json(const char *text, size_t len, rtp_rehe
     if (cJSON_GetObjectItemCaseSensitive(root, "leftovers_stopped") &&
         (st = rtp_doc_text(root, "", "leftovers_stopped", 0, out->leftovers, sizeof out->leftovers,
                            diag)))
+        goto done;
+    const cJSON *steal = cJSON_GetObjectItemCaseSensitive(root, "hypervisor_steal");
+    if (steal && (st = steal_list(&doc, steal, out, diag)) != RTP_OK)
         goto done;
     if (!cJSON_IsArray(tasks)) {
         st = rtp_diag_set(diag, RTP_EINPUT, "tasks", "must be a list of task objects");

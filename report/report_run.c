@@ -477,6 +477,15 @@ void rpt_section_rehearsal(rpt *r)
     }
     h_raw(r, "</dd>\n<dt>arrivals measured from</dt><dd>");
     h_raw(r, grid_words(re->arrival_grid));
+    if (re->n_steal) { /* display only: the share of each CPU's window */
+        h_raw(r, "</dd>\n<dt>hypervisor steal</dt><dd>");
+        for (size_t i = 0; i < re->n_steal; i++) {
+            char text[64];
+            snprintf(text, sizeof text, "%sCPU %d: %.1f%%", i ? ", " : "", re->steal[i].cpu,
+                     re->seconds > 0 ? (double)re->steal[i].time_ns / 1e7 / re->seconds : 0.0);
+            h_raw(r, text);
+        }
+    }
     h_raw(r, "</dd>\n<dt>machine restored</dt><dd>");
     if (re->machine_restored) {
         h_mark(r, "ok");

@@ -82,11 +82,12 @@ for policy in edf fp; do
         fail "partition $policy could not prove the set with the probed terms: $("$B" partition "$TMP/set.json" --policy "$policy" --capacity 0.9 --explain 2>&1 | tail -5)"
         continue
     fi
-    if live_retry hold_try "the $policy rehearsal"; then
-        ok "the $policy plan held: 0 misses"
-    else
-        fail "rehearse $policy: $(cat "$TMP/$policy.err")"
-    fi
+    live_retry hold_try "the $policy rehearsal"
+    case $? in
+        0) ok "the $policy plan held: 0 misses" ;;
+        77) ;; # the hypervisor took the CPUs during every try (live_retry)
+        *) fail "rehearse $policy: $(cat "$TMP/$policy.err")" ;;
+    esac
 done
 
 cli_end

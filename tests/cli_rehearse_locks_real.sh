@@ -65,11 +65,12 @@ for policy in fp edf; do
     kind=$([ "$policy" = fp ] && echo PTHREAD_PRIO_PROTECT || echo PTHREAD_PRIO_INHERIT)
     [ "$(grep -c "PROTOCOL $kind" "$TMP/$policy.h")" -eq 2 ] && ok "$policy: both resources $kind" ||
         fail "$policy: the header does not make both resources $kind: $(grep PROTOCOL "$TMP/$policy.h")"
-    if live_retry locks_try "the $policy rehearsal"; then
-        ok "the $policy plan with shared resources held: 0 misses"
-    else
-        fail "rehearse $policy: $(cat "$TMP/$policy.err")"
-    fi
+    live_retry locks_try "the $policy rehearsal"
+    case $? in
+        0) ok "the $policy plan with shared resources held: 0 misses" ;;
+        77) ;; # the hypervisor took the CPUs during every try (live_retry)
+        *) fail "rehearse $policy: $(cat "$TMP/$policy.err")" ;;
+    esac
 done
 
 cli_end

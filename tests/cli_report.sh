@@ -247,6 +247,20 @@ grep -qF 'id="rehearsal"' "$TMP/loc.html" || fail "plan_edf: no rehearsal sectio
 grep -qF 'runtime-margin</code>' "$TMP/loc.html" ||
     fail "plan_edf: a failed SCHED_DEADLINE rehearsal without margin, and no word on margins"
 rm -f "$TMP/loc.html" "$TMP/again.html"
+# The hypervisor's steal per CPU (rehearse writes it when the host reports it).
+python3 - "$F/plan_edf.rehearsal.json" > "$TMP/steal.rehearsal" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d = {k: v for k, v in d.items() if k != "machine_restored"}
+d["hypervisor_steal"] = [{"cpu": 0, "time": 512000000}]
+d["machine_restored"] = True
+print(json.dumps(d))
+PY
+expect 0 "a rehearsal with the hypervisor's steal" "$B" report "$EX/plan_edf.json" \
+    --rehearsal "$TMP/steal.rehearsal" --out "$TMP/steal.html"
+grep -qF '<dt>hypervisor steal</dt><dd>CPU 0: 10.2%</dd>' "$TMP/steal.html" ||
+    fail "the steal of CPU 0 (0.512 s of 5 s) is not on the page"
+rm -f "$TMP/steal.rehearsal" "$TMP/steal.html"
 grep -q '[0-9]\{4\}-[0-9][0-9]-[0-9][0-9]' "$TMP/app12_edf.html" && fail "the page holds a date"
 
 # ---- documents that do not belong: exit 2, the path, no page ----

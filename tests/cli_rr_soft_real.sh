@@ -95,5 +95,8 @@ soft_try() {
     echo "soft: load average $load"
     live_show soft "$TMP/soft-reh.json" strict
 }
-live_retry soft_try "the soft rehearsal" || fail "the soft cluster: see the tries above"
+live_retry soft_try "the soft rehearsal"
+r=$?
+[ "$r" -eq 0 ] || [ "$r" -eq 77 ] || fail "the soft cluster: see the tries above"
+[ "$r" -ne 77 ] || cli_end "INCONCLUSIVE: the hypervisor took the CPUs during every try"
 cli_end "soft cluster held its tardiness bounds, machine restored"

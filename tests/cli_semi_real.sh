@@ -155,5 +155,8 @@ if misses or c["response_max"] > c["bound"]:
     sys.exit(1)
 PY
 }
-live_retry semi_try "the semi rehearsal" || fail "the semi plan: see the tries above"
+live_retry semi_try "the semi rehearsal"
+r=$?
+[ "$r" -eq 0 ] || [ "$r" -eq 77 ] || fail "the semi plan: see the tries above"
+[ "$r" -ne 77 ] || cli_end "INCONCLUSIVE: the hypervisor took the CPUs during every try"
 cli_end "semi plan: masks applied, 0 misses, the migrating task within its bound"

@@ -150,6 +150,45 @@ static void test_report_json(void **state)
     assert_false(rtp_rehearse_over_bound(&tasks[0]));
     tasks[0].response_max_ns = 1500000;
     free(doc);
+    /* the hypervisor's steal per CPU: written after the tasks, read back */
+    rtp_rehearse_steal steal[2] = {{0, 40000000}, {3, 3010000000}};
+    r.steal = steal;
+    r.n_steal = 2;
+    doc = rtp_rehearse_report_to_json(&r, 0);
+    assert_non_null(doc);
+    assert_non_null(strstr(doc, "\"over_bound\":false}],\"hypervisor_steal\":[{\"cpu\":0,"
+                                "\"time\":40000000},{\"cpu\":3,\"time\":3010000000}],"
+                                "\"machine_restored\":true}"));
+    int cpu;
+    assert_int_equal(rtp_rehearse_steal_ppm(&r, &cpu), 1003333); /* 3.01 s of 3 s: ticks */
+    assert_int_equal(cpu, 3);
+    rtp_rehearse_report back;
+    rtp_diag diag;
+    assert_int_equal(rtp_rehearse_report_parse_json(doc, strlen(doc), &back, &diag), RTP_OK);
+    assert_int_equal(back.n_steal, 2);
+    assert_int_equal(back.steal[1].cpu, 3);
+    assert_int_equal(back.steal[1].time_ns, 3010000000);
+    rtp_rehearse_report_free(&back);
+    free(doc);
+    static const struct {
+        const char *steal, *path;
+    } bad[] = {
+        {"[{\"cpu\":3,\"time\":1},{\"cpu\":0,\"time\":1}]", "hypervisor_steal[1]"},
+        {"[{\"cpu\":0,\"time\":4000000001}]", "hypervisor_steal[0].time"},
+        {"[{\"cpu\":0}]", "hypervisor_steal[0].time"},
+        {"{}", "hypervisor_steal"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        char text[512];
+        snprintf(text, sizeof text, "{\"seconds\":3,\"load\":1,\"runtime_margin\":0,"
+                 "\"hog\":false,\"arrival_grid\":\"release\",\"tasks\":[],"
+                 "\"hypervisor_steal\":%s,\"machine_restored\":true}", bad[k].steal);
+        assert_int_equal(rtp_rehearse_report_parse_json(text, strlen(text), &back, &diag),
+                         RTP_EINPUT);
+        assert_string_equal(diag.path, bad[k].path);
+    }
+    r.steal = NULL;
+    r.n_steal = 0;
     r.machine_restored = 0;
     snprintf(r.left, sizeof r.left, "cpuset rtpack-x-0 still there");
     r.n_tasks = 0;
@@ -238,6 +277,21 @@ static void test_verdict(void **state)
                            "ctrl_left: 3 of 3458 jobs (0%); 1 task responded later than the "
                            "analysed bound");
     assert_non_null(strstr(a, "rare misses come from the machine's latency spikes"));
+    /* the same misses while the host stole 5 % of a CPU: the host, not the plan */
+    rtp_rehearse_steal steal[2] = {{0, 40000000}, {1, 499990000}};
+    r.steal = steal;
+    r.n_steal = 2;
+    rtp_rehearse_verdict(&r, v, sizeof v, a, sizeof a);
+    assert_non_null(strstr(a, "rare misses")); /* 4.9999 %: below the line */
+    steal[1].time_ns = 500000000;
+    rtp_rehearse_verdict(&r, v, sizeof v, a, sizeof a);
+    assert_string_equal(a, "the hypervisor took 5.0% of CPU 1 during the run (its steal time): "
+                           "stalls no probe bounds and no plan absorbs, so these misses say "
+                           "nothing about the plan; rehearse again when the host is quiet (a "
+                           "steal well under 1%), and deploy on CPUs the host does not "
+                           "overcommit");
+    r.steal = NULL;
+    r.n_steal = 0;
     /* no miss: PASS with the tightest bound used */
     tasks[0].misses = 0;
     tasks[0].response_max_ns = 950000;
