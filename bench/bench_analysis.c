@@ -39,10 +39,11 @@
  *     per set decided or exit 3, time, ratio to the plain test.
  *
  * usage: bench_analysis [SETS (default 31)] [SEED (default 1)]
- * [sensitivity|sensitivity-global|family|arbitrary] (the last word runs the
- * --sensitivity sections alone, the global one alone, the 20-task family
- * alone with SETS sets, or the arbitrary-deadline family with SETS sets,
- * 60 in the issue); after sensitivity-global a policy (gedf, gfp-dm,
+ * [sensitivity|sensitivity-global|family|arbitrary|floor] (the last word
+ * runs the --sensitivity sections alone, the global one alone, the 20-task
+ * family alone with SETS sets, the arbitrary-deadline family with SETS
+ * sets, 60 in the issue, or gedf wcet_max against its floor,
+ * bench_gedf_floor); after sensitivity-global a policy (gedf, gfp-dm,
  * gfp-opa) runs its lines alone */
 #include "bench/bench_common.h"
 #include "gen/gen.h"
@@ -50,6 +51,8 @@
 #include "models/effective.h"
 #include "solver/edf.h"
 #include "solver/fp.h"
+#include "solver/global.h"
+#include "solver/global_work.h"
 #include "solver/sensitivity.h"
 #include "solver/schedtest.h"
 
@@ -482,6 +485,158 @@ static void bench_sensitivity_global(size_t sets, uint64_t seed, const char *onl
     printf("# load average after: %.2f\n", bench_load_average());
 }
 
+/* The floor of any exact gedf wcet_max search that decides with today's
+ * RTA runs (`floor`): given the answer w_k (the library's search), an
+ * exact search must still see the chain reject at w_k + 1 (the RTA too:
+ * one run, unless it rejects the declared set) and accept at w_k (one RTA
+ * run where GFB, BAK and BCL reject there). Each is timed here at its
+ * cheapest known start: the rejection from D with the declared set's lower
+ * bounds of r* as warm (as the search's runs), the acceptance from the
+ * state that rejection reached (upper bounds of r* at w_k). 20 tasks, U/m
+ * 0.4 and 0.6 on 2 and 4 CPUs, the sets of sensitivity-global. */
+static double timed_rta(const rtp_task *e, size_t n, int m, const rtp_ns *warm0, rtp_ns *above,
+                        int *ok)
+{
+    rtp_ns warm[64];
+    rtp_diag diag;
+    rtp_global_verdict v = RTP_GLOBAL_NA;
+    rtp_limits lim = rtp_limits_default();
+    memcpy(warm, warm0, n * sizeof *warm);
+    double t0 = bench_cpu_us();
+    rtp_status st = rtp_gw_edf_rta_from(e, n, m, &lim, warm, above, NULL, NULL, &v, &diag);
+    double t1 = bench_cpu_us();
+    *ok = st == RTP_OK ? v == RTP_GLOBAL_ACCEPT : -1;
+    return t1 - t0;
+}
+
+static int cheap_accepts(const rtp_task *e, size_t n, int m)
+{
+    rtp_global_verdict a = RTP_GLOBAL_NA, b = RTP_GLOBAL_NA, c = RTP_GLOBAL_NA;
+    rtp_global_gfb(e, n, m, &a);
+    rtp_global_bak(e, n, m, &b);
+    rtp_global_bcl(e, n, m, &c);
+    return a == RTP_GLOBAL_ACCEPT || b == RTP_GLOBAL_ACCEPT || c == RTP_GLOBAL_ACCEPT;
+}
+
+static int plain_accepts(const rtp_test *test, const rtp_task *e, size_t n)
+{
+    rtp_test_result r;
+    rtp_diag diag;
+    memset(&r, 0, sizeof r);
+    return rtp_test_run(test, e, n, &r, &diag) == RTP_OK ? r.schedulable : -1;
+}
+
+static void bench_gedf_floor(size_t sets, uint64_t seed)
+{
+    printf("# gedf wcet_max: the search against the floor of an exact search by RTA runs "
+           "(medians in us over the accepted sets; load average %.2f)\n",
+           bench_load_average());
+    printf("#  plain: the chain (it stops at GFB where GFB accepts); rta: one plain RTA run on "
+           "the declared set; wcet_max: the search; floor: its two runs per task; /plain, "
+           "/rta: ratios of medians; rej, acc: median run; edges: wcet_max accepted and + 1 "
+           "rejected by the plain chain (bad: misses, and floor runs that disagree)\n");
+    printf("%2s %5s %7s %7s %9s %9s %7s %6s %6s %5s %6s %6s %5s %5s %6s %3s %s\n", "m", "U/m",
+           "plain", "rta", "wcet_max", "floor", "/plain", "floor", "/rta", "floor", "rej",
+           "acc", "rej/s", "acc/s", "edges", "bad", "sets");
+    const int cpus[] = {2, 4};
+    const rtp_ratio per_cpu[] = {{40, 100}, {60, 100}};
+    double *plain = calloc(sets, sizeof(double)), *wm = calloc(sets, sizeof(double)),
+           *fl = calloc(sets, sizeof(double)),
+           *rej = calloc(64 * sets, sizeof(double)), *acc = calloc(64 * sets, sizeof(double)),
+           *one_rta = calloc(sets, sizeof(double));
+    rtp_ns wmax[64], warm0[64], above[64];
+    for (size_t mi = 0; mi < 2; mi++)
+        for (size_t ui = 0; ui < 2; ui++) {
+            rtp_gen_opts o = family(20, (rtp_ratio){per_cpu[ui].num * cpus[mi], per_cpu[ui].den},
+                                    RTP_DL_CONSTRAINED);
+            int m = cpus[mi];
+            rtp_test test = rtp_test_exact(RTP_POLICY_GEDF, RTP_PRIO_DM, m, rtp_limits_default());
+            size_t done = 0, n_rej = 0, n_acc = 0, bad = 0, edges = 0;
+            for (size_t s = 0; s < sets; s++) {
+                rtp_taskset ts;
+                rtp_diag diag;
+                if (rtp_gen_taskset(&o, seed, 400 + 2 * 4 + mi * 2 + ui, s, &ts, &diag) != RTP_OK)
+                    exit(3);
+                rtp_task *e = ts.tasks;
+                size_t n = ts.n_tasks;
+                rtp_test_result r;
+                memset(&r, 0, sizeof r);
+                double t0 = bench_cpu_us();
+                rtp_status s0 = rtp_test_run(&test, e, n, &r, &diag);
+                double t1 = bench_cpu_us();
+                rtp_status s1 = rtp_sensitivity_wcet_max(&test, e, n, NULL, wmax, &diag);
+                double t2 = bench_cpu_us();
+                if (s0 != RTP_OK || s1 != RTP_OK || !r.schedulable || n > 64) {
+                    rtp_taskset_free(&ts);
+                    continue;
+                }
+                rtp_global_verdict v;
+                rtp_limits lim = rtp_limits_default();
+                double t3 = bench_cpu_us();
+                rtp_global_edf_rta(e, n, m, &lim, NULL, &v, &diag); /* one plain RTA run */
+                one_rta[done] = bench_cpu_us() - t3;
+                int ok, rta_ok;
+                for (size_t i = 0; i < n; i++)
+                    warm0[i] = e[i].wcet_ns;
+                double f = timed_rta(e, n, m, warm0, NULL, &rta_ok); /* the search runs it too */
+                rtp_gw_edf_rta_from(e, n, m, &lim, warm0, NULL, NULL, NULL, &v, &diag);
+                for (size_t k = 0; k < n; k++) {
+                    rtp_ns keep = e[k].wcet_ns, w = wmax[k];
+                    rtp_ns top = e[k].deadline_ns - e[k].jitter_ns;
+                    top = e[k].period_ns < top ? e[k].period_ns : top;
+                    for (size_t i = 0; i < n; i++)
+                        above[i] = e[i].deadline_ns;
+                    int edge = 1; /* the plain chain accepts at w and rejects at w + 1 */
+                    if (w + 1 <= top) {
+                        e[k].wcet_ns = w + 1;
+                        edge = plain_accepts(&test, e, n) == 0;
+                    }
+                    e[k].wcet_ns = w;
+                    edge = edge && plain_accepts(&test, e, n) == 1;
+                    bad += !edge;
+                    edges++;
+                    if (rta_ok == 1 && w + 1 <= top) { /* the chain rejects at w + 1 */
+                        e[k].wcet_ns = w + 1;
+                        double t = timed_rta(e, n, m, warm0, above, &ok);
+                        bad += ok != 0 || cheap_accepts(e, n, m);
+                        f += t;
+                        rej[n_rej++] = t;
+                    }
+                    e[k].wcet_ns = w;
+                    if (!cheap_accepts(e, n, m)) { /* the RTA must accept at w */
+                        double t = timed_rta(e, n, m, warm0, above, &ok);
+                        bad += ok != 1;
+                        f += t;
+                        acc[n_acc++] = t;
+                    }
+                    e[k].wcet_ns = keep;
+                }
+                plain[done] = t1 - t0;
+                wm[done] = t2 - t1;
+                fl[done] = f;
+                done++;
+                rtp_taskset_free(&ts);
+            }
+            double mp = done ? median(plain, done) : 0, mw = done ? median(wm, done) : 0,
+                   mf = done ? median(fl, done) : 0, mo = done ? median(one_rta, done) : 0,
+                   mj = n_rej ? median(rej, n_rej) : 0, ma = n_acc ? median(acc, n_acc) : 0;
+            printf("%2d %5.2f %7.1f %7.1f %9.1f %9.1f %7.0f %6.0f %6.1f %5.1f %6.1f %6.1f %5.1f "
+                   "%5.1f %6zu %3zu %zu/%zu\n",
+                   m, rtp_ratio_double(per_cpu[ui]), mp, mo, mw, mf, mp > 0 ? mw / mp : 0,
+                   mp > 0 ? mf / mp : 0, mo > 0 ? mw / mo : 0, mo > 0 ? mf / mo : 0, mj, ma,
+                   done ? (double)n_rej / done : 0, done ? (double)n_acc / done : 0, edges, bad,
+                   done, sets);
+            fflush(stdout);
+        }
+    free(plain);
+    free(wm);
+    free(fl);
+    free(rej);
+    free(acc);
+    free(one_rta);
+    printf("# load average after: %.2f\n", bench_load_average());
+}
+
 int main(int argc, char **argv)
 {
     size_t sets = argc > 1 ? (size_t)strtoul(argv[1], NULL, 10) : 31;
@@ -500,6 +655,10 @@ int main(int argc, char **argv)
     }
     if (argc > 3 && strcmp(argv[3], "arbitrary") == 0) {
         bench_sensitivity_arbitrary(sets, seed);
+        return 0;
+    }
+    if (argc > 3 && strcmp(argv[3], "floor") == 0) {
+        bench_gedf_floor(sets, seed);
         return 0;
     }
     if (argc > 3 && strcmp(argv[3], "sensitivity-global") == 0) {

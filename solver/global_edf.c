@@ -819,3 +819,69 @@ rtp_status rtp_global_edf_report(const rtp_task *tasks, size_t n, int m,
         return st;
     return rtp_global_edf_rta(tasks, n, m, limits, NULL, &report->verdict[3], diag);
 }
+
+/* The iteration from below alone (rtp_gw_edf_below in global_work.h): the
+ * rounds of rtp_gw_edf_rta_from's comment ("From below"), from low[] to
+ * where no search raises a bound. */
+rtp_status rtp_gw_edf_below(const rtp_task *tasks, size_t n, int m, const rtp_limits *limits,
+                            int max_rounds, rtp_ns *low, int *outcome, rtp_diag *diag)
+{
+    size_t cells = n ? n : 1;
+    size_t *others = malloc(cells * sizeof *others);
+    gw_term *scratch = malloc(cells * sizeof *scratch);
+    rtp_i128 *cap = malloc(2 * cells * sizeof *cap);
+    size_t slots = n <= GW_PAIR_ROWS ? cells : 1;
+    gw_pairs pairs = {malloc(slots * 2 * cells * sizeof *pairs.table),
+                      malloc(slots * sizeof *pairs.holds), slots};
+    rtp_status st = RTP_OK;
+    *outcome = -1;
+    if (!others || !scratch || !cap || !pairs.table || !pairs.holds) {
+        st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
+        goto done;
+    }
+    for (size_t s = 0; s < slots; s++)
+        pairs.holds[s] = SIZE_MAX;
+    /* every bound seen stays within [C_i, max(low_i, D_i)] */
+    rtp_ns most = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (low[i] < tasks[i].wcet_ns)
+            low[i] = tasks[i].wcet_ns;
+        rtp_ns top = low[i] > tasks[i].deadline_ns ? low[i] : tasks[i].deadline_ns;
+        most = top > most ? top : most;
+    }
+    int wide = rtp_gw_narrow_all(tasks, n, m, most) ? -1 : 0;
+    uint64_t steps = 0;
+    rtp_diag mine;
+    *outcome = 1;
+    for (int moved = 1, rounds = 0; moved && *outcome == 1; rounds++) {
+        if (rounds == max_rounds) {
+            *outcome = -1; /* undecided */
+            break;
+        }
+        moved = 0;
+        for (size_t k = 0; k < n && *outcome == 1; k++) {
+            rtp_ns b;
+            st = search(tasks, n, m, k, low, low[k], others, scratch, cap, &pairs, wide, &steps,
+                        limits, &b, &mine);
+            if (st == RTP_ELIMIT && steps > limits->max_iterations) {
+                st = RTP_OK; /* the steps' limit: undecided, as documented */
+                *outcome = -1;
+            } else if (st != RTP_OK) {
+                *diag = mine;
+                goto done;
+            } else if (b < 0) {
+                *outcome = 0;
+            } else if (b > low[k]) {
+                low[k] = b;
+                moved = 1;
+            }
+        }
+    }
+done:
+    free(others);
+    free(scratch);
+    free(cap);
+    free(pairs.table);
+    free(pairs.holds);
+    return st;
+}

@@ -157,6 +157,17 @@ rtp_status rtp_gw_edf_rta_from(const rtp_task *tasks, size_t n, int m,
                                rtp_ns *slowest, rtp_ns *response_time,
                                rtp_global_verdict *verdict, rtp_diag *diag);
 
+/* The gedf RTA's iteration from below alone, from low[] (each a lower bound
+ * of r*_i, the end of the iteration from above: every bound stays one,
+ * global_edf.c) until no search raises a bound: *outcome = 0 when some
+ * search has no value, which proves that the RTA rejects the set; 1 when
+ * every search has one (low[] then holds their values, still lower bounds
+ * of r*: it proves nothing about the verdict, the iteration from above can
+ * still reject); -1 when the steps passed limits->max_iterations first
+ * (undecided: no error). low[] is raised to at least the wcets. */
+rtp_status rtp_gw_edf_below(const rtp_task *tasks, size_t n, int m, const rtp_limits *limits,
+                            int max_rounds, rtp_ns *low, int *outcome, rtp_diag *diag);
+
 /* Where rtp_gw_fp_rta_from's searches start and in which width they run
  * (solver/sensitivity_global.c's runs, which see the same tasks again and
  * again). start[i]: a lower bound of task i's least fixed point (the

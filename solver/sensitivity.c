@@ -444,7 +444,24 @@ static rtp_status wcet_max_of(const rtp_test *test, const rtp_task *tasks, size_
             e[k].wcet_ns = keep;
             if (ok && w) { /* each accepted x leaves warm[] lower bounds of r* */
                 gedf_try g = {&parts[p], e, n, k, c, w, above, diag};
-                st = rtp_sens_secant_max(e, n, k, &lo, hi, w, keep - c, r, gedf_run, &g);
+                /* first the cap from below: the RTA rejects from top on,
+                 * and it is the answer when the RTA accepts top - 1
+                 * (rtp_sens_gedf_below_cap) */
+                rtp_ns top = hi, margin;
+                int top_ok = 0;
+                st = rtp_sens_gedf_below_cap(e, n, test->cpus, k, c, lo, &top, w, &test->limits,
+                                             diag);
+                if (st == RTP_OK)
+                    hi = top;
+                if (st == RTP_OK && top - 1 > lo &&
+                    (st = gedf_run(&g, top - 1, r + 2 * n, &margin, &top_ok)) == RTP_OK) {
+                    if (top_ok)
+                        lo = top - 1;
+                    else
+                        hi = top - 1;
+                }
+                if (st == RTP_OK) /* nothing left to search when top - 1 is the answer */
+                    st = rtp_sens_secant_max(e, n, k, &lo, hi, w, keep - c, r, gedf_run, &g);
             }
             else if (ok)
                 st = bisect(&parts[p], e, n, k, c, &lo, hi, diag);

@@ -381,6 +381,71 @@ rtp_status rtp_sens_secant_max(const rtp_task *e, size_t n, size_t k, rtp_ns *lo
     return st;
 }
 
+/* ------------------------------------- the gedf RTA's cap from below */
+
+/* rtp_sens_gedf_below_cap's run: the iteration from below alone with C'_k
+ * = x + c (rtp_gw_edf_below), from start[]: lower bounds of r* at the
+ * largest x it has found no bound missing at (r* is non-decreasing in
+ * C_k, so they are lower bounds at every larger x, the only ones tried
+ * after it), first the RTA's warm[] at lo. "Accepted" here is "not proved
+ * rejected": that includes undecided runs (rounds or steps past their
+ * budget), and it is never an acceptance of the RTA. start[k] is also
+ * rtp_sens_secant_max's low[k]: a lower bound of r*_k at its *lo, and
+ * r*_k rises by at least d when C'_k does (sensitivity.c, gedf_run), so
+ * its cap *lo + D_k - start[k] + 1 is a wcet the RTA rejects. */
+/* Rounds per run from below before it counts as undecided: near the cap
+ * the iteration from below can crawl for thousands of rounds (one run of
+ * 1.4 s cold on bench_analysis's 20-task sets); past the budget the run
+ * proves nothing and the search goes on above it, so only the cap's
+ * tightness depends on it (`bench_analysis 20 1 sensitivity-global gedf`:
+ * 4, 8 and 16 within noise of each other). */
+enum { GEDF_BELOW_ROUNDS = 2 };
+
+typedef struct gedf_below {
+    rtp_task *e;
+    size_t n, k;
+    int m;
+    rtp_ns c, *start;
+    const rtp_limits *limits;
+    rtp_diag *diag;
+} gedf_below;
+
+static rtp_status below_run(void *ctx, rtp_ns x, rtp_ns *bounds, rtp_ns *margin, int *ok)
+{
+    gedf_below *g = ctx;
+    rtp_ns keep = g->e[g->k].wcet_ns;
+    int outcome = 1;
+    *margin = -1;
+    memcpy(bounds, g->start, g->n * sizeof *bounds);
+    g->e[g->k].wcet_ns = x + g->c;
+    rtp_status st = rtp_limits_check(g->limits, g->diag);
+    if (st == RTP_OK)
+        st = rtp_gw_edf_below(g->e, g->n, g->m, g->limits, GEDF_BELOW_ROUNDS, bounds, &outcome,
+                              g->diag);
+    g->e[g->k].wcet_ns = keep;
+    *ok = outcome != 0;
+    if (st == RTP_OK && *ok)
+        memcpy(g->start, bounds, g->n * sizeof *bounds);
+    return st;
+}
+
+rtp_status rtp_sens_gedf_below_cap(rtp_task *e, size_t n, int m, size_t k, rtp_ns c, rtp_ns lo,
+                                   rtp_ns *hi, const rtp_ns *warm, const rtp_limits *limits,
+                                   rtp_diag *diag)
+{
+    rtp_ns *start = malloc(4 * (n ? n : 1) * sizeof *start), *r = start + n;
+    if (!start)
+        return rtp_oom(diag);
+    memcpy(start, warm, n * sizeof *start);
+    memcpy(r + n, warm, n * sizeof *r); /* the secant's bounds at lo: a guess only */
+    gedf_below g = {e, n, k, m, c, start, limits, diag};
+    rtp_status st = rtp_sens_secant_max(e, n, k, &lo, *hi, start, lo, r, below_run, &g);
+    if (st == RTP_OK)
+        *hi = lo + 1;
+    free(start);
+    return st;
+}
+
 /* ------------------------------------------------------------ global FP */
 
 /* Global FP on m >= 2 CPUs (rtp_sens_gfp_max).

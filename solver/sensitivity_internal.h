@@ -144,6 +144,20 @@ rtp_status rtp_sens_secant_max(const rtp_task *e, size_t n, size_t k, rtp_ns *lo
                                const rtp_ns *low, rtp_ns xp, rtp_ns *r, rtp_sens_run run,
                                void *ctx);
 
+/* The gedf RTA with C'_k = x + c on the effective tasks e (restored),
+ * given that it accepts at lo with warm[] lower bounds of its r* there:
+ * lowers *hi (> lo, where the RTA rejects) to x + 1 for the largest x in
+ * [lo, *hi) where the iteration from below alone (rtp_gw_edf_below) is
+ * not proved to reject. Every x the RTA accepts is such an x (global_edf.c:
+ * the iteration from below never passes r*, so a missing bound there is
+ * one at r*), and x + 1 is proved rejected (by that iteration, by
+ * rtp_sens_secant_max's cap, or it is the caller's *hi): the RTA's largest
+ * accepted wcet is at most x, and is x when the RTA accepts x
+ * (sensitivity_global.c). */
+rtp_status rtp_sens_gedf_below_cap(rtp_task *e, size_t n, int m, size_t k, rtp_ns c, rtp_ns lo,
+                                   rtp_ns *hi, const rtp_ns *warm, const rtp_limits *limits,
+                                   rtp_diag *diag);
+
 /* Global FP on test->cpus >= 2 CPUs under test->priority (DM, RM, given,
  * OPA): cmax[k] = the largest C'_k (effective tasks e, the others
  * unchanged) the test accepts, e itself accepted; -1 everywhere on an

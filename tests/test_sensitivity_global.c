@@ -351,6 +351,22 @@ static void test_gedf_wide(void **state)
     assert_true(tasks > 300 && by_rta > 100);
 }
 
+/* 12-16 tasks for 2 CPUs at U/m about 0.6, periods log-uniform over three
+ * decades from 1 us, deadlines constrained or implicit (test_gedf_crawl). */
+static size_t crawl_set(tu_rng *rng, rtp_task *ts)
+{
+    size_t n = (size_t)tu_range(rng, 12, 16);
+    for (size_t i = 0; i < n; i++) {
+        rtp_ns t = 1000;
+        for (int64_t d = tu_range(rng, 0, 30); d-- > 0;)
+            t = t * 5 / 4; /* 1 us to ~800 us */
+        t += tu_range(rng, 0, t / 4);
+        rtp_ns dl = tu_range(rng, 0, 1) ? t : tu_range(rng, t * 3 / 4, t);
+        ts[i] = tu_task(tu_range(rng, 1, 2 * 12 * t / (10 * (rtp_ns)n)) + 1, dl, t);
+    }
+    return n;
+}
+
 /* The same on sets like bench_analysis's 20-task family at U/m 0.6, where
  * the slack iteration from above crawls near the edge and the search also
  * guesses from its least fall per round (rtp_gw_edf_rta_from's *slowest,
@@ -370,15 +386,7 @@ static void test_gedf_crawl(void **state)
         tu_rng rng = {seed * 104729 + 11};
         rtp_task ts[16];
         rtp_ns wmax[16], warm[16], slowest;
-        size_t n = (size_t)tu_range(&rng, 12, 16);
-        for (size_t i = 0; i < n; i++) {
-            rtp_ns t = 1000;
-            for (int64_t d = tu_range(&rng, 0, 30); d-- > 0;)
-                t = t * 5 / 4; /* 1 us to ~800 us */
-            t += tu_range(&rng, 0, t / 4);
-            rtp_ns dl = tu_range(&rng, 0, 1) ? t : tu_range(&rng, t * 3 / 4, t);
-            ts[i] = tu_task(tu_range(&rng, 1, 2 * 12 * t / (10 * (rtp_ns)n)) + 1, dl, t);
-        }
+        size_t n = crawl_set(&rng, ts);
         rtp_test t = exact((kind){RTP_POLICY_GEDF, RTP_PRIO_DM}, 2);
         assert_int_equal(rtp_sensitivity_wcet_max(&t, ts, n, &none, wmax, NULL), RTP_OK);
         if (!run(&t, ts, n))
@@ -402,6 +410,74 @@ static void test_gedf_crawl(void **state)
                   "with a least fall\n",
                   tasks, by_rta, crawled);
     assert_true(tasks > 150 && by_rta > 50 && crawled > 10);
+}
+
+static int rta_accepts(const rtp_task *ts, size_t n, int m)
+{
+    return accepts(T_RTA, ts, n, m);
+}
+
+static int rta_test(const rtp_task *ts, size_t n, const void *ctx)
+{
+    return rta_accepts(ts, n, *(const int *)ctx);
+}
+
+/* The gedf RTA's cap from below (rtp_sens_gedf_below_cap, rtp_gw_edf_below),
+ * against the plain RTA bisected: on every task of sets the RTA accepts
+ * (test_gedf_crawl's kind on 2 CPUs, wide_set's on 2-4), the RTA rejects
+ * at the cap and accepts nothing above its largest wcet, which is at most
+ * cap - 1; and the cap is that largest wcet itself on most tasks of the
+ * crawl kind (where the search then needs one RTA run). A run from below
+ * that proves a rejection is one of the plain RTA; with no rounds allowed
+ * it is undecided. */
+static void test_gedf_below_cap(void **state)
+{
+    (void)state;
+    rtp_limits limits = rtp_limits_default();
+    int tasks = 0, tight = 0, proved = 0;
+    for (uint64_t seed = 1; seed <= 60; seed++) {
+        tu_rng rng = {seed * 6151 + 5};
+        rtp_task ts[16];
+        int m = 2;
+        size_t n = seed % 2 ? crawl_set(&rng, ts) : wide_set(&rng, 2, ts, &m);
+        if (!rta_accepts(ts, n, m))
+            continue;
+        for (size_t j = 0; j < n; j++, tasks++) {
+            rtp_ns room = ts[j].deadline_ns < ts[j].period_ns ? ts[j].deadline_ns
+                                                              : ts[j].period_ns;
+            rtp_ns ref = tu_bisect_wcet(ts, n, j, ts[j].wcet_ns, room + 1, rta_test, &m);
+            rtp_ns warm[16], top = room + 1, keep = ts[j].wcet_ns;
+            for (size_t i = 0; i < n; i++)
+                warm[i] = ts[i].wcet_ns;
+            assert_int_equal(rtp_sens_gedf_below_cap(ts, n, m, j, 0, keep, &top, warm, &limits,
+                                                     NULL),
+                             RTP_OK);
+            assert_int_equal(ts[j].wcet_ns, keep);
+            if (ref >= top)
+                fail_msg("seed %llu task %zu: the RTA accepts %lld, the cap is %lld",
+                         (unsigned long long)seed, j, (long long)ref, (long long)top);
+            if (top <= room) {
+                ts[j].wcet_ns = top;
+                assert_false(rta_accepts(ts, n, m));
+                int outcome;
+                for (size_t i = 0; i < n; i++)
+                    warm[i] = ts[i].wcet_ns;
+                assert_int_equal(rtp_gw_edf_below(ts, n, m, &limits, 0, warm, &outcome, NULL),
+                                 RTP_OK);
+                assert_int_equal(outcome, -1);
+                assert_int_equal(rtp_gw_edf_below(ts, n, m, &limits, 1 << 20, warm, &outcome,
+                                                  NULL),
+                                 RTP_OK);
+                proved += outcome == 0;
+                ts[j].wcet_ns = keep;
+            }
+            tight += seed % 2 && ref == top - 1;
+        }
+    }
+    print_message("gedf below cap: %d tasks, the cap tight on %d, %d caps proved from below "
+                  "alone\n",
+                  tasks, tight, proved);
+    assert_true(tasks > 300 && tight > 8 && proved > 100);
 }
 
 /* Every wcet_max at its edge, for gedf and gfp (DM, OPA) against the plain
@@ -648,6 +724,7 @@ int main(void)
         cmocka_unit_test(test_wcet_max),
         cmocka_unit_test(test_gedf_wide),
         cmocka_unit_test(test_gedf_crawl),
+        cmocka_unit_test(test_gedf_below_cap),
         cmocka_unit_test(test_wcet_max_edges),
         cmocka_unit_test(test_gfp_wide),
         cmocka_unit_test(test_gfp_huge_cap),
