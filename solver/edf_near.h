@@ -31,7 +31,7 @@ typedef struct rtp_edf_near_in {
     rtp_edf_budget *b;       /* a lattice node is one step; check() spends its own */
     /* Optional (NULL: K0 and eps = 1 - U' of the tasks): the condition
      * searched is Phi(t) + eps t < K0 with these instead, for a caller whose
-     * failures imply it (a relaxation; solver/sensitivity_edf.c). refresh,
+     * failures imply it (a relaxation; solver/sensitivity_edf_wcet.c). refresh,
      * when not NULL, is called before each chunk and may lower k0 or raise
      * eps (returning 1 when it did): failures found meanwhile tightened
      * them. */

@@ -83,7 +83,7 @@
  * max_k x_k n_k(t) lowering each x_k where it fails (over doubling ranges,
  * each task only up to where its raised demand's linear envelope can
  * exceed t), then the lattice search of solver/edf_near.c
- * (sensitivity_edf.c). FP with a fixed order,
+ * (sensitivity_edf_wcet.c). FP with a fixed order,
  * every D <= T and no equal priorities: from Lehoczky's scheduling points
  * between each task's completion and deadline (sensitivity_fp.c); OPA where
  * DM is optimal the same with DM. Otherwise binary search on integers

@@ -83,7 +83,7 @@ rtp_status rtp_sens_work_settle(sctx *s, const rtp_sens_work *wk, const mpq_t a,
 
 /* wcet_max under EDF of the effective tasks e (schedulable as given): the
  * largest delta[k] such that C'_k + delta[k] keeps e schedulable, the
- * others unchanged (sensitivity_edf.c). */
+ * others unchanged (sensitivity_edf_wcet.c). */
 rtp_status rtp_sens_edf_wcet_max(const rtp_task *e, size_t n, const rtp_limits *lim,
                                  rtp_ns *delta, rtp_diag *diag);
 /* Fixed priorities, every D <= T, no equal priorities (else *handled =

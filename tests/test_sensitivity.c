@@ -591,7 +591,7 @@ static size_t mid_set(tu_rng *rng, int64_t n_lo, int64_t n_hi, int64_t u_lo, int
 }
 
 /* wcet_max under EDF on mid-size sets whose binding demand points can lie
- * deep (sensitivity_edf.c: the walk up to two longest periods, then up to
+ * deep (sensitivity_edf_wcet.c: the walk up to two longest periods, then up to
  * each task's reach, then the lattice search): 5 to 8 tasks, periods 50 to
  * 5,000 ns (hyperperiods far past the walks), deadlines in [C + (T - C) / 2,
  * T], U from 0.60 to 0.97, blocking on some; every answer equal to the ns to
