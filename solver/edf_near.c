@@ -99,12 +99,21 @@ static void cprime(const rtp_edf_near_in *in, size_t i, mpq_t out)
 typedef struct facet {
     double g[DIM_MAX], e[DIM_MAX]; /* coefficients and their error bounds */
     double h, eh, slack;           /* slack: the free coordinates' worst part */
-    /* dfs's running sums over the fixed coordinates above the level + 1:
-     * h + sum g_l z'_l, |h| + sum |g_l z'_l| and sum e_l |z'_l| (fixed
-     * while the level above runs through its values; dfs adds that
-     * level's term when it reads the facet) */
-    double qv, qab, qerr;
+    /* dfs's error terms that do not change within a chunk: eh + slack +
+     * (e_k + REL |g_k|) Z_k at the facet's level k (dfs adds the fixed
+     * coordinates' part). Summed here in another order than beside that
+     * part, which moves the bound by a few ulps: it bounds rounding errors
+     * with REL = 1e-13, some 90 times their worst (see the top). */
+    double cerr;
 } facet;
+
+/* A level's facets' running sums over the fixed coordinates from m up (m
+ * = d: none), h + sum g_l z'_l, |h| + sum |g_l z'_l| and sum e_l |z'_l|,
+ * one row per m, facets side by side (see sums_above). */
+typedef struct partial {
+    double *v, *ab, *err;          /* row m at [m * nfac] */
+    uint64_t stamp[DIM_MAX + 1];   /* row m is current while stamp[m] > tick[m] */
+} partial;
 
 typedef struct ray {
     double pi[CON_MAX];
@@ -138,7 +147,9 @@ typedef struct near {
     double zmax[DIM_MAX];
     facet *fac[DIM_MAX];
     size_t nfac[DIM_MAX];
+    partial part[DIM_MAX];     /* each level's facets' sums (sums_above) */
     int64_t z[DIM_MAX];        /* z' being enumerated */
+    uint64_t tick[DIM_MAX], clock; /* tick[m]: when z'_m was last set */
 } near;
 
 /* ------------------------------------------------------------------ LLL */
@@ -442,12 +453,18 @@ static rtp_status make_facets(near *c, size_t m, double g[][DIM_MAX], const doub
             ncur = nn;
         }
         free(c->fac[k]);
+        free(c->part[k].v);
+        size_t rows = (ncur ? ncur : 1) * (c->d + 1);
         c->fac[k] = malloc((ncur ? ncur : 1) * sizeof *c->fac[k]);
+        c->part[k].v = malloc(3 * rows * sizeof *c->part[k].v);
         c->nfac[k] = 0;
-        if (!c->fac[k]) {
+        if (!c->fac[k] || !c->part[k].v) {
             st = RTP_ENOMEM;
             break;
         }
+        c->part[k].ab = c->part[k].v + rows;
+        c->part[k].err = c->part[k].ab + rows;
+        memset(c->part[k].stamp, 0, sizeof c->part[k].stamp);
         for (size_t a = 0; a < ncur; a++) {
             facet *f = &c->fac[k][c->nfac[k]];
             memset(f, 0, sizeof *f);
@@ -479,7 +496,14 @@ static rtp_status make_facets(near *c, size_t m, double g[][DIM_MAX], const doub
                 ab += cur[a].pi[q] * fabs(h[q]);
             }
             f->eh = REL * ab;
+            f->cerr = f->eh + f->slack + (f->e[k] + REL * fabs(f->g[k])) * c->zmax[k];
             c->nfac[k] += (size_t)useful;
+        }
+        partial *p = &c->part[k]; /* row d: no coordinate fixed */
+        for (size_t f = 0; f < c->nfac[k]; f++) {
+            p->v[c->d * c->nfac[k] + f] = c->fac[k][f].h;
+            p->ab[c->d * c->nfac[k] + f] = fabs(c->fac[k][f].h);
+            p->err[c->d * c->nfac[k] + f] = 0;
         }
     }
     free(cur);
@@ -576,27 +600,37 @@ static rtp_status run(near *c, rtp_i128 at)
 
 /* ------------------------------------------------------------ enumeration */
 
-/* Level k's facets' sums over the coordinates above k + 1, z'_{k+2..}
- * fixed (facet's qv, qab, qerr): once per value of z'_{k+1}, and dfs at
- * level k adds z'_{k+1}'s term when it reads a facet (a sum of many terms
- * per child was ~30% of a search: bench_sens_edf's family tail, perf; the
- * term added as the facet is read, not written for every facet of the
- * level below before the child runs, which mostly stops at its first few
- * facets: see the commit). The order of the terms differs
+/* Level j's facets' sums over the coordinates from m up (m <= d), z'_m..
+ * fixed: dfs at level j reads row j + 2 and adds z'_{j+1}'s term itself.
+ * Row m is row m + 1 plus z'_m's term, made when first asked for after z'_m
+ * was set (rows above it first, when not current), so each fixed value
+ * adds one term per facet of a level it reaches (a sum of all the terms
+ * from j + 2 up per child was 10-15% of a search: the family's slowest
+ * sets, callgrind). Row m read at stamp > tick[m] is current: z'_m was set
+ * after every coordinate above it (dfs sets them top-down), so nothing
+ * it depends on changed since it was made. The order of the terms differs
  * from a left-to-right sum, which REL * ab bounds all the same: at most
  * DIM_MAX = 10 products, summed in any order, err by at most (10 - 1) u + u
  * of their absolute sum (u = 2^-53: ~1.1e-15, against REL = 1e-13). */
-static void sums_above(const near *c, facet *fa, size_t from)
+static void sums_above(near *c, size_t j, size_t m)
 {
-    fa->qv = fa->h;
-    fa->qab = fabs(fa->h);
-    fa->qerr = 0;
-    for (size_t l = from; l < c->d; l++) {
-        double t = fa->g[l] * (double)c->z[l];
-        fa->qv += t;
-        fa->qab += fabs(t);
-        fa->qerr += fa->e[l] * fabs((double)c->z[l]);
+    partial *p = &c->part[j];
+    if (m >= c->d || p->stamp[m] > c->tick[m])
+        return;
+    sums_above(c, j, m + 1);
+    size_t nf = c->nfac[j];
+    const facet *fa = c->fac[j];
+    double z = (double)c->z[m], za = fabs(z);
+    const double *v1 = p->v + (m + 1) * nf, *a1 = p->ab + (m + 1) * nf,
+                 *e1 = p->err + (m + 1) * nf;
+    double *v = p->v + m * nf, *ab = p->ab + m * nf, *err = p->err + m * nf;
+    for (size_t f = 0; f < nf; f++) {
+        double t = fa[f].g[m] * z;
+        v[f] = v1[f] + t;
+        ab[f] = a1[f] + fabs(t);
+        err[f] = e1[f] + fa[f].e[m] * za;
     }
+    p->stamp[m] = ++c->clock;
 }
 
 static rtp_status dfs(near *c, size_t k)
@@ -604,17 +638,19 @@ static rtp_status dfs(near *c, size_t k)
     double lo = -c->zmax[k], hi = c->zmax[k];
     int top = k + 1 == c->d;
     double zu = top ? 0 : (double)c->z[k + 1], zua = fabs(zu); /* the level above's value */
-    for (size_t f = 0; f < c->nfac[k]; f++) {
+    size_t row = k + 2 < c->d ? k + 2 : c->d, nf = c->nfac[k];
+    sums_above(c, k, row);
+    const partial *p = &c->part[k];
+    for (size_t f = 0; f < nf; f++) {
         const facet *fa = &c->fac[k][f];
-        double val = fa->qv, fe = fa->qerr, ab = fa->qab;
+        double val = p->v[row * nf + f], fe = p->err[row * nf + f], ab = p->ab[row * nf + f];
         if (!top) {
             double t = fa->g[k + 1] * zu;
             val += t;
             ab += fabs(t);
             fe += fa->e[k + 1] * zua;
         }
-        double err = fa->eh + fa->slack + fe;
-        err += REL * ab + (fa->e[k] + REL * fabs(fa->g[k])) * c->zmax[k];
+        double err = fa->cerr + fe + REL * ab;
         double gk = fa->g[k];
         if (fabs(gk) <= fa->e[k]) { /* no hold on z'_k: a check of the rest */
             if (val + err + fabs(gk) * c->zmax[k] < 0)
@@ -629,13 +665,11 @@ static rtp_status dfs(near *c, size_t k)
         if (lo > hi)
             return RTP_OK;
     }
-    facet *below = k > 0 ? c->fac[k - 1] : NULL;
-    for (size_t f = 0; k > 0 && ceil(lo) <= hi && f < c->nfac[k - 1]; f++)
-        sums_above(c, &below[f], k + 1);
     for (double zk = ceil(lo); zk <= hi && !c->stop; zk++) {
         if (rtp_edf_spend(c->b, c->diag, "EDF lattice search did not finish"))
             return RTP_ELIMIT;
         c->z[k] = (int64_t)zk;
+        c->tick[k] = ++c->clock;
         rtp_status st;
         if (k > 0) {
             st = dfs(c, k - 1);
@@ -689,8 +723,8 @@ static rtp_status base(near *c, int *declined)
     rtp_status st = make_facets(c, m, g, h);
     if (st != RTP_OK)
         return rtp_oom(c->diag);
-    for (size_t f = 0; f < c->nfac[s - 1]; f++) /* nothing above the top level */
-        sums_above(c, &c->fac[s - 1][f], s);
+    c->clock = 0; /* the facets are new: every row is made afresh */
+    memset(c->tick, 0, sizeof c->tick);
     return dfs(c, s - 1);
 }
 
@@ -934,8 +968,10 @@ rtp_status rtp_edf_near(const rtp_edf_near_in *in, rtp_edf_near_result *out, rtp
     out->failed = c.best;
     out->clear_below = declined ? 0 : end;
 done:
-    for (size_t k = 0; k < DIM_MAX; k++)
+    for (size_t k = 0; k < DIM_MAX; k++) {
         free(c.fac[k]);
+        free(c.part[k].v);
+    }
     free(c.cd);
     mpq_clears(c.eps_q, c.k0_q, NULL);
     return st;
