@@ -137,6 +137,10 @@ typedef struct near {
     int ext;                   /* in->base given: one base, outside S */
     const rtp_task *bt;        /* the current base */
     size_t oth[DIM_MAX], no;   /* the tasks of S beside it (indices into tasks) */
+    size_t opos[DIM_MAX];      /* their positions in sel */
+    /* S's exact terms, the same for every base and chunk: C'_i and U'_i
+     * = C'_i / T_i (by position in sel), sum U'_i and sum U'_i D*_i */
+    mpq_t cs[DIM_MAX], us[DIM_MAX], usum, wsum;
     size_t d;                  /* the lattice's dimension, 1 + no */
     rtp_ns best;               /* smallest failure found, 0 = none */
     int stop;                  /* !want_first and a failure found */
@@ -274,13 +278,26 @@ static size_t constraints(near *c, double g[][DIM_MAX], double *h)
     rows[1][0] = -tj->period_ns; /* hi - a */
     cst[1] = (rtp_i128)c->hi - dstar(tj);
     /* the budget K0 - eps a - sum U_i r_i = cst - (eps + U_S') T_j q_j +
-     * sum C_i q_i, in rationals */
-    mpq_t x, y, k, b0, cq[DIM_MAX];
+     * sum C_i q_i, in rationals: with x = eps + U_S' (U_S' = the others'
+     * sum U'_i), cst = K0 - D*_j x + sum U'_i D*_i over the others, from
+     * S's sums less the base's terms (the same exact values as summed
+     * over the others; a rational sum of each base's others was ~6% of a
+     * search: the family's slowest sets, callgrind) */
+    mpq_t x, y, k, b0;
+    mpq_srcptr cq[DIM_MAX];
     mpq_inits(x, y, k, b0, NULL);
-    mpq_set(x, c->eps_q);
+    mpq_add(x, c->eps_q, c->usum);
+    mpq_set(b0, c->wsum);
+    if (!c->ext) {
+        mpq_sub(x, x, c->us[c->j]);
+        mpq_set_si(y, dstar(tj), 1);
+        mpq_mul(y, y, c->us[c->j]);
+        mpq_sub(b0, b0, y);
+    }
+    mpq_add(b0, b0, c->k0_q);
     mpq_set_si(y, dstar(tj), 1);
-    mpq_mul(y, y, c->eps_q);
-    mpq_sub(b0, c->k0_q, y);
+    mpq_mul(y, y, x);
+    mpq_sub(b0, b0, y);
     size_t m = 3;
     for (size_t o = 0; o < c->no; o++) {
         const rtp_task *ti = &c->tasks[c->oth[o]];
@@ -288,14 +305,7 @@ static size_t constraints(near *c, double g[][DIM_MAX], double *h)
         rows[m][0] = tj->period_ns;
         rows[m][r] = -ti->period_ns;
         cst[m] = (rtp_i128)dstar(tj) - dstar(ti);
-        mpq_init(cq[r]);
-        cprime(c->in, c->oth[o], cq[r]);
-        mpq_set_si(y, ti->period_ns, 1);
-        mpq_div(y, cq[r], y);
-        mpq_add(x, x, y);
-        mpq_set_si(k, dstar(tj) - dstar(ti), 1);
-        mpq_mul(y, y, k);
-        mpq_sub(b0, b0, y);
+        cq[r] = c->cs[c->opos[o]];
         m++;
     }
     mpq_set_si(y, tj->period_ns, 1);
@@ -337,10 +347,8 @@ static size_t constraints(near *c, double g[][DIM_MAX], double *h)
         }
         h[q] = q == 2 ? mpq_get_d(b0) : (double)cst[q];
     }
-    for (size_t r = 1; r < s; r++) {
-        mpq_clear(cq[r]);
+    for (size_t r = 1; r < s; r++)
         mpz_clear(cn[r]);
-    }
     mpz_clears(den, xn, acc, term, NULL);
     mpq_clears(x, y, k, b0, NULL);
     for (size_t q = 0; q < m; q++) { /* scale rows to about 1, exactly */
@@ -692,8 +700,10 @@ static rtp_status base(near *c, int *declined)
     c->no = 0;
     c->bt = c->ext ? c->in->base : &c->tasks[c->sel[c->j]];
     for (size_t q = 0; q < c->s; q++)
-        if (c->ext || q != c->j)
+        if (c->ext || q != c->j) {
+            c->opos[c->no] = q;
             c->oth[c->no++] = c->sel[q];
+        }
     c->d = c->no + 1;
     const rtp_task *tj = c->bt;
     size_t s = c->d;
@@ -881,7 +891,11 @@ rtp_status rtp_edf_near(const rtp_edf_near_in *in, rtp_edf_near_result *out, rtp
     c.want_first = in->want_first;
     c.b = in->b;
     c.diag = diag;
-    mpq_inits(c.eps_q, c.k0_q, NULL);
+    mpq_inits(c.eps_q, c.k0_q, c.usum, c.wsum, NULL);
+    for (size_t k = 0; k < DIM_MAX; k++) {
+        mpq_init(c.cs[k]);
+        mpq_init(c.us[k]);
+    }
     rtp_status st = RTP_OK;
     if (!(c.cd = malloc((c.n ? c.n : 1) * sizeof *c.cd))) {
         st = rtp_oom(diag);
@@ -896,6 +910,19 @@ rtp_status rtp_edf_near(const rtp_edf_near_in *in, rtp_edf_near_result *out, rtp
         goto done;
     }
     out->dims = c.s;
+    for (size_t x = 0; open && x < c.s; x++) {
+        const rtp_task *t = &c.tasks[c.sel[x]];
+        mpq_t q;
+        mpq_init(q);
+        cprime(in, c.sel[x], c.cs[x]);
+        mpq_set_si(q, t->period_ns, 1);
+        mpq_div(c.us[x], c.cs[x], q);
+        mpq_add(c.usum, c.usum, c.us[x]);
+        mpq_set_si(q, dstar(t), 1);
+        mpq_mul(q, q, c.us[x]);
+        mpq_add(c.wsum, c.wsum, q);
+        mpq_clear(q);
+    }
     /* the region below t_lo + min_S T by QPA (all of it when K0 <= 0) */
     rtp_ns x = c.t_lo, failed = 0;
     for (size_t q = 0; open && q < c.s; q++) {
@@ -973,6 +1000,10 @@ done:
         free(c.part[k].v);
     }
     free(c.cd);
-    mpq_clears(c.eps_q, c.k0_q, NULL);
+    for (size_t k = 0; k < DIM_MAX; k++) {
+        mpq_clear(c.cs[k]);
+        mpq_clear(c.us[k]);
+    }
+    mpq_clears(c.eps_q, c.k0_q, c.usum, c.wsum, NULL);
     return st;
 }
