@@ -20,8 +20,19 @@ static void header(char *buf, size_t size, const rtp_sweep *sw, size_t point)
              res[0] ? "," : "", res);
 }
 
-/* One line "INDEX O1 .. Oc T1 .. Tc\n" into the slots of its set (of at[0]
- * or, past `sets`, of at[1]); 0 when the line is not exactly that. */
+/* The length of the header of `point` when text opens with it, else 0. */
+static size_t opens_with(const char *text, size_t len, const rtp_sweep *sw, size_t point)
+{
+    char head[400];
+    header(head, sizeof head, sw, point);
+    size_t hlen = strlen(head);
+    return len >= hlen && memcmp(text, head, hlen) == 0 ? hlen : 0;
+}
+
+/* One line "INDEX O1 .. Oc T1 .. Tc\n" into the slots of its set: INDEX -
+ * skip * sets is set's index in at[0] or, past `sets`, in at[1]; a line
+ * below skip * sets (a set of a point already in results.csv) is valid and
+ * dropped. 0 when the line is not exactly that. */
 static int parse_line(const char *line, const char *end, size_t stride, size_t sets,
                       size_t skip, explore_sets *at_sets, size_t n_at, size_t *n_done)
 {
@@ -79,34 +90,25 @@ rtp_status explore_journal_load(const char *path, const rtp_sweep *sw, size_t po
     rtp_status st = explore_read_named(path, &text, &len, diag);
     if (st != RTP_OK)
         return st;
-    char head[400];
-    header(head, sizeof head, sw, point);
-    size_t hlen = strlen(head), keep = 0;
-    size_t stride = sw->n_policies * sw->n_methods, sets = (size_t)sw->doc.sets_per_point;
-    if (len >= hlen && memcmp(text, head, hlen) == 0) {
-        keep = hlen;
-        for (char *nl; keep < len && (nl = memchr(text + keep, '\n', len - keep)); keep = (size_t)(nl - text) + 1) {
-            if (!parse_line(text + keep, nl, stride, sets, 0, at, n_at, n_done))
-                break;
-        }
-    } else if (prev != SIZE_MAX) {
-        /* A crash between the previous point's rows and the journal's
-         * rewrite for `point` (explore.c's advance()): the journal still
-         * names the previous point, and its lines past sets_per_point are
-         * `point`'s finished sets. They are taken; the file goes and the
-         * caller writes them into the new journal (*moved). */
-        header(head, sizeof head, sw, prev);
-        hlen = strlen(head);
-        if (len >= hlen && memcmp(text, head, hlen) == 0) {
-            *moved = 1;
-            for (size_t at_line = hlen, nl_at; at_line < len; at_line = nl_at + 1) {
-                char *nl = memchr(text + at_line, '\n', len - at_line);
-                if (!nl || !parse_line(text + at_line, nl, stride, sets, 1, at, 1, n_done))
-                    break;
-                nl_at = (size_t)(nl - text);
-            }
-        }
+    /* skip = 0: a journal of `point`, whose lines go to at[0..n_at); skip
+     * = 1: a crash between the previous point's rows and the journal's
+     * rewrite for `point` (explore.c's advance()) left the journal of
+     * `prev`, whose lines past sets_per_point are `point`'s finished sets
+     * (at[0]); the file goes and the caller writes them into the new
+     * journal (*moved). Any other journal gives nothing. */
+    size_t skip = 0, hlen = opens_with(text, len, sw, point);
+    if (!hlen && prev != SIZE_MAX && (hlen = opens_with(text, len, sw, prev)) != 0) {
+        skip = 1;
+        n_at = 1;
+        *moved = 1;
     }
+    size_t stride = sw->n_policies * sw->n_methods, sets = (size_t)sw->doc.sets_per_point;
+    size_t end = hlen; /* after the last whole, valid line */
+    for (char *nl; hlen && end < len && (nl = memchr(text + end, '\n', len - end));
+         end = (size_t)(nl - text) + 1)
+        if (!parse_line(text + end, nl, stride, sets, skip, at, n_at, n_done))
+            break;
+    size_t keep = hlen && !skip ? end : 0;
     free(text);
     /* Another point's journal (its point finished, or another shard's) goes. */
     if (keep == 0 ? unlink(path) != 0 : truncate(path, (off_t)keep) != 0)
