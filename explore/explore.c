@@ -303,8 +303,9 @@ static void point_cells(const run *r, slot *s, rtp_explore_cell *cells)
 
 /* After point base was committed (under the state lock): the journal now
  * names the next point (its sets finished so far rewritten with their own
- * indices), its slot becomes point base + 2's. */
-static rtp_status advance(run *r)
+ * indices, into the replacement that *install says the caller must put in
+ * place), its slot becomes point base + 2's. */
+static rtp_status advance(run *r, int *install)
 {
     size_t j = r->base + 1;
     rtp_status st = RTP_OK;
@@ -313,13 +314,13 @@ static rtp_status advance(run *r)
         fclose(r->journal);
         r->journal = NULL;
         if (j < r->count) {
-            const slot *s = &r->slots[j % 2];
-            r->journal = explore_journal_open(r->journal_path, r->sw, r->first + j * r->step, 1);
-            for (size_t i = 0; r->journal && i < r->n_sets; i++)
-                if (s->sets.done[i])
-                    explore_journal_put(r->journal, i, &s->sets, i, r->stride, r->n_sets);
-            if (!r->journal || fflush(r->journal) != 0)
+            /* closed first: the old journal on disk holds the next point's
+             * sets in case a crash comes before the rename */
+            r->journal = explore_journal_rewrite(r->journal_path, r->sw, r->first + j * r->step,
+                                                 &r->slots[j % 2].sets, r->stride, r->n_sets);
+            if (!r->journal)
                 st = explore_io_error(r->diag, r->journal_path, "write");
+            *install = r->journal != NULL;
             r->flushed_ns = rtp_monotonic_ns();
         } else if (unlink(r->journal_path) != 0 && errno != ENOENT) {
             st = explore_io_error(r->diag, r->journal_path, "remove");
@@ -360,15 +361,33 @@ static void commit_points(run *r, rtp_explore_cell *cells, rtp_text *jsonl)
         if (st == RTP_OK)
             st = r->commit(r->commit_ctx, r->first + j * r->step, cells,
                            s->json ? (jsonl->data ? jsonl->data : "") : NULL, &d);
-        int more;
+        int more, install = 0, fd = -1;
 #pragma omp critical(rtp_explore_state)
         {
-            if (st == RTP_OK && (st = advance(r)) != RTP_OK)
+            if (st == RTP_OK && (st = advance(r, &install)) != RTP_OK)
                 d = *r->diag;
+            if (install)
+                fd = fileno(r->journal);
             if (st != RTP_OK)
                 fail(r, j, r->n_sets, st, &d);
             more = whole(r);
-            r->committing = more;
+            if (!install)
+                r->committing = more;
+        }
+        if (install) {
+            /* The new journal goes in place outside the lock (its fsyncs
+             * take milliseconds), still holding the commit, so no other
+             * thread writes a replacement meanwhile; sets finished in
+             * between are appended to it already. */
+            if (explore_journal_install(r->journal_path, fd) != 0)
+                st = explore_io_error(&d, r->journal_path, "write");
+#pragma omp critical(rtp_explore_state)
+            {
+                if (st != RTP_OK)
+                    fail(r, j, r->n_sets, st, &d);
+                more = whole(r);
+                r->committing = more;
+            }
         }
         if (!more)
             return;
@@ -506,14 +525,9 @@ rtp_status explore_points_run(const rtp_sweep *sw, size_t first, size_t step, si
             if (!want_jsonl)
                 r.slots[k].left -= n_done[k];
         }
-        if (!(r.journal = explore_journal_open(journal, sw, first, 0))) {
-            st = explore_io_error(diag, journal, "write");
-            goto done;
-        }
-        for (size_t i = 0; moved && i < r.n_sets; i++)
-            if (at[0].done[i])
-                explore_journal_put(r.journal, i, &at[0], i, r.stride, r.n_sets);
-        if (moved && fflush(r.journal) != 0) {
+        r.journal = moved ? explore_journal_rewrite(journal, sw, first, &at[0], r.stride, r.n_sets)
+                          : explore_journal_open(journal, sw, first);
+        if (!r.journal || (moved && explore_journal_install(journal, fileno(r.journal)) != 0)) {
             st = explore_io_error(diag, journal, "write");
             goto done;
         }

@@ -84,13 +84,26 @@ enum { EXPLORE_REJECTED = 0, EXPLORE_ACCEPTED = 1, EXPLORE_TIMEOUT = 2 };
  * point; n_done[k] counts them. A journal of `prev` (the shard's point
  * before `point`, SIZE_MAX for none: a crash came after its rows were
  * written, before the journal's rewrite) gives its next point's sets to
- * at[0] and is removed: *moved is 1, and the caller journals them again. */
+ * at[0] and stays: *moved is 1, and the caller replaces it with
+ * explore_journal_rewrite. A replacement a crash left unfinished
+ * (PATH.new) is removed. */
 rtp_status explore_journal_load(const char *path, const rtp_sweep *sw, size_t point,
                                 size_t prev, explore_sets *at, size_t n_at, size_t *n_done,
                                 int *moved, rtp_diag *diag);
-/* Opens it for appending (writing the header when new); with restart, the
- * file is emptied first. NULL on failure. */
-FILE *explore_journal_open(const char *path, const rtp_sweep *sw, size_t point, int restart);
+/* Opens it for appending (writing the header when new). NULL on failure. */
+FILE *explore_journal_open(const char *path, const rtp_sweep *sw, size_t point);
+/* Replacing it at a point's end, in two steps so that the second (the
+ * fsyncs) can run outside explore.c's state lock: explore_journal_rewrite
+ * writes the journal of `point` holding s's finished sets (sets per point,
+ * stride outcomes each) under their own indices to a new file beside it
+ * (PATH.new) and returns that open for appending (NULL, errno set, on
+ * failure); explore_journal_install(path, its descriptor) forces it to
+ * disk, renames it over PATH and forces the folder to disk (0, or -1 with
+ * errno). Lines appended in between go to the new journal; a crash at any
+ * moment leaves the old journal or the new one whole. */
+FILE *explore_journal_rewrite(const char *path, const rtp_sweep *sw, size_t point,
+                              const explore_sets *s, size_t stride, size_t sets);
+int explore_journal_install(const char *path, int fd);
 /* One line for set `index` of s, written as line_index. */
 void explore_journal_put(FILE *f, size_t line_index, const explore_sets *s, size_t index,
                          size_t stride, size_t sets);

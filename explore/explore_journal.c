@@ -2,10 +2,16 @@
  * progress and of the next one (see explore_internal.h): written as sets finish, so an
  * interrupted or killed run resumes inside the point instead of redoing it.
  * Only whole, valid lines count: a line cut by a crash is dropped (and the
- * file cut before it), so the worst a crash does is redo a few sets. */
+ * file cut before it), so the worst a crash does is redo a few sets. The
+ * journal is replaced whole at a point's end (explore_journal_rewrite, then
+ * explore_journal_install) as the results files are: a new file beside it,
+ * on disk before rename() puts it in place, so a crash leaves the old
+ * journal or the new one, never a cut one that lost the next point's
+ * finished sets. */
 #include "explore/explore_internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +24,16 @@ static void header(char *buf, size_t size, const rtp_sweep *sw, size_t point)
     rtp_sweep_point_resources(sw, point, res, sizeof res);
     snprintf(buf, size, "rtpack-explore-partial 1 point %zu %s%s%s\n", point, key,
              res[0] ? "," : "", res);
+}
+
+/* The journal's replacement while it is written: PATH.new (ENAMETOOLONG
+ * and 0 when it does not fit). */
+static int temp_path(char *buf, size_t size, const char *path)
+{
+    if ((size_t)snprintf(buf, size, "%s.new", path) < size)
+        return 1;
+    errno = ENAMETOOLONG;
+    return 0;
 }
 
 /* The length of the header of `point` when text opens with it, else 0. */
@@ -83,6 +99,9 @@ rtp_status explore_journal_load(const char *path, const rtp_sweep *sw, size_t po
     *moved = 0;
     for (size_t k = 0; k < n_at; k++)
         n_done[k] = 0;
+    char tmp[700]; /* a replacement a crash cut before its rename */
+    if (!temp_path(tmp, sizeof tmp, path) || (unlink(tmp) != 0 && errno != ENOENT))
+        return explore_io_error(diag, tmp, "remove");
     if (access(path, F_OK) != 0)
         return RTP_OK;
     char *text = NULL;
@@ -108,23 +127,76 @@ rtp_status explore_journal_load(const char *path, const rtp_sweep *sw, size_t po
          end = (size_t)(nl - text) + 1)
         if (!parse_line(text + end, nl, stride, sets, skip, at, n_at, n_done))
             break;
+    /* Another point's journal (its point finished, or another shard's)
+     * goes; the previous point's stays until the caller replaces it. */
     size_t keep = hlen && !skip ? end : 0;
     free(text);
-    /* Another point's journal (its point finished, or another shard's) goes. */
+    if (skip)
+        return RTP_OK;
     if (keep == 0 ? unlink(path) != 0 : truncate(path, (off_t)keep) != 0)
         return explore_io_error(diag, path, keep == 0 ? "remove" : "truncate");
     return RTP_OK;
 }
 
-FILE *explore_journal_open(const char *path, const rtp_sweep *sw, size_t point, int restart)
+FILE *explore_journal_open(const char *path, const rtp_sweep *sw, size_t point)
 {
-    FILE *f = fopen(path, restart ? "wb" : "ab");
+    FILE *f = fopen(path, "ab");
     if (f && fseek(f, 0, SEEK_END) == 0 && ftell(f) == 0) {
         char head[400];
         header(head, sizeof head, sw, point);
         fputs(head, f);
     }
     return f;
+}
+
+/* Forces the folder holding `path` to disk, so the rename in it lasts. */
+static int sync_folder(const char *path)
+{
+    char dir[700];
+    const char *slash = strrchr(path, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + 1 : 1, slash ? path : ".");
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    int ok = fsync(fd) == 0 || errno == EINVAL; /* a file system that cannot */
+    return close(fd) == 0 && ok ? 0 : -1;
+}
+
+FILE *explore_journal_rewrite(const char *path, const rtp_sweep *sw, size_t point,
+                              const explore_sets *s, size_t stride, size_t sets)
+{
+    char tmp[700];
+    if (!temp_path(tmp, sizeof tmp, path))
+        return NULL;
+    /* "x": a new file, so a FIFO or a link left at that name is not opened */
+    if (unlink(tmp) != 0 && errno != ENOENT)
+        return NULL;
+    FILE *f = fopen(tmp, "wbx");
+    if (!f)
+        return NULL;
+    char head[400];
+    header(head, sizeof head, sw, point);
+    fputs(head, f);
+    for (size_t i = 0; i < sets; i++)
+        if (s->done[i])
+            explore_journal_put(f, i, s, i, stride, sets);
+    if (fflush(f) != 0) {
+        int err = errno;
+        fclose(f);
+        unlink(tmp);
+        errno = err;
+        return NULL;
+    }
+    return f;
+}
+
+int explore_journal_install(const char *path, int fd)
+{
+    char tmp[700];
+    if (!temp_path(tmp, sizeof tmp, path) || (fsync(fd) != 0 && errno != EINVAL) ||
+        rename(tmp, path) != 0)
+        return -1;
+    return sync_folder(path);
 }
 
 void explore_journal_put(FILE *f, size_t line_index, const explore_sets *s, size_t index,

@@ -9,7 +9,7 @@
  * results.csv is the commit record: --resume keeps its whole blocks (checking
  * every key) and cuts the other files to the same number of blocks. Inside
  * the points in progress, partial.txt holds the sets already done (see
- * explore_journal.c, explore.c); it is rewritten for the next point once a
+ * explore_journal.c, explore.c); it is replaced for the next point once a
  * point's block is written, and a journal left from a point already in
  * results.csv is dropped on resume. */
 #include "explore/explore_internal.h"

@@ -9,9 +9,12 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "explore/explore.h"
@@ -710,6 +713,111 @@ static void test_resume_after_commit_before_rewrite(void **state)
     assert_true(same);
 }
 
+/* The lines of DIR/partial.txt that hold the next point's sets (INDEX >=
+ * 12, small_sweep's sets per point). */
+FILE *__real_fopen(const char *path, const char *mode);
+
+static int next_point_lines(const char *dir)
+{
+    char path[700], line[200];
+    snprintf(path, sizeof path, "%s/partial.txt", dir);
+    FILE *f = __real_fopen(path, "r");
+    int n = 0;
+    while (f && fgets(line, sizeof line, f))
+        n += line[0] != 'r' && strtoul(line, NULL, 10) >= 12;
+    if (f)
+        fclose(f);
+    return n;
+}
+
+/* fopen, wrapped in this program (-Wl,--wrap=fopen, tests/CMakeLists.txt):
+ * in the child of test_crash_inside_the_journal_rewrite (RTP_TEST_CRASH_DIR
+ * set), the first time the journal's rewrite at a point's end opens a file
+ * for writing while the journal holds sets of the next point, the process
+ * writes their count to DIR.lines and dies there (SIGKILL), as a kill -9 or a
+ * power loss would take it. */
+FILE *__wrap_fopen(const char *path, const char *mode);
+FILE *__wrap_fopen(const char *path, const char *mode)
+{
+    const char *dir = getenv("RTP_TEST_CRASH_DIR");
+    int lines = 0;
+    if (dir && mode[0] == 'w' && strncmp(path, dir, strlen(dir)) == 0 &&
+        strstr(path, "/partial.txt"))
+        lines = next_point_lines(dir);
+    FILE *f = __real_fopen(path, mode);
+    if (f && lines > 0) {
+        char note[700];
+        snprintf(note, sizeof note, "%s.lines", dir);
+        FILE *n = __real_fopen(note, "w");
+        if (n) {
+            fprintf(n, "%d\n", lines);
+            fclose(n);
+        }
+        raise(SIGKILL);
+    }
+    return f;
+}
+
+/* The child's run (main with --crash-run DIR): small_sweep, 2 threads. */
+static int crash_run(const char *dir)
+{
+    rtp_explore_opts o = {.threads = 2, .force = 1};
+    rtp_diag diag;
+    return run_opts(dir, small_sweep, &o, &diag) == RTP_OK ? 0 : 1;
+}
+
+/* A crash inside the journal's rewrite at a point's end (in the child, with
+ * 2 threads, when the journal holds finished sets of the next point): the
+ * journal on disk is the old one or the new one, never one the rewrite had
+ * emptied, so --resume takes every next-point set the journal held (before
+ * the rewrite was atomic it took none) and results.csv is the uninterrupted
+ * run's. A run whose rewrites all came before any next-point set finished
+ * is tried again. */
+static void test_crash_inside_the_journal_rewrite(void **state)
+{
+    (void)state;
+    char root[] = "/tmp/rtp_explore_XXXXXX";
+    assert_non_null(mkdtemp(root));
+    char one[600], dir[600], path[700], note[700], env[700];
+    snprintf(one, sizeof one, "%s/one", root);
+    snprintf(dir, sizeof dir, "%s/crash", root);
+    snprintf(note, sizeof note, "%s.lines", dir);
+    snprintf(env, sizeof env, "RTP_TEST_CRASH_DIR=%s", dir);
+    run_into(one, small_sweep, 1, 1, 0, RTP_OK);
+    snprintf(path, sizeof path, "%s/results.csv", one);
+    char *full = slurp(path);
+    int killed = 0;
+    for (int attempt = 0; attempt < 20 && !killed; attempt++) {
+        char name[] = "test_explore", flag[] = "--crash-run";
+        char *argv[] = {name, flag, dir, NULL}, *envp[] = {env, NULL};
+        pid_t pid;
+        int status;
+        assert_int_equal(posix_spawn(&pid, "/proc/self/exe", NULL, NULL, argv, envp), 0);
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        killed = WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+        if (!killed)
+            assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    }
+    assert_true(killed);
+    char *text = slurp(note);
+    uint64_t lines = strtoull(text, NULL, 10);
+    free(text);
+    snprintf(path, sizeof path, "%s/results.csv", dir);
+    uint64_t points_written = (count_lines(path) - 1) / 4; /* 2 policies x 2 methods */
+    first_tally t = {0, 0};
+    rtp_explore_opts o = {.threads = 2, .resume = 1, .progress = keep_first, .progress_ctx = &t};
+    rtp_diag diag;
+    assert_int_equal(run_opts(dir, small_sweep, &o, &diag), RTP_OK);
+    assert_int_equal(t.sets_total, (8 - points_written) * 12 - lines);
+    char *again = slurp(path);
+    assert_string_equal(full, again);
+    snprintf(path, sizeof path, "%s/partial.txt.new", dir);
+    assert_int_not_equal(access(path, F_OK), 0); /* the crash's leftover is gone */
+    free(again);
+    free(full);
+    remove_tree(root);
+}
+
 /* --set-time-limit: a method past its limit is a time-out, never a
  * rejection; the limit is in the manifest, and resume with another is
  * refused. The deadline itself stops the exact tests. */
@@ -768,8 +876,10 @@ static void test_set_time_limit(void **state)
     remove_tree(root);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    if (argc == 3 && strcmp(argv[1], "--crash-run") == 0)
+        return crash_run(argv[2]);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_doc_errors),
         cmocka_unit_test(test_doc_resource_errors),
@@ -785,6 +895,7 @@ int main(void)
         cmocka_unit_test(test_interrupt_and_resume_inside_a_point),
         cmocka_unit_test(test_resume_takes_the_next_points_sets),
         cmocka_unit_test(test_resume_after_commit_before_rewrite),
+        cmocka_unit_test(test_crash_inside_the_journal_rewrite),
         cmocka_unit_test(test_set_time_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
