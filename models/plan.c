@@ -10,6 +10,7 @@
 #include "models/json_util.h"
 #include "models/ratio.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,14 +45,30 @@ done:
     return RTP_ENOMEM;
 }
 
+/* The room of a task list of `count` tasks (plan.h): at least 8 (a bin
+ * holds a few tasks: one allocation), then the next power of two, so n
+ * appends cost about log2 n reallocations instead of n. */
+static size_t room(size_t count)
+{
+    size_t r = 8;
+    while (r < count)
+        r *= 2;
+    return r;
+}
+
 static rtp_status append(rtp_plan_task **list, size_t *count, const rtp_task *task,
                          int priority, rtp_ns response_time_ns)
 {
-    rtp_plan_task *bigger = realloc(*list, (*count + 1) * sizeof **list);
-    if (!bigger)
-        return RTP_ENOMEM;
-    *list = bigger;
-    rtp_plan_task *slot = &bigger[*count];
+    if (*count == 0 || (*count >= 8 && (*count & (*count - 1)) == 0)) { /* full */
+        size_t want = room(*count + 1);
+        if (want > SIZE_MAX / sizeof **list)
+            return RTP_ENOMEM;
+        rtp_plan_task *bigger = realloc(*list, want * sizeof **list);
+        if (!bigger)
+            return RTP_ENOMEM;
+        *list = bigger;
+    }
+    rtp_plan_task *slot = &(*list)[*count];
     memset(slot, 0, sizeof *slot);
     if (rtp_task_copy(&slot->task, task) != RTP_OK)
         return RTP_ENOMEM;
@@ -311,7 +328,7 @@ static rtp_status read_task_list(const rtp_json *doc, const cJSON *node, const c
     size_t n = (size_t)cJSON_GetArraySize(node), i = 0;
     if (n == 0)
         return RTP_OK;
-    if (!(*list = calloc(n, sizeof **list)))
+    if (!(*list = calloc(room(n), sizeof **list))) /* rtp_plan_add_task may append */
         return rtp_diag_set(diag, RTP_ENOMEM, path, "out of memory");
     char item_path[RTP_DIAG_PATH_SIZE], field[RTP_DIAG_PATH_SIZE];
     for (const cJSON *c = node->child; c; c = c->next, i++) {

@@ -113,7 +113,11 @@ rtp_status rtp_plan_init_cpus(rtp_plan *plan, rtp_policy policy,
 #define RTP_PLAN_UNASSIGNED ((size_t)-1)
 
 /* Appends a deep copy of `task` to a bin (bin_index < n_bins) or, with
- * bin_index == RTP_PLAN_UNASSIGNED, to `unassigned`. */
+ * bin_index == RTP_PLAN_UNASSIGNED, to `unassigned`. A task list grows
+ * geometrically: its array has room for 8 tasks, or the next power of two
+ * of its count when that is more, as rtp_plan_add_task and
+ * rtp_plan_parse_json allocate it; a list allocated otherwise gets no task
+ * appended. */
 rtp_status rtp_plan_add_task(rtp_plan *plan, size_t bin_index,
                              const rtp_task *task, int priority,
                              rtp_ns response_time_ns);

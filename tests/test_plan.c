@@ -215,6 +215,43 @@ static void test_edf_has_no_fp_fields(void **state)
     rtp_plan_free(&plan);
 }
 
+/* Task lists grow geometrically (room for 8 tasks, then the next power of
+ * two of their count, models/plan.h): a plan read back has that room too,
+ * so tasks appended to its lists of 3 land inside their arrays, also past
+ * 8 and 16 (the sanitizer build reports the overflow when the reader
+ * allocates exactly 3). */
+static void test_add_after_parse(void **state)
+{
+    (void)state;
+    static const int cpus[] = {0, 1};
+    rtp_plan plan, back;
+    assert_int_equal(rtp_plan_init_cpus(&plan, RTP_POLICY_EDF, cpus, 2), RTP_OK);
+    snprintf(plan.method, sizeof plan.method, "ffd");
+    char name[16];
+    for (size_t i = 0; i < 6; i++) {
+        snprintf(name, sizeof name, "t%zu", i);
+        rtp_task t = named(name, 1, 10, 10);
+        assert_int_equal(rtp_plan_add_task(&plan, i < 3 ? 1 : RTP_PLAN_UNASSIGNED, &t, 0, -1),
+                         RTP_OK);
+    }
+    char *text = rtp_plan_to_json(&plan, 0);
+    parse_ok(text, &back);
+    free(text);
+    for (size_t i = 6; i < 40; i++) {
+        snprintf(name, sizeof name, "t%zu", i);
+        rtp_task t = named(name, 1, 10, 10);
+        size_t to = i % 2 ? 1 : RTP_PLAN_UNASSIGNED;
+        assert_int_equal(rtp_plan_add_task(&plan, to, &t, 0, -1), RTP_OK);
+        assert_int_equal(rtp_plan_add_task(&back, to, &t, 0, -1), RTP_OK);
+    }
+    assert_int_equal(back.bins[1].n_tasks, 20);
+    assert_int_equal(back.n_unassigned, 20);
+    assert_same_plan(&plan, &back);
+    round_trip(&back);
+    rtp_plan_free(&back);
+    rtp_plan_free(&plan);
+}
+
 static const char *const clustered_doc =
     "{\"feasible\": false, \"method\": \"ffd\", \"policy\": \"gfp\","
     " \"platform\": {\"cpus\": [0, 1, 2, 3]},"
@@ -573,6 +610,7 @@ int main(void)
         cmocka_unit_test(test_real_system_terms),
         cmocka_unit_test(test_edf_has_no_fp_fields),
         cmocka_unit_test(test_clustered),
+        cmocka_unit_test(test_add_after_parse),
         cmocka_unit_test(test_bad_plans),
         cmocka_unit_test(test_cpu_list_rules),
         cmocka_unit_test(test_plan_without_platform),
