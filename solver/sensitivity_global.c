@@ -546,6 +546,29 @@ typedef struct gfp {
  * accepted run (D + 1 where it had none): they too only grow with C'_k
  * and with the more urgent bounds, and the smaller bound g->low is
  * often [GSYY09]'s, well below them (global_work.h, gw_fp_starts). */
+/* Task k's two search starts for a try at C'_k = x, where they last held at
+ * C'_k = at: both grow by what C'_k does (x - at), except a [BC07] start
+ * past D_k (D_k + 1: that search found no bound), which stays. The caller
+ * puts the old values (returned) back with start_restore. */
+typedef struct start_pair {
+    rtp_ns low, bc;
+} start_pair;
+
+static start_pair start_raise(rtp_ns *low, rtp_ns *bc, const rtp_task *tk, rtp_ns grow)
+{
+    start_pair old = {*low, *bc};
+    *low += grow;
+    if (old.bc <= tk->deadline_ns)
+        *bc += grow;
+    return old;
+}
+
+static void start_restore(rtp_ns *low, rtp_ns *bc, start_pair old)
+{
+    *low = old.low;
+    *bc = old.bc;
+}
+
 static rtp_status rta_run(void *ctx, rtp_ns x, rtp_ns *bounds, rtp_ns *margin, int *ok)
 {
     gfp *g = ctx;
@@ -569,18 +592,15 @@ static rtp_status rta_run(void *ctx, rtp_ns x, rtp_ns *bounds, rtp_ns *margin, i
             return st;
         }
     }
-    rtp_ns low_k = g->low[k], low_bc_k = g->low_bc[k]; /* k's searches start where */
-    g->low[k] += x - g->low_at;                        /* its growth puts them */
-    if (low_bc_k <= g->t[k].deadline_ns)
-        g->low_bc[k] += x - g->low_at;
+    /* k's searches start where its growth puts them */
+    start_pair old = start_raise(&g->low[k], &g->low_bc[k], &g->t[k], x - g->low_at);
     memcpy(bounds, g->base, g->n * sizeof *bounds);
     if (st == RTP_OK && !g->lc_only)
         st = rtp_gw_fp_rta_from(g->t, g->n, g->m, g->fixed, g->p, 0, &starts, g->lim, bounds,
                                 NULL, ok, g->diag);
     if (st == RTP_OK && !g->lc_only && *ok) {
         g->t[k].wcet_ns = g->e[k].wcet_ns;
-        g->low[k] = low_k;
-        g->low_bc[k] = low_bc_k;
+        start_restore(&g->low[k], &g->low_bc[k], old);
         return st;
     }
     g->lc_only = 1;
@@ -588,8 +608,7 @@ static rtp_status rta_run(void *ctx, rtp_ns x, rtp_ns *bounds, rtp_ns *margin, i
     if (st == RTP_OK)
         st = rtp_gw_fp_rta_from(g->t, g->n, g->m, g->fixed, g->p, 1, &starts, g->lim, bounds,
                                 g->bc, ok, g->diag);
-    g->low[k] = low_k;
-    g->low_bc[k] = low_bc_k;
+    start_restore(&g->low[k], &g->low_bc[k], old);
     if (st == RTP_OK && *ok) {
         memcpy(g->low, bounds, g->n * sizeof *g->low);
         g->low_at = x;
@@ -622,18 +641,15 @@ static rtp_status own_run(void *ctx, rtp_ns x, rtp_ns *bounds, rtp_ns *margin, i
     size_t k = g->fixed[g->p];
     uint64_t steps = 0;
     gw_fp_starts starts = {g->own_low, g->own_bc, g->wide};
-    rtp_ns b = -1, bc = -1, low_k = g->own_low[k], bc_k = g->own_bc[k];
+    rtp_ns b = -1, bc = -1;
     g->t[k].wcet_ns = x;
-    g->own_low[k] += x - g->own_at; /* k's bounds grow by what C'_k does */
-    if (bc_k <= g->t[k].deadline_ns)
-        g->own_bc[k] += x - g->own_at;
+    start_pair old = start_raise(&g->own_low[k], &g->own_bc[k], &g->t[k], x - g->own_at);
     rtp_status st = rtp_limits_check(g->lim, g->diag);
     memcpy(bounds, g->base, g->n * sizeof *bounds);
     if (st == RTP_OK)
         st = rtp_gw_fp_bound(g->t, g->fixed, g->p, g->m, 1, &starts, bounds, g->scratch, &steps,
                              g->lim, &b, &bc, g->diag);
-    g->own_low[k] = low_k;
-    g->own_bc[k] = bc_k;
+    start_restore(&g->own_low[k], &g->own_bc[k], old);
     *ok = st == RTP_OK && b >= 0;
     if (*ok) {
         g->own_low[k] = bounds[k] = b;
