@@ -257,6 +257,41 @@ typedef struct gw_pairs {
     size_t slots;  /* n up to GW_PAIR_ROWS, else 1 */
 } gw_pairs;
 
+/* What every search() of one run shares: its scratch (the others, their
+ * terms, the caps) and the pair table. */
+typedef struct gw_search_mem {
+    size_t *others;
+    gw_term *scratch;
+    rtp_i128 *cap;
+    gw_pairs pairs;
+} gw_search_mem;
+
+/* 0, or -1 when out of memory (search_mem_free still applies). */
+static int search_mem_init(gw_search_mem *w, size_t n)
+{
+    size_t cells = n ? n : 1;
+    w->others = malloc(cells * sizeof *w->others);
+    w->scratch = malloc(cells * sizeof *w->scratch);
+    w->cap = malloc(2 * cells * sizeof *w->cap);
+    w->pairs.slots = n <= GW_PAIR_ROWS ? cells : 1;
+    w->pairs.table = malloc(w->pairs.slots * 2 * cells * sizeof *w->pairs.table);
+    w->pairs.holds = malloc(w->pairs.slots * sizeof *w->pairs.holds);
+    if (!w->others || !w->scratch || !w->cap || !w->pairs.table || !w->pairs.holds)
+        return -1;
+    for (size_t s = 0; s < w->pairs.slots; s++)
+        w->pairs.holds[s] = SIZE_MAX;
+    return 0;
+}
+
+static void search_mem_free(gw_search_mem *w)
+{
+    free(w->others);
+    free(w->scratch);
+    free(w->cap);
+    free(w->pairs.table);
+    free(w->pairs.holds);
+}
+
 static const rtp_ns *pair_row(const rtp_task *tasks, size_t n, size_t k, gw_pairs *p)
 {
     size_t slot = k % p->slots;
@@ -671,23 +706,18 @@ rtp_status rtp_gw_edf_rta_from(const rtp_task *tasks, size_t n, int m,
     size_t cells = n ? n : 1;
     rtp_ns *rbound = malloc(cells * sizeof *rbound); /* r_i = D_i - S_i */
     rtp_ns *bound = malloc(cells * sizeof *bound), *low = malloc(cells * sizeof *low);
-    size_t *others = malloc(cells * sizeof *others), *order = malloc(cells * sizeof *order);
+    size_t *order = malloc(cells * sizeof *order);
     uint64_t *changed = calloc(cells, sizeof *changed), *searched = calloc(cells, sizeof *searched);
-    gw_term *scratch = malloc(cells * sizeof *scratch);
-    rtp_i128 *cap = malloc(2 * cells * sizeof *cap);
-    size_t slots = n <= GW_PAIR_ROWS ? cells : 1;
-    gw_pairs pairs = {malloc(slots * 2 * cells * sizeof *pairs.table),
-                      malloc(slots * sizeof *pairs.holds), slots};
+    gw_search_mem w;
+    int mem = search_mem_init(&w, n);
     /* the jumps (jump() above): with warm (the sensitivity search) from the
      * start, else once the steps pass a share of the limit (below) */
     gw_jumps jp = {NULL, NULL, NULL, NULL, 0};
-    if (!rbound || !bound || !low || !others || !order || !changed || !searched || !scratch ||
-        !cap || !pairs.table || !pairs.holds || (warm && !start_jumps(&jp, cells, 0))) {
+    if (!rbound || !bound || !low || mem != 0 || !order || !changed || !searched ||
+        (warm && !start_jumps(&jp, cells, 0))) {
         st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
         goto done;
     }
-    for (size_t s = 0; s < slots; s++)
-        pairs.holds[s] = SIZE_MAX;
     /* Every bound a search sees stays within [0, the largest of these]: r
      * only falls (to bounds >= C), low only rises to bounds <= D. */
     rtp_ns most = 0;
@@ -717,7 +747,7 @@ rtp_status rtp_gw_edf_rta_from(const rtp_task *tasks, size_t n, int m,
                 break;
             }
             rtp_ns b;
-            if ((st = search(tasks, n, m, k, low, low[k], others, scratch, cap, &pairs, wide,
+            if ((st = search(tasks, n, m, k, low, low[k], w.others, w.scratch, w.cap, &w.pairs, wide,
                              &steps, limits, &b, diag)))
                 goto done;
             if (b < 0 && (!response_time || warm)) {
@@ -755,7 +785,7 @@ rtp_status rtp_gw_edf_rta_from(const rtp_task *tasks, size_t n, int m,
             if (searched[k] == 0 || latest_other(&stamps, k) > searched[k]) {
                 n_fit -= searched[k] != 0 && bound[k] >= 0;
                 searched[k] = stamps.now;
-                if ((st = search(tasks, n, m, k, rbound, low[k], others, scratch, cap, &pairs,
+                if ((st = search(tasks, n, m, k, rbound, low[k], w.others, w.scratch, w.cap, &w.pairs,
                                  wide, &steps, limits, &bound[k], diag)))
                     goto done;
                 n_fit += bound[k] >= 0;
@@ -790,14 +820,10 @@ done:
     free(rbound);
     free(bound);
     free(low);
-    free(others);
     free(order);
     free(changed);
     free(searched);
-    free(scratch);
-    free(cap);
-    free(pairs.table);
-    free(pairs.holds);
+    search_mem_free(&w);
     return st;
 }
 
@@ -826,21 +852,13 @@ rtp_status rtp_global_edf_report(const rtp_task *tasks, size_t n, int m,
 rtp_status rtp_gw_edf_below(const rtp_task *tasks, size_t n, int m, const rtp_limits *limits,
                             int max_rounds, rtp_ns *low, int *outcome, rtp_diag *diag)
 {
-    size_t cells = n ? n : 1;
-    size_t *others = malloc(cells * sizeof *others);
-    gw_term *scratch = malloc(cells * sizeof *scratch);
-    rtp_i128 *cap = malloc(2 * cells * sizeof *cap);
-    size_t slots = n <= GW_PAIR_ROWS ? cells : 1;
-    gw_pairs pairs = {malloc(slots * 2 * cells * sizeof *pairs.table),
-                      malloc(slots * sizeof *pairs.holds), slots};
+    gw_search_mem w;
     rtp_status st = RTP_OK;
     *outcome = -1;
-    if (!others || !scratch || !cap || !pairs.table || !pairs.holds) {
+    if (search_mem_init(&w, n) != 0) {
         st = rtp_diag_set(diag, RTP_ENOMEM, "", "out of memory");
         goto done;
     }
-    for (size_t s = 0; s < slots; s++)
-        pairs.holds[s] = SIZE_MAX;
     /* every bound seen stays within [C_i, max(low_i, D_i)] */
     rtp_ns most = 0;
     for (size_t i = 0; i < n; i++) {
@@ -861,7 +879,7 @@ rtp_status rtp_gw_edf_below(const rtp_task *tasks, size_t n, int m, const rtp_li
         moved = 0;
         for (size_t k = 0; k < n && *outcome == 1; k++) {
             rtp_ns b;
-            st = search(tasks, n, m, k, low, low[k], others, scratch, cap, &pairs, wide, &steps,
+            st = search(tasks, n, m, k, low, low[k], w.others, w.scratch, w.cap, &w.pairs, wide, &steps,
                         limits, &b, &mine);
             if (st == RTP_ELIMIT && steps > limits->max_iterations) {
                 st = RTP_OK; /* the steps' limit: undecided, as documented */
@@ -878,10 +896,6 @@ rtp_status rtp_gw_edf_below(const rtp_task *tasks, size_t n, int m, const rtp_li
         }
     }
 done:
-    free(others);
-    free(scratch);
-    free(cap);
-    free(pairs.table);
-    free(pairs.holds);
+    search_mem_free(&w);
     return st;
 }

@@ -447,25 +447,32 @@ static rtp_status wcet_max_of(const rtp_test *test, const rtp_task *tasks, size_
                 /* first the cap from below: the RTA rejects from top on,
                  * and it is the answer when the RTA accepts top - 1
                  * (rtp_sens_gedf_below_cap). The runs differ from the
-                 * secant's alone, so at a tiny --max-iterations a set can
-                 * pass the limit here that did not before, or the reverse
-                 * (2,000 steps: 3 of 600 gen sets, both ways; none at 5,000 or
-                 * more); the answers of decided sets are the same. */
-                rtp_ns top = hi, margin;
+                 * secant's alone, so at a small --max-iterations a set can
+                 * pass the limit here that did not before, or the reverse:
+                 * hge's 600 gen sets at 2,000 steps, 3 each way; review
+                 * rev11a's larger sets at 1,000-5,000 steps, a few of 500
+                 * each way, and one (gen seed 80080, 20 tasks on 4 CPUs)
+                 * base exits 3 on at 10,000-50,000 that this decides;
+                 * none decided lost at 6,000-20,000 (1,279 sets) or the
+                 * default. The answers of decided sets are the same.
+                 * rta_hi is this part's own: the parts before it were
+                 * searched up to hi, and a part after it (none today) must
+                 * not inherit the RTA's cap (rev11a F3). */
+                rtp_ns top = hi, rta_hi = hi, margin;
                 int top_ok = 0;
                 st = rtp_sens_gedf_below_cap(e, n, test->cpus, k, c, lo, &top, w, &test->limits,
                                              diag);
                 if (st == RTP_OK)
-                    hi = top;
+                    rta_hi = top;
                 if (st == RTP_OK && top - 1 > lo &&
                     (st = gedf_run(&g, top - 1, r + 2 * n, &margin, &top_ok)) == RTP_OK) {
                     if (top_ok)
                         lo = top - 1;
                     else
-                        hi = top - 1;
+                        rta_hi = top - 1;
                 }
                 if (st == RTP_OK) /* nothing left to search when top - 1 is the answer */
-                    st = rtp_sens_secant_max(e, n, k, &lo, hi, w, keep - c, r, gedf_run, &g);
+                    st = rtp_sens_secant_max(e, n, k, &lo, rta_hi, w, keep - c, r, gedf_run, &g);
             }
             else if (ok)
                 st = bisect(&parts[p], e, n, k, c, &lo, hi, diag);

@@ -390,9 +390,11 @@ rtp_status rtp_sens_secant_max(const rtp_task *e, size_t n, size_t k, rtp_ns *lo
  * after it), first the RTA's warm[] at lo. "Accepted" here is "not proved
  * rejected": that includes undecided runs (rounds or steps past their
  * budget), and it is never an acceptance of the RTA. start[k] is also
- * rtp_sens_secant_max's low[k]: a lower bound of r*_k at its *lo, and
- * r*_k rises by at least d when C'_k does (sensitivity.c, gedf_run), so
- * its cap *lo + D_k - start[k] + 1 is a wcet the RTA rejects. */
+ * rtp_sens_secant_max's low[k]: a lower bound of task k's least fixed
+ * point at its *lo (r*_k when the RTA accepts *lo; *lo may be a wcet it
+ * rejects, review rev11a), and that point rises by at least d when C'_k
+ * does (sensitivity.c, gedf_run), so its cap *lo + D_k - start[k] + 1 is a
+ * wcet the RTA rejects. */
 /* Rounds per run from below before it counts as undecided: near the cap
  * the iteration from below can crawl for thousands of rounds (one run of
  * 1.4 s cold on bench_analysis's 20-task sets); past the budget the run

@@ -146,14 +146,17 @@ rtp_status rtp_sens_secant_max(const rtp_task *e, size_t n, size_t k, rtp_ns *lo
 
 /* The gedf RTA with C'_k = x + c on the effective tasks e (restored),
  * given that it accepts at lo with warm[] lower bounds of its r* there:
- * lowers *hi (> lo, where the RTA rejects) to x + 1 for the largest x in
- * [lo, *hi) where the iteration from below alone (rtp_gw_edf_below) is
- * not proved to reject. Every x the RTA accepts is such an x (global_edf.c:
- * the iteration from below never passes r*, so a missing bound there is
- * one at r*), and x + 1 is proved rejected (by that iteration, by
- * rtp_sens_secant_max's cap, or it is the caller's *hi): the RTA's largest
- * accepted wcet is at most x, and is x when the RTA accepts x
- * (sensitivity_global.c). */
+ * lowers *hi (> lo, where the RTA rejects) to x + 1 for an x in [lo, *hi)
+ * where the iteration from below alone (rtp_gw_edf_below) is not proved to
+ * reject and x + 1 is proved rejected (by that iteration, by
+ * rtp_sens_secant_max's cap, or it is the caller's *hi). That x is the
+ * search's boundary, not always the largest such x: undecided runs count
+ * as not rejected, so "not proved rejected" need not be monotone in x
+ * (review rev11a). Soundness needs only x + 1: the RTA's verdict is
+ * downward closed in C_k and the iteration from below never passes its
+ * least fixed point (global_edf.c), so a missing bound there is one for
+ * the RTA, which rejects x + 1 and every larger wcet: its largest accepted
+ * wcet is at most x, and is x when it accepts x (sensitivity_global.c). */
 rtp_status rtp_sens_gedf_below_cap(rtp_task *e, size_t n, int m, size_t k, rtp_ns c, rtp_ns lo,
                                    rtp_ns *hi, const rtp_ns *warm, const rtp_limits *limits,
                                    rtp_diag *diag);
