@@ -26,7 +26,10 @@ void explore_make_paths(const char *dir, explore_paths *p)
 
 rtp_status explore_io_error(rtp_diag *diag, const char *path, const char *what)
 {
-    return rtp_diag_set(diag, RTP_EINPUT, "", "%s: cannot %s: %s", path, what, strerror(errno));
+    /* an output that cannot be written is exit 3, as for every command
+     * (models/fileio.c, docs/spec.md "Exit status"); it was exit 2 until
+     * 2026-12-07 (review rev11c) */
+    return rtp_diag_set(diag, RTP_EINTERNAL, "", "%s: cannot %s: %s", path, what, strerror(errno));
 }
 
 rtp_status explore_write_text(const char *path, const char *text, size_t len, rtp_diag *diag)

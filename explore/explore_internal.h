@@ -23,7 +23,7 @@ typedef struct explore_paths {
 } explore_paths;
 
 void explore_make_paths(const char *dir, explore_paths *p);
-/* RTP_EINPUT "PATH: cannot WHAT: strerror(errno)". */
+/* RTP_EINTERNAL (exit 3) "PATH: cannot WHAT: strerror(errno)". */
 rtp_status explore_io_error(rtp_diag *diag, const char *path, const char *what);
 rtp_status explore_write_text(const char *path, const char *text, size_t len, rtp_diag *diag);
 /* Appends and forces the bytes to disk (a crash keeps whole blocks). */

@@ -113,8 +113,8 @@ rtp_status explore_journal_load(const char *path, const rtp_sweep *sw, size_t po
      * = 1: a crash between the previous point's rows and the journal's
      * rewrite for `point` (explore.c's advance()) left the journal of
      * `prev`, whose lines past sets_per_point are `point`'s finished sets
-     * (at[0]); the file goes and the caller writes them into the new
-     * journal (*moved). Any other journal gives nothing. */
+     * (at[0]); the file stays until the caller replaces it with the new
+     * journal holding them (*moved). Any other journal gives nothing. */
     size_t skip = 0, hlen = opens_with(text, len, sw, point);
     if (!hlen && prev != SIZE_MAX && (hlen = opens_with(text, len, sw, prev)) != 0) {
         skip = 1;
@@ -156,8 +156,8 @@ static int sync_folder(const char *path)
     const char *slash = strrchr(path, '/');
     snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + 1 : 1, slash ? path : ".");
     int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
+    if (fd < 0) /* a folder we may write but not read (mode 0300, review rev11c): */
+        return 0; /* the rename stands, only its durability is the file system's */
     int ok = fsync(fd) == 0 || errno == EINVAL; /* a file system that cannot */
     return close(fd) == 0 && ok ? 0 : -1;
 }

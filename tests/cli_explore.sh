@@ -88,6 +88,10 @@ cmp "$TMP/t1/results.csv" "$TMP/t2/results.csv" || die "resume changed results"
 echo '{"tasks": 3, "cpus": 2, "utilization": ["0.5"], "methods": ["ffd", "magic"]}' > "$TMP/bad.json"
 "$B" explore "$TMP/bad.json" --out "$TMP/bad" 2>"$TMP/err"; [ $? -eq 2 ] || die "bad sweep exit"
 grep -q 'methods\[1\]' "$TMP/err" || die "bad sweep names the path"
+# An output that cannot be written is exit 3, as emit --out's (not bad input)
+"$B" explore "$SWEEP" --out /proc/rtpack-no-such-folder 2>"$TMP/err"; [ $? -eq 3 ] ||
+    die "explore into an impossible folder: exit $?"
+grep -q "cannot create the folder" "$TMP/err" || die "impossible folder message"
 "$B" explore "$SWEEP" --out "$TMP/x" --shard 4/3 2>/dev/null; [ $? -eq 2 ] || die "bad shard"
 "$B" gen --tasks 4 --utilization 4.5 2>/dev/null; [ $? -eq 2 ] || die "impossible gen"
 # Short periods never hand back a set of another utilization
