@@ -70,8 +70,10 @@ static rtp_ns dstar(const rtp_task *t)
     return t->deadline_ns - t->jitter_ns;
 }
 
-/* x mod m in [0, m). Its callers' x = a - D*_i lies in (-2^62, 2^62) (a
- * and D* in [1, 2^62]), so int64_t holds it: a 128-bit remainder is a call
+/* x mod m in [0, m). Its callers' x = a - D*_i lies in (-2^62, 2^63 - 1):
+ * a in [1, 2^62 - 1] (run() checks the range before it), D*_i = D_i - J_i
+ * in [1 - 2^62, 2^62] (fp.c passes 1 - J_j, which can be <= 0: review
+ * rev11b), so int64_t holds it: a 128-bit remainder is a call
  * into libgcc (__modti3), ~14% of a search whose runs are many (the family's
  * slowest sets, callgrind). */
 static rtp_ns floor_mod(rtp_ns x, rtp_ns m)
@@ -138,8 +140,9 @@ typedef struct near {
     const rtp_task *bt;        /* the current base */
     size_t oth[DIM_MAX], no;   /* the tasks of S beside it (indices into tasks) */
     size_t opos[DIM_MAX];      /* their positions in sel */
-    /* S's exact terms, the same for every base and chunk: C'_i and U'_i
-     * = C'_i / T_i (by position in sel), sum U'_i and sum U'_i D*_i */
+    /* S's exact terms at the current alpha, shared by every base and chunk:
+     * C'_i and U'_i = C'_i / T_i (by position in sel), sum U'_i and sum U'_i
+     * D*_i; made again, with cd[], when the caller lowers alpha (refresh) */
     mpq_t cs[DIM_MAX], us[DIM_MAX], usum, wsum;
     size_t d;                  /* the lattice's dimension, 1 + no */
     rtp_ns best;               /* smallest failure found, 0 = none */
@@ -879,6 +882,46 @@ static rtp_ns chunk_end(const near *c, double f, rtp_ns from, rtp_ns to)
     return end > from ? end : from + 1;
 }
 
+/* S's exact terms at in->alpha (near's cs, us, usum, wsum). */
+static void s_terms(near *c)
+{
+    mpq_t q;
+    mpq_init(q);
+    mpq_set_ui(c->usum, 0, 1);
+    mpq_set_ui(c->wsum, 0, 1);
+    for (size_t x = 0; x < c->s; x++) {
+        const rtp_task *t = &c->tasks[c->sel[x]];
+        cprime(c->in, c->sel[x], c->cs[x]);
+        mpq_set_si(q, t->period_ns, 1);
+        mpq_div(c->us[x], c->cs[x], q);
+        mpq_add(c->usum, c->usum, c->us[x]);
+        mpq_set_si(q, dstar(t), 1);
+        mpq_mul(q, q, c->us[x]);
+        mpq_add(c->wsum, c->wsum, q);
+    }
+    mpq_clear(q);
+}
+
+/* The caller lowered alpha (the factor's search, in->refresh): eps and K0
+ * come from in->eps and in->k0, and every term made from C' is made again
+ * at the new alpha, the doubles cd[] that run()'s filter and box() read
+ * and S's exact terms the budget rows read. With C' left at the old, larger
+ * alpha, a budget row pairs the new eps with the old U' and can leave out a
+ * run that fails at the new alpha (review rev11b: a 2.1e-5 relative gap,
+ * against margins of 1e-13 and 1e-6; no answer was seen to change). */
+static void refresh_terms(near *c)
+{
+    mpq_t k0, eps;
+    mpq_inits(k0, eps, NULL);
+    rtp_edf_near_terms(c->tasks, c->n, c->in->alpha, c->in->per_job_ns, k0, eps, c->cd);
+    mpq_clears(k0, eps, NULL);
+    s_terms(c);
+    mpq_set(c->k0_q, c->in->k0);
+    mpq_set(c->eps_q, c->in->eps);
+    c->k0 = mpq_get_d(c->k0_q);
+    c->eps = mpq_get_d(c->eps_q);
+}
+
 rtp_status rtp_edf_near(const rtp_edf_near_in *in, rtp_edf_near_result *out, rtp_diag *diag)
 {
     memset(out, 0, sizeof *out);
@@ -910,19 +953,8 @@ rtp_status rtp_edf_near(const rtp_edf_near_in *in, rtp_edf_near_result *out, rtp
         goto done;
     }
     out->dims = c.s;
-    for (size_t x = 0; open && x < c.s; x++) {
-        const rtp_task *t = &c.tasks[c.sel[x]];
-        mpq_t q;
-        mpq_init(q);
-        cprime(in, c.sel[x], c.cs[x]);
-        mpq_set_si(q, t->period_ns, 1);
-        mpq_div(c.us[x], c.cs[x], q);
-        mpq_add(c.usum, c.usum, c.us[x]);
-        mpq_set_si(q, dstar(t), 1);
-        mpq_mul(q, q, c.us[x]);
-        mpq_add(c.wsum, c.wsum, q);
-        mpq_clear(q);
-    }
+    if (open)
+        s_terms(&c);
     /* the region below t_lo + min_S T by QPA (all of it when K0 <= 0) */
     rtp_ns x = c.t_lo, failed = 0;
     for (size_t q = 0; open && q < c.s; q++) {
@@ -949,10 +981,7 @@ rtp_status rtp_edf_near(const rtp_edf_near_in *in, rtp_edf_near_result *out, rtp
     double f = exp(log(64.0) - log_e), prev = f / 8; /* the fraction up to the chunk's end, before */
     for (rtp_ns from = c.t_lo; open && from < end && !c.stop && !declined;) {
         if (in->refresh && in->refresh(in->check_ctx)) {
-            mpq_set(c.k0_q, in->k0);
-            mpq_set(c.eps_q, in->eps);
-            c.k0 = mpq_get_d(c.k0_q);
-            c.eps = mpq_get_d(c.eps_q);
+            refresh_terms(&c);
             if (mpq_sgn(c.k0_q) <= 0)
                 break; /* nothing can fail any more */
             rtp_ns la2 = la_ceil(&c);
