@@ -110,7 +110,7 @@ static void print_human(const rtp_rehearse_report *r)
         printf("hypervisor steal:");
         for (size_t i = 0; i < r->n_steal; i++)
             printf("%s cpu %d %.1f%%", i ? "," : "", r->steal[i].cpu,
-                   r->seconds > 0 ? (double)r->steal[i].time_ns / 1e7 / r->seconds : 0.0);
+                   (double)rtp_rehearse_steal_ppm_of(r, i) / 1e4);
         printf("\n");
     }
     printf("machine restored: %s%s%s\n", r->machine_restored ? "yes" : "no: ",

@@ -176,22 +176,18 @@ static int wait_run(int seconds, const volatile sig_atomic_t *interrupt)
  * on the plan's own account (rtp_rehearse_verdict's advice). */
 static void steal_begin(const rtp_plan *plan, rtp_rehearse_report *r)
 {
-    size_t n = 0;
+    rtp_cpumask used = {{0}};
     for (size_t j = 0; j < plan->n_bins; j++)
-        n += plan->bins[j].n_cpus;
+        for (size_t c = 0; c < plan->bins[j].n_cpus; c++)
+            rtp_cpumask_set(&used, plan->bins[j].cpus[c]);
+    size_t n = rtp_cpumask_count(&used);
     char *text = rtp_probe_read_text("", "/proc/stat");
     if (!text || !(r->steal = calloc(n ? n : 1, sizeof *r->steal))) {
         free(text);
         return;
     }
-    for (int cpu = 0; cpu < RTP_CPU_LIMIT && r->n_steal < n; cpu++) {
-        int used = 0;
-        for (size_t j = 0; j < plan->n_bins && !used; j++)
-            for (size_t c = 0; c < plan->bins[j].n_cpus; c++)
-                used |= plan->bins[j].cpus[c] == cpu;
+    for (int cpu = rtp_cpumask_next(&used, -1); cpu >= 0; cpu = rtp_cpumask_next(&used, cpu)) {
         uint64_t total, steal;
-        if (!used)
-            continue;
         if (rtp_probe_parse_stat(text, cpu, &total, &steal) != 0) {
             r->n_steal = 0;
             break;

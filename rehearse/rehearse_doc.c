@@ -16,12 +16,17 @@ void rtp_rehearse_report_free(rtp_rehearse_report *report)
     report->n_tasks = report->n_steal = 0;
 }
 
+long long rtp_rehearse_steal_ppm_of(const rtp_rehearse_report *r, size_t i)
+{
+    return r->seconds > 0 ? r->steal[i].time_ns / 1000 / r->seconds : 0; /* ns / (s x 1e9) x 1e6 */
+}
+
 long long rtp_rehearse_steal_ppm(const rtp_rehearse_report *r, int *cpu)
 {
     long long most = 0;
     *cpu = -1;
     for (size_t i = 0; r->seconds > 0 && i < r->n_steal; i++) {
-        long long ppm = r->steal[i].time_ns / 1000 / r->seconds; /* ns / (s x 1e9) x 1e6 */
+        long long ppm = rtp_rehearse_steal_ppm_of(r, i);
         if (ppm > most || *cpu < 0) {
             most = ppm;
             *cpu = r->steal[i].cpu;

@@ -57,6 +57,10 @@ typedef struct rtp_rehearse_report {
     size_t n_steal;               /* 0: the host reports no steal (or no window ran) */
 } rtp_rehearse_report;
 
+/* The share of its window the hypervisor took from the CPU of r->steal[i],
+ * in parts per million of `seconds` (0 when no second ran). */
+long long rtp_rehearse_steal_ppm_of(const rtp_rehearse_report *r, size_t i);
+
 /* The largest share of its CPU's window the hypervisor took, in parts per
  * million of `seconds` (0 without steal data). The verdict's advice blames
  * the host from RTP_REHEARSE_STEAL_PPM on: on these VMs a quiet host steals

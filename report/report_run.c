@@ -482,7 +482,7 @@ void rpt_section_rehearsal(rpt *r)
         for (size_t i = 0; i < re->n_steal; i++) {
             char text[64];
             snprintf(text, sizeof text, "%sCPU %d: %.1f%%", i ? ", " : "", re->steal[i].cpu,
-                     re->seconds > 0 ? (double)re->steal[i].time_ns / 1e7 / re->seconds : 0.0);
+                     (double)rtp_rehearse_steal_ppm_of(re, i) / 1e4);
             h_raw(r, text);
         }
     }
