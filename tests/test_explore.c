@@ -409,6 +409,18 @@ static void run_into(const char *dir, const char *text, int k, int n, int resume
     assert_int_equal(st, expect);
 }
 
+/* The sweep run whole into dir; its results.csv, malloc'd: what every
+ * interrupted, resumed or merged run must reproduce byte for byte. */
+static char *whole_run(const char *dir, const char *sweep)
+{
+    char path[700];
+    run_into(dir, sweep, 1, 1, 0, RTP_OK);
+    snprintf(path, sizeof path, "%s/results.csv", dir);
+    char *full = slurp(path);
+    assert_non_null(full);
+    return full;
+}
+
 /* DIR_A/NAME and DIR_B/NAME hold the same bytes. */
 static void same_file(const char *dir_a, const char *dir_b, const char *name)
 {
@@ -445,9 +457,8 @@ static void test_resume_and_merge(void **state)
     run_into(one, small_sweep, 1, 1, 0, RTP_EINPUT); /* refuses to overwrite */
 
     /* A crash inside the third point: results cut mid-line, then --resume. */
-    run_into(cut, small_sweep, 1, 1, 0, RTP_OK);
+    char *full = whole_run(cut, small_sweep);
     snprintf(path, sizeof path, "%s/results.csv", cut);
-    char *full = slurp(path);
     size_t keep = 0;
     for (int lines = 0; lines < 1 + 2 * 4 + 3; keep++)
         lines += full[keep] == '\n';
@@ -520,9 +531,7 @@ static void test_resources_shards_and_resume(void **state)
     snprintf(one, sizeof one, "%s/one", root);
     snprintf(cut, sizeof cut, "%s/cut", root);
     snprintf(merged, sizeof merged, "%s/merged", root);
-    run_into(one, sweep, 1, 1, 0, RTP_OK);
-    snprintf(path, sizeof path, "%s/results.csv", one);
-    char *full = slurp(path);
+    char *full = whole_run(one, sweep);
     assert_non_null(strstr(full, "ratio,timeouts,resources,access,requests,cs_min_ns,cs_max_ns\n"
                                  "6,2,0.6,implicit,fp,ffd-oblivious,"));
     assert_non_null(strstr(full, ",2,0.5,1,1000000,2000000\n"));
@@ -594,9 +603,7 @@ static void test_interrupt_and_resume_inside_a_point(void **state)
     snprintf(one, sizeof one, "%s/one", root);
     snprintf(cut, sizeof cut, "%s/cut", root);
     snprintf(partial, sizeof partial, "%s/partial.txt", cut);
-    run_into(one, small_sweep, 1, 1, 0, RTP_OK);
-    snprintf(path, sizeof path, "%s/results.csv", one);
-    char *full = slurp(path);
+    char *full = whole_run(one, small_sweep);
     rtp_diag diag;
     /* 12 sets per point: stop in the third point, after 29 sets. */
     stopper s = {0, 29};
@@ -664,8 +671,7 @@ static uint64_t resume_from_journal(size_t points, int *same)
     snprintf(dir, sizeof dir, "%s/j", root);
     snprintf(path, sizeof path, "%s/results.csv", dir);
     snprintf(partial, sizeof partial, "%s/partial.txt", dir);
-    run_into(dir, small_sweep, 1, 1, 0, RTP_OK);
-    char *full = slurp(path);
+    char *full = whole_run(dir, small_sweep);
     const char *cut = strchr(full, '\n') + 1;
     for (size_t row = 0; row < 4 * points; row++)
         cut = strchr(cut, '\n') + 1;
@@ -783,9 +789,7 @@ static void test_crash_inside_the_journal_rewrite(void **state)
     snprintf(dir, sizeof dir, "%s/crash", root);
     snprintf(note, sizeof note, "%s.lines", dir);
     snprintf(env, sizeof env, "RTP_TEST_CRASH_DIR=%s", dir);
-    run_into(one, small_sweep, 1, 1, 0, RTP_OK);
-    snprintf(path, sizeof path, "%s/results.csv", one);
-    char *full = slurp(path);
+    char *full = whole_run(one, small_sweep);
     int killed = 0;
     for (int attempt = 0; attempt < 20 && !killed; attempt++) {
         char name[] = "test_explore", flag[] = "--crash-run";
