@@ -101,7 +101,8 @@ static void task_object(rtp_json_writer *w, const rtp_analysis_task *t)
         rtp_jw_string(w, "tardiness_bound_by", t->tardiness_by);
         if (t->tardiness_da_ns >= 0)
             rtp_jw_int(w, "tardiness_bound_da", t->tardiness_da_ns);
-        rtp_jw_int(w, "tardiness_bound_cv", t->tardiness_cv_ns);
+        if (t->tardiness_cv_ns >= 0)
+            rtp_jw_int(w, "tardiness_bound_cv", t->tardiness_cv_ns);
     }
     rtp_jw_close(w);
 }

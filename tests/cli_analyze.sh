@@ -169,6 +169,19 @@ if grep -q tardiness "$TMP/out"; then
     fails=$((fails + 1))
 fi
 
+# A hard test's acceptance stands when a soft bound cannot be computed
+# (--max-iterations 1 stops [EGB10]'s exact lift): every tardiness_bound is
+# 0 by the hard test and the member that was cut short is left out; the
+# same limit without a hard test's 0 is exit 3.
+printf '%s\n' '{"platform":{"cpus":2},"tasks":[{"name":"a","wcet":6,"period":14},{"name":"b","wcet":2,"period":7},{"name":"c","wcet":8,"period":24}]}' >"$TMP/cut.json"
+expect 0 "tardiness cut short, hard accepts" "$B" analyze "$TMP/cut.json" --policy gedf --max-iterations 1 --json
+has '"name":"c","wcet":8,"deadline":24,"period":24,"tardiness_bound":0,"tardiness_bound_by":"gfb"}' "$TMP/out" "tardiness cut short json"
+expect 0 "tardiness in full" "$B" analyze "$TMP/cut.json" --policy gedf --json
+has '"name":"c","wcet":8,"deadline":24,"period":24,"tardiness_bound":0,"tardiness_bound_by":"gfb","tardiness_bound_da":' "$TMP/out" "tardiness in full json"
+printf '%s\n' '{"platform":{"cpus":2},"tasks":[{"name":"a","wcet":6,"period":8},{"name":"b","wcet":10,"period":14},{"name":"c","wcet":3,"period":8}]}' >"$TMP/cut2.json"
+expect 3 "tardiness cut short, soft only" "$B" analyze "$TMP/cut2.json" --policy gedf --max-iterations 1
+expect 1 "tardiness in full, soft only" "$B" analyze "$TMP/cut2.json" --policy gedf
+
 # SCHED_RR among equal priorities (docs/spec.md "SCHED_RR"): control, tied
 # with a 30 ms logger, misses as SCHED_FIFO but meets its deadline as
 # SCHED_RR with a 4 ms quantum counted by a 1 ms tick (N = 3 turns, each
