@@ -39,11 +39,11 @@
  *     per set decided or exit 3, time, ratio to the plain test.
  *
  * usage: bench_analysis [SETS (default 31)] [SEED (default 1)]
- * [sensitivity|sensitivity-global|family|arbitrary|floor] (the last word
+ * [sensitivity|sensitivity-global|family|arbitrary|floor|floor-edf] (the last word
  * runs the --sensitivity sections alone, the global one alone, the 20-task
  * family alone with SETS sets, the arbitrary-deadline family with SETS
- * sets, 60 in the issue, or gedf wcet_max against its floor,
- * bench_gedf_floor); after sensitivity-global a policy (gedf, gfp-dm,
+ * sets, 60 in the issue, gedf wcet_max against its floor,
+ * bench_gedf_floor, or EDF's, floor-edf: bench_edf_floor); after sensitivity-global a policy (gedf, gfp-dm,
  * gfp-opa) runs its lines alone */
 #include "bench/bench_common.h"
 #include "gen/gen.h"
@@ -637,6 +637,104 @@ static void bench_gedf_floor(size_t sets, uint64_t seed)
     printf("# load average after: %.2f\n", bench_load_average());
 }
 
+/* The floor of an EDF wcet_max search that confirms each answer with the
+ * plain exact test (`floor-edf`): given w_k (the library's search), such
+ * a search must still see the test accept the set with C_k = w_k and
+ * reject it with w_k + 1 (unless w_k + 1 passes D*_k, where C_k > D*_k
+ * rejects without a run: then only the acceptance is counted; past U' = 1
+ * the test's own first check rejects, and that run is timed). Both are timed
+ * here on bench_analysis's family (the sets of `family`); the edges are
+ * checked as they go (bad: an acceptance or a rejection that disagrees).
+ * Per set the search against its own floor, and the floor against the
+ * median search: a set whose single run at its answer costs more than 10
+ * median searches keeps any such search above max/median 10. */
+static void bench_edf_floor(size_t sets)
+{
+    printf("# EDF wcet_max against the floor of confirming each answer by the plain exact test "
+           "(20-task family, seeds 1..%zu; us; load average %.2f)\n",
+           sets, bench_load_average());
+    printf("#  plain: QPA on the declared set; search: wcet_max of all 20 tasks; acc, rej: the "
+           "plain test at w_k and w_k + 1 summed over the tasks; floor = acc + rej\n");
+    rtp_test test = rtp_test_exact(RTP_POLICY_EDF, RTP_PRIO_OPA, 1, rtp_limits_default());
+    double *plain = calloc(sets, sizeof(double)), *search = calloc(sets, sizeof(double)),
+           *acc = calloc(sets, sizeof(double)), *rej = calloc(sets, sizeof(double)),
+           *fl = calloc(sets, sizeof(double)), *per = calloc(sets, sizeof(double));
+    rtp_ns wmax[20];
+    size_t done = 0, bad = 0, below = 0;
+    for (size_t k = 0; k < sets; k++) {
+        rtp_gen_opts o = family(20, (rtp_ratio){8, 10}, RTP_DL_CONSTRAINED);
+        periods_1ms_100ms(&o);
+        rtp_taskset ts;
+        rtp_diag diag;
+        if (rtp_gen_taskset(&o, k + 1, 0, 0, &ts, &diag) != RTP_OK)
+            exit(3);
+        rtp_task *e = ts.tasks;
+        size_t n = ts.n_tasks;
+        double t0 = bench_cpu_us();
+        int ok0 = plain_accepts(&test, e, n);
+        double t1 = bench_cpu_us();
+        rtp_status s1 = rtp_sensitivity_wcet_max(&test, e, n, NULL, wmax, &diag);
+        double t2 = bench_cpu_us();
+        if (ok0 != 1 || s1 != RTP_OK || n > 20) {
+            rtp_taskset_free(&ts);
+            continue;
+        }
+        rtp_ns ceiling[20]; /* D*_k */
+        for (size_t i = 0; i < n; i++)
+            ceiling[i] = e[i].deadline_ns - e[i].jitter_ns;
+        double a = 0, r = 0;
+        for (size_t i = 0; i < n; i++) {
+            rtp_ns keep = e[i].wcet_ns;
+            e[i].wcet_ns = wmax[i];
+            double u0 = bench_cpu_us();
+            int at = plain_accepts(&test, e, n);
+            double u1 = bench_cpu_us();
+            a += u1 - u0;
+            bad += at != 1;
+            if (wmax[i] + 1 <= ceiling[i]) {
+                e[i].wcet_ns = wmax[i] + 1;
+                u0 = bench_cpu_us();
+                int above = plain_accepts(&test, e, n);
+                u1 = bench_cpu_us();
+                r += u1 - u0;
+                bad += above != 0;
+            }
+            e[i].wcet_ns = keep;
+        }
+        plain[done] = t1 - t0;
+        search[done] = t2 - t1;
+        acc[done] = a;
+        rej[done] = r;
+        fl[done] = a + r;
+        per[done] = (t2 - t1) / (a + r);
+        below += t2 - t1 < a + r;
+        done++;
+        rtp_taskset_free(&ts);
+    }
+    if (!done) {
+        printf("# no set decided\n");
+        return;
+    }
+    double mp = median(plain, done), msr = median(search, done), ma = median(acc, done),
+           mr = median(rej, done), mf = median(fl, done), mper = median(per, done);
+    double worst_fl = fl[done - 1], worst_se = search[done - 1]; /* sorted by median() */
+    printf("%7s %9s %9s %9s %9s %9s %9s %9s %9s %5s\n", "plain", "search", "acc", "rej",
+           "floor", "srch/pl", "floor/pl", "srch/fl", "max s/fl", "bad");
+    printf("%7.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.2f %9.2f %5zu\n", mp, msr, ma, mr, mf,
+           msr / mp, mf / mp, mper, per[done - 1], bad);
+    printf("# medians over %zu sets; srch/fl: median and max of each set's search over its own "
+           "floor; %zu of %zu sets searched below their floor\n", done, below, done);
+    printf("# tail: the largest floor is %.1f us = %.0f median searches (the largest search "
+           "%.1f us = %.0f)\n", worst_fl, worst_fl / msr, worst_se, worst_se / msr);
+    free(plain);
+    free(search);
+    free(acc);
+    free(rej);
+    free(fl);
+    free(per);
+    printf("# load average after: %.2f\n", bench_load_average());
+}
+
 int main(int argc, char **argv)
 {
     size_t sets = argc > 1 ? (size_t)strtoul(argv[1], NULL, 10) : 31;
@@ -659,6 +757,10 @@ int main(int argc, char **argv)
     }
     if (argc > 3 && strcmp(argv[3], "floor") == 0) {
         bench_gedf_floor(sets, seed);
+        return 0;
+    }
+    if (argc > 3 && strcmp(argv[3], "floor-edf") == 0) {
+        bench_edf_floor(sets);
         return 0;
     }
     if (argc > 3 && strcmp(argv[3], "sensitivity-global") == 0) {
