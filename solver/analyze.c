@@ -232,11 +232,15 @@ rtp_status rtp_analyze(const rtp_taskset *ts, const rtp_analyze_opts *s, rtp_ana
         st = rtp_tardiness_bounds(a->eff, n, cpus, &s->limits, a->tardiness, &a->bounded,
                                   diag);
         /* a hard test accepted: every bound is 0 whatever [DA08]/[EGB10]
-         * give, so one of theirs past 2^63 ns (or --max-iterations) leaves
-         * only its own member out (docs/spec.md "analyze --json"); without
-         * a hard test's 0 it is the answer asked for: a resource limit */
+         * give, so when theirs cannot be computed (past 2^63 ns or
+         * --max-iterations: rtp_tardiness_bounds then gives neither) the
+         * bounds are the hard test's 0 and both of their members are left
+         * out (docs/spec.md "analyze --json"); without a hard test's 0 the
+         * bound is the answer asked for: a resource limit */
         if (st == RTP_ELIMIT && res.schedulable) {
             rtp_diag_clear(diag);
+            for (size_t i = 0; i < n; i++)
+                a->tardiness[i].bound_ns = 0; /* da_ns, cv_ns stay -1 */
             a->bounded = 1;
             st = RTP_OK;
         }

@@ -291,6 +291,28 @@ refused "a soft rehearsal held to the deadlines" "tasks[0].bound: 10000000 ns fo
 soft_rehearsal 13086207
 expect 0 "a soft rehearsal held to deadline + tardiness" "$B" report "$TMP/soft.plan" \
     --rehearsal "$TMP/soft.rehearsal" --out "$TMP/soft.html"
+# A soft plan's cluster that a hard test accepted (4 x 4/10 ms on 2 CPUs:
+# GFB) meets every deadline: its tasks are held to the deadline, as analyze
+# gives them tardiness_bound 0 there, not to deadline + the compliant-vector
+# bound (1.5 ms) that rehearse added before.
+printf '%s' '{"platform":{"cpus":2},"tasks":[{"name":"a","wcet":"4ms","period":"10ms"},
+ {"name":"b","wcet":"4ms","period":"10ms"},{"name":"c","wcet":"4ms","period":"10ms"},
+ {"name":"d","wcet":"4ms","period":"10ms"}]}' >"$TMP/soft.json"
+"$B" partition "$TMP/soft.json" --clusters 2 --soft --json >"$TMP/soft.plan" || fail "soft plan, hard cluster"
+tr -d ' \t\n' <"$TMP/soft.plan" | grep -q '"soft":true.*"test":"gfb"' || fail "soft plan, gfb cluster"
+python3 - >"$TMP/soft.rehearsal" <<'PY'
+import json
+task = lambda n: {"name": n, "cpu": 0, "jobs": 10, "misses": 0, "response_max": 9000000,
+                  "response_p99": 9000000, "bound": 11500000, "over_bound": False}
+print(json.dumps({"seconds": 1, "load": 1, "runtime_margin": 0, "hog": False,
+                  "arrival_grid": "kernel", "tasks": [task(n) for n in "abcd"],
+                  "machine_restored": True}))
+PY
+refused "a hard cluster of a soft plan held past its deadlines" "tasks[0].bound: 11500000 ns for a; the plan's bound (its deadline) is 10000000 ns" \
+    -- "$TMP/soft.plan" --rehearsal "$TMP/soft.rehearsal"
+sed -i 's/11500000/10000000/g' "$TMP/soft.rehearsal"
+expect 0 "a hard cluster of a soft plan held to its deadlines" "$B" report "$TMP/soft.plan" \
+    --rehearsal "$TMP/soft.rehearsal" --out "$TMP/soft.html"
 rm -f "$TMP/soft.json" "$TMP/soft.plan" "$TMP/soft.rehearsal" "$TMP/soft.html"
 refused "a truncated rehearsal" "cut.json: not valid JSON (line" -- "$FP_PLAN" --rehearsal "$TMP/cut.json"
 refused "a probe given as the rehearsal" "app12.probe.json: kernel: unknown key" \
