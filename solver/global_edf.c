@@ -153,6 +153,11 @@ static int bak_enclosed(const rtp_task *tasks, size_t n, int m, const rtp_task *
     return hi <= bound ? 1 : lo > bound ? 0 : -1;
 }
 
+int rtp_gw_bak_task(const rtp_task *tasks, size_t n, int m, size_t k)
+{
+    return bak_enclosed(tasks, n, m, &tasks[k]);
+}
+
 /* BAK's condition for task k in exact GMP rationals (mpq_t scratch from the
  * caller: one, sum, beta, tmp, bound, ci, ck). */
 static int bak_exact(const rtp_task *tasks, size_t n, int m, const rtp_task *tk, mpq_t one,

@@ -119,6 +119,12 @@ int rtp_gw_narrow_all(const rtp_task *tasks, size_t n, int m, rtp_ns max_bound);
 void rtp_gw_bak_beta(const rtp_task *ti, const mpq_t ci, const rtp_task *tk, const mpq_t ck,
                      mpq_t beta, mpq_t tmp);
 
+/* BAK's condition for task k alone (sum_i min(1, beta_k(i)) <= m - (m - 1)
+ * lambda_k), from integer enclosures of its terms: 1 when it holds, 0 when
+ * it fails, -1 when only exact rationals can tell (rtp_global_bak then
+ * decides in GMP). Every time of tasks[] valid (<= 2^62 ns). */
+int rtp_gw_bak_task(const rtp_task *tasks, size_t n, int m, size_t k);
+
 /* Global EDF on test->cpus >= 2 CPUs: the tests of `which` (RTP_GW_GFB |
  * ...) in the order gfb, bak, bcl, rta, the first acceptance naming the
  * verdict; rtp_global_edf runs them all (RTP_GW_ALL), solver/sensitivity

@@ -286,22 +286,33 @@ static rtp_status passes(const rtp_test *test, const rtp_task *e, size_t n, int 
 
 /* The largest x in [*lo, hi) such that `part` accepts with C'_k = x + c,
  * given that it accepts at *lo and its accepted wcets are downward closed:
- * bisection. */
+ * bisection, or, given a guess of the answer (-1: none), a galloping
+ * search from it: the guess, then steps of 1, 2, 4, ... away from it in
+ * the direction its verdict points, the middle whenever a step leaves the
+ * bracket. Either way each try only narrows the bracket (an accepted *lo,
+ * a rejected hi), so the answer is the same and the guess only sets the
+ * number of tries: 2 when it is the answer, instead of ~log2(hi - *lo). */
 static rtp_status bisect(const rtp_test *part, rtp_task *e, size_t n, size_t k, rtp_ns c,
-                         rtp_ns *lo, rtp_ns hi, rtp_diag *diag)
+                         rtp_ns *lo, rtp_ns hi, rtp_ns guess, rtp_diag *diag)
 {
-    rtp_ns keep = e[k].wcet_ns;
+    rtp_ns keep = e[k].wcet_ns, x = guess, step = 1;
     rtp_status st = RTP_OK;
     int ok;
     while (hi - *lo > 1 && st == RTP_OK) {
-        rtp_ns mid = *lo + (hi - *lo) / 2;
-        e[k].wcet_ns = mid + c;
+        if (x <= *lo || x >= hi)
+            x = *lo + (hi - *lo) / 2;
+        e[k].wcet_ns = x + c;
         if ((st = passes(part, e, n, &ok, diag)) == RTP_OK) {
             if (ok)
-                *lo = mid;
+                *lo = x;
             else
-                hi = mid;
+                hi = x;
         }
+        /* the next step from x, or the middle (-1) when it leaves the
+         * bracket; step <= 2^62 (it doubles only up to half the bracket) */
+        x = guess < 0 ? -1 : ok ? (hi - x > step ? x + step : -1)
+                                : (x - *lo > step ? x - step : -1);
+        step = step <= (hi - *lo) / 2 ? 2 * step : step;
     }
     e[k].wcet_ns = keep;
     return st;
@@ -474,8 +485,10 @@ static rtp_status wcet_max_of(const rtp_test *test, const rtp_task *tasks, size_
                 if (st == RTP_OK) /* nothing left to search when top - 1 is the answer */
                     st = rtp_sens_secant_max(e, n, k, &lo, rta_hi, w, keep - c, r, gedf_run, &g);
             }
-            else if (ok)
-                st = bisect(&parts[p], e, n, k, c, &lo, hi, diag);
+            else if (ok) /* GFB's largest C'_k in closed form as the guess */
+                st = bisect(&parts[p], e, n, k, c, &lo, hi,
+                            bak && p == 0 ? rtp_sens_gfb_guess(e, n, test->cpus, k) - c : -1,
+                            diag);
             if (ok && st == RTP_OK)
                 best = lo;
         }

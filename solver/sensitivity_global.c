@@ -64,6 +64,28 @@ size_t rtp_sens_gedf_parts(const rtp_test *test, rtp_test *parts)
     return RTP_SENS_GEDF_PARTS;
 }
 
+rtp_ns rtp_sens_gfb_guess(const rtp_task *e, size_t n, int m, size_t k)
+{
+    double dens = 0, dmax = 0, util = 0, d = (double)e[k].deadline_ns;
+    for (size_t i = 0; i < n; i++) {
+        if (i == k)
+            continue;
+        double l = (double)e[i].wcet_ns / (double)e[i].deadline_ns;
+        dens += l;
+        dmax = l > dmax ? l : dmax;
+        util += (double)e[i].wcet_ns / (double)e[i].period_ns;
+    }
+    /* below the largest other density: dens + y / D + (m - 1) dmax <= m;
+     * above it: dens + m y / D <= m */
+    double y = d * (m - dens - (m - 1) * dmax);
+    if (y > d * dmax)
+        y = d * (m - dens) / m;
+    double top = (double)e[k].period_ns * (m - util);
+    y = y < top ? y : top;
+    y = y < d ? y : d;
+    return y >= 0 ? (rtp_ns)y : -1;
+}
+
 /* ------------------------------------------------------------ BAK */
 
 typedef struct bak {
@@ -278,10 +300,36 @@ static int fixed_part(bak *b, rtp_ns *hi)
     return ok;
 }
 
+/* *fail = 1 when a condition k != j fails at C_j = lo: then at every x >= lo too
+ * (each is downward closed in x, file comment), and BAK accepts no x in
+ * [lo, hi]. From the integer enclosures of rtp_global_bak, n^2 terms
+ * without GMP, where fixed_part's slacks cost n^2 rationals: on
+ * bench_analysis's 20-task families BAK was never the answer, and this
+ * settles most tasks (sensitivity.c searches BAK last, from the other
+ * parts' best + 1). -1 when out of memory. */
+static int others_fail(const rtp_task *e, size_t n, int m, size_t j, rtp_ns lo, int *fail)
+{
+    rtp_task *t = malloc(n * sizeof *t);
+    if (!t)
+        return -1;
+    memcpy(t, e, n * sizeof *t);
+    t[j].wcet_ns = lo;
+    *fail = !gw_applicable(t, n); /* fixed_part's first check: BAK rejects */
+    for (size_t k = 0; k < n && !*fail; k++)
+        *fail = k != j && rtp_gw_bak_task(t, n, m, k) == 0;
+    free(t);
+    return 0;
+}
+
 rtp_status rtp_sens_bak_max(const rtp_task *e, size_t n, int m, size_t j, rtp_ns lo,
                             rtp_ns hi, rtp_ns *best)
 {
     *best = -1;
+    int hopeless;
+    if (others_fail(e, n, m, j, lo, &hopeless) != 0)
+        return RTP_ENOMEM;
+    if (hopeless)
+        return RTP_OK;
     bak b;
     b.e = e;
     b.n = n;

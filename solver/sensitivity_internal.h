@@ -115,6 +115,12 @@ rtp_status rtp_sens_fifo_first(sctx *s, size_t i, const int *prio, mpq_t key, in
 #define RTP_SENS_GEDF_PARTS 3
 #define RTP_SENS_GEDF_RTA 2 /* the index of the RTA among them */
 size_t rtp_sens_gedf_parts(const rtp_test *test, rtp_test *parts);
+/* A guess (doubles: no answer depends on it) of the largest C'_k at which
+ * GFB accepts the effective tasks e on m CPUs, the others unchanged: its
+ * condition sum_i C_i/D_i + (m - 1) max_i C_i/D_i <= m, linear in C'_k on
+ * each side of the largest other density, with C'_k <= D_k and total
+ * utilization <= m; -1 when none. */
+rtp_ns rtp_sens_gfb_guess(const rtp_task *e, size_t n, int m, size_t k);
 /* The largest integer x in [lo, hi] such that BAK accepts the effective
  * tasks e on m CPUs with e[j].wcet_ns = x, into *best; -1 when none. */
 rtp_status rtp_sens_bak_max(const rtp_task *e, size_t n, int m, size_t j, rtp_ns lo,

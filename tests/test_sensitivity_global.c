@@ -202,6 +202,38 @@ static void test_bak_max(void **state)
     assert_true(found > 1000);
 }
 
+/* GFB's largest wcet in closed form (rtp_sens_gfb_guess, the guess its
+ * search in sensitivity.c starts from): within 1 of a scan of C_j =
+ * 1..D_j through rtp_global_gfb (doubles: a guess, never an answer),
+ * below 1 where GFB accepts no C_j. */
+static void test_gfb_guess(void **state)
+{
+    (void)state;
+    long exact = 0;
+    for (uint64_t seed = 1; seed <= 3000; seed++) {
+        tu_rng rng = {seed * 7919};
+        rtp_task ts[MAXN];
+        int m;
+        size_t n = random_set(&rng, seed % 2 ? 40 : 150, ts, &m);
+        size_t j = (size_t)tu_range(&rng, 0, (int64_t)n - 1);
+        rtp_ns keep = ts[j].wcet_ns, want = -1;
+        for (rtp_ns x = 1; x <= ts[j].deadline_ns; x++) {
+            rtp_global_verdict v;
+            ts[j].wcet_ns = x;
+            assert_int_equal(rtp_global_gfb(ts, n, m, &v), RTP_OK);
+            if (v == RTP_GLOBAL_ACCEPT)
+                want = x;
+        }
+        ts[j].wcet_ns = keep;
+        rtp_ns got = rtp_sens_gfb_guess(ts, n, m, j);
+        if (want < 0 ? got >= 1 : got < want - 1 || got > want + 1)
+            fail_msg("seed %llu: GFB guess %lld, scan %lld", (unsigned long long)seed,
+                     (long long)got, (long long)want);
+        exact += want >= 0 && got == want;
+    }
+    assert_true(exact > 1000);
+}
+
 /* ------------------------------------------------------------ wcet_max */
 
 /* wcet_max of every task of one set under kind k on m CPUs, checked by
@@ -720,6 +752,7 @@ int main(void)
         cmocka_unit_test(test_examples),
         cmocka_unit_test(test_bak_counterexample),
         cmocka_unit_test(test_bak_max),
+        cmocka_unit_test(test_gfb_guess),
         cmocka_unit_test(test_monotone),
         cmocka_unit_test(test_wcet_max),
         cmocka_unit_test(test_gedf_wide),
