@@ -151,7 +151,8 @@ rtp_status rtp_sens_secant_max(const rtp_task *e, size_t n, size_t k, rtp_ns *lo
                                void *ctx);
 
 /* The gedf RTA with C'_k = x + c on the effective tasks e (restored),
- * given that it accepts at lo with warm[] lower bounds of its r* there:
+ * given warm[], lower bounds of its r* at lo and so at every larger x (the
+ * RTA need not accept lo: only x + 1's rejection is proved here):
  * lowers *hi (> lo, where the RTA rejects) to x + 1 for an x in [lo, *hi)
  * where the iteration from below alone (rtp_gw_edf_below) is not proved to
  * reject and x + 1 is proved rejected (by that iteration, by
