@@ -173,6 +173,20 @@ static void test_bak_counterexample(void **state)
 }
 
 /* rtp_sens_bak_max against a scan of rtp_global_bak over [lo, D_j]. */
+/* The largest C_j in [lo, D_j] that test `which` accepts (a scan), -1
+ * when none; ts[j] restored. */
+static rtp_ns scan_max(int which, rtp_task *ts, size_t n, int m, size_t j, rtp_ns lo)
+{
+    rtp_ns keep = ts[j].wcet_ns, want = -1;
+    for (rtp_ns x = lo; x <= ts[j].deadline_ns; x++) {
+        ts[j].wcet_ns = x;
+        if (accepts(which, ts, n, m))
+            want = x;
+    }
+    ts[j].wcet_ns = keep;
+    return want;
+}
+
 static void test_bak_max(void **state)
 {
     (void)state;
@@ -183,15 +197,7 @@ static void test_bak_max(void **state)
         int m;
         size_t n = random_set(&rng, seed % 2 ? 40 : 150, ts, &m);
         size_t j = (size_t)tu_range(&rng, 0, (int64_t)n - 1);
-        rtp_ns keep = ts[j].wcet_ns, lo = tu_range(&rng, 1, ts[j].deadline_ns), want = -1;
-        for (rtp_ns x = lo; x <= ts[j].deadline_ns; x++) {
-            rtp_global_verdict v;
-            ts[j].wcet_ns = x;
-            assert_int_equal(rtp_global_bak(ts, n, m, &v), RTP_OK);
-            if (v == RTP_GLOBAL_ACCEPT)
-                want = x;
-        }
-        ts[j].wcet_ns = keep;
+        rtp_ns lo = tu_range(&rng, 1, ts[j].deadline_ns), want = scan_max(T_BAK, ts, n, m, j, lo);
         rtp_ns got;
         assert_int_equal(rtp_sens_bak_max(ts, n, m, j, lo, ts[j].deadline_ns, &got), RTP_OK);
         if (got != want)
@@ -216,16 +222,7 @@ static void test_gfb_guess(void **state)
         int m;
         size_t n = random_set(&rng, seed % 2 ? 40 : 150, ts, &m);
         size_t j = (size_t)tu_range(&rng, 0, (int64_t)n - 1);
-        rtp_ns keep = ts[j].wcet_ns, want = -1;
-        for (rtp_ns x = 1; x <= ts[j].deadline_ns; x++) {
-            rtp_global_verdict v;
-            ts[j].wcet_ns = x;
-            assert_int_equal(rtp_global_gfb(ts, n, m, &v), RTP_OK);
-            if (v == RTP_GLOBAL_ACCEPT)
-                want = x;
-        }
-        ts[j].wcet_ns = keep;
-        rtp_ns got = rtp_sens_gfb_guess(ts, n, m, j);
+        rtp_ns want = scan_max(T_GFB, ts, n, m, j, 1), got = rtp_sens_gfb_guess(ts, n, m, j);
         if (want < 0 ? got >= 1 : got < want - 1 || got > want + 1)
             fail_msg("seed %llu: GFB guess %lld, scan %lld", (unsigned long long)seed,
                      (long long)got, (long long)want);
