@@ -288,6 +288,16 @@ static void bench_sensitivity(size_t sets, uint64_t seed)
     printf("# load average after: %.2f\n", bench_load_average());
 }
 
+/* Set k (0-based) of the sensitivity family below: gen seed k + 1. */
+static void family_20(size_t k, rtp_taskset *ts)
+{
+    rtp_gen_opts o = family(20, (rtp_ratio){8, 10}, RTP_DL_CONSTRAINED);
+    periods_1ms_100ms(&o);
+    rtp_diag diag;
+    if (rtp_gen_taskset(&o, k + 1, 0, 0, ts, &diag) != RTP_OK)
+        exit(3);
+}
+
 /* The sensitivity family: `rtpack gen --tasks 20 --utilization 0.8
  * --deadlines constrained --periods 1ms:100ms --granularity 1us --seed S`,
  * S = 1..sets, under EDF, FP-DM and FP-OPA: per set the plain exact test
@@ -308,12 +318,9 @@ static void bench_sensitivity_family(size_t sets)
         rtp_test test = rtp_test_exact(kinds[ki].policy, kinds[ki].rule, 1, rtp_limits_default());
         size_t done = 0;
         for (size_t k = 0; k < sets; k++) {
-            rtp_gen_opts o = family(20, (rtp_ratio){8, 10}, RTP_DL_CONSTRAINED);
-            periods_1ms_100ms(&o);
             rtp_taskset ts;
             rtp_diag diag;
-            if (rtp_gen_taskset(&o, k + 1, 0, 0, &ts, &diag) != RTP_OK)
-                exit(3);
+            family_20(k, &ts);
             rtp_test_result r;
             memset(&r, 0, sizeof r);
             rtp_scaling sc;
@@ -666,12 +673,9 @@ static void bench_edf_floor(size_t sets)
     rtp_ns wmax[20];
     size_t done = 0, bad = 0, below = 0;
     for (size_t k = 0; k < sets; k++) {
-        rtp_gen_opts o = family(20, (rtp_ratio){8, 10}, RTP_DL_CONSTRAINED);
-        periods_1ms_100ms(&o);
         rtp_taskset ts;
         rtp_diag diag;
-        if (rtp_gen_taskset(&o, k + 1, 0, 0, &ts, &diag) != RTP_OK)
-            exit(3);
+        family_20(k, &ts);
         rtp_task *e = ts.tasks;
         size_t n = ts.n_tasks;
         double t0 = bench_cpu_us();
