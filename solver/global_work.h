@@ -122,7 +122,10 @@ void rtp_gw_bak_beta(const rtp_task *ti, const mpq_t ci, const rtp_task *tk, con
 /* BAK's condition for task k alone (sum_i min(1, beta_k(i)) <= m - (m - 1)
  * lambda_k), from integer enclosures of its terms: 1 when it holds, 0 when
  * it fails, -1 when only exact rationals can tell (rtp_global_bak then
- * decides in GMP). Every time of tasks[] valid (<= 2^62 ns). */
+ * decides in GMP). Every time of tasks[] valid (<= 2^62 ns) and every
+ * D_i <= T_i (BAK's own precondition, gw_applicable's: with D_i > T_i the
+ * term C_i (D_k + T_i - D_i) can be negative and the enclosure is wrong;
+ * review rev12b). */
 int rtp_gw_bak_task(const rtp_task *tasks, size_t n, int m, size_t k);
 
 /* Global EDF on test->cpus >= 2 CPUs: the tests of `which` (RTP_GW_GFB |

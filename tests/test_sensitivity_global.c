@@ -172,7 +172,6 @@ static void test_bak_counterexample(void **state)
     assert_int_equal(v, RTP_GLOBAL_REJECT);
 }
 
-/* rtp_sens_bak_max against a scan of rtp_global_bak over [lo, D_j]. */
 /* The largest C_j in [lo, D_j] that test `which` accepts (a scan), -1
  * when none; ts[j] restored. */
 static rtp_ns scan_max(int which, rtp_task *ts, size_t n, int m, size_t j, rtp_ns lo)
@@ -187,6 +186,7 @@ static rtp_ns scan_max(int which, rtp_task *ts, size_t n, int m, size_t j, rtp_n
     return want;
 }
 
+/* rtp_sens_bak_max against a scan of rtp_global_bak over [lo, D_j]. */
 static void test_bak_max(void **state)
 {
     (void)state;
