@@ -279,6 +279,12 @@ done:
     return st;
 }
 
+int rtp_rehearse_soft_bin(const rtp_plan *plan, const rtp_plan_bin *bin)
+{
+    return plan->soft && plan->policy != RTP_POLICY_FP && plan->policy != RTP_POLICY_GFP &&
+           !strcmp(bin->test, "soft");
+}
+
 rtp_status rtp_rehearse_bounds(const rtp_plan *plan, const rtp_limits *limits, rtp_ns *out,
                                rtp_diag *diag)
 {
@@ -287,9 +293,7 @@ rtp_status rtp_rehearse_bounds(const rtp_plan *plan, const rtp_limits *limits, r
         const rtp_plan_bin *bin = &plan->bins[j];
         for (size_t i = 0; i < bin->n_tasks; i++)
             out[k + i] = fp ? bin->tasks[i].response_time_ns : bin->tasks[i].task.deadline_ns;
-        /* a bin a hard test accepted meets every deadline: its tardiness
-         * bound is 0, as analyze says, whatever [DA08]/[EGB10] give */
-        rtp_status st = plan->soft && !fp && !strcmp(bin->test, "soft")
+        rtp_status st = rtp_rehearse_soft_bin(plan, bin)
                             ? soft_bounds(plan, bin, limits, &out[k], diag)
                             : RTP_OK;
         if (st != RTP_OK)

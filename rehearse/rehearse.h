@@ -70,9 +70,15 @@ typedef struct rtp_rehearse_opts {
 rtp_status rtp_rehearse_run(const rtp_plan *plan, const rtp_rehearse_opts *opts,
                             rtp_rehearse_report *report, rtp_diag *diag);
 
+/* 1 when rtp_rehearse_bounds holds bin's tasks to deadline + tardiness
+ * bound: an EDF plan made with partition --soft, the bin accepted by the
+ * soft test (test "soft"); a bin a hard test accepted meets its deadlines
+ * (tardiness 0, as analyze says). Pure. */
+int rtp_rehearse_soft_bin(const rtp_plan *plan, const rtp_plan_bin *bin);
+
 /* The bound rehearse holds each placed task to, out[k] for the k-th task in
  * the plan's bin order: under FP its response_time (-1: none); under EDF
- * its deadline, and in a soft plan's bins (partition --soft) its deadline
+ * its deadline, and in a soft bin (rtp_rehearse_soft_bin) its deadline
  * plus its tardiness bound on the bin's effective tasks (solver/tardiness.h;
  * the deadline alone where the bounds do not apply). `report` checks a
  * rehearsal against the same numbers. Pure. RTP_ENOMEM, RTP_ELIMIT. */

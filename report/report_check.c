@@ -72,7 +72,7 @@ static rtp_status check_task(const rtp_plan *plan, const rtp_rehearse_report *r,
         return rtp_diag_set(diag, RTP_EINPUT, path, "%s for %.60s; the plan's bound (%s) is %s%s",
                             shown(t->bound_ns, a, sizeof a), t->name,
                             fp            ? "its response time"
-                            : plan->soft && !strcmp(bin->test, "soft")
+                            : rtp_rehearse_soft_bin(plan, bin)
                                 ? "its deadline plus its tardiness bound"
                                           : "its deadline",
                             shown(bounds[f], b, sizeof b), tail);
