@@ -309,18 +309,18 @@ static const rtp_ns *pair_row(const rtp_task *tasks, size_t n, size_t k, gw_pair
 }
 
 /* Task k's bound (rtp_gw_fixed_point, GW_EDF) with the others' response
- * bounds r[], its search starting at `from`; wide as gw_ctx's. */
+ * bounds r[], its search starting at `from`, in the run's memory w; wide
+ * as gw_ctx's. */
 static rtp_status search(const rtp_task *tasks, size_t n, int m, size_t k, const rtp_ns *r,
-                         rtp_ns from, size_t *others, gw_term *scratch, rtp_i128 *cap,
-                         gw_pairs *pairs, int wide, uint64_t *steps, const rtp_limits *limits,
-                         rtp_ns *bound, rtp_diag *diag)
+                         rtp_ns from, gw_search_mem *w, int wide, uint64_t *steps,
+                         const rtp_limits *limits, rtp_ns *bound, rtp_diag *diag)
 {
     size_t n_others = 0;
     for (size_t i = 0; i < n; i++)
         if (i != k)
-            others[n_others++] = i;
-    gw_ctx ctx = {tasks, others, n_others, r, &tasks[k], m, GW_EDF, scratch, cap, from, wide,
-                  pair_row(tasks, n, k, pairs), 0};
+            w->others[n_others++] = i;
+    gw_ctx ctx = {tasks, w->others, n_others, r, &tasks[k], m, GW_EDF, w->scratch, w->cap,
+                  from, wide, pair_row(tasks, n, k, &w->pairs), 0};
     return rtp_gw_fixed_point(&ctx, steps, limits, bound, diag);
 }
 
@@ -752,8 +752,7 @@ rtp_status rtp_gw_edf_rta_from(const rtp_task *tasks, size_t n, int m,
                 break;
             }
             rtp_ns b;
-            if ((st = search(tasks, n, m, k, low, low[k], w.others, w.scratch, w.cap, &w.pairs, wide,
-                             &steps, limits, &b, diag)))
+            if ((st = search(tasks, n, m, k, low, low[k], &w, wide, &steps, limits, &b, diag)))
                 goto done;
             if (b < 0 && (!response_time || warm)) {
                 *verdict = RTP_GLOBAL_REJECT;
@@ -790,8 +789,8 @@ rtp_status rtp_gw_edf_rta_from(const rtp_task *tasks, size_t n, int m,
             if (searched[k] == 0 || latest_other(&stamps, k) > searched[k]) {
                 n_fit -= searched[k] != 0 && bound[k] >= 0;
                 searched[k] = stamps.now;
-                if ((st = search(tasks, n, m, k, rbound, low[k], w.others, w.scratch, w.cap, &w.pairs,
-                                 wide, &steps, limits, &bound[k], diag)))
+                if ((st = search(tasks, n, m, k, rbound, low[k], &w, wide, &steps, limits,
+                                 &bound[k], diag)))
                     goto done;
                 n_fit += bound[k] >= 0;
             }
@@ -884,8 +883,7 @@ rtp_status rtp_gw_edf_below(const rtp_task *tasks, size_t n, int m, const rtp_li
         moved = 0;
         for (size_t k = 0; k < n && *outcome == 1; k++) {
             rtp_ns b;
-            st = search(tasks, n, m, k, low, low[k], w.others, w.scratch, w.cap, &w.pairs, wide, &steps,
-                        limits, &b, &mine);
+            st = search(tasks, n, m, k, low, low[k], &w, wide, &steps, limits, &b, &mine);
             if (st == RTP_ELIMIT && steps > limits->max_iterations) {
                 st = RTP_OK; /* the steps' limit: undecided, as documented */
                 *outcome = -1;
