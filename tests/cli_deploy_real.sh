@@ -262,7 +262,12 @@ if command -v rt-app > /dev/null; then
             for t in $(cpuset_pids); do
                 for th in /proc/"$t"/task/*; do
                     chrt -p "${th##*/}" 2>/dev/null | grep -q SCHED_DEADLINE || continue
-                    seen="$seen$(cat "$th/comm"):$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "$th/status") "
+                    # a thread that ended after chrt saw it leaves no name
+                    # or CPUs: skipped, not recorded as ":" (seen in a CI run)
+                    th_name=$(cat "$th/comm" 2>/dev/null)
+                    th_cpus=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "$th/status" 2>/dev/null)
+                    [ -n "$th_name" ] && [ -n "$th_cpus" ] || continue
+                    seen="$seen$th_name:$th_cpus "
                 done
             done
             seen=$(printf '%s' "$seen" | tr ' ' '\n' | sort -u | tr '\n' ' ' | sed 's/^ //')
