@@ -93,16 +93,26 @@ static rtp_status scaling_of(const rtp_test *test, const rtp_task *tasks, size_t
 static rtp_status wcet_max_of(const rtp_test *test, const rtp_task *tasks, size_t n,
                            const rtp_overheads *ov, rtp_ns *wcet_max, rtp_diag *diag);
 
+/* What both searches start from: a set without shared resources (docs/spec.md
+ * "Shared resources": sensitivity does not model them yet), its noise folded
+ * in (noise_free). */
+static rtp_status searchable(const rtp_task *tasks, size_t n, const rtp_overheads *ov,
+                             rtp_task **copy, rtp_overheads *quiet, rtp_diag *diag)
+{
+    *copy = NULL;
+    if (rtp_tasks_have_requests(tasks, n))
+        return rtp_diag_set(diag, RTP_EINPUT, "resources",
+                            "sensitivity does not model shared resources yet");
+    return noise_free(tasks, n, ov, copy, quiet, diag);
+}
+
 rtp_status rtp_sensitivity_scaling(const rtp_test *test, const rtp_task *tasks, size_t n,
                                    const rtp_overheads *ov, rtp_scaling *out,
                                    rtp_diag *diag)
 {
-    if (rtp_tasks_have_requests(tasks, n)) /* docs/spec.md "Shared resources" */
-        return rtp_diag_set(diag, RTP_EINPUT, "resources",
-                            "sensitivity does not model shared resources yet");
     rtp_task *copy;
     rtp_overheads quiet;
-    rtp_status st = noise_free(tasks, n, ov, &copy, &quiet, diag);
+    rtp_status st = searchable(tasks, n, ov, &copy, &quiet, diag);
     if (st != RTP_OK) {
         memset(out, 0, sizeof *out);
         return st;
@@ -116,12 +126,9 @@ rtp_status rtp_sensitivity_wcet_max(const rtp_test *test, const rtp_task *tasks,
                                     const rtp_overheads *ov, rtp_ns *wcet_max_out,
                                     rtp_diag *diag)
 {
-    if (rtp_tasks_have_requests(tasks, n)) /* docs/spec.md "Shared resources" */
-        return rtp_diag_set(diag, RTP_EINPUT, "resources",
-                            "sensitivity does not model shared resources yet");
     rtp_task *copy;
     rtp_overheads quiet;
-    rtp_status st = noise_free(tasks, n, ov, &copy, &quiet, diag);
+    rtp_status st = searchable(tasks, n, ov, &copy, &quiet, diag);
     if (st != RTP_OK) {
         for (size_t i = 0; i < n; i++)
             wcet_max_out[i] = -1;
