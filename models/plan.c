@@ -811,7 +811,17 @@ int rtp_doc_is_plan(const char *text, size_t len)
     rtp_json doc;
     if (rtp_json_open(&doc, text, len, NULL) != RTP_OK)
         return 0; /* the task-set reader reports what is wrong */
-    int plan = cJSON_IsObject(doc.root) && !cJSON_GetObjectItemCaseSensitive(doc.root, "tasks");
+    /* A task set missing "tasks" is still a task set (its reader says
+     * "tasks: missing"): a plan has a member no task set has, or its bins
+     * as an array "cpus" (a task set's cpus sit in "platform"). */
+    static const char *const own[] = {"feasible", "method", "clusters", "unassigned", "proof",
+                                      "deployable", NULL};
+    const cJSON *root = doc.root;
+    int plan = cJSON_IsObject(root) && !cJSON_GetObjectItemCaseSensitive(root, "tasks") &&
+               cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(root, "cpus"));
+    for (size_t k = 0; cJSON_IsObject(root) && !plan && own[k]; k++)
+        plan = !cJSON_GetObjectItemCaseSensitive(root, "tasks") &&
+               cJSON_GetObjectItemCaseSensitive(root, own[k]) != NULL;
     rtp_json_close(&doc);
     return plan;
 }

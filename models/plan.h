@@ -142,8 +142,10 @@ rtp_status rtp_plan_parse_json(const char *text, size_t len, rtp_plan *out,
 
 void rtp_plan_free(rtp_plan *plan);
 
-/* 1 when `text` is a JSON object without "tasks" (a plan document, not a
- * task set): how commands taking FILE or PLAN tell them apart. */
+/* 1 when `text` is a JSON object without "tasks" and with an array "cpus"
+ * or a member only plans have ("feasible", "method", "clusters", ...): a
+ * plan document, not a task set; how commands taking FILE or PLAN tell them
+ * apart. */
 int rtp_doc_is_plan(const char *text, size_t len);
 
 RTP_API_END

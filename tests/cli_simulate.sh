@@ -172,6 +172,13 @@ expect 2 "gedf without CPUs" "$B" simulate "$EX/textbook.json" --policy gedf
 expect 2 "bad task set" sh -c "echo '{\"tasks\": [{\"name\": \"a\", \"wcet\": 1}]}' | \
 '$B' simulate -"
 grep -q "tasks\[0\].period" "$TMP/err" || fail "bad task set: JSON path"
+# A task set without "tasks" is read as a task set, not as a plan (whose
+# reader used to answer "time_unit: unknown key"); a plan's own member makes
+# it a plan.
+expect 2 "a task set without tasks" sh -c "echo '{\"time_unit\": \"ms\"}' | '$B' simulate -"
+grep -q "tasks: missing" "$TMP/err" || fail "a task set without tasks: $(cat "$TMP/err")"
+expect 2 "a plan without bins" sh -c "echo '{\"method\": \"ffd\"}' | '$B' simulate -"
+grep -q "feasible: missing" "$TMP/err" || fail "a plan without bins: $(cat "$TMP/err")"
 cat >"$TMP/big.json" <<'JSON'
 { "tasks": [ { "name": "a", "wcet": 1, "period": "1000000007ns" },
              { "name": "b", "wcet": 1, "period": "4611686018ms" } ] }
