@@ -47,6 +47,17 @@ static int is_global(rtp_policy p)
 
 /* --sensitivity: wcet_max per task and the critical scaling factor into the
  * document (docs/spec.md "Sensitivity"). */
+/* 1 when some task's mask is not the whole cluster of `cpus` CPUs: the
+ * verdict is then the arbitrary-affinity analysis's (apa_masks, apa()). */
+static int masks_restricted(const uint64_t *mask, size_t n, int cpus)
+{
+    uint64_t full = cpus >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << cpus) - 1;
+    for (size_t i = 0; i < n; i++)
+        if (mask[i] != full)
+            return 1;
+    return 0;
+}
+
 static rtp_status sensitivity(const rtp_taskset *ts, const rtp_test *test, rtp_analysis *a,
                               rtp_diag *diag)
 {
@@ -57,10 +68,24 @@ static rtp_status sensitivity(const rtp_taskset *ts, const rtp_test *test, rtp_a
         a->scaling.not_defined = rr;
         return RTP_OK;
     }
+    int apa = a->mask && masks_restricted(a->mask, n, test->cpus);
+    if (apa && test->priority == RTP_PRIO_OPA) { /* no wcet_max, no factor */
+        memset(&a->scaling, 0, sizeof a->scaling);
+        a->scaling.not_defined = "not computed for arbitrary affinities under OPA (the "
+                                 "arbitrary-affinity analysis runs the order OPA chose, "
+                                 "which moves with the wcets)";
+        return RTP_OK;
+    }
     if (!(a->wcet_max = malloc((n ? n : 1) * sizeof *a->wcet_max)))
         return RTP_ENOMEM;
     rtp_status st;
-    if (rtp_tasks_have_requests(ts->tasks, n)) { /* one CPU: one bin, all local */
+    if (apa) { /* the verdict is the APA analysis's (apa() below), not the global test's */
+        st = rtp_apa_wcet_max(ts->tasks, n, &ts->platform.overheads, a->mask, a->priority,
+                              &test->limits, a->wcet_max, diag);
+        if (st == RTP_OK) /* a global cluster: the factor is not defined */
+            st = rtp_sensitivity_scaling(test, ts->tasks, n, &ts->platform.overheads,
+                                         &a->scaling, diag);
+    } else if (rtp_tasks_have_requests(ts->tasks, n)) { /* one CPU: one bin, all local */
         size_t *cpu = calloc(n ? n : 1, sizeof *cpu);
         st = cpu ? rtp_sensitivity_locks_wcet_max(test, ts->resources, ts->n_resources,
                                                   ts->tasks, n, cpu, 1, &ts->platform.overheads,
@@ -136,8 +161,8 @@ static rtp_status apa_masks(const rtp_taskset *ts, const int *ids, size_t n_ids,
             if (st != RTP_OK)
                 return st;
         }
-        *restricted |= a->mask[i] != full;
     }
+    *restricted = masks_restricted(a->mask, n, (int)n_ids);
     return RTP_OK;
 }
 

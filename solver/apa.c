@@ -1,5 +1,6 @@
 /* solver/apa.c — the APA reduction of solver/apa.h. */
 #include "solver/apa.h"
+#include "models/effective.h"
 #include "solver/global_work.h"
 
 #include <stdlib.h>
@@ -187,4 +188,63 @@ int rtp_apa_nested(const uint64_t *mask, size_t n, const int *priority, size_t *
             }
         }
     return 1;
+}
+
+/* rtp_apa_rta's verdict on the effective tasks e with task k's declared
+ * wcet x (e[k] restored): *ok = 0 also when C'(x) passes 2^62 ns, which
+ * passes D_k. */
+static rtp_status accepts_at(const rtp_task *tasks, rtp_task *e, size_t n, size_t k, rtp_ns x,
+                             const rtp_overheads *ov, const uint64_t *mask,
+                             const int *priority, const rtp_limits *limits, int *ok,
+                             rtp_diag *diag)
+{
+    rtp_task t = tasks[k];
+    rtp_ns keep = e[k].wcet_ns;
+    t.wcet_ns = x;
+    *ok = 0;
+    if (rtp_effective_wcet(&t, ov, RTP_POLICY_GFP, &e[k].wcet_ns) != RTP_OK)
+        return RTP_OK;
+    rtp_global_verdict v;
+    rtp_status st = rtp_apa_rta(e, n, mask, priority, limits, NULL, &v, diag);
+    e[k].wcet_ns = keep;
+    *ok = st == RTP_OK && v == RTP_GLOBAL_ACCEPT;
+    return st;
+}
+
+rtp_status rtp_apa_wcet_max(const rtp_task *tasks, size_t n, const rtp_overheads *ov,
+                            const uint64_t *mask, const int *priority,
+                            const rtp_limits *limits, rtp_ns *wcet_max, rtp_diag *diag)
+{
+    for (size_t i = 0; i < n; i++)
+        wcet_max[i] = -1;
+    if (n == 0)
+        return RTP_OK;
+    rtp_status st = RTP_OK;
+    rtp_task *e = rtp_effective_new(tasks, n, ov, RTP_POLICY_GFP, &st, diag);
+    if (!e)
+        return st;
+    rtp_global_verdict v;
+    if ((st = rtp_apa_rta(e, n, mask, priority, limits, NULL, &v, diag)) != RTP_OK ||
+        v != RTP_GLOBAL_ACCEPT)
+        goto done;
+    for (size_t k = 0; k < n && st == RTP_OK; k++) {
+        /* lo accepted, hi rejected: hi = D_k + 1 needs no run */
+        rtp_ns lo = tasks[k].wcet_ns, hi = tasks[k].deadline_ns + 1;
+        while (st == RTP_OK && hi - lo > 1) {
+            rtp_ns mid = lo + (hi - lo) / 2;
+            int ok;
+            st = accepts_at(tasks, e, n, k, mid, ov, mask, priority, limits, &ok, diag);
+            if (ok)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        wcet_max[k] = lo;
+    }
+    if (st != RTP_OK)
+        for (size_t i = 0; i < n; i++)
+            wcet_max[i] = -1;
+done:
+    free(e);
+    return st;
 }

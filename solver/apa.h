@@ -47,6 +47,24 @@ rtp_status rtp_apa_rta(const rtp_task *tasks, size_t n, const uint64_t *mask,
                        const int *priority, const rtp_limits *limits,
                        rtp_ns *response_time, rtp_global_verdict *verdict, rtp_diag *diag);
 
+/* wcet_max[i] (caller array of n): the largest integer wcet (ns) of the
+ * declared task i, every other task unchanged, with rtp_apa_rta still
+ * accepting under the same priority[] and mask[] (C' and J' from ov under
+ * GFP, models/effective.h); every entry -1 when it does not accept as given.
+ * For a priority order that does not depend on the wcets (DM, RM, given:
+ * under OPA the caller refuses), exact by bisection, because the accepted
+ * wcets of a task are downward closed: every bound is a least fixed point
+ * of an operator non-decreasing in every C' and in the bounds above it
+ * (the uniprocessor form [ABRTW93]; [BC07]'s, whose workload bound
+ * W(L, C) grows with C at fixed L and with L = x + R - C, where R - C
+ * itself grows with C), the smallest over the subsets S keeps that, and a
+ * task losing its bound only makes more tests fail (solver/apa.c);
+ * tests/test_apa.c scans every wcet up to the deadline on seeded sets. A
+ * wcet past D_k is rejected without a run (its C' alone passes D_k - J'_k). */
+rtp_status rtp_apa_wcet_max(const rtp_task *tasks, size_t n, const rtp_overheads *ov,
+                            const uint64_t *mask, const int *priority,
+                            const rtp_limits *limits, rtp_ns *wcet_max, rtp_diag *diag);
+
 /* 1 when for every two tasks x more urgent than y, both with masks of two or
  * more CPUs that meet, y's mask lies within x's: then a failed push of the
  * most urgent pushable task means every CPU of every less urgent pushable

@@ -164,6 +164,27 @@ hasnt 'wcet_max' "$TMP/out" "rr: no wcet_max"
 expect 0 "rr ties json" "$B" analyze "$S/examples/rr-tied.json" --policy fp --priority given --sensitivity --json
 hasnt 'wcet_max' "$TMP/out" "rr json: no wcet_max"
 hasnt 'critical_scaling_factor' "$TMP/out" "rr json: no factor"
+# gfp with arbitrary affinities (review rev13b's set): the verdict is the
+# APA analysis's, and so is wcet_max: t3 takes 13 (14 fails), where the
+# global test without the affinities said 15; t2 19, not 25. Under OPA
+# nothing is computed.
+cat >"$TMP/apa.json" <<'JSON'
+{"tasks": [{"name": "t0", "wcet": 9, "period": 36, "deadline": 36, "affinity": [1]},
+ {"name": "t1", "wcet": 2, "period": 13, "deadline": 8, "affinity": [2]},
+ {"name": "t2", "wcet": 6, "period": 27, "deadline": 25, "affinity": [0]},
+ {"name": "t3", "wcet": 3, "period": 19, "deadline": 15, "affinity": [0, 1, 2]}]}
+JSON
+expect 0 "apa" "$B" analyze "$TMP/apa.json" --policy gfp --cpus 3 --priority rm --sensitivity --json
+jcheck() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if ($1) else 1)" "$TMP/out" || fail "$2"; }
+jcheck "d['test'] == 'apa' and [t['wcet_max'] for t in d['tasks']] == [30, 8, 19, 13]" "apa: wcet_max by the APA analysis"
+sed 's/"wcet": 3, "period": 19/"wcet": 13, "period": 19/' "$TMP/apa.json" >"$TMP/apa13.json"
+sed 's/"wcet": 3, "period": 19/"wcet": 14, "period": 19/' "$TMP/apa.json" >"$TMP/apa14.json"
+expect 0 "apa at wcet_max" "$B" analyze "$TMP/apa13.json" --policy gfp --cpus 3 --priority rm
+expect 1 "apa past wcet_max" "$B" analyze "$TMP/apa14.json" --policy gfp --cpus 3 --priority rm
+expect 0 "apa opa" "$B" analyze "$TMP/apa.json" --policy gfp --cpus 3 --priority opa --sensitivity --json
+hasnt 'wcet_max' "$TMP/out" "apa opa: no wcet_max"
+expect 0 "apa opa human" "$B" analyze "$TMP/apa.json" --policy gfp --cpus 3 --priority opa --sensitivity
+has 'notcomputedforarbitraryaffinitiesunderOPA' "$TMP/out" "apa opa: the reason"
 expect 0 "partition no flag" "$B" partition "$S/examples/quickstart.json" --json
 hasnt 'wcet_max' "$TMP/out" "no flag in plans"
 # a bad type in a plan's member is bad input

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "heuristics/semi.h"
+#include "models/effective.h"
 #include "solver/apa.h"
 #include "solver/fp.h"
 #include "support/apa_reference.h"
@@ -452,6 +453,58 @@ static void test_degenerate(void **state)
     }
 }
 
+/* rtp_apa_wcet_max against a scan (review rev13b found analyze's gfp
+ * --sensitivity with affinities reporting the global test's wcet_max, above
+ * what the APA analysis accepts): on seeded sets with jitter (half of them)
+ * and overheads (a third), every wcet from the declared one to D_k + 1 is
+ * accepted by rtp_apa_rta (on the effective tasks) exactly when it is at
+ * most wcet_max[k], which also checks that the accepted wcets are downward
+ * closed, as the bisection assumes; -1 everywhere when the set fails as
+ * given. */
+static void test_wcet_max_scan(void **state)
+{
+    (void)state;
+    tu_rng rng = {4242};
+    rtp_limits lim = rtp_limits_default();
+    int accepted_sets = 0;
+    for (int k = 0; k < 600; k++) {
+        rtp_task ts[MAXN], e[MAXN];
+        uint64_t mask[MAXN];
+        int prio[MAXN], m;
+        size_t n = apa_ref_random_set(&rng, ts, mask, prio, &m);
+        for (size_t i = 0; i < n && k % 2; i++)
+            ts[i].jitter_ns = tu_range(&rng, 0, (ts[i].deadline_ns - ts[i].wcet_ns) / 2);
+        rtp_overheads ov = {0};
+        if (k % 3 == 0) {
+            ov.release_latency_ns = tu_range(&rng, 0, 2);
+            ov.context_switch_ns = tu_range(&rng, 0, 1);
+        }
+        rtp_ns wm[MAXN];
+        assert_int_equal(rtp_apa_wcet_max(ts, n, &ov, mask, prio, &lim, wm, NULL), RTP_OK);
+        assert_int_equal(rtp_effective_tasks(ts, n, &ov, RTP_POLICY_GFP, e, NULL), RTP_OK);
+        rtp_global_verdict v;
+        assert_int_equal(rtp_apa_rta(e, n, mask, prio, &lim, NULL, &v, NULL), RTP_OK);
+        for (size_t i = 0; i < n; i++) {
+            if (v != RTP_GLOBAL_ACCEPT) {
+                assert_int_equal(wm[i], -1);
+                continue;
+            }
+            rtp_task keep = ts[i];
+            for (rtp_ns x = keep.wcet_ns; x <= keep.deadline_ns + 1; x++) {
+                ts[i].wcet_ns = x;
+                assert_int_equal(rtp_effective_tasks(ts, n, &ov, RTP_POLICY_GFP, e, NULL),
+                                 RTP_OK);
+                rtp_global_verdict w;
+                assert_int_equal(rtp_apa_rta(e, n, mask, prio, &lim, NULL, &w, NULL), RTP_OK);
+                assert_int_equal(w == RTP_GLOBAL_ACCEPT, x <= wm[i]);
+            }
+            ts[i] = keep;
+        }
+        accepted_sets += v == RTP_GLOBAL_ACCEPT;
+    }
+    assert_true(accepted_sets > 100); /* the scan saw real searches */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -464,6 +517,7 @@ int main(void)
         cmocka_unit_test(test_jitter_against_simulation),
         cmocka_unit_test(test_semi_hand),
         cmocka_unit_test(test_semi_plans),
+        cmocka_unit_test(test_wcet_max_scan),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
