@@ -270,6 +270,14 @@ size_t rtp_sweep_n_points(const rtp_sweep *sw)
 rtp_status rtp_sweep_taskset(const rtp_sweep *sw, size_t point, size_t index,
                              rtp_taskset *out, rtp_diag *diag)
 {
+    memset(out, 0, sizeof *out);
+    /* the library's callers pass these unchecked (the Python package) */
+    if (point >= sw->n_points)
+        return rtp_diag_set(diag, RTP_EINPUT, "", "point %zu: the sweep has %zu points", point,
+                            sw->n_points);
+    if (index >= (size_t)sw->doc.sets_per_point)
+        return rtp_diag_set(diag, RTP_EINPUT, "", "set %zu: the sweep draws %zu sets per point",
+                            index, (size_t)sw->doc.sets_per_point);
     rtp_gen_opts gen = rtp_sweep_gen_opts(sw, point);
     rtp_status st = rtp_gen_taskset(&gen, (uint64_t)sw->doc.seed, sw->points[point].stream,
                                     index, out, diag);

@@ -71,7 +71,8 @@ void rtp_sweep_point_resources(const rtp_sweep *sw, size_t point, char *buf, siz
  * it), its number of points, and the task set `rtpack explore` evaluates as
  * set `index` (0 .. sets_per_point - 1) of point `point` (explore draws it
  * with this call too; RTP_EINPUT naming the point and the set when the
- * generator cannot meet it). */
+ * generator cannot meet it, or when point or index is out of range; *out is
+ * zeroed first). */
 rtp_sweep *rtp_sweep_open(const char *text, size_t len, rtp_diag *diag);
 void rtp_sweep_close(rtp_sweep *sw);
 size_t rtp_sweep_n_points(const rtp_sweep *sw);

@@ -179,6 +179,9 @@ class TaskSet:
 
     @classmethod
     def from_json(cls, text):
+        if not isinstance(text, (str, bytes, bytearray)):  # None would build an empty set
+            raise TypeError("TaskSet.from_json: text must be str or bytes, not "
+                            + type(text).__name__)
         return cls(_text=text)
 
     @classmethod

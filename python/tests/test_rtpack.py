@@ -153,7 +153,11 @@ class Examples(unittest.TestCase):
             args += ["--cpus", str(kw["cpus"])] if "cpus" in kw else []
             args += extra or []
             rc, doc = cli(*args)
-            what = rtpack.TaskSet.load(path) if policy else open(path, encoding="utf-8").read()
+            if policy:
+                what = rtpack.TaskSet.load(path)
+            else:
+                with open(path, encoding="utf-8") as f:
+                    what = f.read()
             with self.subTest(path=path, policy=policy, extra=extra):
                 if rc >= 2:
                     with self.assertRaises(rtpack.RtpackError) as e:
@@ -360,6 +364,19 @@ class Sweeps(unittest.TestCase):
             self.assertEqual([r["name"] for r in ts["resources"]], ["R1", "R2"])
             self.assertTrue(any(t.get("requests") for t in ts["tasks"]))
 
+    def test_sweep_taskset_out_of_range(self):
+        """A point or set index out of range is InputError naming the range
+        (the point past the last one used to crash the interpreter, audit
+        rev13c; a set index past sets_per_point drew a set explore never
+        evaluates)."""
+        sweep = rtpack.Sweep(os.path.join(SRC, "examples", "sweep.json"))
+        for point, index, what in [(len(sweep.points) + 10**6, 0, "points"),
+                                   (0, sweep.sets_per_point, "sets per point")]:
+            with self.assertRaises(rtpack.InputError) as e:
+                sweep.taskset(point, index)
+            self.assertIn(what, str(e.exception))
+        self.assertGreater(len(sweep.taskset(0, sweep.sets_per_point - 1).tasks), 0)
+
 
 class Errors(unittest.TestCase):
     def test_bad_json_has_line_and_column(self):
@@ -368,6 +385,11 @@ class Errors(unittest.TestCase):
         self.assertEqual((e.exception.exit_code, e.exception.status), (2, "input"))
         self.assertEqual(e.exception.line, 2)
         self.assertGreater(e.exception.column, 0)
+
+    def test_from_json_needs_text(self):
+        """None is not an empty document (it built an empty set, audit rev13c)."""
+        with self.assertRaises(TypeError):
+            rtpack.TaskSet.from_json(None)
 
     def test_bad_member_has_path(self):
         for text, path in [('{"tasks":[{"name":"a","wcet":-1,"period":4}]}', "tasks[0].wcet"),
