@@ -118,8 +118,8 @@ static void print_human(const rtp_simulation *r)
         printf("note: SCHED_RR in a global cluster or under EDF is simulated as SCHED_FIFO "
                "(equal priorities first-in first-out); on one CPU under fp it is simulated\n");
     if (affinity)
-        printf("note: an affinity naming no CPU of its cluster is not simulated (the task may "
-               "run on every CPU of the cluster)\n");
+        printf("note: an affinity naming no CPU of its cluster, or any affinity under gedf, is "
+               "not simulated (the task may run on every CPU of the cluster)\n");
     printf("%s\n", d->schedulable ? "no deadline missed" : "deadlines missed");
 }
 

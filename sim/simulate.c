@@ -229,7 +229,8 @@ static rtp_status lock_setup(const rtp_simulation *out, const source *src, size_
  * CPU under fp (rr[] and the quantum), affinities in a gfp cluster (mask[],
  * NULL when every task may run on every CPU of it). *rr_left / *aff_left:
  * SCHED_RR tasks scheduled as SCHED_FIFO (in a cluster or under EDF), an
- * affinity naming no CPU of its cluster (the task runs on all of them). */
+ * affinity naming no CPU of its cluster, or narrower than a gedf cluster
+ * (the task runs on all of them). */
 /* 1 when two of the n priorities are equal. Priorities are 1..n (sim.h);
  * `seen` is n ints of zeroed scratch, left zeroed: one pass, not n^2. */
 static int tied(const int *priority, size_t n, int *seen)
@@ -278,7 +279,7 @@ static rtp_status bin_rules(const rtp_simulation *out, const rtp_sim_bin *x, con
         po->rr_quantum_ns = 1;
         po->tick_ns = 0;
     }
-    if (x->policy != RTP_POLICY_GFP)
+    if (x->policy != RTP_POLICY_GFP && x->policy != RTP_POLICY_GEDF)
         return RTP_OK;
     uint64_t full = x->n_cpus >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << x->n_cpus) - 1;
     for (size_t k = 0; k < x->n; k++) {
@@ -293,6 +294,12 @@ static rtp_status bin_rules(const rtp_simulation *out, const rtp_sim_bin *x, con
             *aff_left = 1;
         }
         restricted |= mask[k] != full;
+    }
+    /* global EDF runs every task on the whole cluster, as SCHED_DEADLINE
+     * does (Linux takes no narrower affinity for it): said, not simulated */
+    if (x->policy == RTP_POLICY_GEDF) {
+        *aff_left |= restricted;
+        return RTP_OK;
     }
     po->mask = restricted ? mask : NULL;
     return RTP_OK;

@@ -69,6 +69,17 @@ static rtp_status sensitivity(const rtp_taskset *ts, const rtp_test *test, rtp_a
         return RTP_OK;
     }
     int apa = a->mask && masks_restricted(a->mask, n, test->cpus);
+    if (apa && test->policy == RTP_POLICY_GEDF) { /* not schedulable (gedf_restricted) */
+        if (!(a->wcet_max = malloc((n ? n : 1) * sizeof *a->wcet_max)))
+            return RTP_ENOMEM;
+        for (size_t i = 0; i < n; i++) {
+            a->wcet_max[i] = -1;
+            a->rows[i].has_wcet_max = 1;
+            a->rows[i].wcet_max_ns = -1;
+        }
+        return rtp_sensitivity_scaling(test, ts->tasks, n, &ts->platform.overheads,
+                                       &a->scaling, diag); /* not defined on 2+ CPUs */
+    }
     if (apa && test->priority == RTP_PRIO_OPA) { /* no wcet_max, no factor */
         memset(&a->scaling, 0, sizeof a->scaling);
         a->scaling.not_defined = "not computed for arbitrary affinities under OPA (the "
@@ -199,6 +210,22 @@ static rtp_status apa(rtp_analysis *a, size_t n, const rtp_analyze_opts *s, rtp_
     return RTP_OK;
 }
 
+/* gedf with an affinity narrower than the cluster: the global EDF tests
+ * (and the tardiness bounds) assume every task may run on every CPU, and
+ * Linux gives a SCHED_DEADLINE task no narrower affinity than its root
+ * domain, so nothing is claimed (review rev13b: the tests' "schedulable"
+ * on a set whose affinities overload one CPU). */
+static void gedf_restricted(rtp_analysis *a, rtp_test_result *res)
+{
+    res->schedulable = 0;
+    res->accepted_by = NULL;
+    res->has_first_miss = 0;
+    snprintf(a->why, sizeof a->why,
+             "the global EDF tests assume every task may run on every CPU of the cluster, and "
+             "SCHED_DEADLINE takes no narrower affinity: give the tasks no affinity, or use "
+             "gfp (arbitrary affinities under SCHED_FIFO) or partition");
+}
+
 rtp_status rtp_analyze(const rtp_taskset *ts, const rtp_analyze_opts *s, rtp_analysis *a,
                        rtp_diag *diag)
 {
@@ -210,8 +237,9 @@ rtp_status rtp_analyze(const rtp_taskset *ts, const rtp_analyze_opts *s, rtp_ana
         size_t n_ids = 0;
         rtp_status st = rtp_taskset_cpu_ids(ts, s->cpus_override, &ids, &n_ids, diag);
         /* gfp with an affinity narrower than the cluster: Linux's push/pull
-         * runs the tasks on their masks (solver/apa.h) */
-        if (st == RTP_OK && s->policy == RTP_POLICY_GFP && n_ids >= 2)
+         * runs the tasks on their masks (solver/apa.h); gedf: the global EDF
+         * tests assume every task may run on every CPU (below) */
+        if (st == RTP_OK && n_ids >= 2)
             st = apa_masks(ts, ids, n_ids, a, &restricted, diag);
         free(ids);
         if (st != RTP_OK)
@@ -245,13 +273,16 @@ rtp_status rtp_analyze(const rtp_taskset *ts, const rtp_analyze_opts *s, rtp_ana
         res.response_time = a->response;
     }
     st = rtp_test_run(&test, a->eff, n, &res, diag);
-    if (st == RTP_OK && restricted)
+    if (st == RTP_OK && restricted && s->policy == RTP_POLICY_GFP)
         st = apa(a, n, s, &res, diag);
+    if (st == RTP_OK && restricted && s->policy == RTP_POLICY_GEDF)
+        gedf_restricted(a, &res);
     if (st != RTP_OK)
         return st;
     /* soft real-time: tardiness bounds whenever U <= M, whatever the hard
-     * tests said (docs/spec.md "analyze --json") */
-    if (s->policy == RTP_POLICY_GEDF) {
+     * tests said (docs/spec.md "analyze --json"); not with affinities, which
+     * their analyses [DA08] [EGB10] do not model either */
+    if (s->policy == RTP_POLICY_GEDF && !restricted) {
         if (!(a->tardiness = malloc((n ? n : 1) * sizeof *a->tardiness)))
             return RTP_ENOMEM;
         st = rtp_tardiness_bounds(a->eff, n, cpus, &s->limits, a->tardiness, &a->bounded,

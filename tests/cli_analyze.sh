@@ -240,4 +240,22 @@ has 'notestaccepts' "$TMP/out" "apa rejects: no test accepts"
 expect 1 "apa rejects with jitter, json" "$B" analyze "$TMP/apa_rej.json" --policy gfp --json
 has '"name":"c","wcet":2,"deadline":10,"period":10,"priority":1,"response_time":2' "$TMP/out" "apa rejects: c's bound"
 
+# Affinities under gedf (review rev13b): a and b (6/10) only on CPU 0, c on
+# CPU 1: GFB alone accepts the set without its masks, and said so with
+# tardiness bounds of 0-9 ns, while CPU 0 is 1.2 loaded. Not applicable now:
+# not schedulable, the reason, no tardiness bounds, wcet_max null; simulate
+# says it ran the tasks without their masks.
+printf '%s
+' '{"tasks":[{"name":"a","wcet":6,"period":10,"affinity":[0]},{"name":"b","wcet":6,"period":10,"affinity":[0]},{"name":"c","wcet":1,"period":10,"affinity":[1]}]}' >"$TMP/gedf_aff.json"
+expect 1 "gedf affinity" "$B" analyze "$TMP/gedf_aff.json" --policy gedf --cpus 2 --sensitivity --json
+has '"schedulable":false' "$TMP/out" "gedf affinity: not schedulable"
+has 'theglobalEDFtestsassumeeverytaskmayrunoneveryCPUofthecluster' "$TMP/out" "gedf affinity: why"
+hasnt 'tardiness' "$TMP/out" "gedf affinity: no tardiness bound"
+has '"wcet_max":null' "$TMP/out" "gedf affinity: no wcet_max"
+has '"test":null' "$TMP/out" "gedf affinity: no test named"
+sed 's/"affinity":\[[01]\]/"affinity":[0,1]/g' "$TMP/gedf_aff.json" >"$TMP/gedf_all.json"
+expect 0 "gedf affinity: the whole cluster" "$B" analyze "$TMP/gedf_all.json" --policy gedf --cpus 2
+expect 0 "gedf affinity: simulate" "$B" simulate "$TMP/gedf_aff.json" --policy gedf --cpus 2 --json
+has '"not_simulated":["affinity"]' "$TMP/out" "gedf affinity: simulate says so"
+
 cli_end
