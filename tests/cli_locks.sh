@@ -200,12 +200,26 @@ if grep -q critical_scaling_factor "$TMP/out"; then
 fi
 sed 's/"name":"q"}/"name":"q","protocol":"pcp"}/' "$TMP/msrp.json" >"$TMP/pcp_global.json"
 expect 1 "a pcp resource on one CPU (U > 1: analysed, not refused)" "$B" analyze "$TMP/pcp_global.json" --policy fp
-"$B" partition "$TMP/pcp_global.json" --policy fp --method ffd >"$TMP/out" 2>"$TMP/err"
-rc=$?
-if [ "$rc" -ne 2 ] || ! grep -q 'resources\[0\].protocol' "$TMP/err"; then
-    echo "FAIL: partition of a pcp resource over two CPUs: exit $rc" >&2
-    fails=$((fails + 1))
-fi
+# partition keeps a pcp resource's users on one CPU: a CPU that would spread
+# them does not admit the task (these users do not fit one CPU: no plan,
+# exit 1; until review rev13a the first such CPU a fit tried was exit 2,
+# even where a later CPU fitted)
+expect 1 "partition of a pcp resource that one CPU cannot hold" "$B" partition "$TMP/pcp_global.json" --policy fp --method ffd --json
+has '"feasible":false' "$TMP/out" "pcp: no plan"
+cat >"$TMP/pcp_ffd.json" <<'JSON'
+{"platform":{"cpus":2},"resources":[{"name":"q","protocol":"pcp"}],"tasks":[
+{"name":"x","wcet":60,"period":100},{"name":"y","wcet":50,"period":100},
+{"name":"a","wcet":45,"period":100,"requests":[{"resource":"q","count":1,"length":1}]},
+{"name":"b","wcet":4,"period":100,"requests":[{"resource":"q","count":1,"length":1}]}]}
+JSON
+for m in ffd best; do
+    expect 0 "pcp: $m places b beside a (first fit tries CPU 0 first)" "$B" partition "$TMP/pcp_ffd.json" --policy fp --method $m --json
+    python3 -c "
+import json, sys
+p = json.load(open(sys.argv[1]))
+cpu = {t['name']: b['cpu'] for b in p['cpus'] for t in b['tasks']}
+sys.exit(0 if cpu['a'] == cpu['b'] else 1)" "$TMP/out" || { echo "FAIL: pcp $m: a and b apart" >&2; fails=$((fails + 1)); }
+done
 
 # gen: resources drawn after the tasks, from a stream of their own.
 expect 0 "gen without resources" "$B" gen --tasks 6 --utilization 1.5 --seed 9
