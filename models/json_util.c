@@ -194,9 +194,13 @@ rtp_status rtp_json_int(const rtp_json *doc, const cJSON *node, const char *path
     int too_big = 0;
     if (!cJSON_IsNumber(node) || !node_integer(doc, node, &text, &len, &value, &too_big))
         return rtp_diag_set(diag, RTP_EINPUT, path, "must be a whole number (a JSON integer)");
+    /* a bare integer is exact only below 2^53 (too_big): the range said is
+     * the one a value can be given in (review rev13a: "between 1 and 2^62"
+     * for a count of 2^53 read as inside it) */
+    int64_t top = max < RTP_JSON_INT_LIMIT - 1 ? max : RTP_JSON_INT_LIMIT - 1;
     if (too_big || value < min || value > max)
         return rtp_diag_set(diag, RTP_EINPUT, path, "must be between %lld and %lld",
-                            (long long)min, (long long)max);
+                            (long long)min, (long long)top);
     *out = value;
     return RTP_OK;
 }

@@ -95,6 +95,10 @@ bad 'tasks[0].requests[0].length' "{\"resources\":[{\"name\":\"q\"}],\"tasks\":[
 bad 'tasks[0].requests[0].count' "{\"resources\":[{\"name\":\"q\"}],\"tasks\":[{$T,\"requests\":[{\"resource\":\"q\",\"count\":3,\"length\":1}]}]}"
 bad 'tasks[0].requests[1].resource' "{\"resources\":[{\"name\":\"q\"}],\"tasks\":[{$T,\"requests\":[{\"resource\":\"q\",\"count\":1,\"length\":1},{\"resource\":\"q\",\"count\":1,\"length\":1}]}]}"
 bad 'resources[0].protocol' "{\"resources\":[{\"name\":\"q\",\"protocol\":\"pip\"}],\"tasks\":[]}"
+# a bare count of 2^53: the range said is one it lies outside (review rev13a:
+# it said "between 1 and 4611686018427387904")
+bad 'tasks[0].requests[0].count' "{\"resources\":[{\"name\":\"q\"}],\"tasks\":[{$T,\"requests\":[{\"resource\":\"q\",\"count\":9007199254740992,\"length\":1}]}]}"
+has 'mustbebetween1and9007199254740991' "$TMP/err" "count of 2^53: the range it can be given in"
 bad 'resources[1].name' "{\"resources\":[{\"name\":\"q\"},{\"name\":\"q\"}],\"tasks\":[]}"
 bad 'tasks[0].requests[0].nested' "{\"resources\":[{\"name\":\"q\"}],\"tasks\":[{$T,\"requests\":[{\"resource\":\"q\",\"count\":1,\"length\":1,\"nested\":[]}]}]}"
 
