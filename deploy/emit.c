@@ -97,6 +97,47 @@ static void plan_warnings(const rtp_plan *plan, const rtp_deploy_opts *opts,
 }
 
 /* The format itself, for a plan the re-check accepted. */
+/* The re-checked plan document: the plan as judged deployable, each
+ * response_time the re-check proves in place of the plan's own
+ * (rtp_deploy_bin_responses; a hand-edited bound is not passed on). The
+ * copy is shallow but for the bins and the task rows it rewrites. */
+static rtp_status judged_json(const rtp_plan *plan, const rtp_deploy_opts *opts, char **text,
+                              rtp_diag *diag)
+{
+    rtp_plan judged = *plan;
+    judged.deploy_judged = judged.deployable = 1;
+    size_t nb = plan->n_bins;
+    rtp_plan_bin *bins = malloc((nb ? nb : 1) * sizeof *bins);
+    rtp_plan_task **rows = calloc(nb ? nb : 1, sizeof *rows);
+    rtp_status st = bins && rows ? RTP_OK : rtp_oom(diag);
+    for (size_t j = 0; j < nb && st == RTP_OK; j++) {
+        const rtp_plan_bin *bin = &plan->bins[j];
+        bins[j] = *bin;
+        rtp_ns *rt = malloc((bin->n_tasks ? bin->n_tasks : 1) * sizeof *rt);
+        int have = 0;
+        if (!rt || !(rows[j] = malloc((bin->n_tasks ? bin->n_tasks : 1) * sizeof *rows[j])))
+            st = rtp_oom(diag);
+        else
+            st = rtp_deploy_bin_responses(plan, j, opts, rt, &have, diag);
+        for (size_t i = 0; st == RTP_OK && i < bin->n_tasks; i++) {
+            rows[j][i] = bin->tasks[i];
+            if (have)
+                rows[j][i].response_time_ns = rt[i];
+        }
+        if (st == RTP_OK)
+            bins[j].tasks = rows[j];
+        free(rt);
+    }
+    judged.bins = bins;
+    if (st == RTP_OK && !(*text = rtp_plan_to_json(&judged, 1)))
+        st = rtp_oom(diag);
+    for (size_t j = 0; rows && j < nb; j++)
+        free(rows[j]);
+    free(rows);
+    free(bins);
+    return st;
+}
+
 static rtp_status render(const rtp_plan *plan, rtp_emit_format format,
                          const rtp_deploy_opts *opts, const char *dir, rtp_emit_result *out,
                          rtp_diag *diag)
@@ -124,11 +165,8 @@ static rtp_status render(const rtp_plan *plan, rtp_emit_format format,
                    : rtp_deploy_rtapp(plan, opts, &out->text, &out->deployable, diag);
     case RTP_EMIT_HEADER:
         return lock_header(plan, opts, &out->text, diag);
-    case RTP_EMIT_JSON: {
-        rtp_plan judged = *plan; /* shallow: the document says it was judged */
-        judged.deploy_judged = judged.deployable = 1;
-        return (out->text = rtp_plan_to_json(&judged, 1)) ? RTP_OK : rtp_oom(diag);
-    }
+    case RTP_EMIT_JSON:
+        return judged_json(plan, opts, &out->text, diag);
     }
     return rtp_diag_set(diag, RTP_EINPUT, "", "unknown format");
 }

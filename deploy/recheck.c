@@ -216,6 +216,29 @@ static rtp_status retest_bin(const rtp_plan *plan, size_t j, const rtp_deploy_op
     return st;
 }
 
+rtp_status rtp_deploy_bin_responses(const rtp_plan *plan, size_t j, const rtp_deploy_opts *opts,
+                                    rtp_ns *rt, int *have, rtp_diag *diag)
+{
+    const rtp_plan_bin *bin = &plan->bins[j];
+    *have = 0;
+    if (rtp_deploy_is_deadline(plan) || bin->n_cpus != 1 || plan->n_resources > 0 ||
+        opts->analysed)
+        return RTP_OK;
+    rtp_status st;
+    rtp_task *tasks = deployed_tasks(plan, j, opts, &st, diag);
+    if (!tasks)
+        return st;
+    rtp_test test = rtp_test_exact(RTP_POLICY_FP, RTP_PRIO_GIVEN, 1, opts->limits);
+    test.rr = rtp_rr_params_of(plan->rr_quantum_ns, plan->tick_ns, &plan->overheads);
+    rtp_test_result result;
+    memset(&result, 0, sizeof result);
+    result.response_time = rt;
+    st = rtp_test_run(&test, tasks, bin->n_tasks, &result, diag);
+    *have = st == RTP_OK && result.schedulable;
+    free(tasks);
+    return st;
+}
+
 /* The checks of one bin on its deployed tasks: 1 with diag holding the
  * reason when refused; *st set when a check cannot finish. */
 static int bin_refused(const rtp_plan *plan, size_t j, const rtp_deploy_opts *opts,

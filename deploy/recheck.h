@@ -62,6 +62,18 @@ int64_t rtp_linux_bw(rtp_ns runtime, rtp_ns period, int round_up);
 rtp_task *rtp_deploy_bin_tasks(const rtp_plan *plan, size_t j, const rtp_deploy_opts *opts,
                                rtp_status *st, rtp_diag *diag);
 
+/* The response times the re-check proves for bin j (into rt, n_tasks of
+ * it) when the bin is one CPU of a fixed-priority plan without shared
+ * resources and opts->analysed is NULL: the exact test on the deployed
+ * tasks (rtp_deploy_bin_tasks) with the plan's priorities; *have = 1 then
+ * and the bin passes. *have = 0 (rt unspecified) for any other bin or when
+ * it fails. What emit --format json writes and rehearse holds each job to,
+ * in place of the plan's own response_time members: a hand-edited plan is
+ * re-analysed, not trusted, and the re-analysis's bounds are the proved
+ * ones (review rev13c: a plan edited to claim 5 ns went out as such). */
+rtp_status rtp_deploy_bin_responses(const rtp_plan *plan, size_t j, const rtp_deploy_opts *opts,
+                                    rtp_ns *rt, int *have, rtp_diag *diag);
+
 /* Records a refusal of the re-check in diag (status RTP_OK, `path`): the
  * reason (printf-style), then "; fix: " and opts->fix when set, else `fix`
  * when not NULL. Every refusal goes through here, so a caller chooses the

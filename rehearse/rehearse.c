@@ -289,13 +289,22 @@ rtp_status rtp_rehearse_bounds(const rtp_plan *plan, const rtp_limits *limits, r
                                rtp_diag *diag)
 {
     int fp = plan->policy == RTP_POLICY_FP || plan->policy == RTP_POLICY_GFP;
+    rtp_deploy_opts dopts = rtp_deploy_opts_default();
+    dopts.limits = *limits;
     for (size_t j = 0, k = 0; j < plan->n_bins; k += plan->bins[j].n_tasks, j++) {
         const rtp_plan_bin *bin = &plan->bins[j];
         for (size_t i = 0; i < bin->n_tasks; i++)
             out[k + i] = fp ? bin->tasks[i].response_time_ns : bin->tasks[i].task.deadline_ns;
-        rtp_status st = rtp_rehearse_soft_bin(plan, bin)
-                            ? soft_bounds(plan, bin, limits, &out[k], diag)
-                            : RTP_OK;
+        /* one CPU under FP: the bounds the re-check proves, not the plan's
+         * members, which a hand edit may have changed (emit writes the
+         * same: rtp_deploy_bin_responses) */
+        int have = 0;
+        rtp_status st = fp ? rtp_deploy_bin_responses(plan, j, &dopts, &out[k], &have, diag)
+                           : RTP_OK;
+        for (size_t i = 0; st == RTP_OK && fp && !have && i < bin->n_tasks; i++)
+            out[k + i] = bin->tasks[i].response_time_ns; /* rt unspecified when !have */
+        if (st == RTP_OK && rtp_rehearse_soft_bin(plan, bin))
+            st = soft_bounds(plan, bin, limits, &out[k], diag);
         if (st != RTP_OK)
             return st;
     }

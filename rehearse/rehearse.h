@@ -77,7 +77,9 @@ rtp_status rtp_rehearse_run(const rtp_plan *plan, const rtp_rehearse_opts *opts,
 int rtp_rehearse_soft_bin(const rtp_plan *plan, const rtp_plan_bin *bin);
 
 /* The bound rehearse holds each placed task to, out[k] for the k-th task in
- * the plan's bin order: under FP its response_time (-1: none); under EDF
+ * the plan's bin order: under FP its response_time (-1: none), on one CPU
+ * without shared resources the one the re-check proves
+ * (rtp_deploy_bin_responses), not the plan's member; under EDF
  * its deadline, and in a soft bin (rtp_rehearse_soft_bin) its deadline
  * plus its tardiness bound on the bin's effective tasks (solver/tardiness.h;
  * the deadline alone where the bounds do not apply). `report` checks a

@@ -144,6 +144,24 @@ grep -q 'contains a control character' "$TMP/out" && ! grep -q "$(printf '\033')
 sed 's/"name":[[:space:]]*"\([^"]*\)"/"name": "\1\\u0007"/' "$TMP/plan.json" > "$TMP/badplan.json"
 expect 2 "name: contains a control character (byte 0x07)" "a plan with a bell in a name" -- "$B" emit "$TMP/badplan.json" --format json
 
+# A plan whose response_time members were edited (review rev13c: logger
+# "5 ns", network "999999999 ns") is re-analysed: emit --format json writes
+# the bounds the re-check proves (26.75 ms, 7 ms), not the edited ones.
+python3 - "$S/examples/plan_fp.json" "$TMP/edited_rt.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d['cpus'][0]['tasks'][2]['response_time'] = 5
+d['cpus'][1]['tasks'][2]['response_time'] = 999999999
+json.dump(d, open(sys.argv[2], 'w'))
+PY
+"$B" emit "$TMP/edited_rt.json" --format json >"$TMP/edited_out.json" ||
+    fail "emit of a plan with edited response times: exit $?"
+python3 - "$TMP/edited_out.json" <<'PY' || fail "emit --format json passed edited response times on"
+import json, sys
+rt = {t['name']: t['response_time'] for c in json.load(open(sys.argv[1]))['cpus'] for t in c['tasks']}
+sys.exit(0 if rt['logger'] == 26750000 and rt['network'] == 7000000 else 1)
+PY
+
 # --- output errors ---
 expect 3 "cannot write standard output" "emit script > /dev/full" -- sh -c "'$B' emit '$S/examples/plan_fp.json' --format script > /dev/full"
 expect 3 "cannot write standard output" "partition --json > /dev/full" -- sh -c "'$B' partition '$S/examples/app12.json' --json > /dev/full"

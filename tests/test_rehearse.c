@@ -15,6 +15,7 @@
 #include "rehearse/guard.h"
 #include "rehearse/joblog.h"
 #include "rehearse/machine.h"
+#include "rehearse/rehearse.h"
 #include "rehearse/rehearse_doc.h"
 
 #include <stdlib.h>
@@ -403,6 +404,37 @@ static void test_leftovers(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* rtp_rehearse_bounds holds an FP CPU's jobs to the bounds the re-check
+ * proves, not to the plan's response_time members (review rev13c: a plan
+ * edited to say logger responds within 5 ns, or within 1 s, was rehearsed
+ * against those numbers): the members edited, the bounds are the exact
+ * test's, 6.75 / 0.25 / 26.75 ms (examples/plan_fp.json's first CPU). */
+static void test_bounds_reanalysed(void **state)
+{
+    (void)state;
+    const char *text =
+        "{\"feasible\":true,\"method\":\"ffd\",\"policy\":\"fp\",\"platform\":{\"cpus\":[0]},"
+        "\"cpus\":[{\"cpu\":0,\"tasks\":["
+        "{\"name\":\"video\",\"wcet\":5000000,\"deadline\":10000000,\"period\":16666666,"
+        "\"cmd\":\"v\",\"priority\":2,\"response_time\":999999999},"
+        "{\"name\":\"control\",\"wcet\":250000,\"deadline\":1000000,\"period\":1000000,"
+        "\"cmd\":\"c\",\"priority\":3,\"response_time\":250000},"
+        "{\"name\":\"logger\",\"wcet\":10000000,\"deadline\":100000000,\"period\":100000000,"
+        "\"cmd\":\"l\",\"priority\":1,\"response_time\":5}]}],\"unassigned\":[]}";
+    rtp_plan plan;
+    rtp_diag diag;
+    rtp_status st = rtp_plan_parse_json(text, strlen(text), &plan, &diag);
+    if (st != RTP_OK)
+        fail_msg("%s: %s", diag.path, diag.message);
+    rtp_limits lim = rtp_limits_default();
+    rtp_ns b[3];
+    assert_int_equal(rtp_rehearse_bounds(&plan, &lim, b, &diag), RTP_OK);
+    assert_int_equal(b[0], 6750000);
+    assert_int_equal(b[1], 250000);
+    assert_int_equal(b[2], 26750000);
+    rtp_plan_free(&plan);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -413,6 +445,7 @@ int main(void)
         cmocka_unit_test(test_report_json),
         cmocka_unit_test(test_leftovers),
         cmocka_unit_test(test_verdict),
+        cmocka_unit_test(test_bounds_reanalysed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
