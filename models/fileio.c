@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,22 +107,98 @@ static rtp_status write_error(rtp_diag *diag, const char *path, int err)
     return rtp_diag_set(diag, RTP_EINTERNAL, "", "cannot write %s: %s", path, strerror(err));
 }
 
-/* Writes data to a new temporary file beside path, flushed to disk; *tmp is
- * its malloc'd name. On failure nothing is left and *tmp is NULL. */
-static rtp_status write_temp(const char *path, const char *data, size_t len, unsigned mode,
-                             char **tmp, rtp_diag *diag)
+static const char *file_kind(mode_t mode)
 {
-    /* the temporary file goes beside the target: rename is atomic only
-     * within one file system */
-    size_t n = strlen(path);
-    *tmp = malloc(n + 16);
-    if (!*tmp)
-        return rtp_oom(diag);
+    return S_ISDIR(mode)    ? "a folder"
+           : S_ISCHR(mode)  ? "a character device"
+           : S_ISBLK(mode)  ? "a block device"
+           : S_ISFIFO(mode) ? "a named pipe (FIFO)"
+           : S_ISSOCK(mode) ? "a socket"
+           : S_ISREG(mode)  ? "a regular file"
+                            : "not a regular file";
+}
+
+/* RTP_OK when an output of kind `folder` may be written where a file of
+ * `mode` is, else the refusal naming path and what it is. */
+static rtp_status refusal(const char *path, mode_t mode, int folder, rtp_diag *diag)
+{
+    struct stat sb = {.st_mode = mode};
+    if (folder ? S_ISDIR(sb.st_mode) : S_ISREG(sb.st_mode))
+        return RTP_OK;
+    if (folder)
+        return rtp_diag_set(diag, RTP_EINPUT, "", "%s is %s, not a folder: give a folder or a "
+                            "new path", path, file_kind(sb.st_mode));
+    return rtp_diag_set(diag, RTP_EINPUT, "",
+                        "%s is %s: rtpack writes only regular files or new paths (it "
+                        "replaces the file whole); give another path",
+                        path, file_kind(sb.st_mode));
+}
+
+rtp_status rtp_output_check(const char *path, int folder, rtp_diag *diag)
+{
+    struct stat sb;
+    if (stat(path, &sb) != 0)
+        return RTP_OK; /* new (or unreadable: the write says why) */
+    return refusal(path, sb.st_mode, folder, diag);
+}
+
+/* One output while it is written: the folder it goes in, opened once, so
+ * that the check, the temporary file and the rename all act on that one
+ * folder. Checking a path and renaming over the same path later could land
+ * in another folder if one on the way was swapped for a link in between
+ * (review rev13c replaced a device node that way: emit 18 times in 1,326
+ * runs); through the folder's descriptor nothing on the way is looked up
+ * again. */
+typedef struct pinned {
+    int dir;          /* the folder, O_DIRECTORY; -1 when not open */
+    const char *base; /* the name within it */
+    char tmp[64];     /* the temporary file's name within it, "" = none */
+} pinned;
+
+/* Opens path's folder into *p and checks what stands at its name there
+ * (the entry itself: a link is replaced by the rename, and is refused when
+ * it leads to anything but a regular file, as rtp_output_check does). */
+static rtp_status pin(const char *path, pinned *p, rtp_diag *diag)
+{
     const char *slash = strrchr(path, '/');
-    size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
-    snprintf(*tmp, n + 16, "%.*s.%s.XXXXXX", (int)dir, path, path + dir);
-    int fd = mkstemp(*tmp);
-    int err = fd < 0 ? errno : 0;
+    p->base = slash ? slash + 1 : path;
+    p->tmp[0] = '\0';
+    if (!*p->base)
+        return rtp_diag_set(diag, RTP_EINPUT, "", "%s names a folder, not a file", path);
+    size_t dlen = slash ? (size_t)(slash - path) : 0;
+    char *dir = malloc(dlen + 2);
+    if (!dir)
+        return rtp_oom(diag);
+    snprintf(dir, dlen + 2, "%.*s", (int)(slash ? (dlen ? dlen : 1) : 1), slash ? path : ".");
+    p->dir = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int err = errno;
+    free(dir);
+    if (p->dir < 0)
+        return write_error(diag, path, err);
+    struct stat sb;
+    if (fstatat(p->dir, p->base, &sb, AT_SYMLINK_NOFOLLOW) != 0)
+        return RTP_OK; /* new (or unreadable: the write says why) */
+    if (S_ISLNK(sb.st_mode) && fstatat(p->dir, p->base, &sb, 0) != 0)
+        return RTP_OK; /* a dangling link: replaced */
+    return refusal(path, sb.st_mode, 0, diag);
+}
+
+/* Writes data to a new temporary file in p's folder, flushed to disk (its
+ * name in p->tmp). On failure nothing is left and p->tmp is "". */
+static rtp_status write_temp(pinned *p, const char *path, const char *data, size_t len,
+                             unsigned mode, rtp_diag *diag)
+{
+    int fd = -1, err = 0;
+    /* a name no other file has: O_EXCL says so; the number only makes a
+     * clash with a leftover of another run unlikely */
+    unsigned long salt = (unsigned long)getpid() * 2654435761UL ^ (unsigned long)(uintptr_t)p;
+    for (int attempt = 0; fd < 0 && attempt < 100; attempt++) {
+        snprintf(p->tmp, sizeof p->tmp, ".rtpack.%08lx.%02d.tmp", salt & 0xffffffffUL, attempt);
+        fd = openat(p->dir, p->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+        err = fd < 0 ? errno : 0;
+        if (fd < 0 && err != EEXIST)
+            break;
+    }
     for (size_t done = 0; done < len && !err;) {
         ssize_t got = write(fd, data + done, len - done);
         if (got < 0 && errno != EINTR)
@@ -138,37 +215,9 @@ static rtp_status write_temp(const char *path, const char *data, size_t len, uns
     if (!err)
         return RTP_OK;
     if (fd >= 0)
-        unlink(*tmp);
-    free(*tmp);
-    *tmp = NULL;
+        unlinkat(p->dir, p->tmp, 0);
+    p->tmp[0] = '\0';
     return write_error(diag, path, err);
-}
-
-static const char *file_kind(mode_t mode)
-{
-    return S_ISDIR(mode)    ? "a folder"
-           : S_ISCHR(mode)  ? "a character device"
-           : S_ISBLK(mode)  ? "a block device"
-           : S_ISFIFO(mode) ? "a named pipe (FIFO)"
-           : S_ISSOCK(mode) ? "a socket"
-           : S_ISREG(mode)  ? "a regular file"
-                            : "not a regular file";
-}
-
-rtp_status rtp_output_check(const char *path, int folder, rtp_diag *diag)
-{
-    struct stat sb;
-    if (stat(path, &sb) != 0)
-        return RTP_OK; /* new (or unreadable: the write says why) */
-    if (folder ? S_ISDIR(sb.st_mode) : S_ISREG(sb.st_mode))
-        return RTP_OK;
-    if (folder)
-        return rtp_diag_set(diag, RTP_EINPUT, "", "%s is %s, not a folder: give a folder or a "
-                            "new path", path, file_kind(sb.st_mode));
-    return rtp_diag_set(diag, RTP_EINPUT, "",
-                        "%s is %s: rtpack writes only regular files or new paths (it "
-                        "replaces the file whole); give another path",
-                        path, file_kind(sb.st_mode));
 }
 
 rtp_status rtp_write_file(const char *path, const char *data, size_t len, unsigned mode,
@@ -180,26 +229,30 @@ rtp_status rtp_write_file(const char *path, const char *data, size_t len, unsign
 
 rtp_status rtp_write_files(const rtp_file_out *files, size_t n, rtp_diag *diag)
 {
-    char **tmp = calloc(n ? n : 1, sizeof *tmp);
-    if (!tmp)
+    pinned *p = calloc(n ? n : 1, sizeof *p);
+    if (!p)
         return rtp_oom(diag);
+    for (size_t i = 0; i < n; i++)
+        p[i].dir = -1;
     rtp_status st = RTP_OK;
     for (size_t i = 0; i < n && st == RTP_OK; i++)
-        st = rtp_output_check(files[i].path, 0, diag);
-    size_t written = 0;
-    for (; written < n && st == RTP_OK; written++)
-        st = write_temp(files[written].path, files[written].data, files[written].len,
-                        files[written].mode, &tmp[written], diag);
-    /* every file is on disk under its temporary name: only renames remain */
+        st = pin(files[i].path, &p[i], diag);
     for (size_t i = 0; i < n && st == RTP_OK; i++)
-        if (rename(tmp[i], files[i].path) != 0)
+        st = write_temp(&p[i], files[i].path, files[i].data, files[i].len, files[i].mode, diag);
+    /* every file is on disk under its temporary name: only renames remain */
+    for (size_t i = 0; i < n && st == RTP_OK; i++) {
+        if (renameat(p[i].dir, p[i].tmp, p[i].dir, p[i].base) != 0)
             st = write_error(diag, files[i].path, errno);
-    for (size_t i = 0; i < written; i++) {
-        if (tmp[i] && st != RTP_OK)
-            unlink(tmp[i]);
-        free(tmp[i]);
+        else
+            p[i].tmp[0] = '\0';
     }
-    free(tmp);
+    for (size_t i = 0; i < n; i++) {
+        if (p[i].tmp[0])
+            unlinkat(p[i].dir, p[i].tmp, 0);
+        if (p[i].dir >= 0)
+            close(p[i].dir);
+    }
+    free(p);
     return st;
 }
 

@@ -53,7 +53,11 @@ rtp_status rtp_write_file(const char *path, const char *data, size_t len, unsign
                           rtp_diag *diag);
 
 /* Several files as one: every target passes rtp_output_check before any is
- * written; each is written under a temporary name first, and
+ * written (checked through its folder, opened once: the temporary file and
+ * the rename go through the same descriptor, so a folder on the way that
+ * is swapped for a link meanwhile cannot redirect the rename onto a device
+ * node); each is written under a temporary name first (".rtpack.*.tmp" in
+ * the target's folder), and
  * only when all are on disk are they renamed over their targets, so a full
  * disk or a failed allocation changes none of them (a rename failing part
  * way, which needs the folder changed under us, leaves the earlier ones
