@@ -380,6 +380,19 @@ rtp_status rtp_test_run(const rtp_test *test, const rtp_task *tasks, size_t n,
         return rtp_diag_set(diag, RTP_EINTERNAL, "", "no schedulability test given");
     if (rtp_limits_check(&test->limits, diag) != RTP_OK)
         return RTP_ELIMIT;
+    /* The readers' ranges, for tasks a library caller built by hand: every
+     * test divides by the period, and a negative time would make a verdict
+     * of nonsense (audit rev13c: period 0 was SIGFPE in the caller). */
+    for (size_t i = 0; i < n; i++) {
+        const rtp_task *t = &tasks[i];
+        if (t->period_ns < 1 || t->deadline_ns < 1 || t->wcet_ns < 0 || t->jitter_ns < 0 ||
+            t->blocking_ns < 0 || t->period_ns > RTP_NS_LIMIT || t->deadline_ns > RTP_NS_LIMIT ||
+            t->wcet_ns > RTP_NS_LIMIT || t->jitter_ns > RTP_NS_LIMIT ||
+            t->blocking_ns > RTP_NS_LIMIT)
+            return rtp_diag_set(diag, RTP_EINPUT, "", "task %zu (\"%.60s\"): period and deadline "
+                                "must lie in [1, 2^62] ns, wcet, jitter and blocking in [0, 2^62]",
+                                i, t->name ? t->name : "");
+    }
     /* Critical sections are analysed by the exact uniprocessor tests only
      * (solver/locks.h): a global test would ignore them, a bound is not
      * applicable (docs/spec.md "Shared resources"). */

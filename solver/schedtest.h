@@ -77,7 +77,10 @@ rtp_test rtp_test_bound(rtp_policy policy, rtp_limits limits);
  * same priorities as the FP "ll-bound" (which it dominates). */
 rtp_test rtp_test_hyperbolic(rtp_limits limits);
 
-/* Runs test->run after clearing `result`'s scalar fields. */
+/* Runs test->run after clearing `result`'s scalar fields. RTP_EINPUT when
+ * a task's times lie outside the readers' ranges (period and deadline in
+ * [1, 2^62] ns, wcet, jitter and blocking in [0, 2^62]): tasks built by hand
+ * get an answer, never a division by zero or a verdict on negative times. */
 rtp_status rtp_test_run(const rtp_test *test, const rtp_task *tasks, size_t n,
                         rtp_test_result *result, rtp_diag *diag);
 

@@ -137,6 +137,43 @@ static void test_bound_edges(void **state)
     assert_int_equal(verdict(&ll, many, 64), ref_ll(many, 64));
 }
 
+/* Tasks built by hand outside the readers' ranges: RTP_EINPUT from every
+ * test, never a division by zero (audit rev13c: period 0 was SIGFPE) or a
+ * verdict on negative times. */
+static void test_hand_built_out_of_range(void **state)
+{
+    (void)state;
+    rtp_limits lim = rtp_limits_default();
+    rtp_test tests[] = {rtp_test_exact(RTP_POLICY_EDF, RTP_PRIO_OPA, 1, lim),
+                        rtp_test_exact(RTP_POLICY_FP, RTP_PRIO_DM, 1, lim),
+                        rtp_test_exact(RTP_POLICY_GEDF, RTP_PRIO_OPA, 2, lim),
+                        rtp_test_exact(RTP_POLICY_GFP, RTP_PRIO_DM, 2, lim),
+                        rtp_test_bound(RTP_POLICY_EDF, lim)};
+    for (int bad = 0; bad < 6; bad++) {
+        rtp_task t[2] = {tu_task(1, 4, 4), tu_task(2, 6, 6)};
+        if (bad == 0)
+            t[1].period_ns = 0;
+        else if (bad == 1)
+            t[1].period_ns = -3;
+        else if (bad == 2)
+            t[1].wcet_ns = -3;
+        else if (bad == 3)
+            t[1].deadline_ns = 0;
+        else if (bad == 4)
+            t[1].jitter_ns = -1;
+        else
+            t[1].period_ns = RTP_NS_LIMIT + 1;
+        for (size_t k = 0; k < sizeof tests / sizeof *tests; k++) {
+            rtp_test_result r;
+            rtp_diag diag;
+            memset(&r, 0, sizeof r);
+            assert_int_equal(rtp_test_run(&tests[k], t, 2, &r, &diag), RTP_EINPUT);
+            assert_false(r.schedulable);
+            assert_non_null(strstr(diag.message, "task 1"));
+        }
+    }
+}
+
 static void test_exact_tests(void **state)
 {
     (void)state;
@@ -197,6 +234,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exact_tests),
+        cmocka_unit_test(test_hand_built_out_of_range),
         cmocka_unit_test(test_bound_edges),
         cmocka_unit_test(test_bounds_vs_references),
     };
