@@ -776,10 +776,14 @@ static rtp_status choose(near *c, double *log_e)
         usum += c->cd[idx[s - 1]] / (double)t->period_ns;
         /* over the range R = min(La, t_cap) - t_lo: R K^(s-1) sum U / ((s-1)! prod C)
          * (bases in S), R K^s / (T_b s! prod C) (one base outside) */
+        /* lgamma_r, not lgamma: lgamma writes the sign to libm's global
+         * signgam, a data race between threads (audit rev13c, TSan); the
+         * same values */
+        int sign;
         double e = c->ext ? log(range) - log((double)c->in->base->period_ns) +
-                                (double)s * log(kk) - lgamma((double)s + 1) - logc
-                          : log(range) + (double)(s - 1) * log(kk) - lgamma((double)s) - logc +
-                                log(usum);
+                                (double)s * log(kk) - lgamma_r((double)s + 1, &sign) - logc
+                          : log(range) + (double)(s - 1) * log(kk) -
+                                lgamma_r((double)s, &sign) - logc + log(usum);
         if (e < best) {
             best = e;
             pick = s;
