@@ -160,7 +160,12 @@ static int run(const cli_args *args, void *opaque)
     rtp_status st = rtp_read_file_max(file, (size_t)args->max_input, &text, &len, &diag);
     if (st != RTP_OK)
         return cli_fail(args, shown, st, &diag);
-    int is_plan = rtp_doc_is_plan(text, len);
+    int is_plan;
+    st = rtp_doc_kind(text, len, &is_plan, &diag);
+    if (st != RTP_OK) {
+        free(text);
+        return cli_fail(args, shown, st, &diag);
+    }
     if (is_plan)
         st = rtp_plan_parse_json(text, len, &plan, &diag);
     else
@@ -199,22 +204,23 @@ static int run(const cli_args *args, void *opaque)
                             : cli_fail(args, shown, st, &diag);
         goto done;
     }
+    /* the document first: out of memory there leaves no chart behind */
+    char *json = args->json ? rtp_sim_doc_to_json(&r.doc, 1) : NULL;
+    if (args->json && !json) {
+        rc = cli_fail(args, shown, rtp_oom(&diag), &diag);
+        goto done;
+    }
     if (s->svg)
         rc = write_svg(args, s, &r);
     if (rc == CLI_EXIT_OK) {
-        if (args->json) {
-            char *out = rtp_sim_doc_to_json(&r.doc, 1);
-            if (out)
-                fputs(out, stdout);
-            else
-                rc = CLI_EXIT_LIMIT;
-            free(out);
-        } else {
+        if (json)
+            fputs(json, stdout);
+        else
             print_human(&r);
-        }
-        if (rc == CLI_EXIT_OK && !r.doc.schedulable)
+        if (!r.doc.schedulable)
             rc = CLI_EXIT_NO;
     }
+    free(json);
 done:
     rtp_simulation_free(&r);
     free(overrun);

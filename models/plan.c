@@ -806,11 +806,16 @@ rtp_status rtp_plan_parse_json(const char *text, size_t len, rtp_plan *out, rtp_
     return st;
 }
 
-int rtp_doc_is_plan(const char *text, size_t len)
+rtp_status rtp_doc_kind(const char *text, size_t len, int *is_plan, rtp_diag *diag)
 {
+    *is_plan = 0;
     rtp_json doc;
-    if (rtp_json_open(&doc, text, len, NULL) != RTP_OK)
-        return 0; /* the task-set reader reports what is wrong */
+    rtp_diag mine;
+    rtp_status st = rtp_json_open(&doc, text, len, &mine);
+    if (st == RTP_ENOMEM) /* else the task-set reader reports what is wrong */
+        return rtp_oom(diag);
+    if (st != RTP_OK)
+        return RTP_OK;
     /* A task set missing "tasks" is still a task set (its reader says
      * "tasks: missing"): a plan has a member no task set has, or its bins
      * as an array "cpus" (a task set's cpus sit in "platform"). */
@@ -823,5 +828,12 @@ int rtp_doc_is_plan(const char *text, size_t len)
         plan = !cJSON_GetObjectItemCaseSensitive(root, "tasks") &&
                cJSON_GetObjectItemCaseSensitive(root, own[k]) != NULL;
     rtp_json_close(&doc);
-    return plan;
+    *is_plan = plan;
+    return RTP_OK;
+}
+
+int rtp_doc_is_plan(const char *text, size_t len)
+{
+    int plan;
+    return rtp_doc_kind(text, len, &plan, NULL) == RTP_OK && plan;
 }

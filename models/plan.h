@@ -148,5 +148,12 @@ void rtp_plan_free(rtp_plan *plan);
  * apart. */
 int rtp_doc_is_plan(const char *text, size_t len);
 
+/* rtp_doc_is_plan into *is_plan, with RTP_ENOMEM when the document could
+ * not be read for want of memory (rtp_doc_is_plan then says "not a plan",
+ * and the task-set reader, given memory again, would blame the wrong
+ * member); RTP_OK otherwise, a malformed document included (*is_plan 0:
+ * the task-set reader says what is wrong). */
+rtp_status rtp_doc_kind(const char *text, size_t len, int *is_plan, rtp_diag *diag);
+
 RTP_API_END
 #endif

@@ -50,6 +50,7 @@ command_of() {
     emit_rtapp) echo "emit $SRC/examples/plan_edf.json --format rtapp --out @W@/rtapp" ;;
     emit_json) echo "emit $SRC/examples/plan_clustered.json --format json" ;;
     gen) echo "gen --tasks 12 --utilization 2.5 --seed 7 --deadlines constrained" ;;
+    simulate) echo "simulate $SRC/examples/plan_fp.json --until 50ms --json --svg @W@/g.svg" ;;
     explore) echo "explore $T/sweep.json --out @W@/sweep --threads 1 --resume" ;;
     report) echo "report $SRC/examples/plan_edf.json --probe $SRC/tests/fixtures/report/app12.probe.json --rehearsal $SRC/tests/fixtures/report/plan_edf.rehearsal.json --out @W@/r.html" ;;
     *) echo "unknown case $1" >&2; exit 2 ;;
