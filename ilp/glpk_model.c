@@ -1,11 +1,13 @@
 /* ilp/glpk_model.c — see glpk_model.h. The only file that includes <glpk.h>. */
 #include "ilp/glpk_model.h"
+#include "models/fileio.h"
 
 #include <errno.h>
 #include <glpk.h>
 #include <limits.h>
 #include <math.h>
 #include <setjmp.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -433,83 +435,56 @@ double rtp_glpk_value(const rtp_glpk *g, int col)
     return glp_mip_col_val(g->P, col + 1);
 }
 
-/* Folder part of a path ("." when it has none), malloc'd. */
-static char *folder_of(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        return strdup(".");
-    if (slash == path)
-        return strdup("/");
-    return strndup(path, (size_t)(slash - path));
-}
-
-/* The mode to give the new file: the old file's, or 0644 when absent. */
-static rtp_status path_mode(const char *path, mode_t *mode, rtp_diag *diag)
+/* The mode to give the new file: the old file's (a link followed, as
+ * every output of rtpack: models/fileio.h), or 0644 when absent. */
+static mode_t old_mode(const char *path)
 {
     struct stat sb;
-    *mode = 0644;
-    if (lstat(path, &sb) == 0) {
-        if (!S_ISREG(sb.st_mode))
-            return rtp_diag_set(diag, RTP_EINPUT, "",
-                                "--write-lp %s: not a regular file (refusing to replace it)", path);
-        *mode = sb.st_mode & 0777;
-    } else if (errno != ENOENT) {
-        return rtp_diag_set(diag, RTP_EINPUT, "", "--write-lp %s: %s", path, strerror(errno));
-    }
-    return RTP_OK;
+    return stat(path, &sb) == 0 && S_ISREG(sb.st_mode) ? sb.st_mode & 0777 : 0644;
 }
 
 rtp_status rtp_glpk_lp_path_ok(const char *path, rtp_diag *diag)
 {
-    mode_t mode;
-    return path_mode(path, &mode, diag);
+    return rtp_output_check(path, 0, diag);
 }
 
 rtp_status rtp_glpk_write_lp(rtp_glpk *g, const char *path, rtp_diag *diag)
 {
     if (!g->P)
         return RTP_EINTERNAL;
-    mode_t mode;
-    rtp_status st = path_mode(path, &mode, diag);
+    rtp_status st = rtp_output_check(path, 0, diag);
     if (st != RTP_OK)
         return st;
-    char *folder = folder_of(path);
-    if (!folder)
-        return rtp_oom(diag);
-    size_t size = strlen(folder) + 32;
-    char *tmp = malloc(size);
-    if (!tmp) {
-        free(folder);
-        return rtp_oom(diag);
-    }
-    snprintf(tmp, size, "%s/.rtpack-lp-XXXXXX", folder);
-    free(folder);
+    /* GLPK writes only to a named file: a scratch one, read back and put
+     * in place by the one writer of every rtpack output (models/fileio.h:
+     * the target's folder pinned, a temporary file renamed over it) */
+    const char *dir = getenv("TMPDIR");
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s/rtpack-lp-XXXXXX", dir && *dir ? dir : "/tmp");
     int fd = mkstemp(tmp);
-    if (fd < 0) {
-        st = rtp_diag_set(diag, RTP_EINPUT, "", "--write-lp %s: cannot create a file there: %s",
-                                     path, strerror(errno));
-        free(tmp);
-        return st;
-    }
-    int chmod_rc = fchmod(fd, mode);
+    if (fd < 0)
+        return rtp_diag_set(diag, RTP_EINTERNAL, "", "--write-lp %s: cannot create a scratch "
+                            "file in %s: %s", path, dir && *dir ? dir : "/tmp", strerror(errno));
     close(fd);
     guard gd;
     if (setjmp(gd.env)) {
         unlink(tmp);
-        free(tmp);
         return die(g);
     }
     guard_begin(&gd);
+    errno = 0;
     int rc = glp_write_lp(g->P, NULL, tmp);
+    int err = errno;
     guard_end(&gd);
-    if (rc != 0 || chmod_rc != 0)
-        st = rtp_diag_set(diag, RTP_EINPUT, "", "--write-lp %s: GLPK could not write the model", path);
-    else if (rename(tmp, path) != 0)
-        st = rtp_diag_set(diag, RTP_EINPUT, "", "--write-lp %s: %s", path, strerror(errno));
-    if (st != RTP_OK)
-        unlink(tmp);
-    free(tmp);
+    char *text = NULL;
+    size_t len = 0;
+    if (rc != 0)
+        st = rtp_diag_set(diag, RTP_EINTERNAL, "", "--write-lp %s: GLPK could not write the "
+                          "model%s%s", path, err ? ": " : "", err ? strerror(err) : "");
+    else if ((st = rtp_read_file_max(tmp, SIZE_MAX / 2, &text, &len, diag)) == RTP_OK)
+        st = rtp_write_file(path, text, len, (unsigned)old_mode(path), diag);
+    unlink(tmp);
+    free(text);
     return st;
 }
 

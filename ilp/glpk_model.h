@@ -9,8 +9,8 @@
  * hook longjmps back, glp_free_env() releases the thread's GLPK state and the
  * model turns "dead" (every later call returns RTP_EINTERNAL). Output is
  * silenced (glp_term_out, msg_lev). GLPK deletes an output file before
- * writing it, so rtp_glpk_write_lp hands it a temporary file of our own and
- * renames that into place only over a regular file or a missing one.
+ * writing it, so rtp_glpk_write_lp hands it a scratch file of our own and
+ * puts the text in place through models/fileio.h, as every rtpack output.
  *
  * Columns and rows are 0-based here. Ownership: rtp_glpk_create allocates,
  * rtp_glpk_free releases. Thread-safety: GLPK keeps one environment per
@@ -83,13 +83,14 @@ rtp_status rtp_glpk_solve(rtp_glpk *g, double time_limit_s,
  * TIME_SOLUTION). */
 double rtp_glpk_value(const rtp_glpk *g, int col);
 
-/* Writes the model in CPLEX LP format to `path` via a temporary file in the
- * same folder (mode 0644). RTP_EINPUT with a message when `path` exists and
- * is not a regular file, or cannot be written. */
+/* Writes the model in CPLEX LP format to `path` (rtp_write_file: replaced
+ * whole, mode 0644 or the old file's). RTP_EINPUT when `path` is neither a
+ * regular file nor a new path (rtp_output_check); RTP_EINTERNAL naming the
+ * path and the reason when it cannot be written (a full disk). */
 rtp_status rtp_glpk_write_lp(rtp_glpk *g, const char *path, rtp_diag *diag);
 
-/* The check rtp_glpk_write_lp makes before writing, for callers that want
- * to refuse a bad path before a long solve. */
+/* The check rtp_glpk_write_lp makes before writing (rtp_output_check), for
+ * callers that want to refuse a bad path before a long solve. */
 rtp_status rtp_glpk_lp_path_ok(const char *path, rtp_diag *diag);
 
 /* Reads an LP file back with GLPK (round-trip check) and reports its row,
