@@ -164,6 +164,7 @@ expect 2 "overrun of an unknown task" "$B" simulate "$EX/textbook.json" --overru
 grep -q "no task named 'T9'" "$TMP/err" || fail "unknown task named"
 expect 2 "overrun without a time" "$B" simulate "$EX/textbook.json" --overrun T1
 expect 2 "--from without --svg" "$B" simulate "$EX/textbook.json" --from 1ms
+expect 0 "--from 0, the default" "$B" simulate "$EX/textbook.json" --svg "$TMP/from0.svg" --from 0
 expect 2 "--from past the end" "$B" simulate "$EX/textbook.json" --svg "$TMP/x.svg" \
     --from 40ms
 expect 2 "a plan with --policy" "$B" simulate "$TMP/plan.json" --policy fp
