@@ -453,6 +453,19 @@ static rtp_status read_bin(const rtp_json *doc, const cJSON *node, const char *p
             rtp_json_path_key(field, sizeof field, path, "test");
             if ((st = rtp_json_string(item, field, 0, &test, diag)) != RTP_OK)
                 return st;
+            /* the names the global tests (solver/global.c; "edf", "rta" on
+             * one CPU), the APA analysis and the soft test accept with:
+             * rehearse and emit act on "soft" and "apa", so a name not among
+             * them is a plan no rtpack wrote (audit rev13c: "magic" passed) */
+            static const char *const known[] = {"gfb", "bak", "bcl", "rta", "rta-lc", "apa",
+                                                "soft", "edf", NULL};
+            size_t k = 0;
+            while (known[k] && strcmp(known[k], test) != 0)
+                k++;
+            if (!known[k])
+                return rtp_diag_set(diag, RTP_EINPUT, field,
+                                    "\"%.40s\" is not a test rtpack names (gfb, bak, bcl, rta, "
+                                    "rta-lc, apa, soft, edf, or null)", test);
             snprintf(bin->test, sizeof bin->test, "%s", test);
         }
     } else {

@@ -144,6 +144,18 @@ grep -q 'contains a control character' "$TMP/out" && ! grep -q "$(printf '\033')
 sed 's/"name":[[:space:]]*"\([^"]*\)"/"name": "\1\\u0007"/' "$TMP/plan.json" > "$TMP/badplan.json"
 expect 2 "name: contains a control character (byte 0x07)" "a plan with a bell in a name" -- "$B" emit "$TMP/badplan.json" --format json
 
+# A cluster's test that no rtpack analysis names (audit rev13c: "magic" was
+# taken; rehearse and emit act on "soft" and "apa").
+python3 - "$S/examples/plan_clustered.json" "$TMP/magic.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d['clusters'][0]['test'] = 'magic'
+json.dump(d, open(sys.argv[2], 'w'))
+PY
+"$B" emit "$TMP/magic.json" --format json >/dev/null 2>"$TMP/magic.err"
+[ $? -eq 2 ] && grep -q 'clusters\[0\].test: "magic" is not a test' "$TMP/magic.err" ||
+    fail "a cluster test named magic: $(cat "$TMP/magic.err")"
+
 # A plan whose response_time members were edited (review rev13c: logger
 # "5 ns", network "999999999 ns") is re-analysed: emit --format json writes
 # the bounds the re-check proves (26.75 ms, 7 ms), not the edited ones.
