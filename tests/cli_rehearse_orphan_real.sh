@@ -91,7 +91,12 @@ pid=$!
 if started "$pid"; then
     script=$(sed -n 's/^script //p' "$STATE/rehearse_$pid/state")
     wd=$(sed -n 's/^watchdog \([0-9]*\) .*/\1/p' "${script%/*}/owner")
-    kill -9 "$pid" "$wd"
+    # the watchdog stopped first: killed together, it could see rehearse's
+    # pipe close before its own SIGKILL landed and tear the deployment down
+    # (CI1 of stop 41, load 0.3: "the leftover ... is not there to find")
+    kill -STOP "$wd"
+    kill -9 "$pid"
+    kill -9 "$wd"
     sleep 1
     ls -d "$CG/rtpack-rehearse_$pid"-* > /dev/null 2>&1 ||
         fail "the leftover of rehearse_$pid is not there to find"
