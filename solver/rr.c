@@ -8,6 +8,7 @@
 #include "solver/rr.h"
 
 #include "models/arith.h"
+#include "models/ratio.h"
 
 #include <stdlib.h>
 
@@ -79,14 +80,15 @@ typedef rtp_i128 (*step_fn)(ctx *c, size_t i, rtp_i128 q, rtp_i128 w, const rtp_
  * (w_q - q T + J); the next job belongs to the stretch while w_q > (q + 1)
  * T - J (`at_equal`: also when equal, for arm 2, whose thread goes on
  * without blocking when its next job is released at its completion).
- * *out = -1 once a response passes the deadline. */
+ * *out = -1 once a response passes the deadline. cap > 0: jobs 0..cap-1
+ * only (level_cap says when they decide). */
 static rtp_status busy(ctx *c, size_t i, step_fn next, int at_equal, const rtp_ns *R,
-                       rtp_ns *out)
+                       rtp_ns cap, rtp_ns *out)
 {
     const rtp_task *ti = &c->t[i];
     rtp_i128 best = 0, C = ti->wcet_ns, T = ti->period_ns, J = ti->jitter_ns;
     *out = -1;
-    for (rtp_i128 q = 0;; q++) {
+    for (rtp_i128 q = 0; cap == 0 || q < cap; q++) { /* cap: level_cap */
         rtp_i128 w = ti->blocking_ns + (q + 1) * C;
         for (;;) {
             if (!step(c))
@@ -215,6 +217,44 @@ static rtp_status check(const ctx *c, rtp_diag *diag)
     return RTP_OK;
 }
 
+/* Task i's level (the tasks at or above its priority) at utilization
+ * exactly 1, with no context switch: arm 1's recurrence is then fp.c's with
+ * the peers counted as higher priorities, and with any blocking B_i or
+ * jitter J_j among them its busy period never ends, yet jobs q < N = H /
+ * T_i decide (H the level's hyperperiod; solver/fp.c's header: every term
+ * gains exactly H / T_j C_j when t grows by H and job q + N has N C_i more,
+ * so W_{q+N}(t + H) = W_q(t) + H U = W_q(t) + H, c_q + H is a fixed point
+ * of job q + N's equation, the least one is no later, and R_{q+N} <= R_q).
+ * *cap = N then, else 0 (no cap: below 1 or without delays the busy period
+ * ends by itself, above 1 responses grow until one passes its deadline).
+ * *full = the level's utilization is exactly 1 (arm 2, whose peer windows
+ * t + R_j act as jitter, is then left out: its busy period would not end
+ * and arm 1's bound stands). RTP_ELIMIT when H passes 2^63 ns. Review
+ * rev13b found such sets exiting 3 after the whole iteration budget. */
+static rtp_status level_cap(const ctx *c, size_t i, rtp_task *scratch, rtp_ns *cap, int *full,
+                            rtp_diag *diag)
+{
+    size_t m = 0;
+    int p = c->prio[i], delays = c->t[i].blocking_ns > 0;
+    for (size_t j = 0; j < c->n; j++)
+        if (c->prio[j] >= p) {
+            scratch[m++] = c->t[j];
+            delays |= c->t[j].jitter_ns > 0;
+        }
+    rtp_ratio one = {1, 1};
+    *cap = 0;
+    *full = rtp_load_cmp(scratch, m, RTP_LOAD_UTIL, one) == 0;
+    if (!*full || !delays || c->rr->context_switch_ns != 0)
+        return RTP_OK;
+    rtp_ns h = 1;
+    for (size_t j = 0; j < m; j++)
+        if (rtp_lcm(h, scratch[j].period_ns, &h) != RTP_OK)
+            return rtp_diag_set(diag, RTP_ELIMIT, "", "SCHED_RR analysis at utilization 1 "
+                                "needs the hyperperiod, which passes 2^63 ns");
+    *cap = h / c->t[i].period_ns;
+    return RTP_OK;
+}
+
 /* 1 when some task declares a given blocking (a section rtpack cannot see). */
 static int any_given_blocking(const rtp_task *tasks, size_t n)
 {
@@ -235,9 +275,10 @@ rtp_status rtp_rr_rta(const rtp_task *tasks, size_t n, const int *priority,
     c.size = calloc(n ? n : 1, sizeof *c.size);
     c.swl = calloc(n ? n : 1, 1);
     c.rrl = calloc(n ? n : 1, 1);
-    rtp_ns *R = malloc((n ? n : 1) * sizeof *R);
-    unsigned char *affected = calloc(n ? n : 1, 1);
-    if (!c.size || !c.swl || !c.rrl || !R || !affected) {
+    rtp_ns *R = malloc((n ? n : 1) * sizeof *R), *cap = calloc(n ? n : 1, sizeof *cap);
+    unsigned char *affected = calloc(n ? n : 1, 1), *full = calloc(n ? n : 1, 1);
+    rtp_task *scratch = malloc((n ? n : 1) * sizeof *scratch);
+    if (!c.size || !c.swl || !c.rrl || !R || !affected || !cap || !full || !scratch) {
         st = rtp_oom(diag);
         goto fail;
     }
@@ -263,8 +304,10 @@ rtp_status rtp_rr_rta(const rtp_task *tasks, size_t n, const int *priority,
     }
     for (size_t i = 0; i < n && st == RTP_OK; i++) {
         R[i] = response_time[i];
-        if (affected[i])
-            st = busy(&c, i, agnostic_step, 0, NULL, &R[i]);
+        int level_full = 0;
+        if (affected[i] && (st = level_cap(&c, i, scratch, &cap[i], &level_full, diag)) == RTP_OK)
+            st = busy(&c, i, agnostic_step, 0, NULL, cap[i], &R[i]);
+        full[i] = (unsigned char)level_full;
     }
     /* Critical sections (ceilings, MSRP's non-preemptive spins) run a thread
      * above its level, where its quantum can expire without sending it to
@@ -284,8 +327,8 @@ rtp_status rtp_rr_rta(const rtp_task *tasks, size_t n, const int *priority,
         changed = 0;
         for (size_t i = 0; i < n && st == RTP_OK; i++) {
             rtp_ns b;
-            if (!c.rrl[i] || !turns ||
-                (st = busy(&c, i, turns_step, 1, R, &b)) != RTP_OK || b < 0)
+            if (!c.rrl[i] || !turns || full[i] ||
+                (st = busy(&c, i, turns_step, 1, R, 0, &b)) != RTP_OK || b < 0)
                 continue;
             if (R[i] < 0 || b < R[i]) {
                 R[i] = b;
@@ -293,7 +336,7 @@ rtp_status rtp_rr_rta(const rtp_task *tasks, size_t n, const int *priority,
             }
         }
     }
-    if (st == RTP_ELIMIT)
+    if (st == RTP_ELIMIT && c.steps > limits->max_iterations)
         rtp_diag_set(diag, RTP_ELIMIT, NULL,
                      "SCHED_RR response-time analysis passed --max-iterations");
     if (st == RTP_OK) {
@@ -304,6 +347,9 @@ rtp_status rtp_rr_rta(const rtp_task *tasks, size_t n, const int *priority,
         }
     }
 fail:
+    free(cap);
+    free(full);
+    free(scratch);
     free(c.size);
     free(c.swl);
     free(c.rrl);

@@ -333,6 +333,63 @@ static void test_extremes(void **state)
     assert_true(st == RTP_OK || st == RTP_ELIMIT);
 }
 
+/* Level utilization exactly 1 with release jitter or a given blocking:
+ * arm 1's busy period never ends, so jobs 0 .. H / T_i - 1 decide (level_cap
+ * in solver/rr.c). Review rev13b's witness: a and b, 1/2 tied under
+ * SCHED_RR, deadline 4, a with jitter 1 (or blocking 1), exited 3 after the
+ * whole iteration budget; both respond within 3 (with a's blocking instead:
+ * 4 and 2), as under SCHED_FIFO ties.
+ * Then seeded sets of 2-4 tied SCHED_RR tasks whose wcets fill one period
+ * (U = 1 exactly), with jitter or blocking, against the Linux run-list
+ * reference over 40 release patterns: every bound given, none exceeded. */
+static void test_level_utilization_one(void **state)
+{
+    (void)state;
+    rtp_task w[2] = {tu_task(1, 4, 2), tu_task(1, 4, 2)};
+    int wp[2] = {1, 1};
+    w[0].rr = w[1].rr = 1;
+    rtp_ns wr[2];
+    for (int blocking = 0; blocking < 2; blocking++) {
+        w[0].jitter_ns = blocking ? 0 : 1;
+        w[0].blocking_ns = blocking ? 1 : 0;
+        assert_true(analyse(w, 2, wp, 4, 0, 0, wr));
+        assert_int_equal(wr[0], blocking ? 4 : 3); /* as under SCHED_FIFO ties */
+        assert_int_equal(wr[1], blocking ? 2 : 3);
+    }
+    tu_rng rng = {1313};
+    int bounded = 0;
+    for (int k = 0; k < 400; k++) {
+        rtp_task ts[4];
+        int prio[4];
+        size_t n = (size_t)tu_range(&rng, 2, 4);
+        rtp_ns T = 12, left = T, p = tu_range(&rng, 1, 2), q = p * tu_range(&rng, 1, 3);
+        for (size_t i = 0; i < n; i++) {
+            rtp_ns c = i + 1 == n ? left : tu_range(&rng, 1, left - (rtp_ns)(n - 1 - i));
+            left -= c;
+            ts[i] = tu_task(c, tu_range(&rng, c, 2 * T), T);
+            ts[i].rr = 1;
+            prio[i] = 1;
+            if (tu_range(&rng, 0, 1))
+                ts[i].jitter_ns = tu_range(&rng, 0, T / 2);
+        }
+        if (tu_range(&rng, 0, 3) == 0)
+            ts[0].blocking_ns = tu_range(&rng, 1, 3);
+        rtp_ns resp[4], best[4];
+        analyse(ts, n, prio, q, p, 0, resp);
+        rr_ref_worst(ts, n, prio, q, p, 40, &rng, best);
+        for (size_t i = 0; i < n; i++) {
+            bounded += resp[i] >= 0;
+            if (resp[i] >= 0 && best[i] > resp[i]) {
+                print_error("set %d task %zu: simulated %lld > bound %lld\n", k, i,
+                            (long long)best[i], (long long)resp[i]);
+                fail();
+            }
+        }
+    }
+    print_message("rr at U = 1: %d bounds, none exceeded\n", bounded);
+    assert_true(bounded > 200);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -344,6 +401,7 @@ int main(void)
         cmocka_unit_test(test_sections_turn_arm_off),
         cmocka_unit_test(test_against_simulation),
         cmocka_unit_test(test_fifo_ties_against_simulation),
+        cmocka_unit_test(test_level_utilization_one),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
