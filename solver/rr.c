@@ -15,6 +15,8 @@
 /* Downward rounds over the peers' bounds: each round only lowers bounds
  * (every input is sound), the references never needed more than a few. */
 #define RR_ROUNDS 100
+/* The turn arm's steps at a level of utilization exactly 1 (level_cap). */
+#define RR_FULL_STEPS 200000
 
 typedef struct ctx {
     const rtp_task *t;
@@ -228,8 +230,9 @@ static rtp_status check(const ctx *c, rtp_diag *diag)
  * *cap = N then, else 0 (no cap: below 1 or without delays the busy period
  * ends by itself, above 1 responses grow until one passes its deadline).
  * *full = the level's utilization is exactly 1 (arm 2, whose peer windows
- * t + R_j act as jitter, is then left out: its busy period would not end
- * and arm 1's bound stands). RTP_ELIMIT when H passes 2^63 ns. Review
+ * t + R_j act as jitter, may then never end: it runs on a step budget of
+ * its own, RR_FULL_STEPS, past which arm 1's bound stands). RTP_ELIMIT
+ * when H passes 2^63 ns. Review
  * rev13b found such sets exiting 3 after the whole iteration budget. */
 static rtp_status level_cap(const ctx *c, size_t i, rtp_task *scratch, rtp_ns *cap, int *full,
                             rtp_diag *diag)
@@ -327,8 +330,22 @@ rtp_status rtp_rr_rta(const rtp_task *tasks, size_t n, const int *priority,
         changed = 0;
         for (size_t i = 0; i < n && st == RTP_OK; i++) {
             rtp_ns b;
-            if (!c.rrl[i] || !turns || full[i] ||
-                (st = busy(&c, i, turns_step, 1, R, 0, &b)) != RTP_OK || b < 0)
+            if (!c.rrl[i] || !turns)
+                continue;
+            /* at a level filling the CPU the turn arm's busy period may
+             * never end (level_cap): it gets RR_FULL_STEPS of the budget,
+             * and past them arm 1's bound stands (any bound it reaches by
+             * then is sound as ever) */
+            rtp_limits sub = *limits;
+            if (full[i] && sub.max_iterations - c.steps > RR_FULL_STEPS)
+                sub.max_iterations = c.steps + RR_FULL_STEPS;
+            c.lim = &sub;
+            st = busy(&c, i, turns_step, 1, R, 0, &b);
+            c.lim = limits;
+            if (st == RTP_ELIMIT && full[i] && c.steps > sub.max_iterations &&
+                sub.max_iterations < limits->max_iterations)
+                st = RTP_OK, b = -1;
+            if (st != RTP_OK || b < 0)
                 continue;
             if (R[i] < 0 || b < R[i]) {
                 R[i] = b;
